@@ -1,0 +1,156 @@
+/**
+ * The one closed set of error codes the gateway speaks, each with its HTTP status, its gRPC status
+ * and its public `type`. Mapping to a wire status happens only at the edges (HTTP error middleware,
+ * gRPC handlers); everything inside throws or returns a {@link GatewayError}.
+ */
+
+/** gRPC status codes (numeric, as on the wire) used by the mapping below. */
+export const GrpcStatus = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+export type GrpcStatusCode = (typeof GrpcStatus)[keyof typeof GrpcStatus];
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "insufficient_credits_error"
+  | "request_too_large"
+  | "rate_limit_error"
+  | "api_error"
+  | "upstream_error"
+  | "overloaded_error";
+
+interface CodeSpec {
+  readonly http: number;
+  readonly grpc: GrpcStatusCode;
+  readonly type: ErrorType;
+}
+
+const spec = (http: number, grpc: GrpcStatusCode, type: ErrorType): CodeSpec => ({ http, grpc, type });
+
+/** Every public error code. Adding one here is the only way to make a new code. */
+export const ERROR_CODES = {
+  invalid_request: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  invalid_json: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  model_not_supported_for_route: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  context_length_exceeded: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  missing_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+  invalid_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+  revoked_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+  insufficient_credits: spec(402, GrpcStatus.FAILED_PRECONDITION, "insufficient_credits_error"),
+  model_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
+  route_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
+  forbidden: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
+  not_found: spec(404, GrpcStatus.NOT_FOUND, "not_found_error"),
+  model_not_found: spec(404, GrpcStatus.NOT_FOUND, "not_found_error"),
+  already_exists: spec(409, GrpcStatus.ALREADY_EXISTS, "invalid_request_error"),
+  request_too_large: spec(413, GrpcStatus.RESOURCE_EXHAUSTED, "request_too_large"),
+  unsupported_media_type: spec(415, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  rate_limit_exceeded: spec(429, GrpcStatus.RESOURCE_EXHAUSTED, "rate_limit_error"),
+  internal_error: spec(500, GrpcStatus.INTERNAL, "api_error"),
+  upstream_error: spec(502, GrpcStatus.UNAVAILABLE, "upstream_error"),
+  upstream_timeout: spec(504, GrpcStatus.DEADLINE_EXCEEDED, "upstream_error"),
+  model_unavailable: spec(503, GrpcStatus.UNAVAILABLE, "overloaded_error"),
+  service_unavailable: spec(503, GrpcStatus.UNAVAILABLE, "overloaded_error"),
+  unauthenticated_admin: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+} as const satisfies Record<string, CodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** What the caller should do about an error, as the spec's `action` field. */
+export type ErrorAction = "top_up" | "contact_org_admin";
+
+export interface ErrorContext {
+  /** Public model ids the key may use on this route (403 on model policy). */
+  allowed_models?: string[];
+  action?: ErrorAction;
+  help_url?: string;
+  /** Name of the offending request field, for 400s. */
+  param?: string;
+  /** Seconds the caller should wait before retrying (sets `Retry-After`). */
+  retry_after_s?: number;
+}
+
+/** The one error class of the gateway: a code from {@link ERROR_CODES}, a message and context. */
+export class GatewayError extends Error {
+  override readonly name = "GatewayError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly context: ErrorContext = {},
+  ) {
+    super(message);
+  }
+
+  get httpStatus(): number {
+    return ERROR_CODES[this.code].http;
+  }
+
+  get grpcStatus(): GrpcStatusCode {
+    return ERROR_CODES[this.code].grpc;
+  }
+
+  get type(): ErrorType {
+    return ERROR_CODES[this.code].type;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The spec's error object, as sent on the wire. */
+export interface ErrorBody {
+  error: {
+    message: string;
+    type: ErrorType;
+    code: ErrorCode;
+    request_id?: string;
+    param?: string;
+    action?: ErrorAction;
+    help_url?: string;
+    allowed_models?: string[];
+  };
+}
+
+export function toErrorBody(err: GatewayError, requestId?: string): ErrorBody {
+  const { allowed_models, action, help_url, param } = err.context;
+  return {
+    error: {
+      message: err.message,
+      type: err.type,
+      code: err.code,
+      ...(param !== undefined && { param }),
+      ...(action !== undefined && { action }),
+      ...(help_url !== undefined && { help_url }),
+      ...(allowed_models !== undefined && { allowed_models }),
+      ...(requestId !== undefined && { request_id: requestId }),
+    },
+  };
+}
+
+/**
+ * gRPC carries a GatewayError as the status `details` string `code:message` plus metadata
+ * `x-error-code`; this rebuilds the error on the client side.
+ */
+export function fromGrpcDetails(details: string, fallback: ErrorCode): GatewayError {
+  const i = details.indexOf(":");
+  const code = i > 0 ? details.slice(0, i) : "";
+  if (isErrorCode(code)) return new GatewayError(code, details.slice(i + 1));
+  return new GatewayError(fallback, details);
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+/**
+ * Versioned events exchanged over NATS. Subject names carry the version; a consumer validates
+ * every message with the schema of the subject's version and drops what does not parse.
+ */
+
+/** JetStream stream holding usage events; the ledger consumes it with a durable consumer. */
+export const USAGE_STREAM = "USAGE";
+export const USAGE_SUBJECT = "usage.v1.recorded";
+export const USAGE_STREAM_SUBJECTS = ["usage.v1.>"];
+
+/** Core NATS subject on which the control-plane announces changes to cached decisions. */
+export const CONTROL_CHANGED_SUBJECT = "control.v1.changed";
+/** Core NATS subject on which the ledger announces balance changes (top-ups, trial unlocks). */
+export const LEDGER_BALANCE_SUBJECT = "ledger.v1.balance";
+
+const minor = z.number().int().nonnegative();
+
+/** Token counts as the provider reported them (or as counted by the gateway when it did not). */
+export const UsageTokens = z.object({
+  /** Prompt tokens billed at the input price, cache reads excluded. */
+  input_tokens: z.number().int().nonnegative(),
+  /** Completion tokens billed at the output price. */
+  output_tokens: z.number().int().nonnegative(),
+  /** Prompt tokens served from the provider's prompt cache (subset reported separately). */
+  cached_input_tokens: z.number().int().nonnegative().default(0),
+  /** True when the upstream gave no usage and the gateway counted tokens itself. */
+  estimated: z.boolean().default(false),
+});
+export type UsageTokens = z.infer<typeof UsageTokens>;
+
+/** `usage.v1.recorded`: one per completed (billable) request. NATS message id = request_id. */
+export const UsageEventV1 = z.object({
+  version: z.literal(1),
+  /** Request id (`req_…`); the ledger's idempotency key. */
+  request_id: z.string().min(1),
+  org_id: z.string().min(1),
+  key_id: z.string().min(1),
+  /** Public model id the caller asked for. */
+  model: z.string().min(1),
+  /** Route kind: chat, messages, embeddings, images, video. */
+  route: z.string().min(1),
+  /** Catalog hub code of the provider that served the request. */
+  provider: z.string(),
+  upstream_model: z.string(),
+  /** Credit lease the request's reservation was taken from; settled against it. */
+  lease_id: z.string(),
+  usage: UsageTokens,
+  /** Price applied, minor credit units per million input tokens. */
+  input_price_minor_per_mtok: minor,
+  /** Price applied, minor credit units per million output tokens. */
+  output_price_minor_per_mtok: minor,
+  /** Amount to debit, minor credit units (integer, rounded up per request). */
+  cost_minor: minor,
+  /** Whether the response was streamed. */
+  stream: z.boolean(),
+  /** HTTP status returned to the caller. */
+  status: z.number().int(),
+  /** Unix time in milliseconds when the request was received. */
+  created_at_ms: z.number().int().nonnegative(),
+  /** Milliseconds from request receipt to the last byte sent. */
+  duration_ms: z.number().int().nonnegative(),
+});
+export type UsageEventV1 = z.infer<typeof UsageEventV1>;
+
+/** `control.v1.changed`: something the data-plane caches changed; evict it. */
+export const ControlChangedV1 = z.object({
+  version: z.literal(1),
+  kind: z.enum(["key", "org", "catalog", "trial_policy"]),
+  /** Id of the changed entity (key id, org id); absent for catalog and trial policy. */
+  id: z.string().optional(),
+  /** SHA-256 hex of the changed key's secret, so caches keyed by hash can evict directly. */
+  key_hash: z.string().optional(),
+  /** Catalog version after the change, for kind catalog. */
+  catalog_version: z.number().int().optional(),
+});
+export type ControlChangedV1 = z.infer<typeof ControlChangedV1>;
+
+/** `ledger.v1.balance`: an organization's balance or lifetime top-ups changed. */
+export const LedgerBalanceV1 = z.object({
+  version: z.literal(1),
+  org_id: z.string(),
+  /** Balance after the change, minor credit units. */
+  balance_minor: z.number().int(),
+  /** Lifetime top-ups after the change, minor credit units. */
+  topped_up_minor: minor,
+  reason: z.enum(["top_up", "usage"]),
+});
+export type LedgerBalanceV1 = z.infer<typeof LedgerBalanceV1>;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeEvent(event: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(event));
+}
+
+/** Parses and validates; returns undefined for a message that does not fit the schema. */
+export function decodeEvent<T extends z.ZodType>(schema: T, data: Uint8Array): z.infer<T> | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(decoder.decode(data)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,183 @@
+import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { GatewayError, GrpcStatus, fromGrpcDetails, type ErrorCode } from "@gateway/errors";
+import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods } from "./messages.js";
+
+export * from "./messages.js";
+export { grpc };
+
+/** Root of the repository's proto/ folder (packages/proto/dist → ../../../proto). */
+export const PROTO_ROOT = fileURLToPath(new URL("../../../proto", import.meta.url));
+
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  arrays: true,
+  oneofs: true,
+  includeDirs: [PROTO_ROOT],
+};
+
+type Methods = Record<string, [unknown, unknown]>;
+
+export interface ServiceDef<M extends Methods> {
+  readonly name: string;
+  readonly definition: grpc.ServiceDefinition;
+  /** Phantom, for typing only. */
+  readonly _methods?: M;
+}
+
+let cache: grpc.GrpcObject | undefined;
+function loadAll(): grpc.GrpcObject {
+  if (!cache) {
+    const def = protoLoader.loadSync(
+      ["gateway/control/v1/control.proto", "gateway/ledger/v1/ledger.proto"],
+      LOADER_OPTIONS,
+    );
+    cache = grpc.loadPackageDefinition(def);
+  }
+  return cache;
+}
+
+function service<M extends Methods>(path: string): ServiceDef<M> {
+  let node: unknown = loadAll();
+  for (const part of path.split(".")) node = (node as Record<string, unknown>)[part];
+  const ctor = node as grpc.ServiceClientConstructor;
+  return { name: path, definition: ctor.service };
+}
+
+export const controlService = (): ServiceDef<ControlServiceMethods> => service("gateway.control.v1.ControlService");
+export const adminService = (): ServiceDef<AdminServiceMethods> => service("gateway.control.v1.AdminService");
+export const ledgerService = (): ServiceDef<LedgerServiceMethods> => service("gateway.ledger.v1.LedgerService");
+
+/** A typed promise client: every call takes a deadline, and errors come back as GatewayError. */
+export type TypedClient<M extends Methods> = {
+  [K in keyof M]: (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
+} & { close(): void; raw: grpc.Client };
+
+export interface CallOptions {
+  /** Deadline for this call in milliseconds (default: the client's). */
+  timeoutMs?: number;
+  metadata?: Record<string, string>;
+}
+
+export interface ClientOptions {
+  /** Default per-call deadline, milliseconds. */
+  timeoutMs: number;
+  /** Metadata sent with every call (e.g. the admin token). */
+  metadata?: Record<string, string>;
+}
+
+const GRPC_TO_CODE: Partial<Record<number, ErrorCode>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: "invalid_request",
+  [GrpcStatus.NOT_FOUND]: "not_found",
+  [GrpcStatus.ALREADY_EXISTS]: "already_exists",
+  [GrpcStatus.PERMISSION_DENIED]: "forbidden",
+  [GrpcStatus.UNAUTHENTICATED]: "unauthenticated_admin",
+  [GrpcStatus.FAILED_PRECONDITION]: "invalid_request",
+  [GrpcStatus.RESOURCE_EXHAUSTED]: "rate_limit_exceeded",
+};
+
+/** Rebuilds a GatewayError from a gRPC error; transport failures become service_unavailable. */
+export function errorFromGrpc(err: grpc.ServiceError, peer: string): GatewayError {
+  const fallback = GRPC_TO_CODE[err.code];
+  if (fallback) return fromGrpcDetails(err.details ?? "", fallback);
+  if (err.code === GrpcStatus.DEADLINE_EXCEEDED || err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.CANCELLED) {
+    return new GatewayError("service_unavailable", `${peer} is unavailable (${err.details || grpc.status[err.code]})`);
+  }
+  return new GatewayError("internal_error", `${peer} failed: ${err.details || grpc.status[err.code]}`);
+}
+
+export function createClient<M extends Methods>(def: ServiceDef<M>, address: string, options: ClientOptions): TypedClient<M> {
+  const Ctor = grpc.makeGenericClientConstructor(def.definition, def.name);
+  const raw = new Ctor(address, grpc.credentials.createInsecure(), {
+    "grpc.keepalive_time_ms": 30_000,
+    "grpc.keepalive_timeout_ms": 5_000,
+    "grpc.initial_reconnect_backoff_ms": 200,
+    "grpc.max_reconnect_backoff_ms": 2_000,
+  });
+  const client: Record<string, unknown> = { raw, close: () => raw.close() };
+  for (const method of Object.keys(def.definition)) {
+    const fn = (raw as unknown as Record<string, Function>)[method]!.bind(raw);
+    client[method] = (request: unknown, opts: CallOptions = {}) =>
+      new Promise((resolve, reject) => {
+        const md = new grpc.Metadata();
+        for (const [k, v] of Object.entries({ ...options.metadata, ...opts.metadata })) md.set(k, v);
+        const deadline = Date.now() + (opts.timeoutMs ?? options.timeoutMs);
+        fn(request, md, { deadline }, (err: grpc.ServiceError | null, res: unknown) => {
+          if (err) reject(errorFromGrpc(err, def.name));
+          else resolve(res);
+        });
+      });
+  }
+  return client as TypedClient<M>;
+}
+
+/** Server-side handlers: async functions; a thrown GatewayError becomes its gRPC status. */
+export type Handlers<M extends Methods> = {
+  [K in keyof M]: (request: M[K][0], call: grpc.ServerUnaryCall<M[K][0], M[K][1]>) => Promise<M[K][1]>;
+};
+
+export interface ServeOptions {
+  /** Called for errors that are not GatewayErrors (bugs), before answering INTERNAL. */
+  onUnexpected?: (err: unknown, method: string) => void;
+  /** Checked before every call; throw a GatewayError to refuse (e.g. admin auth). */
+  guard?: (metadata: grpc.Metadata, method: string) => void;
+}
+
+export function addService<M extends Methods>(server: grpc.Server, def: ServiceDef<M>, handlers: Handlers<M>, opts: ServeOptions = {}): void {
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const method of Object.keys(def.definition)) {
+    const handler = handlers[method as keyof M];
+    impl[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const run = async () => {
+        opts.guard?.(call.metadata, method);
+        return handler(call.request as never, call as never);
+      };
+      run().then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          if (err instanceof GatewayError) {
+            callback({ code: err.grpcStatus, details: `${err.code}:${err.message}` } as grpc.ServiceError, null);
+          } else {
+            opts.onUnexpected?.(err, method);
+            callback({ code: GrpcStatus.INTERNAL, details: "internal_error:internal error" } as grpc.ServiceError, null);
+          }
+        },
+      );
+    };
+  }
+  server.addService(def.definition, impl);
+}
+
+/** Binds a server on host:port (port 0 = any free port) and returns the bound port. */
+export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
+  });
+}
+
+export function shutdownServer(server: grpc.Server, graceMs = 5_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Constant-time check of `authorization: Bearer <token>` metadata. */
+export function bearerFromMetadata(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get("authorization")[0];
+  if (typeof value !== "string") return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(value);
+  return m?.[1];
+}

@@ -1,0 +1,138 @@
+/**
+ * TypeScript shapes of the proto messages as @grpc/proto-loader produces them with
+ * {@link LOADER_OPTIONS} (snake_case kept, int64 as number, defaults filled). Units are documented
+ * in the .proto files under proto/.
+ */
+
+export interface AuthenticateKeyRequest { key_hash: string }
+export interface KeyContext {
+  key_id: string;
+  org_id: string;
+  org_name: string;
+  revoked: boolean;
+  routes: string[];
+  model_allowlist: string[];
+  org_enabled_models: string[];
+  org_in_trial: boolean;
+  rpm_limit: number;
+  tpm_limit: number;
+  monthly_budget_minor: number;
+  display_prefix: string;
+}
+export interface AuthenticateKeyResponse { found: boolean; key: KeyContext | null }
+export interface GetCatalogRequest { known_version: number }
+export interface Deployment { provider: string; upstream_model: string; priority: number; weight: number }
+export interface Model {
+  id: string;
+  status: string;
+  routes: string[];
+  context_window: number;
+  max_output_tokens: number;
+  input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+  deployments: Deployment[];
+}
+export interface Provider { code: string; kind: string; base_url: string; credential_ref: string }
+export interface CatalogSnapshot { version: number; not_modified: boolean; models: Model[]; providers: Provider[] }
+export type GetTrialPolicyRequest = Record<string, never>;
+export interface TrialPolicy {
+  version: number;
+  scope: string;
+  allowed_models: string[];
+  unlock_topup_minor: number;
+  policy_hash: string;
+}
+
+export interface Org { id: string; name: string; enabled_models: string[]; in_trial: boolean; created_at_ms: number }
+export interface CreateOrgRequest { name: string }
+export type ListOrgsRequest = Record<string, never>;
+export interface ListOrgsResponse { orgs: Org[] }
+export interface CreateKeyRequest { org: string; routes: string[]; models: string[]; name: string }
+export interface ApiKey {
+  id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  routes: string[];
+  models: string[];
+  revoked: boolean;
+  created_at_ms: number;
+  revoked_at_ms: number;
+}
+export interface CreatedKey { key: ApiKey | null; secret: string }
+export interface RevokeKeyRequest { key_id: string }
+export interface ListKeysRequest { org: string }
+export interface ListKeysResponse { keys: ApiKey[] }
+export interface EnableModelsRequest { org: string; models: string[] }
+export interface ApplyCatalogRequest { document_json: string }
+export interface ApplyCatalogResponse { version: number; providers: number; models: number }
+
+export interface AcquireLeaseRequest {
+  org_id: string;
+  lease_id: string;
+  holder: string;
+  amount_minor: number;
+  min_amount_minor: number;
+  ttl_ms: number;
+}
+export interface Lease {
+  lease_id: string;
+  org_id: string;
+  granted_minor: number;
+  remaining_minor: number;
+  expires_at_ms: number;
+  status: string;
+}
+export interface ReleaseLeaseRequest { lease_id: string; consumed_minor: number }
+export interface GetUsageRequest { request_id: string; org_id: string; wait_ms: number }
+export interface UsageRecord {
+  request_id: string;
+  org_id: string;
+  key_id: string;
+  model: string;
+  route: string;
+  provider: string;
+  upstream_model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  estimated: boolean;
+  cost_minor: number;
+  created_at_ms: number;
+  stream: boolean;
+  input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+}
+export interface GetCreditsRequest { org_id: string }
+export interface Credits {
+  org_id: string;
+  balance_minor: number;
+  spent_minor: number;
+  held_minor: number;
+  topped_up_minor: number;
+}
+export interface TopUpRequest { org_id: string; amount_minor: number; idempotency_key: string }
+export interface TopUpResponse { top_up_id: string; duplicate: boolean; credits: Credits | null }
+
+/** Method name → [request, response] of each service; drives the typed client and server. */
+export type ControlServiceMethods = {
+  AuthenticateKey: [AuthenticateKeyRequest, AuthenticateKeyResponse];
+  GetCatalog: [GetCatalogRequest, CatalogSnapshot];
+  GetTrialPolicy: [GetTrialPolicyRequest, TrialPolicy];
+};
+export type AdminServiceMethods = {
+  CreateOrg: [CreateOrgRequest, Org];
+  ListOrgs: [ListOrgsRequest, ListOrgsResponse];
+  CreateKey: [CreateKeyRequest, CreatedKey];
+  RevokeKey: [RevokeKeyRequest, ApiKey];
+  ListKeys: [ListKeysRequest, ListKeysResponse];
+  EnableModels: [EnableModelsRequest, Org];
+  ApplyCatalog: [ApplyCatalogRequest, ApplyCatalogResponse];
+};
+export type LedgerServiceMethods = {
+  AcquireLease: [AcquireLeaseRequest, Lease];
+  ReleaseLease: [ReleaseLeaseRequest, Lease];
+  GetUsage: [GetUsageRequest, UsageRecord];
+  GetCredits: [GetCreditsRequest, Credits];
+  TopUp: [TopUpRequest, TopUpResponse];
+};

@@ -1,0 +1,217 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, chownSync, writeFileSync, readFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/**
+ * Real infrastructure for tests and the local stack: a PostgreSQL 15 server and a nats-server with
+ * JetStream, started on loopback from the machine's binaries. No stand-ins.
+ */
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs: number, host = "127.0.0.1"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = connect({ port, host });
+      sock.once("connect", () => { sock.destroy(); resolve(true); });
+      sock.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const PG_BIN_DIRS = ["/usr/lib/postgresql/15/bin", "/usr/local/bin", "/usr/bin"];
+function pgBin(name: string): string {
+  for (const dir of PG_BIN_DIRS) if (existsSync(join(dir, name))) return join(dir, name);
+  return name;
+}
+
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+function pgUser(): { uid: number; gid: number } | undefined {
+  if (!isRoot) return undefined;
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+export interface ManagedProcess {
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+function manage(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): ManagedProcess {
+  return {
+    pid: child.pid ?? -1,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.once("exit", () => { clearTimeout(timer); resolve(); });
+        child.kill(signal);
+      }),
+  };
+}
+
+export interface PostgresHandle extends ManagedProcess {
+  port: number;
+  /** Connection string of the `postgres` database as the `postgres` superuser. */
+  url: string;
+  dataDir: string;
+}
+
+export interface StartPostgresOptions {
+  /** Keep data here (created when missing); default: a fresh temp dir removed on stop. */
+  dataDir?: string;
+  port?: number;
+  /** Durable settings (fsync on) for the local stack; tests run with fsync off. */
+  durable?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresHandle> {
+  const temp = !opts.dataDir;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "gw-pg-"));
+  const user = pgUser();
+  mkdirSync(dataDir, { recursive: true });
+  if (user) chownSync(dataDir, user.uid, user.gid);
+  const asPg = { ...(user ?? {}), stdio: "pipe" as const };
+  if (!existsSync(join(dataDir, "PG_VERSION"))) {
+    execFileSync(pgBin("initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-instructions"], asPg);
+  }
+  const port = opts.port ?? (await freePort());
+  const args = ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-k", dataDir, "-c", "max_connections=200"];
+  if (!opts.durable) args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const child = spawn(pgBin("postgres"), args, { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"] });
+  const log = opts.log;
+  child.stdout?.on("data", (d: Buffer) => log?.(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => log?.(d.toString()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
+    try {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.end();
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const managed = manage(child, "SIGINT");
+  return {
+    ...managed,
+    port,
+    url,
+    dataDir,
+    stop: async () => {
+      await managed.stop();
+      if (temp) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a database on the server (dropping one of that name first) and returns its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const safe = name.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
+  const c = new pg.Client({ connectionString: serverUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${safe}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${safe}"`);
+  } finally {
+    await c.end();
+  }
+  const u = new URL(serverUrl);
+  u.pathname = `/${safe}`;
+  return u.toString();
+}
+
+export interface NatsHandle extends ManagedProcess {
+  port: number;
+  url: string;
+  storeDir: string;
+}
+
+export interface StartNatsOptions {
+  storeDir?: string;
+  port?: number;
+  log?: (line: string) => void;
+}
+
+/** nats-server with JetStream (file storage) on loopback. */
+export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle> {
+  const temp = !opts.storeDir;
+  const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), "gw-nats-"));
+  mkdirSync(storeDir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d: Buffer) => opts.log?.(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => opts.log?.(d.toString()));
+  await waitForPort(port, 15_000);
+  const managed = manage(child);
+  return {
+    ...managed,
+    port,
+    url: `nats://127.0.0.1:${port}`,
+    storeDir,
+    stop: async () => {
+      await managed.stop();
+      if (temp) rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined, or throws after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastErr: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined) return v;
+    } catch (err) {
+      lastErr = err;
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms${lastErr ? `: ${String(lastErr)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Small file-based key/value for the local stack (.local/*.json). */
+export function readJsonFile<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+export function writeJsonFile(path: string, value: unknown): void {
+  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+}
+
+/** The PostgreSQL server started by the vitest global setup (tests/support/global-setup.ts). */
+export function testPgUrl(): string {
+  const url = process.env.TEST_PG_URL;
+  if (!url) throw new Error("TEST_PG_URL is not set: run the tests with `pnpm vitest run` from the repository root");
+  return url;
+}
