@@ -3,7 +3,7 @@ import { pino, type Logger, type LoggerOptions } from "pino";
 import { Registry, collectDefaultMetrics } from "prom-client";
 
 export type { Logger };
-export { Registry };
+export { Registry, Counter, Gauge, Histogram } from "prom-client";
 
 /** Paths pino blanks out wherever they appear in a log line: secrets never reach the logs. */
 export const REDACT_PATHS = [

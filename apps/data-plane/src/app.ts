@@ -1,0 +1,70 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { DataPlaneContext } from "./context.js";
+import { authenticate } from "./http/auth.js";
+import { errorHandler, notFound } from "./http/errors.js";
+import { locals, newRequestId } from "./http/request-context.js";
+import { chatCompletions } from "./routes/chat-completions.js";
+import { credits } from "./routes/credits.js";
+import { listModels } from "./routes/models.js";
+import { trialPolicy } from "./routes/trial-policy.js";
+import { usage } from "./routes/usage.js";
+
+type Handler = (req: Request, res: Response) => unknown;
+
+/** Express 5 forwards rejected promises to the error handler; this keeps sync throws going there too. */
+const h = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
+  try {
+    const r = fn(req, res);
+    if (r instanceof Promise) r.catch(next);
+  } catch (err) {
+    next(err);
+  }
+};
+
+export function createApp(ctx: DataPlaneContext, isReady: () => boolean): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+
+  app.use((req, res, next) => {
+    const l = locals(res);
+    l.startedAt = Date.now();
+    l.startedHr = process.hrtime.bigint();
+    l.requestId = newRequestId(l.startedAt);
+    res.setHeader("x-gateway-trace-id", l.requestId);
+    res.on("finish", () => {
+      const route = req.route?.path ? String(req.route.path) : "unmatched";
+      const seconds = Number(process.hrtime.bigint() - l.startedHr) / 1e9;
+      ctx.metrics.httpRequests.inc({ route, status: String(res.statusCode) });
+      ctx.metrics.httpDuration.observe({ route }, seconds);
+      ctx.log.info(
+        { request_id: l.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, org_id: l.key?.org_id, key_id: l.key?.key_id, model: l.model },
+        "request",
+      );
+    });
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", (_req, res) => {
+    const ok = isReady();
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
+  });
+  app.get("/metrics", h(async (_req, res) => {
+    res.setHeader("content-type", ctx.metrics.registry.contentType);
+    res.end(await ctx.metrics.registry.metrics());
+  }));
+  app.get("/v1/trial-policy", h(trialPolicy(ctx)));
+
+  const auth = authenticate(ctx.keys);
+  const json = express.json({ limit: ctx.config.bodyLimitBytes, type: ["application/json", "application/*+json"] });
+  app.get("/v1/models", auth, h(listModels(ctx)));
+  app.get("/v1/credits", auth, h(credits(ctx)));
+  app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
+  app.post("/v1/chat/completions", auth, json, h(chatCompletions(ctx)));
+
+  app.use(notFound);
+  app.use(errorHandler(ctx.log));
+  return app;
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const Schema = z.object({
+  DATA_PLANE_HOST: z.string().default("127.0.0.1"),
+  DATA_PLANE_PORT: int(8080),
+  DATA_PLANE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
+  DATA_PLANE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
+  DATA_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  DATA_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DATA_PLANE_REPLICA_ID: z.string().default(`${hostname()}-${process.pid}`),
+  /** Deadline of control-plane calls, ms. */
+  DATA_PLANE_CONTROL_TIMEOUT_MS: int(1_000, 50),
+  /** Deadline of ledger calls, ms. */
+  DATA_PLANE_LEDGER_TIMEOUT_MS: int(2_000, 50),
+  /** How long a cached key context is fresh, ms (change events evict sooner). */
+  DATA_PLANE_KEY_CACHE_TTL_MS: int(30_000, 0),
+  /** How long a known key keeps working from cache while the control-plane is unreachable, ms. */
+  DATA_PLANE_KEY_CACHE_MAX_STALE_MS: int(300_000, 0),
+  /** How long an unknown key is remembered as unknown, ms. */
+  DATA_PLANE_NEGATIVE_CACHE_TTL_MS: int(2_000, 0),
+  DATA_PLANE_KEY_CACHE_MAX_ENTRIES: int(50_000, 1),
+  /** Catalog and trial-policy poll interval (backstop for change events), ms. */
+  DATA_PLANE_CATALOG_REFRESH_MS: int(10_000, 100),
+  /** Default per-attempt upstream timeout, ms. */
+  DATA_PLANE_UPSTREAM_TIMEOUT_MS: int(60_000, 1_000),
+  /** Bounds a caller's x-gateway-timeout-ms is clamped to, ms. */
+  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: int(1_000, 1_000),
+  DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS: int(300_000, 1_000),
+  /** Largest JSON request body accepted, bytes. */
+  DATA_PLANE_BODY_LIMIT_BYTES: int(4 * 1024 * 1024, 1_024),
+  /** Credit a replica leases from the ledger at a time for one org, minor units. */
+  DATA_PLANE_LEASE_CHUNK_MINOR: int(2_000_000, 1),
+  /** Lease lifetime requested from the ledger, ms (renewed while in use). */
+  DATA_PLANE_LEASE_TTL_MS: int(60_000, 1_000),
+  /** An org's lease unused this long is handed back to the ledger, ms. */
+  DATA_PLANE_LEASE_IDLE_MS: int(15_000, 100),
+  /** Largest number of orgs with a local lease. */
+  DATA_PLANE_LEASE_MAX_ORGS: int(10_000, 1),
+  /** Folder of the local usage spool used while NATS is unreachable. */
+  DATA_PLANE_SPOOL_DIR: z.string().default(".local/spool"),
+  /** Usage events the spool may hold; past it, paid routes answer 503. */
+  DATA_PLANE_SPOOL_MAX_EVENTS: int(100_000, 1),
+  /** Deadline of a JetStream publish acknowledgement, ms. */
+  DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
+  /** How long GET /v1/usage waits for a recent request's record, ms. */
+  DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
+  /** Folder of mounted provider secrets (file name = credential_ref); env vars are tried first. */
+  DATA_PLANE_SECRETS_DIR: z.string().optional(),
+});
+
+export type DataPlaneEnv = z.infer<typeof Schema>;
+
+export interface DataPlaneConfig {
+  host: string;
+  port: number;
+  controlPlaneAddr: string;
+  ledgerAddr: string;
+  natsUrl: string;
+  logLevel: DataPlaneEnv["DATA_PLANE_LOG_LEVEL"];
+  replicaId: string;
+  controlTimeoutMs: number;
+  ledgerTimeoutMs: number;
+  keyCacheTtlMs: number;
+  keyCacheMaxStaleMs: number;
+  negativeCacheTtlMs: number;
+  keyCacheMaxEntries: number;
+  catalogRefreshMs: number;
+  upstreamTimeoutMs: number;
+  upstreamTimeoutMinMs: number;
+  upstreamTimeoutMaxMs: number;
+  bodyLimitBytes: number;
+  leaseChunkMinor: number;
+  leaseTtlMs: number;
+  leaseIdleMs: number;
+  leaseMaxOrgs: number;
+  spoolDir: string;
+  spoolMaxEvents: number;
+  publishTimeoutMs: number;
+  usageWaitMs: number;
+  /** Resolves a provider credential by the name the catalog references. */
+  resolveCredential: (ref: string) => string | undefined;
+}
+
+/** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
+export function loadConfig(env: Record<string, string | undefined>): DataPlaneConfig {
+  const parsed = Schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid data-plane configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
+    throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
+  }
+  const secretsDir = e.DATA_PLANE_SECRETS_DIR;
+  const resolveCredential = (ref: string): string | undefined => {
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(ref)) return undefined;
+    const fromEnv = env[ref];
+    if (fromEnv) return fromEnv;
+    if (!secretsDir) return undefined;
+    try {
+      return readFileSync(join(secretsDir, ref), "utf8").trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    host: e.DATA_PLANE_HOST,
+    port: e.DATA_PLANE_PORT,
+    controlPlaneAddr: e.DATA_PLANE_CONTROL_PLANE_ADDR,
+    ledgerAddr: e.DATA_PLANE_LEDGER_ADDR,
+    natsUrl: e.DATA_PLANE_NATS_URL,
+    logLevel: e.DATA_PLANE_LOG_LEVEL,
+    replicaId: e.DATA_PLANE_REPLICA_ID,
+    controlTimeoutMs: e.DATA_PLANE_CONTROL_TIMEOUT_MS,
+    ledgerTimeoutMs: e.DATA_PLANE_LEDGER_TIMEOUT_MS,
+    keyCacheTtlMs: e.DATA_PLANE_KEY_CACHE_TTL_MS,
+    keyCacheMaxStaleMs: e.DATA_PLANE_KEY_CACHE_MAX_STALE_MS,
+    negativeCacheTtlMs: e.DATA_PLANE_NEGATIVE_CACHE_TTL_MS,
+    keyCacheMaxEntries: e.DATA_PLANE_KEY_CACHE_MAX_ENTRIES,
+    catalogRefreshMs: e.DATA_PLANE_CATALOG_REFRESH_MS,
+    upstreamTimeoutMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MS,
+    upstreamTimeoutMinMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS,
+    upstreamTimeoutMaxMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS,
+    bodyLimitBytes: e.DATA_PLANE_BODY_LIMIT_BYTES,
+    leaseChunkMinor: e.DATA_PLANE_LEASE_CHUNK_MINOR,
+    leaseTtlMs: e.DATA_PLANE_LEASE_TTL_MS,
+    leaseIdleMs: e.DATA_PLANE_LEASE_IDLE_MS,
+    leaseMaxOrgs: e.DATA_PLANE_LEASE_MAX_ORGS,
+    spoolDir: e.DATA_PLANE_SPOOL_DIR,
+    spoolMaxEvents: e.DATA_PLANE_SPOOL_MAX_EVENTS,
+    publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
+    usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    resolveCredential,
+  };
+}

@@ -1,0 +1,139 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
+import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, decodeEvent } from "@gateway/events";
+import { createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
+import { controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { Counter, Histogram, Gauge } from "@gateway/observability";
+import type { DataPlaneConfig } from "./config.js";
+import { KeyCache } from "./auth/key-cache.js";
+import { CatalogCache } from "./catalog/catalog-cache.js";
+import { LeaseManager } from "./credits/lease-manager.js";
+import { UsagePublisher } from "./usage/publisher.js";
+import { UsageSpool } from "./usage/spool.js";
+import { UpstreamClient } from "./providers/upstream-client.js";
+
+export interface DataPlaneMetrics {
+  registry: Registry;
+  httpRequests: Counter<"route" | "status">;
+  httpDuration: Histogram<"route">;
+  upstreamAttempts: Counter<"provider" | "outcome">;
+  published: Counter<"result">;
+}
+
+/** Every dependency of the data-plane, built once. Tests pass overrides (e.g. a logger). */
+export interface DataPlaneContext {
+  config: DataPlaneConfig;
+  log: Logger;
+  metrics: DataPlaneMetrics;
+  control: TypedClient<ControlServiceMethods>;
+  ledger: TypedClient<LedgerServiceMethods>;
+  keys: KeyCache;
+  catalog: CatalogCache;
+  leases: LeaseManager;
+  publisher: UsagePublisher;
+  upstream: UpstreamClient;
+  nats: { current: NatsConnection | undefined; js: JetStreamClient | undefined };
+}
+
+export interface ContextOverrides {
+  log?: Logger;
+}
+
+function buildMetrics(): DataPlaneMetrics {
+  const registry = createMetricsRegistry("data-plane");
+  return {
+    registry,
+    httpRequests: new Counter({ name: "gateway_http_requests_total", help: "HTTP requests by route and status", labelNames: ["route", "status"], registers: [registry] }),
+    httpDuration: new Histogram({
+      name: "gateway_http_request_duration_seconds",
+      help: "Time to the last byte, by route",
+      labelNames: ["route"],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+      registers: [registry],
+    }),
+    upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
+    published: new Counter({ name: "gateway_usage_events_total", help: "Usage events by result (acked, spooled, replayed)", labelNames: ["result"], registers: [registry] }),
+  };
+}
+
+export function createContext(config: DataPlaneConfig, overrides: ContextOverrides = {}): DataPlaneContext {
+  const log = overrides.log ?? createLogger({ service: "data-plane", level: config.logLevel });
+  const metrics = buildMetrics();
+  const control = createClient(controlService(), config.controlPlaneAddr, { timeoutMs: config.controlTimeoutMs });
+  const ledger = createClient(ledgerService(), config.ledgerAddr, { timeoutMs: config.ledgerTimeoutMs });
+  const keys = new KeyCache(
+    async (keyHash) => {
+      const r = await control.AuthenticateKey({ key_hash: keyHash });
+      return r.found && r.key ? r.key : undefined;
+    },
+    {
+      ttlMs: config.keyCacheTtlMs,
+      maxStaleMs: config.keyCacheMaxStaleMs,
+      negativeTtlMs: config.negativeCacheTtlMs,
+      maxEntries: config.keyCacheMaxEntries,
+    },
+  );
+  const catalog = new CatalogCache(
+    {
+      fetchCatalog: (known) => control.GetCatalog({ known_version: known }),
+      fetchTrialPolicy: () => control.GetTrialPolicy({}),
+    },
+    log,
+    config.catalogRefreshMs,
+  );
+  const leases = new LeaseManager(
+    { acquire: (r) => ledger.AcquireLease(r), release: (r) => ledger.ReleaseLease(r) },
+    log,
+    { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs },
+  );
+  const nats: DataPlaneContext["nats"] = { current: undefined, js: undefined };
+  const spool = new UsageSpool(config.spoolDir, config.replicaId, config.spoolMaxEvents);
+  const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics);
+  new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
+  new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
+  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), nats };
+}
+
+/**
+ * Connects to NATS in the background (the data-plane serves from cache and spools usage while
+ * NATS is away), subscribes to control-plane change events and evicts what they name.
+ */
+export function connectNats(ctx: DataPlaneContext, onClosed: (p: Promise<void>) => void): void {
+  const p = connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 })
+    .then(async (nc) => {
+      ctx.nats.current = nc;
+      ctx.nats.js = jetstream(nc, { timeout: ctx.config.publishTimeoutMs });
+      ctx.log.info("connected to NATS");
+      nc.subscribe(CONTROL_CHANGED_SUBJECT, {
+        callback: (err, msg) => {
+          if (err) return;
+          const ev = decodeEvent(ControlChangedV1, msg.data);
+          if (!ev) return;
+          switch (ev.kind) {
+            case "key":
+              if (ev.key_hash) ctx.keys.evictHash(ev.key_hash);
+              if (ev.id) ctx.keys.evictKeyId(ev.id);
+              break;
+            case "org":
+              if (ev.id) ctx.keys.evictOrg(ev.id);
+              break;
+            case "catalog":
+            case "trial_policy":
+              void ctx.catalog.refresh().catch((e: unknown) => ctx.log.warn({ err: e }, "catalog refresh failed"));
+              break;
+          }
+        },
+      });
+      void ctx.publisher.replay();
+      for await (const s of nc.status()) {
+        if (s.type === "reconnect") {
+          // Change events may have been missed while disconnected.
+          ctx.keys.expireAll();
+          void ctx.catalog.refresh().catch(() => undefined);
+          void ctx.publisher.replay();
+        }
+      }
+    })
+    .catch((err: unknown) => ctx.log.error({ err }, "NATS connection ended"));
+  onClosed(p);
+}

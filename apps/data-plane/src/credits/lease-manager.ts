@@ -1,0 +1,213 @@
+import { GatewayError } from "@gateway/errors";
+import type { Logger } from "@gateway/observability";
+import type { AcquireLeaseRequest, Lease, ReleaseLeaseRequest } from "@gateway/proto";
+
+export interface LeaseLedger {
+  acquire(req: AcquireLeaseRequest): Promise<Lease>;
+  release(req: ReleaseLeaseRequest): Promise<Lease>;
+}
+
+export interface LeaseManagerOptions {
+  holder: string;
+  /** Credit asked for at a time beyond what a request needs, minor units. */
+  chunkMinor: number;
+  ttlMs: number;
+  idleMs: number;
+  maxOrgs: number;
+  now?: () => number;
+}
+
+/** One lease at the ledger, sub-allocated locally. All amounts in minor credit units. */
+class LeaseState {
+  granted = 0;
+  /** Sum of maximum costs of requests in flight. */
+  reserved = 0;
+  /** Sum of actual costs of finished requests (their usage events carry this lease id). */
+  consumed = 0;
+  inflight = 0;
+  closed = false;
+  constructor(readonly id: string, public expiresAt: number, public lastUsed: number) {}
+  get available(): number {
+    return this.granted - this.reserved - this.consumed;
+  }
+}
+
+/** A request's slice of a lease: settle it exactly once with the actual cost. */
+export interface Reservation {
+  readonly leaseId: string;
+  readonly amount: number;
+  settle(actualCostMinor: number): void;
+}
+
+/**
+ * Credit admission without a ledger round trip per request. A replica leases a chunk of an org's
+ * balance from the ledger (the ledger never grants more than balance − held) and reserves each
+ * request's maximum cost from it locally; the usage event settles the actual cost against the
+ * lease at the ledger. Spend stays within the balance across any number of replicas; the only
+ * margin is a request whose actual cost exceeds its reserved maximum (see docs/billing.md).
+ */
+export class LeaseManager {
+  private readonly orgs = new Map<string, LeaseState>();
+  private readonly acquiring = new Map<string, Promise<LeaseState>>();
+  /** Leases replaced while requests were still in flight; released when those finish. */
+  private readonly retiring = new Set<{ orgId: string; state: LeaseState }>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly ledger: LeaseLedger, private readonly log: Logger, private readonly opts: LeaseManagerOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  start(): void {
+    const every = Math.max(100, Math.min(this.opts.idleMs, this.opts.ttlMs / 4));
+    this.timer = setInterval(() => void this.maintain(), every);
+    this.timer.unref();
+  }
+
+  /** Reserves `amount` for one request; throws insufficient_credits or service_unavailable. */
+  async reserve(orgId: string, amount: number): Promise<Reservation> {
+    const now = this.now();
+    let state = this.orgs.get(orgId);
+    // Usable without the ledger: open, not about to expire, enough left.
+    if (!state || state.closed || state.expiresAt - now < 1_000 || state.available < amount) {
+      state = await this.extend(orgId, amount);
+    }
+    state.reserved += amount;
+    state.inflight++;
+    state.lastUsed = now;
+    let settled = false;
+    const s = state;
+    return {
+      leaseId: s.id,
+      amount,
+      settle: (actual: number) => {
+        if (settled) return;
+        settled = true;
+        s.reserved -= amount;
+        s.consumed += actual;
+        s.inflight--;
+        s.lastUsed = this.now();
+      },
+    };
+  }
+
+  /** Makes sure the org's lease can cover `amount`, extending or opening one (one call per org at a time). */
+  private async extend(orgId: string, amount: number): Promise<LeaseState> {
+    for (;;) {
+      const pending = this.acquiring.get(orgId);
+      if (!pending) break;
+      const state = await pending.catch(() => undefined);
+      if (state && !state.closed && state.available >= amount && state.expiresAt - this.now() >= 1_000) return state;
+    }
+    const p = this.doExtend(orgId, amount).finally(() => this.acquiring.delete(orgId));
+    this.acquiring.set(orgId, p);
+    return p;
+  }
+
+  private async doExtend(orgId: string, amount: number): Promise<LeaseState> {
+    const current = this.orgs.get(orgId);
+    const usable = current && !current.closed && current.expiresAt - this.now() >= 1_000 ? current : undefined;
+    const need = Math.max(0, amount - (usable?.available ?? 0));
+    const request: AcquireLeaseRequest = {
+      org_id: orgId,
+      lease_id: usable?.id ?? "",
+      holder: this.opts.holder,
+      amount_minor: Math.max(need, this.opts.chunkMinor),
+      min_amount_minor: need,
+      ttl_ms: this.opts.ttlMs,
+    };
+    let lease: Lease;
+    try {
+      lease = await this.ledger.acquire(request);
+    } catch (err) {
+      if (usable && err instanceof GatewayError && err.code === "not_found") {
+        // The ledger expired our lease (we were idle or partitioned): start a new one.
+        this.retire(orgId, usable);
+        return this.doExtend(orgId, amount);
+      }
+      if (err instanceof GatewayError && err.code === "insufficient_credits") {
+        throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
+      }
+      if (err instanceof GatewayError && err.code === "service_unavailable") {
+        throw new GatewayError("service_unavailable", "Billing is temporarily unavailable; please retry.", { retry_after_s: 1 });
+      }
+      throw err;
+    }
+    if (usable && lease.lease_id === usable.id) {
+      usable.granted = lease.granted_minor;
+      usable.expiresAt = lease.expires_at_ms;
+      return usable;
+    }
+    if (current) this.retire(orgId, current);
+    const state = new LeaseState(lease.lease_id, lease.expires_at_ms, this.now());
+    state.granted = lease.granted_minor;
+    this.orgs.set(orgId, state);
+    this.evictIfFull();
+    return state;
+  }
+
+  private retire(orgId: string, state: LeaseState): void {
+    state.closed = true;
+    if (this.orgs.get(orgId) === state) this.orgs.delete(orgId);
+    this.retiring.add({ orgId, state });
+  }
+
+  private evictIfFull(): void {
+    if (this.orgs.size <= this.opts.maxOrgs) return;
+    for (const [orgId, s] of this.orgs) {
+      if (s.inflight === 0) {
+        this.retire(orgId, s);
+        if (this.orgs.size <= this.opts.maxOrgs) return;
+      }
+    }
+  }
+
+  /** Hands idle leases back, renews busy ones before they expire, releases retired ones once drained. */
+  async maintain(): Promise<void> {
+    const now = this.now();
+    const jobs: Promise<unknown>[] = [];
+    for (const [orgId, s] of this.orgs) {
+      if (s.inflight === 0 && now - s.lastUsed >= this.opts.idleMs) {
+        this.retire(orgId, s);
+      } else if (s.expiresAt - now < this.opts.ttlMs / 2 && !this.acquiring.has(orgId)) {
+        jobs.push(
+          this.ledger
+            .acquire({ org_id: orgId, lease_id: s.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs })
+            .then((l) => {
+              s.expiresAt = l.expires_at_ms;
+            })
+            .catch((err: unknown) => {
+              if (err instanceof GatewayError && err.code === "not_found") this.retire(orgId, s);
+              else this.log.warn({ err, org_id: orgId }, "lease renewal failed");
+            }),
+        );
+      }
+    }
+    for (const r of this.retiring) {
+      if (r.state.inflight > 0) continue;
+      jobs.push(
+        this.ledger
+          .release({ lease_id: r.state.id, consumed_minor: r.state.consumed })
+          .then(() => this.retiring.delete(r))
+          .catch((err: unknown) => {
+            if (err instanceof GatewayError && err.code === "not_found") this.retiring.delete(r);
+            else this.log.warn({ err, lease_id: r.state.id }, "lease release failed; will retry");
+          }),
+      );
+    }
+    await Promise.all(jobs);
+  }
+
+  /** Releases every lease (shutdown): in-flight requests have finished by then. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const [orgId, s] of [...this.orgs]) this.retire(orgId, s);
+    for (const r of this.retiring) r.state.inflight = Math.max(0, r.state.inflight);
+    await this.maintain();
+  }
+
+  /** For metrics and tests: total locally available credit of an org. */
+  available(orgId: string): number {
+    return this.orgs.get(orgId)?.available ?? 0;
+  }
+}

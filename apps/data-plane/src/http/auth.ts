@@ -1,0 +1,47 @@
+import { createHash } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { KeyCache } from "../auth/key-cache.js";
+import { locals } from "./request-context.js";
+
+export const KEY_PREFIX = "sk-gateway-";
+const KEY_SHAPE = /^sk-gateway-[A-Za-z0-9_-]{32,128}$/;
+
+export function hashKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Bearer authentication: 401 for a missing, malformed, unknown or revoked key; 503 if it cannot be checked. */
+export function authenticate(keys: KeyCache) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const header = req.headers.authorization;
+    // The Anthropic SDK sends its key as x-api-key; accept it on every route.
+    const xApiKey = req.headers["x-api-key"];
+    let secret: string | undefined;
+    if (typeof header === "string" && header.length > 0) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!m) return next(new GatewayError("invalid_api_key", "The Authorization header must be 'Bearer <API key>'."));
+      secret = m[1];
+    } else if (typeof xApiKey === "string" && xApiKey.length > 0) {
+      secret = xApiKey.trim();
+    }
+    if (!secret) {
+      return next(new GatewayError("missing_api_key", "No API key provided. Send 'Authorization: Bearer sk-gateway-…'."));
+    }
+    if (!KEY_SHAPE.test(secret)) {
+      return next(new GatewayError("invalid_api_key", "The API key is malformed: gateway keys start with 'sk-gateway-'."));
+    }
+    const hash = hashKey(secret);
+    keys.get(hash).then(
+      (key) => {
+        if (!key) return next(new GatewayError("invalid_api_key", "The API key is not valid."));
+        if (key.revoked) return next(new GatewayError("revoked_api_key", "The API key has been revoked."));
+        const l = locals(res);
+        l.key = key;
+        l.keyHash = hash;
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
+}

@@ -1,0 +1,56 @@
+import type { NextFunction, Request, Response } from "express";
+import { GatewayError, toErrorBody } from "@gateway/errors";
+import type { Logger } from "@gateway/observability";
+import { locals } from "./request-context.js";
+
+interface HttpParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  limit?: number;
+}
+
+/** Turns what body parsers throw into the gateway's error codes. */
+function fromParser(err: HttpParserError): GatewayError | undefined {
+  switch (err.type) {
+    case "entity.too.large":
+      return new GatewayError("request_too_large", `Request body exceeds the limit of ${err.limit ?? "the configured"} bytes.`);
+    case "entity.parse.failed":
+      return new GatewayError("invalid_json", "Request body is not valid JSON.");
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new GatewayError("unsupported_media_type", "Unsupported request body encoding.");
+    case "request.aborted":
+    case "request.size.invalid":
+      return new GatewayError("invalid_request", "The request body was incomplete.");
+    default:
+      return undefined;
+  }
+}
+
+/** The one place errors become HTTP: the spec's error object, always with the request id. */
+export function errorHandler(log: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const requestId = locals(res).requestId;
+    let gErr: GatewayError;
+    if (err instanceof GatewayError) gErr = err;
+    else {
+      const parsed = err && typeof err === "object" ? fromParser(err as HttpParserError) : undefined;
+      if (parsed) gErr = parsed;
+      else {
+        log.error({ err, request_id: requestId }, "unhandled error");
+        gErr = new GatewayError("internal_error", "The gateway could not complete the request.");
+      }
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (gErr.context.retry_after_s !== undefined) res.setHeader("retry-after", String(gErr.context.retry_after_s));
+    res.status(gErr.httpStatus).json(toErrorBody(gErr, requestId));
+  };
+}
+
+export function notFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new GatewayError("not_found", `Unknown route: ${req.method} ${req.path}`));
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import type { Response } from "express";
+import type { KeyContext } from "@gateway/proto";
+
+/** Per-request state kept on res.locals. */
+export interface RequestLocals {
+  requestId: string;
+  /** Unix ms when the request arrived. */
+  startedAt: number;
+  /** process.hrtime.bigint() at arrival, for durations. */
+  startedHr: bigint;
+  key?: KeyContext;
+  keyHash?: string;
+  /** Model and route, for the access log. */
+  model?: string;
+}
+
+export function locals(res: Response): RequestLocals {
+  return res.locals as RequestLocals;
+}
+
+/**
+ * `req_` + 12 hex digits of Unix ms + 16 random hex digits: sortable, unguessable, and its age is
+ * readable (GET /v1/usage waits only for recent ids).
+ */
+export function newRequestId(now = Date.now()): string {
+  return `req_${now.toString(16).padStart(12, "0")}${randomBytes(8).toString("hex")}`;
+}
+
+const REQUEST_ID = /^req_([0-9a-f]{12})[0-9a-f]{16}$/;
+
+/** Unix ms encoded in a request id, or undefined when it is not one of ours. */
+export function requestIdTime(id: string): number | undefined {
+  const m = REQUEST_ID.exec(id);
+  return m ? parseInt(m[1]!, 16) : undefined;
+}

@@ -1,0 +1,71 @@
+import type { Server } from "node:http";
+import type { DataPlaneConfig } from "./config.js";
+import { connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
+import { createApp } from "./app.js";
+
+export { loadConfig, type DataPlaneConfig } from "./config.js";
+export type { DataPlaneContext } from "./context.js";
+
+export interface DataPlane {
+  readonly ctx: DataPlaneContext;
+  /** Bound HTTP port (valid after start). */
+  readonly port: number;
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Builds the data-plane; start() loads the catalog, connects NATS and listens. */
+export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverrides = {}): DataPlane {
+  const ctx = createContext(config, overrides);
+  let server: Server | undefined;
+  let port = config.port;
+  let natsLoop: Promise<void> | undefined;
+  const isReady = () => ctx.catalog.ready && server?.listening === true;
+  const app = createApp(ctx, isReady);
+
+  return {
+    ctx,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `http://${config.host}:${port}`;
+    },
+    async start() {
+      connectNats(ctx, (p) => (natsLoop = p));
+      await ctx.catalog.start();
+      ctx.leases.start();
+      ctx.publisher.start();
+      server = await new Promise<Server>((resolve, reject) => {
+        const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+      });
+      // Slow clients cannot hold a socket forever; streams are bounded by the upstream timeout.
+      server.headersTimeout = 15_000;
+      server.requestTimeout = config.upstreamTimeoutMaxMs + 30_000;
+      server.keepAliveTimeout = 65_000;
+      const a = server.address();
+      port = typeof a === "object" && a ? a.port : config.port;
+      ctx.log.info({ url: `http://${config.host}:${port}` }, "data-plane listening");
+    },
+    async stop() {
+      if (server) {
+        const s = server;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeIdleConnections();
+          setTimeout(() => s.closeAllConnections(), 10_000).unref();
+        });
+      }
+      ctx.catalog.stop();
+      ctx.publisher.stop();
+      await ctx.leases.stop().catch(() => undefined);
+      await ctx.publisher.replay().catch(() => undefined);
+      await ctx.nats.current?.drain().catch(() => undefined);
+      await natsLoop;
+      ctx.control.close();
+      ctx.ledger.close();
+      await ctx.upstream.close();
+    },
+  };
+}

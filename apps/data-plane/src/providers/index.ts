@@ -1,0 +1,23 @@
+import { GatewayError } from "@gateway/errors";
+import { openAICompatibleChat } from "./openai-compatible/chat.js";
+import type { ChatAdapter, ProviderKind } from "./types.js";
+
+export * from "./types.js";
+
+const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
+const openai = openAICompatibleChat(bearer);
+
+/** The chat adapter of a provider kind. Exhaustive: a new kind without a case fails to compile. */
+export function chatAdapterFor(kind: ProviderKind): ChatAdapter {
+  switch (kind) {
+    case "openai":
+    case "openai-compatible":
+      return openai;
+    case "anthropic":
+      throw new GatewayError("model_unavailable", "Chat through an Anthropic provider is not available on this gateway version.");
+    default: {
+      const never: never = kind;
+      throw new Error(`unknown provider kind ${String(never)}`);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { GatewayError } from "@gateway/errors";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+
+interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+}
+
+export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): NormalizedUsage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  const input = Number(u.prompt_tokens ?? 0);
+  const output = Number(u.completion_tokens ?? 0);
+  if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
+  return {
+    input_tokens: Math.max(0, Math.trunc(input)),
+    output_tokens: Math.max(0, Math.trunc(output)),
+    cached_input_tokens: Math.max(0, Math.trunc(Number(u.prompt_tokens_details?.cached_tokens ?? 0)) || 0),
+    estimated: false,
+  };
+}
+
+function upstreamMessage(bodyText: string): string {
+  try {
+    const j = JSON.parse(bodyText) as { error?: { message?: unknown } | string };
+    if (typeof j.error === "string") return j.error;
+    if (j.error && typeof j.error.message === "string") return j.error.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return bodyText.slice(0, 200);
+}
+
+/** Maps an upstream HTTP failure to the gateway's error; retryable ones are 429 and 5xx. */
+export function mapOpenAIError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {
+  const msg = upstreamMessage(bodyText);
+  const retry = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? { retry_after_s: Number(retryAfter) } : {};
+  if (status === 429) return new GatewayError("model_unavailable", `The provider is rate limiting requests: ${msg}`, retry);
+  if (status === 401 || status === 403) return new GatewayError("upstream_error", "The provider rejected the gateway's credentials for this model.");
+  if (status >= 500) return new GatewayError("upstream_error", `The provider failed with status ${status}: ${msg}`, retry);
+  if (status === 404) return new GatewayError("upstream_error", `The provider does not know the configured upstream model: ${msg}`);
+  return new GatewayError("invalid_request", `The provider rejected the request: ${msg}`);
+}
+
+/** Chat completions for any server speaking the OpenAI shape (OpenAI itself, vLLM, Groq …). */
+export function openAICompatibleChat(authHeader: (apiKey: string) => Record<string, string>): ChatAdapter {
+  return {
+    buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
+      const upstreamBody: Record<string, unknown> = { ...body, model: target.deployment.upstream_model };
+      if (body.stream) {
+        // Always ask for usage so streams are billed from the provider's own count.
+        upstreamBody.stream_options = { ...(body.stream_options ?? {}), include_usage: true };
+      }
+      const headers: Record<string, string> = { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json" };
+      if (target.apiKey) Object.assign(headers, authHeader(target.apiKey));
+      return { url: `${target.provider.base_url.replace(/\/+$/, "")}/chat/completions`, headers, body: JSON.stringify(upstreamBody) };
+    },
+
+    parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
+      if (!json || typeof json !== "object" || !Array.isArray((json as { choices?: unknown }).choices)) {
+        throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
+      }
+      const body = json as Record<string, unknown>;
+      const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
+      return { body: { ...body, model: publicModel }, usage };
+    },
+
+    parseStreamData(data: string, publicModel: string, upstreamModel: string, clientWantsUsage: boolean): ParsedStreamEvent {
+      if (data === "[DONE]") return { forward: undefined, text: "", done: true };
+      let event: { choices?: Array<{ delta?: { content?: unknown } }>; usage?: OpenAIUsage | null; error?: unknown };
+      try {
+        event = JSON.parse(data) as typeof event;
+      } catch {
+        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+      }
+      if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
+      const usage = normalizeOpenAIUsage(event.usage);
+      let text = "";
+      for (const c of event.choices ?? []) if (typeof c.delta?.content === "string") text += c.delta.content;
+      const isUsageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
+      // The usage chunk was requested by us, not the client: keep it from a client that did not ask.
+      const forward = isUsageOnly && !clientWantsUsage ? undefined : data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
+      return { forward, ...(usage ? { usage } : {}), text, done: false };
+    },
+
+    mapError: mapOpenAIError,
+  };
+}

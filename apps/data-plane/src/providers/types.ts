@@ -1,0 +1,68 @@
+import type { GatewayError } from "@gateway/errors";
+import type { Deployment, Provider } from "@gateway/proto";
+
+/** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
+export type ProviderKind = "openai" | "anthropic" | "openai-compatible";
+
+export function isProviderKind(v: string): v is ProviderKind {
+  return v === "openai" || v === "anthropic" || v === "openai-compatible";
+}
+
+/** Token usage normalized across providers. */
+export interface NormalizedUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  /** True when counted by the gateway because the provider reported none. */
+  estimated: boolean;
+}
+
+/** Where one attempt goes. */
+export interface UpstreamTarget {
+  provider: Provider;
+  deployment: Deployment;
+  /** The resolved credential; never logged. */
+  apiKey: string | undefined;
+}
+
+export interface UpstreamHttpRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** OpenAI chat-completions request body as the client sent it (validated loosely). */
+export interface ChatRequestBody {
+  model: string;
+  messages: unknown[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean } | null;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  [k: string]: unknown;
+}
+
+export interface ParsedChatResponse {
+  /** The response body to return to the client (OpenAI chat.completion shape). */
+  body: Record<string, unknown>;
+  usage: NormalizedUsage | undefined;
+}
+
+/** What one SSE data payload of an upstream chat stream means. */
+export interface ParsedStreamEvent {
+  /** Event to forward to the client, as JSON text (already rewritten); undefined = drop. */
+  forward: string | undefined;
+  usage?: NormalizedUsage;
+  /** Text content carried by this event (for counting tokens when usage is missing). */
+  text: string;
+  /** True on the terminal `[DONE]`. */
+  done: boolean;
+}
+
+/** One provider's chat translation: build the request, parse responses and streams, map errors. */
+export interface ChatAdapter {
+  buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
+  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse;
+  parseStreamData(data: string, publicModel: string, upstreamModel: string, clientWantsUsage: boolean): ParsedStreamEvent;
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
+}

@@ -1,0 +1,252 @@
+import { once } from "node:events";
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { UsageEventV1 } from "@gateway/events";
+import type { Model } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { resolveModel } from "../catalog/visibility.js";
+import { costMinor, estimatePromptTokens, estimateTextTokens } from "../credits/cost.js";
+import type { Reservation } from "../credits/lease-manager.js";
+import { chatAdapterFor, isProviderKind, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type UpstreamTarget } from "../providers/index.js";
+import { SseParser } from "../providers/sse.js";
+import { UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { locals } from "../http/request-context.js";
+import { validateChatBody } from "./chat-body.js";
+
+interface Attempt {
+  target: UpstreamTarget;
+  adapter: ChatAdapter;
+}
+
+/** Deployments in priority order that are configured here (provider known, credential present). */
+function plan(ctx: DataPlaneContext, model: Model): Attempt[] {
+  const out: Attempt[] = [];
+  for (const d of model.deployments) {
+    const provider = ctx.catalog.current.providers.get(d.provider);
+    if (!provider || !isProviderKind(provider.kind)) continue;
+    const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
+    if (provider.credential_ref && !apiKey) continue;
+    try {
+      out.push({ target: { provider, deployment: d, apiKey }, adapter: chatAdapterFor(provider.kind) });
+    } catch {
+      // Kind without a chat adapter: not a candidate for this route.
+    }
+  }
+  return out;
+}
+
+function retryable(err: GatewayError | UpstreamTransportError): boolean {
+  if (err instanceof UpstreamTransportError) return err.kind !== "aborted";
+  return err.code === "upstream_error" || err.code === "model_unavailable" || err.code === "upstream_timeout";
+}
+
+function toGatewayError(err: GatewayError | UpstreamTransportError): GatewayError {
+  if (err instanceof GatewayError) return err;
+  if (err.kind === "timeout") return new GatewayError("upstream_timeout", "The provider did not answer within the timeout.");
+  return new GatewayError("upstream_error", "The provider could not be reached.");
+}
+
+function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
+  const raw = req.headers["x-gateway-timeout-ms"];
+  const v = typeof raw === "string" && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(v) || v < 1000) return ctx.config.upstreamTimeoutMs;
+  return Math.min(Math.max(v, ctx.config.upstreamTimeoutMinMs), ctx.config.upstreamTimeoutMaxMs);
+}
+
+export function chatCompletions(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const l = locals(res);
+    const key = l.key!;
+    const body = validateChatBody(req.body);
+    l.model = body.model;
+    const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "chat", body.model);
+    const requestedOut = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    if (requestedOut !== undefined && model.max_output_tokens > 0 && requestedOut > model.max_output_tokens) {
+      const field = body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens";
+      throw new GatewayError("invalid_request", `'${field}' (${requestedOut}) exceeds the output limit of '${model.id}' (${model.max_output_tokens}).`, { param: field });
+    }
+    if (ctx.publisher.saturated) {
+      throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
+    }
+    const attempts = plan(ctx, model);
+    if (attempts.length === 0) {
+      throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment on this gateway.`);
+    }
+
+    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
+    const maxOut = requestedOut ?? model.max_output_tokens;
+    const maxCost = costMinor({ input_tokens: estimatePromptTokens(bodyBytes), output_tokens: maxOut }, model);
+    const reservation = await ctx.leases.reserve(key.org_id, maxCost);
+    try {
+      await run(ctx, req, res, body, model, attempts, reservation, bodyBytes);
+    } finally {
+      reservation.settle(0); // no-op when already settled with the actual cost
+    }
+  };
+}
+
+async function run(
+  ctx: DataPlaneContext,
+  req: Request,
+  res: Response,
+  body: ChatRequestBody,
+  model: Model,
+  attempts: Attempt[],
+  reservation: Reservation,
+  bodyBytes: number,
+): Promise<void> {
+  const l = locals(res);
+  const client = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) client.abort();
+  });
+  const timeoutMs = clampedTimeout(ctx, req);
+  const failed: string[] = [];
+  let lastErr: GatewayError | UpstreamTransportError = new GatewayError("model_unavailable", "No provider could serve the request.");
+
+  for (const attempt of attempts) {
+    const { target, adapter } = attempt;
+    const upstreamReq = adapter.buildChatRequest(body, target);
+    const setHeaders = () => {
+      res.setHeader("x-gateway-provider", target.provider.code);
+      res.setHeader("x-gateway-upstream-model", target.deployment.upstream_model);
+      res.setHeader("x-gateway-retry-count", "0");
+      if (failed.length) res.setHeader("x-gateway-attempted-fallbacks", failed.join(","));
+    };
+    const bill = async (usage: NormalizedUsage, status: number): Promise<number> => {
+      const cost = costMinor(usage, model);
+      const event: UsageEventV1 = {
+        version: 1,
+        request_id: l.requestId,
+        org_id: l.key!.org_id,
+        key_id: l.key!.key_id,
+        model: model.id,
+        route: "chat",
+        provider: target.provider.code,
+        upstream_model: target.deployment.upstream_model,
+        lease_id: reservation.leaseId,
+        usage,
+        input_price_minor_per_mtok: model.input_price_minor_per_mtok,
+        output_price_minor_per_mtok: model.output_price_minor_per_mtok,
+        cost_minor: cost,
+        stream: body.stream === true,
+        status,
+        created_at_ms: l.startedAt,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
+      };
+      await ctx.publisher.publish(event);
+      reservation.settle(cost);
+      return cost;
+    };
+
+    let upstream;
+    try {
+      upstream = await ctx.upstream.send(upstreamReq, timeoutMs, client.signal);
+    } catch (err) {
+      lastErr = classify(err, client.signal);
+      ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: lastErr instanceof UpstreamTransportError ? lastErr.kind : "error" });
+      if (!retryable(lastErr)) break;
+      failed.push(target.provider.code);
+      continue;
+    }
+    const { res: up } = upstream;
+    if (up.status !== 200) {
+      const text = await up.body.text().catch(() => "");
+      const ra = up.headers["retry-after"];
+      lastErr = adapter.mapError(up.status, text, typeof ra === "string" ? ra : undefined);
+      ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: String(up.status) });
+      if (!retryable(lastErr)) break;
+      failed.push(target.provider.code);
+      continue;
+    }
+
+    if (!body.stream) {
+      let parsed;
+      try {
+        parsed = adapter.parseChatResponse(await up.body.json(), model.id);
+      } catch (err) {
+        lastErr = err instanceof GatewayError ? err : new GatewayError("upstream_error", "The provider returned an invalid response.");
+        if (client.signal.aborted) break;
+        ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "invalid" });
+        failed.push(target.provider.code);
+        continue;
+      }
+      ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "ok" });
+      const usage = parsed.usage ?? {
+        input_tokens: Math.ceil(bodyBytes / 4),
+        output_tokens: estimateTextTokens(JSON.stringify(parsed.body.choices ?? "")),
+        cached_input_tokens: 0,
+        estimated: true,
+      };
+      // Durable before the caller sees the answer: a response is never unbilled.
+      await bill(usage, 200);
+      setHeaders();
+      res.status(200).json(parsed.body);
+      return;
+    }
+
+    // Streaming: nothing goes to the client until the upstream produced its first event, so a
+    // failure before that still falls back to the next deployment.
+    const parser = new SseParser();
+    const clientWantsUsage = body.stream_options?.include_usage === true;
+    let started = false;
+    let done = false;
+    let usage: NormalizedUsage | undefined;
+    let text = "";
+    let failure: GatewayError | UpstreamTransportError | undefined;
+    try {
+      for await (const chunk of up.body) {
+        for (const ev of parser.push(chunk as Uint8Array)) {
+          const parsed = adapter.parseStreamData(ev.data, model.id, target.deployment.upstream_model, clientWantsUsage);
+          if (parsed.usage) usage = parsed.usage;
+          text += parsed.text;
+          if (parsed.done) {
+            done = true;
+            break;
+          }
+          if (parsed.forward === undefined) continue;
+          if (!started) {
+            started = true;
+            setHeaders();
+            res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+          }
+          if (!res.write(`data: ${parsed.forward}\n\n`)) await once(res, "drain", { signal: client.signal });
+        }
+        if (done) break;
+      }
+    } catch (err) {
+      failure = err instanceof GatewayError ? err : classify(err, client.signal);
+    }
+    if (!done && !failure) failure = new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
+
+    if (!started) {
+      // Nothing delivered: fall back if we can; the request is not billed.
+      lastErr = failure ?? new GatewayError("upstream_error", "The provider sent an empty stream.");
+      ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "stream_failed" });
+      if (client.signal.aborted || !retryable(lastErr)) break;
+      failed.push(target.provider.code);
+      continue;
+    }
+    ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: failure ? "stream_cut" : "ok" });
+    const billed = usage ?? {
+      input_tokens: Math.ceil(bodyBytes / 4),
+      output_tokens: estimateTextTokens(text),
+      cached_input_tokens: 0,
+      estimated: true,
+    };
+    await bill(billed, 200);
+    if (client.signal.aborted) return;
+    if (failure) {
+      // Never a clean end that looks complete: an explicit error event, then close.
+      const e = toGatewayError(failure);
+      res.end(`data: ${JSON.stringify({ error: { message: e.message, type: e.type, code: e.code, request_id: l.requestId } })}\n\n`);
+    } else {
+      res.end("data: [DONE]\n\n");
+    }
+    return;
+  }
+  const err = toGatewayError(lastErr);
+  if (failed.length) res.setHeader("x-gateway-attempted-fallbacks", failed.join(","));
+  if (client.signal.aborted) return;
+  throw err;
+}

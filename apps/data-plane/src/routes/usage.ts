@@ -1,0 +1,50 @@
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { DataPlaneContext } from "../context.js";
+import { locals, requestIdTime } from "../http/request-context.js";
+
+/** Ids younger than this may still have their usage event on the way. */
+const RECENT_MS = 120_000;
+
+/**
+ * GET /v1/usage/{requestId}: one request's usage and cost, only within the key's organization
+ * (another organization's id is the same 404 as a missing one). A lookup made right after the
+ * response waits briefly for the ledger to apply the event instead of answering 404.
+ */
+export function usage(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const id = String(req.params.requestId ?? "");
+    const born = requestIdTime(id);
+    if (born === undefined) throw new GatewayError("not_found", `No usage record for request '${id.slice(0, 64)}'.`);
+    const wait = Date.now() - born < RECENT_MS ? ctx.config.usageWaitMs : 0;
+    try {
+      const r = await ctx.ledger.GetUsage(
+        { request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait },
+        { timeoutMs: ctx.config.ledgerTimeoutMs + wait },
+      );
+      res.json({
+        object: "usage",
+        request_id: r.request_id,
+        model: r.model,
+        created: Math.floor(r.created_at_ms / 1000),
+        route: r.route,
+        provider: r.provider,
+        stream: r.stream,
+        usage: {
+          input_tokens: r.input_tokens,
+          output_tokens: r.output_tokens,
+          total_tokens: r.input_tokens + r.output_tokens,
+          cached_input_tokens: r.cached_input_tokens,
+          estimated: r.estimated,
+        },
+        price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },
+        cost_credits_minor: r.cost_minor,
+      });
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === "not_found") {
+        throw new GatewayError("not_found", `No usage record for request '${id}'.`);
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Fault injection for the fake upstream. Directives come from the upstream model name
+ * (`fake-chat+delay=200+status=503`) and from `[[fake:cut=3,nousage]]` markers in the prompt, so
+ * both the catalog (per deployment) and a test (per request) can choose behaviour.
+ */
+export interface Directives {
+  /** Milliseconds to wait before answering. */
+  delayMs: number;
+  /** Milliseconds between stream chunks. */
+  chunkDelayMs: number;
+  /** Answer with this HTTP status and an error body. */
+  status?: number;
+  /** Answer 200 with a body that is not valid JSON (or an invalid SSE event). */
+  malformed: boolean;
+  /** Close the stream after this many content chunks, without finish or [DONE]. */
+  cutAfter?: number;
+  /** Leave usage out of the response / stream. */
+  noUsage: boolean;
+  /** Fixed reply text instead of the echo. */
+  reply?: string;
+  /** Retry-After seconds to send with an error status. */
+  retryAfterS?: number;
+}
+
+const MARKER = /\[\[fake:([^\]]*)\]\]/g;
+
+export function parseDirectives(modelName: string, prompt: string): Directives {
+  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false };
+  const parts = modelName.split("+").slice(1);
+  for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
+  for (const raw of parts) {
+    const [k, v] = raw.trim().split("=") as [string, string | undefined];
+    const n = Number(v);
+    switch (k) {
+      case "delay": d.delayMs = n; break;
+      case "chunk_delay": d.chunkDelayMs = n; break;
+      case "status": d.status = n; break;
+      case "malformed": d.malformed = true; break;
+      case "cut": d.cutAfter = n; break;
+      case "nousage": d.noUsage = true; break;
+      case "reply": d.reply = v ?? ""; break;
+      case "retry_after": d.retryAfterS = n; break;
+      default: break;
+    }
+  }
+  return d;
+}
+
+export function stripMarkers(text: string): string {
+  return text.replace(MARKER, "").trim();
+}

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { handleChat } from "./openai-chat.js";
+
+export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
+export { countTokens } from "./tokens.js";
+
+/**
+ * A fake model provider for tests, benchmarks and the local demo: OpenAI-compatible chat
+ * completions (JSON and SSE with a final usage chunk), deterministic, with fault injection.
+ * Not part of a production deployment.
+ */
+export interface FakeUpstreamOptions {
+  host?: string;
+  port?: number;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface FakeUpstream {
+  readonly port: number;
+  readonly url: string;
+  /** The last requests received (at most 200), oldest first. */
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const MAX_RECORDED = 200;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      const raw = await readBody(req);
+      let body: unknown = undefined;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = raw;
+      }
+      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
+      if (requests.length > MAX_RECORDED) requests.shift();
+      if (path === "/healthz") {
+        res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+        return;
+      }
+      if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+        res.writeHead(401, { "content-type": "application/json" }).end(
+          JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }),
+        );
+        return;
+      }
+      if (req.method === "POST" && path === "/v1/chat/completions" && body && typeof body === "object") {
+        await handleChat(body as never, res, req);
+        return;
+      }
+      res.writeHead(404, { "content-type": "application/json" }).end(
+        JSON.stringify({ error: { message: `Unknown path ${path}`, type: "invalid_request_error" } }),
+      );
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  return {
+    port,
+    url: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

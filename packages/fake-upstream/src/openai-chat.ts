@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseDirectives, stripMarkers } from "./directives.js";
+import { countTokens } from "./tokens.js";
+
+interface ChatMessage { role?: string; content?: unknown }
+interface ChatBody {
+  model?: string;
+  messages?: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p: unknown) => (p && typeof p === "object" && "text" in p && typeof p.text === "string" ? p.text : ""))
+      .join(" ");
+  }
+  return "";
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The reply the fake gives: the last user message echoed, so tests can see what was sent. */
+export function replyFor(messages: ChatMessage[], fixed?: string): string {
+  if (fixed !== undefined) return fixed;
+  const lastUser = [...messages].reverse().find((m) => m.role === "user");
+  return `Echo: ${stripMarkers(textOf(lastUser?.content))}`;
+}
+
+export function promptTokens(messages: ChatMessage[]): number {
+  return messages.reduce((n, m) => n + countTokens(stripMarkers(textOf(m.content))), 0);
+}
+
+export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
+  const model = body.model ?? "";
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const prompt = messages.map((m) => textOf(m.content)).join("\n");
+  const d = parseDirectives(model, prompt);
+  if (d.delayMs > 0) await sleep(d.delayMs);
+  if (res.destroyed) return;
+  if (d.status !== undefined && d.status !== 200) {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (d.retryAfterS !== undefined) headers["retry-after"] = String(d.retryAfterS);
+    res.writeHead(d.status, headers).end(
+      JSON.stringify({ error: { message: `fake upstream status ${d.status}`, type: "server_error", code: null } }),
+    );
+    return;
+  }
+  const reply = replyFor(messages, d.reply);
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  let words = reply.split(/\s+/).filter(Boolean);
+  let finish = "stop";
+  if (typeof limit === "number" && limit > 0 && words.length > limit) {
+    words = words.slice(0, limit);
+    finish = "length";
+  }
+  const content = words.join(" ");
+  const usage = {
+    prompt_tokens: promptTokens(messages),
+    completion_tokens: words.length,
+    total_tokens: promptTokens(messages) + words.length,
+  };
+  const id = `chatcmpl-fake${Date.now().toString(36)}`;
+  const created = Math.floor(Date.now() / 1000);
+
+  if (!body.stream) {
+    if (d.malformed) {
+      res.writeHead(200, { "content-type": "application/json" }).end('{"id": "broken", "choices": [');
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finish, logprobs: null }],
+        ...(d.noUsage ? {} : { usage }),
+      }),
+    );
+    return;
+  }
+
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+  });
+  send(chunk({ role: "assistant", content: "" }, null));
+  for (let i = 0; i < words.length; i++) {
+    if (d.cutAfter !== undefined && i >= d.cutAfter) {
+      res.destroy();
+      return;
+    }
+    if (d.chunkDelayMs > 0) await sleep(d.chunkDelayMs);
+    if (res.destroyed) return;
+    if (d.malformed && i === 1) {
+      res.write("data: {not json\n\n");
+      continue;
+    }
+    send(chunk({ content: i === 0 ? words[i] : ` ${words[i]}` }, null));
+  }
+  if (d.cutAfter !== undefined && words.length <= d.cutAfter) {
+    res.destroy();
+    return;
+  }
+  send(chunk({}, finish));
+  if (body.stream_options?.include_usage && !d.noUsage) {
+    send({ id, object: "chat.completion.chunk", created, model, choices: [], usage });
+  }
+  res.write("data: [DONE]\n\n");
+  res.end();
+}

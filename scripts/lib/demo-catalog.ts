@@ -1,0 +1,40 @@
+/**
+ * The demo catalog: every model points at the fake upstream, so the local stack and the tests run
+ * offline. Prices are minor credit units per million tokens (1 credit = 1,000,000 minor).
+ */
+export function demoCatalog(fakeUpstreamUrl: string) {
+  return {
+    providers: [
+      { code: "fake", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+      { code: "fake-backup", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+    ],
+    models: [
+      {
+        id: "gw-chat-mini",
+        status: "published",
+        routes: ["chat", "messages"],
+        context_window: 128_000,
+        max_output_tokens: 4_096,
+        input_price_minor_per_mtok: 150_000,
+        output_price_minor_per_mtok: 600_000,
+        deployments: [
+          { provider: "fake", upstream_model: "fake-chat", priority: 0 },
+          { provider: "fake-backup", upstream_model: "fake-chat-backup", priority: 1 },
+        ],
+      },
+      {
+        id: "gw-chat-large",
+        status: "published",
+        routes: ["chat", "messages"],
+        context_window: 200_000,
+        max_output_tokens: 8_192,
+        input_price_minor_per_mtok: 3_000_000,
+        output_price_minor_per_mtok: 15_000_000,
+        deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
+      },
+    ],
+  };
+}
+
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large"];
+export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

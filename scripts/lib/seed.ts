@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import { adminService, controlService, createClient, ledgerService, type CreatedKey } from "@gateway/proto";
+import { DEMO_MODELS, demoCatalog } from "./demo-catalog.ts";
+
+export interface SeedOptions {
+  controlPlaneAddr: string;
+  ledgerAddr: string;
+  adminToken: string;
+  fakeUpstreamUrl: string;
+  orgName: string;
+  /** Credits to make sure the org has been topped up with, minor units (idempotent). */
+  topUpMinor: number;
+  /** An existing secret to keep if it is still valid. */
+  existingSecret?: string;
+}
+
+export interface SeedResult {
+  orgId: string;
+  keyId: string;
+  secret: string;
+}
+
+/** Idempotent demo seed: catalog, org, enabled models, credits, one key. Safe to run on every start. */
+export async function seedDemo(o: SeedOptions): Promise<SeedResult> {
+  const md = { authorization: `Bearer ${o.adminToken}` };
+  const admin = createClient(adminService(), o.controlPlaneAddr, { timeoutMs: 10_000, metadata: md });
+  const control = createClient(controlService(), o.controlPlaneAddr, { timeoutMs: 10_000 });
+  const ledger = createClient(ledgerService(), o.ledgerAddr, { timeoutMs: 10_000, metadata: md });
+  try {
+    await admin.ApplyCatalog({ document_json: JSON.stringify(demoCatalog(o.fakeUpstreamUrl)) });
+    const orgs = await admin.ListOrgs({});
+    const org = orgs.orgs.find((x) => x.name === o.orgName) ?? (await admin.CreateOrg({ name: o.orgName }));
+    await admin.EnableModels({ org: org.id, models: DEMO_MODELS });
+    await ledger.TopUp({ org_id: org.id, amount_minor: o.topUpMinor, idempotency_key: `seed-${org.id}-${o.topUpMinor}` });
+    if (o.existingSecret) {
+      const hash = createHash("sha256").update(o.existingSecret).digest("hex");
+      const r = await control.AuthenticateKey({ key_hash: hash });
+      if (r.found && r.key && !r.key.revoked && r.key.org_id === org.id) {
+        return { orgId: org.id, keyId: r.key.key_id, secret: o.existingSecret };
+      }
+    }
+    const created: CreatedKey = await admin.CreateKey({ org: org.id, routes: [], models: [], name: "demo" });
+    return { orgId: org.id, keyId: created.key!.id, secret: created.secret };
+  } finally {
+    admin.close();
+    control.close();
+    ledger.close();
+  }
+}

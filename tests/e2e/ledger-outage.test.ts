@@ -1,0 +1,42 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack("ledger_outage");
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it("serves requests while the ledger is down and bills every one exactly once when it returns", async () => {
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+  // Warm up: the replica takes a credit lease, so it can admit requests without the ledger.
+  await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "warm up" }] });
+  const before = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });
+
+  await stack.stopLedger();
+  const N = 12;
+  const ids: string[] = [];
+  let expected = 0;
+  for (let i = 0; i < N; i++) {
+    const { data, response } = await client.chat.completions
+      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: `request number ${i} ${"word ".repeat(i)}` }] })
+      .withResponse();
+    ids.push(response.headers.get("x-gateway-trace-id")!);
+    expected += Math.ceil((data.usage!.prompt_tokens * 150_000 + data.usage!.completion_tokens * 600_000) / 1_000_000);
+  }
+  await stack.startLedger();
+
+  const records = await eventually(async () => {
+    const found = await Promise.all(ids.map((id) => stack.ledgerClient.GetUsage({ request_id: id, org_id: stack.demo.orgId, wait_ms: 0 }).catch(() => undefined)));
+    return found.every(Boolean) ? found : undefined;
+  }, 15_000, "all usage records applied");
+  expect(records).toHaveLength(N);
+  expect(records.reduce((s, r) => s + r!.cost_minor, 0)).toBe(expected);
+  const after = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });
+  expect(before.balance_minor - after.balance_minor).toBe(expected);
+  expect(after.spent_minor - before.spent_minor).toBe(expected);
+});

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createControlPlane, loadConfig as loadControlConfig } from "@gateway/control-plane";
+import { createDataPlane, loadConfig as loadDataPlaneConfig, type DataPlane } from "@gateway/data-plane";
+import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
+import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
+import { adminService, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
+import { seedDemo, type SeedResult } from "../../scripts/lib/seed.ts";
+
+type Ledger = ReturnType<typeof createLedger>;
+type ControlPlane = ReturnType<typeof createControlPlane>;
+
+export interface StackOptions {
+  /** Data-plane replicas to start (default 1). */
+  dataPlanes?: number;
+  /** Extra DATA_PLANE_* settings. */
+  dataPlaneEnv?: Record<string, string>;
+  /** Demo org top-up, minor units (default 100 credits). */
+  topUpMinor?: number;
+}
+
+/**
+ * The whole gateway in this process against a real PostgreSQL database (one per suite) and a real
+ * nats-server (one per suite), with the fake upstream standing in for the providers.
+ */
+export interface Stack {
+  dbUrl: string;
+  nats: NatsHandle;
+  fake: FakeUpstream;
+  adminToken: string;
+  admin: TypedClient<AdminServiceMethods>;
+  ledgerClient: TypedClient<LedgerServiceMethods>;
+  demo: SeedResult;
+  dataPlanes: DataPlane[];
+  /** OpenAI-style base URL (…/v1) of data-plane replica i. */
+  baseUrl(i?: number): string;
+  control: ControlPlane;
+  ledger(): Ledger;
+  stopLedger(): Promise<void>;
+  startLedger(): Promise<void>;
+  addDataPlane(env?: Record<string, string>): Promise<DataPlane>;
+  stop(): Promise<void>;
+}
+
+const silent = { LOG_LEVEL: "silent" };
+
+export async function startStack(name: string, opts: StackOptions = {}): Promise<Stack> {
+  const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`);
+  const nats = await startNats();
+  const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
+  const adminToken = "test-admin-token-0123456789";
+  const spoolRoot = mkdtempSync(join(tmpdir(), "gw-spool-"));
+
+  const control = createControlPlane(
+    loadControlConfig({
+      CONTROL_PLANE_DATABASE_URL: dbUrl,
+      CONTROL_PLANE_NATS_URL: nats.url,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_OPS_PORT: "0",
+      CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+      CONTROL_PLANE_LOG_LEVEL: silent.LOG_LEVEL,
+    }),
+  );
+  await control.start();
+  const ledgerPort = await (await import("@gateway/testing")).freePort();
+  const ledgerEnv = {
+    LEDGER_DATABASE_URL: dbUrl,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: String(ledgerPort),
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: adminToken,
+    LEDGER_LOG_LEVEL: silent.LOG_LEVEL,
+    LEDGER_SWEEP_INTERVAL_MS: "200",
+  };
+  let ledger: Ledger | undefined = createLedger(loadLedgerConfig(ledgerEnv));
+  await ledger.start();
+
+  const controlAddr = `127.0.0.1:${control.grpcPort}`;
+  const ledgerAddr = `127.0.0.1:${ledgerPort}`;
+  const md = { authorization: `Bearer ${adminToken}` };
+  const admin = createClient(adminService(), controlAddr, { timeoutMs: 10_000, metadata: md });
+  const ledgerClient = createClient(ledgerService(), ledgerAddr, { timeoutMs: 10_000, metadata: md });
+  const demo = await seedDemo({
+    controlPlaneAddr: controlAddr,
+    ledgerAddr,
+    adminToken,
+    fakeUpstreamUrl: fake.url,
+    orgName: `demo-${name}`,
+    topUpMinor: opts.topUpMinor ?? 100_000_000,
+  });
+
+  const dataPlanes: DataPlane[] = [];
+  let replica = 0;
+  const addDataPlane = async (env: Record<string, string> = {}) => {
+    const id = `dp-${name}-${replica++}`;
+    const dp = createDataPlane(
+      loadDataPlaneConfig({
+        DATA_PLANE_PORT: "0",
+        DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
+        DATA_PLANE_LEDGER_ADDR: ledgerAddr,
+        DATA_PLANE_NATS_URL: nats.url,
+        DATA_PLANE_LOG_LEVEL: "silent",
+        DATA_PLANE_REPLICA_ID: id,
+        DATA_PLANE_SPOOL_DIR: join(spoolRoot, id),
+        FAKE_UPSTREAM_API_KEY,
+        ...opts.dataPlaneEnv,
+        ...env,
+      }),
+    );
+    await dp.start();
+    dataPlanes.push(dp);
+    return dp;
+  };
+  for (let i = 0; i < (opts.dataPlanes ?? 1); i++) await addDataPlane();
+
+  // The demo top-up ends the org's trial through ledger → control-plane → cache eviction; wait for it.
+  await eventually(async () => {
+    const r = await fetch(`${dataPlanes[0]!.url}/v1/models`, { headers: { authorization: `Bearer ${demo.secret}` } });
+    const j = (await r.json()) as { data?: unknown[] };
+    return j.data && j.data.length > 0 ? true : undefined;
+  }, 10_000, "demo org out of trial");
+
+  return {
+    dbUrl,
+    nats,
+    fake,
+    adminToken,
+    admin,
+    ledgerClient,
+    demo,
+    dataPlanes,
+    control,
+    baseUrl: (i = 0) => `${dataPlanes[i]!.url}/v1`,
+    ledger: () => ledger!,
+    async stopLedger() {
+      await ledger?.stop();
+      ledger = undefined;
+    },
+    async startLedger() {
+      ledger = createLedger(loadLedgerConfig(ledgerEnv));
+      await ledger.start();
+    },
+    addDataPlane,
+    async stop() {
+      for (const dp of dataPlanes) await dp.stop();
+      admin.close();
+      ledgerClient.close();
+      await ledger?.stop();
+      await control.stop();
+      await fake.close();
+      await nats.stop();
+      rmSync(spoolRoot, { recursive: true, force: true });
+    },
+  };
+}
