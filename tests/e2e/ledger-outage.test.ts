@@ -14,7 +14,8 @@ afterAll(async () => {
 it("serves requests while the ledger is down and bills every one exactly once when it returns", async () => {
   const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
   // Warm up: the replica takes a credit lease, so it can admit requests without the ledger.
-  await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "warm up" }] });
+  const warm = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "warm up" }] }).withResponse();
+  await stack.ledgerClient.GetUsage({ request_id: warm.response.headers.get("x-gateway-trace-id")!, org_id: stack.demo.orgId, wait_ms: 3_000 });
   const before = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });
 
   await stack.stopLedger();

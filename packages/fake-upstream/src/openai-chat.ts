@@ -24,6 +24,12 @@ export function textOf(content: unknown): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Drops the connection mid-stream, after what was written so far reached the peer. */
+async function cut(res: ServerResponse): Promise<void> {
+  await sleep(20);
+  res.socket?.destroy();
+}
+
 /** The reply the fake gives: the last user message echoed, so tests can see what was sent. */
 export function replyFor(messages: ChatMessage[], fixed?: string): string {
   if (fixed !== undefined) return fixed;
@@ -97,7 +103,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   send(chunk({ role: "assistant", content: "" }, null));
   for (let i = 0; i < words.length; i++) {
     if (d.cutAfter !== undefined && i >= d.cutAfter) {
-      res.destroy();
+      await cut(res);
       return;
     }
     if (d.chunkDelayMs > 0) await sleep(d.chunkDelayMs);
@@ -109,7 +115,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     send(chunk({ content: i === 0 ? words[i] : ` ${words[i]}` }, null));
   }
   if (d.cutAfter !== undefined && words.length <= d.cutAfter) {
-    res.destroy();
+    await cut(res);
     return;
   }
   send(chunk({}, finish));

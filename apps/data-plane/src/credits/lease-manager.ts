@@ -147,8 +147,9 @@ export class LeaseManager {
   }
 
   private retire(orgId: string, state: LeaseState): void {
-    state.closed = true;
     if (this.orgs.get(orgId) === state) this.orgs.delete(orgId);
+    if (state.closed) return;
+    state.closed = true;
     this.retiring.add({ orgId, state });
   }
 
@@ -202,7 +203,6 @@ export class LeaseManager {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (const [orgId, s] of [...this.orgs]) this.retire(orgId, s);
-    for (const r of this.retiring) r.state.inflight = Math.max(0, r.state.inflight);
     await this.maintain();
   }
 

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { GatewayError } from "@gateway/errors";
+import { ROUTES } from "./routes.js";
+
+const count = z.number().int().nonnegative();
+const route = z.string().superRefine((r, c) => {
+  if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
+});
+
+const ProviderDoc = z.object({
+  code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
+  kind: z.enum(["openai", "anthropic", "openai-compatible"]),
+  base_url: z.string().url(),
+  credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
+});
+
+const DeploymentDoc = z.object({
+  provider: z.string().min(1),
+  upstream_model: z.string().min(1),
+  priority: z.number().int().default(0),
+  weight: z.number().int().positive().default(1),
+});
+
+const ModelDoc = z.object({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,255}$/, "public model id: letters, digits and . _ : / -"),
+  status: z.enum(["draft", "published"]).default("published"),
+  routes: z.array(route).min(1),
+  context_window: count,
+  max_output_tokens: count,
+  input_price_minor_per_mtok: count,
+  output_price_minor_per_mtok: count,
+  deployments: z.array(DeploymentDoc).default([]),
+});
+
+export const CatalogDocument = z.object({
+  providers: z.array(ProviderDoc).default([]),
+  models: z.array(ModelDoc).default([]),
+});
+export type CatalogDocument = z.infer<typeof CatalogDocument>;
+
+/** Parses and validates; errors name the path of the bad field (`models[0].routes[1]: …`). */
+export function parseCatalogDocument(json: string): CatalogDocument {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new GatewayError("invalid_request", "catalog document is not valid JSON");
+  }
+  const r = CatalogDocument.safeParse(raw);
+  if (!r.success) {
+    const msgs = r.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+    throw new GatewayError("invalid_request", `invalid catalog document: ${msgs.join("; ")}`);
+  }
+  return r.data;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(document)";
+}

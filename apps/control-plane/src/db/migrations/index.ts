@@ -1,0 +1,7 @@
+import type { Migration } from "@gateway/db";
+import { init } from "./20261122000000-init.js";
+
+/** Every migration, by name; names sort in the order they apply. */
+export const migrations: Record<string, Migration> = {
+  "20261122000000-init": init,
+};

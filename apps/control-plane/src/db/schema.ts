@@ -1,0 +1,85 @@
+import type { ColumnType, Generated, Selectable } from "kysely";
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  in_trial: Generated<boolean>;
+  /** Spend cap per calendar month (UTC), minor credit units; 0 = none. */
+  monthly_budget_minor: Generated<number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** Lower-case hex SHA-256 of the secret; the secret is never stored. */
+  key_hash: string;
+  prefix: string;
+  routes: string[];
+  models: string[];
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  revoked_at: Date | null;
+}
+
+export interface ProvidersTable {
+  code: string;
+  kind: "openai" | "anthropic" | "openai-compatible";
+  base_url: string;
+  credential_ref: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ModelsTable {
+  id: string;
+  status: "draft" | "published";
+  routes: string[];
+  context_window: number;
+  max_output_tokens: number;
+  input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface DeploymentsTable {
+  id: Generated<number>;
+  model_id: string;
+  provider_code: string;
+  upstream_model: string;
+  priority: number;
+  weight: number;
+}
+
+export interface OrgModelsTable {
+  org_id: string;
+  model_id: string;
+}
+
+export interface CatalogStateTable {
+  id: number;
+  version: number;
+}
+
+export interface TrialPolicyTable {
+  id: number;
+  version: number;
+  scope: string;
+  allowed_models: string[];
+  unlock_topup_minor: number;
+}
+
+export interface ControlDb {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  providers: ProvidersTable;
+  models: ModelsTable;
+  deployments: DeploymentsTable;
+  org_models: OrgModelsTable;
+  catalog_state: CatalogStateTable;
+  trial_policy: TrialPolicyTable;
+}
+
+export type OrgRow = Selectable<OrganizationsTable>;
+export type KeyRow = Selectable<ApiKeysTable>;

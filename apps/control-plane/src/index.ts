@@ -1,0 +1,99 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Subscription } from "@nats-io/transport-node";
+import { GatewayError } from "@gateway/errors";
+import { migrate, type Kysely } from "@gateway/db";
+import { startOpsServer } from "@gateway/observability";
+import { addService, adminService, bearerFromMetadata, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
+import type { ControlPlaneConfig } from "./config.js";
+import { connectNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
+import type { ControlDb } from "./db/schema.js";
+import { migrations } from "./db/migrations/index.js";
+import { applyCatalog } from "./rpc/apply-catalog.js";
+import { authenticateKey } from "./rpc/authenticate-key.js";
+import { createKey } from "./rpc/create-key.js";
+import { createOrg } from "./rpc/create-org.js";
+import { enableModels } from "./rpc/enable-models.js";
+import { getCatalog } from "./rpc/get-catalog.js";
+import { getTrialPolicy } from "./rpc/get-trial-policy.js";
+import { listKeys } from "./rpc/list-keys.js";
+import { listOrgs } from "./rpc/list-orgs.js";
+import { revokeKey } from "./rpc/revoke-key.js";
+import { subscribeTrialUnlock } from "./trial-unlock.js";
+
+export { loadConfig, type ControlPlaneConfig } from "./config.js";
+export type { ControlContext } from "./context.js";
+export { hashSecret } from "./keys/secret.js";
+export { policyHash } from "./rpc/get-trial-policy.js";
+
+export interface ControlPlane {
+  readonly ctx: ControlContext;
+  readonly db: Kysely<ControlDb>;
+  readonly grpcPort: number;
+  readonly opsPort: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function adminGuard(token: string) {
+  const expected = Buffer.from(token);
+  return (metadata: grpc.Metadata) => {
+    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
+    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
+      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
+    }
+  };
+}
+
+/** Builds the control-plane; start() migrates, connects NATS and serves gRPC + ops HTTP. */
+export function createControlPlane(config: ControlPlaneConfig, overrides: ControlOverrides = {}): ControlPlane {
+  const ctx = createContext(config, overrides);
+  const server = new grpc.Server();
+  const onUnexpected = (err: unknown, method: string) => ctx.log.error({ err, method }, "rpc failed");
+  addService(server, controlService(), { AuthenticateKey: authenticateKey(ctx), GetCatalog: getCatalog(ctx), GetTrialPolicy: getTrialPolicy(ctx) }, { onUnexpected });
+  addService(
+    server,
+    adminService(),
+    {
+      CreateOrg: createOrg(ctx),
+      ListOrgs: listOrgs(ctx),
+      CreateKey: createKey(ctx),
+      RevokeKey: revokeKey(ctx),
+      ListKeys: listKeys(ctx),
+      EnableModels: enableModels(ctx),
+      ApplyCatalog: applyCatalog(ctx),
+    },
+    { guard: adminGuard(config.adminToken), onUnexpected },
+  );
+  let grpcPort = config.grpcPort;
+  let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
+  let sub: Subscription | undefined;
+  let bound = false;
+
+  return {
+    ctx,
+    db: ctx.db,
+    get grpcPort() {
+      return grpcPort;
+    },
+    get opsPort() {
+      return ops?.port ?? config.opsPort;
+    },
+    async start() {
+      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
+      const nc = await connectNats(ctx);
+      sub = subscribeTrialUnlock(ctx, nc);
+      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
+      bound = true;
+      ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.registry, ready: () => bound && ctx.nats?.isClosed() === false });
+      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "control-plane started");
+    },
+    async stop() {
+      bound = false;
+      await shutdownServer(server, 2_000);
+      sub?.unsubscribe();
+      await ctx.nats?.drain().catch(() => undefined);
+      await ops?.close();
+      await ctx.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { loadConfig } from "./config.js";
+import { createControlPlane } from "./index.js";
+
+const controlPlane = createControlPlane(loadConfig(process.env));
+await controlPlane.start();
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void controlPlane.stop().then(() => process.exit(0), () => process.exit(1));
+};
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);

@@ -1,0 +1,44 @@
+import { GatewayError } from "@gateway/errors";
+import { sql } from "@gateway/db";
+import type { ApplyCatalogRequest, ApplyCatalogResponse } from "@gateway/proto";
+import type { ControlContext } from "../context.js";
+import { parseCatalogDocument } from "../catalog/document.js";
+
+/** Upserts providers and models in one transaction; a listed model's deployments are replaced. */
+export function applyCatalog(ctx: ControlContext) {
+  return async (req: ApplyCatalogRequest): Promise<ApplyCatalogResponse> => {
+    const doc = parseCatalogDocument(req.document_json);
+    const version = await ctx.db.transaction().execute(async (trx) => {
+      for (const p of doc.providers) {
+        await trx
+          .insertInto("providers")
+          .values({ ...p, updated_at: new Date() })
+          .onConflict((oc) => oc.column("code").doUpdateSet({ kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref, updated_at: new Date() }))
+          .execute();
+      }
+      const known = new Set((await trx.selectFrom("providers").select("code").execute()).map((p) => p.code));
+      for (const [i, m] of doc.models.entries()) {
+        for (const [j, d] of m.deployments.entries()) {
+          if (!known.has(d.provider)) throw new GatewayError("invalid_request", `invalid catalog document: models[${i}].deployments[${j}].provider: unknown provider "${d.provider}"`);
+        }
+        const { deployments, ...model } = m;
+        await trx
+          .insertInto("models")
+          .values({ ...model, updated_at: new Date() })
+          .onConflict((oc) => oc.column("id").doUpdateSet({ ...model, updated_at: new Date() }))
+          .execute();
+        await trx.deleteFrom("deployments").where("model_id", "=", m.id).execute();
+        if (deployments.length) {
+          await trx
+            .insertInto("deployments")
+            .values(deployments.map((d) => ({ model_id: m.id, provider_code: d.provider, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })))
+            .execute();
+        }
+      }
+      const r = await sql<{ version: number }>`UPDATE catalog_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(trx);
+      return r.rows[0]!.version;
+    });
+    ctx.publishChange({ kind: "catalog", catalog_version: version });
+    return { version, providers: doc.providers.length, models: doc.models.length };
+  };
+}

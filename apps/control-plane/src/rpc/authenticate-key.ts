@@ -1,0 +1,51 @@
+import { sql } from "@gateway/db";
+import { GatewayError } from "@gateway/errors";
+import type { AuthenticateKeyRequest, AuthenticateKeyResponse } from "@gateway/proto";
+import type { ControlContext } from "../context.js";
+
+interface Row {
+  id: string;
+  org_id: string;
+  org_name: string;
+  revoked: boolean;
+  routes: string[];
+  models: string[];
+  enabled: string[];
+  in_trial: boolean;
+  rpm_limit: number;
+  tpm_limit: number;
+  monthly_budget_minor: number;
+  prefix: string;
+}
+
+/** One indexed query per cache miss: the key, its org and the org's enabled models. */
+export function authenticateKey(ctx: ControlContext) {
+  return async (req: AuthenticateKeyRequest): Promise<AuthenticateKeyResponse> => {
+    if (!/^[0-9a-f]{64}$/.test(req.key_hash)) throw new GatewayError("invalid_request", "key_hash must be a hex SHA-256");
+    const r = await sql<Row>`
+      SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models,
+             COALESCE((SELECT array_agg(m.model_id ORDER BY m.model_id) FROM org_models m WHERE m.org_id = k.org_id), '{}') AS enabled,
+             o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id
+      WHERE k.key_hash = ${req.key_hash}`.execute(ctx.db);
+    const row = r.rows[0];
+    if (!row) return { found: false, key: null };
+    return {
+      found: true,
+      key: {
+        key_id: row.id,
+        org_id: row.org_id,
+        org_name: row.org_name,
+        revoked: row.revoked,
+        routes: row.routes,
+        model_allowlist: row.models,
+        org_enabled_models: row.enabled,
+        org_in_trial: row.in_trial,
+        rpm_limit: row.rpm_limit,
+        tpm_limit: row.tpm_limit,
+        monthly_budget_minor: row.monthly_budget_minor,
+        display_prefix: row.prefix,
+      },
+    };
+  };
+}

@@ -1,0 +1,33 @@
+import { GatewayError } from "@gateway/errors";
+import type { CreateKeyRequest, CreatedKey } from "@gateway/proto";
+import type { ControlContext } from "../context.js";
+import { isRoute } from "../catalog/routes.js";
+import { displayPrefix, hashSecret, newId, newSecret } from "../keys/secret.js";
+import { findOrg } from "../orgs.js";
+import { toApiKey } from "./keys.js";
+
+export function createKey(ctx: ControlContext) {
+  return async (req: CreateKeyRequest): Promise<CreatedKey> => {
+    const org = await findOrg(ctx.db, req.org);
+    const routes = [...new Set(req.routes.map((r) => r.trim()).filter(Boolean))];
+    const bad = routes.find((r) => !isRoute(r));
+    if (bad) throw new GatewayError("invalid_request", `invalid route '${bad}' (one of chat, messages, embeddings, images, video)`);
+    const models = [...new Set(req.models.map((m) => m.trim()).filter(Boolean))].sort();
+    if (models.length) {
+      const known = await ctx.db.selectFrom("models").select("id").where("id", "in", models).execute();
+      const missing = models.find((m) => !known.some((k) => k.id === m));
+      if (missing) throw new GatewayError("not_found", `model '${missing}' is not in the catalog`);
+    }
+    if (req.name.length > 128) throw new GatewayError("invalid_request", "name must be at most 128 characters");
+    const secret = newSecret();
+    const hash = hashSecret(secret);
+    const row = await ctx.db
+      .insertInto("api_keys")
+      .values({ id: newId("key"), org_id: org.id, name: req.name, key_hash: hash, prefix: displayPrefix(secret), routes, models, revoked_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // A negative-cache entry for this hash may exist on a replica; evict it.
+    ctx.publishChange({ kind: "key", id: row.id, key_hash: hash });
+    return { key: toApiKey(row), secret };
+  };
+}

@@ -1,0 +1,34 @@
+import type { CatalogSnapshot, GetCatalogRequest } from "@gateway/proto";
+import type { ControlContext } from "../context.js";
+
+/** The whole catalog, or not_modified when the caller already holds the current version. */
+export function getCatalog(ctx: ControlContext) {
+  return async (req: GetCatalogRequest): Promise<CatalogSnapshot> => {
+    return ctx.db.transaction().execute(async (trx) => {
+      const { version } = await trx.selectFrom("catalog_state").select("version").where("id", "=", 1).executeTakeFirstOrThrow();
+      if (req.known_version === version) return { version, not_modified: true, models: [], providers: [] };
+      const [models, deployments, providers] = await Promise.all([
+        trx.selectFrom("models").selectAll().orderBy("id").execute(),
+        trx.selectFrom("deployments").selectAll().orderBy("model_id").orderBy("priority").orderBy("id").execute(),
+        trx.selectFrom("providers").selectAll().orderBy("code").execute(),
+      ]);
+      return {
+        version,
+        not_modified: false,
+        models: models.map((m) => ({
+          id: m.id,
+          status: m.status,
+          routes: m.routes,
+          context_window: m.context_window,
+          max_output_tokens: m.max_output_tokens,
+          input_price_minor_per_mtok: m.input_price_minor_per_mtok,
+          output_price_minor_per_mtok: m.output_price_minor_per_mtok,
+          deployments: deployments
+            .filter((d) => d.model_id === m.id)
+            .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
+        })),
+        providers: providers.map((p) => ({ code: p.code, kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref })),
+      };
+    });
+  };
+}

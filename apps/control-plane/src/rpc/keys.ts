@@ -1,0 +1,17 @@
+import type { ApiKey } from "@gateway/proto";
+import type { KeyRow } from "../db/schema.js";
+
+/** The public view of a key: never the secret or its hash. */
+export function toApiKey(k: KeyRow): ApiKey {
+  return {
+    id: k.id,
+    org_id: k.org_id,
+    name: k.name,
+    prefix: k.prefix,
+    routes: k.routes,
+    models: k.models,
+    revoked: k.revoked_at !== null,
+    created_at_ms: k.created_at.getTime(),
+    revoked_at_ms: k.revoked_at?.getTime() ?? 0,
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const Schema = z.object({
+  LEDGER_DATABASE_URL: z.string().min(1, "required: a PostgreSQL connection string"),
+  LEDGER_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("ledger"),
+  LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
+  LEDGER_GRPC_PORT: int(50052),
+  LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
+  LEDGER_OPS_PORT: int(9465),
+  LEDGER_ADMIN_TOKEN: z.string().min(16, "required: at least 16 characters"),
+  LEDGER_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Longest lease lifetime granted, ms. */
+  LEDGER_LEASE_MAX_TTL_MS: int(120_000, 1_000),
+  /** How often expired leases are released, ms. */
+  LEDGER_SWEEP_INTERVAL_MS: int(1_000, 50),
+  LEDGER_CONSUMER_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default("ledger"),
+  /** Cap on how long GetUsage waits for a record not applied yet, ms. */
+  LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
+  LEDGER_DB_POOL_MAX: int(10, 1),
+});
+
+export interface LedgerConfig {
+  databaseUrl: string;
+  dbSchema: string;
+  natsUrl: string;
+  grpcHost: string;
+  grpcPort: number;
+  opsHost: string;
+  opsPort: number;
+  adminToken: string;
+  logLevel: z.infer<typeof Schema>["LEDGER_LOG_LEVEL"];
+  leaseMaxTtlMs: number;
+  sweepIntervalMs: number;
+  consumerDurable: string;
+  usageWaitMaxMs: number;
+  dbPoolMax: number;
+}
+
+/** Reads the LEDGER_* variables; throws one error listing every problem. */
+export function loadConfig(env: Record<string, string | undefined>): LedgerConfig {
+  const parsed = Schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid ledger configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.LEDGER_DATABASE_URL,
+    dbSchema: e.LEDGER_DB_SCHEMA,
+    natsUrl: e.LEDGER_NATS_URL,
+    grpcHost: e.LEDGER_GRPC_HOST,
+    grpcPort: e.LEDGER_GRPC_PORT,
+    opsHost: e.LEDGER_OPS_HOST,
+    opsPort: e.LEDGER_OPS_PORT,
+    adminToken: e.LEDGER_ADMIN_TOKEN,
+    logLevel: e.LEDGER_LOG_LEVEL,
+    leaseMaxTtlMs: e.LEDGER_LEASE_MAX_TTL_MS,
+    sweepIntervalMs: e.LEDGER_SWEEP_INTERVAL_MS,
+    consumerDurable: e.LEDGER_CONSUMER_DURABLE,
+    usageWaitMaxMs: e.LEDGER_USAGE_WAIT_MAX_MS,
+    dbPoolMax: e.LEDGER_DB_POOL_MAX,
+  };
+}

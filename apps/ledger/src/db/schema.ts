@@ -1,0 +1,77 @@
+import type { ColumnType, Generated, Selectable } from "kysely";
+
+/** Amounts are minor credit units (bigint, read back as number). */
+export interface AccountsTable {
+  org_id: string;
+  balance_minor: number;
+  held_minor: number;
+  spent_minor: number;
+  topped_up_minor: number;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface LeasesTable {
+  id: string;
+  org_id: string;
+  holder: string;
+  granted_minor: number;
+  remaining_minor: number;
+  applied_minor: number;
+  status: "open" | "released" | "expired";
+  expires_at: Date;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  released_at: Date | null;
+}
+
+export interface UsageRecordsTable {
+  request_id: string;
+  org_id: string;
+  key_id: string;
+  model: string;
+  route: string;
+  provider: string;
+  upstream_model: string;
+  lease_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  estimated: boolean;
+  cost_minor: number;
+  input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+  stream: boolean;
+  status: number;
+  duration_ms: number;
+  created_at: Date;
+  recorded_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface TopUpsTable {
+  id: string;
+  org_id: string;
+  amount_minor: number;
+  idempotency_key: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface JournalEntriesTable {
+  id: Generated<number>;
+  txn_id: string;
+  kind: "usage" | "top_up";
+  account: string;
+  amount_minor: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface LedgerDb {
+  accounts: AccountsTable;
+  leases: LeasesTable;
+  usage_records: UsageRecordsTable;
+  top_ups: TopUpsTable;
+  journal_entries: JournalEntriesTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type LeaseRow = Selectable<LeasesTable>;
+export type UsageRow = Selectable<UsageRecordsTable>;
+export type TopUpRow = Selectable<TopUpsTable>;

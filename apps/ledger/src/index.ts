@@ -1,0 +1,101 @@
+import { timingSafeEqual } from "node:crypto";
+import { GatewayError } from "@gateway/errors";
+import { migrate, type Kysely } from "@gateway/db";
+import { startOpsServer } from "@gateway/observability";
+import { addService, bearerFromMetadata, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
+import type { LedgerConfig } from "./config.js";
+import { connectNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
+import type { LedgerDb } from "./db/schema.js";
+import { migrations } from "./db/migrations/index.js";
+import { UsageConsumer } from "./consumer/usage-consumer.js";
+import { LeaseSweeper } from "./leases/sweeper.js";
+import { acquireLease } from "./rpc/acquire-lease.js";
+import { getCredits } from "./rpc/get-credits.js";
+import { getUsage } from "./rpc/get-usage.js";
+import { releaseLease } from "./rpc/release-lease.js";
+import { topUp } from "./rpc/top-up.js";
+
+export { loadConfig, type LedgerConfig } from "./config.js";
+export type { LedgerContext } from "./context.js";
+export { applyUsage } from "./consumer/apply-usage.js";
+
+export interface Ledger {
+  readonly ctx: LedgerContext;
+  readonly db: Kysely<LedgerDb>;
+  readonly grpcPort: number;
+  readonly opsPort: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const ADMIN_METHODS = new Set(["TopUp"]);
+
+function adminGuard(token: string) {
+  const expected = Buffer.from(token);
+  return (metadata: grpc.Metadata, method: string) => {
+    if (!ADMIN_METHODS.has(method)) return;
+    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
+    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
+      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
+    }
+  };
+}
+
+/** Builds the ledger; start() migrates, connects NATS, starts the consumer, sweeper and gRPC. */
+export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = {}): Ledger {
+  const ctx = createContext(config, overrides);
+  const server = new grpc.Server();
+  addService(
+    server,
+    ledgerService(),
+    {
+      AcquireLease: acquireLease(ctx),
+      ReleaseLease: releaseLease(ctx),
+      GetUsage: getUsage(ctx),
+      GetCredits: getCredits(ctx),
+      TopUp: topUp(ctx),
+    },
+    { guard: adminGuard(config.adminToken), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
+  );
+  let grpcPort = config.grpcPort;
+  let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
+  let consumer: UsageConsumer | undefined;
+  const sweeper = new LeaseSweeper(ctx);
+  let bound = false;
+
+  return {
+    ctx,
+    db: ctx.db,
+    get grpcPort() {
+      return grpcPort;
+    },
+    get opsPort() {
+      return ops?.port ?? config.opsPort;
+    },
+    async start() {
+      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
+      const nc = await connectNats(ctx);
+      consumer = new UsageConsumer(ctx, nc);
+      await consumer.start();
+      sweeper.start();
+      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
+      bound = true;
+      ops = await startOpsServer({
+        host: config.opsHost,
+        port: config.opsPort,
+        registry: ctx.metrics.registry,
+        ready: () => bound && consumer?.running === true && ctx.nats?.isClosed() === false,
+      });
+      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "ledger started");
+    },
+    async stop() {
+      bound = false;
+      await shutdownServer(server, 2_000);
+      await consumer?.stop();
+      await sweeper.stop();
+      await ctx.nats?.drain().catch(() => undefined);
+      await ops?.close();
+      await ctx.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { GatewayError } from "@gateway/errors";
+import { sql } from "@gateway/db";
+import type { AcquireLeaseRequest, Lease } from "@gateway/proto";
+import type { LedgerContext } from "../context.js";
+import type { LeaseRow } from "../db/schema.js";
+import { lockAccount } from "../accounts.js";
+import { newId } from "../ids.js";
+
+export function toLease(l: LeaseRow): Lease {
+  return {
+    lease_id: l.id,
+    org_id: l.org_id,
+    granted_minor: l.granted_minor,
+    remaining_minor: l.remaining_minor,
+    expires_at_ms: l.expires_at.getTime(),
+    status: l.status,
+  };
+}
+
+/**
+ * Opens or extends a credit lease. The account row is locked, so concurrent grants for one org are
+ * serialized and their sum never exceeds balance − held.
+ */
+export function acquireLease(ctx: LedgerContext) {
+  return async (req: AcquireLeaseRequest): Promise<Lease> => {
+    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
+    if (req.amount_minor < 0 || req.min_amount_minor < 0) throw new GatewayError("invalid_request", "amounts must not be negative");
+    const ttl = req.ttl_ms > 0 ? Math.min(req.ttl_ms, ctx.config.leaseMaxTtlMs) : ctx.config.leaseMaxTtlMs;
+    const expiresAt = new Date(Date.now() + ttl);
+    return ctx.db.transaction().execute(async (trx) => {
+      const account = await lockAccount(trx, req.org_id);
+      let lease: LeaseRow | undefined;
+      if (req.lease_id) {
+        const r = await sql<LeaseRow>`SELECT * FROM leases WHERE id = ${req.lease_id} FOR UPDATE`.execute(trx);
+        lease = r.rows[0];
+        if (!lease || lease.org_id !== req.org_id || lease.status !== "open" || lease.expires_at.getTime() <= Date.now()) {
+          throw new GatewayError("not_found", `lease ${req.lease_id} is not open`);
+        }
+      }
+      const available = account.balance_minor - account.held_minor;
+      const wanted = req.amount_minor;
+      if (wanted > 0 && (available < req.min_amount_minor || available <= 0)) {
+        throw new GatewayError("insufficient_credits", `insufficient credits: available ${Math.max(0, available)}, needed ${req.min_amount_minor}`);
+      }
+      const grant = Math.max(0, Math.min(wanted, available));
+      if (grant > 0) {
+        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
+        ctx.metrics.leasesGranted.inc(grant);
+      }
+      if (lease) {
+        const r = await sql<LeaseRow>`
+          UPDATE leases SET granted_minor = granted_minor + ${grant}, remaining_minor = remaining_minor + ${grant}, expires_at = ${expiresAt}
+          WHERE id = ${lease.id} RETURNING *`.execute(trx);
+        return toLease(r.rows[0]!);
+      }
+      const r = await sql<LeaseRow>`
+        INSERT INTO leases (id, org_id, holder, granted_minor, remaining_minor, status, expires_at)
+        VALUES (${newId("lease")}, ${req.org_id}, ${req.holder || "unknown"}, ${grant}, ${grant}, 'open', ${expiresAt})
+        RETURNING *`.execute(trx);
+      return toLease(r.rows[0]!);
+    });
+  };
+}

@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { GatewayError } from "@gateway/errors";
+import type { GetUsageRequest, UsageRecord } from "@gateway/proto";
+import type { LedgerContext } from "../context.js";
+import type { UsageRow } from "../db/schema.js";
+
+const POLL_MS = 25;
+
+function toRecord(r: UsageRow): UsageRecord {
+  return {
+    request_id: r.request_id,
+    org_id: r.org_id,
+    key_id: r.key_id,
+    model: r.model,
+    route: r.route,
+    provider: r.provider,
+    upstream_model: r.upstream_model,
+    input_tokens: r.input_tokens,
+    output_tokens: r.output_tokens,
+    cached_input_tokens: r.cached_input_tokens,
+    estimated: r.estimated,
+    cost_minor: r.cost_minor,
+    created_at_ms: r.created_at.getTime(),
+    stream: r.stream,
+    input_price_minor_per_mtok: r.input_price_minor_per_mtok,
+    output_price_minor_per_mtok: r.output_price_minor_per_mtok,
+  };
+}
+
+/**
+ * One usage record within an organization. Another organization's record is "not found", the
+ * same answer as a missing one. A record not applied yet is waited for, briefly and bounded.
+ */
+export function getUsage(ctx: LedgerContext) {
+  return async (req: GetUsageRequest): Promise<UsageRecord> => {
+    if (!req.request_id || !req.org_id) throw new GatewayError("invalid_request", "request_id and org_id are required");
+    const deadline = Date.now() + Math.min(Math.max(0, req.wait_ms), ctx.config.usageWaitMaxMs);
+    for (;;) {
+      const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
+      if (row) {
+        if (row.org_id !== req.org_id) break;
+        return toRecord(row);
+      }
+      if (Date.now() + POLL_MS > deadline) break;
+      await sleep(POLL_MS);
+    }
+    throw new GatewayError("not_found", "usage record not found");
+  };
+}

@@ -1,0 +1,59 @@
+import { GatewayError } from "@gateway/errors";
+import { sql } from "@gateway/db";
+import { LEDGER_BALANCE_SUBJECT, encodeEvent, type LedgerBalanceV1 } from "@gateway/events";
+import type { TopUpRequest, TopUpResponse } from "@gateway/proto";
+import type { LedgerContext } from "../context.js";
+import type { TopUpRow } from "../db/schema.js";
+import { lockAccount, toCredits } from "../accounts.js";
+import { newId } from "../ids.js";
+
+/** Adds credit, idempotent on the caller's key; journals it and announces the new balance. */
+export function topUp(ctx: LedgerContext) {
+  return async (req: TopUpRequest): Promise<TopUpResponse> => {
+    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
+    if (!Number.isSafeInteger(req.amount_minor) || req.amount_minor <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
+    if (!req.idempotency_key) throw new GatewayError("invalid_request", "idempotency_key is required");
+    const result = await ctx.db.transaction().execute(async (trx) => {
+      const id = newId("top");
+      const inserted = await sql<TopUpRow>`
+        INSERT INTO top_ups (id, org_id, amount_minor, idempotency_key) VALUES (${id}, ${req.org_id}, ${req.amount_minor}, ${req.idempotency_key})
+        ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`.execute(trx);
+      if (inserted.rows.length === 0) {
+        const prior = await trx.selectFrom("top_ups").selectAll().where("idempotency_key", "=", req.idempotency_key).executeTakeFirstOrThrow();
+        if (prior.org_id !== req.org_id || prior.amount_minor !== req.amount_minor) {
+          throw new GatewayError("already_exists", `idempotency key '${req.idempotency_key}' was used for a different top-up`);
+        }
+        const a = await trx.selectFrom("accounts").selectAll().where("org_id", "=", req.org_id).executeTakeFirst();
+        return { top_up_id: prior.id, duplicate: true, credits: toCredits(req.org_id, a) };
+      }
+      await lockAccount(trx, req.org_id);
+      const a = await sql<{ balance_minor: number; spent_minor: number; held_minor: number; topped_up_minor: number }>`
+        UPDATE accounts SET balance_minor = balance_minor + ${req.amount_minor}, topped_up_minor = topped_up_minor + ${req.amount_minor}, updated_at = now()
+        WHERE org_id = ${req.org_id} RETURNING *`.execute(trx);
+      await trx
+        .insertInto("journal_entries")
+        .values([
+          { txn_id: id, kind: "top_up", account: "system:funding", amount_minor: -req.amount_minor },
+          { txn_id: id, kind: "top_up", account: `org:${req.org_id}`, amount_minor: req.amount_minor },
+        ])
+        .execute();
+      return { top_up_id: id, duplicate: false, credits: toCredits(req.org_id, a.rows[0] as never) };
+    });
+    if (!result.duplicate) {
+      ctx.metrics.topUps.inc();
+      const ev: LedgerBalanceV1 = {
+        version: 1,
+        org_id: req.org_id,
+        balance_minor: result.credits.balance_minor,
+        topped_up_minor: result.credits.topped_up_minor,
+        reason: "top_up",
+      };
+      try {
+        ctx.nats?.publish(LEDGER_BALANCE_SUBJECT, encodeEvent(ev));
+      } catch (err) {
+        ctx.log.warn({ err, org_id: req.org_id }, "balance event not published");
+      }
+    }
+    return result;
+  };
+}
