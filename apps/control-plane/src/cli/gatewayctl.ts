@@ -1,0 +1,188 @@
+/**
+ * gatewayctl: the admin CLI over the control-plane's AdminService and the ledger's top-up.
+ * Grammar (scripts rely on it; every command takes --json and then prints one JSON object):
+ *   org create --name NAME | org list
+ *   key create --org ORG [--routes r,…] [--models m,…] [--name LABEL] | key revoke KEY_ID | key list --org ORG
+ *   models enable ORG MODEL…
+ *   credits top-up ORG --amount-minor N --idempotency-key K | credits show ORG
+ *   catalog apply -f FILE
+ * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
+import { GatewayError } from "@gateway/errors";
+import { adminService, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+
+const USAGE = `usage: gatewayctl <command> [--json]
+
+  org create --name NAME
+  org list
+  key create --org ORG [--routes chat,messages,…] [--models ID,…] [--name LABEL]
+  key revoke KEY_ID
+  key list --org ORG
+  models enable ORG MODEL [MODEL…]
+  credits top-up ORG --amount-minor N --idempotency-key K
+  credits show ORG
+  catalog apply -f FILE            (YAML or JSON)
+
+environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
+             GATEWAY_LEDGER_ADDR (127.0.0.1:50052)`;
+
+class UsageError extends Error {}
+
+interface Out {
+  json: boolean;
+  print(obj: Record<string, unknown>, human: string): void;
+}
+
+const list = (v: string | undefined) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
+
+function need<T>(v: T | undefined, what: string): T {
+  if (v === undefined || v === "") throw new UsageError(`missing ${what}`);
+  return v;
+}
+
+interface Clients {
+  admin: TypedClient<AdminServiceMethods>;
+  ledger: TypedClient<LedgerServiceMethods>;
+}
+
+async function resolveOrgId(c: Clients, ref: string): Promise<string> {
+  if (ref.startsWith("org_")) return ref;
+  const { orgs } = await c.admin.ListOrgs({});
+  const org = orgs.find((o) => o.name === ref);
+  if (!org) throw new GatewayError("not_found", `organization '${ref}' does not exist`);
+  return org.id;
+}
+
+async function run(argv: string[], out: Out, clients: () => Clients): Promise<void> {
+  const opts = {
+    name: { type: "string" },
+    org: { type: "string" },
+    routes: { type: "string" },
+    models: { type: "string" },
+    "amount-minor": { type: "string" },
+    "idempotency-key": { type: "string" },
+    file: { type: "string", short: "f" },
+    json: { type: "boolean" },
+  } as const;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: opts, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values: v } = parsed;
+  const [group, action, ...pos] = parsed.positionals;
+  const cmd = `${group ?? ""} ${action ?? ""}`.trim();
+  switch (cmd) {
+    case "org create": {
+      const org = await clients().admin.CreateOrg({ name: need(v.name, "--name") });
+      return out.print({ ...org }, `created organization ${org.id} (${org.name})`);
+    }
+    case "org list": {
+      const { orgs } = await clients().admin.ListOrgs({});
+      return out.print({ orgs }, orgs.map((o) => `${o.id}\t${o.name}\t${o.in_trial ? "trial" : "active"}\t${o.enabled_models.join(",")}`).join("\n") || "(no organizations)");
+    }
+    case "key create": {
+      const r = await clients().admin.CreateKey({ org: need(v.org, "--org"), routes: list(v.routes), models: list(v.models), name: v.name ?? "" });
+      const k = r.key!;
+      return out.print(
+        { id: k.id, org_id: k.org_id, name: k.name, prefix: k.prefix, routes: k.routes, models: k.models, secret: r.secret },
+        `created key ${k.id} for ${k.org_id}\nsecret (shown once, store it now): ${r.secret}`,
+      );
+    }
+    case "key revoke": {
+      if (pos.length !== 1) throw new UsageError("key revoke takes exactly one KEY_ID");
+      const k = await clients().admin.RevokeKey({ key_id: pos[0]! });
+      return out.print({ ...k }, `revoked key ${k.id}`);
+    }
+    case "key list": {
+      const { keys } = await clients().admin.ListKeys({ org: need(v.org, "--org") });
+      return out.print({ keys }, keys.map((k) => `${k.id}\t${k.prefix}…\t${k.revoked ? "revoked" : "active"}\t${k.routes.join(",") || "all routes"}\t${k.models.join(",") || "all models"}\t${k.name}`).join("\n") || "(no keys)");
+    }
+    case "models enable": {
+      if (pos.length < 2) throw new UsageError("models enable takes ORG and at least one MODEL");
+      const org = await clients().admin.EnableModels({ org: pos[0]!, models: pos.slice(1) });
+      return out.print({ ...org }, `enabled for ${org.id}: ${org.enabled_models.join(", ")}`);
+    }
+    case "credits top-up": {
+      if (pos.length !== 1) throw new UsageError("credits top-up takes exactly one ORG");
+      const raw = need(v["amount-minor"], "--amount-minor");
+      if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--amount-minor must be a positive integer, got '${raw}'`);
+      const key = need(v["idempotency-key"], "--idempotency-key");
+      const c = clients();
+      const orgId = await resolveOrgId(c, pos[0]!);
+      const r = await c.ledger.TopUp({ org_id: orgId, amount_minor: Number(raw), idempotency_key: key });
+      return out.print(
+        { id: r.top_up_id, org_id: orgId, duplicate: r.duplicate, balance_minor: r.credits?.balance_minor ?? 0, topped_up_minor: r.credits?.topped_up_minor ?? 0 },
+        `${r.duplicate ? "already applied" : "topped up"} ${r.top_up_id}: balance ${r.credits?.balance_minor ?? 0} minor units`,
+      );
+    }
+    case "credits show": {
+      if (pos.length !== 1) throw new UsageError("credits show takes exactly one ORG");
+      const c = clients();
+      const cr = await c.ledger.GetCredits({ org_id: await resolveOrgId(c, pos[0]!) });
+      return out.print({ ...cr }, `balance ${cr.balance_minor}  held ${cr.held_minor}  spent ${cr.spent_minor}  topped up ${cr.topped_up_minor} (minor units)`);
+    }
+    case "catalog apply": {
+      const file = need(v.file, "-f FILE");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (err) {
+        throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      let doc: unknown;
+      try {
+        doc = parseYaml(text);
+      } catch (err) {
+        throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message}`);
+      }
+      const r = await clients().admin.ApplyCatalog({ document_json: JSON.stringify(doc ?? {}) });
+      return out.print({ ...r }, `catalog version ${r.version}: ${r.providers} providers, ${r.models} models applied`);
+    }
+    default:
+      throw new UsageError(group ? `unknown command '${cmd}'` : "no command given");
+  }
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(USAGE + "\n");
+    return argv.length === 0 ? 2 : 0;
+  }
+  const json = argv.includes("--json");
+  const out: Out = {
+    json,
+    print: (obj, human) => process.stdout.write((json ? JSON.stringify(obj) : human) + "\n"),
+  };
+  let made: Clients | undefined;
+  const clients = (): Clients => {
+    if (made) return made;
+    const token = env.GATEWAY_ADMIN_TOKEN;
+    if (!token) throw new UsageError("GATEWAY_ADMIN_TOKEN is not set");
+    const md = { authorization: `Bearer ${token}` };
+    made = {
+      admin: createClient(adminService(), env.GATEWAY_CONTROL_PLANE_ADDR || "127.0.0.1:50051", { timeoutMs: 10_000, metadata: md }),
+      ledger: createClient(ledgerService(), env.GATEWAY_LEDGER_ADDR || "127.0.0.1:50052", { timeoutMs: 10_000, metadata: md }),
+    };
+    return made;
+  };
+  try {
+    await run(argv, out, clients);
+    return 0;
+  } catch (err) {
+    const usage = err instanceof UsageError;
+    const message = err instanceof Error ? err.message : String(err);
+    const code = err instanceof GatewayError ? err.code : usage ? "usage" : "error";
+    process.stderr.write(json ? JSON.stringify({ error: { message, code } }) + "\n" : `gatewayctl: ${message}${usage ? "\n\n" + USAGE : ""}\n`);
+    return usage ? 2 : 1;
+  } finally {
+    made?.admin.close();
+    made?.ledger.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2), process.env);

@@ -1,0 +1,200 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, LEDGER_BALANCE_SUBJECT, decodeEvent, encodeEvent } from "@gateway/events";
+import { adminService, controlService, createClient, type AdminServiceMethods, type ControlServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { sql } from "@gateway/db";
+import { createControlPlane, loadConfig, type ControlPlane } from "../src/index.js";
+
+const TOKEN = "control-plane-test-token";
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const run = promisify(execFile);
+
+let nats: NatsHandle;
+let cp: ControlPlane;
+let admin: TypedClient<AdminServiceMethods>;
+let control: TypedClient<ControlServiceMethods>;
+let nc: NatsConnection;
+const changes: ControlChangedV1[] = [];
+
+const catalog = {
+  providers: [{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY" }],
+  models: [
+    { id: "m-chat", routes: ["chat", "messages"], context_window: 8000, max_output_tokens: 1000, input_price_minor_per_mtok: 10, output_price_minor_per_mtok: 20, deployments: [{ provider: "p1", upstream_model: "up-chat" }] },
+    { id: "m-draft", status: "draft", routes: ["chat"], context_window: 8000, max_output_tokens: 1000, input_price_minor_per_mtok: 10, output_price_minor_per_mtok: 20 },
+  ],
+};
+
+beforeAll(async () => {
+  const db = await createDatabase(testPgUrl(), "cp_service");
+  nats = await startNats();
+  cp = createControlPlane(loadConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+  await cp.start();
+  const addr = `127.0.0.1:${cp.grpcPort}`;
+  admin = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
+  control = createClient(controlService(), addr, { timeoutMs: 5_000 });
+  nc = await connect({ servers: nats.url });
+  nc.subscribe(CONTROL_CHANGED_SUBJECT, { callback: (_e, m) => { const ev = decodeEvent(ControlChangedV1, m.data); if (ev) changes.push(ev); } });
+  await admin.ApplyCatalog({ document_json: JSON.stringify(catalog) });
+});
+
+afterAll(async () => {
+  admin?.close();
+  control?.close();
+  await nc?.close();
+  await cp?.stop();
+  await nats?.stop();
+});
+
+describe("admin API", () => {
+  it("refuses calls without the admin token or with a wrong one", async () => {
+    const addr = `127.0.0.1:${cp.grpcPort}`;
+    const none = createClient(adminService(), addr, { timeoutMs: 5_000 });
+    const wrong = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: "Bearer not-the-token-at-all" } });
+    await expect(none.ListOrgs({})).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    await expect(wrong.CreateOrg({ name: "x" })).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    none.close();
+    wrong.close();
+  });
+
+  it("creates organizations with unique names, in trial", async () => {
+    const org = await admin.CreateOrg({ name: "acme" });
+    expect(org.id).toMatch(/^org_/);
+    expect(org.in_trial).toBe(true);
+    await expect(admin.CreateOrg({ name: "acme" })).rejects.toMatchObject({ code: "already_exists" });
+    await expect(admin.CreateOrg({ name: "" })).rejects.toMatchObject({ code: "invalid_request" });
+  });
+});
+
+describe("keys", () => {
+  it("returns the secret once and stores only its hash", async () => {
+    const org = await admin.CreateOrg({ name: "keys-org" });
+    await admin.EnableModels({ org: "keys-org", models: ["m-chat"] });
+    const created = await admin.CreateKey({ org: org.id, routes: ["chat"], models: ["m-chat"], name: "ci" });
+    expect(created.secret).toMatch(/^sk-gateway-[A-Za-z0-9_-]{43}$/);
+    expect(created.key!.prefix).toBe(created.secret.slice(0, 15));
+    const rows = await sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE id = ${created.key!.id}`.execute(cp.db);
+    const row = rows.rows[0]!;
+    expect(Object.values(row).map(String).some((v) => v.includes(created.secret))).toBe(false);
+    expect(row.key_hash).toBe(sha(created.secret));
+
+    const auth = await control.AuthenticateKey({ key_hash: sha(created.secret) });
+    expect(auth.found).toBe(true);
+    expect(auth.key).toMatchObject({ key_id: created.key!.id, org_id: org.id, org_name: "keys-org", revoked: false, routes: ["chat"], model_allowlist: ["m-chat"], org_enabled_models: ["m-chat"], org_in_trial: true });
+    expect((await control.AuthenticateKey({ key_hash: sha("sk-gateway-unknown") })).found).toBe(false);
+    await expect(admin.CreateKey({ org: org.id, routes: ["teleport"], models: [], name: "" })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(admin.CreateKey({ org: "no-such-org", routes: [], models: [], name: "" })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("revocation is visible at once and announced with the key hash", async () => {
+    const org = await admin.CreateOrg({ name: "revoke-org" });
+    const created = await admin.CreateKey({ org: org.id, routes: [], models: [], name: "" });
+    await admin.RevokeKey({ key_id: created.key!.id });
+    expect((await control.AuthenticateKey({ key_hash: sha(created.secret) })).key?.revoked).toBe(true);
+    await eventually(() => changes.find((c) => c.kind === "key" && c.key_hash === sha(created.secret) && c.id === created.key!.id), 2_000, "key change event");
+    const listed = await admin.ListKeys({ org: "revoke-org" });
+    expect(listed.keys).toHaveLength(1);
+    expect(listed.keys[0]!.revoked).toBe(true);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+  });
+});
+
+describe("catalog", () => {
+  it("versions the catalog and answers not_modified for the current version", async () => {
+    const first = await control.GetCatalog({ known_version: 0 });
+    expect(first.models.map((m) => m.id)).toEqual(["m-chat", "m-draft"]);
+    expect(first.models[0]!.deployments).toEqual([{ provider: "p1", upstream_model: "up-chat", priority: 0, weight: 1 }]);
+    expect(first.providers).toEqual([{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY" }]);
+    expect((await control.GetCatalog({ known_version: first.version })).not_modified).toBe(true);
+    const applied = await admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ ...catalog.models[0], input_price_minor_per_mtok: 11 }] }) });
+    expect(applied.version).toBe(first.version + 1);
+    await eventually(() => changes.find((c) => c.kind === "catalog" && c.catalog_version === applied.version), 2_000, "catalog change event");
+    const second = await control.GetCatalog({ known_version: first.version });
+    expect(second.models.find((m) => m.id === "m-chat")!.input_price_minor_per_mtok).toBe(11);
+  });
+
+  it("rejects an invalid document naming the field", async () => {
+    const bad = { models: [{ ...catalog.models[0], routes: ["chat", "telepathy"] }] };
+    await expect(admin.ApplyCatalog({ document_json: JSON.stringify(bad) })).rejects.toThrow(/models\[0\]\.routes\[1\]: invalid route "telepathy"/);
+    const unknownProvider = { models: [{ ...catalog.models[0], deployments: [{ provider: "nope", upstream_model: "x" }] }] };
+    await expect(admin.ApplyCatalog({ document_json: JSON.stringify(unknownProvider) })).rejects.toThrow(/models\[0\]\.deployments\[0\]\.provider/);
+    await expect(admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ id: "x", routes: ["chat"], context_window: -1 }] }) })).rejects.toThrow(/models\[0\]\.context_window/);
+  });
+});
+
+describe("trial", () => {
+  it("publishes a stable policy hash that changes only with the content", async () => {
+    const a = await control.GetTrialPolicy({});
+    expect(a).toMatchObject({ version: 1, scope: "chat", allowed_models: [], unlock_topup_minor: 5_000_000 });
+    expect((await control.GetTrialPolicy({})).policy_hash).toBe(a.policy_hash);
+    await sql`UPDATE trial_policy SET allowed_models = '{m-chat}'`.execute(cp.db);
+    const b = await control.GetTrialPolicy({});
+    expect(b.policy_hash).not.toBe(a.policy_hash);
+    await sql`UPDATE trial_policy SET allowed_models = '{}'`.execute(cp.db);
+  });
+
+  it("ends an org's trial when the ledger reports top-ups over the threshold", async () => {
+    const org = await admin.CreateOrg({ name: "trial-org" });
+    nc.publish(LEDGER_BALANCE_SUBJECT, encodeEvent({ version: 1, org_id: org.id, balance_minor: 1_000, topped_up_minor: 1_000, reason: "top_up" }));
+    nc.publish(LEDGER_BALANCE_SUBJECT, encodeEvent({ version: 1, org_id: org.id, balance_minor: 6_000_000, topped_up_minor: 6_000_000, reason: "top_up" }));
+    await eventually(() => changes.find((c) => c.kind === "org" && c.id === org.id), 2_000, "org change event");
+    const orgs = await admin.ListOrgs({});
+    expect(orgs.orgs.find((o) => o.id === org.id)!.in_trial).toBe(false);
+  });
+});
+
+describe("gatewayctl", () => {
+  const cli = (args: string[]) =>
+    run(process.execPath, [join(import.meta.dirname, "../dist/cli/gatewayctl.js"), ...args], {
+      env: { ...process.env, GATEWAY_ADMIN_TOKEN: TOKEN, GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${cp.grpcPort}` },
+    }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it("creates an org, applies a catalog, enables models and issues a key, as JSON", async () => {
+    const org = await cli(["org", "create", "--name", "cli-org", "--json"]);
+    expect(org.code).toBe(0);
+    const orgJson = JSON.parse(org.stdout) as { id: string; name: string };
+    expect(orgJson).toMatchObject({ name: "cli-org" });
+
+    const dir = mkdtempSync(join(tmpdir(), "gwctl-"));
+    writeFileSync(join(dir, "catalog.yaml"), "models:\n  - id: m-cli\n    routes: [chat]\n    context_window: 1000\n    max_output_tokens: 100\n    input_price_minor_per_mtok: 1\n    output_price_minor_per_mtok: 2\n    deployments:\n      - { provider: p1, upstream_model: up-cli }\n");
+    const applied = await cli(["catalog", "apply", "-f", join(dir, "catalog.yaml"), "--json"]);
+    expect(applied.code).toBe(0);
+    expect(JSON.parse(applied.stdout)).toMatchObject({ models: 1 });
+
+    const enabled = await cli(["models", "enable", "cli-org", "m-cli", "m-chat", "--json"]);
+    expect(JSON.parse(enabled.stdout).enabled_models).toEqual(["m-chat", "m-cli"]);
+
+    const key = await cli(["key", "create", "--org", "cli-org", "--routes", "chat,messages", "--models", "m-cli", "--json"]);
+    const keyJson = JSON.parse(key.stdout) as { id: string; secret: string; routes: string[] };
+    expect(keyJson.id).toMatch(/^key_/);
+    expect(keyJson.secret).toMatch(/^sk-gateway-/);
+    expect(keyJson.routes).toEqual(["chat", "messages"]);
+
+    const listed = JSON.parse((await cli(["key", "list", "--org", orgJson.id, "--json"])).stdout) as { keys: Array<{ id: string }> };
+    expect(listed.keys.map((k) => k.id)).toEqual([keyJson.id]);
+    const revoked = JSON.parse((await cli(["key", "revoke", keyJson.id, "--json"])).stdout) as { revoked: boolean };
+    expect(revoked.revoked).toBe(true);
+  });
+
+  it("exits 2 with a clear message on bad input, 1 when the server refuses", async () => {
+    const unknown = await cli(["key", "create", "--org"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--org");
+    const badAmount = await cli(["credits", "top-up", "cli-org", "--amount-minor", "12.5", "--idempotency-key", "k"]);
+    expect(badAmount.code).toBe(2);
+    expect(badAmount.stderr).toContain("--amount-minor must be a positive integer");
+    expect((await cli(["frobnicate"])).code).toBe(2);
+    const missingOrg = await cli(["key", "list", "--org", "nobody", "--json"]);
+    expect(missingOrg.code).toBe(1);
+    expect(JSON.parse(missingOrg.stderr).error.code).toBe("not_found");
+  });
+});

@@ -1,0 +1,171 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { sql } from "@gateway/db";
+import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+
+const TOKEN = "ledger-test-admin-token";
+let nats: NatsHandle;
+let ledger: Ledger;
+let env: Record<string, string>;
+let client: TypedClient<LedgerServiceMethods>;
+let nc: NatsConnection;
+let js: JetStreamClient;
+let seq = 0;
+
+const org = (name: string) => `org_${name}`;
+function event(orgId: string, leaseId: string, cost: number, over: Partial<UsageEventV1> = {}): UsageEventV1 {
+  return {
+    version: 1,
+    request_id: `req_test_${Date.now()}_${seq++}`,
+    org_id: orgId,
+    key_id: "key_t",
+    model: "m",
+    route: "chat",
+    provider: "p",
+    upstream_model: "u",
+    lease_id: leaseId,
+    usage: { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 1,
+    output_price_minor_per_mtok: 1,
+    cost_minor: cost,
+    stream: false,
+    status: 200,
+    created_at_ms: Date.now(),
+    duration_ms: 3,
+    ...over,
+  };
+}
+const publish = (ev: UsageEventV1, msgID = ev.request_id) => js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID });
+const topUp = (orgId: string, amount: number, key = `${orgId}-${amount}-${seq++}`) => client.TopUp({ org_id: orgId, amount_minor: amount, idempotency_key: key });
+const lease = (orgId: string, amount: number, min = amount, leaseId = "", ttl = 60_000) =>
+  client.AcquireLease({ org_id: orgId, lease_id: leaseId, holder: "test", amount_minor: amount, min_amount_minor: min, ttl_ms: ttl });
+
+beforeAll(async () => {
+  const db = await createDatabase(testPgUrl(), "ledger_service");
+  nats = await startNats();
+  const port = await freePort();
+  env = { LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent", LEDGER_SWEEP_INTERVAL_MS: "100" };
+  ledger = createLedger(loadConfig(env));
+  await ledger.start();
+  client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
+  nc = await connect({ servers: nats.url });
+  js = jetstream(nc);
+});
+
+afterAll(async () => {
+  client?.close();
+  await nc?.close();
+  await ledger?.stop();
+  await nats?.stop();
+});
+
+describe("top-ups", () => {
+  it("are idempotent on the key and refuse a reused key for another amount", async () => {
+    const a = await topUp(org("t1"), 1_000, "tk-1");
+    expect(a.duplicate).toBe(false);
+    expect(a.credits).toMatchObject({ balance_minor: 1_000, topped_up_minor: 1_000 });
+    const again = await topUp(org("t1"), 1_000, "tk-1");
+    expect(again).toMatchObject({ duplicate: true, top_up_id: a.top_up_id });
+    expect(again.credits!.balance_minor).toBe(1_000);
+    await expect(topUp(org("t1"), 2_000, "tk-1")).rejects.toMatchObject({ code: "already_exists" });
+    await expect(topUp(org("t1"), 0)).rejects.toMatchObject({ code: "invalid_request" });
+  });
+
+  it("need the admin token", async () => {
+    const anon = createClient(ledgerService(), `127.0.0.1:${ledger.grpcPort}`, { timeoutMs: 5_000 });
+    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" })).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    expect((await anon.GetCredits({ org_id: org("t2") })).balance_minor).toBe(0);
+    anon.close();
+  });
+});
+
+describe("leases", () => {
+  it("never grant more than balance − held", async () => {
+    const o = org("l1");
+    await topUp(o, 1_000);
+    const a = await lease(o, 700);
+    expect(a.granted_minor).toBe(700);
+    const b = await lease(o, 700, 100); // only 300 left: granted, capped
+    expect(b.granted_minor).toBe(300);
+    await expect(lease(o, 50, 1)).rejects.toMatchObject({ code: "insufficient_credits" });
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: 1_000 });
+    await topUp(o, 200);
+    const extended = await lease(o, 500, 100, a.lease_id);
+    expect(extended).toMatchObject({ lease_id: a.lease_id, granted_minor: 900 });
+  });
+
+  it("settle usage against the lease, and a release keeps what is still on its way", async () => {
+    const o = org("l2");
+    await topUp(o, 10_000);
+    const l = await lease(o, 1_000);
+    const ev = event(o, l.lease_id, 120);
+    await publish(ev);
+    await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 3_000 });
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_880, spent_minor: 120, held_minor: 880 });
+    // The holder consumed 120 + 80; the second event has not arrived yet: 80 stays held.
+    const released = await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 });
+    expect(released).toMatchObject({ status: "released", remaining_minor: 80 });
+    expect((await client.GetCredits({ org_id: o })).held_minor).toBe(80);
+    const late = event(o, l.lease_id, 80);
+    await publish(late);
+    await client.GetUsage({ request_id: late.request_id, org_id: o, wait_ms: 3_000 });
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_800, spent_minor: 200, held_minor: 0 });
+  });
+
+  it("of a vanished holder expire and are released by the sweeper", async () => {
+    const o = org("l3");
+    await topUp(o, 500);
+    await lease(o, 400, 400, "", 1_000);
+    expect((await client.GetCredits({ org_id: o })).held_minor).toBe(400);
+    await eventually(async () => ((await client.GetCredits({ org_id: o })).held_minor === 0 ? true : undefined), 5_000, "expired lease released");
+  });
+});
+
+describe("usage events", () => {
+  it("are applied exactly once, however often they arrive", async () => {
+    const o = org("u1");
+    await topUp(o, 5_000);
+    const l = await lease(o, 1_000);
+    const ev = event(o, l.lease_id, 77);
+    await publish(ev);
+    await publish(ev); // JetStream drops this duplicate id
+    await publish(ev, `${ev.request_id}-bypass`); // this one reaches the ledger: the unique key stops it
+    const later = event(o, l.lease_id, 1);
+    await publish(later);
+    await client.GetUsage({ request_id: later.request_id, org_id: o, wait_ms: 3_000 });
+    const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db);
+    expect(rows.rows[0]!.n).toBe(1);
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 5_000 - 78, spent_minor: 78 });
+    const unbalanced = await sql<{ txn_id: string }>`SELECT txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0`.execute(ledger.db);
+    expect(unbalanced.rows).toEqual([]);
+  });
+
+  it("are readable only by their organization, and a lookup waits for a record on its way", async () => {
+    const o = org("u2");
+    await topUp(o, 5_000);
+    const ev = event(o, "", 5);
+    const pending = client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 3_000 });
+    setTimeout(() => void publish(ev), 300);
+    const rec = await pending;
+    expect(rec).toMatchObject({ request_id: ev.request_id, cost_minor: 5, input_tokens: 10, output_tokens: 5 });
+    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("someone-else"), wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(client.GetUsage({ request_id: "req_missing", org_id: o, wait_ms: 100 })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("published while the ledger is down are all applied when it returns", async () => {
+    const o = org("u3");
+    await topUp(o, 10_000);
+    await ledger.stop();
+    const events = Array.from({ length: 20 }, (_, i) => event(o, "", i + 1));
+    for (const ev of events) await publish(ev);
+    ledger = createLedger(loadConfig(env));
+    await ledger.start();
+    await client.GetUsage({ request_id: events.at(-1)!.request_id, org_id: o, wait_ms: 5_000 });
+    await eventually(async () => ((await client.GetCredits({ org_id: o })).spent_minor === 210 ? true : undefined), 5_000, "all applied");
+    expect((await client.GetCredits({ org_id: o })).balance_minor).toBe(10_000 - 210);
+  });
+});
