@@ -38,16 +38,26 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+async function waitGone(pids: number[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (pids.some(pidAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Stops a stack whose `make up` terminal is gone: the supervisor first (it stops the rest in order). */
 async function down(): Promise<void> {
   if (!existsSync(pidFile)) {
     console.log("no local stack is recorded as running");
     return;
   }
-  const pids = readFileSync(pidFile, "utf8").split(/\s+/).filter(Boolean).map(Number).reverse();
-  for (const pid of pids) if (pidAlive(pid)) process.kill(pid, pid === pids[pids.length - 1] ? "SIGINT" : "SIGTERM");
-  const deadline = Date.now() + 15_000;
-  while (pids.some(pidAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  for (const pid of pids) if (pidAlive(pid)) process.kill(pid, "SIGKILL");
+  const [supervisor, ...rest] = readFileSync(pidFile, "utf8").split(/\s+/).filter(Boolean).map(Number);
+  if (supervisor && pidAlive(supervisor)) {
+    process.kill(supervisor, "SIGTERM");
+    await waitGone([supervisor, ...rest], 30_000);
+  }
+  // Whatever is left (the supervisor was killed hard): services first, then NATS, then Postgres.
+  for (const pid of [...rest].reverse()) if (pidAlive(pid)) process.kill(pid, "SIGTERM");
+  await waitGone(rest, 15_000);
+  for (const pid of rest) if (pidAlive(pid)) process.kill(pid, "SIGKILL");
   rmSync(pidFile, { force: true });
   console.log("local stack stopped");
 }
@@ -188,7 +198,7 @@ async function up(): Promise<void> {
     }),
   );
   await waitForPort(PORTS.dataPlane, 30_000);
-  writeFileSync(pidFile, [pgh.pid, nats.pid, ...children.map((c) => c.pid ?? 0)].join("\n") + "\n");
+  writeFileSync(pidFile, [process.pid, pgh.pid, nats.pid, ...children.map((c) => c.pid ?? 0)].join("\n") + "\n");
 
   const base = `http://127.0.0.1:${PORTS.dataPlane}/v1`;
   writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\n`, { mode: 0o600 });
