@@ -71,7 +71,8 @@ async function firstByte(url: string, key: string, model: string, n: number): Pr
 }
 
 function spawnNode(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const prof = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 async function measure(name: string, pid: number, url: string, key: string) {
@@ -84,6 +85,8 @@ async function measure(name: string, pid: number, url: string, key: string) {
   console.log(`${name.padEnd(22)} cpu/request ${cpu.toFixed(0).padStart(4)} µs   rps ${(N / secs).toFixed(0).padStart(5)}   p50 ${pct(lat, 50).toFixed(2)} ms   p99 ${pct(lat, 99).toFixed(2)} ms`);
 }
 
+const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+step("starting infrastructure");
 const pg = await startPostgres();
 const nats = await startNats();
 const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
@@ -96,6 +99,7 @@ const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_
 await ledger.start();
 const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fake.url, orgName: "bench", topUpMinor: 1_000_000_000 });
 
+step("seeded; starting data-plane and bare proxy");
 const dpPort = await freePort();
 const spool = mkdtempSync(join(tmpdir(), "bench-spool-"));
 const dp = spawnNode("apps/data-plane/dist/main.js", {
@@ -120,6 +124,7 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
+step("measuring");
 console.log(`non-streaming: ${N} requests, concurrency ${CONCURRENCY}, loopback, fake upstream`);
 await measure("bare express+undici", bare.pid!, `http://127.0.0.1:${barePort}`, seeded.secret);
 await measure("gateway data-plane", dp.pid!, dpUrl, seeded.secret);
@@ -128,8 +133,14 @@ const direct = await firstByte(fake.url, FAKE_UPSTREAM_API_KEY, "fake-chat", STR
 const via = await firstByte(dpUrl, seeded.secret, "gw-chat-mini", STREAMS);
 console.log(`stream first byte (${STREAMS} sequential): direct p50 ${pct(direct, 50).toFixed(2)} ms p99 ${pct(direct, 99).toFixed(2)} ms | via gateway p50 ${pct(via, 50).toFixed(2)} ms p99 ${pct(via, 99).toFixed(2)} ms | added p99 ${(pct(via, 99) - pct(direct, 99)).toFixed(2)} ms`);
 
+const metrics = await (await request(`${dpUrl}/metrics`)).body.text();
+console.log(metrics.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_upstream_attempts_total")).join("\n"));
 for (const c of [dp, bare]) c.kill("SIGTERM");
-await new Promise((r) => setTimeout(r, 500));
+await Promise.all([dp, bare].map((c) => new Promise<void>((r) => {
+  if (c.exitCode !== null) return r();
+  const t = setTimeout(() => (c.kill("SIGKILL"), r()), 5_000);
+  c.once("exit", () => (clearTimeout(t), r()));
+})));
 await ledger.stop();
 await control.stop();
 await fake.close();

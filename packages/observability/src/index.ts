@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { pino, type Logger, type LoggerOptions } from "pino";
+import { pino, destination as pinoDestination, type Logger, type LoggerOptions } from "pino";
 import { Registry, collectDefaultMetrics } from "prom-client";
 
 export type { Logger };
@@ -35,7 +35,8 @@ export function createLogger({ service, level, destination }: LoggerConfig): Log
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  return destination ? pino(options, destination as never) : pino(options);
+  // Asynchronous stdout: a log line must not cost the request path a blocking write syscall.
+  return pino(options, (destination as never) ?? pinoDestination({ dest: 1, sync: false }));
 }
 
 /** A metrics registry per service instance (tests run several services in one process). */

@@ -102,7 +102,7 @@ async function run(
   });
   const timeoutMs = clampedTimeout(ctx, req);
   const failed: string[] = [];
-  let lastErr: GatewayError | UpstreamTransportError = new GatewayError("model_unavailable", "No provider could serve the request.");
+  let lastErr: GatewayError | UpstreamTransportError | undefined;
 
   for (const attempt of attempts) {
     const { target, adapter } = attempt;
@@ -245,7 +245,7 @@ async function run(
     }
     return;
   }
-  const err = toGatewayError(lastErr);
+  const err = lastErr ? toGatewayError(lastErr) : new GatewayError("model_unavailable", "No provider could serve the request.");
   if (failed.length) res.setHeader("x-gateway-attempted-fallbacks", failed.join(","));
   if (client.signal.aborted) return;
   throw err;
