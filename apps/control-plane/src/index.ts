@@ -3,7 +3,7 @@ import type { Subscription } from "@nats-io/transport-node";
 import { GatewayError } from "@gateway/errors";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addService, adminService, bearerFromMetadata, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, adminService, bearerFromMetadata, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
 import type { ControlDb } from "./db/schema.js";
@@ -64,6 +64,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
     },
     { guard: adminGuard(config.adminToken), onUnexpected },
   );
+  addHealthService(server, ["gateway.control.v1.ControlService", "gateway.control.v1.AdminService"], () => bound && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let sub: Subscription | undefined;

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, LEDGER_BALANCE_SUBJECT, decodeEvent, encodeEvent } from "@gateway/events";
-import { adminService, controlService, createClient, type AdminServiceMethods, type ControlServiceMethods, type TypedClient } from "@gateway/proto";
+import { adminService, controlService, createClient, healthService, type AdminServiceMethods, type ControlServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createControlPlane, loadConfig, type ControlPlane } from "../src/index.js";
@@ -50,6 +50,19 @@ afterAll(async () => {
   await nc?.close();
   await cp?.stop();
   await nats?.stop();
+});
+
+describe("health", () => {
+  it("answers the standard gRPC health check and the ops endpoints", async () => {
+    const health = createClient(healthService(), `127.0.0.1:${cp.grpcPort}`, { timeoutMs: 5_000 });
+    expect(await health.Check({ service: "" })).toEqual({ status: "SERVING" });
+    expect(await health.Check({ service: "gateway.control.v1.ControlService" })).toEqual({ status: "SERVING" });
+    await expect(health.Check({ service: "nope" })).rejects.toMatchObject({ code: "not_found" });
+    health.close();
+    expect((await fetch(`http://127.0.0.1:${cp.opsPort}/readyz`)).status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${cp.opsPort}/metrics`)).text();
+    expect(metrics).toContain("process_cpu_seconds_total");
+  });
 });
 
 describe("admin API", () => {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addService, bearerFromMetadata, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, bearerFromMetadata, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
 import type { LedgerConfig } from "./config.js";
 import { connectNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
@@ -57,6 +57,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
     },
     { guard: adminGuard(config.adminToken), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
   );
+  addHealthService(server, ["gateway.ledger.v1.LedgerService"], () => bound && consumer?.running === true && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let consumer: UsageConsumer | undefined;

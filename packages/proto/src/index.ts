@@ -33,7 +33,7 @@ let cache: grpc.GrpcObject | undefined;
 function loadAll(): grpc.GrpcObject {
   if (!cache) {
     const def = protoLoader.loadSync(
-      ["gateway/control/v1/control.proto", "gateway/ledger/v1/ledger.proto"],
+      ["gateway/control/v1/control.proto", "gateway/ledger/v1/ledger.proto", "grpc/health/v1/health.proto"],
       LOADER_OPTIONS,
     );
     cache = grpc.loadPackageDefinition(def);
@@ -51,6 +51,22 @@ function service<M extends Methods>(path: string): ServiceDef<M> {
 export const controlService = (): ServiceDef<ControlServiceMethods> => service("gateway.control.v1.ControlService");
 export const adminService = (): ServiceDef<AdminServiceMethods> => service("gateway.control.v1.AdminService");
 export const ledgerService = (): ServiceDef<LedgerServiceMethods> => service("gateway.ledger.v1.LedgerService");
+
+export interface HealthCheckRequest { service: string }
+export interface HealthCheckResponse { status: "UNKNOWN" | "SERVING" | "NOT_SERVING" | "SERVICE_UNKNOWN" }
+export type HealthMethods = { Check: [HealthCheckRequest, HealthCheckResponse] };
+export const healthService = (): ServiceDef<HealthMethods> => service("grpc.health.v1.Health");
+
+/** grpc.health.v1 Check: SERVING while `ready()` holds, for the server ("") and each named service. */
+export function addHealthService(server: grpc.Server, services: string[], ready: () => boolean): void {
+  const known = new Set(["", ...services]);
+  addService(server, healthService(), {
+    Check: async (req): Promise<HealthCheckResponse> => {
+      if (!known.has(req.service)) throw new GatewayError("not_found", `unknown service ${req.service}`);
+      return { status: ready() ? "SERVING" : "NOT_SERVING" };
+    },
+  });
+}
 
 /** A typed promise client: every call takes a deadline, and errors come back as GatewayError. */
 export type TypedClient<M extends Methods> = {
