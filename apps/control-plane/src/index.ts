@@ -19,6 +19,9 @@ import { listKeys } from "./rpc/list-keys.js";
 import { listOrgs } from "./rpc/list-orgs.js";
 import { revokeKey } from "./rpc/revoke-key.js";
 import { subscribeTrialUnlock } from "./trial-unlock.js";
+import { setOrgTrial } from "./rpc/set-org-trial.js";
+import { setOrgBudget } from "./rpc/set-org-budget.js";
+import { setTrialPolicy } from "./rpc/set-trial-policy.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
 export type { ControlContext } from "./context.js";
@@ -61,6 +64,9 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ListKeys: listKeys(ctx),
       EnableModels: enableModels(ctx),
       ApplyCatalog: applyCatalog(ctx),
+      SetOrgTrial: setOrgTrial(ctx),
+      SetOrgBudget: setOrgBudget(ctx),
+      SetTrialPolicy: setTrialPolicy(ctx),
     },
     { guard: adminGuard(config.adminToken), onUnexpected },
   );

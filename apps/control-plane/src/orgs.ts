@@ -17,5 +17,12 @@ export async function findOrg(db: Kysely<ControlDb>, ref: string): Promise<OrgRo
 
 export async function toOrg(db: Kysely<ControlDb>, row: OrgRow): Promise<Org> {
   const models = await db.selectFrom("org_models").select("model_id").where("org_id", "=", row.id).orderBy("model_id").execute();
-  return { id: row.id, name: row.name, enabled_models: models.map((m) => m.model_id), in_trial: row.in_trial, created_at_ms: row.created_at.getTime() };
+  return {
+    id: row.id,
+    name: row.name,
+    enabled_models: models.map((m) => m.model_id),
+    in_trial: row.in_trial,
+    created_at_ms: row.created_at.getTime(),
+    monthly_budget_minor: row.monthly_budget_minor,
+  };
 }

@@ -9,8 +9,16 @@ export async function lockAccount(trx: Kysely<LedgerDb>, orgId: string): Promise
   return r.rows[0]!;
 }
 
-export function toCredits(orgId: string, a: Account | undefined): Credits {
+/** Spend of the current calendar month (UTC), minor units. */
+export async function monthSpent(db: Kysely<LedgerDb>, orgId: string): Promise<number> {
+  const r = await sql<{ spent_minor: number }>`
+    SELECT spent_minor FROM monthly_spend WHERE org_id = ${orgId} AND month = date_trunc('month', now() AT TIME ZONE 'UTC')::date`.execute(db);
+  return r.rows[0]?.spent_minor ?? 0;
+}
+
+export function toCredits(orgId: string, a: Account | undefined, monthSpentMinor = 0): Credits {
   return {
+    month_spent_minor: monthSpentMinor,
     org_id: orgId,
     balance_minor: a?.balance_minor ?? 0,
     spent_minor: a?.spent_minor ?? 0,

@@ -14,6 +14,7 @@ import { getCredits } from "./rpc/get-credits.js";
 import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp } from "./rpc/top-up.js";
+import { listHolds } from "./rpc/list-holds.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext } from "./context.js";
@@ -28,7 +29,7 @@ export interface Ledger {
   stop(): Promise<void>;
 }
 
-const ADMIN_METHODS = new Set(["TopUp"]);
+const ADMIN_METHODS = new Set(["TopUp", "ListHolds"]);
 
 function adminGuard(token: string) {
   const expected = Buffer.from(token);
@@ -54,6 +55,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       GetUsage: getUsage(ctx),
       GetCredits: getCredits(ctx),
       TopUp: topUp(ctx),
+      ListHolds: listHolds(ctx),
     },
     { guard: adminGuard(config.adminToken), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
   );

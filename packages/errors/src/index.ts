@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   invalid_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
   revoked_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
   insufficient_credits: spec(402, GrpcStatus.FAILED_PRECONDITION, "insufficient_credits_error"),
+  budget_exceeded: spec(402, GrpcStatus.FAILED_PRECONDITION, "insufficient_credits_error"),
   model_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
   route_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
   forbidden: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),

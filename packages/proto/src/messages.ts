@@ -43,11 +43,11 @@ export interface TrialPolicy {
   policy_hash: string;
 }
 
-export interface Org { id: string; name: string; enabled_models: string[]; in_trial: boolean; created_at_ms: number }
+export interface Org { id: string; name: string; enabled_models: string[]; in_trial: boolean; created_at_ms: number; monthly_budget_minor: number }
 export interface CreateOrgRequest { name: string }
 export type ListOrgsRequest = Record<string, never>;
 export interface ListOrgsResponse { orgs: Org[] }
-export interface CreateKeyRequest { org: string; routes: string[]; models: string[]; name: string }
+export interface CreateKeyRequest { org: string; routes: string[]; models: string[]; name: string; rpm_limit?: number; tpm_limit?: number }
 export interface ApiKey {
   id: string;
   org_id: string;
@@ -58,6 +58,8 @@ export interface ApiKey {
   revoked: boolean;
   created_at_ms: number;
   revoked_at_ms: number;
+  rpm_limit: number;
+  tpm_limit: number;
 }
 export interface CreatedKey { key: ApiKey | null; secret: string }
 export interface RevokeKeyRequest { key_id: string }
@@ -66,6 +68,9 @@ export interface ListKeysResponse { keys: ApiKey[] }
 export interface EnableModelsRequest { org: string; models: string[] }
 export interface ApplyCatalogRequest { document_json: string }
 export interface ApplyCatalogResponse { version: number; providers: number; models: number }
+export interface SetOrgTrialRequest { org: string; in_trial: boolean }
+export interface SetOrgBudgetRequest { org: string; monthly_budget_minor: number }
+export interface SetTrialPolicyRequest { allowed_models: string[]; unlock_topup_minor: number }
 
 export interface AcquireLeaseRequest {
   org_id: string;
@@ -74,6 +79,7 @@ export interface AcquireLeaseRequest {
   amount_minor: number;
   min_amount_minor: number;
   ttl_ms: number;
+  monthly_budget_minor?: number;
 }
 export interface Lease {
   lease_id: string;
@@ -82,6 +88,9 @@ export interface Lease {
   remaining_minor: number;
   expires_at_ms: number;
   status: string;
+  holder: string;
+  applied_minor: number;
+  created_at_ms: number;
 }
 export interface ReleaseLeaseRequest { lease_id: string; consumed_minor: number }
 export interface GetUsageRequest { request_id: string; org_id: string; wait_ms: number }
@@ -110,9 +119,12 @@ export interface Credits {
   spent_minor: number;
   held_minor: number;
   topped_up_minor: number;
+  month_spent_minor: number;
 }
 export interface TopUpRequest { org_id: string; amount_minor: number; idempotency_key: string }
 export interface TopUpResponse { top_up_id: string; duplicate: boolean; credits: Credits | null }
+export interface ListHoldsRequest { org_id: string }
+export interface ListHoldsResponse { leases: Lease[] }
 
 /** Method name → [request, response] of each service; drives the typed client and server. */
 export type ControlServiceMethods = {
@@ -128,6 +140,9 @@ export type AdminServiceMethods = {
   ListKeys: [ListKeysRequest, ListKeysResponse];
   EnableModels: [EnableModelsRequest, Org];
   ApplyCatalog: [ApplyCatalogRequest, ApplyCatalogResponse];
+  SetOrgTrial: [SetOrgTrialRequest, Org];
+  SetOrgBudget: [SetOrgBudgetRequest, Org];
+  SetTrialPolicy: [SetTrialPolicyRequest, TrialPolicy];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];
@@ -135,4 +150,5 @@ export type LedgerServiceMethods = {
   GetUsage: [GetUsageRequest, UsageRecord];
   GetCredits: [GetCreditsRequest, Credits];
   TopUp: [TopUpRequest, TopUpResponse];
+  ListHolds: [ListHoldsRequest, ListHoldsResponse];
 };

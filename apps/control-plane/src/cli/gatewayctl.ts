@@ -18,13 +18,17 @@ const USAGE = `usage: gatewayctl <command> [--json]
 
   org create --name NAME
   org list
-  key create --org ORG [--routes chat,messages,…] [--models ID,…] [--name LABEL]
+  org set-budget ORG --monthly-minor N      (0 removes the cap)
+  org trial ORG on|off
+  key create --org ORG [--routes chat,messages,…] [--models ID,…] [--name LABEL] [--rpm N] [--tpm N]
   key revoke KEY_ID
   key list --org ORG
   models enable ORG MODEL [MODEL…]
   credits top-up ORG --amount-minor N --idempotency-key K
   credits show ORG
+  holds list ORG
   catalog apply -f FILE            (YAML or JSON)
+  trial-policy set -f FILE         (YAML or JSON: allowed_models, unlock_topup_minor)
 
 environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
              GATEWAY_LEDGER_ADDR (127.0.0.1:50052)`;
@@ -34,6 +38,27 @@ class UsageError extends Error {}
 interface Out {
   json: boolean;
   print(obj: Record<string, unknown>, human: string): void;
+}
+
+/** A non-negative integer flag; absent → fallback. */
+function intFlag(v: string | undefined, flag: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!/^[0-9]+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} must be a non-negative integer, got '${v}'`);
+  return Number(v);
+}
+
+function readDocument(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseYaml(text) ?? {};
+  } catch (err) {
+    throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message}`);
+  }
 }
 
 const list = (v: string | undefined) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
@@ -65,6 +90,9 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
     "amount-minor": { type: "string" },
     "idempotency-key": { type: "string" },
     file: { type: "string", short: "f" },
+    rpm: { type: "string" },
+    tpm: { type: "string" },
+    "monthly-minor": { type: "string" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -86,10 +114,17 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
       return out.print({ orgs }, orgs.map((o) => `${o.id}\t${o.name}\t${o.in_trial ? "trial" : "active"}\t${o.enabled_models.join(",")}`).join("\n") || "(no organizations)");
     }
     case "key create": {
-      const r = await clients().admin.CreateKey({ org: need(v.org, "--org"), routes: list(v.routes), models: list(v.models), name: v.name ?? "" });
+      const r = await clients().admin.CreateKey({
+        org: need(v.org, "--org"),
+        routes: list(v.routes),
+        models: list(v.models),
+        name: v.name ?? "",
+        rpm_limit: intFlag(v.rpm, "--rpm", 0),
+        tpm_limit: intFlag(v.tpm, "--tpm", 0),
+      });
       const k = r.key!;
       return out.print(
-        { id: k.id, org_id: k.org_id, name: k.name, prefix: k.prefix, routes: k.routes, models: k.models, secret: r.secret },
+        { id: k.id, org_id: k.org_id, name: k.name, prefix: k.prefix, routes: k.routes, models: k.models, rpm_limit: k.rpm_limit, tpm_limit: k.tpm_limit, secret: r.secret },
         `created key ${k.id} for ${k.org_id}\nsecret (shown once, store it now): ${r.secret}`,
       );
     }
@@ -127,21 +162,39 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
       return out.print({ ...cr }, `balance ${cr.balance_minor}  held ${cr.held_minor}  spent ${cr.spent_minor}  topped up ${cr.topped_up_minor} (minor units)`);
     }
     case "catalog apply": {
-      const file = need(v.file, "-f FILE");
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (err) {
-        throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-      }
-      let doc: unknown;
-      try {
-        doc = parseYaml(text);
-      } catch (err) {
-        throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message}`);
-      }
-      const r = await clients().admin.ApplyCatalog({ document_json: JSON.stringify(doc ?? {}) });
+      const doc = readDocument(need(v.file, "-f FILE"));
+      const r = await clients().admin.ApplyCatalog({ document_json: JSON.stringify(doc) });
       return out.print({ ...r }, `catalog version ${r.version}: ${r.providers} providers, ${r.models} models applied`);
+    }
+    case "trial-policy set": {
+      const doc = readDocument(need(v.file, "-f FILE")) as { allowed_models?: unknown; unlock_topup_minor?: unknown };
+      const models = doc.allowed_models ?? [];
+      if (!Array.isArray(models) || !models.every((m) => typeof m === "string")) throw new UsageError("allowed_models must be a list of model ids");
+      if (typeof doc.unlock_topup_minor !== "number" || !Number.isSafeInteger(doc.unlock_topup_minor) || doc.unlock_topup_minor < 0) {
+        throw new UsageError("unlock_topup_minor must be a non-negative integer");
+      }
+      const p = await clients().admin.SetTrialPolicy({ allowed_models: models, unlock_topup_minor: doc.unlock_topup_minor });
+      return out.print({ ...p }, `trial policy version ${p.version} (${p.policy_hash.slice(0, 12)}…): ${p.allowed_models.join(", ") || "no models"}, unlocks at ${p.unlock_topup_minor} minor units`);
+    }
+    case "org set-budget": {
+      if (pos.length !== 1) throw new UsageError("org set-budget takes exactly one ORG");
+      const budget = intFlag(need(v["monthly-minor"], "--monthly-minor"), "--monthly-minor", 0);
+      const org = await clients().admin.SetOrgBudget({ org: pos[0]!, monthly_budget_minor: budget });
+      return out.print({ ...org }, `${org.id}: monthly budget ${org.monthly_budget_minor || "none"}`);
+    }
+    case "org trial": {
+      if (pos.length !== 2 || (pos[1] !== "on" && pos[1] !== "off")) throw new UsageError("org trial takes ORG and on|off");
+      const org = await clients().admin.SetOrgTrial({ org: pos[0]!, in_trial: pos[1] === "on" });
+      return out.print({ ...org }, `${org.id}: ${org.in_trial ? "in trial" : "out of trial"}`);
+    }
+    case "holds list": {
+      if (pos.length !== 1) throw new UsageError("holds list takes exactly one ORG");
+      const c = clients();
+      const { leases } = await c.ledger.ListHolds({ org_id: await resolveOrgId(c, pos[0]!) });
+      return out.print(
+        { holds: leases.map((l) => ({ id: l.lease_id, ...l })) },
+        leases.map((l) => `${l.lease_id}\t${l.status}\theld ${l.remaining_minor}\tgranted ${l.granted_minor}\tapplied ${l.applied_minor}\t${l.holder}\texpires ${new Date(l.expires_at_ms).toISOString()}`).join("\n") || "(no holds)",
+      );
     }
     default:
       throw new UsageError(group ? `unknown command '${cmd}'` : "no command given");

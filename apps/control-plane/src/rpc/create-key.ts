@@ -18,12 +18,16 @@ export function createKey(ctx: ControlContext) {
       const missing = models.find((m) => !known.some((k) => k.id === m));
       if (missing) throw new GatewayError("not_found", `model '${missing}' is not in the catalog`);
     }
+    const rpm = req.rpm_limit ?? 0;
+    const tpm = req.tpm_limit ?? 0;
+    if (!Number.isSafeInteger(rpm) || rpm < 0) throw new GatewayError("invalid_request", "rpm_limit must be a non-negative integer");
+    if (!Number.isSafeInteger(tpm) || tpm < 0) throw new GatewayError("invalid_request", "tpm_limit must be a non-negative integer");
     if (req.name.length > 128) throw new GatewayError("invalid_request", "name must be at most 128 characters");
     const secret = newSecret();
     const hash = hashSecret(secret);
     const row = await ctx.db
       .insertInto("api_keys")
-      .values({ id: newId("key"), org_id: org.id, name: req.name, key_hash: hash, prefix: displayPrefix(secret), routes, models, revoked_at: null })
+      .values({ id: newId("key"), org_id: org.id, name: req.name, key_hash: hash, prefix: displayPrefix(secret), routes, models, rpm_limit: rpm, tpm_limit: tpm, revoked_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     // A negative-cache entry for this hash may exist on a replica; evict it.

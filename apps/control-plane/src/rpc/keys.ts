@@ -13,5 +13,7 @@ export function toApiKey(k: KeyRow): ApiKey {
     revoked: k.revoked_at !== null,
     created_at_ms: k.created_at.getTime(),
     revoked_at_ms: k.revoked_at?.getTime() ?? 0,
+    rpm_limit: k.rpm_limit,
+    tpm_limit: k.tpm_limit,
   };
 }

@@ -13,6 +13,7 @@ export function listOrgs(ctx: ControlContext) {
         name: o.name,
         in_trial: o.in_trial,
         created_at_ms: o.created_at.getTime(),
+        monthly_budget_minor: o.monthly_budget_minor,
         enabled_models: enabled.filter((e) => e.org_id === o.id).map((e) => e.model_id),
       })),
     };

@@ -64,19 +64,28 @@ export class LeaseManager {
     this.timer.unref();
   }
 
-  /** Reserves `amount` for one request; throws insufficient_credits or service_unavailable. */
-  async reserve(orgId: string, amount: number): Promise<Reservation> {
-    const now = this.now();
-    let state = this.orgs.get(orgId);
-    // Usable without the ledger: open, not about to expire, enough left.
-    if (!state || state.closed || state.expiresAt - now < 1_000 || state.available < amount) {
-      state = await this.extend(orgId, amount);
+  /** Reserves `amount` for one request; throws insufficient_credits, budget_exceeded or service_unavailable. */
+  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
+    for (let attempt = 0; ; attempt++) {
+      // Check and reserve in one synchronous step: no await between them, so concurrent
+      // requests can never reserve the same credit twice.
+      const state = this.orgs.get(orgId);
+      if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) {
+        return this.take(state, amount);
+      }
+      if (attempt >= 8) {
+        // Others keep taking what each extension adds: the org's credit is spoken for.
+        throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
+      }
+      await this.extend(orgId, amount, monthlyBudgetMinor);
     }
-    state.reserved += amount;
-    state.inflight++;
-    state.lastUsed = now;
+  }
+
+  private take(s: LeaseState, amount: number): Reservation {
+    s.reserved += amount;
+    s.inflight++;
+    s.lastUsed = this.now();
     let settled = false;
-    const s = state;
     return {
       leaseId: s.id,
       amount,
@@ -91,20 +100,19 @@ export class LeaseManager {
     };
   }
 
-  /** Makes sure the org's lease can cover `amount`, extending or opening one (one call per org at a time). */
-  private async extend(orgId: string, amount: number): Promise<LeaseState> {
-    for (;;) {
-      const pending = this.acquiring.get(orgId);
-      if (!pending) break;
-      const state = await pending.catch(() => undefined);
-      if (state && !state.closed && state.available >= amount && state.expiresAt - this.now() >= 1_000) return state;
+  /** Extends or opens the org's lease; one ledger call per org at a time (others wait for it). */
+  private async extend(orgId: string, amount: number, budget: number): Promise<void> {
+    const pending = this.acquiring.get(orgId);
+    if (pending) {
+      await pending.catch(() => undefined);
+      return;
     }
-    const p = this.doExtend(orgId, amount).finally(() => this.acquiring.delete(orgId));
+    const p = this.doExtend(orgId, amount, budget).finally(() => this.acquiring.delete(orgId));
     this.acquiring.set(orgId, p);
-    return p;
+    await p;
   }
 
-  private async doExtend(orgId: string, amount: number): Promise<LeaseState> {
+  private async doExtend(orgId: string, amount: number, budget: number): Promise<LeaseState> {
     const current = this.orgs.get(orgId);
     const usable = current && !current.closed && current.expiresAt - this.now() >= 1_000 ? current : undefined;
     const need = Math.max(0, amount - (usable?.available ?? 0));
@@ -115,6 +123,7 @@ export class LeaseManager {
       amount_minor: Math.max(need, this.opts.chunkMinor),
       min_amount_minor: need,
       ttl_ms: this.opts.ttlMs,
+      monthly_budget_minor: budget,
     };
     let lease: Lease;
     try {
@@ -123,10 +132,13 @@ export class LeaseManager {
       if (usable && err instanceof GatewayError && err.code === "not_found") {
         // The ledger expired our lease (we were idle or partitioned): start a new one.
         this.retire(orgId, usable);
-        return this.doExtend(orgId, amount);
+        return this.doExtend(orgId, amount, budget);
       }
       if (err instanceof GatewayError && err.code === "insufficient_credits") {
         throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
+      }
+      if (err instanceof GatewayError && err.code === "budget_exceeded") {
+        throw new GatewayError("budget_exceeded", "Your organization's monthly budget is reached.", { action: "contact_org_admin" });
       }
       if (err instanceof GatewayError && err.code === "service_unavailable") {
         throw new GatewayError("service_unavailable", "Billing is temporarily unavailable; please retry.", { retry_after_s: 1 });

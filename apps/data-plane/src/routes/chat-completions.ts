@@ -76,7 +76,7 @@ export function chatCompletions(ctx: DataPlaneContext) {
     const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
     const maxOut = requestedOut ?? model.max_output_tokens;
     const maxCost = costMinor({ input_tokens: estimatePromptTokens(bodyBytes), output_tokens: maxOut }, model);
-    const reservation = await ctx.leases.reserve(key.org_id, maxCost);
+    const reservation = await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
     try {
       await run(ctx, req, res, body, model, attempts, reservation, bodyBytes);
     } finally {

@@ -53,6 +53,10 @@ export async function applyUsage(db: Kysely<LedgerDb>, ev: UsageEventV1): Promis
         held_minor = GREATEST(0, held_minor - ${releasedFromHold}), updated_at = now()
       WHERE org_id = ${ev.org_id}`.execute(trx);
     if (ev.cost_minor > 0) {
+      await sql`
+        INSERT INTO monthly_spend (org_id, month, spent_minor)
+        VALUES (${ev.org_id}, date_trunc('month', ${new Date(ev.created_at_ms)}::timestamptz AT TIME ZONE 'UTC')::date, ${ev.cost_minor})
+        ON CONFLICT (org_id, month) DO UPDATE SET spent_minor = monthly_spend.spent_minor + EXCLUDED.spent_minor`.execute(trx);
       await trx
         .insertInto("journal_entries")
         .values([

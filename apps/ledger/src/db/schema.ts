@@ -63,7 +63,15 @@ export interface JournalEntriesTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface MonthlySpendTable {
+  org_id: string;
+  /** First day of the calendar month (UTC). */
+  month: string;
+  spent_minor: number;
+}
+
 export interface LedgerDb {
+  monthly_spend: MonthlySpendTable;
   accounts: AccountsTable;
   leases: LeasesTable;
   usage_records: UsageRecordsTable;

@@ -3,7 +3,7 @@ import { sql } from "@gateway/db";
 import type { AcquireLeaseRequest, Lease } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
 import type { LeaseRow } from "../db/schema.js";
-import { lockAccount } from "../accounts.js";
+import { lockAccount, monthSpent } from "../accounts.js";
 import { newId } from "../ids.js";
 
 export function toLease(l: LeaseRow): Lease {
@@ -14,6 +14,9 @@ export function toLease(l: LeaseRow): Lease {
     remaining_minor: l.remaining_minor,
     expires_at_ms: l.expires_at.getTime(),
     status: l.status,
+    holder: l.holder,
+    applied_minor: l.applied_minor,
+    created_at_ms: l.created_at.getTime(),
   };
 }
 
@@ -42,7 +45,16 @@ export function acquireLease(ctx: LedgerContext) {
       if (wanted > 0 && (available < req.min_amount_minor || available <= 0)) {
         throw new GatewayError("insufficient_credits", `insufficient credits: available ${Math.max(0, available)}, needed ${req.min_amount_minor}`);
       }
-      const grant = Math.max(0, Math.min(wanted, available));
+      let grant = Math.max(0, Math.min(wanted, available));
+      const budget = req.monthly_budget_minor ?? 0;
+      if (budget > 0 && wanted > 0) {
+        // Held credit may all be spent this month: count it against the cap (conservative).
+        const budgetLeft = budget - (await monthSpent(trx, req.org_id)) - account.held_minor;
+        if (budgetLeft < req.min_amount_minor || budgetLeft <= 0) {
+          throw new GatewayError("budget_exceeded", `monthly budget reached: ${Math.max(0, budgetLeft)} left of ${budget}, needed ${req.min_amount_minor}`);
+        }
+        grant = Math.min(grant, budgetLeft);
+      }
       if (grant > 0) {
         await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
         ctx.metrics.leasesGranted.inc(grant);
