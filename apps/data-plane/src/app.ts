@@ -58,11 +58,12 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
 
   const auth = authenticate(ctx.keys);
-  const json = express.json({ limit: ctx.config.bodyLimitBytes, type: ["application/json", "application/*+json"] });
+  const json = (route: keyof typeof ctx.config.bodyLimits) =>
+    express.json({ limit: ctx.config.bodyLimits[route], type: ["application/json", "application/*+json"] });
   app.get("/v1/models", auth, h(listModels(ctx)));
   app.get("/v1/credits", auth, h(credits(ctx)));
   app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
-  app.post("/v1/chat/completions", auth, json, h(chatCompletions(ctx)));
+  app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

@@ -49,6 +49,18 @@ const Schema = z.object({
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
+  /** Largest body per route, bytes; unset routes use DATA_PLANE_BODY_LIMIT_BYTES. */
+  DATA_PLANE_BODY_LIMIT_CHAT_BYTES: z.coerce.number().int().min(1_024).optional(),
+  DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
+  DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES: z.coerce.number().int().min(1_024).optional(),
+  DATA_PLANE_BODY_LIMIT_IMAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
+  DATA_PLANE_BODY_LIMIT_VIDEO_BYTES: z.coerce.number().int().min(1_024).optional(),
+  /** Refuse prompts that cannot fit the model's context window (tokenizers load at start). */
+  DATA_PLANE_CONTEXT_PRECHECK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
+  /** How often replicas gossip rate-limit counts, ms (the cross-replica tolerance window). */
+  DATA_PLANE_RATE_LIMIT_GOSSIP_MS: int(200, 20),
+  /** Keys tracked by the rate limiter (bound). */
+  DATA_PLANE_RATE_LIMIT_MAX_KEYS: int(100_000, 1),
   /** Folder of mounted provider secrets (file name = credential_ref); env vars are tried first. */
   DATA_PLANE_SECRETS_DIR: z.string().optional(),
 });
@@ -74,6 +86,11 @@ export interface DataPlaneConfig {
   upstreamTimeoutMinMs: number;
   upstreamTimeoutMaxMs: number;
   bodyLimitBytes: number;
+  /** Body limit by route kind, bytes. */
+  bodyLimits: Record<"chat" | "messages" | "embeddings" | "images" | "video", number>;
+  contextPrecheck: boolean;
+  rateLimitGossipMs: number;
+  rateLimitMaxKeys: number;
   leaseChunkMinor: number;
   leaseTtlMs: number;
   leaseIdleMs: number;
@@ -128,6 +145,16 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     upstreamTimeoutMinMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS,
     upstreamTimeoutMaxMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS,
     bodyLimitBytes: e.DATA_PLANE_BODY_LIMIT_BYTES,
+    bodyLimits: {
+      chat: e.DATA_PLANE_BODY_LIMIT_CHAT_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
+      messages: e.DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
+      embeddings: e.DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
+      images: e.DATA_PLANE_BODY_LIMIT_IMAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
+      video: e.DATA_PLANE_BODY_LIMIT_VIDEO_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
+    },
+    contextPrecheck: ["true", "1", "on"].includes(e.DATA_PLANE_CONTEXT_PRECHECK),
+    rateLimitGossipMs: e.DATA_PLANE_RATE_LIMIT_GOSSIP_MS,
+    rateLimitMaxKeys: e.DATA_PLANE_RATE_LIMIT_MAX_KEYS,
     leaseChunkMinor: e.DATA_PLANE_LEASE_CHUNK_MINOR,
     leaseTtlMs: e.DATA_PLANE_LEASE_TTL_MS,
     leaseIdleMs: e.DATA_PLANE_LEASE_IDLE_MS,

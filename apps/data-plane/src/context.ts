@@ -1,6 +1,8 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
-import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, decodeEvent } from "@gateway/events";
+import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
+import { RateLimiter } from "./admission/rate-limiter.js";
+import { ContextChecker } from "./admission/context-check.js";
 import { createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
 import { controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { Counter, Histogram, Gauge } from "@gateway/observability";
@@ -32,6 +34,9 @@ export interface DataPlaneContext {
   leases: LeaseManager;
   publisher: UsagePublisher;
   upstream: UpstreamClient;
+  rateLimiter: RateLimiter;
+  /** Present when the context-window pre-check is enabled. */
+  contextChecker: ContextChecker | undefined;
   nats: { current: NatsConnection | undefined; js: JetStreamClient | undefined };
 }
 
@@ -91,7 +96,9 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics);
   new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
-  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), nats };
+  const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
+  const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
+  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats };
 }
 
 /**
@@ -124,6 +131,19 @@ export function connectNats(ctx: DataPlaneContext, onClosed: (p: Promise<void>) 
           }
         },
       });
+      nc.subscribe(RATE_LIMIT_GOSSIP_SUBJECT, {
+        callback: (err, msg) => {
+          if (err) return;
+          const ev = decodeEvent(RateLimitGossipV1, msg.data);
+          if (ev) ctx.rateLimiter.absorb(ev);
+        },
+      });
+      const gossip = setInterval(() => {
+        const m = ctx.rateLimiter.drainGossip();
+        if (m && !nc.isClosed()) nc.publish(RATE_LIMIT_GOSSIP_SUBJECT, encodeEvent({ version: 1, ...m }));
+      }, ctx.config.rateLimitGossipMs);
+      gossip.unref();
+      void nc.closed().then(() => clearInterval(gossip));
       void ctx.publisher.replay();
       for await (const s of nc.status()) {
         if (s.type === "reconnect") {

@@ -33,6 +33,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       return `http://${config.host}:${port}`;
     },
     async start() {
+      await ctx.contextChecker?.load();
       connectNats(ctx, (p) => (natsLoop = p));
       await ctx.catalog.start();
       ctx.leases.start();

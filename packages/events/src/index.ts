@@ -89,6 +89,19 @@ export const LedgerBalanceV1 = z.object({
 });
 export type LedgerBalanceV1 = z.infer<typeof LedgerBalanceV1>;
 
+/** Core NATS subject on which data-plane replicas gossip per-key rate-limit counts. */
+export const RATE_LIMIT_GOSSIP_SUBJECT = "ratelimit.v1.counts";
+
+/** `ratelimit.v1.counts`: one replica's cumulative counts per key in the current minute window. */
+export const RateLimitGossipV1 = z.object({
+  version: z.literal(1),
+  replica: z.string(),
+  /** floor(unix ms / 60000). */
+  window: z.number().int(),
+  entries: z.array(z.object({ key: z.string(), requests: z.number().int().nonnegative(), tokens: z.number().int().nonnegative() })).max(100_000),
+});
+export type RateLimitGossipV1 = z.infer<typeof RateLimitGossipV1>;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

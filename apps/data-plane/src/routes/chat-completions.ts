@@ -4,8 +4,8 @@ import { GatewayError } from "@gateway/errors";
 import type { UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { resolveModel } from "../catalog/visibility.js";
 import { costMinor, estimatePromptTokens, estimateTextTokens } from "../credits/cost.js";
+import { admit } from "../admission/admit.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { chatAdapterFor, isProviderKind, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type UpstreamTarget } from "../providers/index.js";
 import { SseParser } from "../providers/sse.js";
@@ -53,32 +53,36 @@ function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
   return Math.min(Math.max(v, ctx.config.upstreamTimeoutMinMs), ctx.config.upstreamTimeoutMaxMs);
 }
 
+function promptTexts(body: ChatRequestBody): string[] {
+  const out: string[] = [];
+  for (const m of body.messages as Array<{ content?: unknown }>) {
+    const c = m.content;
+    if (typeof c === "string") out.push(c);
+    else if (Array.isArray(c)) for (const p of c) if (p && typeof p === "object" && typeof (p as { text?: unknown }).text === "string") out.push((p as { text: string }).text);
+  }
+  return out;
+}
+
 export function chatCompletions(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
-    const l = locals(res);
-    const key = l.key!;
     const body = validateChatBody(req.body);
-    l.model = body.model;
-    const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "chat", body.model);
-    const requestedOut = body.max_completion_tokens ?? body.max_tokens ?? undefined;
-    if (requestedOut !== undefined && model.max_output_tokens > 0 && requestedOut > model.max_output_tokens) {
-      const field = body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens";
-      throw new GatewayError("invalid_request", `'${field}' (${requestedOut}) exceeds the output limit of '${model.id}' (${model.max_output_tokens}).`, { param: field });
-    }
-    if (ctx.publisher.saturated) {
-      throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
-    }
-    const attempts = plan(ctx, model);
-    if (attempts.length === 0) {
-      throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment on this gateway.`);
-    }
-
     const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
-    const maxOut = requestedOut ?? model.max_output_tokens;
-    const maxCost = costMinor({ input_tokens: estimatePromptTokens(bodyBytes), output_tokens: maxOut }, model);
-    const reservation = await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
+    const requestedOut = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    const admission = await admit(ctx, res, {
+      route: "chat",
+      modelId: body.model,
+      promptTokensBound: estimatePromptTokens(bodyBytes),
+      requestedOutput: requestedOut,
+      outputParam: body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens",
+      promptTexts: () => promptTexts(body),
+    });
+    const { model, reservation } = admission;
     try {
-      await run(ctx, req, res, body, model, attempts, reservation, bodyBytes);
+      const attempts = plan(ctx, model);
+      if (attempts.length === 0) {
+        throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment on this gateway.`);
+      }
+      await run(ctx, req, res, body, model, attempts, reservation, bodyBytes, admission.recordTokens);
     } finally {
       reservation.settle(0); // no-op when already settled with the actual cost
     }
@@ -94,6 +98,7 @@ async function run(
   attempts: Attempt[],
   reservation: Reservation,
   bodyBytes: number,
+  recordTokens: (tokens: number) => void,
 ): Promise<void> {
   const l = locals(res);
   const client = new AbortController();
@@ -136,6 +141,7 @@ async function run(
       };
       await ctx.publisher.publish(event);
       reservation.settle(cost);
+      recordTokens(usage.input_tokens + usage.output_tokens);
       return cost;
     };
 

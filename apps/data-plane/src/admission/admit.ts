@@ -1,0 +1,60 @@
+import type { Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { resolveModel, type RouteKind } from "../catalog/visibility.js";
+import { costMinor } from "../credits/cost.js";
+import type { Reservation } from "../credits/lease-manager.js";
+import { locals } from "../http/request-context.js";
+
+export interface AdmissionRequest {
+  route: RouteKind;
+  modelId: string;
+  /** Upper bound of the prompt's tokens (from the body size; no tokenizer on the hot path). */
+  promptTokensBound: number;
+  /** Output tokens the caller asked for (max_tokens …), if any. */
+  requestedOutput: number | undefined;
+  /** Name of the request field that set requestedOutput, for error messages. */
+  outputParam?: string;
+  /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
+  promptTexts?: () => string[];
+}
+
+export interface Admission {
+  model: Model;
+  reservation: Reservation;
+  /** Counts a finished request's tokens against the key's tokens-per-minute limit. */
+  recordTokens(tokens: number): void;
+}
+
+/**
+ * The one admission point every model route goes through, in this order: catalog visibility and
+ * policy (403/404/400), output limit, context-window pre-check (400), rate limits (429), usage
+ * recording capacity (503), credits and budget (402). Nothing here does I/O except a credit-lease
+ * extension when the replica's local lease cannot cover the request.
+ */
+export async function admit(ctx: DataPlaneContext, res: Response, req: AdmissionRequest): Promise<Admission> {
+  const l = locals(res);
+  const key = l.key!;
+  l.model = req.modelId;
+  const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
+  if (req.requestedOutput !== undefined && model.max_output_tokens > 0 && req.requestedOutput > model.max_output_tokens) {
+    const field = req.outputParam ?? "max_tokens";
+    throw new GatewayError("invalid_request", `'${field}' (${req.requestedOutput}) exceeds the output limit of '${model.id}' (${model.max_output_tokens}).`, { param: field });
+  }
+  if (ctx.contextChecker && req.promptTexts) {
+    ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
+  }
+  ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  if (ctx.publisher.saturated) {
+    throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
+  }
+  const maxOut = req.requestedOutput ?? model.max_output_tokens;
+  const maxCost = costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
+  const reservation = await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
+  return {
+    model,
+    reservation,
+    recordTokens: (tokens) => ctx.rateLimiter.addTokens(key.key_id, tokens),
+  };
+}
