@@ -140,7 +140,12 @@ export function connectNats(ctx: DataPlaneContext, onClosed: (p: Promise<void>) 
       });
       const gossip = setInterval(() => {
         const m = ctx.rateLimiter.drainGossip();
-        if (m && !nc.isClosed()) nc.publish(RATE_LIMIT_GOSSIP_SUBJECT, encodeEvent({ version: 1, ...m }));
+        if (!m || nc.isClosed() || nc.isDraining()) return;
+        try {
+          nc.publish(RATE_LIMIT_GOSSIP_SUBJECT, encodeEvent({ version: 1, ...m }));
+        } catch {
+          // Reconnecting: the next round carries the cumulative counts anyway.
+        }
       }, ctx.config.rateLimitGossipMs);
       gossip.unref();
       void nc.closed().then(() => clearInterval(gossip));

@@ -89,13 +89,16 @@ describe("leases", () => {
     await topUp(o, 1_000);
     const a = await lease(o, 700);
     expect(a.granted_minor).toBe(700);
-    const b = await lease(o, 700, 100); // only 300 left: granted, capped
-    expect(b.granted_minor).toBe(300);
-    await expect(lease(o, 50, 1)).rejects.toMatchObject({ code: "insufficient_credits" });
-    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: 1_000 });
+    // 300 left: the need (100) in full, beyond it at most a quarter of what is available (75).
+    const b = await lease(o, 700, 100);
+    expect(b.granted_minor).toBe(175);
+    expect(b.available_after_minor).toBe(125);
+    await expect(lease(o, 200, 200)).rejects.toMatchObject({ code: "insufficient_credits" });
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: 875 });
     await topUp(o, 200);
     const extended = await lease(o, 500, 100, a.lease_id);
-    expect(extended).toMatchObject({ lease_id: a.lease_id, granted_minor: 900 });
+    expect(extended).toMatchObject({ lease_id: a.lease_id, granted_minor: 700 + 100 + 81 });
+    expect((await client.GetCredits({ org_id: o })).held_minor).toBeLessThanOrEqual(1_200);
   });
 
   it("settle usage against the lease, and a release keeps what is still on its way", async () => {

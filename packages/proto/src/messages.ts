@@ -91,6 +91,7 @@ export interface Lease {
   holder: string;
   applied_minor: number;
   created_at_ms: number;
+  available_after_minor: number;
 }
 export interface ReleaseLeaseRequest { lease_id: string; consumed_minor: number }
 export interface GetUsageRequest { request_id: string; org_id: string; wait_ms: number }

@@ -26,6 +26,8 @@ class LeaseState {
   consumed = 0;
   inflight = 0;
   closed = false;
+  /** The org had little credit left at the ledger: hand the lease back as soon as it is idle. */
+  tight = false;
   constructor(readonly id: string, public expiresAt: number, public lastUsed: number) {}
   get available(): number {
     return this.granted - this.reserved - this.consumed;
@@ -96,8 +98,20 @@ export class LeaseManager {
         s.consumed += actual;
         s.inflight--;
         s.lastUsed = this.now();
+        if (s.tight && s.inflight === 0) this.handBack(s);
       },
     };
+  }
+
+  /** Returns an idle tight lease now rather than after the idle period. */
+  private handBack(s: LeaseState): void {
+    for (const [orgId, state] of this.orgs) {
+      if (state === s) {
+        this.retire(orgId, s);
+        void this.maintain();
+        return;
+      }
+    }
   }
 
   /** Extends or opens the org's lease; one ledger call per org at a time (others wait for it). */
@@ -145,14 +159,17 @@ export class LeaseManager {
       }
       throw err;
     }
+    const tight = lease.available_after_minor < this.opts.chunkMinor;
     if (usable && lease.lease_id === usable.id) {
       usable.granted = lease.granted_minor;
       usable.expiresAt = lease.expires_at_ms;
+      usable.tight = tight;
       return usable;
     }
     if (current) this.retire(orgId, current);
     const state = new LeaseState(lease.lease_id, lease.expires_at_ms, this.now());
     state.granted = lease.granted_minor;
+    state.tight = tight;
     this.orgs.set(orgId, state);
     this.evictIfFull();
     return state;

@@ -6,7 +6,7 @@ import type { LeaseRow } from "../db/schema.js";
 import { lockAccount, monthSpent } from "../accounts.js";
 import { newId } from "../ids.js";
 
-export function toLease(l: LeaseRow): Lease {
+export function toLease(l: LeaseRow, availableAfter = 0): Lease {
   return {
     lease_id: l.id,
     org_id: l.org_id,
@@ -17,6 +17,7 @@ export function toLease(l: LeaseRow): Lease {
     holder: l.holder,
     applied_minor: l.applied_minor,
     created_at_ms: l.created_at.getTime(),
+    available_after_minor: availableAfter,
   };
 }
 
@@ -45,7 +46,10 @@ export function acquireLease(ctx: LedgerContext) {
       if (wanted > 0 && (available < req.min_amount_minor || available <= 0)) {
         throw new GatewayError("insufficient_credits", `insufficient credits: available ${Math.max(0, available)}, needed ${req.min_amount_minor}`);
       }
-      let grant = Math.max(0, Math.min(wanted, available));
+      // The need in full; beyond it, at most a quarter of what is available, so one replica's
+      // lease does not strand a small balance that other replicas need.
+      const extra = Math.max(0, wanted - req.min_amount_minor);
+      let grant = Math.max(0, Math.min(wanted, available, req.min_amount_minor + Math.min(extra, Math.floor(available / 4))));
       const budget = req.monthly_budget_minor ?? 0;
       if (budget > 0 && wanted > 0) {
         // Held credit may all be spent this month: count it against the cap (conservative).
@@ -63,13 +67,13 @@ export function acquireLease(ctx: LedgerContext) {
         const r = await sql<LeaseRow>`
           UPDATE leases SET granted_minor = granted_minor + ${grant}, remaining_minor = remaining_minor + ${grant}, expires_at = ${expiresAt}
           WHERE id = ${lease.id} RETURNING *`.execute(trx);
-        return toLease(r.rows[0]!);
+        return toLease(r.rows[0]!, available - grant);
       }
       const r = await sql<LeaseRow>`
         INSERT INTO leases (id, org_id, holder, granted_minor, remaining_minor, status, expires_at)
         VALUES (${newId("lease")}, ${req.org_id}, ${req.holder || "unknown"}, ${grant}, ${grant}, 'open', ${expiresAt})
         RETURNING *`.execute(trx);
-      return toLease(r.rows[0]!);
+      return toLease(r.rows[0]!, available - grant);
     });
   };
 }

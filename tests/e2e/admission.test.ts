@@ -1,0 +1,198 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import type { DataPlane } from "@gateway/data-plane";
+import { startStack, type Stack } from "../support/stack.ts";
+import { chatBody, createOrg, post } from "../support/orgs.ts";
+
+let stack: Stack;
+let strict: DataPlane;
+const model = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  routes: ["chat", "messages"],
+  context_window: 128_000,
+  max_output_tokens: 1_000,
+  input_price_minor_per_mtok: 150_000,
+  output_price_minor_per_mtok: 600_000,
+  deployments: [{ provider: "fake", upstream_model: "fake-chat" }],
+  ...extra,
+});
+
+beforeAll(async () => {
+  stack = await startStack("admission", { dataPlanes: 2 });
+  await stack.admin.ApplyCatalog({
+    document_json: JSON.stringify({
+      providers: [{ code: "nocred", kind: "openai-compatible", base_url: `${stack.fake.url}/v1`, credential_ref: "NO_SUCH_CREDENTIAL" }],
+      models: [
+        model("gw-draft", { status: "draft" }),
+        model("gw-nocred", { deployments: [{ provider: "nocred", upstream_model: "fake-chat" }] }),
+        model("gw-embed-only", { routes: ["embeddings"] }),
+        model("gw-tiny", { context_window: 40, max_output_tokens: 10, deployments: [{ provider: "fake", upstream_model: "gpt-4o-mini" }] }),
+      ],
+    }),
+  });
+  // A replica with a small chat body limit and the context-window pre-check on.
+  strict = await stack.addDataPlane({ DATA_PLANE_BODY_LIMIT_CHAT_BYTES: "2048", DATA_PLANE_CONTEXT_PRECHECK: "true" });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const ALL = ["gw-chat-mini", "gw-chat-large", "gw-draft", "gw-nocred", "gw-embed-only", "gw-tiny"];
+
+describe("visibility and policy", () => {
+  it("a key sees and may call only published ∩ org-enabled ∩ its allowlist", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000, models: ALL, keyModels: ["gw-chat-mini", "gw-draft", "gw-embed-only"] });
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const m of client.models.list()) ids.push(m.id);
+    expect(ids.sort()).toEqual(["gw-chat-mini", "gw-embed-only"]);
+
+    const denied = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large" }));
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toMatchObject({ code: "model_not_allowed", action: "contact_org_admin", allowed_models: ["gw-chat-mini"] });
+
+    const err = await client.chat.completions.create({ model: "gw-chat-large", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
+
+    const draft = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-draft" }));
+    expect(draft.status).toBe(404);
+    expect(draft.body.error.code).toBe("model_not_found");
+
+    const wrongRoute = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-embed-only" }));
+    expect(wrongRoute.status).toBe(400);
+    expect(wrongRoute.body.error.code).toBe("model_not_supported_for_route");
+  });
+
+  it("a call outside the key's route scopes is 403", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000, keyRoutes: ["embeddings"] });
+    const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi"));
+    expect(r.status).toBe(403);
+    expect(r.body.error.code).toBe("route_not_allowed");
+  });
+
+  it("a model whose provider credentials are not configured is a runtime configuration error", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000, models: ALL });
+    const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-nocred" }));
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe("model_unavailable");
+    const credits = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
+    expect(credits.spent_minor).toBe(0);
+  });
+});
+
+describe("trial", () => {
+  it("limits an org in trial to the trial allowlist until a top-up crosses the threshold", async () => {
+    const before = await (await fetch(`${stack.baseUrl()}/trial-policy`)).json();
+    const policy = await stack.admin.SetTrialPolicy({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 1_000 });
+    expect(policy.version).toBe(before.version + 1);
+    const after = await eventually(async () => {
+      const p = await (await fetch(`${stack.baseUrl(1)}/trial-policy`)).json();
+      return p.version === policy.version ? p : undefined;
+    }, 2_000, "new trial policy served");
+    expect(after.policy_hash).not.toBe(before.policy_hash);
+    expect(after.allowed_models).toEqual(["gw-chat-mini"]);
+    // Setting the same content again changes nothing.
+    expect((await stack.admin.SetTrialPolicy({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 1_000 })).version).toBe(policy.version);
+
+    const org = await createOrg(stack, { inTrial: true, balanceMinor: 500 });
+    const models = await (await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json();
+    expect(models.data.map((m: { id: string }) => m.id)).toEqual(["gw-chat-mini"]);
+    const denied = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large" }));
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.allowed_models).toEqual(["gw-chat-mini"]);
+
+    await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 600, idempotency_key: `unlock-${org.orgId}` });
+    // ledger event → control-plane → change event → both replicas, within about a second.
+    for (const replica of [0, 1]) {
+      await eventually(async () => {
+        const m = await (await fetch(`${stack.baseUrl(replica)}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json();
+        return m.data.length === 2 ? true : undefined;
+      }, 2_000, `trial ended on replica ${replica}`);
+      const r = await post(stack.baseUrl(replica), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large", max_tokens: 5 }));
+      expect(r.status).toBe(200);
+    }
+  });
+});
+
+describe("credits and budgets", () => {
+  it("402 insufficient_credits with action top_up and the trace id", async () => {
+    const org = await createOrg(stack, {});
+    const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi"));
+    expect(r.status).toBe(402);
+    expect(r.body.error).toMatchObject({ code: "insufficient_credits", action: "top_up", type: "insufficient_credits_error" });
+    expect(r.headers.get("x-gateway-trace-id")).toBe(r.body.error.request_id);
+  });
+
+  it("a monthly budget below the request's maximum cost is 402 budget_exceeded, distinct from credits", async () => {
+    const org = await createOrg(stack, { balanceMinor: 10_000_000, budgetMinor: 50 });
+    const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { max_tokens: 1_000 }));
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe("budget_exceeded");
+    const small = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { max_tokens: 10 }));
+    expect(small.status).toBe(200);
+  });
+});
+
+describe("rate limits", () => {
+  it("a key's requests per minute hold across two replicas", async () => {
+    const org = await createOrg(stack, { balanceMinor: 10_000_000, rpm: 5 });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 12; i++) {
+      const r = await post(stack.baseUrl(i % 2), org.secret, "/chat/completions", chatBody(`n${i}`));
+      statuses.push(r.status);
+      if (r.status === 429) {
+        expect(r.body.error.code).toBe("rate_limit_exceeded");
+        retryAfter = r.headers.get("retry-after");
+      }
+      await new Promise((res) => setTimeout(res, 250)); // longer than the gossip interval
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it("a key's tokens per minute stop it once used", async () => {
+    const org = await createOrg(stack, { balanceMinor: 10_000_000, tpm: 12 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("three word prompt"))).status);
+    // Each request uses 3 prompt + 5 completion tokens: the second reaches 16 ≥ 12.
+    expect(statuses).toEqual([200, 200, 429, 429, 429]);
+  });
+});
+
+describe("limits", () => {
+  it("413 before buffering a body over the route's limit, with or without a content-length", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+    const big = chatBody("x".repeat(4_000));
+    const r = await post(strict.url + "/v1", org.secret, "/chat/completions", big);
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe("request_too_large");
+    const chunked = await fetch(`${strict.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json" },
+      body: new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 8; i++) c.enqueue(new TextEncoder().encode(" ".repeat(1_000)));
+          c.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await chunked.json()).error.code).toBe("request_too_large");
+  });
+
+  it("the context-window pre-check refuses a prompt that cannot fit, with a real tokenizer", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000, models: ALL });
+    const long = await post(strict.url + "/v1", org.secret, "/chat/completions", chatBody("word ".repeat(60), { model: "gw-tiny" }));
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe("context_length_exceeded");
+    const short = await post(strict.url + "/v1", org.secret, "/chat/completions", chatBody("short prompt", { model: "gw-tiny" }));
+    expect(short.body).not.toHaveProperty("error");
+    expect(short.status).toBe(200);
+    // The replica without the pre-check lets the provider decide.
+    expect((await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("word ".repeat(60), { model: "gw-tiny" }))).status).toBe(200);
+  });
+});
