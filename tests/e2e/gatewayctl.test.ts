@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+import { chatBody, post } from "../support/orgs.ts";
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "../..");
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack("gatewayctl");
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function ctl(...args: string[]): Promise<any> {
+  const r = await run(join(root, "bin/gatewayctl"), [...args, "--json"], {
+    env: {
+      ...process.env,
+      GATEWAY_ADMIN_TOKEN: stack.adminToken,
+      GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${stack.control.grpcPort}`,
+      GATEWAY_LEDGER_ADDR: `127.0.0.1:${stack.ledger().grpcPort}`,
+    },
+  });
+  return JSON.parse(r.stdout);
+}
+
+it("runs an organization's whole admin lifecycle, as a runbook would", async () => {
+  const org = await ctl("org", "create", "--name", "runbook-org");
+  await ctl("models", "enable", "runbook-org", "gw-chat-mini");
+
+  const top = await ctl("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1");
+  expect(top).toMatchObject({ org_id: org.id, duplicate: false, balance_minor: 6_000_000 });
+  expect(await ctl("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1")).toMatchObject({ duplicate: true, balance_minor: 6_000_000 });
+
+  const key = await ctl("key", "create", "--org", "runbook-org", "--rpm", "2", "--tpm", "1000");
+  expect(key).toMatchObject({ rpm_limit: 2, tpm_limit: 1000 });
+  expect((await post(stack.baseUrl(), key.secret, "/chat/completions", chatBody("one"))).status).toBe(200);
+  expect((await post(stack.baseUrl(), key.secret, "/chat/completions", chatBody("two"))).status).toBe(200);
+  expect((await post(stack.baseUrl(), key.secret, "/chat/completions", chatBody("three"))).status).toBe(429);
+
+  const holds = await ctl("holds", "list", "runbook-org");
+  expect(holds.holds.length).toBeGreaterThan(0);
+  expect(holds.holds[0]).toMatchObject({ org_id: org.id, status: "open" });
+
+  const credits = await ctl("credits", "show", org.id);
+  expect(credits.spent_minor).toBeGreaterThan(0);
+  expect(credits.balance_minor).toBe(6_000_000 - credits.spent_minor);
+
+  const budget = await ctl("org", "set-budget", "runbook-org", "--monthly-minor", "1");
+  expect(budget.monthly_budget_minor).toBe(1);
+  expect((await ctl("org", "trial", "runbook-org", "on")).in_trial).toBe(true);
+  expect((await ctl("org", "trial", "runbook-org", "off")).in_trial).toBe(false);
+
+  const dir = mkdtempSync(join(tmpdir(), "gwctl-trial-"));
+  writeFileSync(join(dir, "trial.yaml"), "allowed_models: [gw-chat-mini]\nunlock_topup_minor: 2500000\n");
+  const policy = await ctl("trial-policy", "set", "-f", join(dir, "trial.yaml"));
+  expect(policy).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000 });
+  const served = await eventually(async () => {
+    const p = await (await fetch(`${stack.baseUrl()}/trial-policy`)).json();
+    return p.version === policy.version ? p : undefined;
+  }, 2_000, "new trial policy served");
+  expect(served).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000, policy_hash: policy.policy_hash });
+});
