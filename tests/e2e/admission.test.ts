@@ -196,3 +196,22 @@ describe("limits", () => {
     expect((await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("word ".repeat(60), { model: "gw-tiny" }))).status).toBe(200);
   });
 });
+
+describe("body types", () => {
+  it("a multipart or urlencoded body on a JSON route is 413 when too large and 415 otherwise", async () => {
+    const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+    const form = new FormData();
+    form.append("model", "gw-chat-mini");
+    form.append("file", new Blob(["x".repeat(5_000)]), "big.txt");
+    const big = await fetch(`${strict.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${org.secret}` }, body: form });
+    expect(big.status).toBe(413);
+    expect((await big.json()).error.code).toBe("request_too_large");
+    const small = await fetch(`${strict.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "model=gw-chat-mini",
+    });
+    expect(small.status).toBe(415);
+    expect((await small.json()).error.code).toBe("unsupported_media_type");
+  });
+});

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
+import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "./context.js";
 import { authenticate } from "./http/auth.js";
 import { errorHandler, notFound } from "./http/errors.js";
@@ -58,8 +59,22 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
 
   const auth = authenticate(ctx.keys);
-  const json = (route: keyof typeof ctx.config.bodyLimits) =>
-    express.json({ limit: ctx.config.bodyLimits[route], type: ["application/json", "application/*+json"] });
+  const json = (route: keyof typeof ctx.config.bodyLimits) => {
+    const limit = ctx.config.bodyLimits[route];
+    const parse = express.json({ limit, type: () => true });
+    return (req: Request, res: Response, next: NextFunction) => {
+      // Refuse by declared size before reading a byte, whatever the body type.
+      const declared = Number(req.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > limit) {
+        return next(new GatewayError("request_too_large", `Request body exceeds the limit of ${limit} bytes.`));
+      }
+      const type = req.headers["content-type"];
+      if (type && !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {
+        return next(new GatewayError("unsupported_media_type", `This route takes a JSON body (Content-Type: application/json), not '${type.split(";")[0]}'.`));
+      }
+      parse(req, res, next);
+    };
+  };
   app.get("/v1/models", auth, h(listModels(ctx)));
   app.get("/v1/credits", auth, h(credits(ctx)));
   app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
