@@ -54,6 +54,9 @@ describe("visibility and policy", () => {
 
     const err = await client.chat.completions.create({ model: "gw-chat-large", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    const apiErr = err as InstanceType<typeof OpenAI.APIError>;
+    expect(apiErr.code).toBe("model_not_allowed");
+    expect((apiErr.error as { allowed_models?: string[] }).allowed_models).toEqual(["gw-chat-mini"]);
 
     const draft = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-draft" }));
     expect(draft.status).toBe(404);
@@ -120,6 +123,11 @@ describe("credits and budgets", () => {
     const org = await createOrg(stack, {});
     const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi"));
     expect(r.status).toBe(402);
+    const sdk = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const err = (await sdk.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(err.status).toBe(402);
+    expect(err.code).toBe("insufficient_credits");
+    expect((err.error as { action?: string }).action).toBe("top_up");
     expect(r.body.error).toMatchObject({ code: "insufficient_credits", action: "top_up", type: "insufficient_credits_error" });
     expect(r.headers.get("x-gateway-trace-id")).toBe(r.body.error.request_id);
   });
@@ -149,6 +157,9 @@ describe("rate limits", () => {
       await new Promise((res) => setTimeout(res, 250)); // longer than the gossip interval
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    const sdk = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const limited = await sdk.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     expect(Number(retryAfter)).toBeGreaterThan(0);
   });

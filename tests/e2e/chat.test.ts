@@ -72,6 +72,24 @@ describe("chat completions through the official openai SDK", () => {
     expect(after.body.spent_minor - before.body.spent_minor).toBe(u.cost_credits_minor);
   });
 
+  it("sends the upstream model id and the provider credential, and passes unknown fields through", async () => {
+    const { response } = await client.chat.completions
+      .create({
+        model: "gw-chat-mini",
+        messages: [{ role: "user", content: "pass me through" }],
+        temperature: 0.25,
+        // @ts-expect-error a field the SDK does not know: the gateway forwards it, as the reference API would accept it
+        vendor_option: { keep: true },
+      })
+      .withResponse();
+    // Billed like any request (and settled before the next test reads the balance).
+    expect((await get(`/usage/${response.headers.get("x-gateway-trace-id")}`)).status).toBe(200);
+    const seen = stack.fake.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!;
+    expect(seen.body).toMatchObject({ model: "fake-chat", temperature: 0.25, vendor_option: { keep: true } });
+    expect(seen.headers.authorization).toBe("Bearer fake-upstream-local-key");
+    expect(JSON.stringify(seen.headers)).not.toContain(stack.demo.secret);
+  });
+
   it("streams, with usage when asked, and bills the stream", async () => {
     const before = await get("/credits");
     const { data: stream, response } = await client.chat.completions
