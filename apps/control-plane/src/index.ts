@@ -1,9 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Subscription } from "@nats-io/transport-node";
-import { GatewayError } from "@gateway/errors";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, adminService, bearerFromMetadata, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, adminTokenGuard, adminService, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
 import type { ControlDb } from "./db/schema.js";
@@ -37,15 +35,6 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-function adminGuard(token: string) {
-  const expected = Buffer.from(token);
-  return (metadata: grpc.Metadata) => {
-    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
-    }
-  };
-}
 
 /** Builds the control-plane; start() migrates, connects NATS and serves gRPC + ops HTTP. */
 export function createControlPlane(config: ControlPlaneConfig, overrides: ControlOverrides = {}): ControlPlane {
@@ -68,7 +57,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       SetOrgBudget: setOrgBudget(ctx),
       SetTrialPolicy: setTrialPolicy(ctx),
     },
-    { guard: adminGuard(config.adminToken), onUnexpected },
+    { guard: adminTokenGuard(config.adminToken), onUnexpected },
   );
   addHealthService(server, ["gateway.control.v1.ControlService", "gateway.control.v1.AdminService"], () => bound && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;

@@ -1,8 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
-import { GatewayError } from "@gateway/errors";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, bearerFromMetadata, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
 import type { LedgerConfig } from "./config.js";
 import { connectNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
@@ -31,16 +29,6 @@ export interface Ledger {
 
 const ADMIN_METHODS = new Set(["TopUp", "ListHolds"]);
 
-function adminGuard(token: string) {
-  const expected = Buffer.from(token);
-  return (metadata: grpc.Metadata, method: string) => {
-    if (!ADMIN_METHODS.has(method)) return;
-    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
-    }
-  };
-}
 
 /** Builds the ledger; start() migrates, connects NATS, starts the consumer, sweeper and gRPC. */
 export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = {}): Ledger {
@@ -57,7 +45,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       TopUp: topUp(ctx),
       ListHolds: listHolds(ctx),
     },
-    { guard: adminGuard(config.adminToken), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
+    { guard: adminTokenGuard(config.adminToken, ADMIN_METHODS), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
   );
   addHealthService(server, ["gateway.ledger.v1.LedgerService"], () => bound && consumer?.running === true && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -190,7 +191,22 @@ export function shutdownServer(server: grpc.Server, graceMs = 5_000): Promise<vo
   });
 }
 
-/** Constant-time check of `authorization: Bearer <token>` metadata. */
+/**
+ * A ServeOptions guard requiring `authorization: Bearer <token>` (constant-time compare), for every
+ * method or only the listed ones.
+ */
+export function adminTokenGuard(token: string, methods?: ReadonlySet<string>): NonNullable<ServeOptions["guard"]> {
+  const expected = Buffer.from(token);
+  return (metadata, method) => {
+    if (methods && !methods.has(method)) return;
+    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
+    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
+      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
+    }
+  };
+}
+
+/** The bearer token of `authorization: Bearer <token>` metadata. */
 export function bearerFromMetadata(metadata: grpc.Metadata): string | undefined {
   const value = metadata.get("authorization")[0];
   if (typeof value !== "string") return undefined;
