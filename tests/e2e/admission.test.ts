@@ -226,3 +226,19 @@ describe("body types", () => {
     expect((await small.json()).error.code).toBe("unsupported_media_type");
   });
 });
+
+describe("slow clients", () => {
+  it("a client that never finishes its headers is cut off", async () => {
+    const dp = await stack.addDataPlane({ DATA_PLANE_HEADERS_TIMEOUT_MS: "500" });
+    const { connect } = await import("node:net");
+    const started = Date.now();
+    const closedAfter = await new Promise<number>((resolve, reject) => {
+      const sock = connect({ host: "127.0.0.1", port: dp.port }, () => sock.write("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"));
+      sock.on("data", () => undefined);
+      sock.on("close", () => resolve(Date.now() - started));
+      sock.on("error", reject);
+      setTimeout(() => reject(new Error("socket still open after 10 s")), 10_000).unref();
+    });
+    expect(closedAfter).toBeLessThan(5_000);
+  });
+});

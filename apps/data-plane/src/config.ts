@@ -49,6 +49,10 @@ const Schema = z.object({
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
+  /** A client must send its request headers within this, ms (slow-loris bound). */
+  DATA_PLANE_HEADERS_TIMEOUT_MS: int(15_000, 100),
+  /** Idle keep-alive sockets are closed after this, ms. */
+  DATA_PLANE_KEEP_ALIVE_TIMEOUT_MS: int(65_000, 100),
   /** Largest body per route, bytes; unset routes use DATA_PLANE_BODY_LIMIT_BYTES. */
   DATA_PLANE_BODY_LIMIT_CHAT_BYTES: z.coerce.number().int().min(1_024).optional(),
   DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
@@ -89,6 +93,8 @@ export interface DataPlaneConfig {
   /** Body limit by route kind, bytes. */
   bodyLimits: Record<"chat" | "messages" | "embeddings" | "images" | "video", number>;
   contextPrecheck: boolean;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   rateLimitGossipMs: number;
   rateLimitMaxKeys: number;
   leaseChunkMinor: number;
@@ -153,6 +159,8 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
       video: e.DATA_PLANE_BODY_LIMIT_VIDEO_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
     },
     contextPrecheck: ["true", "1", "on"].includes(e.DATA_PLANE_CONTEXT_PRECHECK),
+    headersTimeoutMs: e.DATA_PLANE_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.DATA_PLANE_KEEP_ALIVE_TIMEOUT_MS,
     rateLimitGossipMs: e.DATA_PLANE_RATE_LIMIT_GOSSIP_MS,
     rateLimitMaxKeys: e.DATA_PLANE_RATE_LIMIT_MAX_KEYS,
     leaseChunkMinor: e.DATA_PLANE_LEASE_CHUNK_MINOR,

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { DataPlaneConfig } from "./config.js";
 import { connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
 import { createApp } from "./app.js";
@@ -38,13 +38,22 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       await ctx.catalog.start();
       ctx.leases.start();
       ctx.publisher.start();
-      server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+      // Slow clients cannot hold a socket: headers and the request must arrive in time (checked
+      // every second, not Node's default 30 s); responses may stream for as long as they need.
+      const s = createServer(
+        {
+          headersTimeout: config.headersTimeoutMs,
+          requestTimeout: Math.max(config.headersTimeoutMs, 60_000),
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          connectionsCheckingInterval: 1_000,
+        },
+        app,
+      );
+      await new Promise<void>((resolve, reject) => {
+        s.once("error", reject);
+        s.listen(config.port, config.host, () => resolve());
       });
-      // Slow clients cannot hold a socket forever; streams are bounded by the upstream timeout.
-      server.headersTimeout = 15_000;
-      server.requestTimeout = config.upstreamTimeoutMaxMs + 30_000;
-      server.keepAliveTimeout = 65_000;
+      server = s;
       const a = server.address();
       port = typeof a === "object" && a ? a.port : config.port;
       ctx.log.info({ url: `http://${config.host}:${port}` }, "data-plane listening");
