@@ -20,8 +20,7 @@ const model = (id: string, extra: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   stack = await startStack("admission", { dataPlanes: 2 });
-  await stack.admin.ApplyCatalog({
-    document_json: JSON.stringify({
+  await stack.applyCatalog({
       providers: [{ code: "nocred", kind: "openai-compatible", base_url: `${stack.fake.url}/v1`, credential_ref: "NO_SUCH_CREDENTIAL" }],
       models: [
         model("gw-draft", { status: "draft" }),
@@ -29,8 +28,7 @@ beforeAll(async () => {
         model("gw-embed-only", { routes: ["embeddings"] }),
         model("gw-tiny", { context_window: 40, max_output_tokens: 10, deployments: [{ provider: "fake", upstream_model: "gpt-4o-mini" }] }),
       ],
-    }),
-  });
+    });
   // A replica with a small chat body limit and the context-window pre-check on.
   strict = await stack.addDataPlane({ DATA_PLANE_BODY_LIMIT_CHAT_BYTES: "2048", DATA_PLANE_CONTEXT_PRECHECK: "true" });
 });

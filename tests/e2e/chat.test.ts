@@ -131,8 +131,7 @@ describe("chat completions through the official openai SDK", () => {
   });
 
   it("falls back to the next deployment and says so in the headers", async () => {
-    await stack.admin.ApplyCatalog({
-      document_json: JSON.stringify({
+    await stack.applyCatalog({
         models: [
           {
             id: "gw-flaky",
@@ -147,8 +146,7 @@ describe("chat completions through the official openai SDK", () => {
             ],
           },
         ],
-      }),
-    });
+      });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-flaky"] });
     const { data, response } = await eventually(
       () => client.chat.completions.create({ model: "gw-flaky", messages: [{ role: "user", content: "try again" }] }).withResponse(),

@@ -42,6 +42,8 @@ export interface Stack {
   stopLedger(): Promise<void>;
   startLedger(): Promise<void>;
   addDataPlane(env?: Record<string, string>): Promise<DataPlane>;
+  /** Applies a catalog document and waits until every replica serves that catalog version. */
+  applyCatalog(doc: unknown): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -144,6 +146,10 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await ledger.start();
     },
     addDataPlane,
+    async applyCatalog(doc: unknown) {
+      const { version } = await admin.ApplyCatalog({ document_json: JSON.stringify(doc) });
+      await eventually(() => (dataPlanes.every((dp) => dp.ctx.catalog.current.version >= version) ? true : undefined), 5_000, `catalog ${version} on every replica`);
+    },
     async stop() {
       for (const dp of dataPlanes) await dp.stop();
       admin.close();

@@ -31,6 +31,16 @@ const Schema = z.object({
   /** Bounds a caller's x-gateway-timeout-ms is clamped to, ms. */
   DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: int(1_000, 1_000),
   DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS: int(300_000, 1_000),
+  /** Retries of the same deployment for a retryable failure before falling back. */
+  DATA_PLANE_UPSTREAM_RETRIES: int(2, 0),
+  /** First retry backoff, ms (doubles per retry, full jitter). */
+  DATA_PLANE_RETRY_BASE_MS: int(100, 0),
+  /** Longest wait before a retry, ms; a Retry-After above it falls back instead. */
+  DATA_PLANE_RETRY_MAX_MS: int(2_000, 0),
+  /** Consecutive failures that cool a deployment down. */
+  DATA_PLANE_BREAKER_THRESHOLD: int(5, 1),
+  /** How long a cooled-down deployment is skipped, ms. */
+  DATA_PLANE_BREAKER_COOLDOWN_MS: int(30_000, 0),
   /** Largest JSON request body accepted, bytes. */
   DATA_PLANE_BODY_LIMIT_BYTES: int(4 * 1024 * 1024, 1_024),
   /** Credit a replica leases from the ledger at a time for one org, minor units. */
@@ -90,6 +100,11 @@ export interface DataPlaneConfig {
   upstreamTimeoutMinMs: number;
   upstreamTimeoutMaxMs: number;
   bodyLimitBytes: number;
+  upstreamRetries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
   /** Body limit by route kind, bytes. */
   bodyLimits: Record<"chat" | "messages" | "embeddings" | "images" | "video", number>;
   contextPrecheck: boolean;
@@ -151,6 +166,11 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     upstreamTimeoutMinMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS,
     upstreamTimeoutMaxMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS,
     bodyLimitBytes: e.DATA_PLANE_BODY_LIMIT_BYTES,
+    upstreamRetries: e.DATA_PLANE_UPSTREAM_RETRIES,
+    retryBaseMs: e.DATA_PLANE_RETRY_BASE_MS,
+    retryMaxMs: e.DATA_PLANE_RETRY_MAX_MS,
+    breakerThreshold: e.DATA_PLANE_BREAKER_THRESHOLD,
+    breakerCooldownMs: e.DATA_PLANE_BREAKER_COOLDOWN_MS,
     bodyLimits: {
       chat: e.DATA_PLANE_BODY_LIMIT_CHAT_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
       messages: e.DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,

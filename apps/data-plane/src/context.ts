@@ -3,6 +3,7 @@ import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
+import { CircuitBreaker } from "./providers/circuit-breaker.js";
 import { createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
 import { controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { Counter, Histogram, Gauge } from "@gateway/observability";
@@ -35,6 +36,7 @@ export interface DataPlaneContext {
   publisher: UsagePublisher;
   upstream: UpstreamClient;
   rateLimiter: RateLimiter;
+  breaker: CircuitBreaker;
   /** Present when the context-window pre-check is enabled. */
   contextChecker: ContextChecker | undefined;
   nats: { current: NatsConnection | undefined; js: JetStreamClient | undefined };
@@ -98,7 +100,8 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
-  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats };
+  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats,
+    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs) };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Directives {
   reply?: string;
   /** Retry-After seconds to send with an error status. */
   retryAfterS?: number;
+  /** `flaky=tag:n`: the first n requests carrying this tag fail (with `status`, default 503). */
+  flaky?: { tag: string; failures: number };
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
@@ -40,6 +42,11 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
       case "nousage": d.noUsage = true; break;
       case "reply": d.reply = v ?? ""; break;
       case "retry_after": d.retryAfterS = n; break;
+      case "flaky": {
+        const [tag, count] = (v ?? "").split(":");
+        d.flaky = { tag: tag ?? "", failures: Number(count ?? 1) };
+        break;
+      }
       default: break;
     }
   }
@@ -48,4 +55,15 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
 
 export function stripMarkers(text: string): string {
   return text.replace(MARKER, "").trim();
+}
+
+const flakySeen = new Map<string, number>();
+
+/** Applies `flaky`: returns the status to fail with, or undefined once the tag has failed enough. */
+export function flakyStatus(d: Directives): number | undefined {
+  if (!d.flaky) return d.status;
+  const seen = flakySeen.get(d.flaky.tag) ?? 0;
+  flakySeen.set(d.flaky.tag, seen + 1);
+  if (flakySeen.size > 10_000) flakySeen.delete(flakySeen.keys().next().value!);
+  return seen < d.flaky.failures ? (d.status ?? 503) : undefined;
 }

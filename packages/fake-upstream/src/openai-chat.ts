@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseDirectives, stripMarkers } from "./directives.js";
+import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
 import { countTokens } from "./tokens.js";
 
 interface ChatMessage { role?: string; content?: unknown }
@@ -48,10 +48,12 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   const d = parseDirectives(model, prompt);
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;
-  if (d.status !== undefined && d.status !== 200) {
+  const failWith = flakyStatus(d);
+  if (failWith !== undefined && failWith !== 200) {
+    d.status = failWith;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (d.retryAfterS !== undefined) headers["retry-after"] = String(d.retryAfterS);
-    res.writeHead(d.status, headers).end(
+    res.writeHead(failWith, headers).end(
       JSON.stringify({ error: { message: `fake upstream status ${d.status}`, type: "server_error", code: null } }),
     );
     return;

@@ -10,6 +10,7 @@ import type { Reservation } from "../credits/lease-manager.js";
 import { chatAdapterFor, isProviderKind, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type UpstreamTarget } from "../providers/index.js";
 import { SseParser } from "../providers/sse.js";
 import { UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { locals } from "../http/request-context.js";
 import { validateChatBody } from "./chat-body.js";
 
@@ -32,7 +33,9 @@ function plan(ctx: DataPlaneContext, model: Model): Attempt[] {
       // Kind without a chat adapter: not a candidate for this route.
     }
   }
-  return out;
+  // Cooled-down deployments go last rather than away: if every one is cooling down, still try.
+  const closed = out.filter((a) => !ctx.breaker.isOpen(CircuitBreaker.key(a.target.provider.code, a.target.deployment.upstream_model)));
+  return closed.length ? closed : out;
 }
 
 function retryable(err: GatewayError | UpstreamTransportError): boolean {
@@ -109,13 +112,34 @@ async function run(
   const failed: string[] = [];
   let lastErr: GatewayError | UpstreamTransportError | undefined;
 
-  for (const attempt of attempts) {
-    const { target, adapter } = attempt;
+  let index = 0;
+  let retries = 0;
+  /**
+   * After a retryable failure: retry the same deployment with exponential backoff and full jitter
+   * (honouring Retry-After up to the cap), or move on to the next deployment.
+   */
+  const afterFailure = async (target: UpstreamTarget, err: GatewayError | UpstreamTransportError): Promise<void> => {
+    ctx.breaker.failure(CircuitBreaker.key(target.provider.code, target.deployment.upstream_model));
+    const retryAfterMs = err instanceof GatewayError && err.context.retry_after_s !== undefined ? err.context.retry_after_s * 1000 : undefined;
+    if (retries < ctx.config.upstreamRetries && !client.signal.aborted && (retryAfterMs === undefined || retryAfterMs <= ctx.config.retryMaxMs)) {
+      retries++;
+      const backoff = Math.random() * Math.min(ctx.config.retryMaxMs, ctx.config.retryBaseMs * 2 ** (retries - 1));
+      await new Promise((r) => setTimeout(r, Math.max(backoff, retryAfterMs ?? 0)));
+      return;
+    }
+    failed.push(target.provider.code);
+    index++;
+    retries = 0;
+  };
+
+  while (index < attempts.length && !client.signal.aborted) {
+    const { target, adapter } = attempts[index]!;
     const upstreamReq = adapter.buildChatRequest(body, target);
     const setHeaders = () => {
       res.setHeader("x-gateway-provider", target.provider.code);
       res.setHeader("x-gateway-upstream-model", target.deployment.upstream_model);
-      res.setHeader("x-gateway-retry-count", "0");
+      res.setHeader("x-gateway-retry-count", String(retries));
+      ctx.breaker.success(CircuitBreaker.key(target.provider.code, target.deployment.upstream_model));
       if (failed.length) res.setHeader("x-gateway-attempted-fallbacks", failed.join(","));
     };
     const bill = async (usage: NormalizedUsage, status: number): Promise<number> => {
@@ -152,7 +176,7 @@ async function run(
       lastErr = classify(err, client.signal);
       ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: lastErr instanceof UpstreamTransportError ? lastErr.kind : "error" });
       if (!retryable(lastErr)) break;
-      failed.push(target.provider.code);
+      await afterFailure(target, lastErr);
       continue;
     }
     const { res: up } = upstream;
@@ -162,7 +186,7 @@ async function run(
       lastErr = adapter.mapError(up.status, text, typeof ra === "string" ? ra : undefined);
       ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: String(up.status) });
       if (!retryable(lastErr)) break;
-      failed.push(target.provider.code);
+      await afterFailure(target, lastErr);
       continue;
     }
 
@@ -174,7 +198,7 @@ async function run(
         lastErr = err instanceof GatewayError ? err : new GatewayError("upstream_error", "The provider returned an invalid response.");
         if (client.signal.aborted) break;
         ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "invalid" });
-        failed.push(target.provider.code);
+        await afterFailure(target, lastErr);
         continue;
       }
       ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "ok" });
@@ -230,7 +254,7 @@ async function run(
       lastErr = failure ?? new GatewayError("upstream_error", "The provider sent an empty stream.");
       ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: "stream_failed" });
       if (client.signal.aborted || !retryable(lastErr)) break;
-      failed.push(target.provider.code);
+      await afterFailure(target, lastErr);
       continue;
     }
     ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome: failure ? "stream_cut" : "ok" });

@@ -1,0 +1,94 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { chatBody, post } from "../support/orgs.ts";
+
+let stack: Stack;
+let client: OpenAI;
+beforeAll(async () => {
+  stack = await startStack("routing", { dataPlaneEnv: { DATA_PLANE_RETRY_BASE_MS: "20" } });
+  client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("retries and timeouts", () => {
+  it("retries the same provider on a retryable failure and reports the retry count", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "again [[fake:flaky=retry-1:2]]" }] })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toBe("Echo: again");
+    expect(response.headers.get("x-gateway-provider")).toBe("fake");
+    expect(response.headers.get("x-gateway-retry-count")).toBe("2");
+    expect(response.headers.get("x-gateway-attempted-fallbacks")).toBeNull();
+  });
+
+  it("honours the provider's Retry-After before retrying", async () => {
+    const started = Date.now();
+    const { response } = await client.chat.completions
+      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "slow down [[fake:flaky=retry-2:1,status=429,retry_after=1]]" }] })
+      .withResponse();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(response.headers.get("x-gateway-retry-count")).toBe("1");
+  });
+
+  it("does not retry a provider's 4xx: the caller gets it", async () => {
+    const r = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("bad [[fake:status=400]]"));
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("invalid_request");
+    const attempts = stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("bad [[fake:status=400]]"));
+    expect(attempts).toHaveLength(1);
+  });
+
+  it("x-gateway-timeout-ms bounds each attempt; an invalid value falls back to the default", async () => {
+    const started = Date.now();
+    const timedOut = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait [[fake:delay=1500]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "1000" });
+    expect(timedOut.status).toBe(504);
+    expect(timedOut.body.error.code).toBe("upstream_timeout");
+    expect(Date.now() - started).toBeLessThan(1500 * 3);
+    const fine = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait [[fake:delay=1200]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "soon" });
+    expect(fine.status).toBe(200);
+  });
+
+  it("clamps x-gateway-timeout-ms to the server's maximum", async () => {
+    const dp = await stack.addDataPlane({ DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS: "1000", DATA_PLANE_UPSTREAM_RETRIES: "0" });
+    const r = await post(`${dp.url}/v1`, stack.demo.secret, "/chat/completions", chatBody("wait [[fake:delay=1500]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "600000" });
+    expect(r.status).toBe(504);
+  });
+});
+
+describe("fallbacks", () => {
+  it("a malformed provider answer falls back; a cooled-down deployment is skipped", async () => {
+    await stack.applyCatalog({
+        models: [
+          {
+            id: "gw-broken-first",
+            routes: ["chat"],
+            context_window: 8000,
+            max_output_tokens: 100,
+            input_price_minor_per_mtok: 1,
+            output_price_minor_per_mtok: 1,
+            deployments: [
+              { provider: "fake", upstream_model: "fake-chat+malformed", priority: 0 },
+              { provider: "fake-backup", upstream_model: "fake-chat", priority: 1 },
+            ],
+          },
+        ],
+      });
+    await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-broken-first"] });
+    const call = () => post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("hello", { model: "gw-broken-first" }));
+    let r = await call();
+    for (let i = 0; i < 20 && r.status !== 200; i++) r = await call(); // catalog change reaching the replica
+    expect(r.headers.get("x-gateway-provider")).toBe("fake-backup");
+    expect(r.headers.get("x-gateway-attempted-fallbacks")).toBe("fake");
+    // Three attempts per request on the broken deployment: after two requests its breaker is open.
+    await call();
+    const before = stack.fake.requests.filter((q) => (q.body as { model?: string })?.model === "fake-chat+malformed").length;
+    const skipped = await call();
+    const after = stack.fake.requests.filter((q) => (q.body as { model?: string })?.model === "fake-chat+malformed").length;
+    expect(skipped.status).toBe(200);
+    expect(after).toBe(before);
+    expect(skipped.headers.get("x-gateway-attempted-fallbacks")).toBeNull();
+  });
+});
