@@ -9,6 +9,7 @@ import { credits } from "./routes/credits.js";
 import { listModels } from "./routes/models.js";
 import { trialPolicy } from "./routes/trial-policy.js";
 import { usage } from "./routes/usage.js";
+import { messages } from "./routes/messages.js";
 
 type Handler = (req: Request, res: Response) => unknown;
 
@@ -79,6 +80,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.get("/v1/credits", auth, h(credits(ctx)));
   app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
   app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
+  app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

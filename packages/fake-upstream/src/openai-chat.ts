@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
 import { countTokens } from "./tokens.js";
 
-interface ChatMessage { role?: string; content?: unknown }
+interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
+interface ToolDef { type?: string; function?: { name?: string } }
 interface ChatBody {
   model?: string;
   messages?: ChatMessage[];
@@ -10,6 +11,7 @@ interface ChatBody {
   stream_options?: { include_usage?: boolean };
   max_tokens?: number;
   max_completion_tokens?: number;
+  tools?: ToolDef[];
 }
 
 export function textOf(content: unknown): string {
@@ -58,7 +60,12 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     );
     return;
   }
-  const reply = replyFor(messages, d.reply);
+  // With tools offered and a user turn last, the fake calls the first tool with the user's text;
+  // after a tool result it answers with what the tool said: a deterministic tool round trip.
+  const last = messages.at(-1);
+  const tool = body.tools?.[0]?.function?.name;
+  const toolCall = tool && last?.role === "user" ? { id: `call_${Date.now().toString(36)}`, type: "function", function: { name: tool, arguments: JSON.stringify({ text: stripMarkers(textOf(last.content)) }) } } : undefined;
+  const reply = last?.role === "tool" ? `Tool said: ${textOf(last.content)}` : replyFor(messages, d.reply);
   const limit = body.max_completion_tokens ?? body.max_tokens;
   let words = reply.split(/\s+/).filter(Boolean);
   let finish = "stop";
@@ -67,10 +74,15 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     finish = "length";
   }
   const content = words.join(" ");
+  if (toolCall) {
+    finish = "tool_calls";
+    words = [];
+  }
+  const completionTokens = words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0);
   const usage = {
     prompt_tokens: promptTokens(messages),
-    completion_tokens: words.length,
-    total_tokens: promptTokens(messages) + words.length,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens(messages) + completionTokens,
   };
   const id = `chatcmpl-fake${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
@@ -86,7 +98,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
         object: "chat.completion",
         created,
         model,
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finish, logprobs: null }],
+        choices: [{ index: 0, message: toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content }, finish_reason: finish, logprobs: null }],
         ...(d.noUsage ? {} : { usage }),
       }),
     );
@@ -103,6 +115,12 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
   });
   send(chunk({ role: "assistant", content: "" }, null));
+  if (toolCall) {
+    send(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: toolCall.function.name, arguments: "" } }] }, null));
+    const args = toolCall.function.arguments;
+    const mid = Math.floor(args.length / 2);
+    for (const part of [args.slice(0, mid), args.slice(mid)]) send(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }, null));
+  }
   for (let i = 0; i < words.length; i++) {
     if (d.cutAfter !== undefined && i >= d.cutAfter) {
       await cut(res);

@@ -30,7 +30,7 @@ function fromParser(err: HttpParserError): GatewayError | undefined {
 
 /** The one place errors become HTTP: the spec's error object, always with the request id. */
 export function errorHandler(log: Logger) {
-  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = locals(res).requestId;
     let gErr: GatewayError;
     if (err instanceof GatewayError) gErr = err;
@@ -47,7 +47,9 @@ export function errorHandler(log: Logger) {
       return;
     }
     if (gErr.context.retry_after_s !== undefined) res.setHeader("retry-after", String(gErr.context.retry_after_s));
-    res.status(gErr.httpStatus).json(toErrorBody(gErr, requestId));
+    const body = toErrorBody(gErr, requestId);
+    // The Anthropic SDK reads `{"type": "error", "error": {...}}`: the extra top-level field is allowed by the spec.
+    res.status(gErr.httpStatus).json(req.path.startsWith("/v1/messages") ? { type: "error", ...body } : body);
   };
 }
 

@@ -50,8 +50,12 @@ export interface ParsedChatResponse {
 
 /** What one SSE data payload of an upstream chat stream means. */
 export interface ParsedStreamEvent {
-  /** Event to forward to the client, as JSON text (already rewritten); undefined = drop. */
+  /** The event as OpenAI chunk JSON text, model rewritten to the public id. */
   forward: string | undefined;
+  /** The parsed chunk, for translation to other client shapes. */
+  chunk?: Record<string, unknown>;
+  /** True for the usage-only chunk the gateway asked for (no choices). */
+  usageOnly?: boolean;
   usage?: NormalizedUsage;
   /** Text content carried by this event (for counting tokens when usage is missing). */
   text: string;
@@ -63,6 +67,6 @@ export interface ParsedStreamEvent {
 export interface ChatAdapter {
   buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
   parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse;
-  parseStreamData(data: string, publicModel: string, upstreamModel: string, clientWantsUsage: boolean): ParsedStreamEvent;
+  parseStreamData(data: string, publicModel: string, upstreamModel: string): ParsedStreamEvent;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }

@@ -65,7 +65,7 @@ export function openAICompatibleChat(authHeader: (apiKey: string) => Record<stri
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    parseStreamData(data: string, publicModel: string, upstreamModel: string, clientWantsUsage: boolean): ParsedStreamEvent {
+    parseStreamData(data: string, publicModel: string, upstreamModel: string): ParsedStreamEvent {
       if (data === "[DONE]") return { forward: undefined, text: "", done: true };
       let event: { choices?: Array<{ delta?: { content?: unknown } }>; usage?: OpenAIUsage | null; error?: unknown };
       try {
@@ -77,10 +77,9 @@ export function openAICompatibleChat(authHeader: (apiKey: string) => Record<stri
       const usage = normalizeOpenAIUsage(event.usage);
       let text = "";
       for (const c of event.choices ?? []) if (typeof c.delta?.content === "string") text += c.delta.content;
-      const isUsageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-      // The usage chunk was requested by us, not the client: keep it from a client that did not ask.
-      const forward = isUsageOnly && !clientWantsUsage ? undefined : data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
-      return { forward, ...(usage ? { usage } : {}), text, done: false };
+      const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
+      const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
+      return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
     },
 
     mapError: mapOpenAIError,

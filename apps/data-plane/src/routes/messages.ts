@@ -1,0 +1,53 @@
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { DataPlaneContext } from "../context.js";
+import { estimatePromptTokens } from "../credits/cost.js";
+import { admit } from "../admission/admit.js";
+import { plan, run } from "../routing/chat-router.js";
+import { anthropicShape } from "../routing/client-shape.js";
+import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
+import { promptTexts } from "./chat-completions.js";
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+/** Checks the Messages fields the gateway relies on (the reference API requires max_tokens). */
+function validateMessagesBody(raw: unknown): Record<string, unknown> {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object (Content-Type: application/json).");
+  const b = raw as Record<string, unknown>;
+  if (typeof b.model !== "string" || b.model.length === 0 || b.model.length > 256) throw bad("model", "'model' is required: a public model id (string, 1 to 256 characters).");
+  if (typeof b.max_tokens !== "number" || !Number.isInteger(b.max_tokens) || b.max_tokens < 1) throw bad("max_tokens", "'max_tokens' is required: a positive integer.");
+  if (!Array.isArray(b.messages) || b.messages.length === 0) throw bad("messages", "'messages' is required: a non-empty array of messages.");
+  if (b.stream !== undefined && typeof b.stream !== "boolean") throw bad("stream", "'stream' must be a boolean.");
+  if (b.stop_sequences !== undefined && (!Array.isArray(b.stop_sequences) || !b.stop_sequences.every((x) => typeof x === "string"))) {
+    throw bad("stop_sequences", "'stop_sequences' must be an array of strings.");
+  }
+  return b;
+}
+
+/**
+ * POST /v1/messages: the Anthropic Messages API, for any chat model. Requests are translated to the
+ * provider's shape and answers (streams event by event) back to the Messages shape.
+ */
+export function messages(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const raw = validateMessagesBody(req.body);
+    const body = anthropicToOpenAI(raw);
+    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(raw).length;
+    const admission = await admit(ctx, res, {
+      route: "messages",
+      modelId: body.model,
+      promptTokensBound: estimatePromptTokens(bodyBytes),
+      requestedOutput: raw.max_tokens as number,
+      outputParam: "max_tokens",
+      promptTexts: () => promptTexts(body),
+    });
+    const { model, reservation } = admission;
+    try {
+      const attempts = plan(ctx, model);
+      if (attempts.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment on this gateway.`);
+      await run(ctx, req, res, body, model, attempts, reservation, bodyBytes, admission.recordTokens, anthropicShape(model.id));
+    } finally {
+      reservation.settle(0);
+    }
+  };
+}

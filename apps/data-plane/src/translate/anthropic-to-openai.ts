@@ -1,0 +1,131 @@
+import { GatewayError } from "@gateway/errors";
+import type { ChatRequestBody } from "../providers/types.js";
+
+/**
+ * Anthropic Messages request → OpenAI chat-completions request, for reaching OpenAI-shaped
+ * providers through /v1/messages. Every field either maps or is refused with a 400 naming it:
+ * nothing is dropped silently.
+ */
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+interface Block {
+  type?: unknown;
+  text?: unknown;
+  source?: { type?: unknown; media_type?: unknown; data?: unknown; url?: unknown };
+  id?: unknown;
+  name?: unknown;
+  input?: unknown;
+  tool_use_id?: unknown;
+  content?: unknown;
+  is_error?: unknown;
+}
+
+function blocks(content: unknown, where: string): Block[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) throw bad(where, `'${where}' must be a string or an array of content blocks.`);
+  return content as Block[];
+}
+
+function imagePart(b: Block, where: string): Record<string, unknown> {
+  const s = b.source;
+  if (s?.type === "base64" && typeof s.media_type === "string" && typeof s.data === "string") {
+    return { type: "image_url", image_url: { url: `data:${s.media_type};base64,${s.data}` } };
+  }
+  if (s?.type === "url" && typeof s.url === "string") return { type: "image_url", image_url: { url: s.url } };
+  throw bad(`${where}.source`, `'${where}.source' must be a base64 or url image source.`);
+}
+
+function toolResultText(content: unknown, where: string): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return blocks(content, where)
+    .map((b, i) => {
+      if (b.type === "text" && typeof b.text === "string") return b.text;
+      throw bad(`${where}[${i}]`, `Only text is supported inside tool_result content when the model's provider speaks the OpenAI shape.`);
+    })
+    .join("\n");
+}
+
+const UNSUPPORTED = ["top_k", "thinking", "container", "mcp_servers", "service_tier"] as const;
+
+export function anthropicToOpenAI(body: Record<string, unknown>): ChatRequestBody {
+  for (const f of UNSUPPORTED) {
+    if (body[f] !== undefined && body[f] !== null) throw bad(f, `'${f}' has no equivalent on this model's provider and is not supported through /v1/messages for it.`);
+  }
+  const messages: Array<Record<string, unknown>> = [];
+  if (body.system !== undefined) {
+    const text = blocks(body.system, "system")
+      .map((b, i) => {
+        if (b.type !== "text" || typeof b.text !== "string") throw bad(`system[${i}]`, "'system' blocks must be text.");
+        return b.text;
+      })
+      .join("\n");
+    messages.push({ role: "system", content: text });
+  }
+  const input = body.messages as Array<{ role?: unknown; content?: unknown }>;
+  input.forEach((m, i) => {
+    const where = `messages[${i}].content`;
+    if (m.role !== "user" && m.role !== "assistant") throw bad(`messages[${i}].role`, `'messages[${i}].role' must be 'user' or 'assistant'.`);
+    const parts: Array<Record<string, unknown>> = [];
+    const toolCalls: Array<Record<string, unknown>> = [];
+    const toolResults: Array<Record<string, unknown>> = [];
+    blocks(m.content, where).forEach((b, j) => {
+      const at = `${where}[${j}]`;
+      switch (b.type) {
+        case "text":
+          if (typeof b.text !== "string") throw bad(`${at}.text`, `'${at}.text' must be a string.`);
+          parts.push({ type: "text", text: b.text });
+          break;
+        case "image":
+          if (m.role !== "user") throw bad(at, "Images are only supported in user messages.");
+          parts.push(imagePart(b, at));
+          break;
+        case "tool_use":
+          if (m.role !== "assistant" || typeof b.id !== "string" || typeof b.name !== "string") throw bad(at, `'${at}' must be an assistant tool_use with id and name.`);
+          toolCalls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+          break;
+        case "tool_result":
+          if (m.role !== "user" || typeof b.tool_use_id !== "string") throw bad(at, `'${at}' must be a user tool_result with tool_use_id.`);
+          toolResults.push({ role: "tool", tool_call_id: b.tool_use_id, content: (b.is_error === true ? "Error: " : "") + toolResultText(b.content, `${at}.content`) });
+          break;
+        default:
+          throw bad(`${at}.type`, `Content block type '${String(b.type)}' is not supported for this model's provider.`);
+      }
+    });
+    // Tool results answer the previous assistant turn: they come first, as OpenAI tool messages.
+    messages.push(...toolResults);
+    if (m.role === "assistant") {
+      const text = parts.map((p) => String(p.text ?? "")).join("");
+      if (text || toolCalls.length) messages.push({ role: "assistant", content: text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+    } else if (parts.length) {
+      const onlyText = parts.every((p) => p.type === "text");
+      messages.push({ role: "user", content: onlyText ? parts.map((p) => p.text).join("") : parts });
+    }
+  });
+
+  const out: ChatRequestBody = { model: String(body.model), messages, max_tokens: body.max_tokens as number };
+  if (body.stream === true) out.stream = true;
+  if (body.temperature !== undefined) out.temperature = body.temperature;
+  if (body.top_p !== undefined) out.top_p = body.top_p;
+  if (body.stop_sequences !== undefined) out.stop = body.stop_sequences;
+  const meta = body.metadata as { user_id?: unknown } | undefined;
+  if (meta && typeof meta.user_id === "string") out.user = meta.user_id;
+  if (Array.isArray(body.tools)) {
+    out.tools = (body.tools as Array<{ name?: unknown; description?: unknown; input_schema?: unknown; type?: unknown }>).map((t, i) => {
+      if (t.type !== undefined && t.type !== "custom") throw bad(`tools[${i}].type`, `Server tool '${String(t.type)}' is not available for this model's provider.`);
+      if (typeof t.name !== "string") throw bad(`tools[${i}].name`, `'tools[${i}].name' is required.`);
+      return { type: "function", function: { name: t.name, ...(typeof t.description === "string" ? { description: t.description } : {}), parameters: t.input_schema ?? { type: "object" } } };
+    });
+  }
+  const tc = body.tool_choice as { type?: unknown; name?: unknown; disable_parallel_tool_use?: unknown } | undefined;
+  if (tc) {
+    if (tc.type === "auto") out.tool_choice = "auto";
+    else if (tc.type === "any") out.tool_choice = "required";
+    else if (tc.type === "none") out.tool_choice = "none";
+    else if (tc.type === "tool" && typeof tc.name === "string") out.tool_choice = { type: "function", function: { name: tc.name } };
+    else throw bad("tool_choice", "'tool_choice' must be auto, any, none or tool with a name.");
+    if (tc.disable_parallel_tool_use === true) out.parallel_tool_calls = false;
+  }
+  return out;
+}

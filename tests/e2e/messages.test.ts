@@ -1,0 +1,125 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+
+let stack: Stack;
+let anthropic: Anthropic;
+const cost = (input: number, output: number) => Math.ceil((input * 150_000 + output * 600_000) / 1_000_000);
+
+async function usageOf(requestId: string): Promise<{ cost_credits_minor: number; route: string; usage: { input_tokens: number; output_tokens: number } }> {
+  const r = await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } });
+  return r.json();
+}
+
+beforeAll(async () => {
+  stack = await startStack("messages");
+  // The Anthropic SDK appends /v1/messages to its base URL.
+  anthropic = new Anthropic({ baseURL: stack.dataPlanes[0]!.url, apiKey: stack.demo.secret, maxRetries: 0 });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped model", () => {
+  it("creates a message with the system prompt and multi-turn history, and bills it", async () => {
+    const { data, response } = await anthropic.messages
+      .create({
+        model: "gw-chat-mini",
+        max_tokens: 100,
+        system: "You are terse.",
+        messages: [
+          { role: "user", content: "first question" },
+          { role: "assistant", content: "first answer" },
+          { role: "user", content: [{ type: "text", text: "second question here" }] },
+        ],
+      })
+      .withResponse();
+    expect(data.type).toBe("message");
+    expect(data.role).toBe("assistant");
+    expect(data.model).toBe("gw-chat-mini");
+    expect(data.content).toEqual([{ type: "text", text: "Echo: second question here" }]);
+    expect(data.stop_reason).toBe("end_turn");
+    expect(data.usage.output_tokens).toBe(4);
+    const sent = stack.fake.requests.at(-1)!.body as { messages: Array<{ role: string }> };
+    expect(sent.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(response.headers.get("x-gateway-provider")).toBe("fake");
+    expect(response.headers.get("x-gateway-upstream-model")).toBe("fake-chat");
+    expect(response.headers.get("x-gateway-retry-count")).toBe("0");
+    const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
+    expect(u.route).toBe("messages");
+    expect(u.cost_credits_minor).toBe(cost(u.usage.input_tokens, data.usage.output_tokens));
+  });
+
+  it("streams every event in the native shape, with usage in the final message", async () => {
+    const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
+    const types: string[] = [];
+    stream.on("streamEvent", (e) => types.push(e.type));
+    const final = await stream.finalMessage();
+    expect(final.content).toEqual([{ type: "text", text: "Echo: stream in anthropic shape" }]);
+    expect(final.stop_reason).toBe("end_turn");
+    expect(final.usage.input_tokens).toBe(4);
+    expect(final.usage.output_tokens).toBe(5);
+    expect(types[0]).toBe("message_start");
+    expect(types).toContain("content_block_start");
+    expect(types).toContain("content_block_delta");
+    expect(types).toContain("content_block_stop");
+    expect(types.at(-2)).toBe("message_delta");
+    expect(types.at(-1)).toBe("message_stop");
+  });
+
+  it("round-trips a tool call and its result", async () => {
+    const tools = [{ name: "lookup", description: "Looks things up", input_schema: { type: "object" as const, properties: { text: { type: "string" } } } }];
+    const first = await anthropic.messages.create({ model: "gw-chat-mini", max_tokens: 100, tools, messages: [{ role: "user", content: "find the answer" }] });
+    expect(first.stop_reason).toBe("tool_use");
+    const call = first.content.find((b) => b.type === "tool_use")!;
+    expect(call).toMatchObject({ type: "tool_use", name: "lookup", input: { text: "find the answer" } });
+    const second = await anthropic.messages.create({
+      model: "gw-chat-mini",
+      max_tokens: 100,
+      tools,
+      messages: [
+        { role: "user", content: "find the answer" },
+        { role: "assistant", content: first.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: (call as { id: string }).id, content: "forty-two" }] },
+      ],
+    });
+    expect(second.content).toEqual([{ type: "text", text: "Tool said: forty-two" }]);
+
+    const streamed = await anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, tools, messages: [{ role: "user", content: "stream a tool call" }] }).finalMessage();
+    expect(streamed.stop_reason).toBe("tool_use");
+    expect(streamed.content[0]).toMatchObject({ type: "tool_use", name: "lookup", input: { text: "stream a tool call" } });
+  });
+
+  it("answers errors in the shape the Anthropic SDK reads, and refuses what it cannot translate", async () => {
+    const missing = await anthropic.messages.create({ model: "nope", max_tokens: 10, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((missing as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { type: "not_found_error", code: "model_not_found" } });
+
+    const topK = await anthropic.messages.create({ model: "gw-chat-mini", max_tokens: 10, top_k: 5, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(topK).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((topK as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { param: "top_k" } });
+
+    const noMax = await fetch(`${stack.baseUrl()}/messages`, {
+      method: "POST",
+      headers: { "x-api-key": stack.demo.secret, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "x" }] }),
+    });
+    expect(noMax.status).toBe(400);
+    expect((await noMax.json()).error.param).toBe("max_tokens");
+  });
+
+  it("the same model answers the OpenAI shape too", async () => {
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+    const tools = [{ type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: { text: { type: "string" } } } } }];
+    const first = await openai.chat.completions.create({ model: "gw-chat-mini", tools, messages: [{ role: "user", content: "use the tool" }] });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(first.choices[0]!.finish_reason).toBe("tool_calls");
+    const second = await openai.chat.completions.create({
+      model: "gw-chat-mini",
+      tools,
+      messages: [{ role: "user", content: "use the tool" }, first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "done" }],
+    });
+    expect(second.choices[0]!.message.content).toBe("Tool said: done");
+  });
+});
