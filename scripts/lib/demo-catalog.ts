@@ -32,9 +32,22 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         output_price_minor_per_mtok: 15_000_000,
         deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
       },
+      {
+        id: "gw-embed-small",
+        status: "published",
+        routes: ["embeddings"],
+        context_window: 8_192,
+        max_output_tokens: 0,
+        input_price_minor_per_mtok: 20_000,
+        output_price_minor_per_mtok: 0,
+        deployments: [
+          { provider: "fake", upstream_model: "fake-embed", priority: 0 },
+          { provider: "fake-backup", upstream_model: "fake-embed-backup", priority: 1 },
+        ],
+      },
     ],
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large"];
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-embed-small"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

@@ -10,6 +10,7 @@ import { listModels } from "./routes/models.js";
 import { trialPolicy } from "./routes/trial-policy.js";
 import { usage } from "./routes/usage.js";
 import { messages } from "./routes/messages.js";
+import { embeddings } from "./routes/embeddings.js";
 
 type Handler = (req: Request, res: Response) => unknown;
 
@@ -81,6 +82,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
   app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
   app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
+  app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { handleChat } from "./openai-chat.js";
+import { handleEmbeddings } from "./openai-embeddings.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
@@ -65,6 +66,16 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       }
       if (req.method === "POST" && path === "/v1/chat/completions" && body && typeof body === "object") {
         await handleChat(body as never, res, req);
+        return;
+      }
+      if (req.method === "POST" && path === "/v1/embeddings" && body && typeof body === "object") {
+        const model = String((body as { model?: unknown }).model ?? "");
+        const status = /\+status=(\d+)/.exec(model)?.[1];
+        if (status) {
+          res.writeHead(Number(status), { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `fake upstream status ${status}` } }));
+          return;
+        }
+        handleEmbeddings(body as never, res);
         return;
       }
       res.writeHead(404, { "content-type": "application/json" }).end(

@@ -1,0 +1,52 @@
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { DataPlaneContext } from "../context.js";
+import { costMinor, estimatePromptTokens } from "../credits/cost.js";
+import { admit } from "../admission/admit.js";
+import { runJson } from "../routing/json-router.js";
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+function validate(raw: unknown): Record<string, unknown> {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object (Content-Type: application/json).");
+  const b = raw as Record<string, unknown>;
+  if (typeof b.model !== "string" || b.model.length === 0 || b.model.length > 256) throw bad("model", "'model' is required: a public model id (string, 1 to 256 characters).");
+  const input = b.input;
+  const isTokens = (x: unknown) => Array.isArray(x) && x.length > 0 && x.every((n) => Number.isInteger(n) && n >= 0);
+  const ok =
+    (typeof input === "string" && input.length > 0) ||
+    (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || isTokens(input) || input.every(isTokens)));
+  if (!ok) throw bad("input", "'input' must be a non-empty string, an array of up to 2048 non-empty strings, or token arrays.");
+  if (b.encoding_format !== undefined && b.encoding_format !== "float" && b.encoding_format !== "base64") throw bad("encoding_format", "'encoding_format' must be 'float' or 'base64'.");
+  if (b.dimensions !== undefined && (!Number.isInteger(b.dimensions) || (b.dimensions as number) < 1)) throw bad("dimensions", "'dimensions' must be a positive integer.");
+  return b;
+}
+
+/** POST /v1/embeddings: string and array inputs, encoding_format, dimensions; billed per input token. */
+export function embeddings(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = validate(req.body);
+    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
+    const admission = await admit(ctx, res, { route: "embeddings", modelId: body.model as string, promptTokensBound: estimatePromptTokens(bodyBytes), requestedOutput: 0 });
+    const { model, reservation } = admission;
+    try {
+      await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
+        route: "embeddings",
+        build: (t) => {
+          if (t.provider.kind === "anthropic") return undefined; // Anthropic has no embeddings API
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/embeddings`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
+        },
+        parse: (json) => {
+          const j = json as { data?: unknown; usage?: { prompt_tokens?: unknown } };
+          if (!Array.isArray(j?.data) || typeof j.usage?.prompt_tokens !== "number") throw new GatewayError("upstream_error", "The provider returned an invalid embeddings response.");
+          const usage = { input_tokens: j.usage.prompt_tokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
+          return { body: { ...j, model: model.id }, usage, costMinor: costMinor(usage, model) };
+        },
+      });
+    } finally {
+      reservation.settle(0);
+    }
+  };
+}
