@@ -45,9 +45,24 @@ export function demoCatalog(fakeUpstreamUrl: string) {
           { provider: "fake-backup", upstream_model: "fake-embed-backup", priority: 1 },
         ],
       },
+      {
+        id: "gw-image",
+        status: "published",
+        routes: ["images"],
+        context_window: 0,
+        max_output_tokens: 0,
+        input_price_minor_per_mtok: 0,
+        output_price_minor_per_mtok: 0,
+        image_prices: [
+          { size: "1024x1024", quality: "standard", price_minor: 40_000 },
+          { size: "1024x1024", quality: "hd", price_minor: 80_000 },
+          { size: "1792x1024", quality: "*", price_minor: 120_000 },
+        ],
+        deployments: [{ provider: "fake", upstream_model: "fake-image", priority: 0 }],
+      },
     ],
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-embed-small"];
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-embed-small", "gw-image"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

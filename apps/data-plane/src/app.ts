@@ -11,6 +11,8 @@ import { trialPolicy } from "./routes/trial-policy.js";
 import { usage } from "./routes/usage.js";
 import { messages } from "./routes/messages.js";
 import { embeddings } from "./routes/embeddings.js";
+import { images } from "./routes/images.js";
+import { formOrJson } from "./http/form-body.js";
 
 type Handler = (req: Request, res: Response) => unknown;
 
@@ -83,6 +85,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
   app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
+  app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

@@ -78,6 +78,17 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         handleEmbeddings(body as never, res);
         return;
       }
+      if (req.method === "POST" && path === "/v1/images/generations" && body && typeof body === "object") {
+        const b = body as { n?: number; response_format?: string; prompt?: string };
+        const n = b.n ?? 1;
+        // A 1×1 transparent PNG stands in for every generated image.
+        const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+        const data = Array.from({ length: n }, (_, i) =>
+          b.response_format === "b64_json" ? { b64_json: png, revised_prompt: b.prompt } : { url: `http://${req.headers.host}/files/image-${i}.png`, revised_prompt: b.prompt },
+        );
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data }));
+        return;
+      }
       res.writeHead(404, { "content-type": "application/json" }).end(
         JSON.stringify({ error: { message: `Unknown path ${path}`, type: "invalid_request_error" } }),
       );

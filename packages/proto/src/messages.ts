@@ -31,7 +31,9 @@ export interface Model {
   input_price_minor_per_mtok: number;
   output_price_minor_per_mtok: number;
   deployments: Deployment[];
+  image_prices: ImagePrice[];
 }
+export interface ImagePrice { size: string; quality: string; price_minor: number }
 export interface Provider { code: string; kind: string; base_url: string; credential_ref: string }
 export interface CatalogSnapshot { version: number; not_modified: boolean; models: Model[]; providers: Provider[] }
 export type GetTrialPolicyRequest = Record<string, never>;

@@ -30,6 +30,9 @@ const ModelDoc = z.object({
   input_price_minor_per_mtok: count,
   output_price_minor_per_mtok: count,
   deployments: z.array(DeploymentDoc).default([]),
+  image_prices: z
+    .array(z.object({ size: z.string().min(1).default("*"), quality: z.enum(["standard", "hd", "*"]).default("*"), price_minor: count }))
+    .default([]),
 });
 
 export const CatalogDocument = z.object({

@@ -40,6 +40,8 @@ export interface ModelsTable {
   max_output_tokens: number;
   input_price_minor_per_mtok: number;
   output_price_minor_per_mtok: number;
+  /** Per-image prices: [{size, quality, price_minor}]. */
+  image_prices: ColumnType<Array<{ size: string; quality: string; price_minor: number }>, string | undefined, string>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -21,7 +21,8 @@ export function applyCatalog(ctx: ControlContext) {
         for (const [j, d] of m.deployments.entries()) {
           if (!known.has(d.provider)) throw new GatewayError("invalid_request", `invalid catalog document: models[${i}].deployments[${j}].provider: unknown provider "${d.provider}"`);
         }
-        const { deployments, ...model } = m;
+        const { deployments, image_prices, ...rest } = m;
+        const model = { ...rest, image_prices: JSON.stringify(image_prices) };
         await trx
           .insertInto("models")
           .values({ ...model, updated_at: new Date() })

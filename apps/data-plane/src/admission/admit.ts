@@ -16,6 +16,8 @@ export interface AdmissionRequest {
   requestedOutput: number | undefined;
   /** Name of the request field that set requestedOutput, for error messages. */
   outputParam?: string;
+  /** Exact maximum cost when the route prices by unit (images), minor credit units. */
+  maxCostMinor?: number;
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
   promptTexts?: () => string[];
 }
@@ -50,7 +52,7 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = req.requestedOutput ?? model.max_output_tokens;
-  const maxCost = costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
+  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
   const reservation = await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
   return {
     model,

@@ -1,7 +1,9 @@
 import type { Migration } from "@gateway/db";
 import { init } from "./20261122000000-init.js";
+import { imagePrices } from "./20261122010000-image-prices.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
   "20261122000000-init": init,
+  "20261122010000-image-prices": imagePrices,
 };

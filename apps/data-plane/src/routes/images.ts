@@ -1,0 +1,105 @@
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { admit } from "../admission/admit.js";
+import { runJson } from "../routing/json-router.js";
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+interface ImageRequest {
+  model: string;
+  prompt: string;
+  n: number;
+  size?: string;
+  user?: string;
+  quality?: "standard" | "hd";
+  style?: "vivid" | "natural";
+  response_format?: "url" | "b64_json";
+}
+
+/** Form bodies carry strings: accept "2" for n, reject anything that is not an integer. */
+function toInt(v: unknown): number | undefined {
+  if (typeof v === "number") return Number.isInteger(v) ? v : undefined;
+  if (typeof v === "string" && /^\d+$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+function oneOf<T extends string>(b: Record<string, unknown>, field: string, allowed: readonly T[]): T | undefined {
+  const v = b[field];
+  if (v === undefined || v === "") return undefined;
+  if (typeof v !== "string" || !(allowed as readonly string[]).includes(v)) throw bad(field, `'${field}' must be one of ${allowed.join(", ")}.`);
+  return v as T;
+}
+
+export function validateImageBody(raw: unknown): ImageRequest {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be an object (JSON, urlencoded or multipart form).");
+  const b = raw as Record<string, unknown>;
+  if (typeof b.model !== "string" || b.model.length < 1 || b.model.length > 256) throw bad("model", "'model' is required: a public model id of 1 to 256 characters.");
+  if (typeof b.prompt !== "string" || b.prompt.length < 1 || b.prompt.length > 4000) throw bad("prompt", "'prompt' is required: 1 to 4000 characters.");
+  const n = b.n === undefined || b.n === "" ? 1 : toInt(b.n);
+  if (n === undefined || n < 1 || n > 10) throw bad("n", "'n' must be an integer from 1 to 10.");
+  if (b.size !== undefined && typeof b.size !== "string") throw bad("size", "'size' must be a string.");
+  if (b.user !== undefined && typeof b.user !== "string") throw bad("user", "'user' must be a string.");
+  const out: ImageRequest = { model: b.model, prompt: b.prompt, n };
+  if (typeof b.size === "string" && b.size) out.size = b.size;
+  if (typeof b.user === "string") out.user = b.user;
+  const quality = oneOf(b, "quality", ["standard", "hd"] as const);
+  const style = oneOf(b, "style", ["vivid", "natural"] as const);
+  const format = oneOf(b, "response_format", ["url", "b64_json"] as const);
+  if (quality) out.quality = quality;
+  if (style) out.style = style;
+  if (format) out.response_format = format;
+  return out;
+}
+
+/** Price of one image: exact size and quality first, then wildcards; a size the model does not price is a 400. */
+export function imagePrice(model: Model, size: string | undefined, quality: string | undefined): number {
+  const s = size ?? "*";
+  const q = quality ?? "standard";
+  const p = model.image_prices;
+  const hit =
+    p.find((x) => x.size === s && x.quality === q) ??
+    p.find((x) => x.size === s && x.quality === "*") ??
+    p.find((x) => x.size === "*" && x.quality === q) ??
+    p.find((x) => x.size === "*" && x.quality === "*");
+  if (!hit) {
+    const sizes = [...new Set(p.map((x) => x.size).filter((x) => x !== "*"))];
+    if (sizes.length) throw bad("size", `'size' ${size ? `'${size}' ` : ""}is not offered by '${model.id}': one of ${sizes.join(", ")}.`);
+    throw new GatewayError("model_unavailable", `The model '${model.id}' has no image price configured.`);
+  }
+  return hit.price_minor;
+}
+
+/** POST /v1/images/generations: JSON, urlencoded or multipart; billed per image by size and quality. */
+export function images(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = validateImageBody(req.body);
+    // Resolve first to price it; admit() resolves again with the same cached catalog (no I/O).
+    const catalogModel = ctx.catalog.current.models.get(body.model);
+    const unit = catalogModel && catalogModel.routes.includes("images") ? imagePrice(catalogModel, body.size, body.quality) : 0;
+    const admission = await admit(ctx, res, { route: "images", modelId: body.model, promptTokensBound: 0, requestedOutput: 0, maxCostMinor: unit * body.n });
+    const { model, reservation } = admission;
+    const cost = imagePrice(model, body.size, body.quality) * body.n;
+    try {
+      await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
+        route: "images",
+        build: (t) => {
+          if (t.provider.kind === "anthropic") return undefined;
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/images/generations`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
+        },
+        parse: (json) => {
+          const j = json as { created?: unknown; data?: unknown };
+          if (!Array.isArray(j?.data)) throw new GatewayError("upstream_error", "The provider returned an invalid image response.");
+          // Bill what was delivered: a provider that returns fewer images is charged for fewer.
+          const delivered = Math.min(j.data.length, body.n);
+          return { body: j, usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false }, costMinor: Math.round((cost / body.n) * delivered) };
+        },
+      });
+    } finally {
+      reservation.settle(0);
+    }
+  };
+}
