@@ -92,3 +92,39 @@ describe("fallbacks", () => {
     expect(skipped.headers.get("x-gateway-attempted-fallbacks")).toBeNull();
   });
 });
+
+describe("streams that do not end well", () => {
+  it("a stream without usage is billed from counted tokens, never at zero", async () => {
+    const r = await fetch(`${stack.baseUrl()}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.demo.secret}`, "content-type": "application/json" },
+      body: chatBody("count these delivered words [[fake:nousage]]", { stream: true }),
+    });
+    const text = await r.text();
+    expect(text).toContain("[DONE]");
+    const u = await (await fetch(`${stack.baseUrl()}/usage/${r.headers.get("x-gateway-trace-id")}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json();
+    expect(u.usage.estimated).toBe(true);
+    expect(u.usage.output_tokens).toBeGreaterThan(0);
+    expect(u.cost_credits_minor).toBeGreaterThan(0);
+  });
+
+  it("a client that disconnects mid-stream aborts the upstream and is billed what was delivered", async () => {
+    const controller = new AbortController();
+    const r = await fetch(`${stack.baseUrl()}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.demo.secret}`, "content-type": "application/json" },
+      body: chatBody(`${"word ".repeat(40)}[[fake:chunk_delay=50]]`, { stream: true }),
+      signal: controller.signal,
+    });
+    const id = r.headers.get("x-gateway-trace-id")!;
+    const reader = r.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const u = await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json();
+    expect(u.usage.estimated).toBe(true);
+    expect(u.usage.output_tokens).toBeGreaterThan(0);
+    // Far fewer than the 41 words the full answer would have had.
+    expect(u.usage.output_tokens).toBeLessThan(20);
+  });
+});
