@@ -7,6 +7,7 @@ export function demoCatalog(fakeUpstreamUrl: string) {
     providers: [
       { code: "fake", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-backup", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+      { code: "fake-anthropic", kind: "anthropic", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
     ],
     models: [
       {
@@ -31,6 +32,16 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         input_price_minor_per_mtok: 3_000_000,
         output_price_minor_per_mtok: 15_000_000,
         deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
+      },
+      {
+        id: "gw-claude",
+        status: "published",
+        routes: ["chat", "messages"],
+        context_window: 200_000,
+        max_output_tokens: 8_192,
+        input_price_minor_per_mtok: 800_000,
+        output_price_minor_per_mtok: 4_000_000,
+        deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
       },
       {
         id: "gw-embed-small",
@@ -64,5 +75,5 @@ export function demoCatalog(fakeUpstreamUrl: string) {
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-embed-small", "gw-image"];
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-embed-small", "gw-image"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

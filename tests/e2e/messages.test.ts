@@ -123,3 +123,59 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(second.choices[0]!.message.content).toBe("Tool said: done");
   });
 });
+
+describe("an Anthropic-provider model, through both SDKs", () => {
+  const claudeCost = (i: number, o: number) => Math.ceil((i * 800_000 + o * 4_000_000) / 1_000_000);
+
+  it("Anthropic SDK: create and stream, billed at the model's prices", async () => {
+    const { data, response } = await anthropic.messages
+      .create({ model: "gw-claude", max_tokens: 50, system: "Be brief.", messages: [{ role: "user", content: "hello claude" }] })
+      .withResponse();
+    expect(data.content).toEqual([{ type: "text", text: "Echo: hello claude" }]);
+    expect(response.headers.get("x-gateway-provider")).toBe("fake-anthropic");
+    const sent = stack.fake.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/messages");
+    expect(sent.headers["x-api-key"]).toBe("fake-upstream-local-key");
+    expect(sent.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(sent.body).toMatchObject({ model: "fake-claude", system: "Be brief.", max_tokens: 50 });
+    const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
+    expect(u.cost_credits_minor).toBe(claudeCost(data.usage.input_tokens, data.usage.output_tokens));
+
+    const final = await anthropic.messages.stream({ model: "gw-claude", max_tokens: 50, messages: [{ role: "user", content: "stream from claude" }] }).finalMessage();
+    expect(final.content).toEqual([{ type: "text", text: "Echo: stream from claude" }]);
+    expect(final.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+  });
+
+  it("OpenAI SDK: chat, stream with usage, and a tool round trip, translated to the Messages API", async () => {
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+    const r = await openai.chat.completions.create({ model: "gw-claude", messages: [{ role: "system", content: "sys" }, { role: "user", content: "hi from openai" }] });
+    expect(r.choices[0]!.message.content).toBe("Echo: hi from openai");
+    expect(r.choices[0]!.finish_reason).toBe("stop");
+    expect(r.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 4 });
+
+    const stream = await openai.chat.completions.create({ model: "gw-claude", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "stream it please" }] });
+    let text = "";
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const c of stream) {
+      text += c.choices[0]?.delta?.content ?? "";
+      if (c.usage) usage = c.usage;
+    }
+    expect(text).toBe("Echo: stream it please");
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });
+
+    const tools = [{ type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: { text: { type: "string" } } } } }];
+    const first = await openai.chat.completions.create({ model: "gw-claude", tools, messages: [{ role: "user", content: "call it" }] });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(first.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(JSON.parse(call.function.arguments)).toEqual({ text: "call it" });
+    const second = await openai.chat.completions.create({
+      model: "gw-claude",
+      tools,
+      messages: [{ role: "user", content: "call it" }, first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "result 7" }],
+    });
+    expect(second.choices[0]!.message.content).toBe("Tool said: result 7");
+
+    const unsupported = await openai.chat.completions.create({ model: "gw-claude", logprobs: true, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect((unsupported as InstanceType<typeof OpenAI.APIError>).param).toBe("logprobs");
+  });
+});

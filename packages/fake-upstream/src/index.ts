@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { handleChat } from "./openai-chat.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
+import { handleAnthropic } from "./anthropic-messages.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
@@ -56,6 +57,14 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       if (requests.length > MAX_RECORDED) requests.shift();
       if (path === "/healthz") {
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+        return;
+      }
+      if (req.method === "POST" && path === "/v1/messages" && body && typeof body === "object") {
+        if (opts.apiKey && req.headers["x-api-key"] !== opts.apiKey) {
+          res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
+          return;
+        }
+        await handleAnthropic(body as never, res);
         return;
       }
       if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {

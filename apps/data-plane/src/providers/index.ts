@@ -1,5 +1,5 @@
-import { GatewayError } from "@gateway/errors";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
+import { anthropicChat } from "./anthropic/chat.js";
 import type { ChatAdapter, ProviderKind } from "./types.js";
 
 export * from "./types.js";
@@ -14,7 +14,7 @@ export function chatAdapterFor(kind: ProviderKind): ChatAdapter {
     case "openai-compatible":
       return openai;
     case "anthropic":
-      throw new GatewayError("model_unavailable", "Chat through an Anthropic provider is not available on this gateway version.");
+      return anthropicChat;
     default: {
       const never: never = kind;
       throw new Error(`unknown provider kind ${String(never)}`);

@@ -56,6 +56,8 @@ export interface ParsedStreamEvent {
   chunk?: Record<string, unknown>;
   /** True for the usage-only chunk the gateway asked for (no choices). */
   usageOnly?: boolean;
+  /** A usage-only chunk that follows `forward`, for clients that asked for usage. */
+  usageForward?: string;
   usage?: NormalizedUsage;
   /** Text content carried by this event (for counting tokens when usage is missing). */
   text: string;
@@ -67,6 +69,7 @@ export interface ParsedStreamEvent {
 export interface ChatAdapter {
   buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
   parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse;
-  parseStreamData(data: string, publicModel: string, upstreamModel: string): ParsedStreamEvent;
+  /** A parser for one upstream stream (stateful: some providers spread usage over events). */
+  streamParser(publicModel: string, upstreamModel: string): (data: string) => ParsedStreamEvent;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }

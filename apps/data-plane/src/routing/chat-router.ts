@@ -106,6 +106,7 @@ export async function run(
     }
 
     const parser = new SseParser();
+    const parseEvent = adapter.streamParser(model.id, target.deployment.upstream_model);
     const writer = shape.stream();
     let started = false;
     let done = false;
@@ -115,7 +116,7 @@ export async function run(
     try {
       for await (const chunk of up.body) {
         for (const ev of parser.push(chunk as Uint8Array)) {
-          const parsed = adapter.parseStreamData(ev.data, model.id, target.deployment.upstream_model);
+          const parsed = parseEvent(ev.data);
           if (parsed.usage) usage = parsed.usage;
           text += parsed.text;
           if (parsed.done) {

@@ -65,7 +65,7 @@ export function openAICompatibleChat(authHeader: (apiKey: string) => Record<stri
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    parseStreamData(data: string, publicModel: string, upstreamModel: string): ParsedStreamEvent {
+    streamParser: (publicModel: string, upstreamModel: string) => (data: string): ParsedStreamEvent => {
       if (data === "[DONE]") return { forward: undefined, text: "", done: true };
       let event: { choices?: Array<{ delta?: { content?: unknown } }>; usage?: OpenAIUsage | null; error?: unknown };
       try {
@@ -81,6 +81,7 @@ export function openAICompatibleChat(authHeader: (apiKey: string) => Record<stri
       const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
       return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
     },
+
 
     mapError: mapOpenAIError,
   };

@@ -1,0 +1,226 @@
+import { GatewayError } from "@gateway/errors";
+import { mapOpenAIError } from "../openai-compatible/chat.js";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+
+/**
+ * Anthropic Messages API as a chat provider: OpenAI-shaped requests are translated to the
+ * Messages shape (system, content blocks, tool_use / tool_result, stop sequences), answers and
+ * stream events back to chat completions. Fields without an equivalent are refused with a 400.
+ */
+export const ANTHROPIC_VERSION = "2023-06-01";
+const DEFAULT_MAX_TOKENS = 4096;
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+interface OAIMessage {
+  role?: string;
+  content?: unknown;
+  tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+  tool_call_id?: string;
+}
+
+function contentBlocks(content: unknown, where: string): Array<Record<string, unknown>> {
+  if (content === null || content === undefined) return [];
+  if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+  if (!Array.isArray(content)) throw bad(where, `'${where}' must be a string or an array of parts.`);
+  return content.map((p: { type?: unknown; text?: unknown; image_url?: { url?: unknown } }, i) => {
+    if (p.type === "text" && typeof p.text === "string") return { type: "text", text: p.text };
+    if (p.type === "image_url" && typeof p.image_url?.url === "string") {
+      const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url.url);
+      return m ? { type: "image", source: { type: "base64", media_type: m[1], data: m[2] } } : { type: "image", source: { type: "url", url: p.image_url.url } };
+    }
+    throw bad(`${where}[${i}]`, `Part type '${String(p.type)}' has no equivalent for this model's provider.`);
+  });
+}
+
+const UNSUPPORTED = ["n", "logprobs", "top_logprobs", "presence_penalty", "frequency_penalty", "logit_bias", "response_format", "seed", "audio", "modalities", "prediction"] as const;
+
+export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string): Record<string, unknown> {
+  for (const f of UNSUPPORTED) {
+    const v = body[f];
+    if (v === undefined || v === null || (f === "n" && v === 1)) continue;
+    throw bad(f, `'${f}' has no equivalent for this model's provider.`);
+  }
+  const system: string[] = [];
+  const messages: Array<{ role: string; content: Array<Record<string, unknown>> }> = [];
+  const push = (role: string, blocks: Array<Record<string, unknown>>) => {
+    const last = messages.at(-1);
+    // The Messages API wants alternating turns: merge consecutive same-role turns (e.g. tool results).
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  (body.messages as OAIMessage[]).forEach((m, i) => {
+    const where = `messages[${i}].content`;
+    switch (m.role) {
+      case "system":
+      case "developer":
+        system.push(contentBlocks(m.content, where).map((b) => String(b.text ?? "")).join("\n"));
+        break;
+      case "user":
+        push("user", contentBlocks(m.content, where));
+        break;
+      case "assistant": {
+        const blocks = contentBlocks(m.content, where);
+        for (const tc of m.tool_calls ?? []) {
+          let input: unknown = {};
+          try {
+            input = tc.function?.arguments ? JSON.parse(tc.function.arguments) : {};
+          } catch {
+            throw bad(`messages[${i}].tool_calls`, "Tool call arguments must be JSON.");
+          }
+          blocks.push({ type: "tool_use", id: tc.id, name: tc.function?.name, input });
+        }
+        push("assistant", blocks);
+        break;
+      }
+      case "tool":
+        push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id, content: contentBlocks(m.content, where) }]);
+        break;
+      default:
+        throw bad(`messages[${i}].role`, `Role '${String(m.role)}' has no equivalent for this model's provider.`);
+    }
+  });
+  const out: Record<string, unknown> = {
+    model: upstreamModel,
+    messages,
+    max_tokens: body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS,
+  };
+  if (system.length) out.system = system.join("\n");
+  if (body.stream) out.stream = true;
+  for (const f of ["temperature", "top_p"] as const) if (body[f] !== undefined && body[f] !== null) out[f] = body[f];
+  if (body.stop !== undefined && body.stop !== null) out.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
+  if (typeof body.user === "string") out.metadata = { user_id: body.user };
+  if (Array.isArray(body.tools)) {
+    out.tools = (body.tools as Array<{ type?: string; function?: { name?: string; description?: string; parameters?: unknown } }>).map((t, i) => {
+      if (t.type !== "function" || !t.function?.name) throw bad(`tools[${i}]`, "Only function tools are supported for this model's provider.");
+      return { name: t.function.name, ...(t.function.description ? { description: t.function.description } : {}), input_schema: t.function.parameters ?? { type: "object" } };
+    });
+  }
+  const tc = body.tool_choice as string | { function?: { name?: string } } | undefined;
+  if (tc !== undefined && tc !== null) {
+    if (tc === "auto") out.tool_choice = { type: "auto" };
+    else if (tc === "required") out.tool_choice = { type: "any" };
+    else if (tc === "none") out.tool_choice = { type: "none" };
+    else if (typeof tc === "object" && tc.function?.name) out.tool_choice = { type: "tool", name: tc.function.name };
+  }
+  if (body.parallel_tool_calls === false) out.tool_choice = { ...((out.tool_choice as object) ?? { type: "auto" }), disable_parallel_tool_use: true };
+  return out;
+}
+
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
+/** Anthropic reports cache reads and writes apart from input_tokens; all of it is prompt. */
+function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): NormalizedUsage | undefined {
+  if (!u) return undefined;
+  const cacheRead = u.cache_read_input_tokens ?? 0;
+  const input = (u.input_tokens ?? inputFromStart) + cacheRead + (u.cache_creation_input_tokens ?? 0);
+  return { input_tokens: input, output_tokens: u.output_tokens ?? 0, cached_input_tokens: cacheRead, estimated: false };
+}
+
+function finishReason(stop: unknown): string {
+  switch (stop) {
+    case "max_tokens":
+      return "length";
+    case "tool_use":
+      return "tool_calls";
+    case "refusal":
+      return "content_filter";
+    default:
+      return "stop";
+  }
+}
+
+function openAIUsage(u: NormalizedUsage | undefined): Record<string, unknown> | undefined {
+  if (!u) return undefined;
+  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, prompt_tokens_details: { cached_tokens: u.cached_input_tokens } };
+}
+
+export const anthropicChat: ChatAdapter = {
+  buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
+    const headers: Record<string, string> = { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, accept: body.stream ? "text/event-stream" : "application/json" };
+    if (target.apiKey) headers["x-api-key"] = target.apiKey;
+    return { url: `${target.provider.base_url.replace(/\/+$/, "")}/messages`, headers, body: JSON.stringify(openAIToAnthropic(body, target.deployment.upstream_model)) };
+  },
+
+  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
+    const m = json as { id?: string; content?: Array<{ type?: string; text?: string; id?: string; name?: string; input?: unknown }>; stop_reason?: unknown; usage?: AnthropicUsage };
+    if (!m || !Array.isArray(m.content)) throw new GatewayError("upstream_error", "The provider returned an invalid message.");
+    const text = m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+    const toolCalls = m.content.filter((b) => b.type === "tool_use").map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    const usage = normalize(m.usage);
+    return {
+      body: {
+        id: m.id ?? "chatcmpl-anthropic",
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: publicModel,
+        choices: [{ index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finishReason(m.stop_reason), logprobs: null }],
+        ...(usage ? { usage: openAIUsage(usage) } : {}),
+      },
+      usage,
+    };
+  },
+
+  streamParser(publicModel: string) {
+    let id = "chatcmpl-anthropic";
+    let inputTokens = 0;
+    let cacheRead = 0;
+    const toolIndex = new Map<number, number>();
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => {
+      const c = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra };
+      return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
+    };
+    return (data: string): ParsedStreamEvent => {
+      let ev: { type?: string; message?: { id?: string; usage?: AnthropicUsage }; index?: number; content_block?: { type?: string; id?: string; name?: string }; delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: unknown }; usage?: AnthropicUsage; error?: { message?: string } };
+      try {
+        ev = JSON.parse(data) as typeof ev;
+      } catch {
+        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+      }
+      switch (ev.type) {
+        case "message_start":
+          id = ev.message?.id ?? id;
+          inputTokens = ev.message?.usage?.input_tokens ?? 0;
+          cacheRead = ev.message?.usage?.cache_read_input_tokens ?? 0;
+          return { ...chunk({ role: "assistant", content: "" }, null), text: "", done: false };
+        case "content_block_start":
+          if (ev.content_block?.type === "tool_use") {
+            const i = toolIndex.size;
+            toolIndex.set(ev.index ?? 0, i);
+            return { ...chunk({ tool_calls: [{ index: i, id: ev.content_block.id, type: "function", function: { name: ev.content_block.name, arguments: "" } }] }, null), text: "", done: false };
+          }
+          return { forward: undefined, text: "", done: false };
+        case "content_block_delta":
+          if (ev.delta?.type === "text_delta") return { ...chunk({ content: ev.delta.text ?? "" }, null), text: ev.delta.text ?? "", done: false };
+          if (ev.delta?.type === "input_json_delta") {
+            return { ...chunk({ tool_calls: [{ index: toolIndex.get(ev.index ?? 0) ?? 0, function: { arguments: ev.delta.partial_json ?? "" } }] }, null), text: "", done: false };
+          }
+          return { forward: undefined, text: "", done: false };
+        case "message_delta": {
+          const usage = normalize({ cache_read_input_tokens: cacheRead, ...ev.usage, input_tokens: ev.usage?.input_tokens ?? inputTokens });
+          const finish = chunk({}, finishReason(ev.delta?.stop_reason));
+          const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };
+          // Two OpenAI chunks from one event: the finish, then the usage-only chunk.
+          return { ...finish, usageForward: JSON.stringify(usageChunk), ...(usage ? { usage } : {}), text: "", done: false };
+        }
+        case "message_stop":
+          return { forward: undefined, text: "", done: true };
+        case "error":
+          throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${ev.error?.message ?? "unknown"}`);
+        default:
+          return { forward: undefined, text: "", done: false };
+      }
+    };
+  },
+
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {
+    // Anthropic's 529 means overloaded: retryable like a 503.
+    return mapOpenAIError(status === 529 ? 503 : status, bodyText, retryAfter);
+  },
+};
