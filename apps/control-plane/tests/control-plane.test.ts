@@ -123,7 +123,7 @@ describe("catalog", () => {
     const first = await control.GetCatalog({ known_version: 0 });
     expect(first.models.map((m) => m.id)).toEqual(["m-chat", "m-draft"]);
     expect(first.models[0]!.deployments).toEqual([{ provider: "p1", upstream_model: "up-chat", priority: 0, weight: 1 }]);
-    expect(first.providers).toEqual([{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY" }]);
+    expect(first.providers).toEqual([{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY", auth_header: "" }]);
     expect((await control.GetCatalog({ known_version: first.version })).not_modified).toBe(true);
     const applied = await admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ ...catalog.models[0], input_price_minor_per_mtok: 11 }] }) });
     expect(applied.version).toBe(first.version + 1);

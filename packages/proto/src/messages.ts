@@ -34,7 +34,7 @@ export interface Model {
   image_prices: ImagePrice[];
 }
 export interface ImagePrice { size: string; quality: string; price_minor: number }
-export interface Provider { code: string; kind: string; base_url: string; credential_ref: string }
+export interface Provider { code: string; kind: string; base_url: string; credential_ref: string; auth_header: string }
 export interface CatalogSnapshot { version: number; not_modified: boolean; models: Model[]; providers: Provider[] }
 export type GetTrialPolicyRequest = Record<string, never>;
 export interface TrialPolicy {

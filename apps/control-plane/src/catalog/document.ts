@@ -12,6 +12,7 @@ const ProviderDoc = z.object({
   kind: z.enum(["openai", "anthropic", "openai-compatible"]),
   base_url: z.string().url(),
   credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
+  auth_header: z.string().regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name").default(""),
 });
 
 const DeploymentDoc = z.object({

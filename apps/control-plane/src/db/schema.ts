@@ -29,6 +29,7 @@ export interface ProvidersTable {
   kind: "openai" | "anthropic" | "openai-compatible";
   base_url: string;
   credential_ref: string;
+  auth_header: ColumnType<string, string | undefined, string>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

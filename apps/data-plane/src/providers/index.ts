@@ -4,8 +4,7 @@ import type { ChatAdapter, ProviderKind } from "./types.js";
 
 export * from "./types.js";
 
-const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
-const openai = openAICompatibleChat(bearer);
+const openai = openAICompatibleChat();
 
 /** The chat adapter of a provider kind. Exhaustive: a new kind without a case fails to compile. */
 export function chatAdapterFor(kind: ProviderKind): ChatAdapter {

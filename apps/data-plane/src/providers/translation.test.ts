@@ -10,7 +10,7 @@ import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-
 /** Recorded wire fixtures, in the shapes the providers' API references document. */
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8");
 const events = (name: string) => new SseParser().push(new TextEncoder().encode(fixture(name)));
-const openai = openAICompatibleChat((k) => ({ authorization: `Bearer ${k}` }));
+const openai = openAICompatibleChat();
 
 describe("OpenAI wire fixtures", () => {
   it("takes usage from a final chunk that still has choices, cached tokens included", () => {
@@ -80,6 +80,16 @@ describe("Anthropic wire fixtures", () => {
     expect(types.filter((t) => t === "content_block_start")).toHaveLength(2);
     expect(types.filter((t) => t === "content_block_stop")).toHaveLength(2);
     expect(types.slice(-2)).toEqual(["message_delta", "message_stop"]);
+  });
+});
+
+describe("credentials", () => {
+  const target = (auth_header: string) => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
+  it("sends the credential as a bearer token, or in the provider's own header", () => {
+    expect(openai.buildChatRequest({ model: "m", messages: [] }, target("")).headers.authorization).toBe("Bearer secret-1");
+    const azure = openai.buildChatRequest({ model: "m", messages: [] }, target("api-key")).headers;
+    expect(azure["api-key"]).toBe("secret-1");
+    expect(azure.authorization).toBeUndefined();
   });
 });
 

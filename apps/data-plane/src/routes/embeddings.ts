@@ -4,6 +4,7 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimatePromptTokens } from "../credits/cost.js";
 import { admit } from "../admission/admit.js";
 import { runJson } from "../routing/json-router.js";
+import { openAIAuthHeaders } from "../providers/openai-compatible/chat.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -34,8 +35,7 @@ export function embeddings(ctx: DataPlaneContext) {
         route: "embeddings",
         build: (t) => {
           if (t.provider.kind === "anthropic") return undefined; // Anthropic has no embeddings API
-          const headers: Record<string, string> = { "content-type": "application/json" };
-          if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+          const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
           return { url: `${t.provider.base_url.replace(/\/+$/, "")}/embeddings`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
         },
         parse: (json) => {

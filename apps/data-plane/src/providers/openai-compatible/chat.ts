@@ -42,8 +42,14 @@ export function mapOpenAIError(status: number, bodyText: string, retryAfter: str
   return new GatewayError("invalid_request", `The provider rejected the request: ${msg}`);
 }
 
+/** The credential header: `Authorization: Bearer …`, or the provider's own header carrying it as is. */
+export function openAIAuthHeaders(target: UpstreamTarget): Record<string, string> {
+  if (!target.apiKey) return {};
+  return target.provider.auth_header ? { [target.provider.auth_header.toLowerCase()]: target.apiKey } : { authorization: `Bearer ${target.apiKey}` };
+}
+
 /** Chat completions for any server speaking the OpenAI shape (OpenAI itself, vLLM, Groq …). */
-export function openAICompatibleChat(authHeader: (apiKey: string) => Record<string, string>): ChatAdapter {
+export function openAICompatibleChat(): ChatAdapter {
   return {
     buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
       const upstreamBody: Record<string, unknown> = { ...body, model: target.deployment.upstream_model };
@@ -52,7 +58,7 @@ export function openAICompatibleChat(authHeader: (apiKey: string) => Record<stri
         upstreamBody.stream_options = { ...(body.stream_options ?? {}), include_usage: true };
       }
       const headers: Record<string, string> = { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json" };
-      if (target.apiKey) Object.assign(headers, authHeader(target.apiKey));
+      Object.assign(headers, openAIAuthHeaders(target));
       return { url: `${target.provider.base_url.replace(/\/+$/, "")}/chat/completions`, headers, body: JSON.stringify(upstreamBody) };
     },
 
