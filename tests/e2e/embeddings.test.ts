@@ -48,3 +48,10 @@ it("refuses bad input naming the field, and a chat model on the embeddings route
   const chatModel = await client.embeddings.create({ model: "gw-chat-mini", input: "x" }).catch((e: unknown) => e);
   expect((chatModel as InstanceType<typeof OpenAI.APIError>).code).toBe("model_not_supported_for_route");
 });
+
+it("falls back when the first embeddings deployment fails, and says so", async () => {
+  const { data, response } = await client.embeddings.create({ model: "gw-embed-small", input: "fail first [[fake:flaky=emb-1:3]]" }).withResponse();
+  expect(data.data).toHaveLength(1);
+  expect(response.headers.get("x-gateway-provider")).toBe("fake-backup");
+  expect(response.headers.get("x-gateway-attempted-fallbacks")).toBe("fake");
+});

@@ -179,3 +179,17 @@ describe("an Anthropic-provider model, through both SDKs", () => {
     expect((unsupported as InstanceType<typeof OpenAI.APIError>).param).toBe("logprobs");
   });
 });
+
+describe("Anthropic provider faults", () => {
+  it("a stream whose provider reports no usage is billed from counted tokens", async () => {
+    const stream = anthropic.messages.stream({ model: "gw-claude", max_tokens: 50, messages: [{ role: "user", content: "no usage here [[fake:nousage]]" }] });
+    let id: string | null = null;
+    stream.on("connect", () => undefined);
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ type: "text", text: "Echo: no usage here" });
+    id = (await stream.withResponse()).response.headers.get("x-gateway-trace-id");
+    const u = await usageOf(id!);
+    expect((u as { usage: { estimated?: boolean } }).usage.estimated).toBe(true);
+    expect(u.cost_credits_minor).toBeGreaterThan(0);
+  });
+});

@@ -48,6 +48,10 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse): 
   const output = toolUse ? countTokens(JSON.stringify(toolUse.input)) : words.length;
   const id = `msg_fake${Date.now().toString(36)}`;
   if (!body.stream) {
+    if (d.malformed) {
+      res.writeHead(200, { "content-type": "application/json" }).end('{"type": "message", "content": [');
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
         id, type: "message", role: "assistant", model: body.model,
@@ -79,6 +83,13 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse): 
     }
   }
   send("content_block_stop", { index: 0 });
+  if (d.noUsage) {
+    // A provider that reports no final usage: the gateway must count what it delivered.
+    send("message_delta", { delta: { stop_reason: stop, stop_sequence: null } });
+    send("message_stop", {});
+    res.end();
+    return;
+  }
   send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
   send("message_stop", {});
   res.end();

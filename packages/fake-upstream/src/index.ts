@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { handleChat } from "./openai-chat.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
 import { handleAnthropic } from "./anthropic-messages.js";
+import { flakyStatus, parseDirectives } from "./directives.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
@@ -77,13 +78,24 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         await handleChat(body as never, res, req);
         return;
       }
-      if (req.method === "POST" && path === "/v1/embeddings" && body && typeof body === "object") {
-        const model = String((body as { model?: unknown }).model ?? "");
-        const status = /\+status=(\d+)/.exec(model)?.[1];
-        if (status) {
-          res.writeHead(Number(status), { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `fake upstream status ${status}` } }));
+      if (req.method === "POST" && (path === "/v1/embeddings" || path === "/v1/images/generations") && body && typeof body === "object") {
+        // Fault injection as for chat: from the upstream model name and the prompt / input text.
+        const b = body as { model?: unknown; input?: unknown; prompt?: unknown };
+        const d = parseDirectives(String(b.model ?? ""), JSON.stringify(b.input ?? b.prompt ?? ""));
+        if (d.delayMs) await new Promise((r) => setTimeout(r, d.delayMs));
+        const failWith = flakyStatus(d);
+        if (failWith !== undefined && failWith !== 200) {
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (d.retryAfterS !== undefined) headers["retry-after"] = String(d.retryAfterS);
+          res.writeHead(failWith, headers).end(JSON.stringify({ error: { message: `fake upstream status ${failWith}` } }));
           return;
         }
+        if (d.malformed) {
+          res.writeHead(200, { "content-type": "application/json" }).end('{"data": [');
+          return;
+        }
+      }
+      if (req.method === "POST" && path === "/v1/embeddings" && body && typeof body === "object") {
         handleEmbeddings(body as never, res);
         return;
       }

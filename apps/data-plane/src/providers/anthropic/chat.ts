@@ -203,7 +203,8 @@ export const anthropicChat: ChatAdapter = {
           }
           return { forward: undefined, text: "", done: false };
         case "message_delta": {
-          const usage = normalize({ cache_read_input_tokens: cacheRead, ...ev.usage, input_tokens: ev.usage?.input_tokens ?? inputTokens });
+          // No usage on the final delta: leave it unknown so the gateway counts what it delivered.
+          const usage = ev.usage ? normalize({ cache_read_input_tokens: cacheRead, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens }) : undefined;
           const finish = chunk({}, finishReason(ev.delta?.stop_reason));
           const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };
           // Two OpenAI chunks from one event: the finish, then the usage-only chunk.
