@@ -65,6 +65,10 @@ describe("chat completions through the official openai SDK", () => {
     expect(u.usage).toMatchObject({ input_tokens: data.usage!.prompt_tokens, output_tokens: data.usage!.completion_tokens });
     expect(u.cost_credits_minor).toBe(expectedCost(data.usage!));
     expect(u.cost_credits_minor).toBeGreaterThan(0);
+    expect((u as unknown as { line_items: unknown[] }).line_items).toEqual([
+      { item: "input_tokens", quantity: data.usage!.prompt_tokens, unit_price_minor: PRICE_IN, per: "1M tokens" },
+      { item: "output_tokens", quantity: data.usage!.completion_tokens, unit_price_minor: PRICE_OUT, per: "1M tokens" },
+    ]);
 
     const after = await get("/credits");
     expect(after.body.object).toBe("credits");

@@ -25,6 +25,8 @@ describe("images through the openai SDK", () => {
     expect(data.data![0]!.url).toMatch(/^http/);
     expect(response.headers.get("x-gateway-provider")).toBe("fake");
     expect(await costOf(response.headers.get("x-gateway-trace-id"))).toBe(2 * 80_000);
+    const record = await (await fetch(`${stack.baseUrl()}/usage/${response.headers.get("x-gateway-trace-id")}`, { headers: auth() })).json();
+    expect(record.line_items).toEqual([{ item: "images", quantity: 2, unit_price_minor: 80_000, per: "image", attributes: { size: "1024x1024", quality: "hd" } }]);
   });
 
   it("returns base64 images when asked", async () => {

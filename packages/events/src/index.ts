@@ -30,6 +30,20 @@ export const UsageTokens = z.object({
 });
 export type UsageTokens = z.infer<typeof UsageTokens>;
 
+/** One billed quantity: tokens at a price per million, or units (images) at a price each. */
+export const LineItem = z.object({
+  /** input_tokens, output_tokens, images … */
+  item: z.string(),
+  quantity: z.number().int().nonnegative(),
+  /** Minor credit units per `per`. */
+  unit_price_minor: z.number().int().nonnegative(),
+  /** "1M tokens" or "image". */
+  per: z.string(),
+  /** Extra attributes of the item (size, quality). */
+  attributes: z.record(z.string(), z.string()).optional(),
+});
+export type LineItem = z.infer<typeof LineItem>;
+
 /** `usage.v1.recorded`: one per completed (billable) request. NATS message id = request_id. */
 export const UsageEventV1 = z.object({
   version: z.literal(1),
@@ -53,6 +67,8 @@ export const UsageEventV1 = z.object({
   output_price_minor_per_mtok: minor,
   /** Amount to debit, minor credit units (integer, rounded up per request). */
   cost_minor: minor,
+  /** What cost_minor is made of. */
+  line_items: z.array(LineItem).max(50).default([]),
   /** Whether the response was streamed. */
   stream: z.boolean(),
   /** HTTP status returned to the caller. */

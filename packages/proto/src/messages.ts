@@ -114,6 +114,7 @@ export interface UsageRecord {
   stream: boolean;
   input_price_minor_per_mtok: number;
   output_price_minor_per_mtok: number;
+  line_items_json: string;
 }
 export interface GetCreditsRequest { org_id: string }
 export interface Credits {

@@ -95,7 +95,14 @@ export function images(ctx: DataPlaneContext) {
           if (!Array.isArray(j?.data)) throw new GatewayError("upstream_error", "The provider returned an invalid image response.");
           // Bill what was delivered: a provider that returns fewer images is charged for fewer.
           const delivered = Math.min(j.data.length, body.n);
-          return { body: j, usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false }, costMinor: Math.round((cost / body.n) * delivered) };
+          const unitPrice = cost / body.n;
+          const attributes: Record<string, string> = { size: body.size ?? "default", quality: body.quality ?? "standard" };
+          return {
+            body: j,
+            usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+            costMinor: unitPrice * delivered,
+            lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
+          };
         },
       });
     } finally {

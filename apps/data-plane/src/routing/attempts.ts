@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
-import type { UsageEventV1 } from "@gateway/events";
+import type { LineItem, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import type { Reservation } from "../credits/lease-manager.js";
@@ -99,7 +99,7 @@ export class AttemptCursor<T extends { target: UpstreamTarget }> {
 export async function billUsage(
   ctx: DataPlaneContext,
   res: Response,
-  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; usage: NormalizedUsage; costMinor: number; stream: boolean; status: number },
+  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; usage: NormalizedUsage; costMinor: number; stream: boolean; status: number; lineItems?: LineItem[] },
 ): Promise<void> {
   const l = locals(res);
   const event: UsageEventV1 = {
@@ -116,6 +116,10 @@ export async function billUsage(
     input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
     cost_minor: o.costMinor,
+    line_items: o.lineItems ?? [
+      { item: "input_tokens", quantity: o.usage.input_tokens, unit_price_minor: o.model.input_price_minor_per_mtok, per: "1M tokens" },
+      { item: "output_tokens", quantity: o.usage.output_tokens, unit_price_minor: o.model.output_price_minor_per_mtok, per: "1M tokens" },
+    ],
     stream: o.stream,
     status: o.status,
     created_at_ms: l.startedAt,

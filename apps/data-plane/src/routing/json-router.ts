@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
+import type { LineItem } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import type { NormalizedUsage, UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
@@ -14,7 +15,7 @@ export interface JsonCall {
   /** The upstream request for this target, or undefined when its provider kind cannot serve it. */
   build(target: UpstreamTarget): UpstreamHttpRequest | undefined;
   /** The client's answer, the usage and the cost from the provider's JSON; throws upstream_error. */
-  parse(json: unknown): { body: unknown; usage: NormalizedUsage; costMinor: number };
+  parse(json: unknown): { body: unknown; usage: NormalizedUsage; costMinor: number; lineItems?: LineItem[] };
 }
 
 /** Runs a JSON call over the model's deployments with retries and fallbacks, bills, answers. */
@@ -60,7 +61,7 @@ export async function runJson(ctx: DataPlaneContext, req: Request, res: Response
       continue;
     }
     metric("ok");
-    await billUsage(ctx, res, { model, route: call.route, target, reservation, usage: parsed.usage, costMinor: parsed.costMinor, stream: false, status: 200 });
+    await billUsage(ctx, res, { model, route: call.route, target, reservation, usage: parsed.usage, costMinor: parsed.costMinor, stream: false, status: 200, ...(parsed.lineItems ? { lineItems: parsed.lineItems } : {}) });
     recordTokens(parsed.usage.input_tokens + parsed.usage.output_tokens);
     cursor.serve(res);
     res.status(200).json(parsed.body);

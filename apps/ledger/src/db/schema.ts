@@ -42,6 +42,7 @@ export interface UsageRecordsTable {
   stream: boolean;
   status: number;
   duration_ms: number;
+  line_items: ColumnType<unknown[], string | undefined, string>;
   created_at: Date;
   recorded_at: ColumnType<Date, Date | undefined, never>;
 }
