@@ -117,6 +117,18 @@ describe("request translation", () => {
     expect(out).toMatchObject({ stop: ["END"], tool_choice: "required", tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }] });
   });
 
+  it("OpenAI request → Anthropic: images in content become image blocks", () => {
+    const out = openAIToAnthropic(
+      { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "what is this" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }] }] },
+      "claude-x",
+    );
+    expect((out.messages as Array<{ content: unknown[] }>)[0]!.content).toEqual([
+      { type: "text", text: "what is this" },
+      { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } },
+      { type: "image", source: { type: "url", url: "https://example.com/a.png" } },
+    ]);
+  });
+
   it("OpenAI request → Anthropic: merges tool results into one user turn and refuses what has no equivalent", () => {
     const out = openAIToAnthropic(
       {

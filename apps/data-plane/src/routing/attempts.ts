@@ -8,6 +8,7 @@ import { isProviderKind, type NormalizedUsage, type UpstreamTarget } from "../pr
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { UpstreamTransportError } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
+import { orderDeployments } from "./weights.js";
 
 /**
  * The model's deployments in priority order that are configured on this replica (provider known,
@@ -15,7 +16,7 @@ import { locals } from "../http/request-context.js";
  */
 export function planTargets(ctx: DataPlaneContext, model: Model): UpstreamTarget[] {
   const out: UpstreamTarget[] = [];
-  for (const d of model.deployments) {
+  for (const d of orderDeployments(model.deployments)) {
     const provider = ctx.catalog.current.providers.get(d.provider);
     if (!provider || !isProviderKind(provider.kind)) continue;
     const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
