@@ -1,5 +1,6 @@
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { anthropicChat } from "./anthropic/chat.js";
+import { openAIChat } from "./openai/index.js";
 import type { ChatAdapter, ProviderKind } from "./types.js";
 
 export * from "./types.js";
@@ -10,6 +11,7 @@ const openai = openAICompatibleChat();
 export function chatAdapterFor(kind: ProviderKind): ChatAdapter {
   switch (kind) {
     case "openai":
+      return openAIChat;
     case "openai-compatible":
       return openai;
     case "anthropic":
