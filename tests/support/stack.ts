@@ -27,6 +27,8 @@ export interface StackOptions {
  * nats-server (one per suite), with the fake upstream standing in for the providers.
  */
 export interface Stack {
+  /** The control-plane's environment, to start another instance on the same database and NATS. */
+  controlConfig: Record<string, string>;
   dbUrl: string;
   nats: NatsHandle;
   fake: FakeUpstream;
@@ -126,6 +128,14 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   }, 10_000, "demo org out of trial");
 
   return {
+    controlConfig: {
+      CONTROL_PLANE_DATABASE_URL: dbUrl,
+      CONTROL_PLANE_NATS_URL: nats.url,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_OPS_PORT: "0",
+      CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+      CONTROL_PLANE_LOG_LEVEL: "silent",
+    },
     dbUrl,
     nats,
     fake,
@@ -151,11 +161,13 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await eventually(() => (dataPlanes.every((dp) => dp.ctx.catalog.current.version >= version) ? true : undefined), 5_000, `catalog ${version} on every replica`);
     },
     async stop() {
-      for (const dp of dataPlanes) await dp.stop();
+      // Tolerant: a test may already have stopped a component to simulate an outage.
+      const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
+      for (const dp of dataPlanes) await quietly(dp.stop());
       admin.close();
       ledgerClient.close();
-      await ledger?.stop();
-      await control.stop();
+      await quietly(ledger?.stop() ?? Promise.resolve());
+      await quietly(control.stop());
       await fake.close();
       await nats.stop();
       rmSync(spoolRoot, { recursive: true, force: true });

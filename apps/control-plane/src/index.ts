@@ -1,4 +1,3 @@
-import type { Subscription } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, adminService, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
@@ -16,7 +15,7 @@ import { getTrialPolicy } from "./rpc/get-trial-policy.js";
 import { listKeys } from "./rpc/list-keys.js";
 import { listOrgs } from "./rpc/list-orgs.js";
 import { revokeKey } from "./rpc/revoke-key.js";
-import { subscribeTrialUnlock } from "./trial-unlock.js";
+import { TrialUnlocker } from "./trial-unlock.js";
 import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
@@ -62,7 +61,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   addHealthService(server, ["gateway.control.v1.ControlService", "gateway.control.v1.AdminService"], () => bound && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
-  let sub: Subscription | undefined;
+  let unlocker: TrialUnlocker | undefined;
   let bound = false;
 
   return {
@@ -77,7 +76,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
     async start() {
       await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
       const nc = await connectNats(ctx);
-      sub = subscribeTrialUnlock(ctx, nc);
+      unlocker = new TrialUnlocker(ctx, nc);
+      await unlocker.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
       bound = true;
       ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.registry, ready: () => bound && ctx.nats?.isClosed() === false });
@@ -86,7 +86,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
     async stop() {
       bound = false;
       await shutdownServer(server, 2_000);
-      sub?.unsubscribe();
+      await unlocker?.stop();
       await ctx.nats?.drain().catch(() => undefined);
       await ops?.close();
       await ctx.db.destroy();

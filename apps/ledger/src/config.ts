@@ -1,16 +1,20 @@
 import { z } from "zod";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** 0 = any free port (tests). */
+const port = (def: number) => z.coerce.number().int().min(0).max(65_535).default(def);
+const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
 
 const Schema = z.object({
-  LEDGER_DATABASE_URL: z.string().min(1, "required: a PostgreSQL connection string"),
+  LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")).min(1, "required: a PostgreSQL connection string"),
   LEDGER_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("ledger"),
   LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
-  LEDGER_GRPC_PORT: int(50052),
+  LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
-  LEDGER_OPS_PORT: int(9465),
-  LEDGER_ADMIN_TOKEN: z.string().min(16, "required: at least 16 characters"),
+  LEDGER_OPS_PORT: port(9465),
+  /** Bearer token for the admin RPCs (TopUp, ListHolds). */
+  LEDGER_ADMIN_TOKEN: z.string(required("the admin token, at least 16 characters")).min(16, "must be at least 16 characters"),
   LEDGER_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Longest lease lifetime granted, ms. */
   LEDGER_LEASE_MAX_TTL_MS: int(120_000, 1_000),
@@ -41,7 +45,9 @@ export interface LedgerConfig {
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): LedgerConfig {
-  const parsed = Schema.safeParse(env);
+  // An empty variable means unset (a blank line in a manifest must not turn a port into 0).
+  const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("LEDGER_") && v !== undefined && v !== ""));
+  const parsed = Schema.safeParse(set);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`invalid ledger configuration:\n  ${problems.join("\n  ")}`);

@@ -19,6 +19,8 @@ export interface LedgerContext {
   db: Kysely<LedgerDb>;
   metrics: LedgerMetrics;
   nats: NatsConnection | undefined;
+  /** Called after a top-up commits (wakes the announcer). */
+  onTopUp?: () => void;
 }
 
 export interface LedgerOverrides {

@@ -7,6 +7,7 @@ import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
 import { LeaseSweeper } from "./leases/sweeper.js";
+import { TopUpAnnouncer } from "./top-ups/announcer.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
 import { getUsage } from "./rpc/get-usage.js";
@@ -15,7 +16,7 @@ import { topUp } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
-export type { LedgerContext } from "./context.js";
+export type { LedgerContext, LedgerOverrides } from "./context.js";
 export { applyUsage } from "./consumer/apply-usage.js";
 
 export interface Ledger {
@@ -28,7 +29,6 @@ export interface Ledger {
 }
 
 const ADMIN_METHODS = new Set(["TopUp", "ListHolds"]);
-
 
 /** Builds the ledger; start() migrates, connects NATS, starts the consumer, sweeper and gRPC. */
 export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = {}): Ledger {
@@ -47,12 +47,16 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
     },
     { guard: adminTokenGuard(config.adminToken, ADMIN_METHODS), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
   );
-  addHealthService(server, ["gateway.ledger.v1.LedgerService"], () => bound && consumer?.running === true && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let consumer: UsageConsumer | undefined;
+  let announcer: TopUpAnnouncer | undefined;
   const sweeper = new LeaseSweeper(ctx);
   let bound = false;
+  let stopped: Promise<void> | undefined;
+  // Migrations ran before the consumer starts, so a running consumer implies them.
+  const ready = () => bound && consumer?.running === true && ctx.nats?.isClosed() === false;
+  addHealthService(server, ["gateway.ledger.v1.LedgerService"], ready);
 
   return {
     ctx,
@@ -64,29 +68,34 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       return ops?.port ?? config.opsPort;
     },
     async start() {
+      // Ops first: /healthz answers (and /readyz says 503) while migrations and NATS are pending.
+      ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.metrics.registry, ready });
       await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
       const nc = await connectNats(ctx);
       consumer = new UsageConsumer(ctx, nc);
       await consumer.start();
+      announcer = new TopUpAnnouncer(ctx, nc);
+      ctx.onTopUp = () => announcer?.kick();
+      announcer.start();
       sweeper.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
       bound = true;
-      ops = await startOpsServer({
-        host: config.opsHost,
-        port: config.opsPort,
-        registry: ctx.metrics.registry,
-        ready: () => bound && consumer?.running === true && ctx.nats?.isClosed() === false,
-      });
       ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "ledger started");
     },
-    async stop() {
-      bound = false;
-      await shutdownServer(server, 2_000);
-      await consumer?.stop();
-      await sweeper.stop();
-      await ctx.nats?.drain().catch(() => undefined);
-      await ops?.close();
-      await ctx.db.destroy();
+    stop() {
+      // Idempotent, and safe after a start() that failed half-way.
+      stopped ??= (async () => {
+        bound = false;
+        await consumer?.stop();
+        await announcer?.stop();
+        await sweeper.stop();
+        await shutdownServer(server, 2_000);
+        await ctx.nats?.drain().catch(() => undefined);
+        await ctx.db.destroy();
+        await ops?.close();
+        ctx.log.info("ledger stopped");
+      })();
+      return stopped;
     },
   };
 }

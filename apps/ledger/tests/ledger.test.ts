@@ -6,6 +6,7 @@ import { createClient, ledgerService, type LedgerServiceMethods, type TypedClien
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { bookViolations, usageEvent } from "./support.js";
 
 const TOKEN = "ledger-test-admin-token";
 let nats: NatsHandle;
@@ -17,28 +18,7 @@ let js: JetStreamClient;
 let seq = 0;
 
 const org = (name: string) => `org_${name}`;
-function event(orgId: string, leaseId: string, cost: number, over: Partial<UsageEventV1> = {}): UsageEventV1 {
-  return {
-    version: 1,
-    request_id: `req_test_${Date.now()}_${seq++}`,
-    org_id: orgId,
-    key_id: "key_t",
-    model: "m",
-    route: "chat",
-    provider: "p",
-    upstream_model: "u",
-    lease_id: leaseId,
-    usage: { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, estimated: false },
-    input_price_minor_per_mtok: 1,
-    output_price_minor_per_mtok: 1,
-    cost_minor: cost,
-    stream: false,
-    status: 200,
-    created_at_ms: Date.now(),
-    duration_ms: 3,
-    ...over,
-  };
-}
+const event = usageEvent;
 const publish = (ev: UsageEventV1, msgID = ev.request_id) => js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID });
 const topUp = (orgId: string, amount: number, key = `${orgId}-${amount}-${seq++}`) => client.TopUp({ org_id: orgId, amount_minor: amount, idempotency_key: key });
 const lease = (orgId: string, amount: number, min = amount, leaseId = "", ttl = 60_000) =>
@@ -75,9 +55,15 @@ describe("top-ups", () => {
     await expect(topUp(org("t1"), 0)).rejects.toMatchObject({ code: "invalid_request" });
   });
 
+  it("of an org never seen read as zero", async () => {
+    expect(await client.GetCredits({ org_id: org("nobody") })).toMatchObject({ balance_minor: 0, held_minor: 0, spent_minor: 0, topped_up_minor: 0 });
+  });
+
   it("need the admin token", async () => {
     const anon = createClient(ledgerService(), `127.0.0.1:${ledger.grpcPort}`, { timeoutMs: 5_000 });
     await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" })).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    const wrong = { metadata: { authorization: `Bearer ${TOKEN.replace(/.$/, "X")}` } };
+    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" }, wrong)).rejects.toMatchObject({ code: "unauthenticated_admin" });
     expect((await anon.GetCredits({ org_id: org("t2") })).balance_minor).toBe(0);
     anon.close();
   });
@@ -101,6 +87,44 @@ describe("leases", () => {
     expect((await client.GetCredits({ org_id: o })).held_minor).toBeLessThanOrEqual(1_200);
   });
 
+  it("refuse malformed requests and leases that are not open", async () => {
+    const o = org("l4");
+    await topUp(o, 1_000);
+    await expect(lease("", 10)).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(lease(o, -5, 0)).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(lease(o, 0, 0)).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(lease(o, 10, 20)).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(lease(o, 0, 0, "lease_unknown")).rejects.toMatchObject({ code: "not_found" });
+    const l = await lease(o, 100);
+    await expect(lease(org("l4-other"), 0, 0, l.lease_id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(client.ReleaseLease({ lease_id: "lease_unknown", consumed_minor: 0 })).rejects.toMatchObject({ code: "not_found" });
+    await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 0 });
+    await expect(lease(o, 10, 10, l.lease_id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("renew without adding credit when asked for nothing, capped at the longest TTL", async () => {
+    const o = org("l5");
+    await topUp(o, 1_000);
+    const l = await lease(o, 100, 100, "", 5_000);
+    const renewed = await lease(o, 0, 0, l.lease_id, 10_000_000);
+    expect(renewed).toMatchObject({ lease_id: l.lease_id, granted_minor: 100, remaining_minor: 100 });
+    expect(renewed.expires_at_ms).toBeGreaterThan(l.expires_at_ms);
+    expect(renewed.expires_at_ms).toBeLessThanOrEqual(Date.now() + 120_000);
+    expect((await client.GetCredits({ org_id: o })).held_minor).toBe(100);
+  });
+
+  it("granted concurrently never add up to more than the balance", async () => {
+    const o = org("l6");
+    await topUp(o, 1_000);
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => lease(o, 100, 10)));
+    const granted = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.granted_minor] : []));
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "insufficient_credits" });
+    const total = granted.reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(1_000);
+    expect(granted.every((g) => g >= 10)).toBe(true);
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: total });
+  });
+
   it("settle usage against the lease, and a release keeps what is still on its way", async () => {
     const o = org("l2");
     await topUp(o, 10_000);
@@ -109,6 +133,8 @@ describe("leases", () => {
     await publish(ev);
     await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 3_000 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_880, spent_minor: 120, held_minor: 880 });
+    const holds = await client.ListHolds({ org_id: o });
+    expect(holds.leases).toEqual([expect.objectContaining({ lease_id: l.lease_id, status: "open", granted_minor: 1_000, remaining_minor: 880, applied_minor: 120 })]);
     // The holder consumed 120 + 80; the second event has not arrived yet: 80 stays held.
     const released = await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 });
     expect(released).toMatchObject({ status: "released", remaining_minor: 80 });
@@ -117,6 +143,8 @@ describe("leases", () => {
     await publish(late);
     await client.GetUsage({ request_id: late.request_id, org_id: o, wait_ms: 3_000 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_800, spent_minor: 200, held_minor: 0 });
+    // A release replayed (the holder retried) changes nothing.
+    expect(await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 })).toMatchObject({ status: "released", remaining_minor: 0, applied_minor: 200 });
   });
 
   it("of a vanished holder expire and are released by the sweeper", async () => {
@@ -125,6 +153,9 @@ describe("leases", () => {
     await lease(o, 400, 400, "", 1_000);
     expect((await client.GetCredits({ org_id: o })).held_minor).toBe(400);
     await eventually(async () => ((await client.GetCredits({ org_id: o })).held_minor === 0 ? true : undefined), 5_000, "expired lease released");
+    expect((await client.ListHolds({ org_id: o })).leases).toEqual([expect.objectContaining({ status: "expired", remaining_minor: 0, granted_minor: 400 })]);
+    // The balance is untouched: an expiry only frees the hold.
+    expect((await client.GetCredits({ org_id: o })).balance_minor).toBe(500);
   });
 });
 
@@ -142,6 +173,9 @@ describe("usage events", () => {
     await client.GetUsage({ request_id: later.request_id, org_id: o, wait_ms: 3_000 });
     const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db);
     expect(rows.rows[0]!.n).toBe(1);
+    expect(await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 0 })).toMatchObject({ request_id: ev.request_id, org_id: o, cost_minor: 77, created_at_ms: ev.created_at_ms });
+    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("u1-other"), wait_ms: 1_000 })).rejects.toMatchObject({ code: "not_found", message: "usage record not found" });
+    expect((await client.ListHolds({ org_id: o })).leases[0]).toMatchObject({ remaining_minor: 1_000 - 78, applied_minor: 78 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 5_000 - 78, spent_minor: 78 });
     const unbalanced = await sql<{ txn_id: string }>`SELECT txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0`.execute(ledger.db);
     expect(unbalanced.rows).toEqual([]);
@@ -170,5 +204,15 @@ describe("usage events", () => {
     await client.GetUsage({ request_id: events.at(-1)!.request_id, org_id: o, wait_ms: 5_000 });
     await eventually(async () => ((await client.GetCredits({ org_id: o })).spent_minor === 210 ? true : undefined), 5_000, "all applied");
     expect((await client.GetCredits({ org_id: o })).balance_minor).toBe(10_000 - 210);
+    const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${o}`.execute(ledger.db);
+    expect(n.rows[0]!.n).toBe(20);
+  });
+});
+
+describe("the books", () => {
+  it("balance after everything above: top-ups − spend, holds, journal", async () => {
+    await eventually(async () => ((await bookViolations(ledger.db)).length === 0 ? true : undefined), 3_000, "books balance").catch(async () => {
+      expect(await bookViolations(ledger.db)).toEqual([]);
+    });
   });
 });

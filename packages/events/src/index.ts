@@ -12,8 +12,11 @@ export const USAGE_STREAM_SUBJECTS = ["usage.v1.>"];
 
 /** Core NATS subject on which the control-plane announces changes to cached decisions. */
 export const CONTROL_CHANGED_SUBJECT = "control.v1.changed";
-/** Core NATS subject on which the ledger announces balance changes (top-ups, trial unlocks). */
+/** JetStream subject on which the ledger announces top-ups (stream LEDGER; message id = top-up id). */
 export const LEDGER_BALANCE_SUBJECT = "ledger.v1.balance";
+/** JetStream stream of the ledger's announcements. */
+export const LEDGER_STREAM = "LEDGER";
+export const LEDGER_STREAM_SUBJECTS = ["ledger.v1.>"];
 
 const minor = z.number().int().nonnegative();
 

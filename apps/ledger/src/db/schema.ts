@@ -53,6 +53,8 @@ export interface TopUpsTable {
   amount_minor: number;
   idempotency_key: string;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** When the top-up was announced on JetStream (outbox); null until then. */
+  announced_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface JournalEntriesTable {

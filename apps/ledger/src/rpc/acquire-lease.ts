@@ -21,14 +21,28 @@ export function toLease(l: LeaseRow, availableAfter = 0): Lease {
   };
 }
 
+const amount = (v: number | undefined): boolean => v === undefined || (Number.isSafeInteger(v) && v >= 0);
+
+function validate(req: AcquireLeaseRequest): void {
+  if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
+  if (!amount(req.amount_minor) || !amount(req.min_amount_minor) || !amount(req.monthly_budget_minor)) {
+    throw new GatewayError("invalid_request", "amounts must be non-negative integers (minor units)");
+  }
+  if (!Number.isSafeInteger(req.ttl_ms)) throw new GatewayError("invalid_request", "ttl_ms must be an integer");
+  // An empty lease holds nothing and would only linger until it expires.
+  if (!req.lease_id && req.amount_minor === 0) throw new GatewayError("invalid_request", "amount_minor must be positive to open a lease");
+  if (req.min_amount_minor > req.amount_minor && req.amount_minor > 0) {
+    throw new GatewayError("invalid_request", "min_amount_minor must not exceed amount_minor");
+  }
+}
+
 /**
  * Opens or extends a credit lease. The account row is locked, so concurrent grants for one org are
  * serialized and their sum never exceeds balance − held.
  */
 export function acquireLease(ctx: LedgerContext) {
   return async (req: AcquireLeaseRequest): Promise<Lease> => {
-    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
-    if (req.amount_minor < 0 || req.min_amount_minor < 0) throw new GatewayError("invalid_request", "amounts must not be negative");
+    validate(req);
     const ttl = req.ttl_ms > 0 ? Math.min(req.ttl_ms, ctx.config.leaseMaxTtlMs) : ctx.config.leaseMaxTtlMs;
     const expiresAt = new Date(Date.now() + ttl);
     return ctx.db.transaction().execute(async (trx) => {

@@ -1,10 +1,9 @@
 import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
-import { LEDGER_BALANCE_SUBJECT, encodeEvent, type LedgerBalanceV1 } from "@gateway/events";
 import type { TopUpRequest, TopUpResponse } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
-import type { TopUpRow } from "../db/schema.js";
-import { lockAccount, toCredits } from "../accounts.js";
+import type { Account, TopUpRow } from "../db/schema.js";
+import { lockAccount, monthSpent, toCredits } from "../accounts.js";
 import { newId } from "../ids.js";
 
 /** Adds credit, idempotent on the caller's key; journals it and announces the new balance. */
@@ -24,10 +23,10 @@ export function topUp(ctx: LedgerContext) {
           throw new GatewayError("already_exists", `idempotency key '${req.idempotency_key}' was used for a different top-up`);
         }
         const a = await trx.selectFrom("accounts").selectAll().where("org_id", "=", req.org_id).executeTakeFirst();
-        return { top_up_id: prior.id, duplicate: true, credits: toCredits(req.org_id, a) };
+        return { top_up_id: prior.id, duplicate: true, credits: toCredits(req.org_id, a, await monthSpent(trx, req.org_id)) };
       }
       await lockAccount(trx, req.org_id);
-      const a = await sql<{ balance_minor: number; spent_minor: number; held_minor: number; topped_up_minor: number }>`
+      const a = await sql<Account>`
         UPDATE accounts SET balance_minor = balance_minor + ${req.amount_minor}, topped_up_minor = topped_up_minor + ${req.amount_minor}, updated_at = now()
         WHERE org_id = ${req.org_id} RETURNING *`.execute(trx);
       await trx
@@ -37,22 +36,12 @@ export function topUp(ctx: LedgerContext) {
           { txn_id: id, kind: "top_up", account: `org:${req.org_id}`, amount_minor: req.amount_minor },
         ])
         .execute();
-      return { top_up_id: id, duplicate: false, credits: toCredits(req.org_id, a.rows[0] as never) };
+      return { top_up_id: id, duplicate: false, credits: toCredits(req.org_id, a.rows[0], await monthSpent(trx, req.org_id)) };
     });
     if (!result.duplicate) {
       ctx.metrics.topUps.inc();
-      const ev: LedgerBalanceV1 = {
-        version: 1,
-        org_id: req.org_id,
-        balance_minor: result.credits.balance_minor,
-        topped_up_minor: result.credits.topped_up_minor,
-        reason: "top_up",
-      };
-      try {
-        ctx.nats?.publish(LEDGER_BALANCE_SUBJECT, encodeEvent(ev));
-      } catch (err) {
-        ctx.log.warn({ err, org_id: req.org_id }, "balance event not published");
-      }
+      // Announced through the outbox (trial unlocks and billing consumers rely on it).
+      ctx.onTopUp?.();
     }
     return result;
   };

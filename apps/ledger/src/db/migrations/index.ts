@@ -2,10 +2,12 @@ import type { Migration } from "@gateway/db";
 import { init } from "./20261122000000-init.js";
 import { monthlySpend } from "./20261122010000-monthly-spend.js";
 import { lineItems } from "./20261122020000-line-items.js";
+import { topUpAnnounced } from "./20261122030000-top-up-announced.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
   "20261122000000-init": init,
   "20261122010000-monthly-spend": monthlySpend,
   "20261122020000-line-items": lineItems,
+  "20261122030000-top-up-announced": topUpAnnounced,
 };

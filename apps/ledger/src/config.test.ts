@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+const base = { LEDGER_DATABASE_URL: "postgres://db/ledger", LEDGER_ADMIN_TOKEN: "0123456789abcdef" };
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    expect(loadConfig(base)).toMatchObject({
+      dbSchema: "ledger",
+      natsUrl: "nats://127.0.0.1:4222",
+      grpcHost: "127.0.0.1",
+      grpcPort: 50052,
+      opsHost: "127.0.0.1",
+      opsPort: 9465,
+      logLevel: "info",
+      leaseMaxTtlMs: 120_000,
+      sweepIntervalMs: 1_000,
+      consumerDurable: "ledger",
+      usageWaitMaxMs: 5_000,
+    });
+  });
+
+  it("reports every problem at once, naming each variable", () => {
+    let message = "";
+    try {
+      loadConfig({ LEDGER_ADMIN_TOKEN: "short", LEDGER_GRPC_PORT: "70000", LEDGER_DB_SCHEMA: "Bad-Name" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const name of ["LEDGER_DATABASE_URL", "LEDGER_ADMIN_TOKEN", "LEDGER_GRPC_PORT", "LEDGER_DB_SCHEMA"]) expect(message).toContain(name);
+  });
+
+  it("treats an empty variable as unset, and port 0 as any free port", () => {
+    expect(loadConfig({ ...base, LEDGER_GRPC_PORT: "", LEDGER_OPS_PORT: "0" })).toMatchObject({ grpcPort: 50052, opsPort: 0 });
+    expect(() => loadConfig({ ...base, LEDGER_DATABASE_URL: "" })).toThrow(/LEDGER_DATABASE_URL: required/);
+  });
+});

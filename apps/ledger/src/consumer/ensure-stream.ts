@@ -1,0 +1,118 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+  type StreamInfo,
+} from "@nats-io/jetstream";
+import { USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
+import type { Logger } from "@gateway/observability";
+
+const SECOND_NS = 1e9;
+
+/** Stream settings the ledger relies on; the data-plane ensures the stream with the same ones. */
+export const USAGE_STREAM_CONFIG = {
+  name: USAGE_STREAM,
+  subjects: USAGE_STREAM_SUBJECTS,
+  storage: StorageType.File,
+  retention: RetentionPolicy.Limits,
+  discard: DiscardPolicy.Old,
+  max_age: 7 * 24 * 60 * 60 * SECOND_NS,
+  duplicate_window: 120 * SECOND_NS,
+} satisfies Partial<StreamConfig> & { name: string };
+
+/** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
+export function usageConsumerConfig(durable: string) {
+  return {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: 30 * SECOND_NS,
+    max_ack_pending: 1_000,
+  };
+}
+
+// JetStream API error codes (nats-server `server/errors.json`).
+const STREAM_NOT_FOUND = 10059;
+const STREAM_NAME_IN_USE = 10058;
+const CONSUMER_NOT_FOUND = 10014;
+
+const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamApiError ? err.code : undefined);
+
+/**
+ * Creates the USAGE stream and the durable consumer, or brings an existing one to the settings
+ * above. Idempotent and safe when several ledgers and data-plane replicas run it at once: a
+ * create that loses the race is followed by a read of what the winner made.
+ */
+export async function ensureUsageStream(jsm: JetStreamManager, durable: string, log: Logger): Promise<void> {
+  let info = await streamInfo(jsm);
+  if (!info) {
+    try {
+      await jsm.streams.add(USAGE_STREAM_CONFIG);
+    } catch (err) {
+      if (apiCode(err) !== STREAM_NAME_IN_USE) throw err;
+      info = await streamInfo(jsm);
+      if (!info) throw err;
+    }
+  }
+  if (info) {
+    const c = info.config;
+    const missing = USAGE_STREAM_SUBJECTS.filter((s) => !c.subjects.includes(s));
+    if (missing.length > 0 || c.max_age !== USAGE_STREAM_CONFIG.max_age || c.duplicate_window !== USAGE_STREAM_CONFIG.duplicate_window) {
+      // Keep whatever else an operator configured (extra subjects, limits); fix only what billing needs.
+      // The server refuses overlapping subjects: drop the ones our wildcards already cover.
+      const kept = c.subjects.filter((s) => USAGE_STREAM_SUBJECTS.includes(s) || !USAGE_STREAM_SUBJECTS.some((p) => subjectCovers(p, s)));
+      await jsm.streams.update(USAGE_STREAM, {
+        ...c,
+        subjects: [...kept, ...missing],
+        max_age: USAGE_STREAM_CONFIG.max_age,
+        duplicate_window: USAGE_STREAM_CONFIG.duplicate_window,
+      });
+      log.info({ stream: USAGE_STREAM }, "usage stream settings updated");
+    }
+    if (c.storage !== USAGE_STREAM_CONFIG.storage || c.retention !== USAGE_STREAM_CONFIG.retention) {
+      // Neither can be changed on a live stream; an operator has to recreate it.
+      log.warn({ stream: USAGE_STREAM, storage: c.storage, retention: c.retention }, "usage stream storage or retention differs from the expected file/limits");
+    }
+  }
+
+  const want = usageConsumerConfig(durable);
+  const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
+    if (apiCode(err) === CONSUMER_NOT_FOUND) return undefined;
+    throw err;
+  });
+  if (!existing) {
+    // Creating a consumer with an identical config is a no-op on the server, so a concurrent
+    // create by another ledger replica is harmless.
+    await jsm.consumers.add(USAGE_STREAM, want);
+  } else if (existing.config.ack_wait !== want.ack_wait || existing.config.max_ack_pending !== want.max_ack_pending) {
+    await jsm.consumers.update(USAGE_STREAM, durable, { ack_wait: want.ack_wait, max_ack_pending: want.max_ack_pending });
+  }
+}
+
+async function streamInfo(jsm: JetStreamManager): Promise<StreamInfo | undefined> {
+  try {
+    return await jsm.streams.info(USAGE_STREAM);
+  } catch (err) {
+    if (apiCode(err) === STREAM_NOT_FOUND) return undefined;
+    throw err;
+  }
+}
+
+/** Whether every subject matching `subject` (which may hold wildcards) also matches `pattern`. */
+export function subjectCovers(pattern: string, subject: string): boolean {
+  const p = pattern.split(".");
+  const t = subject.split(".");
+  for (let i = 0; i < p.length; i++) {
+    const pt = p[i];
+    if (pt === ">") return t.length > i;
+    const tt = t[i];
+    if (tt === undefined || tt === ">") return false;
+    if (pt !== "*" && (pt !== tt || tt === "*")) return false;
+  }
+  return t.length === p.length;
+}

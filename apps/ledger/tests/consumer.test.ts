@@ -1,0 +1,142 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { sql } from "@gateway/db";
+import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { bookViolations, usageEvent } from "./support.js";
+
+/**
+ * The usage consumer as operations see it: settings of the stream it finds, several replicas on one
+ * durable, malformed events, a durable deleted under it, health endpoints.
+ */
+const TOKEN = "ledger-consumer-admin-token";
+const SECOND_NS = 1e9;
+let nats: NatsHandle;
+let env: Record<string, string>;
+let nc: NatsConnection;
+let js: JetStreamClient;
+let jsm: JetStreamManager;
+const ledgers: Ledger[] = [];
+let client: TypedClient<LedgerServiceMethods>;
+
+const publish = (ev: UsageEventV1, msgID = ev.request_id) => js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID });
+const credits = (orgId: string) => client.GetCredits({ org_id: orgId });
+const records = async (orgId: string) =>
+  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${orgId}`.execute(ledgers[0]!.db)).rows[0]!.n;
+
+async function boot(): Promise<Ledger> {
+  const l = createLedger(loadConfig(env));
+  await l.start();
+  ledgers.push(l);
+  return l;
+}
+
+async function metric(l: Ledger, line: string): Promise<number> {
+  const body = await (await fetch(`http://127.0.0.1:${l.opsPort}/metrics`)).text();
+  const found = body.split("\n").find((x) => x.startsWith(line));
+  return found ? Number(found.slice(found.lastIndexOf(" ") + 1)) : 0;
+}
+const applied = (l: Ledger, result: string) => metric(l, `ledger_usage_events_total{result="${result}",service="ledger"}`);
+
+beforeAll(async () => {
+  const db = await createDatabase(testPgUrl(), "ledger_consumer");
+  nats = await startNats();
+  nc = await connect({ servers: nats.url });
+  js = jetstream(nc);
+  jsm = await jetstreamManager(nc);
+  // Someone (an older data-plane, an operator) made the stream and the durable with other settings.
+  await jsm.streams.add({ name: USAGE_STREAM, subjects: [USAGE_SUBJECT], storage: StorageType.File, retention: RetentionPolicy.Limits, duplicate_window: 10 * SECOND_NS, max_age: 3_600 * SECOND_NS });
+  await jsm.consumers.add(USAGE_STREAM, { durable_name: "ledger", ack_policy: AckPolicy.Explicit, ack_wait: 5 * SECOND_NS, max_ack_pending: 10 });
+  env = {
+    LEDGER_DATABASE_URL: db,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: "0",
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: TOKEN,
+    LEDGER_LOG_LEVEL: "silent",
+  };
+  const first = await boot();
+  client = createClient(ledgerService(), `127.0.0.1:${first.grpcPort}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
+});
+
+afterAll(async () => {
+  client?.close();
+  await nc?.close();
+  for (const l of ledgers) await l.stop();
+  await nats?.stop();
+});
+
+describe("usage consumer", () => {
+  it("brings the stream and the durable it finds to the settings billing relies on", async () => {
+    const s = await jsm.streams.info(USAGE_STREAM);
+    expect(s.config.subjects).toEqual(expect.arrayContaining(["usage.v1.>"]));
+    expect(s.config.duplicate_window).toBe(120 * SECOND_NS);
+    expect(s.config.max_age).toBe(7 * 24 * 3_600 * SECOND_NS);
+    const c = await jsm.consumers.info(USAGE_STREAM, "ledger");
+    expect(c.config).toMatchObject({ ack_wait: 30 * SECOND_NS, max_ack_pending: 1_000 });
+  });
+
+  it("reports health, readiness and metrics", async () => {
+    const l = ledgers[0]!;
+    expect((await fetch(`http://127.0.0.1:${l.opsPort}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${l.opsPort}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`http://127.0.0.1:${l.opsPort}/metrics`)).text()).toContain("ledger_apply_duration_seconds");
+  });
+
+  it("drops malformed events without holding up the ones behind them", async () => {
+    const o = "org_c_invalid";
+    await client.TopUp({ org_id: o, amount_minor: 1_000, idempotency_key: "c-invalid" });
+    await js.publish(USAGE_SUBJECT, new TextEncoder().encode("not json"), { msgID: "bad-1" });
+    await js.publish(USAGE_SUBJECT, encodeEvent({ ...usageEvent(o, "", 5), cost_minor: -5 }), { msgID: "bad-2" });
+    const ok = usageEvent(o, "", 7);
+    await publish(ok);
+    await client.GetUsage({ request_id: ok.request_id, org_id: o, wait_ms: 3_000 });
+    expect(await credits(o)).toMatchObject({ balance_minor: 993, spent_minor: 7 });
+    expect(await applied(ledgers[0]!, "invalid")).toBe(2);
+  });
+
+  it("applies each event once when several ledger replicas share the durable", async () => {
+    const second = await boot();
+    const o = "org_c_replicas";
+    await client.TopUp({ org_id: o, amount_minor: 100_000, idempotency_key: "c-replicas" });
+    const before = (await applied(ledgers[0]!, "applied")) + (await applied(second, "applied"));
+    const events = Array.from({ length: 60 }, (_, i) => usageEvent(o, "", i + 1));
+    await Promise.all(events.map((ev) => publish(ev)));
+    // The same events again under other message ids: JetStream keeps them, the ledgers must not apply them.
+    await Promise.all(events.slice(0, 20).map((ev) => publish(ev, `${ev.request_id}-again`)));
+    const spent = events.reduce((a, ev) => a + ev.cost_minor, 0);
+    await eventually(async () => ((await credits(o)).spent_minor === spent ? true : undefined), 10_000, "all events applied");
+    expect(await records(o)).toBe(60);
+    expect((await credits(o)).balance_minor).toBe(100_000 - spent);
+    const after = (await applied(ledgers[0]!, "applied")) + (await applied(second, "applied"));
+    expect(after - before).toBe(60);
+    await second.stop();
+    await second.stop(); // a second stop is a no-op
+  });
+
+  it("recreates a durable deleted under it and keeps applying; the replay changes nothing", async () => {
+    const o = "org_c_deleted";
+    await client.TopUp({ org_id: o, amount_minor: 1_000, idempotency_key: "c-deleted" });
+    const first = usageEvent(o, "", 10);
+    await publish(first);
+    await client.GetUsage({ request_id: first.request_id, org_id: o, wait_ms: 3_000 });
+    await jsm.consumers.delete(USAGE_STREAM, "ledger");
+    const second = usageEvent(o, "", 20);
+    await publish(second);
+    await client.GetUsage({ request_id: second.request_id, org_id: o, wait_ms: 5_000 });
+    // The recreated durable starts at the beginning of the stream: all of it is redelivered.
+    await eventually(async () => {
+      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
+      return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
+    }, 10_000, "replay drained");
+    expect(await credits(o)).toMatchObject({ balance_minor: 970, spent_minor: 30 });
+    expect(await records(o)).toBe(2);
+  });
+
+  it("leaves books that balance", async () => {
+    expect(await bookViolations(ledgers[0]!.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import { sql, type Kysely } from "@gateway/db";
+import type { UsageEventV1 } from "@gateway/events";
+import type { LedgerDb } from "../src/db/schema.js";
+
+let seq = 0;
+
+/** A valid usage event; request ids are unique within the process. */
+export function usageEvent(orgId: string, leaseId: string, costMinor: number, over: Partial<UsageEventV1> = {}): UsageEventV1 {
+  return {
+    version: 1,
+    request_id: `req_test_${Date.now()}_${seq++}`,
+    org_id: orgId,
+    key_id: "key_t",
+    model: "m",
+    route: "chat",
+    provider: "p",
+    upstream_model: "u",
+    lease_id: leaseId,
+    usage: { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 1,
+    output_price_minor_per_mtok: 1,
+    cost_minor: costMinor,
+    line_items: [],
+    stream: false,
+    status: 200,
+    created_at_ms: Date.now(),
+    duration_ms: 3,
+    ...over,
+  };
+}
+
+/**
+ * What the billing team relies on, checked over every account: balance = top-ups − spend,
+ * spend = sum of usage records, held = what leases still hold, every journal transaction sums to
+ * zero and an org's journal sums to its balance. Returns the violations (empty when the books hold).
+ */
+export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
+  const r = await sql<{ problem: string }>`
+    SELECT 'balance ' || org_id AS problem FROM accounts WHERE balance_minor <> topped_up_minor - spent_minor
+    UNION ALL
+    SELECT 'spent ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT org_id, sum(cost_minor) AS s FROM usage_records GROUP BY org_id) u USING (org_id)
+      WHERE a.spent_minor <> coalesce(u.s, 0)
+    UNION ALL
+    SELECT 'held ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT org_id, sum(remaining_minor) AS s FROM leases GROUP BY org_id) l USING (org_id)
+      WHERE a.held_minor <> coalesce(l.s, 0)
+    UNION ALL
+    SELECT 'journal txn ' || txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0
+    UNION ALL
+    SELECT 'journal org ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT substr(account, 5) AS org_id, sum(amount_minor) AS s FROM journal_entries WHERE account LIKE 'org:%' GROUP BY 1) j USING (org_id)
+      WHERE a.balance_minor <> coalesce(j.s, 0)
+    UNION ALL
+    SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor`.execute(db);
+  return r.rows.map((row) => row.problem);
+}
