@@ -27,6 +27,31 @@ export function visibleModelIds(key: KeyContext, catalog: CatalogView, trial: Tr
   return out;
 }
 
+interface KeySets {
+  enabled: Set<string>;
+  allow: Set<string> | undefined;
+}
+/** Per key context (replaced whole when the key changes), so membership checks are O(1). */
+const keySets = new WeakMap<KeyContext, KeySets>();
+function setsOf(key: KeyContext): KeySets {
+  let s = keySets.get(key);
+  if (!s) {
+    s = { enabled: new Set(key.org_enabled_models), allow: key.model_allowlist.length > 0 ? new Set(key.model_allowlist) : undefined };
+    keySets.set(key, s);
+  }
+  return s;
+}
+
+/** One model's visibility for a key, without walking the catalog (the hot-path check). */
+export function modelVisible(key: KeyContext, model: Model, trial: TrialPolicy | undefined): boolean {
+  if (model.status !== "published") return false;
+  const s = setsOf(key);
+  if (!s.enabled.has(model.id)) return false;
+  if (s.allow && !s.allow.has(model.id)) return false;
+  if (key.org_in_trial && !(trial?.allowed_models ?? []).includes(model.id)) return false;
+  return true;
+}
+
 export function keyAllowsRoute(key: KeyContext, route: RouteKind): boolean {
   return key.routes.length === 0 || key.routes.includes(route);
 }
@@ -44,8 +69,7 @@ export function resolveModel(key: KeyContext, catalog: CatalogView, trial: Trial
   if (!model || model.status !== "published") {
     throw new GatewayError("model_not_found", `The model '${modelId}' does not exist or is not available. List models with GET /v1/models.`, { param: "model" });
   }
-  const visible = visibleModelIds(key, catalog, trial);
-  if (!visible.includes(modelId)) {
+  if (!modelVisible(key, model, trial)) {
     throw new GatewayError("model_not_allowed", `This API key may not use the model '${modelId}'.`, {
       allowed_models: visibleModelIds(key, catalog, trial, route),
       action: "contact_org_admin",
