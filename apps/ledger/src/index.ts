@@ -1,3 +1,4 @@
+import { jetstreamManager } from "@nats-io/jetstream";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
@@ -6,6 +7,7 @@ import { connectNats, createContext, type LedgerContext, type LedgerOverrides } 
 import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
+import { ensureLedgerStream } from "./consumer/ensure-stream.js";
 import { LeaseSweeper } from "./leases/sweeper.js";
 import { TopUpAnnouncer } from "./top-ups/announcer.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
@@ -74,6 +76,8 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       const nc = await connectNats(ctx);
       consumer = new UsageConsumer(ctx, nc);
       await consumer.start();
+      // The announcer publishes with a JetStream ack: its stream must exist before the first top-up.
+      await ensureLedgerStream(await jetstreamManager(nc), ctx.log);
       announcer = new TopUpAnnouncer(ctx, nc);
       ctx.onTopUp = () => announcer?.kick();
       announcer.start();

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LedgerBalanceV1, USAGE_SUBJECT, decodeEvent, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
@@ -53,6 +53,26 @@ describe("top-ups", () => {
     expect(again.credits!.balance_minor).toBe(1_000);
     await expect(topUp(org("t1"), 2_000, "tk-1")).rejects.toMatchObject({ code: "already_exists" });
     await expect(topUp(org("t1"), 0)).rejects.toMatchObject({ code: "invalid_request" });
+  });
+
+  it("are announced on the LEDGER stream once each, a replay not at all", async () => {
+    const o = org("t3");
+    await topUp(o, 3_000, "t3-a");
+    await topUp(o, 3_000, "t3-a");
+    await topUp(o, 500, "t3-b");
+    const announced = await eventually(async () => {
+      const jsm = await jetstreamManager(nc);
+      const { state } = await jsm.streams.info(LEDGER_STREAM);
+      const seen: LedgerBalanceV1[] = [];
+      for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+        const m = await jsm.streams.getMessage(LEDGER_STREAM, { seq });
+        const ev = m && m.subject === LEDGER_BALANCE_SUBJECT ? decodeEvent(LedgerBalanceV1, m.data) : undefined;
+        if (ev?.org_id === o) seen.push(ev);
+      }
+      return seen.length >= 2 ? seen : undefined;
+    }, 5_000, "top-ups announced");
+    expect(announced).toHaveLength(2);
+    expect(announced.at(-1)).toMatchObject({ org_id: o, topped_up_minor: 3_500, reason: "top_up" });
   });
 
   it("of an org never seen read as zero", async () => {

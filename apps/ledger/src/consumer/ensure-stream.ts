@@ -9,21 +9,39 @@ import {
   type StreamConfig,
   type StreamInfo,
 } from "@nats-io/jetstream";
-import { USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
+import { LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
 
 const SECOND_NS = 1e9;
 
+type StreamSettings = Pick<StreamConfig, "name" | "subjects" | "storage" | "retention" | "discard" | "max_age" | "duplicate_window">;
+
+const WEEK_NS = 7 * 24 * 60 * 60 * SECOND_NS;
+
 /** Stream settings the ledger relies on; the data-plane ensures the stream with the same ones. */
-export const USAGE_STREAM_CONFIG = {
+export const USAGE_STREAM_CONFIG: StreamSettings = {
   name: USAGE_STREAM,
   subjects: USAGE_STREAM_SUBJECTS,
   storage: StorageType.File,
   retention: RetentionPolicy.Limits,
   discard: DiscardPolicy.Old,
-  max_age: 7 * 24 * 60 * 60 * SECOND_NS,
+  max_age: WEEK_NS,
   duplicate_window: 120 * SECOND_NS,
-} satisfies Partial<StreamConfig> & { name: string };
+};
+
+/**
+ * The ledger's own announcements (top-ups, message id = top-up id). The ledger owns this stream; the
+ * control-plane creates it with the same settings if it starts first.
+ */
+export const LEDGER_STREAM_CONFIG: StreamSettings = {
+  name: LEDGER_STREAM,
+  subjects: LEDGER_STREAM_SUBJECTS,
+  storage: StorageType.File,
+  retention: RetentionPolicy.Limits,
+  discard: DiscardPolicy.Old,
+  max_age: WEEK_NS,
+  duplicate_window: 120 * SECOND_NS,
+};
 
 /** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
 export function usageConsumerConfig(durable: string) {
@@ -44,42 +62,11 @@ const CONSUMER_NOT_FOUND = 10014;
 const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamApiError ? err.code : undefined);
 
 /**
- * Creates the USAGE stream and the durable consumer, or brings an existing one to the settings
- * above. Idempotent and safe when several ledgers and data-plane replicas run it at once: a
- * create that loses the race is followed by a read of what the winner made.
+ * Creates the USAGE stream and the durable consumer, or brings existing ones to the settings
+ * above. Idempotent and safe when several ledgers and data-plane replicas run it at once.
  */
 export async function ensureUsageStream(jsm: JetStreamManager, durable: string, log: Logger): Promise<void> {
-  let info = await streamInfo(jsm);
-  if (!info) {
-    try {
-      await jsm.streams.add(USAGE_STREAM_CONFIG);
-    } catch (err) {
-      if (apiCode(err) !== STREAM_NAME_IN_USE) throw err;
-      info = await streamInfo(jsm);
-      if (!info) throw err;
-    }
-  }
-  if (info) {
-    const c = info.config;
-    const missing = USAGE_STREAM_SUBJECTS.filter((s) => !c.subjects.includes(s));
-    if (missing.length > 0 || c.max_age !== USAGE_STREAM_CONFIG.max_age || c.duplicate_window !== USAGE_STREAM_CONFIG.duplicate_window) {
-      // Keep whatever else an operator configured (extra subjects, limits); fix only what billing needs.
-      // The server refuses overlapping subjects: drop the ones our wildcards already cover.
-      const kept = c.subjects.filter((s) => USAGE_STREAM_SUBJECTS.includes(s) || !USAGE_STREAM_SUBJECTS.some((p) => subjectCovers(p, s)));
-      await jsm.streams.update(USAGE_STREAM, {
-        ...c,
-        subjects: [...kept, ...missing],
-        max_age: USAGE_STREAM_CONFIG.max_age,
-        duplicate_window: USAGE_STREAM_CONFIG.duplicate_window,
-      });
-      log.info({ stream: USAGE_STREAM }, "usage stream settings updated");
-    }
-    if (c.storage !== USAGE_STREAM_CONFIG.storage || c.retention !== USAGE_STREAM_CONFIG.retention) {
-      // Neither can be changed on a live stream; an operator has to recreate it.
-      log.warn({ stream: USAGE_STREAM, storage: c.storage, retention: c.retention }, "usage stream storage or retention differs from the expected file/limits");
-    }
-  }
-
+  await ensureStream(jsm, USAGE_STREAM_CONFIG, log);
   const want = usageConsumerConfig(durable);
   const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
     if (apiCode(err) === CONSUMER_NOT_FOUND) return undefined;
@@ -94,9 +81,45 @@ export async function ensureUsageStream(jsm: JetStreamManager, durable: string, 
   }
 }
 
-async function streamInfo(jsm: JetStreamManager): Promise<StreamInfo | undefined> {
+/** Creates the LEDGER stream the top-up announcer publishes to, or brings it to its settings. */
+export async function ensureLedgerStream(jsm: JetStreamManager, log: Logger): Promise<void> {
+  await ensureStream(jsm, LEDGER_STREAM_CONFIG, log);
+}
+
+/**
+ * Creates a stream or brings the subjects, age and duplicate window of an existing one to `want`,
+ * leaving anything else an operator configured. A create that loses a race to another process is
+ * followed by a read of what the winner made.
+ */
+async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Logger): Promise<void> {
+  let info = await streamInfo(jsm, want.name);
+  if (!info) {
+    try {
+      await jsm.streams.add(want);
+      return;
+    } catch (err) {
+      if (apiCode(err) !== STREAM_NAME_IN_USE) throw err;
+      info = await streamInfo(jsm, want.name);
+      if (!info) throw err;
+    }
+  }
+  const c = info.config;
+  const missing = want.subjects.filter((s) => !c.subjects.includes(s));
+  if (missing.length > 0 || c.max_age !== want.max_age || c.duplicate_window !== want.duplicate_window) {
+    // The server refuses overlapping subjects: drop the ones our wildcards already cover.
+    const kept = c.subjects.filter((s) => want.subjects.includes(s) || !want.subjects.some((p) => subjectCovers(p, s)));
+    await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: want.max_age, duplicate_window: want.duplicate_window });
+    log.info({ stream: want.name }, "stream settings updated");
+  }
+  if (c.storage !== want.storage || c.retention !== want.retention) {
+    // Neither can be changed on a live stream; an operator has to recreate it.
+    log.warn({ stream: want.name, storage: c.storage, retention: c.retention }, "stream storage or retention differs from the expected file/limits");
+  }
+}
+
+async function streamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo | undefined> {
   try {
-    return await jsm.streams.info(USAGE_STREAM);
+    return await jsm.streams.info(name);
   } catch (err) {
     if (apiCode(err) === STREAM_NOT_FOUND) return undefined;
     throw err;
