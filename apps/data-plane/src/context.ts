@@ -109,7 +109,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
  * NATS is away), subscribes to control-plane change events and evicts what they name.
  */
 export function connectNats(ctx: DataPlaneContext, onClosed: (p: Promise<void>) => void): void {
-  const p = connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 })
+  const p = connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true })
     .then(async (nc) => {
       ctx.nats.current = nc;
       ctx.nats.js = jetstream(nc, { timeout: ctx.config.publishTimeoutMs });
