@@ -221,6 +221,8 @@ describe("errors a caller sees", () => {
     const err = await client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
     expect((err as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("model_not_found");
+    // The SDK's request id is ours, so a support ticket can quote it.
+    expect((err as InstanceType<typeof OpenAI.NotFoundError>).requestID).toMatch(/^req_/);
 
     const bad = await fetch(`${stack.baseUrl()}/chat/completions`, {
       method: "POST",

@@ -38,6 +38,9 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     l.startedHr = process.hrtime.bigint();
     l.requestId = newRequestId(l.startedAt);
     res.setHeader("x-gateway-trace-id", l.requestId);
+    // The official SDKs surface these on responses and errors (OpenAI: requestID; Anthropic: request_id).
+    res.setHeader("x-request-id", l.requestId);
+    res.setHeader("request-id", l.requestId);
     res.on("finish", () => {
       const route = req.route?.path ? String(req.route.path) : "unmatched";
       const seconds = Number(process.hrtime.bigint() - l.startedHr) / 1e9;
