@@ -19,7 +19,8 @@ const model = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  stack = await startStack("admission", { dataPlanes: 2 });
+  // Gossip every 50 ms so the cross-replica rate-limit test has ample slack under CI load.
+  stack = await startStack("admission", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_RATE_LIMIT_GOSSIP_MS: "50" } });
   await stack.applyCatalog({
       providers: [{ code: "nocred", kind: "openai-compatible", base_url: `${stack.fake.url}/v1`, credential_ref: "NO_SUCH_CREDENTIAL" }],
       models: [
@@ -144,17 +145,23 @@ describe("rate limits", () => {
   it("a key's requests per minute hold across two replicas", async () => {
     const org = await createOrg(stack, { balanceMinor: 10_000_000, rpm: 5 });
     const statuses: number[] = [];
+    const remaining: Array<string | null> = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 12; i++) {
       const r = await post(stack.baseUrl(i % 2), org.secret, "/chat/completions", chatBody(`n${i}`));
       statuses.push(r.status);
+      if (r.status === 200) {
+        expect(r.headers.get("x-ratelimit-limit-requests")).toBe("5");
+        remaining.push(r.headers.get("x-ratelimit-remaining-requests"));
+      }
       if (r.status === 429) {
         expect(r.body.error.code).toBe("rate_limit_exceeded");
         retryAfter = r.headers.get("retry-after");
       }
-      await new Promise((res) => setTimeout(res, 250)); // longer than the gossip interval
+      await new Promise((res) => setTimeout(res, 300)); // well past the gossip interval: the tolerance window is closed
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(remaining).toEqual(["4", "3", "2", "1", "0"]);
     const sdk = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
     const limited = await sdk.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);

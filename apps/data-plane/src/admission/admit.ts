@@ -47,7 +47,20 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
   if (ctx.contextChecker && req.promptTexts) {
     ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
   }
-  ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  if (limits) {
+    // The headers OpenAI's API sends, so clients that pace themselves by them work unchanged.
+    if (limits.rpm > 0) {
+      res.setHeader("x-ratelimit-limit-requests", String(limits.rpm));
+      res.setHeader("x-ratelimit-remaining-requests", String(limits.remainingRequests));
+      res.setHeader("x-ratelimit-reset-requests", `${limits.resetS}s`);
+    }
+    if (limits.tpm > 0) {
+      res.setHeader("x-ratelimit-limit-tokens", String(limits.tpm));
+      res.setHeader("x-ratelimit-remaining-tokens", String(limits.remainingTokens));
+      res.setHeader("x-ratelimit-reset-tokens", `${limits.resetS}s`);
+    }
+  }
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }

@@ -29,6 +29,16 @@ export interface GossipMessage {
   entries: GossipEntry[];
 }
 
+/** What is left of a key's limits after admitting a request (for x-ratelimit-* headers). */
+export interface RateLimitState {
+  rpm: number;
+  tpm: number;
+  remainingRequests: number | undefined;
+  remainingTokens: number | undefined;
+  /** Seconds until the current minute window rolls over. */
+  resetS: number;
+}
+
 export interface RateLimiterOptions {
   replicaId: string;
   /** Bound on keys tracked (local and remote); the oldest windows are dropped first. */
@@ -102,8 +112,8 @@ export class RateLimiter {
    * Admits one request for `key` or throws 429 with Retry-After. rpm/tpm 0 = no limit. The
    * request is counted on admission; tokens are added by {@link addTokens} when known.
    */
-  admit(key: string, rpm: number, tpm: number): void {
-    if (rpm <= 0 && tpm <= 0) return;
+  admit(key: string, rpm: number, tpm: number): RateLimitState | undefined {
+    if (rpm <= 0 && tpm <= 0) return undefined;
     const t = this.now();
     const est = this.estimate(key, t);
     if (rpm > 0 && est.requests + 1 > rpm) throw this.limited("requests", rpm, t);
@@ -111,6 +121,13 @@ export class RateLimiter {
     const k = this.localFor(key, this.windowOf(t));
     k.cur.requests++;
     k.dirty = true;
+    return {
+      rpm,
+      tpm,
+      remainingRequests: rpm > 0 ? Math.max(0, Math.floor(rpm - est.requests - 1)) : undefined,
+      remainingTokens: tpm > 0 ? Math.max(0, Math.floor(tpm - est.tokens)) : undefined,
+      resetS: Math.ceil((WINDOW_MS - (t % WINDOW_MS)) / 1000),
+    };
   }
 
   /** Adds the tokens a finished request used (input + output). */
