@@ -14,6 +14,22 @@ export const USAGE_STREAM_SUBJECTS = ["usage.v1.>"];
 export const CONTROL_CHANGED_SUBJECT = "control.v1.changed";
 /** JetStream subject on which the ledger announces top-ups (stream LEDGER; message id = top-up id). */
 export const LEDGER_BALANCE_SUBJECT = "ledger.v1.balance";
+/** JetStream subject of the ledger's journal, one message per transaction (message id = `journal-<txn_id>`). */
+export const LEDGER_JOURNAL_SUBJECT = "ledger.v1.journal";
+
+/** `ledger.v1.journal`: one double-entry transaction; its entries sum to zero. */
+export const LedgerJournalV1 = z.object({
+  version: z.literal(1),
+  /** Request id (usage) or top-up id. */
+  txn_id: z.string(),
+  kind: z.enum(["usage", "top_up"]),
+  /** Unix ms when the transaction was recorded. */
+  created_at_ms: z.number().int(),
+  /** Signed amounts in minor credit units per account (`org:<id>`, `system:revenue`, `system:funding`). */
+  entries: z.array(z.object({ account: z.string(), amount_minor: z.number().int() })),
+});
+export type LedgerJournalV1 = z.infer<typeof LedgerJournalV1>;
+
 /** JetStream stream of the ledger's announcements. */
 export const LEDGER_STREAM = "LEDGER";
 export const LEDGER_STREAM_SUBJECTS = ["ledger.v1.>"];

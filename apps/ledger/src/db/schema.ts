@@ -64,6 +64,8 @@ export interface JournalEntriesTable {
   account: string;
   amount_minor: number;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** When the entry's transaction was published on JetStream (outbox); null until then. */
+  published_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface MonthlySpendTable {

@@ -1,7 +1,7 @@
 import { jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { LEDGER_BALANCE_SUBJECT, encodeEvent, type LedgerBalanceV1 } from "@gateway/events";
+import { LEDGER_BALANCE_SUBJECT, LEDGER_JOURNAL_SUBJECT, encodeEvent, type LedgerBalanceV1, type LedgerJournalV1 } from "@gateway/events";
 import type { LedgerContext } from "../context.js";
 
 /**
@@ -48,6 +48,7 @@ export class TopUpAnnouncer {
     const js = jetstream(this.nc);
     // No transaction is held while publishing: several ledgers may announce the same top-up, and
     // that is harmless (JetStream drops the repeated message id; the consumer is idempotent).
+    await this.publishJournal(js);
     for (;;) {
       const rows = await sql<{ id: string; org_id: string }>`
         SELECT id, org_id FROM top_ups WHERE announced_at IS NULL ORDER BY created_at LIMIT 50`.execute(this.ctx.db);
@@ -57,6 +58,26 @@ export class TopUpAnnouncer {
         const ev: LedgerBalanceV1 = { version: 1, org_id: row.org_id, balance_minor: acc?.balance_minor ?? 0, topped_up_minor: acc?.topped_up_minor ?? 0, reason: "top_up" };
         await js.publish(LEDGER_BALANCE_SUBJECT, encodeEvent(ev), { msgID: row.id, timeout: 2_000 });
         await this.ctx.db.updateTable("top_ups").set({ announced_at: new Date() }).where("id", "=", row.id).execute();
+      }
+    }
+  }
+
+  /**
+   * The journal outbox: each transaction's entries, once, on `ledger.v1.journal` (message id
+   * `journal-<txn_id>`), oldest first — the stream the billing team consumes.
+   */
+  private async publishJournal(js: ReturnType<typeof jetstream>): Promise<void> {
+    for (;;) {
+      const txns = await sql<{ txn_id: string }>`
+        SELECT txn_id FROM journal_entries WHERE published_at IS NULL GROUP BY txn_id ORDER BY min(id) LIMIT 100`.execute(this.ctx.db);
+      if (txns.rows.length === 0) return;
+      for (const { txn_id } of txns.rows) {
+        const entries = await this.ctx.db.selectFrom("journal_entries").select(["kind", "account", "amount_minor", "created_at"]).where("txn_id", "=", txn_id).orderBy("id").execute();
+        const first = entries[0];
+        if (!first) continue;
+        const ev: LedgerJournalV1 = { version: 1, txn_id, kind: first.kind, created_at_ms: first.created_at.getTime(), entries: entries.map((e) => ({ account: e.account, amount_minor: e.amount_minor })) };
+        await js.publish(LEDGER_JOURNAL_SUBJECT, encodeEvent(ev), { msgID: `journal-${txn_id}`, timeout: 2_000 });
+        await this.ctx.db.updateTable("journal_entries").set({ published_at: new Date() }).where("txn_id", "=", txn_id).execute();
       }
     }
   }
