@@ -8,6 +8,7 @@ export function demoCatalog(fakeUpstreamUrl: string) {
       { code: "fake", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-backup", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-anthropic", kind: "anthropic", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+      { code: "fake-fal", kind: "fal", base_url: `${fakeUpstreamUrl}/fal`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
     ],
     models: [
       {
@@ -71,9 +72,44 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         ],
         deployments: [{ provider: "fake", upstream_model: "fake-image", priority: 0 }],
       },
+      // Video: prices are minor credit units per second of output.
+      videoModel("gw-video", "text-to-video", [{ provider: "fake", upstream_model: "fake-video", priority: 0 }], { durations: [4, 8, 12], resolutions: ["720p", "1080p"], audio: false }),
+      videoModel("gw-video-i2v", "image-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/image-to-video", priority: 0 }], { durations: [5, 10], resolutions: ["720p", "1080p"], audio: true }),
+      videoModel("gw-video-ref", "reference-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/reference-to-video", priority: 0 }], { durations: [5], resolutions: ["720p"], audio: false, max_images: 4 }),
+      videoModel("gw-video-edit", "video-edit", [{ provider: "fake-fal", upstream_model: "fake-ai/video/edit", priority: 0 }], { durations: [5], resolutions: ["720p"], audio: false }),
     ],
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-embed-small", "gw-image"];
+function videoModel(
+  id: string,
+  kind: string,
+  deployments: Array<{ provider: string; upstream_model: string; priority: number }>,
+  o: { durations: number[]; resolutions: string[]; audio: boolean; max_images?: number },
+) {
+  return {
+    id,
+    status: "published",
+    routes: ["video"],
+    context_window: 0,
+    max_output_tokens: 0,
+    input_price_minor_per_mtok: 0,
+    output_price_minor_per_mtok: 0,
+    video: {
+      kind,
+      durations: o.durations,
+      resolutions: o.resolutions,
+      aspect_ratios: ["16:9", "9:16", "1:1"],
+      audio: o.audio,
+      max_images: o.max_images ?? 0,
+      prices: [
+        { resolution: "720p", price_minor_per_second: 100_000, audio_price_minor_per_second: o.audio ? 20_000 : 0 },
+        { resolution: "*", price_minor_per_second: 250_000, audio_price_minor_per_second: o.audio ? 50_000 : 0 },
+      ],
+    },
+    deployments,
+  };
+}
+
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

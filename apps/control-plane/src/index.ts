@@ -19,6 +19,7 @@ import { TrialUnlocker } from "./trial-unlock.js";
 import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
+import { claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
 export type { ControlContext } from "./context.js";
@@ -40,7 +41,20 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   const ctx = createContext(config, overrides);
   const server = new grpc.Server();
   const onUnexpected = (err: unknown, method: string) => ctx.log.error({ err, method }, "rpc failed");
-  addService(server, controlService(), { AuthenticateKey: authenticateKey(ctx), GetCatalog: getCatalog(ctx), GetTrialPolicy: getTrialPolicy(ctx) }, { onUnexpected });
+  addService(
+    server,
+    controlService(),
+    {
+      AuthenticateKey: authenticateKey(ctx),
+      GetCatalog: getCatalog(ctx),
+      GetTrialPolicy: getTrialPolicy(ctx),
+      CreateVideoJob: createVideoJob(ctx),
+      GetVideoJob: getVideoJob(ctx),
+      ClaimVideoJobs: claimVideoJobs(ctx),
+      UpdateVideoJob: updateVideoJob(ctx),
+    },
+    { onUnexpected },
+  );
   addService(
     server,
     adminService(),

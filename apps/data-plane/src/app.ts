@@ -13,6 +13,7 @@ import { messages } from "./routes/messages.js";
 import { embeddings } from "./routes/embeddings.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
+import { createVideo, getVideo, videoBodyGuard, videoContent } from "./routes/video.js";
 
 type Handler = (req: Request, res: Response) => unknown;
 
@@ -89,6 +90,9 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));
+  app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), h(createVideo(ctx)));
+  app.get("/v1/video/generations/:jobId", auth, h(getVideo(ctx)));
+  app.get("/v1/video/generations/:jobId/content", auth, h(videoContent(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

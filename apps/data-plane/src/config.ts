@@ -77,6 +77,22 @@ const Schema = z.object({
   DATA_PLANE_RATE_LIMIT_MAX_KEYS: int(100_000, 1),
   /** Folder of mounted provider secrets (file name = credential_ref); env vars are tried first. */
   DATA_PLANE_SECRETS_DIR: z.string().optional(),
+  /** External base URL of the gateway (for video content links); default: from the request's Host. */
+  DATA_PLANE_PUBLIC_URL: z.string().url().optional(),
+  /** A poll refreshes a video job from the provider when its record is older than this, ms. */
+  DATA_PLANE_VIDEO_POLL_STALE_MS: int(2_000, 0),
+  /** How often the reconciler looks for stale video jobs, ms. */
+  DATA_PLANE_VIDEO_RECONCILE_MS: int(5_000, 50),
+  /** The reconciler refreshes unfinished jobs not refreshed for this long, ms. */
+  DATA_PLANE_VIDEO_STALE_MS: int(10_000, 0),
+  /** A claimed job is this replica's for this long (then another may take it over), ms. */
+  DATA_PLANE_VIDEO_CLAIM_MS: int(30_000, 1_000),
+  /** A job unfinished after this long is failed (provider stuck) and its hold released, ms. */
+  DATA_PLANE_VIDEO_MAX_AGE_MS: int(3_600_000, 1_000),
+  /** Static name→address map for media URL checks, before DNS: `host=addr,addr;host2=addr`. */
+  DATA_PLANE_MEDIA_STATIC_HOSTS: z.string().default(""),
+  /** Deadline of a media URL's DNS resolution, ms. */
+  DATA_PLANE_MEDIA_DNS_TIMEOUT_MS: int(2_000, 10),
 });
 
 export type DataPlaneEnv = z.infer<typeof Schema>;
@@ -120,6 +136,10 @@ export interface DataPlaneConfig {
   spoolMaxEvents: number;
   publishTimeoutMs: number;
   usageWaitMs: number;
+  publicUrl: string | undefined;
+  video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
+  mediaStaticHosts: string;
+  mediaDnsTimeoutMs: number;
   /** Resolves a provider credential by the name the catalog references. */
   resolveCredential: (ref: string) => string | undefined;
 }
@@ -191,6 +211,16 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     spoolMaxEvents: e.DATA_PLANE_SPOOL_MAX_EVENTS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
+    video: {
+      pollStaleMs: e.DATA_PLANE_VIDEO_POLL_STALE_MS,
+      reconcileMs: e.DATA_PLANE_VIDEO_RECONCILE_MS,
+      staleMs: e.DATA_PLANE_VIDEO_STALE_MS,
+      claimMs: e.DATA_PLANE_VIDEO_CLAIM_MS,
+      maxAgeMs: e.DATA_PLANE_VIDEO_MAX_AGE_MS,
+    },
+    mediaStaticHosts: e.DATA_PLANE_MEDIA_STATIC_HOSTS,
+    mediaDnsTimeoutMs: e.DATA_PLANE_MEDIA_DNS_TIMEOUT_MS,
     resolveCredential,
   };
 }

@@ -14,6 +14,8 @@ import { LeaseManager } from "./credits/lease-manager.js";
 import { UsagePublisher } from "./usage/publisher.js";
 import { UsageSpool } from "./usage/spool.js";
 import { UpstreamClient } from "./providers/upstream-client.js";
+import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
+import { VideoJobs } from "./video/jobs.js";
 
 export interface DataPlaneMetrics {
   registry: Registry;
@@ -39,6 +41,10 @@ export interface DataPlaneContext {
   breaker: CircuitBreaker;
   /** Present when the context-window pre-check is enabled. */
   contextChecker: ContextChecker | undefined;
+  /** SSRF checks of video media URLs. */
+  media: MediaUrlChecker;
+  /** Video job refresh, settlement and the reconciler. */
+  videoJobs: VideoJobs;
   nats: { current: NatsConnection | undefined; js: JetStreamClient | undefined };
 }
 
@@ -100,8 +106,11 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
-  return { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats,
-    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs) };
+  const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });
+  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats,
+    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs };
+  ctx.videoJobs = new VideoJobs(ctx);
+  return ctx;
 }
 
 /**

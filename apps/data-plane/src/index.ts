@@ -38,6 +38,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       await ctx.catalog.start();
       ctx.leases.start();
       ctx.publisher.start();
+      ctx.videoJobs.start();
       // Slow clients cannot hold a socket: headers and the request must arrive in time (checked
       // every second, not Node's default 30 s); responses may stream for as long as they need.
       const s = createServer(
@@ -68,6 +69,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
         });
       }
       ctx.catalog.stop();
+      await ctx.videoJobs.stop();
       ctx.publisher.stop();
       await ctx.leases.stop().catch(() => undefined);
       await ctx.publisher.replay().catch(() => undefined);

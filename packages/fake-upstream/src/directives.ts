@@ -22,12 +22,18 @@ export interface Directives {
   retryAfterS?: number;
   /** `flaky=tag:n`: the first n requests carrying this tag fail (with `status`, default 503). */
   flaky?: { tag: string; failures: number };
+  /** Video jobs: milliseconds from creation to the end state (default 300). */
+  videoMs?: number;
+  /** Video jobs: end failed instead of completed. */
+  videoFail: boolean;
+  /** Video jobs: stay in progress forever. */
+  videoStuck: boolean;
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
 
 export function parseDirectives(modelName: string, prompt: string): Directives {
-  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false };
+  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
   for (const raw of parts) {
@@ -42,6 +48,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
       case "nousage": d.noUsage = true; break;
       case "reply": d.reply = v ?? ""; break;
       case "retry_after": d.retryAfterS = n; break;
+      case "video_ms": d.videoMs = n; break;
+      case "video_fail": d.videoFail = true; break;
+      case "video_stuck": d.videoStuck = true; break;
       case "flaky": {
         const [tag, count] = (v ?? "").split(":");
         d.flaky = { tag: tag ?? "", failures: Number(count ?? 1) };

@@ -3,6 +3,7 @@ import { handleChat } from "./openai-chat.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
 import { handleAnthropic } from "./anthropic-messages.js";
 import { flakyStatus, parseDirectives } from "./directives.js";
+import { handleVideo } from "./video.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
@@ -68,6 +69,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         await handleAnthropic(body as never, res);
         return;
       }
+      // Video routes check their own credentials (fal's scheme is `Authorization: Key …`; files are public).
+      if (await handleVideo(req, res, path, body, opts.apiKey)) return;
       if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
         res.writeHead(401, { "content-type": "application/json" }).end(
           JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }),

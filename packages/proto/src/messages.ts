@@ -32,6 +32,64 @@ export interface Model {
   output_price_minor_per_mtok: number;
   deployments: Deployment[];
   image_prices: ImagePrice[];
+  /** Video models only (null otherwise). */
+  video: VideoSpec | null;
+}
+export interface VideoPrice { resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }
+export interface VideoSpec {
+  kind: string;
+  durations: number[];
+  resolutions: string[];
+  aspect_ratios: string[];
+  audio: boolean;
+  max_images: number;
+  prices: VideoPrice[];
+}
+export interface VideoJob {
+  id: string;
+  org_id: string;
+  key_id: string;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  upstream_job_id: string;
+  upstream_json: string;
+  request_json: string;
+  status: string;
+  progress: number;
+  error_code: string;
+  error_message: string;
+  outputs_json: string;
+  duration_s: number;
+  price_minor_per_second: number;
+  max_cost_minor: number;
+  lease_id: string;
+  cost_minor: number;
+  settled: boolean;
+  trace_id: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  completed_at_ms: number;
+  refreshed_at_ms: number;
+  resolution: string;
+  audio: boolean;
+}
+export interface GetVideoJobRequest { org_id: string; job_id: string }
+export interface ClaimVideoJobsRequest { holder: string; job_id: string; stale_after_ms: number; claim_ms: number; limit: number }
+export interface ClaimVideoJobsResponse { jobs: VideoJob[] }
+export interface UpdateVideoJobRequest {
+  job_id: string;
+  holder: string;
+  status: string;
+  progress: number;
+  error_code: string;
+  error_message: string;
+  outputs_json: string;
+  cost_minor: number;
+  settled: boolean;
+  upstream_json: string;
+  duration_s: number;
+  release_claim: boolean;
 }
 export interface ImagePrice { size: string; quality: string; price_minor: number }
 export interface Provider { code: string; kind: string; base_url: string; credential_ref: string; auth_header: string }
@@ -135,6 +193,10 @@ export type ControlServiceMethods = {
   AuthenticateKey: [AuthenticateKeyRequest, AuthenticateKeyResponse];
   GetCatalog: [GetCatalogRequest, CatalogSnapshot];
   GetTrialPolicy: [GetTrialPolicyRequest, TrialPolicy];
+  CreateVideoJob: [VideoJob, VideoJob];
+  GetVideoJob: [GetVideoJobRequest, VideoJob];
+  ClaimVideoJobs: [ClaimVideoJobsRequest, ClaimVideoJobsResponse];
+  UpdateVideoJob: [UpdateVideoJobRequest, VideoJob];
 };
 export type AdminServiceMethods = {
   CreateOrg: [CreateOrgRequest, Org];

@@ -26,7 +26,7 @@ export interface ApiKeysTable {
 
 export interface ProvidersTable {
   code: string;
-  kind: "openai" | "anthropic" | "openai-compatible";
+  kind: "openai" | "anthropic" | "openai-compatible" | "fal";
   base_url: string;
   credential_ref: string;
   auth_header: ColumnType<string, string | undefined, string>;
@@ -43,6 +43,8 @@ export interface ModelsTable {
   output_price_minor_per_mtok: number;
   /** Per-image prices: [{size, quality, price_minor}]. */
   image_prices: ColumnType<Array<{ size: string; quality: string; price_minor: number }>, string | undefined, string>;
+  /** Video models: the VideoSpec (kind, durations, resolutions, aspect ratios, prices); null otherwise. */
+  video: ColumnType<VideoSpecJson | null, string | null | undefined, string | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
@@ -73,7 +75,50 @@ export interface TrialPolicyTable {
   unlock_topup_minor: number;
 }
 
+export interface VideoSpecJson {
+  kind: string;
+  durations: number[];
+  resolutions: string[];
+  aspect_ratios: string[];
+  audio: boolean;
+  max_images: number;
+  prices: Array<{ resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }>;
+}
+
+export interface VideoJobsTable {
+  id: string;
+  org_id: string;
+  key_id: string;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  upstream_job_id: string;
+  upstream_json: ColumnType<unknown, string, string>;
+  request_json: ColumnType<unknown, string, string>;
+  status: string;
+  progress: number;
+  error_code: string;
+  error_message: string;
+  outputs_json: ColumnType<unknown, string | undefined, string>;
+  duration_s: number;
+  resolution: string;
+  audio: boolean;
+  price_minor_per_second: number;
+  max_cost_minor: number;
+  lease_id: string;
+  cost_minor: number;
+  settled: boolean;
+  trace_id: string;
+  claimed_by: string | null;
+  claim_until: Date | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  refreshed_at: ColumnType<Date, Date | undefined, Date>;
+  completed_at: Date | null;
+}
+
 export interface ControlDb {
+  video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   providers: ProvidersTable;

@@ -21,8 +21,8 @@ export function applyCatalog(ctx: ControlContext) {
         for (const [j, d] of m.deployments.entries()) {
           if (!known.has(d.provider)) throw new GatewayError("invalid_request", `invalid catalog document: models[${i}].deployments[${j}].provider: unknown provider "${d.provider}"`);
         }
-        const { deployments, image_prices, ...rest } = m;
-        const model = { ...rest, image_prices: JSON.stringify(image_prices) };
+        const { deployments, image_prices, video, ...rest } = m;
+        const model = { ...rest, image_prices: JSON.stringify(image_prices), video: video ? JSON.stringify(video) : null };
         await trx
           .insertInto("models")
           .values({ ...model, updated_at: new Date() })

@@ -24,6 +24,7 @@ export function getCatalog(ctx: ControlContext) {
           input_price_minor_per_mtok: m.input_price_minor_per_mtok,
           output_price_minor_per_mtok: m.output_price_minor_per_mtok,
           image_prices: m.image_prices,
+          video: m.video,
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),

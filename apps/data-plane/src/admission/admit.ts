@@ -18,6 +18,8 @@ export interface AdmissionRequest {
   outputParam?: string;
   /** Exact maximum cost when the route prices by unit (images), minor credit units. */
   maxCostMinor?: number;
+  /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
+  dedicatedHold?: boolean;
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
   promptTexts?: () => string[];
 }
@@ -47,6 +49,25 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
   if (ctx.contextChecker && req.promptTexts) {
     ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
   }
+  applyRateLimit(ctx, res);
+  if (ctx.publisher.saturated) {
+    throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
+  }
+  const maxOut = req.requestedOutput ?? model.max_output_tokens;
+  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
+  const reservation = req.dedicatedHold
+    ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
+    : await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
+  return {
+    model,
+    reservation,
+    recordTokens: (tokens) => ctx.rateLimiter.addTokens(key.key_id, tokens),
+  };
+}
+
+/** The key's rate limits (429 when over) and OpenAI's x-ratelimit-* headers when it has any. */
+export function applyRateLimit(ctx: DataPlaneContext, res: Response): void {
+  const key = locals(res).key!;
   const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
   if (limits) {
     // The headers OpenAI's API sends, so clients that pace themselves by them work unchanged.
@@ -61,15 +82,4 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
       res.setHeader("x-ratelimit-reset-tokens", `${limits.resetS}s`);
     }
   }
-  if (ctx.publisher.saturated) {
-    throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
-  }
-  const maxOut = req.requestedOutput ?? model.max_output_tokens;
-  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
-  const reservation = await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
-  return {
-    model,
-    reservation,
-    recordTokens: (tokens) => ctx.rateLimiter.addTokens(key.key_id, tokens),
-  };
 }

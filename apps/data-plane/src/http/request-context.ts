@@ -27,9 +27,14 @@ export function newRequestId(now = Date.now()): string {
   return `req_${now.toString(16).padStart(12, "0")}${randomBytes(8).toString("hex")}`;
 }
 
-const REQUEST_ID = /^req_([0-9a-f]{12})[0-9a-f]{16}$/;
+/** A video job id: the same scheme with `vid_` (the job's usage record carries it). */
+export function newVideoJobId(now = Date.now()): string {
+  return `vid_${now.toString(16).padStart(12, "0")}${randomBytes(8).toString("hex")}`;
+}
 
-/** Unix ms encoded in a request id, or undefined when it is not one of ours. */
+const REQUEST_ID = /^(?:req|vid)_([0-9a-f]{12})[0-9a-f]{16}$/;
+
+/** Unix ms encoded in a request (or video job) id, or undefined when it is not one of ours. */
 export function requestIdTime(id: string): number | undefined {
   const m = REQUEST_ID.exec(id);
   return m ? parseInt(m[1]!, 16) : undefined;

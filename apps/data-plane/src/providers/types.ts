@@ -2,10 +2,10 @@ import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider } from "@gateway/proto";
 
 /** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
-export type ProviderKind = "openai" | "anthropic" | "openai-compatible";
+export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal";
 
 export function isProviderKind(v: string): v is ProviderKind {
-  return v === "openai" || v === "anthropic" || v === "openai-compatible";
+  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal";
 }
 
 /** Token usage normalized across providers. */
@@ -26,9 +26,11 @@ export interface UpstreamTarget {
 }
 
 export interface UpstreamHttpRequest {
+  /** POST when absent. */
+  method?: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body?: string;
 }
 
 /** OpenAI chat-completions request body as the client sent it (validated loosely). */

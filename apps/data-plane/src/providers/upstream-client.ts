@@ -31,7 +31,7 @@ export class UpstreamClient {
     const signal = AbortSignal.any([clientSignal, AbortSignal.timeout(timeoutMs)]);
     try {
       const res = await request(req.url, {
-        method: "POST",
+        method: req.method ?? "POST",
         headers: req.headers,
         body: req.body,
         signal,

@@ -34,7 +34,7 @@ export function embeddings(ctx: DataPlaneContext) {
       await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
         route: "embeddings",
         build: (t) => {
-          if (t.provider.kind === "anthropic") return undefined; // Anthropic has no embeddings API
+          if (t.provider.kind === "anthropic" || t.provider.kind === "fal") return undefined; // no embeddings API there
           const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
           return { url: `${t.provider.base_url.replace(/\/+$/, "")}/embeddings`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
         },

@@ -86,7 +86,7 @@ export function images(ctx: DataPlaneContext) {
       await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
         route: "images",
         build: (t) => {
-          if (t.provider.kind === "anthropic") return undefined;
+          if (t.provider.kind === "anthropic" || t.provider.kind === "fal") return undefined;
           const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
           return { url: `${t.provider.base_url.replace(/\/+$/, "")}/images/generations`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
         },

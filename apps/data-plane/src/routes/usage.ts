@@ -16,7 +16,8 @@ export function usage(ctx: DataPlaneContext) {
     const id = String(req.params.requestId ?? "");
     const born = requestIdTime(id);
     if (born === undefined) throw new GatewayError("not_found", `No usage record for request '${id.slice(0, 64)}'.`);
-    const wait = Date.now() - born < RECENT_MS ? ctx.config.usageWaitMs : 0;
+    // A video job is billed when it finishes, whenever that is: its record may be on the way.
+    const wait = Date.now() - born < RECENT_MS || id.startsWith("vid_") ? ctx.config.usageWaitMs : 0;
     try {
       const r = await ctx.ledger.GetUsage(
         { request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait },

@@ -21,6 +21,7 @@ interface Attempt {
 export function plan(ctx: DataPlaneContext, model: Model): Attempt[] {
   const out: Attempt[] = [];
   for (const target of planTargets(ctx, model)) {
+    if (target.provider.kind === "fal") continue; // video only
     try {
       out.push({ target, adapter: chatAdapterFor(target.provider.kind as never) });
     } catch {

@@ -2,10 +2,12 @@ import type { Migration } from "@gateway/db";
 import { init } from "./20261122000000-init.js";
 import { imagePrices } from "./20261122010000-image-prices.js";
 import { providerAuthHeader } from "./20261122020000-provider-auth-header.js";
+import { video } from "./20261123000000-video.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
   "20261122000000-init": init,
   "20261122010000-image-prices": imagePrices,
   "20261122020000-provider-auth-header": providerAuthHeader,
+  "20261123000000-video": video,
 };

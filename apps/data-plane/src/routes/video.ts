@@ -1,0 +1,233 @@
+import type { NextFunction, Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { VideoJob } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { admit, applyRateLimit } from "../admission/admit.js";
+import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
+import { locals, newVideoJobId } from "../http/request-context.js";
+import { AttemptCursor, clampedTimeout, planTargets, retryable, toGatewayError } from "../routing/attempts.js";
+import { classify, UpstreamTransportError } from "../providers/upstream-client.js";
+import { videoAdapterFor, type VideoOutput, type VideoStatus } from "../providers/video/index.js";
+import { isProviderKind } from "../providers/index.js";
+import { MEDIA_FIELDS, planVideo, validateVideoBody } from "../video/request.js";
+import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
+
+const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
+
+/** Multipart and form bodies are file uploads here: 415 with the way to send media instead. */
+export function videoBodyGuard(req: Request, _res: Response, next: NextFunction): void {
+  const type = req.headers["content-type"] ?? "";
+  if (/^multipart\//i.test(type) || /^application\/x-www-form-urlencoded/i.test(type)) {
+    next(new GatewayError("unsupported_media_type", "Video media are URLs only: file uploads are not accepted. Send a JSON body with https:// URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl."));
+    return;
+  }
+  next();
+}
+
+/** The job record callers see (docs/video.md). */
+export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): Record<string, unknown> {
+  const base = ctx.config.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
+  let outputs: VideoOutput[] = [];
+  try {
+    outputs = JSON.parse(job.outputs_json || "[]") as VideoOutput[];
+  } catch {
+    outputs = [];
+  }
+  let request: Record<string, unknown> = {};
+  try {
+    request = JSON.parse(job.request_json || "{}") as Record<string, unknown>;
+  } catch {
+    request = {};
+  }
+  const done = job.status === "completed";
+  return {
+    id: job.id,
+    object: "video.generation",
+    model: job.model,
+    status: job.status,
+    progress: job.progress,
+    created_at: seconds(job.created_at_ms),
+    updated_at: seconds(job.updated_at_ms),
+    completed_at: isTerminal(job.status) ? seconds(job.completed_at_ms) : null,
+    request,
+    error: job.status === "failed" || job.status === "cancelled" ? { code: job.error_code || "video_generation_failed", message: job.error_message || "The video could not be generated." } : null,
+    outputs: done
+      ? outputs.map((o) => ({ type: o.type, url: o.gateway_content ? `${base}/v1/video/generations/${job.id}/content` : o.url, content_type: o.content_type }))
+      : [],
+    usage: done ? { duration_seconds: job.duration_s, resolution: job.resolution, audio: job.audio } : null,
+    max_cost_credits_minor: job.max_cost_minor,
+    cost_credits_minor: done ? job.cost_minor : job.status === "failed" || job.status === "cancelled" ? 0 : null,
+  };
+}
+
+function serveJobHeaders(res: Response, job: VideoJob): void {
+  res.setHeader("x-gateway-provider", job.provider);
+  res.setHeader("x-gateway-upstream-model", job.upstream_model);
+}
+
+/** POST /v1/video/generations: validate, check media URLs, hold the maximum cost, submit, record. */
+export function createVideo(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = validateVideoBody(req.body);
+    const l = locals(res);
+    const key = l.key!;
+    // Visibility and policy first (403/404 before any 400 about the model's values).
+    const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model);
+    const plan = planVideo(model, body);
+    for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
+    if (body.imageUrls) for (const [i, u] of body.imageUrls.entries()) await ctx.media.check(`imageUrls[${i}]`, u);
+    const admission = await admit(ctx, res, { route: "video", modelId: body.model, promptTokensBound: 0, requestedOutput: 0, maxCostMinor: plan.maxCostMinor, dedicatedHold: true });
+    const lease = admission.reservation.leaseId;
+    const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
+
+    const client = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) client.abort();
+    });
+    const attempts = planTargets(ctx, model).flatMap((target) => {
+      const adapter = isProviderKind(target.provider.kind) ? videoAdapterFor(target.provider.kind) : undefined;
+      return adapter ? [{ target, adapter }] : [];
+    });
+    if (attempts.length === 0) {
+      await release();
+      throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for video on this gateway.`);
+    }
+    const http = videoHttp(ctx, clampedTimeout(ctx, req), client.signal);
+    const cursor = new AttemptCursor(ctx, attempts, client.signal);
+    let submitted: VideoStatus | undefined;
+    for (let a = cursor.current; a; a = cursor.current) {
+      try {
+        submitted = await a.adapter.submit(http, a.target, plan.spec);
+        ctx.metrics.upstreamAttempts.inc({ provider: a.target.provider.code, outcome: "ok" });
+        break;
+      } catch (err) {
+        const e = err instanceof GatewayError ? err : classify(err, client.signal);
+        ctx.metrics.upstreamAttempts.inc({ provider: a.target.provider.code, outcome: e instanceof UpstreamTransportError ? e.kind : e.code });
+        if (client.signal.aborted || !retryable(e)) {
+          await release();
+          if (client.signal.aborted) return;
+          throw toGatewayError(e);
+        }
+        await cursor.failure(e);
+      }
+    }
+    const served = cursor.current;
+    if (!submitted || !served) {
+      await release();
+      if (client.signal.aborted) return;
+      throw cursor.finalError(res);
+    }
+    const request: Record<string, unknown> = { duration: plan.spec.durationS, resolution: plan.spec.resolution, aspectRatio: plan.spec.aspectRatio, generateAudio: plan.spec.generateAudio };
+    for (const f of ["prompt", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) if (body[f] !== undefined) request[f] = body[f];
+    let job: VideoJob;
+    try {
+      job = await ctx.control.CreateVideoJob({
+        id: newVideoJobId(l.startedAt),
+        org_id: key.org_id,
+        key_id: key.key_id,
+        model: model.id,
+        provider: served.target.provider.code,
+        upstream_model: served.target.deployment.upstream_model,
+        upstream_job_id: submitted.upstreamJobId ?? "",
+        upstream_json: JSON.stringify(submitted.upstreamState ?? {}),
+        request_json: JSON.stringify(request),
+        status: submitted.status === "in_progress" ? "in_progress" : "queued",
+        progress: submitted.progress,
+        error_code: "",
+        error_message: "",
+        outputs_json: "[]",
+        duration_s: plan.spec.durationS,
+        price_minor_per_second: plan.pricePerSecond,
+        max_cost_minor: plan.maxCostMinor,
+        lease_id: lease,
+        cost_minor: 0,
+        settled: false,
+        trace_id: l.requestId,
+        created_at_ms: 0,
+        updated_at_ms: 0,
+        completed_at_ms: 0,
+        refreshed_at_ms: 0,
+        resolution: plan.spec.resolution,
+        audio: plan.spec.generateAudio,
+      });
+    } catch (err) {
+      // Not recorded: nobody could poll or bill it, so stop it and free the credit.
+      await served.adapter.cancel(videoHttp(ctx, 5_000), served.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: served.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
+      await release();
+      if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
+      throw err;
+    }
+    cursor.serve(res);
+    res.status(200).json(renderJob(ctx, req, job));
+  };
+}
+
+/** Scope and rate limit of the read routes, then the job of the caller's organization (404 otherwise). */
+async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promise<VideoJob> {
+  const key = locals(res).key!;
+  if (!keyAllowsRoute(key, "video")) throw new GatewayError("route_not_allowed", "This API key may not call the video route.", { action: "contact_org_admin" });
+  applyRateLimit(ctx, res);
+  const id = String(req.params.jobId ?? "");
+  try {
+    return await ctx.control.GetVideoJob({ org_id: key.org_id, job_id: id });
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === "not_found") throw new GatewayError("not_found", `No video job with id '${id.slice(0, 80)}'.`);
+    if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be read right now; retry shortly.", { retry_after_s: 1 });
+    throw err;
+  }
+}
+
+/** GET /v1/video/generations/{jobId}: the record, refreshed from the provider when it is stale. */
+export function getVideo(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    let job = await ownJob(ctx, req, res);
+    locals(res).model = job.model;
+    job = await ctx.videoJobs.refreshIfStale(job);
+    serveJobHeaders(res, job);
+    res.status(200).json(renderJob(ctx, req, job));
+  };
+}
+
+/** GET /v1/video/generations/{jobId}/content: the video, without the provider's credentials. */
+export function videoContent(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const job = await ownJob(ctx, req, res);
+    if (job.status !== "completed") throw new GatewayError("not_found", `Video job '${job.id}' has no content: it is ${job.status}.`);
+    serveJobHeaders(res, job);
+    let outputs: VideoOutput[] = [];
+    try {
+      outputs = JSON.parse(job.outputs_json || "[]") as VideoOutput[];
+    } catch {
+      outputs = [];
+    }
+    const out = outputs[0];
+    if (out && !out.gateway_content && out.url) {
+      res.redirect(302, out.url);
+      return;
+    }
+    const found = jobTarget(ctx, job);
+    const request = found?.adapter.content(found.target, jobRef(job));
+    if (!found || !request) throw new GatewayError("model_unavailable", "The provider of this video is no longer configured on this gateway.");
+    const client = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) client.abort();
+    });
+    let up;
+    try {
+      up = (await ctx.upstream.send(request, ctx.config.upstreamTimeoutMs, client.signal)).res;
+    } catch (err) {
+      throw toGatewayError(classify(err, client.signal));
+    }
+    if (up.status !== 200) {
+      await up.body.text().catch(() => "");
+      throw new GatewayError("upstream_error", `The provider could not serve the video (status ${up.status}).`);
+    }
+    res.status(200);
+    res.setHeader("content-type", typeof up.headers["content-type"] === "string" ? up.headers["content-type"] : "video/mp4");
+    if (typeof up.headers["content-length"] === "string") res.setHeader("content-length", up.headers["content-length"]);
+    for await (const chunk of up.body) {
+      if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+    }
+    res.end();
+  };
+}

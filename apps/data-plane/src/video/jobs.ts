@@ -1,0 +1,197 @@
+import { GatewayError } from "@gateway/errors";
+import type { UsageEventV1 } from "@gateway/events";
+import type { Provider, VideoJob } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { isProviderKind, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
+import { videoAdapterFor, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoStatus } from "../providers/video/index.js";
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+export const isTerminal = (status: string): boolean => TERMINAL.has(status);
+
+/** HTTP for video adapters over the pooled upstream client, every call with a deadline. */
+export function videoHttp(ctx: DataPlaneContext, timeoutMs: number, signal: AbortSignal = new AbortController().signal): VideoHttp {
+  return {
+    async call(req: UpstreamHttpRequest) {
+      const { res } = await ctx.upstream.send(req, timeoutMs, signal);
+      const text = await res.body.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const ra = res.headers["retry-after"];
+      return { status: res.status, json, text, retryAfter: typeof ra === "string" ? ra : undefined };
+    },
+  };
+}
+
+/** The provider of a stored job as a target (catalog provider + credential), if still configured. */
+export function jobTarget(ctx: DataPlaneContext, job: VideoJob): { target: UpstreamTarget; adapter: VideoAdapter } | undefined {
+  const provider: Provider | undefined = ctx.catalog.current.providers.get(job.provider);
+  if (!provider || !isProviderKind(provider.kind)) return undefined;
+  const adapter = videoAdapterFor(provider.kind);
+  if (!adapter) return undefined;
+  const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
+  if (provider.credential_ref && !apiKey) return undefined;
+  return { target: { provider, deployment: { provider: provider.code, upstream_model: job.upstream_model, priority: 0, weight: 1 }, apiKey }, adapter };
+}
+
+export function jobRef(job: VideoJob): VideoJobRef {
+  let state: Record<string, string> = {};
+  try {
+    state = JSON.parse(job.upstream_json || "{}") as Record<string, string>;
+  } catch {
+    state = {};
+  }
+  return { upstreamJobId: job.upstream_job_id, upstreamModel: job.upstream_model, upstreamState: state };
+}
+
+/**
+ * Refreshes and finishes video jobs. Every refresh works on a job this replica has claimed at the
+ * control-plane, so one replica at a time talks to the provider about a job. Completion is two
+ * steps: the record becomes `completed` with its cost (a finished record never changes again),
+ * then the usage event is published (its id is the job id, so a repeat is a duplicate the ledger
+ * ignores), the hold released and the record marked settled. A replica that dies between the steps
+ * leaves an unsettled finished job, which the next claim settles: billed exactly once.
+ */
+export class VideoJobs {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly ctx: DataPlaneContext) {}
+
+  get holder(): string {
+    return this.ctx.config.replicaId;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (!this.running) this.running = this.reconcile().then(() => undefined).finally(() => (this.running = undefined));
+    }, this.ctx.config.video.reconcileMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One reconciler pass: claims stale or unsettled jobs (bounded batch) and refreshes each. */
+  async reconcile(): Promise<number> {
+    const v = this.ctx.config.video;
+    let claimed: VideoJob[];
+    try {
+      claimed = (await this.ctx.control.ClaimVideoJobs({ holder: this.holder, job_id: "", stale_after_ms: v.staleMs, claim_ms: v.claimMs, limit: 20 })).jobs;
+    } catch (err) {
+      this.ctx.log.warn({ err }, "video reconciler could not claim jobs");
+      return 0;
+    }
+    for (const job of claimed) {
+      await this.refresh(job).catch((err: unknown) => this.ctx.log.warn({ err, job_id: job.id }, "video job refresh failed"));
+    }
+    return claimed.length;
+  }
+
+  /** A poll found its job stale: claim it (unless another replica is on it) and refresh it. */
+  async refreshIfStale(job: VideoJob): Promise<VideoJob> {
+    const v = this.ctx.config.video;
+    if (isTerminal(job.status) || Date.now() - job.refreshed_at_ms < v.pollStaleMs) return job;
+    try {
+      const [mine] = (await this.ctx.control.ClaimVideoJobs({ holder: this.holder, job_id: job.id, stale_after_ms: v.pollStaleMs, claim_ms: v.claimMs, limit: 1 })).jobs;
+      return mine ? await this.refresh(mine) : job;
+    } catch (err) {
+      this.ctx.log.warn({ err, job_id: job.id }, "video job refresh on poll failed");
+      return job;
+    }
+  }
+
+  /** Refreshes a claimed job from its provider, finishing and settling it when it is done. */
+  async refresh(job: VideoJob): Promise<VideoJob> {
+    if (isTerminal(job.status)) return job.settled ? job : this.settle(job);
+    const age = Date.now() - job.created_at_ms;
+    const found = jobTarget(this.ctx, job);
+    let st: VideoStatus | undefined;
+    if (found) {
+      try {
+        st = await found.adapter.status(videoHttp(this.ctx, Math.min(this.ctx.config.upstreamTimeoutMs, 30_000)), found.target, jobRef(job));
+      } catch (err) {
+        this.ctx.log.warn({ err: err instanceof GatewayError ? err.message : err, job_id: job.id }, "video status call failed; will retry");
+      }
+    }
+    if ((!st || !isTerminal(st.status)) && age > this.ctx.config.video.maxAgeMs) {
+      if (found) await found.adapter.cancel(videoHttp(this.ctx, 5_000), found.target, jobRef(job));
+      st = { status: "failed", progress: st?.progress ?? job.progress, error: { code: "timeout", message: `The provider did not finish the video within ${Math.round(this.ctx.config.video.maxAgeMs / 1000)} s.` } };
+    }
+    if (!st || !isTerminal(st.status)) {
+      // Keep the hold alive while the job runs (the ledger expires idle leases).
+      await this.ctx.ledger
+        .AcquireLease({ org_id: job.org_id, lease_id: job.lease_id, holder: this.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.ctx.config.leaseTtlMs, monthly_budget_minor: 0 })
+        .catch(() => undefined);
+      return this.update(job, { status: st?.status ?? job.status, progress: st?.progress ?? job.progress, release_claim: true });
+    }
+    const cost = st.status === "completed" ? Math.min(st.durationS ?? job.duration_s, job.duration_s) * job.price_minor_per_second : 0;
+    const finished = await this.update(job, {
+      status: st.status,
+      progress: st.progress,
+      error_code: st.error?.code ?? "",
+      error_message: st.error?.message ?? "",
+      outputs_json: JSON.stringify(st.outputs ?? []),
+      cost_minor: cost,
+      duration_s: st.status === "completed" ? Math.min(st.durationS ?? job.duration_s, job.duration_s) : 0,
+    });
+    return this.settle(finished);
+  }
+
+  /** Bills a finished job (usage event keyed by the job id) and releases its hold; then marks it settled. */
+  private async settle(job: VideoJob): Promise<VideoJob> {
+    if (job.status === "completed") {
+      const ev: UsageEventV1 = {
+        version: 1,
+        request_id: job.id,
+        org_id: job.org_id,
+        key_id: job.key_id,
+        model: job.model,
+        route: "video",
+        provider: job.provider,
+        upstream_model: job.upstream_model,
+        lease_id: job.lease_id,
+        usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+        input_price_minor_per_mtok: 0,
+        output_price_minor_per_mtok: 0,
+        cost_minor: job.cost_minor,
+        line_items: [
+          { item: "video_seconds", quantity: job.duration_s, unit_price_minor: job.price_minor_per_second, per: "second", attributes: { resolution: job.resolution, audio: String(job.audio) } },
+        ],
+        stream: false,
+        status: 200,
+        created_at_ms: job.completed_at_ms || Date.now(),
+        duration_ms: Math.max(0, (job.completed_at_ms || Date.now()) - job.created_at_ms),
+      };
+      await this.ctx.publisher.publish(ev);
+    }
+    await this.ctx.ledger.ReleaseLease({ lease_id: job.lease_id, consumed_minor: job.status === "completed" ? job.cost_minor : 0 }).catch((err: unknown) => {
+      // An expired lease was released by the ledger already; anything else is retried by the next claim.
+      if (!(err instanceof GatewayError && err.code === "not_found")) throw err;
+    });
+    return this.update(job, { settled: true, release_claim: true });
+  }
+
+  private update(job: VideoJob, u: Partial<Omit<Parameters<DataPlaneContext["control"]["UpdateVideoJob"]>[0], "job_id" | "holder">>): Promise<VideoJob> {
+    return this.ctx.control.UpdateVideoJob({
+      job_id: job.id,
+      holder: this.holder,
+      status: "",
+      progress: 0,
+      error_code: "",
+      error_message: "",
+      outputs_json: "",
+      cost_minor: 0,
+      settled: false,
+      upstream_json: "",
+      duration_s: 0,
+      release_claim: false,
+      ...u,
+    });
+  }
+}

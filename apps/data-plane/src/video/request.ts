@@ -1,0 +1,149 @@
+import { GatewayError } from "@gateway/errors";
+import type { Model, VideoSpec } from "@gateway/proto";
+import type { VideoJobSpec } from "../providers/video/index.js";
+
+const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+
+/** The request body of POST /v1/video/generations, shape-checked (model fit is checked later). */
+export interface VideoRequestBody {
+  model: string;
+  prompt?: string;
+  duration?: number;
+  resolution?: string;
+  aspectRatio?: string;
+  generateAudio?: boolean;
+  imageUrl?: string;
+  imageUrls?: string[];
+  refAudioUrl?: string;
+  refVideoUrl?: string;
+}
+
+const FIELDS = new Set(["model", "prompt", "duration", "resolution", "aspectRatio", "generateAudio", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"]);
+/** Fields callers try for uploads (OpenAI's input_reference, fal's *_file …): refused with a pointer to the URL fields. */
+const UPLOAD_FIELDS = /^(image|images|video|audio|file|files|input_reference|inputReference|.*(File|_file|Base64|_base64|Data|_data))$/;
+export const MEDIA_FIELDS = ["imageUrl", "refAudioUrl", "refVideoUrl"] as const;
+
+export function validateVideoBody(raw: unknown): VideoRequestBody {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object.");
+  const b = raw as Record<string, unknown>;
+  for (const k of Object.keys(b)) {
+    if (FIELDS.has(k)) continue;
+    if (UPLOAD_FIELDS.test(k)) throw bad(k, `File uploads are not accepted: '${k}' is not a field. Pass media as https URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl.`);
+    throw bad(k, `Unknown field '${k}'. Fields: ${[...FIELDS].join(", ")}.`);
+  }
+  if (typeof b.model !== "string" || b.model.length < 1 || b.model.length > 256) throw bad("model", "'model' is required: a public model id of 1 to 256 characters.");
+  const out: VideoRequestBody = { model: b.model };
+  if (b.prompt !== undefined && b.prompt !== null) {
+    if (typeof b.prompt !== "string" || b.prompt.length > 8000) throw bad("prompt", "'prompt' must be a string of at most 8000 characters.");
+    if (b.prompt.trim()) out.prompt = b.prompt;
+  }
+  if (b.duration !== undefined && b.duration !== null) {
+    if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 1) throw bad("duration", "'duration' must be a positive integer number of seconds.");
+    out.duration = b.duration;
+  }
+  for (const f of ["resolution", "aspectRatio"] as const) {
+    const v = b[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string" || v.length > 32) throw bad(f, `'${f}' must be a string.`);
+    out[f] = v;
+  }
+  if (out.aspectRatio !== undefined && !/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/.test(out.aspectRatio)) throw bad("aspectRatio", "'aspectRatio' must be <w>:<h>, e.g. 16:9.");
+  if (b.generateAudio !== undefined && b.generateAudio !== null) {
+    if (typeof b.generateAudio !== "boolean") throw bad("generateAudio", "'generateAudio' must be a boolean.");
+    out.generateAudio = b.generateAudio;
+  }
+  for (const f of MEDIA_FIELDS) {
+    const v = b[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") throw bad(f, `'${f}' must be an https:// URL string (file uploads are not accepted).`);
+    if (/^data:/i.test(v)) throw bad(f, `'${f}' must be an https:// URL: inline data (file uploads) is not accepted.`);
+    out[f] = v;
+  }
+  if (b.imageUrls !== undefined && b.imageUrls !== null) {
+    if (!Array.isArray(b.imageUrls) || b.imageUrls.some((u) => typeof u !== "string")) throw bad("imageUrls", "'imageUrls' must be an array of https:// URL strings.");
+    if (b.imageUrls.some((u) => /^data:/i.test(u as string))) throw bad("imageUrls", "'imageUrls' must hold https:// URLs: inline data (file uploads) is not accepted.");
+    out.imageUrls = b.imageUrls as string[];
+  }
+  return out;
+}
+
+/** Price per second (with audio when asked) for a resolution: exact label first, then `*`. */
+export function videoPricePerSecond(spec: VideoSpec, resolution: string, audio: boolean): number | undefined {
+  const p = spec.prices.find((x) => x.resolution === resolution) ?? spec.prices.find((x) => x.resolution === "*");
+  if (!p) return undefined;
+  return p.price_minor_per_second + (audio ? p.audio_price_minor_per_second : 0);
+}
+
+export interface VideoPlan {
+  spec: VideoJobSpec;
+  pricePerSecond: number;
+  maxCostMinor: number;
+}
+
+const list = (v: readonly (string | number)[]) => v.join(", ");
+
+/**
+ * Fits a request to its model's video spec: kind-specific media (image-to-video needs imageUrl,
+ * reference-to-video takes imageUrls, video edit needs refVideoUrl), a prompt where the kind needs
+ * one, and duration / resolution / aspect ratio / audio among the model's values (defaults: the
+ * first of each). Errors are 400s naming the field and the allowed values.
+ */
+export function planVideo(model: Model, body: VideoRequestBody): VideoPlan {
+  const spec = model.video;
+  if (!spec) throw new GatewayError("model_unavailable", `The model '${model.id}' has no video configuration on this gateway.`);
+  const kind = spec.kind;
+  const refuse = (field: string) => bad(field, `'${field}' is not accepted by the ${kind} model '${model.id}'.`);
+  switch (kind) {
+    case "text-to-video":
+      if (!body.prompt) throw bad("prompt", `'prompt' is required by the text-to-video model '${model.id}'.`);
+      if (body.imageUrl) throw refuse("imageUrl");
+      if (body.imageUrls) throw refuse("imageUrls");
+      if (body.refVideoUrl) throw refuse("refVideoUrl");
+      break;
+    case "image-to-video":
+      if (body.imageUrls) throw bad("imageUrls", `'imageUrls' is not accepted by the image-to-video model '${model.id}': send one image in 'imageUrl'.`);
+      if (!body.imageUrl) throw bad("imageUrl", `'imageUrl' is required by the image-to-video model '${model.id}' (the source image).`);
+      if (body.refVideoUrl) throw refuse("refVideoUrl");
+      break;
+    case "reference-to-video": {
+      if (body.imageUrl) throw bad("imageUrl", `'imageUrl' is not accepted by the reference-to-video model '${model.id}': send references in 'imageUrls'.`);
+      const n = body.imageUrls?.length ?? 0;
+      if (n < 1 || n > spec.max_images) throw bad("imageUrls", `'imageUrls' must hold 1 to ${spec.max_images} reference image URLs for '${model.id}' (got ${n}).`);
+      if (body.refVideoUrl) throw refuse("refVideoUrl");
+      break;
+    }
+    case "video-edit":
+      if (!body.refVideoUrl) throw bad("refVideoUrl", `'refVideoUrl' is required by the video-edit model '${model.id}' (the video to edit).`);
+      if (!body.prompt) throw bad("prompt", `'prompt' is required by the video-edit model '${model.id}' (the edit to make).`);
+      if (body.imageUrls) throw refuse("imageUrls");
+      break;
+    default:
+      throw new GatewayError("model_unavailable", `The model '${model.id}' has an unknown video kind.`);
+  }
+  if (body.refAudioUrl && !spec.audio) throw bad("refAudioUrl", `'refAudioUrl' is not accepted by '${model.id}': the model has no audio control.`);
+  const durationS = body.duration ?? spec.durations[0]!;
+  if (!spec.durations.includes(durationS)) throw bad("duration", `'duration' must be one of ${list(spec.durations)} (seconds) for '${model.id}'.`);
+  const resolution = body.resolution ?? spec.resolutions[0]!;
+  if (!spec.resolutions.includes(resolution)) throw bad("resolution", `'resolution' must be one of ${list(spec.resolutions)} for '${model.id}'.`);
+  const aspectRatio = body.aspectRatio ?? spec.aspect_ratios[0]!;
+  if (!spec.aspect_ratios.includes(aspectRatio)) throw bad("aspectRatio", `'aspectRatio' must be one of ${list(spec.aspect_ratios)} for '${model.id}'.`);
+  const generateAudio = body.generateAudio ?? false;
+  if (generateAudio && !spec.audio) throw bad("generateAudio", `'generateAudio' must be false for '${model.id}': the model generates no audio.`);
+  const pricePerSecond = videoPricePerSecond(spec, resolution, generateAudio);
+  if (pricePerSecond === undefined) throw new GatewayError("model_unavailable", `The model '${model.id}' has no price for ${resolution}.`);
+  return {
+    spec: {
+      prompt: body.prompt,
+      durationS,
+      resolution,
+      aspectRatio,
+      generateAudio,
+      imageUrl: body.imageUrl,
+      imageUrls: body.imageUrls,
+      refAudioUrl: body.refAudioUrl,
+      refVideoUrl: body.refVideoUrl,
+    },
+    pricePerSecond,
+    maxCostMinor: pricePerSecond * durationS,
+  };
+}

@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+
+const VIDEO_MODELS = ["gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit", "gw-chat-mini"];
+// Names the media checks resolve without DNS (the data-plane's static host map).
+const HOSTS = [
+  "cdn.test=93.184.216.34",
+  "loop.test=127.0.0.1",
+  "loop6.test=::1",
+  "private10.test=10.1.2.3",
+  "private172.test=172.20.0.5",
+  "private192.test=192.168.1.7",
+  "linklocal.test=169.254.10.1",
+  "ula.test=fd12:3456::1",
+  "mcast.test=239.1.1.1",
+  "mcast6.test=ff02::1",
+  "metadata.test=169.254.169.254",
+  "mapped.test=::ffff:127.0.0.1",
+  "mixed.test=93.184.216.34,10.0.0.9",
+].join(";");
+
+let stack: Stack;
+let org: TestOrg;
+beforeAll(async () => {
+  stack = await startStack("video", {
+    dataPlanes: 2,
+    dataPlaneEnv: {
+      DATA_PLANE_MEDIA_STATIC_HOSTS: HOSTS,
+      DATA_PLANE_MEDIA_DNS_TIMEOUT_MS: "500",
+      DATA_PLANE_VIDEO_POLL_STALE_MS: "0",
+      DATA_PLANE_VIDEO_RECONCILE_MS: "100",
+      DATA_PLANE_VIDEO_STALE_MS: "200",
+      DATA_PLANE_VIDEO_CLAIM_MS: "2000",
+      DATA_PLANE_VIDEO_MAX_AGE_MS: "3000",
+    },
+  });
+  org = await createOrg(stack, { balanceMinor: 50_000_000, models: VIDEO_MODELS });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function call(method: string, path: string, secret: string, body?: unknown, replica = 0, headers: Record<string, string> = {}) {
+  const r = await fetch(`${stack.baseUrl(replica)}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await r.text();
+  let json: any = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // keep text
+  }
+  return { status: r.status, body: json, headers: r.headers };
+}
+const create = (body: unknown, o: TestOrg = org, replica = 0) => call("POST", "/video/generations", o.secret, body, replica);
+const poll = (id: string, o: TestOrg = org, replica = 0) => call("GET", `/video/generations/${id}`, o.secret, undefined, replica);
+const credits = async (o: TestOrg = org) => (await call("GET", "/credits", o.secret)).body as { balance_minor: number; held_minor: number; spent_minor: number };
+
+async function until(id: string, status: string, replica = 0, o: TestOrg = org) {
+  return eventually(async () => {
+    const r = await poll(id, o, replica);
+    return r.body.status === status ? r : undefined;
+  }, 15_000, `job ${id} ${status}`);
+}
+
+function expect400(r: { status: number; body: any }, param: string, message: RegExp) {
+  expect(r.status, JSON.stringify(r.body)).toBe(400);
+  expect(r.body.error.code).toBe("invalid_request");
+  expect(r.body.error.param).toBe(param);
+  expect(r.body.error.message).toMatch(message);
+}
+
+describe("validation against the model's kind and values", () => {
+  it("text-to-video needs a prompt and takes no source media", async () => {
+    expect400(await create({ model: "gw-video" }), "prompt", /'prompt' is required by the text-to-video model/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", imageUrl: "https://cdn.test/a.png" }), "imageUrl", /not accepted by the text-to-video/);
+  });
+
+  it("names the allowed durations, resolutions and aspect ratios", async () => {
+    expect400(await create({ model: "gw-video", prompt: "a cat", duration: 5 }), "duration", /one of 4, 8, 12 \(seconds\)/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", resolution: "4k" }), "resolution", /one of 720p, 1080p/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", aspectRatio: "21:9" }), "aspectRatio", /one of 16:9, 9:16, 1:1/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", aspectRatio: "wide" }), "aspectRatio", /<w>:<h>/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", generateAudio: true }), "generateAudio", /generates no audio/);
+    expect400(await create({ model: "gw-video", prompt: "a cat", duration: 4.5 }), "duration", /positive integer/);
+  });
+
+  it("image-to-video needs imageUrl and accepts a media-only request", async () => {
+    expect400(await create({ model: "gw-video-i2v", prompt: "pan left" }), "imageUrl", /'imageUrl' is required by the image-to-video model/);
+    expect400(await create({ model: "gw-video-i2v", imageUrls: ["https://cdn.test/a.png"] }), "imageUrls", /send one image in 'imageUrl'/);
+    const ok = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png" });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.request).not.toHaveProperty("prompt");
+  });
+
+  it("reference-to-video takes 1 to max_images imageUrls", async () => {
+    expect400(await create({ model: "gw-video-ref", prompt: "x" }), "imageUrls", /1 to 4 reference image URLs/);
+    const five = Array.from({ length: 5 }, (_, i) => `https://cdn.test/${i}.png`);
+    expect400(await create({ model: "gw-video-ref", imageUrls: five }), "imageUrls", /got 5/);
+    expect400(await create({ model: "gw-video-ref", imageUrl: "https://cdn.test/a.png" }), "imageUrl", /send references in 'imageUrls'/);
+    expect((await create({ model: "gw-video-ref", imageUrls: ["https://cdn.test/a.png", "https://cdn.test/b.png"] })).status).toBe(200);
+  });
+
+  it("video edit needs refVideoUrl and an instruction", async () => {
+    expect400(await create({ model: "gw-video-edit", prompt: "make it snow" }), "refVideoUrl", /'refVideoUrl' is required by the video-edit model/);
+    expect400(await create({ model: "gw-video-edit", refVideoUrl: "https://cdn.test/v.mp4" }), "prompt", /the edit to make/);
+    expect((await create({ model: "gw-video-edit", prompt: "make it snow", refVideoUrl: "https://cdn.test/v.mp4" })).status).toBe(200);
+  });
+
+  it("refuses file uploads: 415 for multipart, 400 for upload fields and inline data", async () => {
+    const form = new FormData();
+    form.append("model", "gw-video-i2v");
+    form.append("image", new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "a.png");
+    const r = await fetch(`${stack.baseUrl()}/video/generations`, { method: "POST", headers: { authorization: `Bearer ${org.secret}` }, body: form });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as any).error.message).toMatch(/URLs only: file uploads are not accepted/);
+    expect400(await create({ model: "gw-video-i2v", image: "iVBORw0KGgo=" }), "image", /File uploads are not accepted/);
+    expect400(await create({ model: "gw-video-i2v", imageUrl: "data:image/png;base64,iVBORw0KGgo=" }), "imageUrl", /inline data \(file uploads\) is not accepted/);
+  });
+
+  it("answers catalog and policy errors before value errors", async () => {
+    const r = await create({ model: "gw-nope", prompt: "x", duration: 99 });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe("model_not_found");
+  });
+});
+
+describe("media URL safety", () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ["http scheme", "http://cdn.test/a.png", /must be an https:\/\/ URL/],
+    ["credentials", "https://user:pw@cdn.test/a.png", /credentials/],
+    ["IPv4 literal", "https://93.184.216.34/a.png", /IP address/],
+    ["IPv6 literal", "https://[2606:4700::1]/a.png", /IP address/],
+    ["numeric IPv4 form", "https://2130706433/a.png", /IP address/],
+    ["localhost", "https://localhost/a.png", /localhost|resolves/],
+    ["too long", `https://cdn.test/${"a".repeat(2040)}`, /2048/],
+    ["loopback", "https://loop.test/a.png", /loopback/],
+    ["IPv6 loopback", "https://loop6.test/a.png", /loopback/],
+    ["private 10/8", "https://private10.test/a.png", /private/],
+    ["private 172.16/12", "https://private172.test/a.png", /private/],
+    ["private 192.168/16", "https://private192.test/a.png", /private/],
+    ["link-local", "https://linklocal.test/a.png", /link-local/],
+    ["unique-local", "https://ula.test/a.png", /unique-local/],
+    ["multicast", "https://mcast.test/a.png", /multicast/],
+    ["IPv6 multicast", "https://mcast6.test/a.png", /multicast/],
+    ["cloud metadata", "https://metadata.test/a.png", /metadata/],
+    ["IPv4-mapped IPv6", "https://mapped.test/a.png", /loopback/],
+    ["one private address among public ones", "https://mixed.test/a.png", /private/],
+    ["unresolvable", "https://no-such-host.invalid/a.png", /could not be resolved/],
+  ];
+  for (const [name, url, message] of cases) {
+    it(`refuses ${name}`, async () => {
+      const r = await create({ model: "gw-video-i2v", imageUrl: url });
+      expect400(r, "imageUrl", message);
+      expect(r.body.error.message).toContain("imageUrl");
+    });
+  }
+
+  it("checks every field, naming the element of imageUrls", async () => {
+    expect400(await create({ model: "gw-video-ref", imageUrls: ["https://cdn.test/a.png", "https://loop.test/b.png"] }), "imageUrls[1]", /loopback/);
+    expect400(await create({ model: "gw-video-edit", prompt: "x", refVideoUrl: "https://private10.test/v.mp4" }), "refVideoUrl", /private/);
+  });
+
+  it("charges nothing for a refused request", async () => {
+    const before = await credits();
+    await create({ model: "gw-video-i2v", imageUrl: "https://metadata.test/a.png" });
+    const after = await credits();
+    expect(after.balance_minor).toBe(before.balance_minor);
+  });
+});
+
+describe("jobs", () => {
+  it("create → poll → completed: billed by duration at catalog price, credits lower by exactly that", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video", prompt: "a lighthouse at dusk [[fake:video_ms=400]]", duration: 8, resolution: "720p", aspectRatio: "9:16" }, o);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ object: "video.generation", model: "gw-video", status: "queued", progress: 0, error: null, outputs: [], cost_credits_minor: null, max_cost_credits_minor: 800_000 });
+    expect(r.body.id).toMatch(/^vid_[0-9a-f]{28}$/);
+    expect(r.headers.get("x-gateway-provider")).toBe("fake");
+    expect(r.headers.get("x-gateway-trace-id")).toMatch(/^req_/);
+    // The hold covers the maximum cost while the job runs.
+    expect((await credits(o)).held_minor).toBeGreaterThanOrEqual(800_000);
+    // The provider was asked for OpenAI's shape: seconds as a string and the portrait size.
+    const sent = stack.fake.requests.find((q) => q.path === "/v1/videos" && JSON.stringify(q.body).includes("lighthouse"));
+    expect(sent?.body).toMatchObject({ model: "fake-video", seconds: "8", size: "720x1280" });
+
+    const done = await until(r.body.id, "completed", 0, o);
+    expect(done.body).toMatchObject({ progress: 100, cost_credits_minor: 800_000, usage: { duration_seconds: 8, resolution: "720p", audio: false }, error: null });
+    expect(done.body.completed_at).toBeGreaterThanOrEqual(done.body.created_at);
+    const url = done.body.outputs[0].url as string;
+    expect(url).toBe(`${stack.baseUrl()}/video/generations/${r.body.id}/content`);
+    // The gateway serves the bytes: the caller needs no provider credentials.
+    const content = await fetch(url, { headers: { authorization: `Bearer ${o.secret}` } });
+    expect(content.status).toBe(200);
+    expect(content.headers.get("content-type")).toBe("video/mp4");
+    expect(Buffer.from(await content.arrayBuffer()).subarray(4, 8).toString()).toBe("ftyp");
+
+    const usage = await call("GET", `/usage/${r.body.id}`, o.secret);
+    expect(usage.status).toBe(200);
+    expect(usage.body).toMatchObject({ route: "video", cost_credits_minor: 800_000, line_items: [{ item: "video_seconds", quantity: 8, unit_price_minor: 100_000, per: "second" }] });
+    await eventually(async () => {
+      const c = await credits(o);
+      return c.held_minor === 0 ? c : undefined;
+    }, 5_000, "hold released");
+    const after = await credits(o);
+    expect(before.balance_minor - after.balance_minor).toBe(800_000);
+  });
+
+  it("a failed job bills nothing and releases its hold", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300,video_fail]]", duration: 10, resolution: "1080p", generateAudio: true }, o);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.max_cost_credits_minor).toBe(10 * (250_000 + 50_000));
+    const failed = await until(r.body.id, "failed", 0, o);
+    expect(failed.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(failed.body.cost_credits_minor).toBe(0);
+    expect(failed.body.outputs).toEqual([]);
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+    expect((await call("GET", `/usage/${r.body.id}`, o.secret)).status).toBe(404);
+  });
+
+  it("a job nobody polls is billed by the reconciler exactly once, with two replicas running", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300]]", duration: 5 }, o);
+    expect(r.status).toBe(200);
+    const cost = 5 * 100_000;
+    // No poll: watch the ledger only.
+    const record = await eventually(async () => {
+      try {
+        return await stack.ledgerClient.GetUsage({ request_id: r.body.id, org_id: o.orgId, wait_ms: 0 });
+      } catch {
+        return undefined;
+      }
+    }, 15_000, "usage recorded without a poll");
+    expect(record.cost_minor).toBe(cost);
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    // Both reconcilers keep running: nothing is billed twice.
+    await new Promise((res) => setTimeout(res, 1_000));
+    const after = await credits(o);
+    expect(before.balance_minor - after.balance_minor).toBe(cost);
+    expect(after.spent_minor - before.spent_minor).toBe(cost);
+    const job = await poll(r.body.id, o, 1);
+    expect(job.body).toMatchObject({ status: "completed", cost_credits_minor: cost });
+    // The fal shape: result fetched once the queue says COMPLETED, its public URL passed through.
+    expect(job.body.outputs[0].url).toMatch(/\/files\/video-.*\.mp4$/);
+  });
+
+  it("a poll is served by a replica other than the creator, even after the creator is gone", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const extra = await stack.addDataPlane();
+    const idx = stack.dataPlanes.indexOf(extra);
+    const r = await create({ model: "gw-video", prompt: "waves [[fake:video_ms=600]]", duration: 4 }, o, idx);
+    expect(r.status).toBe(200);
+    await extra.stop();
+    const seen = await poll(r.body.id, o, 1);
+    expect(seen.status).toBe(200);
+    expect(seen.body.id).toBe(r.body.id);
+    expect(seen.headers.get("x-gateway-provider")).toBe("fake");
+    const done = await until(r.body.id, "completed", 1, o);
+    expect(done.body.cost_credits_minor).toBe(400_000);
+  });
+
+  it("another organization's job is the same 404 as a missing one", async () => {
+    const r = await create({ model: "gw-video", prompt: "mine [[fake:video_ms=200]]" });
+    expect(r.status).toBe(200);
+    const other = await createOrg(stack, { balanceMinor: 1_000_000, models: VIDEO_MODELS });
+    const theirs = await poll(r.body.id, other);
+    const missing = await poll("vid_0000000000000000000000000000", other);
+    expect(theirs.status).toBe(404);
+    expect(missing.status).toBe(404);
+    expect(theirs.body.error.code).toBe(missing.body.error.code);
+    expect(theirs.body.error.message.replace(r.body.id, "ID")).toBe(missing.body.error.message.replace("vid_0000000000000000000000000000", "ID"));
+    expect((await call("GET", `/video/generations/${r.body.id}/content`, other.secret)).status).toBe(404);
+  });
+
+  it("a stuck job is failed after the maximum age and its hold released", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video", prompt: "forever [[fake:video_stuck]]" }, o);
+    expect(r.status).toBe(200);
+    const failed = await until(r.body.id, "failed", 1, o);
+    expect(failed.body.error.code).toBe("timeout");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+  });
+
+  it("refuses a job the balance cannot cover with 402, and a key without the video scope with 403", async () => {
+    const poor = await createOrg(stack, { balanceMinor: 100_000, models: VIDEO_MODELS });
+    const r = await create({ model: "gw-video", prompt: "x", duration: 12 }, poor);
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe("insufficient_credits");
+    const chatOnly = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS, keyRoutes: ["chat"] });
+    const s = await create({ model: "gw-video", prompt: "x" }, chatOnly);
+    expect(s.status).toBe(403);
+    expect(s.body.error.code).toBe("route_not_allowed");
+  });
+});
