@@ -68,3 +68,28 @@ it("runs an organization's whole admin lifecycle, as a runbook would", async () 
   }, 2_000, "new trial policy served");
   expect(served).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000, policy_hash: policy.policy_hash });
 });
+
+it("sets guardrails from a YAML file, and names the line of a mistake", async () => {
+  const org = await ctl("org", "create", "--name", "guarded-org");
+  const dir = mkdtempSync(join(tmpdir(), "gw-rules-"));
+  const good = join(dir, "rules.yaml");
+  writeFileSync(good, "rules:\n  - plugin: pii\n    action: mask\n  - plugin: keywords\n    config: { words: [forbidden] }\n");
+  const set = await ctl("guardrails", "set", "guarded-org", "-f", good);
+  expect(set).toMatchObject({ org_id: org.id, version: 1 });
+  expect(set.rules.map((r: { plugin: string }) => r.plugin)).toEqual(["pii", "keywords"]);
+  expect((await ctl("guardrails", "show", "guarded-org")).document).toContain("forbidden");
+
+  const bad = join(dir, "bad.yaml");
+  writeFileSync(bad, "rules:\n  - plugin: pii\n  - plugin: regex\n    action: deny\n    config:\n      patterns: ['(unclosed']\n");
+  const err = await run(join(root, "bin/gatewayctl"), ["guardrails", "set", "guarded-org", "-f", bad, "--json"], {
+    env: { ...process.env, GATEWAY_ADMIN_TOKEN: stack.adminToken, GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${stack.control.grpcPort}` },
+  }).then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
+  expect(err?.code).toBe(1);
+  expect(JSON.parse(err!.stderr).error.message).toMatch(/line 6: rules\[1\]\.config\.patterns\[0\]: invalid pattern/);
+  // The refused document changed nothing.
+  expect((await ctl("guardrails", "show", "guarded-org")).version).toBe(1);
+  expect((await ctl("guardrails", "clear", "guarded-org")).rules).toEqual([]);
+});

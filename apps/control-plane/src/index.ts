@@ -19,6 +19,7 @@ import { TrialUnlocker } from "./trial-unlock.js";
 import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
+import { getGuardrails, setGuardrails } from "./rpc/guardrails.js";
 import { claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
@@ -69,6 +70,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       SetOrgTrial: setOrgTrial(ctx),
       SetOrgBudget: setOrgBudget(ctx),
       SetTrialPolicy: setTrialPolicy(ctx),
+      SetGuardrails: setGuardrails(ctx),
+      GetGuardrails: getGuardrails(ctx),
     },
     { guard: adminTokenGuard(config.adminToken), onUnexpected },
   );

@@ -23,6 +23,7 @@ export interface DataPlaneMetrics {
   httpDuration: Histogram<"route">;
   upstreamAttempts: Counter<"provider" | "outcome">;
   published: Counter<"result">;
+  guardrailOutcomes: Counter<"plugin" | "outcome">;
 }
 
 /** Every dependency of the data-plane, built once. Tests pass overrides (e.g. a logger). */
@@ -66,6 +67,7 @@ function buildMetrics(): DataPlaneMetrics {
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
     published: new Counter({ name: "gateway_usage_events_total", help: "Usage events by result (acked, spooled, replayed)", labelNames: ["result"], registers: [registry] }),
+    guardrailOutcomes: new Counter({ name: "gateway_guardrail_outcomes_total", help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)", labelNames: ["plugin", "outcome"], registers: [registry] }),
   };
 }
 

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   invalid_json: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
   model_not_supported_for_route: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
   context_length_exceeded: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  guardrail_denied: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  guardrail_requires_non_streaming: spec(400, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
   missing_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
   invalid_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
   revoked_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),

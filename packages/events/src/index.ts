@@ -88,6 +88,11 @@ export const UsageEventV1 = z.object({
   cost_minor: minor,
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
+  /** Guardrail outcomes in rule order (empty when the organization has no rules). */
+  guardrails: z
+    .array(z.object({ plugin: z.string(), name: z.string().optional(), outcome: z.enum(["pass", "denied", "masked", "logged", "error", "skipped"]) }))
+    .max(50)
+    .default([]),
   /** Whether the response was streamed. */
   stream: z.boolean(),
   /** HTTP status returned to the caller. */

@@ -18,6 +18,9 @@ export interface KeyContext {
   tpm_limit: number;
   monthly_budget_minor: number;
   display_prefix: string;
+  /** Normalized guardrail rules of the org (JSON array; "" or "[]" = none). */
+  guardrails_json: string;
+  guardrails_version: number;
 }
 export interface AuthenticateKeyResponse { found: boolean; key: KeyContext | null }
 export interface GetCatalogRequest { known_version: number }
@@ -173,6 +176,7 @@ export interface UsageRecord {
   input_price_minor_per_mtok: number;
   output_price_minor_per_mtok: number;
   line_items_json: string;
+  guardrails_json: string;
 }
 export interface GetCreditsRequest { org_id: string }
 export interface Credits {
@@ -189,6 +193,9 @@ export interface ListHoldsRequest { org_id: string }
 export interface ListHoldsResponse { leases: Lease[] }
 
 /** Method name → [request, response] of each service; drives the typed client and server. */
+export interface SetGuardrailsRequest { org: string; document: string }
+export interface GetGuardrailsRequest { org: string }
+export interface Guardrails { org_id: string; version: number; rules_json: string; document: string; rules: number }
 export type ControlServiceMethods = {
   AuthenticateKey: [AuthenticateKeyRequest, AuthenticateKeyResponse];
   GetCatalog: [GetCatalogRequest, CatalogSnapshot];
@@ -199,6 +206,8 @@ export type ControlServiceMethods = {
   UpdateVideoJob: [UpdateVideoJobRequest, VideoJob];
 };
 export type AdminServiceMethods = {
+  SetGuardrails: [SetGuardrailsRequest, Guardrails];
+  GetGuardrails: [GetGuardrailsRequest, Guardrails];
   CreateOrg: [CreateOrgRequest, Org];
   ListOrgs: [ListOrgsRequest, ListOrgsResponse];
   CreateKey: [CreateKeyRequest, CreatedKey];

@@ -6,6 +6,7 @@
  *   models enable ORG MODEL…
  *   credits top-up ORG --amount-minor N --idempotency-key K | credits show ORG
  *   catalog apply -f FILE
+ *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
 import { readFileSync } from "node:fs";
@@ -29,6 +30,9 @@ const USAGE = `usage: gatewayctl <command> [--json]
   holds list ORG
   catalog apply -f FILE            (YAML or JSON)
   trial-policy set -f FILE         (YAML or JSON: allowed_models, unlock_topup_minor)
+  guardrails set ORG -f FILE       (YAML or JSON rules; see docs/guardrails.md)
+  guardrails show ORG
+  guardrails clear ORG
 
 environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
              GATEWAY_LEDGER_ADDR (127.0.0.1:50052)`;
@@ -175,6 +179,29 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
       }
       const p = await clients().admin.SetTrialPolicy({ allowed_models: models, unlock_topup_minor: doc.unlock_topup_minor });
       return out.print({ ...p }, `trial policy version ${p.version} (${p.policy_hash.slice(0, 12)}…): ${p.allowed_models.join(", ") || "no models"}, unlocks at ${p.unlock_topup_minor} minor units`);
+    }
+    case "guardrails set": {
+      if (pos.length !== 1) throw new UsageError("guardrails set takes exactly one ORG and -f FILE");
+      const file = need(v.file, "-f FILE");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (err) {
+        throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      // The server validates the text as written, so its errors name lines of this file.
+      const g = await clients().admin.SetGuardrails({ org: pos[0]!, document: text });
+      return out.print({ org_id: g.org_id, version: g.version, rules: JSON.parse(g.rules_json) as unknown }, `${g.org_id}: guardrails version ${g.version}, ${g.rules} rule(s)`);
+    }
+    case "guardrails show": {
+      if (pos.length !== 1) throw new UsageError("guardrails show takes exactly one ORG");
+      const g = await clients().admin.GetGuardrails({ org: pos[0]! });
+      return out.print({ org_id: g.org_id, version: g.version, rules: JSON.parse(g.rules_json) as unknown, document: g.document }, g.document || `${g.org_id}: no guardrail rules`);
+    }
+    case "guardrails clear": {
+      if (pos.length !== 1) throw new UsageError("guardrails clear takes exactly one ORG");
+      const g = await clients().admin.SetGuardrails({ org: pos[0]!, document: "" });
+      return out.print({ org_id: g.org_id, version: g.version, rules: [] }, `${g.org_id}: guardrail rules removed`);
     }
     case "org set-budget": {
       if (pos.length !== 1) throw new UsageError("org set-budget takes exactly one ORG");

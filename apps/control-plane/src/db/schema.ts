@@ -117,7 +117,16 @@ export interface VideoJobsTable {
   completed_at: Date | null;
 }
 
+export interface GuardrailRulesTable {
+  org_id: string;
+  document: string;
+  rules: ColumnType<unknown, string, string>;
+  version: number;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface ControlDb {
+  guardrail_rules: GuardrailRulesTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;

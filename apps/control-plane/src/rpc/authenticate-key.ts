@@ -16,17 +16,21 @@ interface Row {
   tpm_limit: number;
   monthly_budget_minor: number;
   prefix: string;
+  guardrails: unknown;
+  guardrails_version: number | null;
 }
 
-/** One indexed query per cache miss: the key, its org and the org's enabled models. */
+/** One indexed query per cache miss: the key, its org, the org's enabled models and guardrail rules. */
 export function authenticateKey(ctx: ControlContext) {
   return async (req: AuthenticateKeyRequest): Promise<AuthenticateKeyResponse> => {
     if (!/^[0-9a-f]{64}$/.test(req.key_hash)) throw new GatewayError("invalid_request", "key_hash must be a hex SHA-256");
     const r = await sql<Row>`
       SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models,
              COALESCE((SELECT array_agg(m.model_id ORDER BY m.model_id) FROM org_models m WHERE m.org_id = k.org_id), '{}') AS enabled,
-             o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix
+             o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix,
+             g.rules AS guardrails, g.version AS guardrails_version
       FROM api_keys k JOIN organizations o ON o.id = k.org_id
+      LEFT JOIN guardrail_rules g ON g.org_id = k.org_id
       WHERE k.key_hash = ${req.key_hash}`.execute(ctx.db);
     const row = r.rows[0];
     if (!row) return { found: false, key: null };
@@ -45,6 +49,8 @@ export function authenticateKey(ctx: ControlContext) {
         tpm_limit: row.tpm_limit,
         monthly_budget_minor: row.monthly_budget_minor,
         display_prefix: row.prefix,
+        guardrails_json: Array.isArray(row.guardrails) && row.guardrails.length > 0 ? JSON.stringify(row.guardrails) : "",
+        guardrails_version: Number(row.guardrails_version ?? 0),
       },
     };
   };

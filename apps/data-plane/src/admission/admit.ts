@@ -6,6 +6,7 @@ import { resolveModel, type RouteKind } from "../catalog/visibility.js";
 import { costMinor } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
+import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 
 export interface AdmissionRequest {
   route: RouteKind;
@@ -20,6 +21,8 @@ export interface AdmissionRequest {
   maxCostMinor?: number;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
+  /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
+  guard?: { stream: boolean; texts: () => GuardTexts };
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
   promptTexts?: () => string[];
 }
@@ -33,8 +36,9 @@ export interface Admission {
 
 /**
  * The one admission point every model route goes through, in this order: catalog visibility and
- * policy (403/404/400), output limit, context-window pre-check (400), rate limits (429), usage
- * recording capacity (503), credits and budget (402). Nothing here does I/O except a credit-lease
+ * policy (403/404/400), output limit, context-window pre-check (400), rate limits (429), the
+ * guardrails' streaming rule and input guardrails (400), usage recording capacity (503), credits
+ * and budget (402). Nothing here does I/O except a credit-lease
  * extension when the replica's local lease cannot cover the request.
  */
 export async function admit(ctx: DataPlaneContext, res: Response, req: AdmissionRequest): Promise<Admission> {
@@ -50,6 +54,11 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
     ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
   }
   applyRateLimit(ctx, res);
+  if (req.guard) {
+    refuseStreamIfNeeded(ctx, res, req.route, req.guard.stream);
+    const pending = runStage(ctx, res, req.route, "input", req.guard.texts);
+    if (pending) await pending;
+  }
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { GatewayError, toErrorBody } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
 import { locals } from "./request-context.js";
+import { markUnchecked } from "../guardrails/index.js";
 
 interface HttpParserError {
   type?: string;
@@ -47,6 +48,14 @@ export function errorHandler(log: Logger) {
       return;
     }
     if (gErr.context.retry_after_s !== undefined) res.setHeader("retry-after", String(gErr.context.retry_after_s));
+    // An organization with rules sees the header on every model-route error, even before they ran.
+    if (req.method === "POST" && locals(res).key) {
+      try {
+        markUnchecked(res);
+      } catch {
+        // rules that cannot compile: the error at hand is the answer
+      }
+    }
     const body = toErrorBody(gErr, requestId);
     // The Anthropic SDK reads `{"type": "error", "error": {...}}`: the extra top-level field is allowed by the spec.
     res.status(gErr.httpStatus).json(req.path.startsWith("/v1/messages") ? { type: "error", ...body } : body);

@@ -7,6 +7,7 @@ import type { ChatRequestBody } from "../providers/index.js";
 import { plan, run } from "../routing/chat-router.js";
 import { openAIShape } from "../routing/client-shape.js";
 import { validateChatBody } from "./chat-body.js";
+import { chatTexts } from "../guardrails/index.js";
 
 export function promptTexts(body: ChatRequestBody): string[] {
   const out: string[] = [];
@@ -30,6 +31,7 @@ export function chatCompletions(ctx: DataPlaneContext) {
       requestedOutput: requestedOut,
       outputParam: body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens",
       promptTexts: () => promptTexts(body),
+      guard: { stream: body.stream === true, texts: () => chatTexts(body.messages) },
     });
     const { model, reservation } = admission;
     try {

@@ -3,6 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimatePromptTokens } from "../credits/cost.js";
 import { admit } from "../admission/admit.js";
+import { fieldTexts } from "../guardrails/index.js";
 import { runJson } from "../routing/json-router.js";
 import { openAIAuthHeaders } from "../providers/openai-compatible/chat.js";
 
@@ -28,7 +29,13 @@ export function embeddings(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validate(req.body);
     const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
-    const admission = await admit(ctx, res, { route: "embeddings", modelId: body.model as string, promptTokensBound: estimatePromptTokens(bodyBytes), requestedOutput: 0 });
+    const admission = await admit(ctx, res, {
+      route: "embeddings",
+      modelId: body.model as string,
+      promptTokensBound: estimatePromptTokens(bodyBytes),
+      requestedOutput: 0,
+      guard: { stream: false, texts: () => fieldTexts(body, "input") },
+    });
     const { model, reservation } = admission;
     try {
       await runJson(ctx, req, res, model, reservation, admission.recordTokens, {

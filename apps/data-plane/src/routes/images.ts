@@ -5,6 +5,7 @@ import type { DataPlaneContext } from "../context.js";
 import { admit } from "../admission/admit.js";
 import { runJson } from "../routing/json-router.js";
 import { openAIAuthHeaders } from "../providers/openai-compatible/chat.js";
+import { fieldTexts } from "../guardrails/index.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -79,7 +80,14 @@ export function images(ctx: DataPlaneContext) {
     // Resolve first to price it; admit() resolves again with the same cached catalog (no I/O).
     const catalogModel = ctx.catalog.current.models.get(body.model);
     const unit = catalogModel && catalogModel.routes.includes("images") ? imagePrice(catalogModel, body.size, body.quality) : 0;
-    const admission = await admit(ctx, res, { route: "images", modelId: body.model, promptTokensBound: 0, requestedOutput: 0, maxCostMinor: unit * body.n });
+    const admission = await admit(ctx, res, {
+      route: "images",
+      modelId: body.model,
+      promptTokensBound: 0,
+      requestedOutput: 0,
+      maxCostMinor: unit * body.n,
+      guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
+    });
     const { model, reservation } = admission;
     const cost = imagePrice(model, body.size, body.quality) * body.n;
     try {

@@ -7,6 +7,7 @@ import { plan, run } from "../routing/chat-router.js";
 import { anthropicShape } from "../routing/client-shape.js";
 import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
 import { promptTexts } from "./chat-completions.js";
+import { chatTexts } from "../guardrails/index.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -40,6 +41,7 @@ export function messages(ctx: DataPlaneContext) {
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
       promptTexts: () => promptTexts(body),
+      guard: { stream: body.stream === true, texts: () => chatTexts(body.messages) },
     });
     const { model, reservation } = admission;
     try {

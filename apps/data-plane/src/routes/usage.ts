@@ -40,6 +40,7 @@ export function usage(ctx: DataPlaneContext) {
         },
         price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },
         line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],
+        guardrails: r.guardrails_json ? (JSON.parse(r.guardrails_json) as unknown[]) : [],
         cost_credits_minor: r.cost_minor,
       });
     } catch (err) {

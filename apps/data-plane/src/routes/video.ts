@@ -11,6 +11,7 @@ import { videoAdapterFor, type VideoOutput, type VideoStatus } from "../provider
 import { isProviderKind } from "../providers/index.js";
 import { MEDIA_FIELDS, planVideo, validateVideoBody } from "../video/request.js";
 import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
+import { TextCollector } from "../guardrails/index.js";
 
 const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
 
@@ -76,7 +77,20 @@ export function createVideo(ctx: DataPlaneContext) {
     const plan = planVideo(model, body);
     for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
     if (body.imageUrls) for (const [i, u] of body.imageUrls.entries()) await ctx.media.check(`imageUrls[${i}]`, u);
-    const admission = await admit(ctx, res, { route: "video", modelId: body.model, promptTokensBound: 0, requestedOutput: 0, maxCostMinor: plan.maxCostMinor, dedicatedHold: true });
+    const guardTexts = () => {
+      const t = new TextCollector();
+      t.add(plan.spec.prompt, (v) => (plan.spec.prompt = body.prompt = v));
+      return t;
+    };
+    const admission = await admit(ctx, res, {
+      route: "video",
+      modelId: body.model,
+      promptTokensBound: 0,
+      requestedOutput: 0,
+      maxCostMinor: plan.maxCostMinor,
+      dedicatedHold: true,
+      guard: { stream: false, texts: guardTexts },
+    });
     const lease = admission.reservation.leaseId;
     const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
 

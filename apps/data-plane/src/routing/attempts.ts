@@ -9,6 +9,7 @@ import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { UpstreamTransportError } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
 import { orderDeployments } from "./weights.js";
+import { guardrailOutcomes } from "../guardrails/index.js";
 
 /**
  * The model's deployments in priority order that are configured on this replica (provider known,
@@ -121,6 +122,7 @@ export async function billUsage(
       { item: "input_tokens", quantity: o.usage.input_tokens, unit_price_minor: o.model.input_price_minor_per_mtok, per: "1M tokens" },
       { item: "output_tokens", quantity: o.usage.output_tokens, unit_price_minor: o.model.output_price_minor_per_mtok, per: "1M tokens" },
     ],
+    guardrails: guardrailOutcomes(res),
     stream: o.stream,
     status: o.status,
     created_at_ms: l.startedAt,

@@ -11,6 +11,17 @@ import { UpstreamTransportError, classify } from "../providers/upstream-client.j
 import { locals } from "../http/request-context.js";
 import { AttemptCursor, billUsage, clampedTimeout, planTargets, retryable, toGatewayError } from "./attempts.js";
 import type { ClientShape } from "./client-shape.js";
+import { runStage, streamOutputChecker, TextCollector } from "../guardrails/index.js";
+
+/** The text of a chat completion's choices, for output guardrails (masking rewrites it). */
+function completionTexts(body: Record<string, unknown>): TextCollector {
+  const t = new TextCollector();
+  for (const c of (body.choices as Array<{ message?: { content?: unknown } }> | undefined) ?? []) {
+    const m = c.message;
+    if (m) t.add(m.content, (v) => (m.content = v));
+  }
+  return t;
+}
 
 interface Attempt {
   target: UpstreamTarget;
@@ -57,9 +68,9 @@ export async function run(
   const timeoutMs = clampedTimeout(ctx, req);
   const cursor = new AttemptCursor(ctx, attempts, client.signal);
   const metric = (target: UpstreamTarget, outcome: string) => ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome });
-  const bill = async (target: UpstreamTarget, usage: NormalizedUsage) => {
+  const bill = async (target: UpstreamTarget, usage: NormalizedUsage, status = 200) => {
     const cost = costMinor(usage, model);
-    await billUsage(ctx, res, { model, route: shape.route, target, reservation, usage, costMinor: cost, stream: body.stream === true, status: 200 });
+    await billUsage(ctx, res, { model, route: shape.route, target, reservation, usage, costMinor: cost, stream: body.stream === true, status });
     recordTokens(usage.input_tokens + usage.output_tokens);
   };
   const counted = (text: string): NormalizedUsage => ({ input_tokens: Math.ceil(bodyBytes / 4), output_tokens: estimateTextTokens(text), cached_input_tokens: 0, estimated: true });
@@ -99,9 +110,18 @@ export async function run(
       }
       metric(target, "ok");
       const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? ""));
+      // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
+      let denied: unknown;
+      try {
+        const pending = runStage(ctx, res, shape.route, "output", () => completionTexts(parsed.body));
+        if (pending) await pending;
+      } catch (err) {
+        denied = err;
+      }
       // Durable before the caller sees the answer: a response is never unbilled.
-      await bill(target, usage);
+      await bill(target, usage, denied ? 400 : 200);
       cursor.serve(res);
+      if (denied) throw denied;
       res.status(200).json(shape.body(parsed.body, usage));
       return;
     }
@@ -114,6 +134,8 @@ export async function run(
     let usage: NormalizedUsage | undefined;
     let text = "";
     let failure: GatewayError | UpstreamTransportError | undefined;
+    let guardDenied: GatewayError | undefined;
+    const guard = streamOutputChecker(res, shape.route);
     try {
       for await (const chunk of up.body) {
         for (const ev of parser.push(chunk as Uint8Array)) {
@@ -122,6 +144,12 @@ export async function run(
           text += parsed.text;
           if (parsed.done) {
             done = true;
+            break;
+          }
+          const violation = guard && parsed.text ? guard(parsed.text) : undefined;
+          if (violation) {
+            // Window mode: the offending piece is not sent; the stream ends with an error event.
+            guardDenied = new GatewayError("guardrail_denied", violation);
             break;
           }
           const frames = writer.chunk(parsed);
@@ -133,10 +161,22 @@ export async function run(
           }
           if (!res.write(frames)) await once(res, "drain", { signal: client.signal });
         }
-        if (done) break;
+        if (done || guardDenied) break;
       }
     } catch (err) {
       failure = err instanceof GatewayError ? err : classify(err, client.signal);
+    }
+    if (guardDenied) {
+      up.body.destroy();
+      const billed = usage ?? counted(text);
+      await bill(target, billed, 400);
+      if (client.signal.aborted) return;
+      if (!started) {
+        cursor.serve(res);
+        throw guardDenied;
+      }
+      res.end(writer.error(guardDenied, l.requestId));
+      return;
     }
     if (!done && !failure) failure = new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
     if (!started) {

@@ -163,6 +163,7 @@ export class VideoJobs {
         line_items: [
           { item: "video_seconds", quantity: job.duration_s, unit_price_minor: job.price_minor_per_second, per: "second", attributes: { resolution: job.resolution, audio: String(job.audio) } },
         ],
+        guardrails: [],
         stream: false,
         status: 200,
         created_at_ms: job.completed_at_ms || Date.now(),

@@ -32,6 +32,7 @@ export async function applyUsage(db: Kysely<LedgerDb>, ev: UsageEventV1): Promis
         status: ev.status,
         duration_ms: ev.duration_ms,
         line_items: JSON.stringify(ev.line_items),
+        guardrails: JSON.stringify(ev.guardrails),
         created_at: new Date(ev.created_at_ms),
       })
       .onConflict((oc) => oc.column("request_id").doNothing())

@@ -43,6 +43,8 @@ export interface UsageRecordsTable {
   status: number;
   duration_ms: number;
   line_items: ColumnType<unknown[], string | undefined, string>;
+  /** Guardrail outcomes: [{plugin, name?, outcome}]. */
+  guardrails: ColumnType<unknown[], string | undefined, string>;
   created_at: Date;
   recorded_at: ColumnType<Date, Date | undefined, never>;
 }

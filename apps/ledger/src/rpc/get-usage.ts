@@ -25,6 +25,7 @@ function toRecord(r: UsageRow): UsageRecord {
     input_price_minor_per_mtok: r.input_price_minor_per_mtok,
     output_price_minor_per_mtok: r.output_price_minor_per_mtok,
     line_items_json: JSON.stringify(r.line_items),
+    guardrails_json: JSON.stringify(r.guardrails ?? []),
   };
 }
 

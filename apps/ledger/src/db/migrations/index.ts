@@ -4,6 +4,7 @@ import { monthlySpend } from "./20261122010000-monthly-spend.js";
 import { lineItems } from "./20261122020000-line-items.js";
 import { topUpAnnounced } from "./20261122030000-top-up-announced.js";
 import { journalPublished } from "./20261122040000-journal-published.js";
+import { guardrailOutcomes } from "./20261123000000-guardrails.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "20261122020000-line-items": lineItems,
   "20261122030000-top-up-announced": topUpAnnounced,
   "20261122040000-journal-published": journalPublished,
+  "20261123000000-guardrails": guardrailOutcomes,
 };

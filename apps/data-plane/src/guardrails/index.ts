@@ -1,0 +1,180 @@
+import type { Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import { compileRules, headerValue, mergeOutcomes, type CompiledGuardrails, type GuardrailRule, type RuleOutcome, type StageResult, type TextSegment } from "@gateway/guardrails";
+import type { KeyContext } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { locals } from "../http/request-context.js";
+
+export const GUARDRAILS_HEADER = "x-gateway-guardrails";
+
+/** Compiled rules per org and version (bounded); keys of one org share one compilation. */
+const compiledByOrg = new Map<string, CompiledGuardrails>();
+const MAX_ORGS = 10_000;
+const byKey = new WeakMap<KeyContext, CompiledGuardrails | null>();
+
+/** The key's organization's rules, compiled once; undefined when it has none (the common case, O(1)). */
+export function guardrailsFor(key: KeyContext): CompiledGuardrails | undefined {
+  if (!key.guardrails_json) return undefined;
+  const cached = byKey.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const id = `${key.org_id}:${key.guardrails_version}`;
+  let g = compiledByOrg.get(id);
+  if (!g) {
+    try {
+      g = compileRules(JSON.parse(key.guardrails_json) as GuardrailRule[]);
+    } catch {
+      // Validated on write; a document this build cannot compile fails closed below.
+      byKey.set(key, null);
+      throw new GatewayError("service_unavailable", "Your organization's guardrail rules cannot be applied by this gateway; requests are refused until they are fixed.");
+    }
+    compiledByOrg.set(id, g);
+    if (compiledByOrg.size > MAX_ORGS) compiledByOrg.delete(compiledByOrg.keys().next().value!);
+  }
+  byKey.set(key, g);
+  return g;
+}
+
+/** A request's text parts with a way to write masked text back into the body sent upstream. */
+export interface GuardTexts {
+  segments: TextSegment[];
+  /** Writes segment i's (masked) text back. */
+  write(i: number, text: string): void;
+}
+
+/** Collects text segments; `add` remembers how to write each one back. */
+export class TextCollector implements GuardTexts {
+  readonly segments: TextSegment[] = [];
+  private readonly writers: Array<(t: string) => void> = [];
+  add(text: unknown, write: (t: string) => void): void {
+    if (typeof text !== "string" || text.length === 0) return;
+    this.segments.push({ text });
+    this.writers.push(write);
+  }
+  write(i: number, text: string): void {
+    this.writers[i]!(text);
+  }
+}
+
+interface GuardState {
+  input?: RuleOutcome[];
+  output?: RuleOutcome[];
+}
+const states = new WeakMap<Response, GuardState>();
+
+function state(res: Response): GuardState {
+  let s = states.get(res);
+  if (!s) {
+    s = {};
+    states.set(res, s);
+  }
+  return s;
+}
+
+/** Outcomes so far, one per rule (input and output merged), for the usage record; [] without rules. */
+export function guardrailOutcomes(res: Response): RuleOutcome[] {
+  const s = states.get(res);
+  if (!s?.input && !s?.output) return [];
+  return s.input ? mergeOutcomes(s.input, s.output) : s.output!;
+}
+
+function publishHeader(res: Response): void {
+  if (!res.headersSent) res.setHeader(GUARDRAILS_HEADER, headerValue(guardrailOutcomes(res)));
+}
+
+function count(ctx: DataPlaneContext, outcomes: RuleOutcome[]): void {
+  for (const o of outcomes) if (o.outcome !== "skipped") ctx.metrics.guardrailOutcomes.inc({ plugin: o.plugin, outcome: o.outcome });
+}
+
+function finish(ctx: DataPlaneContext, res: Response, stage: "input" | "output", texts: GuardTexts, before: string[], r: StageResult): void {
+  const s = state(res);
+  s[stage] = r.outcomes;
+  count(ctx, r.outcomes);
+  publishHeader(res);
+  if (r.denied) throw new GatewayError("guardrail_denied", r.denied.message);
+  for (let i = 0; i < texts.segments.length; i++) if (texts.segments[i]!.text !== before[i]) texts.write(i, texts.segments[i]!.text);
+}
+
+/**
+ * Runs a stage's rules over the texts: sets x-gateway-guardrails, counts outcomes, throws 400
+ * guardrail_denied on a denial, writes masked text back. Synchronous (no await) unless a webhook
+ * rule applies; does nothing for organizations without rules.
+ */
+export function runStage(ctx: DataPlaneContext, res: Response, route: string, stage: "input" | "output", texts: () => GuardTexts): void | Promise<void> {
+  const g = guardrailsFor(locals(res).key!);
+  if (!g) return;
+  if (!g.appliesTo(route, stage)) {
+    const s = state(res);
+    if (!s[stage]) s[stage] = g.rules.map((r) => (r.name ? { plugin: r.plugin, name: r.name, outcome: "skipped" as const } : { plugin: r.plugin, outcome: "skipped" as const }));
+    publishHeader(res);
+    return;
+  }
+  const t = texts();
+  const before = t.segments.map((s) => s.text);
+  const r = g.run(t.segments, { route, stage });
+  if (r instanceof Promise) return r.then((done) => finish(ctx, res, stage, t, before, done));
+  finish(ctx, res, stage, t, before, r);
+}
+
+/** Before any rule ran (an earlier 4xx): every rule `skipped`, so the header is still present. */
+export function markUnchecked(res: Response): void {
+  if (res.headersSent || res.getHeader(GUARDRAILS_HEADER) !== undefined) return;
+  const g = guardrailsFor(locals(res).key!);
+  if (!g) return;
+  res.setHeader(GUARDRAILS_HEADER, g.rules.map((r) => `${r.plugin}:skipped`).join(","));
+}
+
+/** The spec's streaming rule: refuse a stream when an output rule needs the whole answer. */
+export function refuseStreamIfNeeded(ctx: DataPlaneContext, res: Response, route: string, stream: boolean): void {
+  if (!stream) return;
+  const g = guardrailsFor(locals(res).key!);
+  if (!g || !g.blocksStreaming(route)) return;
+  const blocking = (r: GuardrailRule) => (r.stage === "output" || r.stage === "both") && (r.routes.length === 0 || r.routes.includes(route)) && r.streaming === "refuse" && r.action !== "log";
+  const outcomes: RuleOutcome[] = g.rules.map((r) => ({ plugin: r.plugin, ...(r.name ? { name: r.name } : {}), outcome: blocking(r) ? "denied" : "skipped" }));
+  state(res).input = outcomes;
+  count(ctx, outcomes);
+  publishHeader(res);
+  const names = g.rules.filter(blocking).map((r) => (r.name ? `'${r.name}' (${r.plugin})` : `'${r.plugin}'`));
+  throw new GatewayError(
+    "guardrail_requires_non_streaming",
+    `Your organization's output guardrail ${names.join(", ")} checks the whole answer: send this request without stream, or ask your admin to set the rule's streaming mode to window.`,
+    { param: "stream" },
+  );
+}
+
+/** The window-mode checker for a stream's output, recording its outcomes for the usage record. */
+export function streamOutputChecker(res: Response, route: string): ((delta: string) => string | undefined) | undefined {
+  const g = guardrailsFor(locals(res).key!);
+  const c = g?.streamChecker(route);
+  if (!c) return undefined;
+  const s = state(res);
+  return (delta: string) => {
+    const r = c.feed(delta);
+    s.output = c.outcomes();
+    return r.denied?.message;
+  };
+}
+
+/** Chat / messages (translated to the chat shape): every message's text, parts and tool results. */
+export function chatTexts(messages: unknown[]): TextCollector {
+  const t = new TextCollector();
+  for (const m of messages as Array<{ content?: unknown }>) {
+    if (!m || typeof m !== "object") continue;
+    const c = m.content;
+    if (typeof c === "string") t.add(c, (v) => (m.content = v));
+    else if (Array.isArray(c)) {
+      for (const p of c as Array<{ type?: unknown; text?: unknown }>) {
+        if (p && typeof p === "object" && typeof p.text === "string") t.add(p.text, (v) => (p.text = v));
+      }
+    }
+  }
+  return t;
+}
+
+/** A text field of a body (image and video prompts), or each string of an array (embeddings input). */
+export function fieldTexts(body: Record<string, unknown>, field: string): TextCollector {
+  const t = new TextCollector();
+  const v = body[field];
+  if (typeof v === "string") t.add(v, (x) => (body[field] = x));
+  else if (Array.isArray(v)) v.forEach((s, i) => t.add(s, (x) => (v[i] = x)));
+  return t;
+}
