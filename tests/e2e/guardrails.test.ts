@@ -141,6 +141,23 @@ describe("outcomes and headers", () => {
     expect(vid.headers.get("x-gateway-guardrails")).toBe("pii:pass,keywords:denied,length:skipped");
   });
 
+  it("stores a video job's input outcomes with its usage record, and counts outcomes in metrics", async () => {
+    const { org } = await orgWith(RULES);
+    const r = await raw(org, "/video/generations", { model: "gw-video", prompt: "a beach, ask jane@example.com [[fake:video_ms=100]]", duration: 4 });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-gateway-guardrails")).toBe("pii:masked,keywords:pass,length:pass");
+    expect(r.body.request.prompt).toContain("[EMAIL]");
+    const usage = await eventually(async () => {
+      await fetch(`${stack.baseUrl()}/video/generations/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+      const u = await fetch(`${stack.baseUrl()}/usage/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+      return u.status === 200 ? ((await u.json()) as any) : undefined;
+    }, 10_000, "video billed");
+    expect(usage.guardrails.map((g: { outcome: string }) => g.outcome)).toEqual(["masked", "pass", "pass"]);
+    const metrics = await (await fetch(`${stack.dataPlanes[0]!.url}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_guardrail_outcomes_total\{plugin="pii",outcome="masked"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/gateway_guardrail_outcomes_total\{plugin="keywords",outcome="denied"[^}]*\} [1-9]/);
+  });
+
   it("log-only rules record and leave the request untouched", async () => {
     const { openai } = await orgWith("rules:\n  - plugin: regex\n    action: log\n    config: { patterns: ['ord-\\d{4}'] }\n");
     const { data, response } = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "about ord-1234" }] }).withResponse();

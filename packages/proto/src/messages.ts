@@ -76,6 +76,7 @@ export interface VideoJob {
   refreshed_at_ms: number;
   resolution: string;
   audio: boolean;
+  guardrails_json: string;
 }
 export interface GetVideoJobRequest { org_id: string; job_id: string }
 export interface ClaimVideoJobsRequest { holder: string; job_id: string; stale_after_ms: number; claim_ms: number; limit: number }

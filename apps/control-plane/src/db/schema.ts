@@ -109,6 +109,8 @@ export interface VideoJobsTable {
   cost_minor: number;
   settled: boolean;
   trace_id: string;
+  /** Input guardrail outcomes at creation: [{plugin, name?, outcome}]. */
+  guardrails: ColumnType<unknown, string | undefined, string>;
   claimed_by: string | null;
   claim_until: Date | null;
   created_at: ColumnType<Date, Date | undefined, never>;

@@ -42,6 +42,7 @@ export function toVideoJob(r: Row): VideoJob {
     refreshed_at_ms: ms(r.refreshed_at),
     resolution: r.resolution,
     audio: r.audio,
+    guardrails_json: json(r.guardrails ?? []),
   };
 }
 
@@ -87,6 +88,7 @@ export function createVideoJob(ctx: ControlContext) {
         max_cost_minor: req.max_cost_minor,
         lease_id: req.lease_id,
         trace_id: req.trace_id,
+        guardrails: parseJson("guardrails_json", req.guardrails_json, "[]"),
         error_code: "",
         error_message: "",
         cost_minor: 0,

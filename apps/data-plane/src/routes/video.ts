@@ -11,7 +11,7 @@ import { videoAdapterFor, type VideoOutput, type VideoStatus } from "../provider
 import { isProviderKind } from "../providers/index.js";
 import { MEDIA_FIELDS, planVideo, validateVideoBody } from "../video/request.js";
 import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
-import { TextCollector } from "../guardrails/index.js";
+import { TextCollector, guardrailOutcomes } from "../guardrails/index.js";
 
 const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
 
@@ -163,6 +163,7 @@ export function createVideo(ctx: DataPlaneContext) {
         refreshed_at_ms: 0,
         resolution: plan.spec.resolution,
         audio: plan.spec.generateAudio,
+        guardrails_json: JSON.stringify(guardrailOutcomes(res)),
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.

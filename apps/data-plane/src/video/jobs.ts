@@ -5,6 +5,15 @@ import type { DataPlaneContext } from "../context.js";
 import { isProviderKind, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
 import { videoAdapterFor, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoStatus } from "../providers/video/index.js";
 
+function parseOutcomes(text: string): UsageEventV1["guardrails"] {
+  try {
+    const v = JSON.parse(text || "[]") as unknown;
+    return Array.isArray(v) ? (v as UsageEventV1["guardrails"]) : [];
+  } catch {
+    return [];
+  }
+}
+
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 export const isTerminal = (status: string): boolean => TERMINAL.has(status);
 
@@ -163,7 +172,7 @@ export class VideoJobs {
         line_items: [
           { item: "video_seconds", quantity: job.duration_s, unit_price_minor: job.price_minor_per_second, per: "second", attributes: { resolution: job.resolution, audio: String(job.audio) } },
         ],
-        guardrails: [],
+        guardrails: parseOutcomes(job.guardrails_json),
         stream: false,
         status: 200,
         created_at_ms: job.completed_at_ms || Date.now(),

@@ -31,6 +31,7 @@ export const video: Migration = {
         cost_minor bigint NOT NULL DEFAULT 0 CHECK (cost_minor >= 0),
         settled boolean NOT NULL DEFAULT false,
         trace_id text NOT NULL DEFAULT '',
+        guardrails jsonb NOT NULL DEFAULT '[]',
         claimed_by text,
         claim_until timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
