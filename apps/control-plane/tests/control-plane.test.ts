@@ -211,3 +211,42 @@ describe("gatewayctl", () => {
     expect(JSON.parse(missingOrg.stderr).error.code).toBe("not_found");
   });
 });
+
+describe("video job claims", () => {
+  const job = (id: string, orgId: string) => ({
+    id, org_id: orgId, key_id: "key_x", model: "m-video", provider: "p1", upstream_model: "up-video", upstream_job_id: "up-1", upstream_json: "{}",
+    request_json: '{"prompt":"x"}', status: "queued", progress: 0, error_code: "", error_message: "", outputs_json: "[]", duration_s: 4,
+    price_minor_per_second: 100, max_cost_minor: 400, lease_id: "lease_x", cost_minor: 0, settled: false, trace_id: "req_x",
+    created_at_ms: 0, updated_at_ms: 0, completed_at_ms: 0, refreshed_at_ms: 0, resolution: "720p", audio: false, guardrails_json: "[]",
+  });
+
+  it("gives a stale job to one of many concurrent claimers, and only the holder may write it", async () => {
+    const org = await admin.CreateOrg({ name: "video-claims" });
+    const id = `vid_${"a".repeat(28)}`;
+    await control.CreateVideoJob(job(id, org.id));
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => control.ClaimVideoJobs({ holder: `dp-${i}`, job_id: id, stale_after_ms: 0, claim_ms: 5_000, limit: 5 })));
+    const winners = claims.flatMap((c, i) => (c.jobs.length ? [`dp-${i}`] : []));
+    expect(winners).toHaveLength(1);
+    const loser = winners[0] === "dp-0" ? "dp-1" : "dp-0";
+    const base = { job_id: id, progress: 0, error_code: "", error_message: "", outputs_json: "", cost_minor: 0, settled: false, upstream_json: "", duration_s: 0, release_claim: false };
+    await expect(control.UpdateVideoJob({ ...base, holder: loser, status: "failed" })).rejects.toThrow(/claimed by another holder/);
+    const done = await control.UpdateVideoJob({ ...base, holder: winners[0]!, status: "completed", cost_minor: 400, outputs_json: '[{"type":"video","url":"https://x/y.mp4"}]' });
+    expect(done).toMatchObject({ status: "completed", cost_minor: 400, progress: 100, settled: false });
+    // A finished job never changes state or cost again; it may only be marked settled.
+    const after = await control.UpdateVideoJob({ ...base, holder: winners[0]!, status: "failed", cost_minor: 0, settled: true, release_claim: true });
+    expect(after).toMatchObject({ status: "completed", cost_minor: 400, settled: true });
+    // Settled jobs are no longer claimed by the reconciler.
+    expect((await control.ClaimVideoJobs({ holder: "dp-9", job_id: "", stale_after_ms: 0, claim_ms: 5_000, limit: 10 })).jobs.map((j) => j.id)).not.toContain(id);
+  });
+
+  it("answers another organization's job exactly like a missing one", async () => {
+    const a = await admin.CreateOrg({ name: "video-owner" });
+    const b = await admin.CreateOrg({ name: "video-other" });
+    const id = `vid_${"b".repeat(28)}`;
+    await control.CreateVideoJob(job(id, a.id));
+    expect((await control.GetVideoJob({ org_id: a.id, job_id: id })).id).toBe(id);
+    const theirs = await control.GetVideoJob({ org_id: b.id, job_id: id }).catch((e: Error) => e.message);
+    const missing = await control.GetVideoJob({ org_id: b.id, job_id: `vid_${"c".repeat(28)}` }).catch((e: Error) => e.message);
+    expect(String(theirs).replace(id, "ID")).toBe(String(missing).replace(`vid_${"c".repeat(28)}`, "ID"));
+  });
+});
