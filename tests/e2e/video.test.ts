@@ -293,6 +293,24 @@ describe("jobs", () => {
     expect((await credits(o)).balance_minor).toBe(before.balance_minor);
   });
 
+  it("cancel stops an unfinished job, releases its hold and bills nothing", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_stuck]]" }, o);
+    expect(r.status).toBe(200);
+    const c = await call("POST", `/video/generations/${r.body.id}/cancel`, o.secret, undefined, 1);
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    expect(c.body).toMatchObject({ status: "cancelled", cost_credits_minor: 0, error: { code: "cancelled" } });
+    expect((await credits(o)).held_minor).toBe(0);
+    expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+    // The provider was told (fal's cancel endpoint), and a second cancel is refused.
+    expect(stack.fake.requests.some((q) => q.method === "PUT" && q.path.endsWith("/cancel"))).toBe(true);
+    const again = await call("POST", `/video/generations/${r.body.id}/cancel`, o.secret);
+    expect(again.status).toBe(400);
+    expect(again.body.error.message).toMatch(/already cancelled/);
+    expect((await poll(r.body.id, o)).body.status).toBe("cancelled");
+  });
+
   it("refuses a job the balance cannot cover with 402, and a key without the video scope with 403", async () => {
     const poor = await createOrg(stack, { balanceMinor: 100_000, models: VIDEO_MODELS });
     const r = await create({ model: "gw-video", prompt: "x", duration: 12 }, poor);

@@ -13,7 +13,7 @@ import { messages } from "./routes/messages.js";
 import { embeddings } from "./routes/embeddings.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
-import { createVideo, getVideo, videoBodyGuard, videoContent } from "./routes/video.js";
+import { cancelVideo, createVideo, getVideo, videoBodyGuard, videoContent } from "./routes/video.js";
 
 type Handler = (req: Request, res: Response) => unknown;
 
@@ -93,6 +93,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), h(createVideo(ctx)));
   app.get("/v1/video/generations/:jobId", auth, h(getVideo(ctx)));
   app.get("/v1/video/generations/:jobId/content", auth, h(videoContent(ctx)));
+  app.post("/v1/video/generations/:jobId/cancel", auth, h(cancelVideo(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

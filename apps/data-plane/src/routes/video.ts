@@ -246,3 +246,15 @@ export function videoContent(ctx: DataPlaneContext) {
     res.end();
   };
 }
+
+/** POST /v1/video/generations/{jobId}/cancel: stops an unfinished job; nothing is billed for it. */
+export function cancelVideo(ctx: DataPlaneContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const job = await ownJob(ctx, req, res);
+    locals(res).model = job.model;
+    if (isTerminal(job.status)) throw new GatewayError("invalid_request", `Video job '${job.id}' is already ${job.status}.`);
+    const after = await ctx.videoJobs.cancel(job);
+    serveJobHeaders(res, after);
+    res.status(200).json(renderJob(ctx, req, after));
+  };
+}

@@ -115,6 +115,30 @@ export class VideoJobs {
     }
   }
 
+  /**
+   * Cancels an unfinished job for its caller: claims it (waiting briefly while another replica
+   * refreshes it), stops it at the provider (best effort), records `cancelled` and releases the
+   * hold. A job that finished first keeps its result and is returned as is.
+   */
+  async cancel(job: VideoJob): Promise<VideoJob> {
+    const v = this.ctx.config.video;
+    for (let attempt = 0; attempt < 20 && !isTerminal(job.status); attempt++) {
+      const [mine] = (await this.ctx.control.ClaimVideoJobs({ holder: this.holder, job_id: job.id, stale_after_ms: 0, claim_ms: v.claimMs, limit: 1 })).jobs;
+      if (!mine) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = await this.ctx.control.GetVideoJob({ org_id: job.org_id, job_id: job.id });
+        continue;
+      }
+      if (isTerminal(mine.status)) return mine.settled ? mine : this.settle(mine);
+      const found = jobTarget(this.ctx, mine);
+      if (found) await found.adapter.cancel(videoHttp(this.ctx, 5_000), found.target, jobRef(mine));
+      const cancelled = await this.update(mine, { status: "cancelled", progress: mine.progress, error_code: "cancelled", error_message: "The job was cancelled by the caller." });
+      return this.settle(cancelled);
+    }
+    if (!isTerminal(job.status)) throw new GatewayError("service_unavailable", "The job is being updated by another replica; retry the cancel shortly.", { retry_after_s: 1 });
+    return job;
+  }
+
   /** Refreshes a claimed job from its provider, finishing and settling it when it is done. */
   async refresh(job: VideoJob): Promise<VideoJob> {
     if (isTerminal(job.status)) return job.settled ? job : this.settle(job);
