@@ -1,3 +1,4 @@
+import type { VideoSpec } from "@gateway/proto";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 export interface OrganizationsTable {
@@ -44,7 +45,7 @@ export interface ModelsTable {
   /** Per-image prices: [{size, quality, price_minor}]. */
   image_prices: ColumnType<Array<{ size: string; quality: string; price_minor: number }>, string | undefined, string>;
   /** Video models: the VideoSpec (kind, durations, resolutions, aspect ratios, prices); null otherwise. */
-  video: ColumnType<VideoSpecJson | null, string | null | undefined, string | null>;
+  video: ColumnType<VideoSpec | null, string | null | undefined, string | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
@@ -75,15 +76,6 @@ export interface TrialPolicyTable {
   unlock_topup_minor: number;
 }
 
-export interface VideoSpecJson {
-  kind: string;
-  durations: number[];
-  resolutions: string[];
-  aspect_ratios: string[];
-  audio: boolean;
-  max_images: number;
-  prices: Array<{ resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }>;
-}
 
 export interface VideoJobsTable {
   id: string;
