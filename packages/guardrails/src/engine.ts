@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { detectorsFor, findPii, maskPii } from "./pii.js";
+import { requiredLiteral } from "./literal.js";
 import { GuardrailConfigError, type GuardrailRule, type Outcome, type PiiType, type Stage } from "./rules.js";
 
 /** One text part of a request or response; masking rewrites `text` in place. */
@@ -52,14 +53,28 @@ function compileCheck(rule: GuardrailRule): Check | undefined {
       } catch (err) {
         throw new GuardrailConfigError(`invalid pattern: ${(err as Error).message}`);
       }
+      // A literal each match must contain lets most texts skip RE2 (which is slow under (?i)).
+      const literals = (rule.config.patterns as string[]).map(requiredLiteral);
+      const matches = (i: number, t: string, lower: () => string): boolean => {
+        const lit = literals[i];
+        if (lit && !(lit.caseInsensitive ? lower() : t).includes(lit.text)) return false;
+        return res[i]!.test(t);
+      };
+      const lowerOf = (t: string) => {
+        let l: string | undefined;
+        return () => (l ??= t.toLowerCase());
+      };
       return {
-        find: (t) => (res.some((re) => re.test(t)) ? "pattern" : undefined),
+        find: (t) => {
+          const lower = lowerOf(t);
+          return res.some((_, i) => matches(i, t, lower)) ? "pattern" : undefined;
+        },
         mask: (t) => {
           let text = t;
           let changed = false;
-          for (const re of res) {
-            if (!re.test(text)) continue;
-            text = re.matcher(text).replaceAll(REDACTED);
+          for (let i = 0; i < res.length; i++) {
+            if (!matches(i, text, lowerOf(text))) continue;
+            text = res[i]!.matcher(text).replaceAll(REDACTED);
             changed = true;
           }
           return { text, changed };

@@ -47,6 +47,11 @@ describe("pii", () => {
     expect(r.header).toBe("pii:masked");
   });
 
+  it("finds e-mail addresses from their @ outwards", async () => {
+    const r = await run(mask, ["to: a.b+c@mail.example.co.uk, x@y.io. Not: user@localhost, @handle, a@b"]);
+    expect(r.texts[0]).toBe("to: [EMAIL], [EMAIL]. Not: user@localhost, @handle, a@b");
+  });
+
   it("leaves numbers that fail the checks alone", async () => {
     const r = await run(mask, ["order 4111 1111 1111 1112, iban GB82 WEST 1234 5698 7654 33, date 2024-01-15, ssn 666-45-6789, total 1234.56"]);
     expect(r.texts[0]).toBe("order 4111 1111 1111 1112, iban GB82 WEST 1234 5698 7654 33, date 2024-01-15, ssn 666-45-6789, total 1234.56");

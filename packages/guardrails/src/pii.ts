@@ -9,6 +9,8 @@ interface Detector {
   type: PiiType;
   /** A character every match contains: texts without it are skipped without a scan. */
   needs?: string;
+  /** Custom scanner returning [start, end) ranges, used instead of the pattern when present. */
+  scan?: (text: string) => Array<[number, number]>;
   label: string;
   placeholder: string;
   pattern: RegExp;
@@ -45,6 +47,34 @@ function ibanValid(raw: string): boolean {
 
 const digitsOf = (s: string) => s.replace(/\D/g, "");
 
+const LOCAL = /[A-Za-z0-9._%+-]/;
+const DOMAIN = /[A-Za-z0-9-]/;
+
+/** E-mail addresses, found from each `@` outwards: linear in the text, cheap without an `@`. */
+function scanEmails(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  for (let at = text.indexOf("@", from); at !== -1; at = text.indexOf("@", from)) {
+    let start = at;
+    while (start > 0 && at - start < 64 && LOCAL.test(text[start - 1]!)) start--;
+    let end = at + 1;
+    let dots = 0;
+    let label = 0;
+    while (end < text.length && end - at <= 255) {
+      const c = text[end]!;
+      if (DOMAIN.test(c)) label++;
+      else if (c === "." && label > 0 && end + 1 < text.length && DOMAIN.test(text[end + 1]!)) {
+        dots++;
+        label = 0;
+      } else break;
+      end++;
+    }
+    if (start < at && dots > 0 && label > 0 && (out.length === 0 || start >= out[out.length - 1]![1])) out.push([start, end]);
+    from = Math.max(at + 1, end);
+  }
+  return out;
+}
+
 /** In masking order: longer, more specific identifiers first, so a card is not read as a phone. */
 export const DETECTORS: readonly Detector[] = [
   {
@@ -52,8 +82,8 @@ export const DETECTORS: readonly Detector[] = [
     label: "e-mail address",
     placeholder: "[EMAIL]",
     needs: "@",
-    // Starts only where a run of local-part characters starts, so each run is scanned once.
-    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}/g,
+    pattern: /@/g,
+    scan: scanEmails,
     valid: () => true,
   },
   {
@@ -111,6 +141,10 @@ export function detectorsFor(types: readonly PiiType[]): Detector[] {
 export function findPii(text: string, detectors: readonly Detector[]): string | undefined {
   for (const d of detectors) {
     if (d.needs && !text.includes(d.needs)) continue;
+    if (d.scan) {
+      if (d.scan(text).length > 0) return d.label;
+      continue;
+    }
     d.pattern.lastIndex = 0;
     for (let m = d.pattern.exec(text); m; m = d.pattern.exec(text)) {
       if (d.valid(m[0])) return d.label;
@@ -125,6 +159,19 @@ export function maskPii(text: string, detectors: readonly Detector[]): { text: s
   let out = text;
   for (const d of detectors) {
     if (d.needs && !out.includes(d.needs)) continue;
+    if (d.scan) {
+      const ranges = d.scan(out);
+      if (ranges.length === 0) continue;
+      let next = "";
+      let last = 0;
+      for (const [a, b] of ranges) {
+        next += out.slice(last, a) + d.placeholder;
+        last = b;
+      }
+      out = next + out.slice(last);
+      changed = true;
+      continue;
+    }
     out = out.replace(d.pattern, (m) => {
       if (!d.valid(m)) return m;
       changed = true;
