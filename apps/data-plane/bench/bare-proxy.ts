@@ -1,6 +1,7 @@
 /**
  * Baseline for the hot-path benchmark: the least an express + undici proxy can do (parse JSON,
- * forward, parse the answer, reply). The data-plane's per-request CPU is compared against this.
+ * forward, parse the answer, reply; pipe a stream). The data-plane's per-request CPU and stream
+ * first byte are compared against this.
  */
 import express from "express";
 import { Agent, request } from "undici";
@@ -16,6 +17,13 @@ app.post("/v1/chat/completions", async (req, res) => {
     body: JSON.stringify({ ...req.body, model: "fake-chat" }),
     dispatcher: agent,
   });
+  if (req.body.stream) {
+    // Streams are piped as they arrive: the least a proxy hop adds to the first byte.
+    res.writeHead(r.statusCode, { "content-type": "text/event-stream" });
+    for await (const chunk of r.body) res.write(chunk);
+    res.end();
+    return;
+  }
   res.status(r.statusCode).json(await r.body.json());
 });
 const server = app.listen(Number(process.env.BARE_PORT), "127.0.0.1");
