@@ -24,6 +24,25 @@ const Schema = z.object({
   /** Cap on how long GetUsage waits for a record not applied yet, ms. */
   LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
   LEDGER_DB_POOL_MAX: int(10, 1),
+  /** Run the usage consumer here; "false" makes an RPC-only replica (leases, reads, top-ups). */
+  LEDGER_CONSUME: z.enum(["true", "false"]).default("true"),
+  /** Most usage events applied in one transaction. */
+  LEDGER_BATCH_MAX: int(500, 1),
+  /** How long a batch waits for more events after its first one arrived, ms. */
+  LEDGER_BATCH_LINGER_MS: int(2, 0),
+  /** Deliveries not yet acknowledged, across every ledger replica on the durable. */
+  LEDGER_MAX_ACK_PENDING: int(20_000, 1),
+  /** Copies of the USAGE and LEDGER streams (3 on a three-node NATS cluster). */
+  LEDGER_STREAM_REPLICAS: int(1, 1),
+  /**
+   * Longest time after a lease expires in which usage taken from it can still be published: the
+   * data-plane's longest request (every attempt and fallback) plus its publish timeout plus clock
+   * skew, ms. An expired lease's hold is released only once the consumer has applied everything
+   * published up to expiry + this.
+   */
+  LEDGER_USAGE_ARRIVAL_MS: int(600_000, 0),
+  /** Clock skew allowed between the ledger and NATS/the data-plane when settling released leases, ms. */
+  LEDGER_SETTLE_SKEW_MS: int(5_000, 0),
 });
 
 export interface LedgerConfig {
@@ -41,6 +60,13 @@ export interface LedgerConfig {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
+  consume: boolean;
+  batchMax: number;
+  batchLingerMs: number;
+  maxAckPending: number;
+  streamReplicas: number;
+  usageArrivalMs: number;
+  settleSkewMs: number;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -68,5 +94,12 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     consumerDurable: e.LEDGER_CONSUMER_DURABLE,
     usageWaitMaxMs: e.LEDGER_USAGE_WAIT_MAX_MS,
     dbPoolMax: e.LEDGER_DB_POOL_MAX,
+    consume: e.LEDGER_CONSUME === "true",
+    batchMax: e.LEDGER_BATCH_MAX,
+    batchLingerMs: e.LEDGER_BATCH_LINGER_MS,
+    maxAckPending: e.LEDGER_MAX_ACK_PENDING,
+    streamReplicas: e.LEDGER_STREAM_REPLICAS,
+    usageArrivalMs: e.LEDGER_USAGE_ARRIVAL_MS,
+    settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
   };
 }

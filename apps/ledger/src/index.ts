@@ -1,13 +1,14 @@
 import { jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
 import type { LedgerConfig } from "./config.js";
-import { connectNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
+import { closeNats, connectNats, createContext, retrying, type LedgerContext, type LedgerOverrides } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
-import { ensureLedgerStream } from "./consumer/ensure-stream.js";
+import { ensureLedgerStream, ensureUsageStream } from "./consumer/ensure-stream.js";
 import { LeaseSweeper } from "./leases/sweeper.js";
 import { TopUpAnnouncer } from "./top-ups/announcer.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
@@ -19,7 +20,7 @@ import { listHolds } from "./rpc/list-holds.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext, LedgerOverrides } from "./context.js";
-export { applyUsage } from "./consumer/apply-usage.js";
+export { applyUsage, applyUsageBatch } from "./consumer/apply-usage.js";
 
 export interface Ledger {
   readonly ctx: LedgerContext;
@@ -56,8 +57,11 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
   const sweeper = new LeaseSweeper(ctx);
   let bound = false;
   let stopped: Promise<void> | undefined;
-  // Migrations ran before the consumer starts, so a running consumer implies them.
-  const ready = () => bound && consumer?.running === true && ctx.nats?.isClosed() === false;
+  // Aborted by stop(): ends the waits for Postgres and NATS of a start() still in progress.
+  const abort = new AbortController();
+  // Migrations ran before the consumer starts, so a running consumer implies them. Every answer
+  // needs Postgres, and usage is not applied without NATS: not ready without either.
+  const ready = () => bound && (!config.consume || consumer?.running === true) && ctx.natsConnected && ctx.dbHealth.healthy;
   addHealthService(server, ["gateway.ledger.v1.LedgerService"], ready);
 
   return {
@@ -72,15 +76,36 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
     async start() {
       // Ops first: /healthz answers (and /readyz says 503) while migrations and NATS are pending.
       ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.metrics.registry, ready });
-      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
-      const nc = await connectNats(ctx);
-      consumer = new UsageConsumer(ctx, nc);
-      await consumer.start();
-      // The announcer publishes with a JetStream ack: its stream must exist before the first top-up.
-      await ensureLedgerStream(await jetstreamManager(nc), ctx.log);
-      announcer = new TopUpAnnouncer(ctx, nc);
-      ctx.onTopUp = () => announcer?.kick();
-      announcer.start();
+      ctx.dbHealth.start();
+      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations, {
+        signal: abort.signal,
+        onRetry: (err, delayMs) => ctx.log.warn({ err, retry_in_ms: delayMs }, "Postgres unreachable; migrations wait for it"),
+      });
+      await ctx.dbHealth.check();
+      /** Everything that pulls from or publishes to NATS, on connection `nc` (again on a replacement). */
+      const startNatsWork = (nc: NatsConnection) =>
+        retrying(ctx, "usage consumer start", abort.signal, async () => {
+          await consumer?.stop();
+          await announcer?.stop();
+          if (config.consume) {
+            consumer = new UsageConsumer(ctx, nc);
+            await consumer.start();
+          } else {
+            // An RPC-only replica still reads the durable's progress (usage lookups, lease settlement).
+            await ensureUsageStream(await jetstreamManager(nc), config, ctx.log);
+          }
+          // The announcer publishes with a JetStream ack: its stream must exist before the first top-up.
+          await ensureLedgerStream(await jetstreamManager(nc), config.streamReplicas, ctx.log);
+          announcer = new TopUpAnnouncer(ctx, nc);
+          ctx.onTopUp = () => announcer?.kick();
+          announcer.start();
+          if (abort.signal.aborted) {
+            // stop() ran meanwhile and cannot have seen these.
+            await consumer?.stop();
+            await announcer.stop();
+          }
+        });
+      await startNatsWork(await connectNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
       bound = true;
@@ -89,12 +114,14 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
     stop() {
       // Idempotent, and safe after a start() that failed half-way.
       stopped ??= (async () => {
+        abort.abort();
         bound = false;
         await consumer?.stop();
         await announcer?.stop();
         await sweeper.stop();
         await shutdownServer(server, 2_000);
-        await ctx.nats?.drain().catch(() => undefined);
+        await closeNats(ctx.nats);
+        await ctx.dbHealth.stop();
         await ctx.db.destroy();
         await ops?.close();
         ctx.log.info("ledger stopped");

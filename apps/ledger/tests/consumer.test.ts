@@ -76,7 +76,7 @@ describe("usage consumer", () => {
     expect(s.config.duplicate_window).toBe(120 * SECOND_NS);
     expect(s.config.max_age).toBe(7 * 24 * 3_600 * SECOND_NS);
     const c = await jsm.consumers.info(USAGE_STREAM, "ledger");
-    expect(c.config).toMatchObject({ ack_wait: 30 * SECOND_NS, max_ack_pending: 1_000 });
+    expect(c.config).toMatchObject({ ack_wait: 30 * SECOND_NS, max_ack_pending: 20_000 });
   });
 
   it("reports health, readiness and metrics", async () => {
@@ -86,7 +86,7 @@ describe("usage consumer", () => {
     expect(await (await fetch(`http://127.0.0.1:${l.opsPort}/metrics`)).text()).toContain("ledger_apply_duration_seconds");
   });
 
-  it("drops malformed events without holding up the ones behind them", async () => {
+  it("dead-letters malformed events without holding up the ones behind them", async () => {
     const o = "org_c_invalid";
     await client.TopUp({ org_id: o, amount_minor: 1_000, idempotency_key: "c-invalid" });
     await js.publish(USAGE_SUBJECT, new TextEncoder().encode("not json"), { msgID: "bad-1" });
@@ -95,7 +95,14 @@ describe("usage consumer", () => {
     await publish(ok);
     await client.GetUsage({ request_id: ok.request_id, org_id: o, wait_ms: 3_000 });
     expect(await credits(o)).toMatchObject({ balance_minor: 993, spent_minor: 7 });
-    expect(await applied(ledgers[0]!, "invalid")).toBe(2);
+    expect(await applied(ledgers[0]!, "dead_lettered")).toBe(2);
+    expect(await metric(ledgers[0]!, 'ledger_dead_letters_total{reason="invalid",service="ledger"}')).toBe(2);
+    // Kept for the billing team, byte for byte.
+    const dead = await sql<{ reason: string; payload: Buffer }>`SELECT reason, payload FROM dead_letters ORDER BY id`.execute(ledgers[0]!.db);
+    expect(dead.rows.map((r) => [r.reason, r.payload.toString()])).toEqual([
+      ["invalid", "not json"],
+      ["invalid", expect.stringContaining('"cost_minor":-5')],
+    ]);
   });
 
   it("applies each event once when several ledger replicas share the durable", async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEDGER_JOURNAL_SUBJECT, LedgerJournalV1, USAGE_SUBJECT, decodeEvent, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
 
 const TOKEN = "journal-test-admin-token";
@@ -38,13 +39,18 @@ it("publishes every journal transaction once, balanced, for the billing team", a
     cost_minor: 40, line_items: [], stream: false, status: 200, created_at_ms: Date.now(), duration_ms: 1,
   };
   await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
-  await eventually(() => (seen.some((j) => j.txn_id === ev.request_id) && seen.some((j) => j.txn_id === top.top_up_id) ? true : undefined), 5_000, "journal published");
+  const record = await client.GetUsage({ request_id: ev.request_id, org_id: "org_j", wait_ms: 3_000 });
+  expect(record.cost_minor).toBe(40);
+  // Usage is journaled per applied batch (a posting); each usage record names its posting.
+  const posting = (await sql<{ journal_txn_id: string }>`SELECT journal_txn_id FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db)).rows[0]!.journal_txn_id;
+  expect(posting).toMatch(/^post_/);
+  await eventually(() => (seen.some((j) => j.txn_id === posting) && seen.some((j) => j.txn_id === top.top_up_id) ? true : undefined), 5_000, "journal published");
   const topUp = seen.find((j) => j.txn_id === top.top_up_id)!;
-  const usage = seen.find((j) => j.txn_id === ev.request_id)!;
+  const usage = seen.find((j) => j.txn_id === posting)!;
   expect(topUp).toMatchObject({ kind: "top_up", entries: [{ account: "system:funding", amount_minor: -1_000 }, { account: "org:org_j", amount_minor: 1_000 }] });
   expect(usage).toMatchObject({ kind: "usage", entries: [{ account: "org:org_j", amount_minor: -40 }, { account: "system:revenue", amount_minor: 40 }] });
   for (const j of seen) expect(j.entries.reduce((s, e) => s + e.amount_minor, 0)).toBe(0);
   // Published once: a later pass finds nothing new.
   await new Promise((r) => setTimeout(r, 1_200));
-  expect(seen.filter((j) => j.txn_id === ev.request_id)).toHaveLength(1);
+  expect(seen.filter((j) => j.txn_id === posting)).toHaveLength(1);
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "ledger_service");
   nats = await startNats();
   const port = await freePort();
-  env = { LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent", LEDGER_SWEEP_INTERVAL_MS: "100" };
+  env = { LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent", LEDGER_SWEEP_INTERVAL_MS: "100", LEDGER_USAGE_ARRIVAL_MS: "0" };
   ledger = createLedger(loadConfig(env));
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
@@ -167,7 +167,7 @@ describe("leases", () => {
     expect(await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 })).toMatchObject({ status: "released", remaining_minor: 0, applied_minor: 200 });
   });
 
-  it("of a vanished holder expire and are released by the sweeper", async () => {
+  it("of a vanished holder expire and are released by the sweeper once the consumer has caught up past the expiry", async () => {
     const o = org("l3");
     await topUp(o, 500);
     await lease(o, 400, 400, "", 1_000);

@@ -70,6 +70,8 @@ export const ERROR_CODES = {
   upstream_timeout: spec(504, GrpcStatus.DEADLINE_EXCEEDED, "upstream_error"),
   model_unavailable: spec(503, GrpcStatus.UNAVAILABLE, "overloaded_error"),
   service_unavailable: spec(503, GrpcStatus.UNAVAILABLE, "overloaded_error"),
+  /** A usage record that may still be on its way: the ledger has not applied everything published before the lookup. */
+  usage_pending: spec(503, GrpcStatus.FAILED_PRECONDITION, "overloaded_error"),
   unauthenticated_admin: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
 } as const satisfies Record<string, CodeSpec>;
 

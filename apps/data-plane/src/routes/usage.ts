@@ -47,6 +47,12 @@ export function usage(ctx: DataPlaneContext) {
       if (err instanceof GatewayError && err.code === "not_found") {
         throw new GatewayError("not_found", `No usage record for request '${id}'.`);
       }
+      if (err instanceof GatewayError && err.code === "usage_pending") {
+        throw new GatewayError("usage_pending", `The usage of request '${id}' is not recorded yet: billing is behind. Retry shortly.`, { retry_after_s: 1 });
+      }
+      if (err instanceof GatewayError && err.code === "service_unavailable") {
+        throw new GatewayError("service_unavailable", "Usage records are temporarily unavailable (the ledger is unreachable); retry shortly.", { retry_after_s: 1 });
+      }
       throw err;
     }
   };

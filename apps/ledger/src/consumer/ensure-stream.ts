@@ -14,7 +14,18 @@ import type { Logger } from "@gateway/observability";
 
 const SECOND_NS = 1e9;
 
-type StreamSettings = Pick<StreamConfig, "name" | "subjects" | "storage" | "retention" | "discard" | "max_age" | "duplicate_window">;
+type StreamSettings = Pick<StreamConfig, "name" | "subjects" | "storage" | "retention" | "discard" | "max_age" | "duplicate_window"> & {
+  num_replicas?: number;
+};
+
+/** What the ledger's configuration says about its streams and durable. */
+export interface StreamOptions {
+  consumerDurable: string;
+  /** Unacknowledged deliveries allowed across every ledger replica on the durable. */
+  maxAckPending: number;
+  /** Copies of USAGE and LEDGER in a NATS cluster (1 on a single server, 3 on the three-node cluster). */
+  streamReplicas: number;
+}
 
 const WEEK_NS = 7 * 24 * 60 * 60 * SECOND_NS;
 
@@ -44,13 +55,13 @@ export const LEDGER_STREAM_CONFIG: StreamSettings = {
 };
 
 /** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
-export function usageConsumerConfig(durable: string) {
+export function usageConsumerConfig(durable: string, maxAckPending: number) {
   return {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: 30 * SECOND_NS,
-    max_ack_pending: 1_000,
+    max_ack_pending: maxAckPending,
   };
 }
 
@@ -65,9 +76,10 @@ const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamA
  * Creates the USAGE stream and the durable consumer, or brings existing ones to the settings
  * above. Idempotent and safe when several ledgers and data-plane replicas run it at once.
  */
-export async function ensureUsageStream(jsm: JetStreamManager, durable: string, log: Logger): Promise<void> {
-  await ensureStream(jsm, USAGE_STREAM_CONFIG, log);
-  const want = usageConsumerConfig(durable);
+export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions, log: Logger): Promise<void> {
+  await ensureStream(jsm, { ...USAGE_STREAM_CONFIG, num_replicas: o.streamReplicas }, log);
+  const durable = o.consumerDurable;
+  const want = usageConsumerConfig(durable, o.maxAckPending);
   const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
     if (apiCode(err) === CONSUMER_NOT_FOUND) return undefined;
     throw err;
@@ -82,8 +94,8 @@ export async function ensureUsageStream(jsm: JetStreamManager, durable: string, 
 }
 
 /** Creates the LEDGER stream the top-up announcer publishes to, or brings it to its settings. */
-export async function ensureLedgerStream(jsm: JetStreamManager, log: Logger): Promise<void> {
-  await ensureStream(jsm, LEDGER_STREAM_CONFIG, log);
+export async function ensureLedgerStream(jsm: JetStreamManager, streamReplicas: number, log: Logger): Promise<void> {
+  await ensureStream(jsm, { ...LEDGER_STREAM_CONFIG, num_replicas: streamReplicas }, log);
 }
 
 /**
@@ -105,11 +117,13 @@ async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Lo
   }
   const c = info.config;
   const missing = want.subjects.filter((s) => !c.subjects.includes(s));
-  if (missing.length > 0 || c.max_age !== want.max_age || c.duplicate_window !== want.duplicate_window) {
+  const replicas = want.num_replicas ?? c.num_replicas;
+  if (missing.length > 0 || c.max_age !== want.max_age || c.duplicate_window !== want.duplicate_window || c.num_replicas !== replicas) {
     // The server refuses overlapping subjects: drop the ones our wildcards already cover.
     const kept = c.subjects.filter((s) => want.subjects.includes(s) || !want.subjects.some((p) => subjectCovers(p, s)));
-    await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: want.max_age, duplicate_window: want.duplicate_window });
-    log.info({ stream: want.name }, "stream settings updated");
+    // A clustered server moves the stream to the new replica count in place.
+    await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: want.max_age, duplicate_window: want.duplicate_window, num_replicas: replicas });
+    log.info({ stream: want.name, replicas }, "stream settings updated");
   }
   if (c.storage !== want.storage || c.retention !== want.retention) {
     // Neither can be changed on a live stream; an operator has to recreate it.

@@ -1,26 +1,54 @@
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { sql } from "@gateway/db";
 import { USAGE_STREAM, UsageEventV1, decodeEvent } from "@gateway/events";
 import type { LedgerContext } from "../context.js";
-import { applyUsage } from "./apply-usage.js";
+import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 
 /** Pause before pulling again after the subscription ended unexpectedly. */
 const REOPEN_DELAY_MS = 1_000;
-/** Redelivery delay for an event whose transaction failed (Postgres down, serialization). */
+/** Redelivery delay for a batch whose transaction failed for a passing reason (Postgres down). */
 const RETRY_DELAY_MS = 1_000;
 
+interface Item {
+  msg: JsMsg;
+  /** Undefined when the message failed validation. */
+  ev: UsageEventV1 | undefined;
+}
+
 /**
- * Pulls usage events from the durable consumer and applies each exactly once. The ack follows the
- * commit; a failed apply is redelivered later. Several ledgers may pull from the same durable: the
- * usage record's primary key, not delivery order, makes that safe.
+ * SQLSTATE classes a retry cannot fix: data exceptions (22: a NUL in a string, a number out of
+ * range) and integrity violations (23). Everything else (connection loss, serialization, deadlock,
+ * shutdown, a statement timeout) is retried with the whole batch.
+ */
+function permanent(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("22") || code.startsWith("23"));
+}
+
+/** A string Postgres' text type accepts (no NUL), bounded. */
+const pgText = (s: string, max = 200): string => s.replace(/\u0000/g, "\uFFFD").slice(0, max);
+
+/**
+ * Pulls usage events from the durable consumer and applies them in batches: up to
+ * `batchMax` events, or whatever arrived within `batchLingerMs` of the first, one transaction each
+ * (see applyUsageBatch). Acks follow the commit; a batch that fails for a passing reason is
+ * redelivered. An event that can never be applied is isolated by splitting the batch, written to
+ * `dead_letters` and acked: it never blocks the stream and is never silently dropped. Several
+ * ledgers may pull from the same durable: the usage record's primary key makes that safe.
  */
 export class UsageConsumer {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private readonly abort = new AbortController();
+  private buffer: Item[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** The apply chain: one batch in a transaction at a time per ledger. */
+  private chain: Promise<void> = Promise.resolve();
   /** True while a subscription is open and being drained; drives readiness. */
   running = false;
 
@@ -35,19 +63,21 @@ export class UsageConsumer {
     this.loop = this.supervise(first);
   }
 
-  /** Stops pulling, finishes the events already received (acking them), and returns. */
+  /** Stops pulling, applies and acks the events already received, and returns. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
     await this.messages?.close().catch(() => undefined);
     await this.loop;
+    await this.flush();
   }
 
   private async open(): Promise<ConsumerMessages> {
     const { config, log } = this.ctx;
-    await ensureUsageStream(await jetstreamManager(this.nc), config.consumerDurable, log);
+    await ensureUsageStream(await jetstreamManager(this.nc), config, log);
     const consumer = await jetstream(this.nc).consumers.get(USAGE_STREAM, config.consumerDurable);
-    const messages = await consumer.consume({ max_messages: 256 });
+    // Twice a batch in flight from the server: one batch applies while the next arrives.
+    const messages = await consumer.consume({ max_messages: Math.min(config.batchMax * 2, config.maxAckPending) });
     this.messages = messages;
     // stop() may have run while this was opening: close at once, supervise() drains what came.
     if (this.stopping) await messages.close().catch(() => undefined);
@@ -67,7 +97,7 @@ export class UsageConsumer {
     for (;;) {
       if (messages) {
         try {
-          for await (const msg of messages) await this.handle(msg);
+          for await (const msg of messages) await this.receive(msg);
         } catch (err) {
           this.ctx.log.error({ err }, "usage subscription failed");
         }
@@ -108,27 +138,90 @@ export class UsageConsumer {
     }
   }
 
-  private async handle(msg: JsMsg): Promise<void> {
-    const { log, metrics, db } = this.ctx;
-    const ev = decodeEvent(UsageEventV1, msg.data);
-    if (!ev) {
-      // Redelivering cannot fix a malformed event; the payload is not logged (it may hold anything).
-      metrics.usageEvents.inc({ result: "invalid" });
-      log.error({ subject: msg.subject, stream_seq: msg.seq, bytes: msg.data.length }, "invalid usage event dropped");
-      msg.term();
-      return;
+  /** Buffers one message; a full batch is applied before more are taken (backpressure). */
+  private async receive(msg: JsMsg): Promise<void> {
+    this.buffer.push({ msg, ev: decodeEvent(UsageEventV1, msg.data) });
+    if (this.buffer.length >= this.ctx.config.batchMax) {
+      await this.flush();
+    } else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => void this.flush(), this.ctx.config.batchLingerMs);
     }
+  }
+
+  /** Applies what is buffered, in batches, after the batch already applying; resolves when done. */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.chain = this.chain.then(async () => {
+      while (this.buffer.length > 0) await this.applyItems(this.buffer.splice(0, this.ctx.config.batchMax));
+    });
+    return this.chain;
+  }
+
+  private async applyItems(items: Item[]): Promise<void> {
+    const { metrics, log } = this.ctx;
+    const invalid = items.filter((i) => !i.ev);
+    const valid = items.filter((i) => i.ev);
     const end = metrics.applySeconds.startTimer();
     try {
-      const applied = await applyUsage(db, ev);
-      msg.ack();
-      metrics.usageEvents.inc({ result: applied ? "applied" : "duplicate" });
+      for (const item of invalid) {
+        await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
+      }
+      await this.applyIsolating(valid);
+      metrics.batchSize.observe(items.length);
     } catch (err) {
-      metrics.usageEvents.inc({ result: "error" });
-      log.error({ err, request_id: ev.request_id }, "usage event not applied; will be redelivered");
-      msg.nak(RETRY_DELAY_MS);
+      // Postgres is away or the transaction failed for a passing reason: redeliver everything that
+      // was not acked yet (an event applied meanwhile is a duplicate next time).
+      metrics.usageEvents.inc({ result: "error" }, items.length);
+      log.error({ err, events: items.length }, "usage batch not applied; will be redelivered");
+      for (const i of items) i.msg.nak(RETRY_DELAY_MS);
     } finally {
       end();
     }
+  }
+
+  /**
+   * Applies a batch; when Postgres refuses it for a reason retrying cannot fix, splits it in halves
+   * until the refused event is alone, and dead-letters that one. Throws for passing failures.
+   */
+  private async applyIsolating(items: Item[]): Promise<void> {
+    if (items.length === 0) return;
+    const { metrics } = this.ctx;
+    try {
+      const { applied } = await applyUsageBatch(this.ctx.db, items.map((i) => i.ev!));
+      const counted = new Set<string>();
+      for (const i of items) {
+        i.msg.ack();
+        const id = i.ev!.request_id;
+        const fresh = applied.has(id) && !counted.has(id);
+        counted.add(id);
+        metrics.usageEvents.inc({ result: fresh ? "applied" : "duplicate" });
+      }
+    } catch (err) {
+      if (!permanent(err)) throw err;
+      if (items.length === 1) {
+        await this.deadLetter(items[0]!, "rejected", `${(err as { code?: string }).code ?? ""} ${err instanceof Error ? err.message : String(err)}`.trim());
+        return;
+      }
+      const half = Math.ceil(items.length / 2);
+      await this.applyIsolating(items.slice(0, half));
+      await this.applyIsolating(items.slice(half));
+    }
+  }
+
+  /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
+  private async deadLetter(item: Item, reason: "invalid" | "rejected", error: string): Promise<void> {
+    const { db, log, metrics } = this.ctx;
+    const payload = Buffer.from(item.msg.data);
+    await sql`
+      INSERT INTO dead_letters (payload_sha256, subject, stream_seq, request_id, org_id, reason, error, payload)
+      VALUES (${createHash("sha256").update(payload).digest("hex")}, ${pgText(item.msg.subject)}, ${item.msg.seq},
+        ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
+      ON CONFLICT (payload_sha256) DO NOTHING`.execute(db);
+    item.msg.ack();
+    metrics.usageEvents.inc({ result: "dead_lettered" });
+    metrics.deadLetters.inc({ reason });
+    // The payload is not logged (it may hold anything); it is in dead_letters.
+    log.error({ subject: item.msg.subject, stream_seq: item.msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
   }
 }

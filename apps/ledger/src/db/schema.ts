@@ -21,6 +21,11 @@ export interface LeasesTable {
   expires_at: Date;
   created_at: ColumnType<Date, Date | undefined, never>;
   released_at: Date | null;
+  /**
+   * A closed lease keeps its remaining hold until the usage consumer has applied every event
+   * published before this instant (null while open).
+   */
+  settle_after: Date | null;
 }
 
 export interface UsageRecordsTable {
@@ -47,6 +52,8 @@ export interface UsageRecordsTable {
   guardrails: ColumnType<unknown[], string | undefined, string>;
   created_at: Date;
   recorded_at: ColumnType<Date, Date | undefined, never>;
+  /** The journal posting (batch) that carried this record's cost; null for records before batching. */
+  journal_txn_id: string | null;
 }
 
 export interface TopUpsTable {
@@ -77,7 +84,24 @@ export interface MonthlySpendTable {
   spent_minor: number;
 }
 
+/** A usage event that can never be applied: kept for the billing team, never silently dropped. */
+export interface DeadLettersTable {
+  id: Generated<number>;
+  payload_sha256: string;
+  subject: string;
+  stream_seq: number;
+  request_id: string | null;
+  org_id: string | null;
+  /** invalid: failed validation; rejected: Postgres refused it for a reason retrying cannot fix. */
+  reason: "invalid" | "rejected";
+  error: string;
+  /** The message as received (bytes; usually JSON). */
+  payload: Buffer;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface LedgerDb {
+  dead_letters: DeadLettersTable;
   monthly_spend: MonthlySpendTable;
   accounts: AccountsTable;
   leases: LeasesTable;

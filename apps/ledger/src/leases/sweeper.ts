@@ -1,14 +1,15 @@
 import { sql } from "@gateway/db";
 import type { LedgerContext } from "../context.js";
-import type { LeaseRow } from "../db/schema.js";
 import { releaseHeld } from "../accounts.js";
 
-/** Released leases still waiting for usage after this long are zeroed: their events have arrived or never will. */
-const RELEASED_GRACE_MS = 10 * 60_000;
-
 /**
- * Releases the holds of expired leases (a crashed or partitioned replica's) and of released leases
- * whose last usage never came. Rows are claimed with SKIP LOCKED, so several ledgers sweep safely.
+ * Closes expired leases and releases the holds of closed leases once their usage can no longer
+ * arrive. The rule (docs/billing.md, "When a hold is released"): a closed lease keeps its remaining
+ * hold until the usage consumer has applied every event published before the lease's
+ * `settle_after` (expiry + the longest time usage can take to be published, or the release time +
+ * clock skew). No timer releases credit whose events may still be on the way: while the ledger
+ * lags or NATS is down, the watermark stands still and so do the holds. Rows are claimed with
+ * SKIP LOCKED, so several ledgers sweep safely.
  */
 export class LeaseSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -28,35 +29,47 @@ export class LeaseSweeper {
     await this.running;
   }
 
-  /** One pass; returns how many leases it closed. */
+  /** One pass; returns how many closed leases had their hold released. */
   async sweep(): Promise<number> {
-    const stale = await this.ctx.db
-      .selectFrom("leases")
-      .select(["id", "org_id"])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("status", "=", "open"), eb("expires_at", "<", new Date())]),
-          eb.and([eb("status", "=", "released"), eb("remaining_minor", ">", 0), eb("released_at", "<", new Date(Date.now() - RELEASED_GRACE_MS))]),
-        ]),
-      )
-      .limit(500)
-      .execute();
-    let closed = 0;
-    for (const { id, org_id } of stale) {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        // Account first (same lock order as usage application), then the lease if still stale.
+    await this.expire();
+    await this.ctx.watermark.refresh().catch((err: unknown) => this.ctx.log.debug({ err: String(err) }, "usage watermark not refreshed"));
+    return this.settle(this.ctx.watermark.appliedThrough);
+  }
+
+  /** Open leases past their expiry stop being usable; their hold stays (usage may be on its way). */
+  private async expire(): Promise<void> {
+    const arrival = this.ctx.config.usageArrivalMs;
+    await sql`
+      UPDATE leases SET status = 'expired', released_at = now(), settle_after = expires_at + make_interval(secs => ${arrival / 1000})
+      WHERE id IN (SELECT id FROM leases WHERE status = 'open' AND expires_at < now() ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED)`.execute(this.ctx.db);
+  }
+
+  /** Releases what closed leases still hold, where everything published before settle_after is applied. */
+  private async settle(appliedThroughMs: number): Promise<number> {
+    if (appliedThroughMs <= 0) return 0;
+    const through = new Date(appliedThroughMs);
+    const due = await sql<{ org_id: string }>`
+      SELECT DISTINCT org_id FROM (
+        SELECT org_id FROM leases WHERE status <> 'open' AND remaining_minor > 0 AND settle_after <= ${through} LIMIT 500
+      ) d`.execute(this.ctx.db);
+    let settled = 0;
+    for (const { org_id } of due.rows) {
+      settled += await this.ctx.db.transaction().execute(async (trx) => {
+        // Account first (the lock order of usage application), then its due leases by id.
         const acc = await sql`SELECT org_id FROM accounts WHERE org_id = ${org_id} FOR UPDATE SKIP LOCKED`.execute(trx);
-        if (acc.rows.length === 0) return;
-        const l = (await sql<LeaseRow>`SELECT * FROM leases WHERE id = ${id} FOR UPDATE SKIP LOCKED`.execute(trx)).rows[0];
-        if (!l) return;
-        const expired = l.status === "open" && l.expires_at.getTime() < Date.now();
-        const lingering = l.status === "released" && l.remaining_minor > 0;
-        if (!expired && !lingering) return;
-        await releaseHeld(trx, org_id, l.remaining_minor);
-        await sql`UPDATE leases SET remaining_minor = 0, status = ${expired ? "expired" : "released"}, released_at = COALESCE(released_at, now()) WHERE id = ${id}`.execute(trx);
-        closed++;
+        if (acc.rows.length === 0) return 0;
+        const rows = await sql<{ id: string; status: string; remaining_minor: number }>`
+          SELECT id, status, remaining_minor FROM leases
+          WHERE org_id = ${org_id} AND status <> 'open' AND remaining_minor > 0 AND settle_after <= ${through}
+          ORDER BY id FOR UPDATE`.execute(trx);
+        const total = rows.rows.reduce((s, l) => s + l.remaining_minor, 0);
+        if (rows.rows.length === 0) return 0;
+        await releaseHeld(trx, org_id, total);
+        await sql`UPDATE leases SET remaining_minor = 0 WHERE id = ANY(${rows.rows.map((l) => l.id)}::text[])`.execute(trx);
+        for (const l of rows.rows) this.ctx.metrics.leasesSettled.inc({ how: l.status });
+        return rows.rows.length;
       });
     }
-    return closed;
+    return settled;
   }
 }

@@ -31,20 +31,32 @@ function toRecord(r: UsageRow): UsageRecord {
 
 /**
  * One usage record within an organization. Another organization's record is "not found", the
- * same answer as a missing one. A record not applied yet is waited for, briefly and bounded.
+ * same answer as a missing one. A record not applied yet is waited for, briefly and bounded; past
+ * that, `usage_pending` while the consumer has not applied everything published before the
+ * question, `not_found` once it has.
  */
 export function getUsage(ctx: LedgerContext) {
   return async (req: GetUsageRequest): Promise<UsageRecord> => {
     if (!req.request_id || !req.org_id) throw new GatewayError("invalid_request", "request_id and org_id are required");
-    const deadline = Date.now() + Math.min(Math.max(0, req.wait_ms), ctx.config.usageWaitMaxMs);
+    const askedAt = Date.now();
+    const deadline = askedAt + Math.min(Math.max(0, req.wait_ms), ctx.config.usageWaitMaxMs);
     for (;;) {
       const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
       if (row) {
-        if (row.org_id !== req.org_id) break;
+        if (row.org_id !== req.org_id) throw new GatewayError("not_found", "usage record not found");
         return toRecord(row);
       }
       if (Date.now() + POLL_MS > deadline) break;
       await sleep(POLL_MS);
+    }
+    // Not there. If everything published before the question was applied, it never will be (a
+    // request answered before it was asked had its usage acknowledged by then); otherwise the
+    // consumer is behind and the record may be on its way.
+    await ctx.watermark.refresh().catch(() => undefined);
+    const through = ctx.watermark.appliedThrough;
+    if (through < askedAt) {
+      const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";
+      throw new GatewayError("usage_pending", `usage record not applied yet: usage is applied up to ${behind} ago; retry shortly`);
     }
     throw new GatewayError("not_found", "usage record not found");
   };

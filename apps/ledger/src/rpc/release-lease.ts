@@ -8,7 +8,8 @@ import { toLease } from "./acquire-lease.js";
 
 /**
  * Closes a lease. What the holder consumed but the ledger has not applied yet stays held (those
- * usage events are on their way); the rest is released now. Idempotent.
+ * usage events are on their way) until they are applied, or until the consumer has applied
+ * everything published before the release (settle_after); the rest is released now. Idempotent.
  */
 export function releaseLease(ctx: LedgerContext) {
   return async (req: ReleaseLeaseRequest): Promise<Lease> => {
@@ -25,7 +26,8 @@ export function releaseLease(ctx: LedgerContext) {
       const keep = Math.min(lease.remaining_minor, outstanding);
       await releaseHeld(trx, orgId, lease.remaining_minor - keep);
       const r = await sql<LeaseRow>`
-        UPDATE leases SET remaining_minor = ${keep}, status = 'released', released_at = now()
+        UPDATE leases SET remaining_minor = ${keep}, status = 'released', released_at = now(),
+          settle_after = now() + make_interval(secs => ${ctx.config.settleSkewMs / 1000})
         WHERE id = ${lease.id} RETURNING *`.execute(trx);
       return toLease(r.rows[0]!);
     });

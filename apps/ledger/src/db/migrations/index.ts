@@ -5,6 +5,7 @@ import { lineItems } from "./20261122020000-line-items.js";
 import { topUpAnnounced } from "./20261122030000-top-up-announced.js";
 import { journalPublished } from "./20261122040000-journal-published.js";
 import { guardrailOutcomes } from "./20261123000000-guardrails.js";
+import { batchedApply } from "./20261124000000-batched-apply.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "20261122030000-top-up-announced": topUpAnnounced,
   "20261122040000-journal-published": journalPublished,
   "20261123000000-guardrails": guardrailOutcomes,
+  "20261124000000-batched-apply": batchedApply,
 };
