@@ -1,0 +1,146 @@
+/**
+ * Consumer-lag benchmark: two data-plane replicas at saturation on durable Postgres, with the
+ * ledger consuming as they serve. Samples the durable's unacknowledged events every 250 ms and,
+ * twice a second, how long after its answer a request's usage record is readable (the lag a user
+ * of GET /v1/usage/{id} sees). Bounded: a fixed duration, then it stops by itself.
+ *
+ *   make build && node apps/ledger/bench/lag.ts [seconds=20] [concurrency=32]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, request } from "undici";
+import pg from "pg";
+import { connect } from "@nats-io/transport-node";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
+import { startFakeUpstream } from "@gateway/fake-upstream";
+import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
+import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { seedDemo } from "../../../scripts/lib/seed.ts";
+import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+
+const SECONDS = Number(process.argv[2] ?? 20);
+const CONCURRENCY = Number(process.argv[3] ?? 32);
+const TOKEN = "bench-lag-admin-token-0123456";
+
+step("starting durable Postgres, NATS, fake upstream, control-plane, ledger");
+const spool = mkdtempSync(join(tmpdir(), "bench-lag-"));
+const pgServer = await startPostgres({ durable: true });
+const nats = await startNats();
+const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
+const dbUrl = await createDatabase(pgServer.url, "lag_bench");
+const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+await control.start();
+const ledgerPort = await freePort();
+const ledgerOps = await freePort();
+const ledger = spawnNode("apps/ledger/dist/main.js", {
+  LEDGER_DATABASE_URL: dbUrl,
+  LEDGER_NATS_URL: nats.url,
+  LEDGER_GRPC_PORT: String(ledgerPort),
+  LEDGER_OPS_PORT: String(ledgerOps),
+  LEDGER_ADMIN_TOKEN: TOKEN,
+  LEDGER_LOG_LEVEL: "warn",
+});
+await waitReady(ledgerOps);
+const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: TOKEN, fakeUpstreamUrl: fake.url, orgName: "lag-bench", topUpMinor: 1_000_000_000_000 });
+
+step("starting two data-plane replicas");
+const replicas = [];
+for (let i = 0; i < 2; i++) {
+  const port = await freePort();
+  const child = spawnNode("apps/data-plane/dist/main.js", {
+    DATA_PLANE_PORT: String(port),
+    DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${control.grpcPort}`,
+    DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+    DATA_PLANE_NATS_URL: nats.url,
+    DATA_PLANE_LOG_LEVEL: "warn",
+    DATA_PLANE_REPLICA_ID: `bench-${i}`,
+    DATA_PLANE_SPOOL_DIR: join(spool, String(i)),
+    FAKE_UPSTREAM_API_KEY,
+  });
+  await waitForPort(port, 20_000);
+  replicas.push({ child, url: `http://127.0.0.1:${port}` });
+}
+const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
+const body = JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "Say hello to the benchmark please" }], max_tokens: 64 });
+const chat = async (url: string) => {
+  const r = await request(`${url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" }, body });
+  await r.body.text();
+  return { status: r.statusCode, id: String(r.headers["x-request-id"] ?? "") };
+};
+for (const r of replicas) {
+  for (let i = 0; i < 100; i++) if ((await chat(r.url)).status === 200) break; else await sleep(100);
+}
+
+const nc = await connect({ servers: nats.url });
+const jsm = await jetstreamManager(nc);
+const db = new pg.Client({ connectionString: dbUrl });
+await db.connect();
+
+step(`load: ${SECONDS} s at concurrency ${CONCURRENCY} over two replicas`);
+let done = 0;
+let failed = 0;
+let latest = { id: "", at: 0 };
+const stopAt = performance.now() + SECONDS * 1000;
+const worker = async (w: number) => {
+  const url = replicas[w % 2]!.url;
+  while (performance.now() < stopAt) {
+    const r = await chat(url);
+    if (r.status === 200) {
+      done++;
+      latest = { id: r.id, at: performance.now() };
+    } else failed++;
+  }
+};
+const pendingSamples: number[] = [];
+const readDelays: number[] = [];
+const sampler = (async () => {
+  while (performance.now() < stopAt) {
+    pendingSamples.push((await pending(jsm)).pending);
+    await sleep(250);
+  }
+})();
+const prober = (async () => {
+  while (performance.now() < stopAt) {
+    await sleep(500);
+    const { id, at } = latest;
+    if (!id) continue;
+    for (;;) {
+      const r = await db.query("SELECT 1 FROM ledger.usage_records WHERE request_id = $1", [id]);
+      if (r.rowCount) break;
+      if (performance.now() - at > 30_000) break;
+      await sleep(10);
+    }
+    readDelays.push(performance.now() - at);
+  }
+})();
+const ledgerCpu0 = cpuMicros(ledger.pid!);
+const pgCpu0 = treeCpu(pgServer.pid);
+const t0 = performance.now();
+await Promise.all([...Array.from({ length: CONCURRENCY }, (_, w) => worker(w)), sampler, prober]);
+const secs = (performance.now() - t0) / 1000;
+const ledgerCpu = cpuMicros(ledger.pid!) - ledgerCpu0;
+const pgCpu = treeDelta(pgCpu0, treeCpu(pgServer.pid));
+const tail = performance.now();
+while ((await pending(jsm)).pending > 0 && performance.now() - tail < 60_000) await sleep(20);
+const drainMs = performance.now() - tail;
+
+console.log(`two data-plane replicas at saturation for ${SECONDS} s (concurrency ${CONCURRENCY}), durable Postgres, one ledger`);
+console.log(`  requests ${done} ok (${(done / secs).toFixed(0)}/s), ${failed} failed`);
+console.log(`  unacknowledged usage events (every 250 ms): p50 ${pct(pendingSamples, 50)} p99 ${pct(pendingSamples, 99)} max ${Math.max(...pendingSamples)}`);
+console.log(`  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`);
+console.log(`  backlog left when the load stopped drained in ${drainMs.toFixed(0)} ms`);
+console.log(`  CPU per request: ledger ${(ledgerCpu / done).toFixed(1)} µs, Postgres ${(pgCpu / done).toFixed(1)} µs`);
+
+await db.end();
+await nc.close();
+for (const r of replicas) await stopChild(r.child);
+await stopChild(ledger);
+await control.stop();
+await fake.close();
+await agent.close();
+await nats.stop();
+await pgServer.stop();
+rmSync(spool, { recursive: true, force: true });
+process.exit(0);
