@@ -20,6 +20,8 @@ export interface StackOptions {
   dataPlaneEnv?: Record<string, string>;
   /** Demo org top-up, minor units (default 100 credits). */
   topUpMinor?: number;
+  /** Extra LEDGER_* settings. */
+  ledgerEnv?: Record<string, string>;
 }
 
 /**
@@ -42,7 +44,8 @@ export interface Stack {
   control: ControlPlane;
   ledger(): Ledger;
   stopLedger(): Promise<void>;
-  startLedger(): Promise<void>;
+  /** Starts the ledger again, with `env` over its settings (e.g. LEDGER_CONSUME). */
+  startLedger(env?: Record<string, string>): Promise<void>;
   addDataPlane(env?: Record<string, string>): Promise<DataPlane>;
   /** Applies a catalog document and waits until every replica serves that catalog version. */
   applyCatalog(doc: unknown): Promise<void>;
@@ -78,6 +81,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     LEDGER_ADMIN_TOKEN: adminToken,
     LEDGER_LOG_LEVEL: silent.LOG_LEVEL,
     LEDGER_SWEEP_INTERVAL_MS: "200",
+    ...opts.ledgerEnv,
   };
   let ledger: Ledger | undefined = createLedger(loadLedgerConfig(ledgerEnv));
   await ledger.start();
@@ -151,8 +155,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await ledger?.stop();
       ledger = undefined;
     },
-    async startLedger() {
-      ledger = createLedger(loadLedgerConfig(ledgerEnv));
+    async startLedger(env: Record<string, string> = {}) {
+      ledger = createLedger(loadLedgerConfig({ ...ledgerEnv, ...env }));
       await ledger.start();
     },
     addDataPlane,
