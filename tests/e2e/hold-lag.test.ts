@@ -109,6 +109,12 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
   const victims = holds.filter((l) => l.holder === "dp-hold-lag-victim" && l.status === "expired");
   expect(victims.reduce((s, l) => s + l.remaining_minor, 0)).toBeGreaterThan(0);
 
+  // Reading an answered request's usage now says it is on its way, not that it does not exist.
+  const pending = await fetch(`${stack.baseUrl(0)}/usage/${answered[0]}`, { headers: { authorization: `Bearer ${org.secret}` } });
+  expect(pending.status).toBe(503);
+  expect(pending.headers.get("retry-after")).toBe("1");
+  expect(((await pending.json()) as { error: { code: string } }).error.code).toBe("usage_pending");
+
   // The consumer returns; everything answered is applied once, then the leftover holds are freed.
   await stack.stopLedger();
   await stack.startLedger();
@@ -131,4 +137,6 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
   expect(settled.balance_minor).toBe(balance - spent);
   // The documented margin is zero here: the fake provider never charges more than the hold.
   expect(settled.balance_minor).toBeGreaterThanOrEqual(0);
+  const record = await fetch(`${stack.baseUrl(0)}/usage/${answered[0]}`, { headers: { authorization: `Bearer ${org.secret}` } });
+  expect(record.status).toBe(200);
 });

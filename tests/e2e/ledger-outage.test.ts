@@ -29,6 +29,11 @@ it("serves requests while the ledger is down and bills every one exactly once wh
     ids.push(response.headers.get("x-gateway-trace-id")!);
     expected += Math.ceil((data.usage!.prompt_tokens * 150_000 + data.usage!.completion_tokens * 600_000) / 1_000_000);
   }
+  // Usage records cannot be read while the ledger is away: a clear 503, not a bare 404.
+  const away = await fetch(`${stack.baseUrl()}/usage/${ids[0]}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } });
+  expect(away.status).toBe(503);
+  expect(away.headers.get("retry-after")).toBe("1");
+  expect(((await away.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "service_unavailable", message: expect.stringContaining("ledger is unreachable") });
   await stack.startLedger();
 
   const records = await eventually(async () => {
