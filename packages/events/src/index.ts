@@ -20,7 +20,7 @@ export const LEDGER_JOURNAL_SUBJECT = "ledger.v1.journal";
 /** `ledger.v1.journal`: one double-entry transaction; its entries sum to zero. */
 export const LedgerJournalV1 = z.object({
   version: z.literal(1),
-  /** Request id (usage) or top-up id. */
+  /** Usage posting id (`post_…`, one applied batch; its records carry it as `journal_txn_id`) or top-up id (`top_…`). */
   txn_id: z.string(),
   kind: z.enum(["usage", "top_up"]),
   /** Unix ms when the transaction was recorded. */
