@@ -55,6 +55,13 @@ const Schema = z.object({
   DATA_PLANE_SPOOL_DIR: z.string().default(".local/spool"),
   /** Usage events the spool may hold; past it, paid routes answer 503. */
   DATA_PLANE_SPOOL_MAX_EVENTS: int(100_000, 1),
+  /**
+   * A spool file's lock written from another host or container is taken over once its holder has
+   * not refreshed it for this long, ms (the holder refreshes it every sixth of it).
+   */
+  DATA_PLANE_SPOOL_LOCK_STALE_MS: int(30_000, 1_000),
+  /** On shutdown, how long the spool keeps being replayed while NATS does not acknowledge, ms (the rest stays on disk). */
+  DATA_PLANE_SHUTDOWN_REPLAY_MS: int(10_000, 0),
   /** Deadline of a JetStream publish acknowledgement, ms. */
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
@@ -134,6 +141,8 @@ export interface DataPlaneConfig {
   leaseMaxOrgs: number;
   spoolDir: string;
   spoolMaxEvents: number;
+  spoolLockStaleMs: number;
+  shutdownReplayMs: number;
   publishTimeoutMs: number;
   usageWaitMs: number;
   publicUrl: string | undefined;
@@ -209,6 +218,8 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     leaseMaxOrgs: e.DATA_PLANE_LEASE_MAX_ORGS,
     spoolDir: e.DATA_PLANE_SPOOL_DIR,
     spoolMaxEvents: e.DATA_PLANE_SPOOL_MAX_EVENTS,
+    spoolLockStaleMs: e.DATA_PLANE_SPOOL_LOCK_STALE_MS,
+    shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),

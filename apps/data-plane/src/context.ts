@@ -23,6 +23,7 @@ export interface DataPlaneMetrics {
   httpDuration: Histogram<"route">;
   upstreamAttempts: Counter<"provider" | "outcome">;
   published: Counter<"result">;
+  spoolSkippedLines: Counter;
   guardrailOutcomes: Counter<"plugin" | "outcome">;
 }
 
@@ -67,6 +68,7 @@ function buildMetrics(): DataPlaneMetrics {
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
     published: new Counter({ name: "gateway_usage_events_total", help: "Usage events by result (acked, spooled, replayed)", labelNames: ["result"], registers: [registry] }),
+    spoolSkippedLines: new Counter({ name: "gateway_usage_spool_skipped_lines_total", help: "Usage spool lines skipped by replay (torn or unparseable)", registers: [registry] }),
     guardrailOutcomes: new Counter({ name: "gateway_guardrail_outcomes_total", help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)", labelNames: ["plugin", "outcome"], registers: [registry] }),
   };
 }
@@ -102,7 +104,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs },
   );
   const nats: DataPlaneContext["nats"] = { current: undefined, js: undefined };
-  const spool = new UsageSpool(config.spoolDir, config.replicaId, config.spoolMaxEvents);
+  const spool = new UsageSpool({ dir: config.spoolDir, replicaId: config.replicaId, maxEvents: config.spoolMaxEvents, lockStaleMs: config.spoolLockStaleMs, log, skippedLines: metrics.spoolSkippedLines });
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics);
   new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });

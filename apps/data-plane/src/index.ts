@@ -37,7 +37,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       connectNats(ctx, (p) => (natsLoop = p));
       await ctx.catalog.start();
       ctx.leases.start();
-      ctx.publisher.start();
+      await ctx.publisher.start();
       ctx.videoJobs.start();
       // Slow clients cannot hold a socket: headers and the request must arrive in time (checked
       // every second, not Node's default 30 s); responses may stream for as long as they need.
@@ -70,9 +70,9 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       }
       ctx.catalog.stop();
       await ctx.videoJobs.stop();
-      ctx.publisher.stop();
       await ctx.leases.stop().catch(() => undefined);
-      await ctx.publisher.replay().catch(() => undefined);
+      // Replays while NATS is away for up to the grace period; what is left stays on disk.
+      await ctx.publisher.stop(config.shutdownReplayMs);
       await ctx.nats.current?.drain().catch(() => undefined);
       await natsLoop;
       ctx.control.close();

@@ -8,14 +8,31 @@ export interface PublisherMetrics {
   published: Counter<"result">;
 }
 
+/** Events published at once by a replay round once a first one was acknowledged. */
+const REPLAY_BATCH = 100;
+const REPLAY_INTERVAL_MS = 500;
+
+/** Waits for `p` (or nothing), but not past `deadline` (epoch ms). */
+async function within(p: Promise<void> | undefined, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await (p ? Promise.race([p, expired]) : expired);
+  clearTimeout(timer);
+}
+
 /**
  * Publishes usage events to JetStream with an acknowledgement (message id = request id, so a
  * replay is dropped as a duplicate). When NATS does not acknowledge in time the event goes to the
- * local spool, which a background loop replays in order.
+ * durable local spool, which a background loop replays, oldest first, until it is empty.
  */
 export class UsagePublisher {
   private timer: NodeJS.Timeout | undefined;
-  private replaying = false;
+  private replaying: Promise<void> | undefined;
+  /**
+   * Set by a failed publish, cleared by an acknowledged replay. While NATS is away and the spool
+   * holds events, new ones go straight to it instead of each waiting for a publish timeout first.
+   */
+  private natsDown = false;
 
   constructor(
     private readonly js: () => JetStreamClient | undefined,
@@ -25,13 +42,29 @@ export class UsagePublisher {
     private readonly metrics: PublisherMetrics,
   ) {}
 
-  start(): void {
-    this.timer = setInterval(() => void this.replay(), 500);
+  /** Takes over the spool files in the spool folder (earlier processes') and starts replaying. */
+  async start(): Promise<void> {
+    await this.spool.open();
+    this.timer = setInterval(() => void this.replay(), REPLAY_INTERVAL_MS);
     this.timer.unref();
+    void this.replay();
   }
 
-  stop(): void {
+  /**
+   * Keeps replaying until JetStream acknowledged everything or `graceMs` ran out, then closes the
+   * spool: what is left stays on disk for the next process.
+   */
+  async stop(graceMs: number): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const deadline = Date.now() + graceMs;
+    while (!this.spool.idle && Date.now() < deadline) {
+      await within(this.replay(), deadline);
+      // NATS still away (a round costs at most one publish timeout): try again shortly.
+      if (!this.spool.idle) await within(undefined, Math.min(deadline, Date.now() + REPLAY_INTERVAL_MS));
+    }
+    await this.replaying?.catch(() => undefined);
+    await this.spool.close();
   }
 
   /** True when the spool is full: paid routes must refuse work they could not bill. */
@@ -43,53 +76,56 @@ export class UsagePublisher {
     return this.spool.size;
   }
 
-  /** Resolves once the event is acknowledged by JetStream or written to the spool. */
+  /** Resolves once the event is acknowledged by JetStream or on disk in the spool (fdatasync'd). */
   async publish(event: UsageEventV1): Promise<void> {
     const line = JSON.stringify(event);
-    // Keep order with earlier spooled events: while the spool has lines, new ones queue behind them.
-    if (this.spool.size === 0 && (await this.send(event.request_id, line))) {
+    if ((!this.natsDown || this.spool.idle) && (await this.send(event.request_id, line, "warn"))) {
       this.metrics.published.inc({ result: "acked" });
       return;
     }
-    this.spool.append(line);
+    this.natsDown = true;
+    await this.spool.append(line);
     this.metrics.published.inc({ result: "spooled" });
     this.log.warn({ request_id: event.request_id, spooled: this.spool.size }, "usage event spooled");
   }
 
-  private async send(requestId: string, line: string): Promise<boolean> {
+  private async send(requestId: string, line: string, level: "warn" | "debug"): Promise<boolean> {
     const js = this.js();
     if (!js) return false;
     try {
       await js.publish(USAGE_SUBJECT, line, { msgID: requestId, timeout: this.timeoutMs });
       return true;
     } catch (err) {
-      this.log.warn({ err: String(err), request_id: requestId }, "usage publish failed");
+      this.log[level]({ err: String(err), request_id: requestId }, "usage publish failed");
       return false;
     }
   }
 
-  /** Publishes spooled events oldest first; stops at the first failure. */
-  async replay(): Promise<void> {
-    if (this.replaying || this.spool.size === 0) return;
-    this.replaying = true;
-    try {
-      for (;;) {
-        const batch = this.spool.peek(100);
-        if (batch.length === 0) return;
-        let sent = 0;
-        for (const line of batch) {
-          const id = (JSON.parse(line) as { request_id: string }).request_id;
-          if (!(await this.send(id, line))) break;
-          sent++;
-        }
-        if (sent > 0) {
-          this.spool.drop(sent);
-          this.metrics.published.inc({ result: "replayed" }, sent);
-        }
-        if (sent < batch.length) return;
-      }
-    } finally {
-      this.replaying = false;
+  /** Publishes spooled events oldest first, until the spool is empty or NATS fails. */
+  replay(): Promise<void> {
+    if (this.replaying) return this.replaying;
+    if (this.spool.idle) return Promise.resolve();
+    this.replaying = this.replayRounds()
+      .catch((err: unknown) => this.log.error({ err: String(err) }, "usage spool replay failed"))
+      .finally(() => (this.replaying = undefined));
+    return this.replaying;
+  }
+
+  private async replayRounds(): Promise<void> {
+    for (;;) {
+      const batch = await this.spool.next(REPLAY_BATCH);
+      if (!batch) return;
+      const [first, ...rest] = batch.entries;
+      // One event first: while NATS is away a round costs one failed publish, not a hundred.
+      if (!first || !(await this.send(first.requestId, first.line, "debug"))) return;
+      this.natsDown = false;
+      const ok = await Promise.all(rest.map((e) => this.send(e.requestId, e.line, "warn")));
+      // Only a prefix is marked done; events after a failure are sent again (JetStream drops the
+      // duplicates by message id, the ledger by request id).
+      const n = 1 + (ok.includes(false) ? ok.indexOf(false) : ok.length);
+      await this.spool.ack(batch, n);
+      this.metrics.published.inc({ result: "replayed" }, n);
+      if (n < batch.entries.length) return;
     }
   }
 }
