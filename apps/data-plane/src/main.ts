@@ -1,14 +1,16 @@
 import { loadConfig } from "./config.js";
 import { createDataPlane } from "./index.js";
 
-const dataPlane = createDataPlane(loadConfig(process.env));
+const config = loadConfig(process.env);
+const dataPlane = createDataPlane(config);
 await dataPlane.start();
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  // A stop that hangs (a peer that never answers) must not keep a pod from terminating.
-  setTimeout(() => process.exit(1), 20_000).unref();
+  // A stop that hangs (a peer that never answers) must not keep a pod from terminating; it gets
+  // the HTTP drain plus the spool's shutdown replay. Unreplayed usage stays on disk either way.
+  setTimeout(() => process.exit(1), 15_000 + config.shutdownReplayMs).unref();
   void dataPlane.stop().then(() => process.exit(0), () => process.exit(1));
 };
 process.once("SIGTERM", stop);
