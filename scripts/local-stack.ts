@@ -1,7 +1,9 @@
 /**
  * `make up` / `make down`: the whole gateway on loopback from system packages. PostgreSQL and NATS
  * keep their data under .local/, services run as child processes with prefixed logs, the demo org,
- * key and catalog are seeded idempotently, and Ctrl-C stops everything.
+ * key and catalog are seeded idempotently, and Ctrl-C stops everything. Anything that exits on its
+ * own (a crashed service, a killed Postgres or nats-server) is restarted with backoff; the stack
+ * keeps running, as a deployment would.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -76,15 +78,79 @@ function prefixer(name: string): (chunk: string) => void {
   };
 }
 
-function startService(name: string, script: string, env: Record<string, string>): ChildProcess {
+/** Longest pause before restarting something that exited, ms. */
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A run this long counts as healthy: the next exit restarts after the shortest delay again. */
+const HEALTHY_RUN_MS = 60_000;
+
+/** Restart delay after `failures` exits in a row: 1 s, 2 s, 4 s … 30 s. */
+const restartDelay = (failures: number) => Math.min(MAX_RESTART_DELAY_MS, 1_000 * 2 ** Math.max(0, failures - 1));
+
+interface Service {
+  readonly name: string;
+  child: ChildProcess;
+}
+
+/** A service child, restarted with backoff whenever it exits while the stack is not stopping. */
+function startService(name: string, script: string, env: Record<string, string>): Service {
   const out = prefixer(name);
-  const child = spawn(node, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (d: Buffer) => out(d.toString()));
-  child.stderr!.on("data", (d: Buffer) => out(d.toString()));
-  child.on("exit", (code, signal) => {
-    if (!shuttingDown) out(`exited (${code ?? signal}); stopping the stack\n`), void shutdown(1);
-  });
-  return child;
+  let failures = 0;
+  const spawnChild = (): ChildProcess => {
+    const started = Date.now();
+    const child = spawn(node, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.on("data", (d: Buffer) => out(d.toString()));
+    child.stderr!.on("data", (d: Buffer) => out(d.toString()));
+    child.on("exit", (code, signal) => {
+      if (shuttingDown) return;
+      failures = Date.now() - started >= HEALTHY_RUN_MS ? 1 : failures + 1;
+      const delay = restartDelay(failures);
+      out(`exited (${code ?? signal}); restarting in ${delay / 1000} s\n`);
+      setTimeout(() => {
+        if (shuttingDown) return;
+        service.child = spawnChild();
+        writePids();
+      }, delay);
+    });
+    return child;
+  };
+  const service: Service = { name, child: spawnChild() };
+  return service;
+}
+
+interface Infra {
+  readonly name: string;
+  handle: ManagedProcess;
+}
+
+/**
+ * PostgreSQL or nats-server, started again (same data directory and port) when it exits while the
+ * stack is not stopping. The services ride out the gap: they report not-ready and reconnect.
+ */
+async function startInfra(name: string, start: () => Promise<ManagedProcess>): Promise<Infra> {
+  const out = prefixer(`${name} (supervisor)`);
+  const infra: Infra = { name, handle: await start() };
+  const watch = (handle: ManagedProcess) =>
+    void handle.exited.then(async () => {
+      if (shuttingDown) return;
+      for (let failures = 1; !shuttingDown; failures++) {
+        const delay = restartDelay(failures);
+        out(`${name} exited; restarting in ${delay / 1000} s\n`);
+        await new Promise((r) => setTimeout(r, delay));
+        if (shuttingDown) return;
+        try {
+          infra.handle = await start();
+          writePids();
+          watch(infra.handle);
+          out(`${name} is back\n`);
+          return;
+        } catch (err) {
+          // A killed postmaster's backends may still hold its shared memory for a moment.
+          out(`${name} did not start: ${err instanceof Error ? err.message : String(err)}\n`);
+        }
+      }
+    });
+  watch(infra.handle);
+  return infra;
 }
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
@@ -102,14 +168,20 @@ async function ensureDatabase(serverUrl: string, name: string): Promise<string> 
 }
 
 let shuttingDown = false;
-const children: ChildProcess[] = [];
-const infra: ManagedProcess[] = [];
+const services: Service[] = [];
+const infra: Infra[] = [];
+
+/** Records every pid for `make down`: the supervisor first, then infrastructure, then services. */
+function writePids(): void {
+  if (shuttingDown) return;
+  writeFileSync(pidFile, [process.pid, ...infra.map((i) => i.handle.pid), ...services.map((s) => s.child.pid ?? 0)].join("\n") + "\n");
+}
 
 async function shutdown(code: number): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => undefined);
   shuttingDown = true;
   console.log("\nstopping the local stack …");
-  for (const c of [...children].reverse()) {
+  for (const c of [...services].reverse().map((s) => s.child)) {
     if (c.exitCode === null && c.signalCode === null) {
       c.kill("SIGTERM");
       await new Promise<void>((r) => {
@@ -118,7 +190,7 @@ async function shutdown(code: number): Promise<never> {
       });
     }
   }
-  for (const p of [...infra].reverse()) await p.stop();
+  for (const p of [...infra].reverse()) await p.handle.stop();
   rmSync(pidFile, { force: true });
   console.log("stopped");
   process.exit(code);
@@ -146,15 +218,29 @@ async function up(): Promise<void> {
   );
 
   const pgLog = prefixer("postgres");
-  const pgh = await startPostgres({ dataDir: join(local, "pg"), port: PORTS.pg, durable: true, log: pgLog });
-  infra.push(pgh);
+  let pgUrl = "";
+  infra.push(
+    await startInfra("postgres", async () => {
+      const h = await startPostgres({ dataDir: join(local, "pg"), port: PORTS.pg, durable: true, log: pgLog });
+      pgUrl = h.url;
+      return h;
+    }),
+  );
   const natsLog = prefixer("nats");
-  const nats = await startNats({ storeDir: join(local, "nats"), port: PORTS.nats, log: natsLog });
-  infra.push(nats);
-  const dbUrl = await ensureDatabase(pgh.url, "gateway");
+  let natsUrl = "";
+  infra.push(
+    await startInfra("nats", async () => {
+      const h = await startNats({ storeDir: join(local, "nats"), port: PORTS.nats, log: natsLog });
+      natsUrl = h.url;
+      return h;
+    }),
+  );
+  writePids();
+  const dbUrl = await ensureDatabase(pgUrl, "gateway");
+  const nats = { url: natsUrl };
 
-  children.push(startService("fake-upstream", "packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(PORTS.fake), FAKE_UPSTREAM_API_KEY }));
-  children.push(
+  services.push(startService("fake-upstream", "packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(PORTS.fake), FAKE_UPSTREAM_API_KEY }));
+  services.push(
     startService("control-plane", "apps/control-plane/dist/main.js", {
       CONTROL_PLANE_DATABASE_URL: dbUrl,
       CONTROL_PLANE_NATS_URL: nats.url,
@@ -163,7 +249,7 @@ async function up(): Promise<void> {
       CONTROL_PLANE_ADMIN_TOKEN: adminToken,
     }),
   );
-  children.push(
+  services.push(
     startService("ledger", "apps/ledger/dist/main.js", {
       LEDGER_DATABASE_URL: dbUrl,
       LEDGER_NATS_URL: nats.url,
@@ -187,7 +273,7 @@ async function up(): Promise<void> {
     ...(demo.GATEWAY_API_KEY ? { existingSecret: demo.GATEWAY_API_KEY } : {}),
   });
 
-  children.push(
+  services.push(
     startService("data-plane", "apps/data-plane/dist/main.js", {
       DATA_PLANE_PORT: String(PORTS.dataPlane),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${PORTS.control}`,
@@ -198,7 +284,7 @@ async function up(): Promise<void> {
     }),
   );
   await waitForPort(PORTS.dataPlane, 30_000);
-  writeFileSync(pidFile, [process.pid, pgh.pid, nats.pid, ...children.map((c) => c.pid ?? 0)].join("\n") + "\n");
+  writePids();
 
   const base = `http://127.0.0.1:${PORTS.dataPlane}/v1`;
   writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\n`, { mode: 0o600 });

@@ -1,8 +1,9 @@
+import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, adminService, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
 import type { ControlPlaneConfig } from "./config.js";
-import { connectNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
+import { closeNats, connectNats, createContext, retrying, unavailableWhenDbDown, type ControlContext, type ControlOverrides } from "./context.js";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
@@ -54,7 +55,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ClaimVideoJobs: claimVideoJobs(ctx),
       UpdateVideoJob: updateVideoJob(ctx),
     },
-    { onUnexpected },
+    { onUnexpected, translate: unavailableWhenDbDown },
   );
   addService(
     server,
@@ -73,13 +74,29 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       SetGuardrails: setGuardrails(ctx),
       GetGuardrails: getGuardrails(ctx),
     },
-    { guard: adminTokenGuard(config.adminToken), onUnexpected },
+    { guard: adminTokenGuard(config.adminToken), onUnexpected, translate: unavailableWhenDbDown },
   );
-  addHealthService(server, ["gateway.control.v1.ControlService", "gateway.control.v1.AdminService"], () => bound && ctx.nats?.isClosed() === false);
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let unlocker: TrialUnlocker | undefined;
   let bound = false;
+  // Aborted by stop(): ends the waits for Postgres and NATS of a start() still in progress.
+  const abort = new AbortController();
+  // Every answer needs Postgres, and a change that cannot be announced on NATS would leave revoked
+  // keys working on the data-planes until their cache TTL: not ready without either.
+  const ready = () => bound && ctx.dbHealth.healthy && ctx.natsConnected;
+  addHealthService(server, ["gateway.control.v1.ControlService", "gateway.control.v1.AdminService"], ready);
+
+  const startUnlocker = async (nc: NatsConnection) => {
+    const next = new TrialUnlocker(ctx, nc);
+    await retrying(ctx, "trial unlock consumer start", abort.signal, () => next.start());
+    if (abort.signal.aborted) {
+      // stop() ran while this was starting and cannot have seen it.
+      await next.stop();
+      abort.signal.throwIfAborted();
+    }
+    unlocker = next;
+  };
 
   return {
     ctx,
@@ -91,22 +108,33 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       return ops?.port ?? config.opsPort;
     },
     async start() {
-      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations);
-      const nc = await connectNats(ctx);
-      unlocker = new TrialUnlocker(ctx, nc);
-      await unlocker.start();
+      // Ops first: /healthz answers (and /readyz says 503) while Postgres or NATS are awaited.
+      ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.registry, ready });
+      ctx.dbHealth.start();
+      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations, {
+        signal: abort.signal,
+        onRetry: (err, delayMs) => ctx.log.warn({ err, retry_in_ms: delayMs }, "Postgres unreachable; migrations wait for it"),
+      });
+      await ctx.dbHealth.check();
+      const nc = await connectNats(ctx, abort.signal, async (fresh) => {
+        await unlocker?.stop();
+        await startUnlocker(fresh);
+      });
+      await startUnlocker(nc);
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
       bound = true;
-      ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.registry, ready: () => bound && ctx.nats?.isClosed() === false });
       ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "control-plane started");
     },
     async stop() {
+      abort.abort();
       bound = false;
       await shutdownServer(server, 2_000);
       await unlocker?.stop();
-      await ctx.nats?.drain().catch(() => undefined);
+      await closeNats(ctx.nats);
       await ops?.close();
+      await ctx.dbHealth.stop();
       await ctx.db.destroy();
     },
   };
 }
+

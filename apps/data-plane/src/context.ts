@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
@@ -117,64 +118,112 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   return ctx;
 }
 
+/** Longest pause between two attempts to reach NATS, ms. */
+const MAX_BACKOFF_MS = 5_000;
+
 /**
  * Connects to NATS in the background (the data-plane serves from cache and spools usage while
- * NATS is away), subscribes to control-plane change events and evicts what they name.
+ * NATS is away), subscribes to control-plane change events and evicts what they name. The client
+ * rides out server restarts by itself; should it ever give up and close the connection (say,
+ * after auth errors), a new one is made. Ends when `signal` aborts; abort before closing.
  */
-export function connectNats(ctx: DataPlaneContext, onClosed: (p: Promise<void>) => void): void {
-  const p = connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true })
-    .then(async (nc) => {
-      ctx.nats.current = nc;
-      ctx.nats.js = jetstream(nc, { timeout: ctx.config.publishTimeoutMs });
-      ctx.log.info("connected to NATS");
-      nc.subscribe(CONTROL_CHANGED_SUBJECT, {
-        callback: (err, msg) => {
-          if (err) return;
-          const ev = decodeEvent(ControlChangedV1, msg.data);
-          if (!ev) return;
-          switch (ev.kind) {
-            case "key":
-              if (ev.key_hash) ctx.keys.evictHash(ev.key_hash);
-              if (ev.id) ctx.keys.evictKeyId(ev.id);
-              break;
-            case "org":
-              if (ev.id) ctx.keys.evictOrg(ev.id);
-              break;
-            case "catalog":
-            case "trial_policy":
-              void ctx.catalog.refresh().catch((e: unknown) => ctx.log.warn({ err: e }, "catalog refresh failed"));
-              break;
-          }
-        },
-      });
-      nc.subscribe(RATE_LIMIT_GOSSIP_SUBJECT, {
-        callback: (err, msg) => {
-          if (err) return;
-          const ev = decodeEvent(RateLimitGossipV1, msg.data);
-          if (ev) ctx.rateLimiter.absorb(ev);
-        },
-      });
-      const gossip = setInterval(() => {
-        const m = ctx.rateLimiter.drainGossip();
-        if (!m || nc.isClosed() || nc.isDraining()) return;
-        try {
-          nc.publish(RATE_LIMIT_GOSSIP_SUBJECT, encodeEvent({ version: 1, ...m }));
-        } catch {
-          // Reconnecting: the next round carries the cumulative counts anyway.
-        }
-      }, ctx.config.rateLimitGossipMs);
-      gossip.unref();
-      void nc.closed().then(() => clearInterval(gossip));
-      void ctx.publisher.replay();
-      for await (const s of nc.status()) {
-        if (s.type === "reconnect") {
-          // Change events may have been missed while disconnected.
-          ctx.keys.expireAll();
-          void ctx.catalog.refresh().catch(() => undefined);
-          void ctx.publisher.replay();
-        }
+export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed: (p: Promise<void>) => void): void {
+  const p = (async () => {
+    for (let attempt = 0, first = true; !signal.aborted; first = false) {
+      let nc: NatsConnection;
+      try {
+        nc = await connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000, noAsyncTraces: true });
+      } catch (err) {
+        const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
+        ctx.log.warn({ err, retry_in_ms: delayMs }, "NATS unreachable; usage events go to the spool meanwhile");
+        await sleep(delayMs, undefined, { signal }).catch(() => undefined);
+        continue;
       }
-    })
-    .catch((err: unknown) => ctx.log.error({ err }, "NATS connection ended"));
+      attempt = 0;
+      if (signal.aborted) {
+        await nc.close().catch(() => undefined);
+        return;
+      }
+      const err = await serveNats(ctx, nc, first);
+      if (!signal.aborted) ctx.log.error({ err }, "NATS connection closed by the client; opening a new one");
+    }
+  })();
   onClosed(p);
+}
+
+/** Uses one connection until it closes; resolves with the error that closed it, if any. */
+async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boolean): Promise<Error | void> {
+  ctx.nats.current = nc;
+  ctx.nats.js = jetstream(nc, { timeout: ctx.config.publishTimeoutMs });
+  ctx.log.info("connected to NATS");
+  nc.subscribe(CONTROL_CHANGED_SUBJECT, {
+    callback: (err, msg) => {
+      if (err) return;
+      const ev = decodeEvent(ControlChangedV1, msg.data);
+      if (!ev) return;
+      switch (ev.kind) {
+        case "key":
+          if (ev.key_hash) ctx.keys.evictHash(ev.key_hash);
+          if (ev.id) ctx.keys.evictKeyId(ev.id);
+          break;
+        case "org":
+          if (ev.id) ctx.keys.evictOrg(ev.id);
+          break;
+        case "catalog":
+        case "trial_policy":
+          void ctx.catalog.refresh().catch((e: unknown) => ctx.log.warn({ err: e }, "catalog refresh failed"));
+          break;
+      }
+    },
+  });
+  nc.subscribe(RATE_LIMIT_GOSSIP_SUBJECT, {
+    callback: (err, msg) => {
+      if (err) return;
+      const ev = decodeEvent(RateLimitGossipV1, msg.data);
+      if (ev) ctx.rateLimiter.absorb(ev);
+    },
+  });
+  const gossip = setInterval(() => {
+    const m = ctx.rateLimiter.drainGossip();
+    if (!m || nc.isClosed() || nc.isDraining()) return;
+    try {
+      nc.publish(RATE_LIMIT_GOSSIP_SUBJECT, encodeEvent({ version: 1, ...m }));
+    } catch {
+      // Reconnecting: the next round carries the cumulative counts anyway.
+    }
+  }, ctx.config.rateLimitGossipMs);
+  gossip.unref();
+  void ctx.publisher.replay();
+  if (!first) {
+    // A replacement connection may follow a long gap: change events may have been missed.
+    ctx.keys.expireAll();
+    void ctx.catalog.refresh().catch(() => undefined);
+  }
+  try {
+    for await (const s of nc.status()) {
+      if (s.type === "reconnect") {
+        // Change events may have been missed while disconnected.
+        ctx.keys.expireAll();
+        void ctx.catalog.refresh().catch(() => undefined);
+        void ctx.publisher.replay();
+      }
+    }
+  } finally {
+    clearInterval(gossip);
+    if (ctx.nats.current === nc) {
+      ctx.nats.current = undefined;
+      ctx.nats.js = undefined;
+    }
+  }
+  return nc.closed();
+}
+
+/**
+ * Drains the connection (flushing what is in flight), or closes it when the drain does not finish
+ * within 2 s: a drain waits for the server, and during an outage it would wait forever.
+ */
+export async function closeNats(nc: NatsConnection | undefined): Promise<void> {
+  if (!nc || nc.isClosed()) return;
+  const drained = nc.drain().then(() => true, () => false);
+  if (!(await Promise.race([drained, sleep(2_000, false, { ref: false })]))) await nc.close().catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { DataPlaneConfig } from "./config.js";
-import { connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
+import { closeNats, connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
 import { createApp } from "./app.js";
 
 export { loadConfig, type DataPlaneConfig } from "./config.js";
@@ -21,6 +21,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
   let server: Server | undefined;
   let port = config.port;
   let natsLoop: Promise<void> | undefined;
+  const natsStop = new AbortController();
   const isReady = () => ctx.catalog.ready && server?.listening === true;
   const app = createApp(ctx, isReady);
 
@@ -34,7 +35,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
     },
     async start() {
       await ctx.contextChecker?.load();
-      connectNats(ctx, (p) => (natsLoop = p));
+      connectNats(ctx, natsStop.signal, (p) => (natsLoop = p));
       await ctx.catalog.start();
       ctx.leases.start();
       await ctx.publisher.start();
@@ -73,7 +74,8 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       await ctx.leases.stop().catch(() => undefined);
       // Replays while NATS is away for up to the grace period; what is left stays on disk.
       await ctx.publisher.stop(config.shutdownReplayMs);
-      await ctx.nats.current?.drain().catch(() => undefined);
+      natsStop.abort();
+      await closeNats(ctx.nats.current);
       await natsLoop;
       ctx.control.close();
       ctx.ledger.close();

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { createDb, createDbHealth, type DbHealth, type Kysely } from "@gateway/db";
+import { createDb, createDbHealth, isConnectionError, type DbHealth, type Kysely } from "@gateway/db";
+import { GatewayError } from "@gateway/errors";
 import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
 import type { LedgerDb } from "./db/schema.js";
@@ -90,6 +91,14 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     },
   });
   return ctx;
+}
+
+/**
+ * An RPC that failed because Postgres is away answers UNAVAILABLE, not INTERNAL: callers retry, and
+ * the data-plane keeps serving known keys from its cache (it does so only for UNAVAILABLE).
+ */
+export function unavailableWhenDbDown(err: unknown): GatewayError | undefined {
+  return isConnectionError(err) ? new GatewayError("service_unavailable", "The database is unreachable; retry shortly.") : undefined;
 }
 
 /** Longest pause between two attempts to reach a dependency, ms. */

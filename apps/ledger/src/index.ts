@@ -4,7 +4,7 @@ import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
 import type { LedgerConfig } from "./config.js";
-import { closeNats, connectNats, createContext, retrying, type LedgerContext, type LedgerOverrides } from "./context.js";
+import { closeNats, connectNats, createContext, retrying, unavailableWhenDbDown, type LedgerContext, type LedgerOverrides } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
@@ -48,7 +48,11 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       TopUp: topUp(ctx),
       ListHolds: listHolds(ctx),
     },
-    { guard: adminTokenGuard(config.adminToken, ADMIN_METHODS), onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed") },
+    {
+      guard: adminTokenGuard(config.adminToken, ADMIN_METHODS),
+      onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed"),
+      translate: unavailableWhenDbDown,
+    },
   );
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;

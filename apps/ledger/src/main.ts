@@ -2,7 +2,6 @@ import { loadConfig } from "./config.js";
 import { createLedger } from "./index.js";
 
 const ledger = createLedger(loadConfig(process.env));
-await ledger.start();
 let stopping = false;
 const stop = () => {
   if (stopping) return;
@@ -13,3 +12,7 @@ const stop = () => {
 };
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
+// Waits (not ready) for Postgres and NATS if they are down; a stop during that wait ends it.
+await ledger.start().catch((err: unknown) => {
+  if (!stopping) throw err;
+});

@@ -140,6 +140,12 @@ export type Handlers<M extends Methods> = {
 export interface ServeOptions {
   /** Called for errors that are not GatewayErrors (bugs), before answering INTERNAL. */
   onUnexpected?: (err: unknown, method: string) => void;
+  /**
+   * Names an expected failure that is not a GatewayError (a database that is restarting) so the
+   * caller gets a status it can act on (UNAVAILABLE: retry, serve from cache) instead of INTERNAL;
+   * undefined leaves the error a bug.
+   */
+  translate?: (err: unknown) => GatewayError | undefined;
   /** Checked before every call; throw a GatewayError to refuse (e.g. admin auth). */
   guard?: (metadata: grpc.Metadata, method: string) => void;
 }
@@ -156,8 +162,9 @@ export function addService<M extends Methods>(server: grpc.Server, def: ServiceD
       run().then(
         (res) => callback(null, res),
         (err: unknown) => {
-          if (err instanceof GatewayError) {
-            callback({ code: err.grpcStatus, details: `${err.code}:${err.message}` } as grpc.ServiceError, null);
+          const known = err instanceof GatewayError ? err : opts.translate?.(err);
+          if (known) {
+            callback({ code: known.grpcStatus, details: `${known.code}:${known.message}` } as grpc.ServiceError, null);
           } else {
             opts.onUnexpected?.(err, method);
             callback({ code: GrpcStatus.INTERNAL, details: "internal_error:internal error" } as grpc.ServiceError, null);

@@ -52,12 +52,16 @@ function pgUser(): { uid: number; gid: number } | undefined {
 
 export interface ManagedProcess {
   readonly pid: number;
+  /** Resolves when the process ends, however it ends (stop(), a crash, a kill by someone else). */
+  readonly exited: Promise<void>;
   stop(): Promise<void>;
 }
 
 function manage(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): ManagedProcess {
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   return {
     pid: child.pid ?? -1,
+    exited: ended() ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve())),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
