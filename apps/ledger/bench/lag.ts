@@ -101,6 +101,8 @@ const sampler = (async () => {
     await sleep(250);
   }
 })();
+// Read-your-writes as a user does it: GET /v1/usage/{id} right after the answer, on the other replica.
+const lookups = new Map<number, number>();
 const prober = (async () => {
   while (performance.now() < stopAt) {
     await sleep(500);
@@ -115,10 +117,20 @@ const prober = (async () => {
     readDelays.push(performance.now() - at);
   }
 })();
+const reader = (async () => {
+  while (performance.now() < stopAt) {
+    await sleep(200);
+    const { id } = latest;
+    if (!id) continue;
+    const r = await request(`${replicas[1]!.url}/v1/usage/${id}`, { dispatcher: agent, headers: { authorization: `Bearer ${seeded.secret}` } });
+    await r.body.text();
+    lookups.set(r.statusCode, (lookups.get(r.statusCode) ?? 0) + 1);
+  }
+})();
 const ledgerCpu0 = cpuMicros(ledger.pid!);
 const pgCpu0 = treeCpu(pgServer.pid);
 const t0 = performance.now();
-await Promise.all([...Array.from({ length: CONCURRENCY }, (_, w) => worker(w)), sampler, prober]);
+await Promise.all([...Array.from({ length: CONCURRENCY }, (_, w) => worker(w)), sampler, prober, reader]);
 const secs = (performance.now() - t0) / 1000;
 const ledgerCpu = cpuMicros(ledger.pid!) - ledgerCpu0;
 const pgCpu = treeDelta(pgCpu0, treeCpu(pgServer.pid));
@@ -130,6 +142,7 @@ console.log(`two data-plane replicas at saturation for ${SECONDS} s (concurrency
 console.log(`  requests ${done} ok (${(done / secs).toFixed(0)}/s), ${failed} failed`);
 console.log(`  unacknowledged usage events (every 250 ms): p50 ${pct(pendingSamples, 50)} p99 ${pct(pendingSamples, 99)} max ${Math.max(...pendingSamples)}`);
 console.log(`  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`);
+console.log(`  GET /v1/usage/{id} right after the answer (every 200 ms): ${[...lookups].map(([s, n]) => `${n}× ${s}`).join(", ")}`);
 console.log(`  backlog left when the load stopped drained in ${drainMs.toFixed(0)} ms`);
 console.log(`  CPU per request: ledger ${(ledgerCpu / done).toFixed(1)} µs, Postgres ${(pgCpu / done).toFixed(1)} µs`);
 

@@ -152,13 +152,21 @@ export class UsageConsumer {
   private flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.chain = this.chain.then(async () => {
-      while (this.buffer.length > 0) await this.applyItems(this.buffer.splice(0, this.ctx.config.batchMax));
-    });
+    this.chain = this.chain
+      .then(async () => {
+        while (this.buffer.length > 0) {
+          // After a failed batch, wait before the next: Postgres is likely away, and a tight loop
+          // would only turn every buffered event into a failed transaction and a log line.
+          if (!(await this.applyItems(this.buffer.splice(0, this.ctx.config.batchMax)))) await sleep(RETRY_DELAY_MS);
+        }
+      })
+      // Never a rejected chain: every later batch hangs off it.
+      .catch((err: unknown) => this.ctx.log.error({ err }, "usage apply loop failed"));
     return this.chain;
   }
 
-  private async applyItems(items: Item[]): Promise<void> {
+  /** Applies (or dead-letters) and acks a batch; false when it failed and was left for redelivery. */
+  private async applyItems(items: Item[]): Promise<boolean> {
     const { metrics, log } = this.ctx;
     const invalid = items.filter((i) => !i.ev);
     const valid = items.filter((i) => i.ev);
@@ -169,12 +177,21 @@ export class UsageConsumer {
       }
       await this.applyIsolating(valid);
       metrics.batchSize.observe(items.length);
+      return true;
     } catch (err) {
       // Postgres is away or the transaction failed for a passing reason: redeliver everything that
-      // was not acked yet (an event applied meanwhile is a duplicate next time).
+      // was not acked yet (an event applied meanwhile is a duplicate next time). A nak that cannot
+      // be sent (NATS away too) changes nothing: the message is redelivered after its ack wait.
       metrics.usageEvents.inc({ result: "error" }, items.length);
       log.error({ err, events: items.length }, "usage batch not applied; will be redelivered");
-      for (const i of items) i.msg.nak(RETRY_DELAY_MS);
+      for (const i of items) {
+        try {
+          i.msg.nak(RETRY_DELAY_MS);
+        } catch {
+          // see above
+        }
+      }
+      return false;
     } finally {
       end();
     }
