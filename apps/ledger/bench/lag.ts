@@ -143,6 +143,10 @@ console.log(`  requests ${done} ok (${(done / secs).toFixed(0)}/s), ${failed} fa
 console.log(`  unacknowledged usage events (every 250 ms): p50 ${pct(pendingSamples, 50)} p99 ${pct(pendingSamples, 99)} max ${Math.max(...pendingSamples)}`);
 console.log(`  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`);
 console.log(`  GET /v1/usage/{id} right after the answer (every 200 ms): ${[...lookups].map(([s, n]) => `${n}× ${s}`).join(", ")}`);
+const ledgerMetrics = await (await fetch(`http://127.0.0.1:${ledgerOps}/metrics`)).text();
+const metricValue = (name: string) => Number(ledgerMetrics.split("\n").find((l) => l.startsWith(name))?.split(" ").pop() ?? NaN);
+const batches = metricValue("ledger_apply_batch_events_count");
+console.log(`  ledger batches: ${batches}, mean ${(metricValue("ledger_apply_batch_events_sum") / batches).toFixed(1)} events, mean apply ${((metricValue("ledger_apply_duration_seconds_sum") / metricValue("ledger_apply_duration_seconds_count")) * 1000).toFixed(1)} ms`);
 console.log(`  backlog left when the load stopped drained in ${drainMs.toFixed(0)} ms`);
 console.log(`  CPU per request: ledger ${(ledgerCpu / done).toFixed(1)} µs, Postgres ${(pgCpu / done).toFixed(1)} µs`);
 
