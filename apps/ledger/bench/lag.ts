@@ -4,7 +4,11 @@
  * twice a second, how long after its answer a request's usage record is readable (the lag a user
  * of GET /v1/usage/{id} sees). Bounded: a fixed duration, then it stops by itself.
  *
- *   make build && node apps/ledger/bench/lag.ts [seconds=20] [concurrency=32]
+ * With an outage (the issue's reproduction), the ledger is stopped 2 s into the load for that many
+ * seconds while both replicas keep serving from their credit leases; then it starts again and the
+ * time to drain the backlog, with the load still running, is reported.
+ *
+ *   make build && node apps/ledger/bench/lag.ts [seconds=20] [concurrency=32] [outageSeconds=0]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +26,7 @@ import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, tr
 
 const SECONDS = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
+const OUTAGE = Number(process.argv[4] ?? 0);
 const TOKEN = "bench-lag-admin-token-0123456";
 
 step("starting durable Postgres, NATS, fake upstream, control-plane, ledger");
@@ -34,14 +39,15 @@ const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: d
 await control.start();
 const ledgerPort = await freePort();
 const ledgerOps = await freePort();
-const ledger = spawnNode("apps/ledger/dist/main.js", {
+const ledgerEnv = {
   LEDGER_DATABASE_URL: dbUrl,
   LEDGER_NATS_URL: nats.url,
   LEDGER_GRPC_PORT: String(ledgerPort),
   LEDGER_OPS_PORT: String(ledgerOps),
   LEDGER_ADMIN_TOKEN: TOKEN,
   LEDGER_LOG_LEVEL: "warn",
-});
+};
+let ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
 await waitReady(ledgerOps);
 const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: TOKEN, fakeUpstreamUrl: fake.url, orgName: "lag-bench", topUpMinor: 1_000_000_000_000 });
 
@@ -98,6 +104,7 @@ const readDelays: number[] = [];
 const sampler = (async () => {
   while (performance.now() < stopAt) {
     pendingSamples.push((await pending(jsm)).pending);
+    if (process.env.BENCH_TRACE && pendingSamples.length % 4 === 0) step(`t=${((performance.now() - t0) / 1000).toFixed(0)} s pending ${pendingSamples.at(-1)} answered ${done}`);
     await sleep(250);
   }
 })();
@@ -128,17 +135,38 @@ const reader = (async () => {
   }
 })();
 const ledgerCpu0 = cpuMicros(ledger.pid!);
+let ledgerCpuBefore = 0;
+const outage = (async () => {
+  if (OUTAGE <= 0) return undefined;
+  await sleep(2_000);
+  const backlogStart = (await pending(jsm)).pending;
+  ledgerCpuBefore = cpuMicros(ledger.pid!) - ledgerCpu0;
+  await stopChild(ledger);
+  step(`ledger stopped for ${OUTAGE} s`);
+  await sleep(OUTAGE * 1000);
+  const backlog = (await pending(jsm)).pending;
+  const restarted = performance.now();
+  ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
+  await waitReady(ledgerOps);
+  const ready = performance.now();
+  while ((await pending(jsm)).pending > 100 && performance.now() - restarted < 120_000) await sleep(20);
+  return { backlogStart, backlog, readyMs: ready - restarted, drainMs: performance.now() - restarted };
+})();
 const pgCpu0 = treeCpu(pgServer.pid);
 const t0 = performance.now();
 await Promise.all([...Array.from({ length: CONCURRENCY }, (_, w) => worker(w)), sampler, prober, reader]);
 const secs = (performance.now() - t0) / 1000;
-const ledgerCpu = cpuMicros(ledger.pid!) - ledgerCpu0;
+const outageResult = await outage;
+const ledgerCpu = OUTAGE > 0 ? ledgerCpuBefore + cpuMicros(ledger.pid!) : cpuMicros(ledger.pid!) - ledgerCpu0;
 const pgCpu = treeDelta(pgCpu0, treeCpu(pgServer.pid));
 const tail = performance.now();
 while ((await pending(jsm)).pending > 0 && performance.now() - tail < 60_000) await sleep(20);
 const drainMs = performance.now() - tail;
 
 console.log(`two data-plane replicas at saturation for ${SECONDS} s (concurrency ${CONCURRENCY}), durable Postgres, one ledger`);
+if (outageResult) {
+  console.log(`  ledger stopped ${OUTAGE} s: backlog ${outageResult.backlog} events (${outageResult.backlogStart} before); restarted, ready in ${outageResult.readyMs.toFixed(0)} ms, caught up (≤ 100 pending) ${(outageResult.drainMs / 1000).toFixed(2)} s after the restart while the load continued`);
+}
 console.log(`  requests ${done} ok (${(done / secs).toFixed(0)}/s), ${failed} failed`);
 console.log(`  unacknowledged usage events (every 250 ms): p50 ${pct(pendingSamples, 50)} p99 ${pct(pendingSamples, 99)} max ${Math.max(...pendingSamples)}`);
 console.log(`  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`);
