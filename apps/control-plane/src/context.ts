@@ -98,7 +98,7 @@ export async function retrying<T>(ctx: ControlContext, what: string, signal: Abo
 export async function connectNats(ctx: ControlContext, signal: AbortSignal, onReplaced: (nc: NatsConnection) => Promise<void>): Promise<NatsConnection> {
   const dial = () =>
     retrying(ctx, "NATS connect", signal, async () => {
-      const nc = await connect({ servers: ctx.config.natsUrl, name: "control-plane", maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000 });
+      const nc = await connect({ servers: ctx.config.natsUrl.split(",").map((s) => s.trim()), name: "control-plane", maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000 });
       if (signal.aborted) {
         await nc.close();
         signal.throwIfAborted();

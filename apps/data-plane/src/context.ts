@@ -132,7 +132,7 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
     for (let attempt = 0, first = true; !signal.aborted; first = false) {
       let nc: NatsConnection;
       try {
-        nc = await connect({ servers: ctx.config.natsUrl, name: `data-plane ${ctx.config.replicaId}`, maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000, noAsyncTraces: true });
+        nc = await connect({ servers: ctx.config.natsUrl.split(",").map((s) => s.trim()), name: `data-plane ${ctx.config.replicaId}`, maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000, noAsyncTraces: true });
       } catch (err) {
         const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
         ctx.log.warn({ err, retry_in_ms: delayMs }, "NATS unreachable; usage events go to the spool meanwhile");

@@ -133,7 +133,7 @@ export async function retrying<T>(ctx: LedgerContext, what: string, signal: Abor
 export async function connectNats(ctx: LedgerContext, signal: AbortSignal, onReplaced: (nc: NatsConnection) => Promise<void>): Promise<NatsConnection> {
   const dial = () =>
     retrying(ctx, "NATS connect", signal, async () => {
-      const nc = await connect({ servers: ctx.config.natsUrl, name: "ledger", maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000 });
+      const nc = await connect({ servers: ctx.config.natsUrl.split(",").map((s) => s.trim()), name: "ledger", maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000 });
       try {
         signal.throwIfAborted();
         return { nc, jsm: await jetstreamManager(nc) };

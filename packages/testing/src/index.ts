@@ -185,6 +185,55 @@ export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle
   };
 }
 
+export interface NatsClusterHandle {
+  nodes: NatsHandle[];
+  /** Every node's client URL, comma-separated (what the services take). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A JetStream cluster of `size` nats-servers on loopback (routes between all of them), for
+ * replicated streams. Resolves once every node accepts clients; JetStream may need a few more
+ * seconds to elect its meta leader.
+ */
+export async function startNatsCluster(size = 3, opts: { log?: (line: string) => void } = {}): Promise<NatsClusterHandle> {
+  const name = `gw-${process.pid}-${Date.now()}`;
+  const clusterPorts = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(",");
+  const nodes: NatsHandle[] = [];
+  for (let i = 0; i < size; i++) {
+    const storeDir = mkdtempSync(join(tmpdir(), "gw-nats-c-"));
+    const port = await freePort();
+    const child = spawn(
+      "nats-server",
+      ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-n", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${clusterPorts[i]}`, "--routes", routes],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    child.stdout?.on("data", (d: Buffer) => opts.log?.(d.toString()));
+    child.stderr?.on("data", (d: Buffer) => opts.log?.(d.toString()));
+    const managed = manage(child);
+    nodes.push({
+      ...managed,
+      port,
+      url: `nats://127.0.0.1:${port}`,
+      storeDir,
+      stop: async () => {
+        await managed.stop();
+        rmSync(storeDir, { recursive: true, force: true });
+      },
+    });
+  }
+  for (const n of nodes) await waitForPort(n.port, 15_000);
+  return {
+    nodes,
+    url: nodes.map((n) => n.url).join(","),
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.stop()));
+    },
+  };
+}
+
 /** Polls `check` until it returns a value other than undefined, or throws after timeoutMs. */
 export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -55,13 +55,16 @@ export const LEDGER_STREAM_CONFIG: StreamSettings = {
 };
 
 /** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
-export function usageConsumerConfig(durable: string, maxAckPending: number) {
+export function usageConsumerConfig(durable: string, maxAckPending: number, replicas: number) {
   return {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: 30 * SECOND_NS,
     max_ack_pending: maxAckPending,
+    // Explicit: a durable made while its stream was still moving to more replicas would otherwise
+    // keep the old count, and die with the one node it lives on.
+    num_replicas: replicas,
   };
 }
 
@@ -79,7 +82,7 @@ const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamA
 export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions, log: Logger): Promise<void> {
   await ensureStream(jsm, { ...USAGE_STREAM_CONFIG, num_replicas: o.streamReplicas }, log);
   const durable = o.consumerDurable;
-  const want = usageConsumerConfig(durable, o.maxAckPending);
+  const want = usageConsumerConfig(durable, o.maxAckPending, o.streamReplicas);
   const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
     if (apiCode(err) === CONSUMER_NOT_FOUND) return undefined;
     throw err;
@@ -88,8 +91,12 @@ export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions,
     // Creating a consumer with an identical config is a no-op on the server, so a concurrent
     // create by another ledger replica is harmless.
     await jsm.consumers.add(USAGE_STREAM, want);
-  } else if (existing.config.ack_wait !== want.ack_wait || existing.config.max_ack_pending !== want.max_ack_pending) {
-    await jsm.consumers.update(USAGE_STREAM, durable, { ack_wait: want.ack_wait, max_ack_pending: want.max_ack_pending });
+  } else if (
+    existing.config.ack_wait !== want.ack_wait ||
+    existing.config.max_ack_pending !== want.max_ack_pending ||
+    (existing.config.num_replicas || 1) !== want.num_replicas
+  ) {
+    await jsm.consumers.update(USAGE_STREAM, durable, { ack_wait: want.ack_wait, max_ack_pending: want.max_ack_pending, num_replicas: want.num_replicas });
   }
 }
 

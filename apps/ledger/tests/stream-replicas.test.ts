@@ -1,0 +1,78 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { LEDGER_STREAM, USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gateway/events";
+import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, freePort, startNatsCluster, testPgUrl, type NatsClusterHandle } from "@gateway/testing";
+import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { usageEvent } from "./support.js";
+
+/**
+ * On a three-node NATS cluster the ledger keeps USAGE and LEDGER on every node
+ * (LEDGER_STREAM_REPLICAS=3), moving a stream an older deployment made with one replica, so an
+ * acknowledged usage event survives the loss of a node.
+ */
+const TOKEN = "ledger-replicas-admin-token";
+let cluster: NatsClusterHandle;
+let nc: NatsConnection;
+let jsm: JetStreamManager;
+let ledger: Ledger;
+let client: TypedClient<LedgerServiceMethods>;
+
+beforeAll(async () => {
+  const db = await createDatabase(testPgUrl(), "ledger_replicas");
+  cluster = await startNatsCluster(3);
+  nc = await connect({ servers: cluster.nodes.map((n) => n.url) });
+  jsm = await jetstreamManager(nc, { checkAPI: false });
+  // JetStream answers once the cluster elected its meta leader.
+  await eventually(() => jsm.getAccountInfo().then(() => true), 20_000, "JetStream cluster ready");
+  // An older deployment made USAGE with a single replica.
+  await jsm.streams.add({ name: USAGE_STREAM, subjects: ["usage.v1.>"], storage: StorageType.File, retention: RetentionPolicy.Limits, num_replicas: 1 });
+  const port = await freePort();
+  ledger = createLedger(
+    loadConfig({
+      LEDGER_DATABASE_URL: db,
+      LEDGER_NATS_URL: cluster.url,
+      LEDGER_GRPC_PORT: String(port),
+      LEDGER_OPS_PORT: "0",
+      LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_LOG_LEVEL: "silent",
+      LEDGER_STREAM_REPLICAS: "3",
+    }),
+  );
+  await ledger.start();
+  client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
+}, 60_000);
+
+afterAll(async () => {
+  client?.close();
+  await nc?.close();
+  await ledger?.stop();
+  await cluster?.stop();
+});
+
+it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survives losing one", async () => {
+  // The durable too: a durable left on one node dies with it (this test found that).
+  const durable = await jsm.consumers.info(USAGE_STREAM, "ledger");
+  expect(durable.config.num_replicas).toBe(3);
+  for (const name of [USAGE_STREAM, LEDGER_STREAM]) {
+    const info = await eventually(async () => {
+      const i = await jsm.streams.info(name);
+      return i.config.num_replicas === 3 && (i.cluster?.replicas?.length ?? 0) === 2 ? i : undefined;
+    }, 20_000, `${name} on three nodes`);
+    expect(info.config.num_replicas).toBe(3);
+  }
+  await client.TopUp({ org_id: "org_r", amount_minor: 1_000, idempotency_key: "r-1" });
+  const first = usageEvent("org_r", "", 10);
+  await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(first), { msgID: first.request_id });
+  await client.GetUsage({ request_id: first.request_id, org_id: "org_r", wait_ms: 5_000 });
+
+  // Lose the node that leads the USAGE stream: the other two still form a quorum.
+  const leader = (await jsm.streams.info(USAGE_STREAM)).cluster!.leader!;
+  const victim = cluster.nodes.find((_, i) => leader.endsWith(`-${i}`)) ?? cluster.nodes[0]!;
+  await victim.stop();
+  const second = usageEvent("org_r", "", 20);
+  await eventually(() => jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(second), { msgID: second.request_id }).then(() => true), 20_000, "publish acknowledged by the remaining quorum");
+  await eventually(() => client.GetUsage({ request_id: second.request_id, org_id: "org_r", wait_ms: 1_000 }), 20_000, "event applied after losing a node");
+  expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 970, spent_minor: 30 });
+}, 90_000);
