@@ -1,5 +1,5 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEDGER_STREAM, USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
@@ -28,6 +28,9 @@ beforeAll(async () => {
   await eventually(() => jsm.getAccountInfo().then(() => true), 20_000, "JetStream cluster ready");
   // An older deployment made USAGE with a single replica.
   await jsm.streams.add({ name: USAGE_STREAM, subjects: ["usage.v1.>"], storage: StorageType.File, retention: RetentionPolicy.Limits, num_replicas: 1 });
+  // And the control-plane made LEDGER first, with its trial-unlock durable on it.
+  await jsm.streams.add({ name: LEDGER_STREAM, subjects: ["ledger.v1.>"], storage: StorageType.File, retention: RetentionPolicy.Limits, num_replicas: 1 });
+  await jsm.consumers.add(LEDGER_STREAM, { durable_name: "control-plane-trial", ack_policy: AckPolicy.Explicit });
   const port = await freePort();
   ledger = createLedger(
     loadConfig({
@@ -62,6 +65,8 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
     }, 20_000, `${name} on three nodes`);
     expect(info.config.num_replicas).toBe(3);
   }
+  // Durables made before the move come along, so they do not die with a node either.
+  expect((await jsm.consumers.info(LEDGER_STREAM, "control-plane-trial")).config.num_replicas).toBe(3);
   await client.TopUp({ org_id: "org_r", amount_minor: 1_000, idempotency_key: "r-1" });
   const first = usageEvent("org_r", "", 10);
   await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(first), { msgID: first.request_id });

@@ -131,10 +131,26 @@ async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Lo
     // A clustered server moves the stream to the new replica count in place.
     await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: want.max_age, duplicate_window: want.duplicate_window, num_replicas: replicas });
     log.info({ stream: want.name, replicas }, "stream settings updated");
+    if (c.num_replicas !== replicas) await scaleDurables(jsm, want.name, replicas, log);
   }
   if (c.storage !== want.storage || c.retention !== want.retention) {
     // Neither can be changed on a live stream; an operator has to recreate it.
     log.warn({ stream: want.name, storage: c.storage, retention: c.retention }, "stream storage or retention differs from the expected file/limits");
+  }
+}
+
+/**
+ * Durables made before the stream moved keep their replica count and would die with their one
+ * node (the control-plane's trial-unlock durable on LEDGER, a billing team's on USAGE): bring them
+ * along. Ephemeral consumers are left alone.
+ */
+async function scaleDurables(jsm: JetStreamManager, stream: string, replicas: number, log: Logger): Promise<void> {
+  for await (const ci of jsm.consumers.list(stream)) {
+    if (!ci.config.durable_name || (ci.config.num_replicas || 0) === replicas) continue;
+    await jsm.consumers.update(stream, ci.config.durable_name, { num_replicas: replicas }).then(
+      () => log.info({ stream, durable: ci.config.durable_name, replicas }, "durable moved to the stream's replica count"),
+      (err: unknown) => log.warn({ err, stream, durable: ci.config.durable_name }, "durable not moved to the stream's replica count"),
+    );
   }
 }
 
