@@ -59,6 +59,8 @@ beforeAll(async () => {
     LEDGER_LOG_LEVEL: "silent",
     LEDGER_SWEEP_INTERVAL_MS: "100",
     LEDGER_BATCH_MAX: "50",
+    // Every batch waits 25 ms for company: under a steady flow the consumer is always a little behind.
+    LEDGER_BATCH_LINGER_MS: "25",
   };
   await boot();
   env.LEDGER_GRPC_PORT = "0";
@@ -115,6 +117,26 @@ describe("a batch", () => {
     await expect(client.GetUsage({ request_id: poison.request_id, org_id: o, wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
     expect(await metric(ledgers[0]!, 'ledger_dead_letters_total{reason="rejected",service="ledger"}')).toBe(1);
     expect(await bookViolations(db())).toEqual([]);
+  });
+});
+
+describe("a usage lookup", () => {
+  it("of an id that was never published is not found, not pending, while events keep arriving", async () => {
+    const o = "org_b_lookup";
+    await client.TopUp({ org_id: o, amount_minor: 1_000_000, idempotency_key: "b-lookup" });
+    let flowing = true;
+    const flow = (async () => {
+      // Always something in flight: the consumer is never caught up with "now" at any instant.
+      while (flowing) await Promise.all(Array.from({ length: 20 }, () => publish(usageEvent(o, "", 1))));
+    })();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      await expect(client.GetUsage({ request_id: "req_b_never", org_id: o, wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
+    } finally {
+      flowing = false;
+      await flow;
+      await drained();
+    }
   });
 });
 

@@ -5,6 +5,8 @@ import type { LedgerContext } from "../context.js";
 import type { UsageRow } from "../db/schema.js";
 
 const POLL_MS = 25;
+/** How long a lookup gives the watermark to pass it before answering usage_pending, ms. */
+const SETTLE_MAX_MS = 1_000;
 
 function toRecord(r: UsageRow): UsageRecord {
   return {
@@ -50,14 +52,24 @@ export function getUsage(ctx: LedgerContext) {
       await sleep(POLL_MS);
     }
     // Not there. If everything published before the question was applied, it never will be (a
-    // request answered before it was asked had its usage acknowledged by then); otherwise the
-    // consumer is behind and the record may be on its way.
-    await ctx.watermark.refresh().catch(() => undefined);
-    const through = ctx.watermark.appliedThrough;
-    if (through < askedAt) {
-      const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";
-      throw new GatewayError("usage_pending", `usage record not applied yet: usage is applied up to ${behind} ago; retry shortly`);
+    // request answered before it was asked had its usage acknowledged by then). Under steady load
+    // the consumer is a few milliseconds behind "now" at any instant, so give the watermark a
+    // moment to pass the question; past that the consumer is really behind and the record may be
+    // on its way.
+    const settleBy = Date.now() + SETTLE_MAX_MS;
+    for (;;) {
+      await ctx.watermark.refresh().catch(() => undefined);
+      if (ctx.watermark.appliedThrough >= askedAt) throw new GatewayError("not_found", "usage record not found");
+      if (Date.now() >= settleBy) break;
+      await sleep(POLL_MS * 2);
+      const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
+      if (row) {
+        if (row.org_id !== req.org_id) throw new GatewayError("not_found", "usage record not found");
+        return toRecord(row);
+      }
     }
-    throw new GatewayError("not_found", "usage record not found");
+    const through = ctx.watermark.appliedThrough;
+    const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";
+    throw new GatewayError("usage_pending", `usage record not applied yet: usage is applied up to ${behind} ago; retry shortly`);
   };
 }
