@@ -99,13 +99,13 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     log,
     config.catalogRefreshMs,
   );
+  const nats: DataPlaneContext["nats"] = { current: undefined, js: undefined };
+  const spool = new UsageSpool({ dir: config.spoolDir, replicaId: config.replicaId, maxEvents: config.spoolMaxEvents, lockStaleMs: config.spoolLockStaleMs, log, skippedLines: metrics.spoolSkippedLines });
   const leases = new LeaseManager(
     { acquire: (r) => ledger.AcquireLease(r), release: (r) => ledger.ReleaseLease(r) },
     log,
-    { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs },
+    { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs, unpublished: () => spool.size },
   );
-  const nats: DataPlaneContext["nats"] = { current: undefined, js: undefined };
-  const spool = new UsageSpool({ dir: config.spoolDir, replicaId: config.replicaId, maxEvents: config.spoolMaxEvents, lockStaleMs: config.spoolLockStaleMs, log, skippedLines: metrics.spoolSkippedLines });
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics);
   new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });

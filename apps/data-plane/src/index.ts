@@ -71,9 +71,10 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       }
       ctx.catalog.stop();
       await ctx.videoJobs.stop();
-      await ctx.leases.stop().catch(() => undefined);
-      // Replays while NATS is away for up to the grace period; what is left stays on disk.
+      // Replays while NATS is away for up to the grace period; what is left stays on disk. Then the
+      // leases: released only when nothing is left unpublished (otherwise they expire at the ledger).
       await ctx.publisher.stop(config.shutdownReplayMs);
+      await ctx.leases.stop().catch(() => undefined);
       natsStop.abort();
       await closeNats(ctx.nats.current);
       await natsLoop;

@@ -63,22 +63,25 @@ export const LineItem = z.object({
 });
 export type LineItem = z.infer<typeof LineItem>;
 
-/** `usage.v1.recorded`: one per completed (billable) request. NATS message id = request_id. */
+/**
+ * `usage.v1.recorded`: one per completed (billable) request. NATS message id = request_id. Strings
+ * are bounded so that no valid event can be refused by Postgres (an index row too large).
+ */
 export const UsageEventV1 = z.object({
   version: z.literal(1),
   /** Request id (`req_…`); the ledger's idempotency key. */
-  request_id: z.string().min(1),
-  org_id: z.string().min(1),
-  key_id: z.string().min(1),
+  request_id: z.string().min(1).max(128),
+  org_id: z.string().min(1).max(128),
+  key_id: z.string().min(1).max(128),
   /** Public model id the caller asked for. */
-  model: z.string().min(1),
+  model: z.string().min(1).max(256),
   /** Route kind: chat, messages, embeddings, images, video. */
-  route: z.string().min(1),
+  route: z.string().min(1).max(64),
   /** Catalog hub code of the provider that served the request. */
-  provider: z.string(),
-  upstream_model: z.string(),
+  provider: z.string().max(128),
+  upstream_model: z.string().max(512),
   /** Credit lease the request's reservation was taken from; settled against it. */
-  lease_id: z.string(),
+  lease_id: z.string().max(128),
   usage: UsageTokens,
   /** Price applied, minor credit units per million input tokens. */
   input_price_minor_per_mtok: minor,

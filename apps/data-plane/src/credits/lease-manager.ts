@@ -15,6 +15,12 @@ export interface LeaseManagerOptions {
   idleMs: number;
   maxOrgs: number;
   now?: () => number;
+  /**
+   * Usage events of this replica not yet acknowledged by JetStream (spooled). While there are any,
+   * no lease is released: the ledger would settle a released lease's hold once its consumer caught
+   * up with the stream, before those events reach it. Retired leases are renewed instead.
+   */
+  unpublished?: () => number;
 }
 
 /** A ledger refusal as the caller's error (402 top up, 402 budget, 503 retry). */
@@ -240,8 +246,14 @@ export class LeaseManager {
         );
       }
     }
+    const holdBack = (this.opts.unpublished?.() ?? 0) > 0;
     for (const r of this.retiring) {
       if (r.state.inflight > 0) continue;
+      if (holdBack) {
+        // Keep the lease (and its hold) alive at the ledger until the spool is published.
+        if (r.state.expiresAt - now < this.opts.ttlMs / 2) jobs.push(this.renewRetired(r));
+        continue;
+      }
       jobs.push(
         this.ledger
           .release({ lease_id: r.state.id, consumed_minor: r.state.consumed })
@@ -255,10 +267,31 @@ export class LeaseManager {
     await Promise.all(jobs);
   }
 
-  /** Releases every lease (shutdown): in-flight requests have finished by then. */
+  private renewRetired(r: { orgId: string; state: LeaseState }): Promise<unknown> {
+    return this.ledger
+      .acquire({ org_id: r.orgId, lease_id: r.state.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs })
+      .then((l) => {
+        r.state.expiresAt = l.expires_at_ms;
+      })
+      .catch((err: unknown) => {
+        // Expired at the ledger: its hold now waits for the consumer to pass expiry + the arrival margin.
+        if (err instanceof GatewayError && err.code === "not_found") this.retiring.delete(r);
+        else this.log.warn({ err, lease_id: r.state.id }, "retired lease renewal failed");
+      });
+  }
+
+  /**
+   * Releases every lease (shutdown): in-flight requests have finished by then. With usage still
+   * spooled, leases are left to expire at the ledger instead: an expired lease keeps its hold until
+   * the usage that can still arrive (replayed by the successor) has (docs/billing.md).
+   */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (const [orgId, s] of [...this.orgs]) this.retire(orgId, s);
+    if ((this.opts.unpublished?.() ?? 0) > 0) {
+      this.log.warn({ leases: this.retiring.size }, "usage still spooled: leases left to expire at the ledger");
+      return;
+    }
     await this.maintain();
   }
 

@@ -32,11 +32,11 @@ const monthOf = (ms: number): string => {
  * change nothing), then per-lease and per-organization aggregates of what was new, the monthly
  * spend, and one journal posting.
  *
- * Lock order, the same in every transaction of the ledger: usage records (by request id), accounts
- * (by org id), leases (by lease id), monthly spend (by org, month). Each phase locks in sorted
- * order and finishes before the next begins, so concurrent batches and lease RPCs never deadlock.
- * Account rows are locked after the usage insert, as late as possible: a hot organization holds
- * its own row for the few statements that follow and the commit, nobody else's.
+ * Lock order, the same in every transaction of the ledger: usage records (by request id), monthly
+ * spend (by org, month; only batches write it), accounts (by org id), leases (by lease id). Each
+ * phase locks in sorted order and finishes before the next begins, so concurrent batches and lease
+ * RPCs never deadlock. Account rows are locked last, right before the two updates that end the
+ * transaction, so a hot organization's row is held for those and the commit only.
  */
 export async function applyUsageBatch(db: Kysely<LedgerDb>, events: readonly UsageEventV1[]): Promise<BatchResult> {
   // Duplicates inside the batch: the first occurrence wins (a redelivery carries the same event).
@@ -110,6 +110,23 @@ export async function applyUsageBatch(db: Kysely<LedgerDb>, events: readonly Usa
       }
     }
     const orgIds = [...orgs.keys()].sort();
+    const monthRows = [...months.values()].sort((a, b) => (a.org_id === b.org_id ? a.month.localeCompare(b.month) : a.org_id < b.org_id ? -1 : 1));
+    let postedId: string | undefined;
+    if (monthRows.length > 0) {
+      await sql`
+        INSERT INTO monthly_spend (org_id, month, spent_minor)
+        SELECT m.org_id, m.month, m.spent FROM jsonb_to_recordset(${JSON.stringify(monthRows)}::jsonb) AS m(org_id text, month date, spent bigint)
+        ORDER BY m.org_id, m.month
+        ON CONFLICT (org_id, month) DO UPDATE SET spent_minor = monthly_spend.spent_minor + EXCLUDED.spent_minor`.execute(trx);
+      // One balanced posting for the batch: each org's debit, and the revenue they sum to.
+      const debits = orgIds.map((org_id) => ({ org_id, cost: orgs.get(org_id)!.cost })).filter((o) => o.cost > 0);
+      const total = debits.reduce((s, o) => s + o.cost, 0);
+      const entries = [...debits.map((o) => ({ account: `org:${o.org_id}`, amount: -o.cost })), { account: "system:revenue", amount: total }];
+      await sql`
+        INSERT INTO journal_entries (txn_id, kind, account, amount_minor)
+        SELECT ${postingId}::text, 'usage', e.account, e.amount FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(account text, amount bigint)`.execute(trx);
+      postedId = postingId;
+    }
     await sql`INSERT INTO accounts (org_id) SELECT o FROM unnest(${orgIds}::text[]) AS o ORDER BY o ON CONFLICT (org_id) DO NOTHING`.execute(trx);
     await sql`SELECT org_id FROM accounts WHERE org_id = ANY(${orgIds}::text[]) ORDER BY org_id FOR UPDATE`.execute(trx);
 
@@ -141,23 +158,6 @@ export async function applyUsageBatch(db: Kysely<LedgerDb>, events: readonly Usa
       FROM jsonb_to_recordset(${JSON.stringify(orgRows)}::jsonb) AS o(org_id text, cost bigint, released bigint)
       WHERE accounts.org_id = o.org_id`.execute(trx);
 
-    const monthRows = [...months.values()].sort((a, b) => (a.org_id === b.org_id ? a.month.localeCompare(b.month) : a.org_id < b.org_id ? -1 : 1));
-    let postedId: string | undefined;
-    if (monthRows.length > 0) {
-      await sql`
-        INSERT INTO monthly_spend (org_id, month, spent_minor)
-        SELECT m.org_id, m.month, m.spent FROM jsonb_to_recordset(${JSON.stringify(monthRows)}::jsonb) AS m(org_id text, month date, spent bigint)
-        ORDER BY m.org_id, m.month
-        ON CONFLICT (org_id, month) DO UPDATE SET spent_minor = monthly_spend.spent_minor + EXCLUDED.spent_minor`.execute(trx);
-      // One balanced posting for the batch: each org's debit, and the revenue they sum to.
-      const debits = orgRows.filter((o) => o.cost > 0);
-      const total = debits.reduce((s, o) => s + o.cost, 0);
-      const entries = [...debits.map((o) => ({ account: `org:${o.org_id}`, amount: -o.cost })), { account: "system:revenue", amount: total }];
-      await sql`
-        INSERT INTO journal_entries (txn_id, kind, account, amount_minor)
-        SELECT ${postingId}::text, 'usage', e.account, e.amount FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(account text, amount bigint)`.execute(trx);
-      postedId = postingId;
-    }
     return { applied, postingId: postedId };
   });
 }

@@ -94,7 +94,8 @@ export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions,
   } else if (
     existing.config.ack_wait !== want.ack_wait ||
     existing.config.max_ack_pending !== want.max_ack_pending ||
-    (existing.config.num_replicas || 1) !== want.num_replicas
+    // 0 = the stream's count, which ensureStream just set to ours.
+    (existing.config.num_replicas || want.num_replicas) !== want.num_replicas
   ) {
     await jsm.consumers.update(USAGE_STREAM, durable, { ack_wait: want.ack_wait, max_ack_pending: want.max_ack_pending, num_replicas: want.num_replicas });
   }

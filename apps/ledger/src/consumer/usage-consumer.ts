@@ -21,12 +21,13 @@ interface Item {
 
 /**
  * SQLSTATE classes a retry cannot fix: data exceptions (22: a NUL in a string, a number out of
- * range) and integrity violations (23). Everything else (connection loss, serialization, deadlock,
- * shutdown, a statement timeout) is retried with the whole batch.
+ * range), integrity violations (23) and program limits (54: an index row too large). Everything
+ * else (connection loss, serialization, deadlock, shutdown, a statement timeout, out of memory or
+ * disk: 53) is retried with the whole batch.
  */
 function permanent(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("22") || code.startsWith("23"));
+  return typeof code === "string" && (code.startsWith("22") || code.startsWith("23") || code.startsWith("54"));
 }
 
 /** A string Postgres' text type accepts (no NUL), bounded. */

@@ -59,14 +59,16 @@ export function getUsage(ctx: LedgerContext) {
     const settleBy = Date.now() + SETTLE_MAX_MS;
     for (;;) {
       await ctx.watermark.refresh().catch(() => undefined);
-      if (ctx.watermark.appliedThrough >= askedAt) throw new GatewayError("not_found", "usage record not found");
-      if (Date.now() >= settleBy) break;
-      await sleep(POLL_MS * 2);
+      const caughtUp = ctx.watermark.appliedThrough >= askedAt;
+      // Read again after the refresh: the record may have been applied since the last read.
       const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
       if (row) {
         if (row.org_id !== req.org_id) throw new GatewayError("not_found", "usage record not found");
         return toRecord(row);
       }
+      if (caughtUp) throw new GatewayError("not_found", "usage record not found");
+      if (Date.now() >= settleBy) break;
+      await sleep(POLL_MS * 2);
     }
     const through = ctx.watermark.appliedThrough;
     const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";

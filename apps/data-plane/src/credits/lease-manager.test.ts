@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "@gateway/errors";
+import { createLogger } from "@gateway/observability";
+import type { AcquireLeaseRequest, Lease, ReleaseLeaseRequest } from "@gateway/proto";
+import { LeaseManager, type LeaseLedger } from "./lease-manager.js";
+
+/** The ledger's lease RPCs as the lease manager sees them, recording what it was asked. */
+class RecordingLedger implements LeaseLedger {
+  acquired: AcquireLeaseRequest[] = [];
+  released: ReleaseLeaseRequest[] = [];
+  constructor(private readonly now: () => number) {}
+  async acquire(req: AcquireLeaseRequest): Promise<Lease> {
+    this.acquired.push(req);
+    return { lease_id: req.lease_id || "lease_1", org_id: req.org_id, granted_minor: 1_000, remaining_minor: 1_000, expires_at_ms: this.now() + req.ttl_ms, status: "open", holder: req.holder, applied_minor: 0, created_at_ms: this.now(), available_after_minor: 100_000 };
+  }
+  async release(req: ReleaseLeaseRequest): Promise<Lease> {
+    this.released.push(req);
+    if (!req.lease_id) throw new GatewayError("not_found", "no lease");
+    return { lease_id: req.lease_id, org_id: "org", granted_minor: 1_000, remaining_minor: 0, expires_at_ms: 0, status: "released", holder: "", applied_minor: 0, created_at_ms: 0, available_after_minor: 0 };
+  }
+}
+
+describe("LeaseManager with usage still spooled", () => {
+  it("keeps an idle lease alive instead of releasing it, and releases it once the spool is published", async () => {
+    let t = 1_000_000;
+    const now = () => t;
+    const ledger = new RecordingLedger(now);
+    let spooled = 1;
+    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 1_000, ttlMs: 10_000, idleMs: 100, maxOrgs: 10, now, unpublished: () => spooled });
+    const r = await m.reserve("org", 50);
+    r.settle(40);
+    t += 200; // idle
+    await m.maintain();
+    await m.maintain();
+    expect(ledger.released).toEqual([]);
+    t += 6_000; // past half its lifetime: renewed, not released
+    await m.maintain();
+    expect(ledger.acquired.filter((a) => a.lease_id === "lease_1" && a.amount_minor === 0)).toHaveLength(1);
+    expect(ledger.released).toEqual([]);
+    // Shutdown with events still spooled: the lease is left to expire at the ledger.
+    await m.stop();
+    expect(ledger.released).toEqual([]);
+    spooled = 0;
+    await m.maintain();
+    expect(ledger.released).toEqual([{ lease_id: "lease_1", consumed_minor: 40 }]);
+  });
+});
