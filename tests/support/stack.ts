@@ -32,7 +32,7 @@ export interface Stack {
   /** The control-plane's environment, to start another instance on the same database and NATS. */
   controlConfig: Record<string, string>;
   dbUrl: string;
-  nats: NatsHandle;
+  readonly nats: NatsHandle;
   fake: FakeUpstream;
   adminToken: string;
   admin: TypedClient<AdminServiceMethods>;
@@ -43,6 +43,10 @@ export interface Stack {
   baseUrl(i?: number): string;
   control: ControlPlane;
   ledger(): Ledger;
+  /** Stops nats-server (its JetStream store is kept). */
+  stopNats(): Promise<void>;
+  /** Starts nats-server again on the same port and store. */
+  startNats(): Promise<void>;
   stopLedger(): Promise<void>;
   /** Starts the ledger again, with `env` over its settings (e.g. LEDGER_CONSUME). */
   startLedger(env?: Record<string, string>): Promise<void>;
@@ -56,7 +60,8 @@ const silent = { LOG_LEVEL: "silent" };
 
 export async function startStack(name: string, opts: StackOptions = {}): Promise<Stack> {
   const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`);
-  const nats = await startNats();
+  const natsDir = mkdtempSync(join(tmpdir(), "gw-stack-nats-"));
+  let nats = await startNats({ storeDir: natsDir });
   const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
   const adminToken = "test-admin-token-0123456789";
   const spoolRoot = mkdtempSync(join(tmpdir(), "gw-spool-"));
@@ -141,7 +146,15 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       CONTROL_PLANE_LOG_LEVEL: "silent",
     },
     dbUrl,
-    nats,
+    get nats() {
+      return nats;
+    },
+    async stopNats() {
+      await nats.stop();
+    },
+    async startNats() {
+      nats = await startNats({ port: nats.port, storeDir: natsDir });
+    },
     fake,
     adminToken,
     admin,
@@ -175,6 +188,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await fake.close();
       await nats.stop();
       rmSync(spoolRoot, { recursive: true, force: true });
+      rmSync(natsDir, { recursive: true, force: true });
     },
   };
 }
