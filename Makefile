@@ -2,7 +2,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 export NODE_OPTIONS := --disable-warning=ExperimentalWarning
 
-.PHONY: bootstrap install build up down test typecheck bench clean
+.PHONY: bootstrap install build up down test check typecheck lint bench clean
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -21,12 +21,19 @@ up: build
 down: bootstrap
 	@node scripts/local-stack.ts down
 
-## Every test against throwaway Postgres and NATS on free ports.
-test: build
+## The typecheck and the linter, then every test against throwaway Postgres and NATS on free ports.
+test: check
 	@pnpm exec vitest run
 
+## Fails on a type error anywhere (src, *.test.ts, tests/, bench/, scripts/) or a lint finding.
+check: build
+	@pnpm exec turbo run typecheck typecheck:root lint lint:root --continue --output-logs=errors-only
+
 typecheck: build
-	@pnpm exec turbo run typecheck --output-logs=errors-only
+	@pnpm exec turbo run typecheck typecheck:root --continue --output-logs=errors-only
+
+lint: install
+	@pnpm exec turbo run lint lint:root --continue --output-logs=errors-only
 
 clean:
 	rm -rf apps/*/dist packages/*/dist .turbo

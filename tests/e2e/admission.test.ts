@@ -4,6 +4,7 @@ import { eventually } from "@gateway/testing";
 import type { DataPlane } from "@gateway/data-plane";
 import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, createOrg, post } from "../support/orgs.ts";
+import type { ErrorBody, ModelsBody, TrialPolicyBody } from "../support/api.ts";
 
 let stack: Stack;
 let strict: DataPlane;
@@ -85,11 +86,11 @@ describe("visibility and policy", () => {
 
 describe("trial", () => {
   it("limits an org in trial to the trial allowlist until a top-up crosses the threshold", async () => {
-    const before = await (await fetch(`${stack.baseUrl()}/trial-policy`)).json();
+    const before = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
     const policy = await stack.admin.SetTrialPolicy({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 1_000 });
     expect(policy.version).toBe(before.version + 1);
     const after = await eventually(async () => {
-      const p = await (await fetch(`${stack.baseUrl(1)}/trial-policy`)).json();
+      const p = (await (await fetch(`${stack.baseUrl(1)}/trial-policy`)).json()) as TrialPolicyBody;
       return p.version === policy.version ? p : undefined;
     }, 2_000, "new trial policy served");
     expect(after.policy_hash).not.toBe(before.policy_hash);
@@ -98,7 +99,7 @@ describe("trial", () => {
     expect((await stack.admin.SetTrialPolicy({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 1_000 })).version).toBe(policy.version);
 
     const org = await createOrg(stack, { inTrial: true, balanceMinor: 500 });
-    const models = await (await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json();
+    const models = (await (await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as ModelsBody;
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(["gw-chat-mini"]);
     const denied = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large" }));
     expect(denied.status).toBe(403);
@@ -108,7 +109,7 @@ describe("trial", () => {
     // ledger event → control-plane → change event → both replicas, within about a second.
     for (const replica of [0, 1]) {
       await eventually(async () => {
-        const m = await (await fetch(`${stack.baseUrl(replica)}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json();
+        const m = (await (await fetch(`${stack.baseUrl(replica)}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as ModelsBody;
         return m.data.length === 2 ? true : undefined;
       }, 2_000, `trial ended on replica ${replica}`);
       const r = await post(stack.baseUrl(replica), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large", max_tokens: 5 }));
@@ -197,7 +198,7 @@ describe("limits", () => {
       duplex: "half",
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect((await chunked.json()).error.code).toBe("request_too_large");
+    expect(((await chunked.json()) as ErrorBody).error.code).toBe("request_too_large");
   });
 
   it("the context-window pre-check refuses a prompt that cannot fit, with a real tokenizer", async () => {
@@ -221,14 +222,14 @@ describe("body types", () => {
     form.append("file", new Blob(["x".repeat(5_000)]), "big.txt");
     const big = await fetch(`${strict.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${org.secret}` }, body: form });
     expect(big.status).toBe(413);
-    expect((await big.json()).error.code).toBe("request_too_large");
+    expect(((await big.json()) as ErrorBody).error.code).toBe("request_too_large");
     const small = await fetch(`${strict.url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/x-www-form-urlencoded" },
       body: "model=gw-chat-mini",
     });
     expect(small.status).toBe(415);
-    expect((await small.json()).error.code).toBe("unsupported_media_type");
+    expect(((await small.json()) as ErrorBody).error.code).toBe("unsupported_media_type");
   });
 });
 

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
+import type { AnyBody, ErrorBody, TrialPolicyBody } from "../support/api.ts";
 
 const PRICE_IN = 150_000; // gw-chat-mini, minor units per million input tokens
 const PRICE_OUT = 600_000;
@@ -19,7 +20,7 @@ interface UsageBody {
 let stack: Stack;
 let client: OpenAI;
 
-async function get(path: string, secret = stack.demo.secret, replica = 0): Promise<{ status: number; body: any; headers: Headers }> {
+async function get(path: string, secret = stack.demo.secret, replica = 0): Promise<{ status: number; body: AnyBody; headers: Headers }> {
   const r = await fetch(`${stack.baseUrl(replica)}${path}`, { headers: { authorization: `Bearer ${secret}` } });
   return { status: r.status, body: await r.json(), headers: r.headers };
 }
@@ -182,7 +183,7 @@ describe("errors a caller sees", () => {
   it("401 for missing, malformed, unknown and revoked keys, with the error object", async () => {
     const missing = await fetch(`${stack.baseUrl()}/models`);
     expect(missing.status).toBe(401);
-    expect((await missing.json()).error.code).toBe("missing_api_key");
+    expect(((await missing.json()) as ErrorBody).error.code).toBe("missing_api_key");
 
     const malformed = await get("/models", "not-a-gateway-key");
     expect(malformed.status).toBe(401);
@@ -231,13 +232,13 @@ describe("errors a caller sees", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toContain("application/json");
-    const badBody = await bad.json();
+    const badBody = (await bad.json()) as ErrorBody;
     expect(badBody.error.code).toBe("invalid_json");
     expect(badBody.error.request_id).toBe(bad.headers.get("x-gateway-trace-id"));
 
     const nf = await fetch(`${stack.baseUrl()}/nothing/here`, { headers: { authorization: `Bearer ${stack.demo.secret}` } });
     expect(nf.status).toBe(404);
-    expect((await nf.json()).error.code).toBe("not_found");
+    expect(((await nf.json()) as ErrorBody).error.code).toBe("not_found");
 
     const wrongType = await client.chat.completions.create({ model: "gw-chat-mini", messages: "hi" as never }).catch((e: unknown) => e);
     expect(wrongType).toBeInstanceOf(OpenAI.BadRequestError);
@@ -247,10 +248,10 @@ describe("errors a caller sees", () => {
   it("the trial policy is public and stable", async () => {
     const a = await fetch(`${stack.baseUrl()}/trial-policy`);
     expect(a.status).toBe(200);
-    const p = await a.json();
+    const p = (await a.json()) as TrialPolicyBody;
     expect(p).toMatchObject({ scope: "chat" });
     expect(p.policy_hash).toMatch(/^[0-9a-f]{64}$/);
-    const b = await (await fetch(`${stack.baseUrl()}/trial-policy`)).json();
+    const b = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
     expect(b.policy_hash).toBe(p.policy_hash);
   });
 });

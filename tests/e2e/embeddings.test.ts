@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
+import type { UsageBody } from "../support/api.ts";
 
 let stack: Stack;
 let client: OpenAI;
@@ -13,7 +14,7 @@ afterAll(async () => {
 });
 
 async function usageOf(id: string) {
-  return (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json();
+  return (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json()) as UsageBody;
 }
 
 it("embeds a string and bills its input tokens at the catalog price", async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, post } from "../support/orgs.ts";
+import type { AnyBody, TrialPolicyBody } from "../support/api.ts";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
@@ -19,7 +20,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function ctl(...args: string[]): Promise<any> {
+async function ctl(...args: string[]): Promise<AnyBody> {
   const r = await run(join(root, "bin/gatewayctl"), [...args, "--json"], {
     env: {
       ...process.env,
@@ -63,7 +64,7 @@ it("runs an organization's whole admin lifecycle, as a runbook would", async () 
   const policy = await ctl("trial-policy", "set", "-f", join(dir, "trial.yaml"));
   expect(policy).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000 });
   const served = await eventually(async () => {
-    const p = await (await fetch(`${stack.baseUrl()}/trial-policy`)).json();
+    const p = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
     return p.version === policy.version ? p : undefined;
   }, 2_000, "new trial policy served");
   expect(served).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000, policy_hash: policy.policy_hash });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
+import type { AnyBody, UsageBody } from "../support/api.ts";
 
 const MODELS = ["gw-chat-mini", "gw-claude", "gw-embed-small", "gw-image", "gw-video"];
 let stack: Stack;
@@ -46,7 +47,7 @@ async function orgWith(rules: string) {
 
 async function raw(org: TestOrg, path: string, body: unknown) {
   const r = await fetch(`${stack.baseUrl()}${path}`, { method: "POST", headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: r.status, headers: r.headers, body: (await r.json()) as any };
+  return { status: r.status, headers: r.headers, body: (await r.json()) as AnyBody };
 }
 
 const RULES = `rules:
@@ -73,7 +74,7 @@ describe("outcomes and headers", () => {
     expect(JSON.stringify(sent.body)).not.toContain("jane.doe@example.com");
     // The outcomes are stored with the usage record.
     const id = response.headers.get("x-gateway-trace-id")!;
-    const usage = await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${(await openai.apiKey)}` } })).json();
+    const usage = (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${(await openai.apiKey)}` } })).json()) as UsageBody;
     expect(usage.guardrails).toEqual([
       { plugin: "pii", name: "no-pii", outcome: "masked" },
       { plugin: "keywords", outcome: "pass" },
@@ -150,7 +151,7 @@ describe("outcomes and headers", () => {
     const usage = await eventually(async () => {
       await fetch(`${stack.baseUrl()}/video/generations/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
       const u = await fetch(`${stack.baseUrl()}/usage/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
-      return u.status === 200 ? ((await u.json()) as any) : undefined;
+      return u.status === 200 ? ((await u.json()) as UsageBody) : undefined;
     }, 10_000, "video billed");
     expect(usage.guardrails.map((g: { outcome: string }) => g.outcome)).toEqual(["masked", "pass", "pass"]);
     const metrics = await (await fetch(`${stack.dataPlanes[0]!.url}/metrics`)).text();

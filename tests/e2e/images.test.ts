@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
+import type { ErrorBody, UsageBody } from "../support/api.ts";
 
 let stack: Stack;
 let client: OpenAI;
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${stack.demo.secret}` });
 async function costOf(id: string | null): Promise<number> {
-  const r = await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: auth() })).json();
+  const r = (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: auth() })).json()) as UsageBody;
   return r.cost_credits_minor;
 }
 
@@ -25,7 +26,7 @@ describe("images through the openai SDK", () => {
     expect(data.data![0]!.url).toMatch(/^http/);
     expect(response.headers.get("x-gateway-provider")).toBe("fake");
     expect(await costOf(response.headers.get("x-gateway-trace-id"))).toBe(2 * 80_000);
-    const record = await (await fetch(`${stack.baseUrl()}/usage/${response.headers.get("x-gateway-trace-id")}`, { headers: auth() })).json();
+    const record = (await (await fetch(`${stack.baseUrl()}/usage/${response.headers.get("x-gateway-trace-id")}`, { headers: auth() })).json()) as UsageBody;
     expect(record.line_items).toEqual([{ item: "images", quantity: 2, unit_price_minor: 80_000, per: "image", attributes: { size: "1024x1024", quality: "hd" } }]);
   });
 
@@ -44,7 +45,7 @@ describe("form bodies", () => {
     form.append("size", "1792x1024");
     const mp = await fetch(`${stack.baseUrl()}/images/generations`, { method: "POST", headers: auth(), body: form });
     expect(mp.status).toBe(200);
-    expect((await mp.json()).data).toHaveLength(3);
+    expect(((await mp.json()) as { data: unknown[] }).data).toHaveLength(3);
     expect(await costOf(mp.headers.get("x-gateway-trace-id"))).toBe(3 * 120_000);
 
     const ue = await fetch(`${stack.baseUrl()}/images/generations`, {
@@ -53,7 +54,7 @@ describe("form bodies", () => {
       body: new URLSearchParams({ model: "gw-image", prompt: "a car", size: "1024x1024", response_format: "url" }),
     });
     expect(ue.status).toBe(200);
-    expect((await ue.json()).data).toHaveLength(1);
+    expect(((await ue.json()) as { data: unknown[] }).data).toHaveLength(1);
   });
 
   it("names the offending field, refuses file uploads and sizes the model does not offer", async () => {
@@ -74,7 +75,7 @@ describe("form bodies", () => {
         headers: { ...auth(), "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams(fields),
       });
-      const body = await r.json();
+      const body = (await r.json()) as ErrorBody;
       expect([r.status, body.error.param]).toEqual([400, param]);
     }
     const form = new FormData();
@@ -83,6 +84,6 @@ describe("form bodies", () => {
     form.append("image", new Blob(["fake"]), "x.png");
     const upload = await fetch(`${stack.baseUrl()}/images/generations`, { method: "POST", headers: auth(), body: form });
     expect(upload.status).toBe(400);
-    expect((await upload.json()).error.message).toContain("File uploads are not accepted");
+    expect(((await upload.json()) as ErrorBody).error.message).toContain("File uploads are not accepted");
   });
 });

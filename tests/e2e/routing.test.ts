@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, post } from "../support/orgs.ts";
+import type { UsageBody } from "../support/api.ts";
 
 let stack: Stack;
 let client: OpenAI;
@@ -102,7 +103,7 @@ describe("streams that do not end well", () => {
     });
     const text = await r.text();
     expect(text).toContain("[DONE]");
-    const u = await (await fetch(`${stack.baseUrl()}/usage/${r.headers.get("x-gateway-trace-id")}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json();
+    const u = (await (await fetch(`${stack.baseUrl()}/usage/${r.headers.get("x-gateway-trace-id")}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json()) as UsageBody;
     expect(u.usage.estimated).toBe(true);
     expect(u.usage.output_tokens).toBeGreaterThan(0);
     expect(u.cost_credits_minor).toBeGreaterThan(0);
@@ -121,7 +122,7 @@ describe("streams that do not end well", () => {
     await reader.read();
     await reader.read();
     controller.abort();
-    const u = await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json();
+    const u = (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } })).json()) as UsageBody;
     expect(u.usage.estimated).toBe(true);
     expect(u.usage.output_tokens).toBeGreaterThan(0);
     // Far fewer than the 41 words the full answer would have had.

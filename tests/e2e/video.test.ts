@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
+import type { AnyBody, ErrorBody } from "../support/api.ts";
 
 const VIDEO_MODELS = ["gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit", "gw-chat-mini"];
 // Names the media checks resolve without DNS (the data-plane's static host map).
@@ -49,7 +50,7 @@ async function call(method: string, path: string, secret: string, body?: unknown
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
   const text = await r.text();
-  let json: any = text;
+  let json: AnyBody = text;
   try {
     json = JSON.parse(text);
   } catch {
@@ -68,7 +69,7 @@ async function until(id: string, status: string, replica = 0, o: TestOrg = org) 
   }, 15_000, `job ${id} ${status}`);
 }
 
-function expect400(r: { status: number; body: any }, param: string, message: RegExp) {
+function expect400(r: { status: number; body: AnyBody }, param: string, message: RegExp) {
   expect(r.status, JSON.stringify(r.body)).toBe(400);
   expect(r.body.error.code).toBe("invalid_request");
   expect(r.body.error.param).toBe(param);
@@ -118,7 +119,7 @@ describe("validation against the model's kind and values", () => {
     form.append("image", new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "a.png");
     const r = await fetch(`${stack.baseUrl()}/video/generations`, { method: "POST", headers: { authorization: `Bearer ${org.secret}` }, body: form });
     expect(r.status).toBe(415);
-    expect(((await r.json()) as any).error.message).toMatch(/URLs only: file uploads are not accepted/);
+    expect(((await r.json()) as ErrorBody).error.message).toMatch(/URLs only: file uploads are not accepted/);
     expect400(await create({ model: "gw-video-i2v", image: "iVBORw0KGgo=" }), "image", /File uploads are not accepted/);
     expect400(await create({ model: "gw-video-i2v", imageUrl: "data:image/png;base64,iVBORw0KGgo=" }), "imageUrl", /inline data \(file uploads\) is not accepted/);
   });

@@ -1,3 +1,4 @@
+import type { AnyBody } from "./api.ts";
 import type { Stack } from "./stack.ts";
 
 export interface TestOrg {
@@ -33,7 +34,7 @@ export function chatBody(content: string, extra: Record<string, unknown> = {}): 
   return JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content }], ...extra });
 }
 
-export async function post(baseUrl: string, secret: string, path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function post(baseUrl: string, secret: string, path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: AnyBody; headers: Headers }> {
   const r = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers }, body });
   const text = await r.text();
   let parsed: unknown = text;

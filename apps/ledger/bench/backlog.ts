@@ -42,7 +42,7 @@ const envFor = async () => ({
 
 // First run: migrations, stream and durable, the organizations' credit and one lease each.
 const setupEnv = await envFor();
-let ledger = spawnNode("apps/ledger/dist/main.js", setupEnv);
+const ledger = spawnNode("apps/ledger/dist/main.js", setupEnv);
 await waitReady(Number(setupEnv.LEDGER_OPS_PORT));
 const client = createClient(ledgerService(), `127.0.0.1:${setupEnv.LEDGER_GRPC_PORT}`, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${TOKEN}` } });
 const leases: string[] = [];

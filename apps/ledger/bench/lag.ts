@@ -10,6 +10,7 @@
  *
  *   make build && node apps/ledger/bench/lag.ts [seconds=20] [concurrency=32] [outageSeconds=0]
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +53,7 @@ await waitReady(ledgerOps);
 const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: TOKEN, fakeUpstreamUrl: fake.url, orgName: "lag-bench", topUpMinor: 1_000_000_000_000 });
 
 step("starting two data-plane replicas");
-const replicas = [];
+const replicas: { child: ChildProcess; url: string }[] = [];
 for (let i = 0; i < 2; i++) {
   const port = await freePort();
   const child = spawnNode("apps/data-plane/dist/main.js", {
@@ -104,7 +105,7 @@ const readDelays: number[] = [];
 const sampler = (async () => {
   while (performance.now() < stopAt) {
     pendingSamples.push((await pending(jsm)).pending);
-    if (process.env.BENCH_TRACE && pendingSamples.length % 4 === 0) step(`t=${((performance.now() - t0) / 1000).toFixed(0)} s pending ${pendingSamples.at(-1)} answered ${done}`);
+    if (process.env.BENCH_TRACE && pendingSamples.length % 4 === 0) step(`t=${((performance.now() - (stopAt - SECONDS * 1000)) / 1000).toFixed(0)} s pending ${pendingSamples.at(-1)} answered ${done}`);
     await sleep(250);
   }
 })();

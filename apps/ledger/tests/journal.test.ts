@@ -36,7 +36,7 @@ it("publishes every journal transaction once, balanced, for the billing team", a
   const ev: UsageEventV1 = {
     version: 1, request_id: "req_journal_1", org_id: "org_j", key_id: "key_j", model: "m", route: "chat", provider: "p", upstream_model: "u", lease_id: "",
     usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false }, input_price_minor_per_mtok: 1, output_price_minor_per_mtok: 1,
-    cost_minor: 40, line_items: [], stream: false, status: 200, created_at_ms: Date.now(), duration_ms: 1,
+    cost_minor: 40, line_items: [], guardrails: [], stream: false, status: 200, created_at_ms: Date.now(), duration_ms: 1,
   };
   await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
   const record = await client.GetUsage({ request_id: ev.request_id, org_id: "org_j", wait_ms: 3_000 });

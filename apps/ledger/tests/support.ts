@@ -21,6 +21,7 @@ export function usageEvent(orgId: string, leaseId: string, costMinor: number, ov
     output_price_minor_per_mtok: 1,
     cost_minor: costMinor,
     line_items: [],
+    guardrails: [],
     stream: false,
     status: 200,
     created_at_ms: Date.now(),

@@ -117,6 +117,7 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
   });
   const client: Record<string, unknown> = { raw, close: () => raw.close() };
   for (const method of Object.keys(def.definition)) {
+    // biome-ignore lint/complexity/noBannedTypes: grpc-js generates the methods at run time; any callable fits.
     const fn = (raw as unknown as Record<string, Function>)[method]!.bind(raw);
     client[method] = (request: unknown, opts: CallOptions = {}) =>
       new Promise((resolve, reject) => {

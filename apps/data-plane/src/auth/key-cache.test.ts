@@ -5,7 +5,7 @@ import { KeyCache } from "./key-cache.js";
 
 const key = (id: string, org = "org_1"): KeyContext => ({
   key_id: id, org_id: org, org_name: "o", revoked: false, routes: [], model_allowlist: [], org_enabled_models: [],
-  org_in_trial: false, rpm_limit: 0, tpm_limit: 0, monthly_budget_minor: 0, display_prefix: "sk-gateway-x",
+  org_in_trial: false, rpm_limit: 0, tpm_limit: 0, monthly_budget_minor: 0, display_prefix: "sk-gateway-x", guardrails_json: "", guardrails_version: 0,
 });
 
 function setup(opts: Partial<{ ttlMs: number; maxStaleMs: number; negativeTtlMs: number; maxEntries: number }> = {}) {

@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import type { UpstreamTarget } from "../types.js";
-import { trimBase, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoJobSpec, type VideoStatus } from "./types.js";
+import { trimBase, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoJobSpec } from "./types.js";
 
 /** fal's scheme: `Authorization: Key <key>` (a provider may name another header in auth_header). */
 function falAuth(target: UpstreamTarget): Record<string, string> {
