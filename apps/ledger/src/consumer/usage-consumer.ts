@@ -31,6 +31,7 @@ function permanent(err: unknown): boolean {
 }
 
 /** A string Postgres' text type accepts (no NUL), bounded. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character Postgres text cannot hold.
 const pgText = (s: string, max = 200): string => s.replace(/\u0000/g, "\uFFFD").slice(0, max);
 
 /**
