@@ -77,6 +77,6 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   await victim.stop();
   const second = usageEvent("org_r", "", 20);
   await eventually(() => jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(second), { msgID: second.request_id }).then(() => true), 20_000, "publish acknowledged by the remaining quorum");
-  await eventually(() => client.GetUsage({ request_id: second.request_id, org_id: "org_r", wait_ms: 1_000 }), 20_000, "event applied after losing a node");
+  await eventually(() => client.GetUsage({ request_id: second.request_id, org_id: "org_r", wait_ms: 1_000 }), 40_000, "event applied after losing a node");
   expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 970, spent_minor: 30 });
 }, 90_000);

@@ -79,7 +79,9 @@ export class UsageConsumer {
     await ensureUsageStream(await jetstreamManager(this.nc), config, log);
     const consumer = await jetstream(this.nc).consumers.get(USAGE_STREAM, config.consumerDurable);
     // Twice a batch in flight from the server: one batch applies while the next arrives.
-    const messages = await consumer.consume({ max_messages: Math.min(config.batchMax * 2, config.maxAckPending) });
+    // Short pull lifetimes: heartbeats every 2.5 s, so a pull lost with a NATS node (or a stream
+    // leader moving) is noticed and re-issued within seconds, not the client's default 30.
+    const messages = await consumer.consume({ max_messages: Math.min(config.batchMax * 2, config.maxAckPending), expires: 5_000 });
     this.messages = messages;
     // stop() may have run while this was opening: close at once, supervise() drains what came.
     if (this.stopping) await messages.close().catch(() => undefined);
