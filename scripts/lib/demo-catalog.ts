@@ -70,6 +70,7 @@ export function demoCatalog(fakeUpstreamUrl: string) {
           { size: "1024x1024", quality: "hd", price_minor: 80_000 },
           { size: "1792x1024", quality: "*", price_minor: 120_000 },
         ],
+        default_image_size: "1024x1024",
         deployments: [{ provider: "fake", upstream_model: "fake-image", priority: 0 }],
       },
       // Video: prices are minor credit units per second of output.

@@ -69,7 +69,9 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   const auth = authenticate(ctx.keys);
   const json = (route: keyof typeof ctx.config.bodyLimits) => {
     const limit = ctx.config.bodyLimits[route];
-    const parse = express.json({ limit, type: () => true });
+    // The limit and the prompt bound apply to the decoded body: a compressed body is measured
+    // after inflating (a decompression bomb stops at the limit with a 413).
+    const parse = express.json({ limit, type: () => true, verify: (_req, res, buf) => void (locals(res as Response).bodyBytes = buf.length) });
     return (req: Request, res: Response, next: NextFunction) => {
       // Refuse by declared size before reading a byte, whatever the body type.
       const declared = Number(req.headers["content-length"]);

@@ -28,12 +28,20 @@ export interface Directives {
   videoFail: boolean;
   /** Video jobs: stay in progress forever. */
   videoStuck: boolean;
+  /** Count prompt tokens as a worst-case byte-level tokenizer does: one per UTF-8 byte. */
+  byteTokens: boolean;
+  /** Prompt tokens each image part costs (like a provider pricing images by pixels). */
+  imageTokens: number;
+  /** Answer `usage: {}` (a provider that reports no counts). */
+  emptyUsage: boolean;
+  /** Reply with this many words instead of the echo (long answers and streams). */
+  words?: number;
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
 
 export function parseDirectives(modelName: string, prompt: string): Directives {
-  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false };
+  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, emptyUsage: false };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
   for (const raw of parts) {
@@ -51,6 +59,18 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
       case "video_ms": d.videoMs = n; break;
       case "video_fail": d.videoFail = true; break;
       case "video_stuck": d.videoStuck = true; break;
+      case "byte_tokens":
+        d.byteTokens = true;
+        break;
+      case "image_tokens":
+        d.imageTokens = n;
+        break;
+      case "emptyusage":
+        d.emptyUsage = true;
+        break;
+      case "words":
+        d.words = n;
+        break;
       case "flaky": {
         const [tag, count] = (v ?? "").split(":");
         d.flaky = { tag: tag ?? "", failures: Number(count ?? 1) };

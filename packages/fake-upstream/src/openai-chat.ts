@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
+import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
 import { countTokens } from "./tokens.js";
 
 interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
@@ -12,6 +12,8 @@ interface ChatBody {
   max_tokens?: number;
   max_completion_tokens?: number;
   tools?: ToolDef[];
+  /** Choices to generate (each one costs its completion tokens, as OpenAI bills). */
+  n?: number;
 }
 
 export function textOf(content: unknown): string {
@@ -39,8 +41,10 @@ export function replyFor(messages: ChatMessage[], fixed?: string): string {
   return `Echo: ${stripMarkers(textOf(lastUser?.content))}`;
 }
 
-export function promptTokens(messages: ChatMessage[]): number {
-  return messages.reduce((n, m) => n + countTokens(stripMarkers(textOf(m.content))), 0);
+export function promptTokens(messages: ChatMessage[], d?: Pick<Directives, "byteTokens" | "imageTokens">): number {
+  const count = d?.byteTokens ? (t: string) => Buffer.byteLength(t, "utf8") : countTokens;
+  const images = messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((p: { type?: unknown }) => p?.type === "image_url").length : 0), 0);
+  return messages.reduce((n, m) => n + count(stripMarkers(textOf(m.content))), 0) + images * (d?.imageTokens ?? 0);
 }
 
 export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
@@ -65,7 +69,8 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   const last = messages.at(-1);
   const tool = body.tools?.[0]?.function?.name;
   const toolCall = tool && last?.role === "user" ? { id: `call_${Date.now().toString(36)}`, type: "function", function: { name: tool, arguments: JSON.stringify({ text: stripMarkers(textOf(last.content)) }) } } : undefined;
-  const reply = last?.role === "tool" ? `Tool said: ${textOf(last.content)}` : replyFor(messages, d.reply);
+  const reply = last?.role === "tool" ? `Tool said: ${textOf(last.content)}` : d.words !== undefined ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ") : replyFor(messages, d.reply);
+  const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
   const limit = body.max_completion_tokens ?? body.max_tokens;
   let words = reply.split(/\s+/).filter(Boolean);
   let finish = "stop";
@@ -78,12 +83,9 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     finish = "tool_calls";
     words = [];
   }
-  const completionTokens = words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0);
-  const usage = {
-    prompt_tokens: promptTokens(messages),
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens(messages) + completionTokens,
-  };
+  const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0)) * choices;
+  const promptCount = promptTokens(messages, d);
+  const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens };
   const id = `chatcmpl-fake${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
 
@@ -98,7 +100,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
         object: "chat.completion",
         created,
         model,
-        choices: [{ index: 0, message: toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content }, finish_reason: finish, logprobs: null }],
+        choices: Array.from({ length: choices }, (_, index) => ({ index, message: toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content }, finish_reason: finish, logprobs: null })),
         ...(d.noUsage ? {} : { usage }),
       }),
     );
@@ -112,7 +114,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     object: "chat.completion.chunk",
     created,
     model,
-    choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    choices: Array.from({ length: choices }, (_, index) => ({ index, delta, finish_reason: finishReason, logprobs: null })),
   });
   send(chunk({ role: "assistant", content: "" }, null));
   if (toolCall) {

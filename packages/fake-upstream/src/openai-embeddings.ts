@@ -16,13 +16,15 @@ function vector(text: string, dims: number): number[] {
 }
 
 export function handleEmbeddings(body: EmbeddingsBody, res: ServerResponse): void {
+  const byteTokens = /\+byte_tokens\b/.test(body.model ?? "");
+  const count = byteTokens ? (t: string) => Buffer.byteLength(t, "utf8") : countTokens;
   const raw = body.input;
   const inputs: unknown[] = typeof raw === "string" ? [raw] : Array.isArray(raw) && raw.length > 0 && typeof raw[0] === "number" ? [raw] : Array.isArray(raw) ? raw : [];
   const dims = body.dimensions ?? 8;
   let tokens = 0;
   const data = inputs.map((inp, index) => {
     const text = typeof inp === "string" ? inp : JSON.stringify(inp);
-    tokens += typeof inp === "string" ? countTokens(inp) : Array.isArray(inp) ? inp.length : 0;
+    tokens += typeof inp === "string" ? count(inp) : Array.isArray(inp) ? inp.length : 0;
     const v = vector(text, dims);
     const embedding = body.encoding_format === "base64" ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v;
     return { object: "embedding", index, embedding };

@@ -37,6 +37,12 @@ export interface Model {
   image_prices: ImagePrice[];
   /** Video models only (null otherwise). */
   video: VideoSpec | null;
+  /** Most prompt tokens one image part can cost, tokens. */
+  max_input_tokens_per_image: number;
+  /** Most prompt tokens one audio part can cost; 0 = count the part's bytes, tokens. */
+  max_input_tokens_per_audio: number;
+  /** Image models: the size used when a request names none ("" = none). */
+  default_image_size: string;
 }
 export interface VideoPrice { resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }
 export interface VideoSpec {

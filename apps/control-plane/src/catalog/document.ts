@@ -3,6 +3,8 @@ import { GatewayError } from "@gateway/errors";
 import { ROUTES } from "./routes.js";
 
 const count = z.number().int().nonnegative();
+/** What one image part may cost when the catalog does not say (above OpenAI's 1,445 and Anthropic's ~1,600 per image). */
+export const DEFAULT_IMAGE_TOKENS = 2_000;
 const route = z.string().superRefine((r, c) => {
   if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
 });
@@ -55,8 +57,33 @@ const ModelDoc = z.object({
     .array(z.object({ size: z.string().min(1).default("*"), quality: z.enum(["standard", "hd", "*"]).default("*"), price_minor: count }))
     .default([]),
   video: VideoDoc.optional(),
+  /** Admission counts every image part at this many prompt tokens (providers bill images by size, not bytes). */
+  max_input_tokens_per_image: count.default(DEFAULT_IMAGE_TOKENS),
+  /** Every audio part at this many; 0 = the part's bytes (always more than its tokens). */
+  max_input_tokens_per_audio: count.default(0),
+  default_image_size: z.string().max(32).default(""),
 }).superRefine((m, c) => {
   if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
+  // A billable request must never be free, and a chat model must be able to answer.
+  const chat = m.routes.includes("chat") || m.routes.includes("messages");
+  if (chat && m.max_output_tokens < 1) c.addIssue({ code: "custom", path: ["max_output_tokens"], message: "a chat model needs an output limit of at least 1 token" });
+  if (chat && m.output_price_minor_per_mtok < 1)
+    c.addIssue({ code: "custom", path: ["output_price_minor_per_mtok"], message: "a chat model's output must have a price (a billable request would be free)" });
+  if ((chat || m.routes.includes("embeddings")) && m.input_price_minor_per_mtok < 1) {
+    c.addIssue({ code: "custom", path: ["input_price_minor_per_mtok"], message: "input tokens must have a price (a billable request would be free)" });
+  }
+  if (m.routes.includes("images")) {
+    if (m.image_prices.length === 0) c.addIssue({ code: "custom", path: ["image_prices"], message: "an image model needs at least one image price" });
+    for (const [i, p] of m.image_prices.entries())
+      if (p.price_minor < 1) c.addIssue({ code: "custom", path: ["image_prices", i, "price_minor"], message: "an image must have a price (a billable request would be free)" });
+    if (m.default_image_size && !m.image_prices.some((p) => p.size === m.default_image_size || p.size === "*")) {
+      c.addIssue({ code: "custom", path: ["default_image_size"], message: `no image price for the default size ${m.default_image_size}` });
+    }
+  }
+  if (m.video)
+    for (const [i, p] of m.video.prices.entries())
+      if (p.price_minor_per_second < 1)
+        c.addIssue({ code: "custom", path: ["video", "prices", i, "price_minor_per_second"], message: "a video second must have a price (a billable request would be free)" });
 });
 
 export const CatalogDocument = z.object({

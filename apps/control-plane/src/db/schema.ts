@@ -46,6 +46,12 @@ export interface ModelsTable {
   image_prices: ColumnType<Array<{ size: string; quality: string; price_minor: number }>, string | undefined, string>;
   /** Video models: the VideoSpec (kind, durations, resolutions, aspect ratios, prices); null otherwise. */
   video: ColumnType<VideoSpec | null, string | null | undefined, string | null>;
+  /** Most prompt tokens one image part can cost. */
+  max_input_tokens_per_image: ColumnType<number, number | undefined, number>;
+  /** Most prompt tokens one audio part can cost; 0 = the part's bytes. */
+  max_input_tokens_per_audio: ColumnType<number, number | undefined, number>;
+  /** Image models: size used when a request names none ('' = none). */
+  default_image_size: ColumnType<string, string | undefined, string>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -25,6 +25,9 @@ export function getCatalog(ctx: ControlContext) {
           output_price_minor_per_mtok: m.output_price_minor_per_mtok,
           image_prices: m.image_prices,
           video: m.video,
+          max_input_tokens_per_image: m.max_input_tokens_per_image,
+          max_input_tokens_per_audio: m.max_input_tokens_per_audio,
+          default_image_size: m.default_image_size,
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),

@@ -11,10 +11,12 @@ import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/i
 export interface AdmissionRequest {
   route: RouteKind;
   modelId: string;
-  /** Upper bound of the prompt's tokens (from the body size; no tokenizer on the hot path). */
-  promptTokensBound: number;
-  /** Output tokens the caller asked for (max_tokens …), if any. */
+  /** Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on the hot path). */
+  promptTokensBound: (model: Model) => number;
+  /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
   requestedOutput: number | undefined;
+  /** Choices asked for (`n`): each may produce the whole output. */
+  choices?: number;
   /** Name of the request field that set requestedOutput, for error messages. */
   outputParam?: string;
   /** Exact maximum cost when the route prices by unit (images), minor credit units. */
@@ -62,8 +64,8 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
-  const maxOut = req.requestedOutput ?? model.max_output_tokens;
-  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound, output_tokens: maxOut }, model);
+  const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
+  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound(model), output_tokens: maxOut }, model);
   const reservation = req.dedicatedHold
     ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
     : await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);

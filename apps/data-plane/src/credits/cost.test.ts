@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costMinor, estimatePromptTokens } from "./cost.js";
+import { costMinor } from "./cost.js";
 
 describe("costMinor", () => {
   const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
@@ -12,9 +12,5 @@ describe("costMinor", () => {
   });
   it("stays exact for large requests", () => {
     expect(costMinor({ input_tokens: 2_000_000, output_tokens: 1_000_000 }, model)).toBe(900_000);
-  });
-  it("bounds the prompt from the body size", () => {
-    expect(estimatePromptTokens(300)).toBe(100);
-    expect(estimatePromptTokens(301)).toBe(101);
   });
 });

@@ -14,15 +14,6 @@ export function costMinor(tokens: BillableTokens, model: Pick<Model, "input_pric
   return Math.ceil(micro / 1_000_000);
 }
 
-/**
- * A conservative prompt-token bound from the request body size: tokenizers average 3.5–4 bytes
- * per token on English text; counting every JSON byte at 3 bytes/token over-reserves a little
- * and never needs a tokenizer on the hot path.
- */
-export function estimatePromptTokens(bodyBytes: number): number {
-  return Math.ceil(bodyBytes / 3);
-}
-
 /** Output token count of delivered text when the upstream reported none (4 chars/token, rounded up). */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / 4);

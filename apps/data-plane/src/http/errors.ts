@@ -15,18 +15,27 @@ interface HttpParserError {
 function fromParser(err: HttpParserError): GatewayError | undefined {
   switch (err.type) {
     case "entity.too.large":
-      return new GatewayError("request_too_large", `Request body exceeds the limit of ${err.limit ?? "the configured"} bytes.`);
+      // The limit applies to the decoded body: a small compressed body that inflates past it lands here.
+      return new GatewayError("request_too_large", `Request body exceeds the limit of ${err.limit ?? "the configured"} bytes (decoded).`);
     case "entity.parse.failed":
       return new GatewayError("invalid_json", "Request body is not valid JSON.");
     case "encoding.unsupported":
+      return new GatewayError("unsupported_media_type", "Unsupported Content-Encoding: send the body as identity, gzip, deflate or br.");
     case "charset.unsupported":
-      return new GatewayError("unsupported_media_type", "Unsupported request body encoding.");
+      return new GatewayError("unsupported_media_type", "Unsupported request body charset: send UTF-8.");
     case "request.aborted":
     case "request.size.invalid":
       return new GatewayError("invalid_request", "The request body was incomplete.");
     default:
-      return undefined;
+      break;
   }
+  // zlib and brotli failures (a body that does not match its Content-Encoding, a truncated stream)
+  // reach us as bare 400s without a type.
+  const status = err.status ?? err.statusCode;
+  if (status === 400) return new GatewayError("invalid_request", "The request body could not be decoded: it does not match its Content-Encoding.");
+  if (status === 413) return new GatewayError("request_too_large", "Request body exceeds the limit once decoded.");
+  if (status === 415) return new GatewayError("unsupported_media_type", "Unsupported request body encoding.");
+  return undefined;
 }
 
 /** The one place errors become HTTP: the spec's error object, always with the request id. */

@@ -13,6 +13,8 @@ export interface RequestLocals {
   keyHash?: string;
   /** Model and route, for the access log. */
   model?: string;
+  /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */
+  bodyBytes?: number;
 }
 
 export function locals(res: Response): RequestLocals {

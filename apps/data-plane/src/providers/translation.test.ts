@@ -52,13 +52,14 @@ describe("Anthropic wire fixtures", () => {
   it("translates a tool-use stream into OpenAI chunks, every block and the usage", () => {
     const parse = anthropicChat.streamParser("gw-sonnet", "claude-sonnet-4-5-20250929");
     const parsed = events("anthropic-stream-tool-use.sse").map((e) => parse(e.data));
-    expect(parsed.map((p) => p.text).join("")).toBe("Okay, let's check the weather.");
     const args = parsed
       .flatMap((p) => ((p.chunk?.choices as Array<{ delta: { tool_calls?: Array<{ function?: { arguments?: string } }> } }>) ?? []))
       .flatMap((c) => c.delta.tool_calls ?? [])
       .map((t) => t.function?.arguments ?? "")
       .join("");
     expect(JSON.parse(args)).toEqual({ location: "San Francisco, CA" });
+    // What the model generated, tool arguments included, for counting when usage is missing.
+    expect(parsed.map((p) => p.text).join("")).toBe(`Okay, let's check the weather.${args}`);
     const usage = parsed.find((p) => p.usage)!;
     expect(usage.usage).toEqual({ input_tokens: 472, output_tokens: 89, cached_input_tokens: 0, estimated: false });
     expect(usage.forward).toContain('"finish_reason":"tool_calls"');

@@ -8,6 +8,9 @@ export interface UpstreamResponse {
   body: Dispatcher.ResponseData["body"];
 }
 
+/** A signal that never aborts: for provider calls that must finish even when the client left. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
 /** Why an attempt failed before a response: decides whether the next deployment is tried. */
 export class UpstreamTransportError extends Error {
   constructor(readonly kind: "timeout" | "connect" | "aborted", message: string) {
@@ -16,8 +19,11 @@ export class UpstreamTransportError extends Error {
 }
 
 /**
- * Pooled keep-alive HTTP client for provider calls. Every attempt has a deadline (the per-attempt
- * timeout covers connecting, headers and the whole body) and follows the client's abort signal.
+ * Pooled keep-alive HTTP client for provider calls. The per-attempt timeout bounds the wait for the
+ * response headers and every idle gap between body chunks, not the body's length: a stream that
+ * keeps producing runs as long as it produces (a long generation is not cut at the timeout), one
+ * that stalls is cut. Connecting has its own 5 s deadline. The attempt follows `signal` (the
+ * client going away); no timer or composite signal outlives the call.
  */
 export class UpstreamClient {
   private readonly agent = new Agent({
@@ -27,8 +33,7 @@ export class UpstreamClient {
     connect: { timeout: 5_000 },
   });
 
-  async send(req: UpstreamHttpRequest, timeoutMs: number, clientSignal: AbortSignal): Promise<{ res: UpstreamResponse; signal: AbortSignal }> {
-    const signal = AbortSignal.any([clientSignal, AbortSignal.timeout(timeoutMs)]);
+  async send(req: UpstreamHttpRequest, timeoutMs: number, signal: AbortSignal): Promise<{ res: UpstreamResponse; signal: AbortSignal }> {
     try {
       const res = await request(req.url, {
         method: req.method ?? "POST",
@@ -41,7 +46,7 @@ export class UpstreamClient {
       });
       return { res: { status: res.statusCode, headers: res.headers, body: res.body }, signal };
     } catch (err) {
-      throw classify(err, clientSignal);
+      throw classify(err, signal);
     }
   }
 

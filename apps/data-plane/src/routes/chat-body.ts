@@ -38,5 +38,7 @@ export function validateChatBody(raw: unknown): ChatRequestBody {
   }
   optionalPositiveInt(body, "max_tokens");
   optionalPositiveInt(body, "max_completion_tokens");
+  optionalPositiveInt(body, "n");
+  if (typeof body.n === "number" && body.n > 128) throw bad("n", "'n' must be at most 128.");
   return body as ChatRequestBody;
 }

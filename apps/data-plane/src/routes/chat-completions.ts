@@ -1,7 +1,8 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
-import { estimatePromptTokens } from "../credits/cost.js";
+import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { locals } from "../http/request-context.js";
 import { admit } from "../admission/admit.js";
 import type { ChatRequestBody } from "../providers/index.js";
 import { plan, run } from "../routing/chat-router.js";
@@ -22,13 +23,14 @@ export function promptTexts(body: ChatRequestBody): string[] {
 export function chatCompletions(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validateChatBody(req.body);
-    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
+    const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(body));
     const requestedOut = body.max_completion_tokens ?? body.max_tokens ?? undefined;
     const admission = await admit(ctx, res, {
       route: "chat",
       modelId: body.model,
-      promptTokensBound: estimatePromptTokens(bodyBytes),
+      promptTokensBound: (model) => chatPromptBound(model, bodyBytes, mediaParts(body.messages)),
       requestedOutput: requestedOut,
+      choices: typeof body.n === "number" ? body.n : 1,
       outputParam: body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens",
       promptTexts: () => promptTexts(body),
       guard: { stream: body.stream === true, texts: () => chatTexts(body.messages) },

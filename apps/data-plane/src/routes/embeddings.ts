@@ -1,7 +1,8 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
-import { costMinor, estimatePromptTokens } from "../credits/cost.js";
+import { costMinor } from "../credits/cost.js";
+import { embeddingsInputBound } from "../credits/bounds.js";
 import { admit } from "../admission/admit.js";
 import { fieldTexts } from "../guardrails/index.js";
 import { runJson } from "../routing/json-router.js";
@@ -15,9 +16,11 @@ function validate(raw: unknown): Record<string, unknown> {
   if (typeof b.model !== "string" || b.model.length === 0 || b.model.length > 256) throw bad("model", "'model' is required: a public model id (string, 1 to 256 characters).");
   const input = b.input;
   const isTokens = (x: unknown) => Array.isArray(x) && x.length > 0 && x.every((n) => Number.isInteger(n) && n >= 0);
+  // One string, one token array (a single input, as long as the model takes), or up to 2048 of either.
   const ok =
     (typeof input === "string" && input.length > 0) ||
-    (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || isTokens(input) || input.every(isTokens)));
+    isTokens(input) ||
+    (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || input.every(isTokens)));
   if (!ok) throw bad("input", "'input' must be a non-empty string, an array of up to 2048 non-empty strings, or token arrays.");
   if (b.encoding_format !== undefined && b.encoding_format !== "float" && b.encoding_format !== "base64") throw bad("encoding_format", "'encoding_format' must be 'float' or 'base64'.");
   if (b.dimensions !== undefined && (!Number.isInteger(b.dimensions) || (b.dimensions as number) < 1)) throw bad("dimensions", "'dimensions' must be a positive integer.");
@@ -28,11 +31,10 @@ function validate(raw: unknown): Record<string, unknown> {
 export function embeddings(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validate(req.body);
-    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(body).length;
     const admission = await admit(ctx, res, {
       route: "embeddings",
       modelId: body.model as string,
-      promptTokensBound: estimatePromptTokens(bodyBytes),
+      promptTokensBound: (model) => embeddingsInputBound(model, body.input),
       requestedOutput: 0,
       guard: { stream: false, texts: () => fieldTexts(body, "input") },
     });

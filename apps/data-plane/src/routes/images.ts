@@ -57,7 +57,8 @@ export function validateImageBody(raw: unknown): ImageRequest {
 
 /** Price of one image: exact size and quality first, then wildcards; a size the model does not price is a 400. */
 export function imagePrice(model: Model, size: string | undefined, quality: string | undefined): number {
-  const s = size ?? "*";
+  // Without a size the model's default applies, as the OpenAI API defaults it.
+  const s = size ?? (model.default_image_size || "*");
   const q = quality ?? "standard";
   const p = model.image_prices;
   const hit =
@@ -83,7 +84,7 @@ export function images(ctx: DataPlaneContext) {
     const admission = await admit(ctx, res, {
       route: "images",
       modelId: body.model,
-      promptTokensBound: 0,
+      promptTokensBound: () => 0,
       requestedOutput: 0,
       maxCostMinor: unit * body.n,
       guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
@@ -96,7 +97,9 @@ export function images(ctx: DataPlaneContext) {
         build: (t) => {
           if (t.provider.kind === "anthropic" || t.provider.kind === "fal") return undefined;
           const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
-          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/images/generations`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
+          // The size billed is the size asked for: the catalog's default goes upstream explicitly.
+          const size = body.size ?? (model.default_image_size || undefined);
+          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/images/generations`, headers, body: JSON.stringify({ ...body, ...(size ? { size } : {}), model: t.deployment.upstream_model }) };
         },
         parse: (json) => {
           const j = json as { created?: unknown; data?: unknown };
@@ -104,7 +107,7 @@ export function images(ctx: DataPlaneContext) {
           // Bill what was delivered: a provider that returns fewer images is charged for fewer.
           const delivered = Math.min(j.data.length, body.n);
           const unitPrice = cost / body.n;
-          const attributes: Record<string, string> = { size: body.size ?? "default", quality: body.quality ?? "standard" };
+          const attributes: Record<string, string> = { size: body.size ?? (model.default_image_size || "default"), quality: body.quality ?? "standard" };
           return {
             body: j,
             usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },

@@ -1,7 +1,8 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
-import { estimatePromptTokens } from "../credits/cost.js";
+import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { locals } from "../http/request-context.js";
 import { admit } from "../admission/admit.js";
 import { plan, run } from "../routing/chat-router.js";
 import { anthropicShape } from "../routing/client-shape.js";
@@ -33,11 +34,11 @@ export function messages(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const raw = validateMessagesBody(req.body);
     const body = anthropicToOpenAI(raw);
-    const bodyBytes = Number(req.headers["content-length"]) || JSON.stringify(raw).length;
+    const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const admission = await admit(ctx, res, {
       route: "messages",
       modelId: body.model,
-      promptTokensBound: estimatePromptTokens(bodyBytes),
+      promptTokensBound: (model) => chatPromptBound(model, bodyBytes, mediaParts(raw.messages, raw.system)),
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
       promptTexts: () => promptTexts(body),

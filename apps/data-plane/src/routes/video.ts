@@ -85,7 +85,7 @@ export function createVideo(ctx: DataPlaneContext) {
     const admission = await admit(ctx, res, {
       route: "video",
       modelId: body.model,
-      promptTokensBound: 0,
+      promptTokensBound: () => 0,
       requestedOutput: 0,
       maxCostMinor: plan.maxCostMinor,
       dedicatedHold: true,

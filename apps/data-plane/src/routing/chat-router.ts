@@ -7,7 +7,7 @@ import { costMinor, estimateTextTokens } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { chatAdapterFor, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type UpstreamTarget } from "../providers/index.js";
 import { SseParser } from "../providers/sse.js";
-import { UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { NEVER_ABORTED, UpstreamTransportError, classify } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
 import { AttemptCursor, billUsage, clampedTimeout, planTargets, retryable, toGatewayError } from "./attempts.js";
 import type { ClientShape } from "./client-shape.js";
@@ -79,7 +79,11 @@ export async function run(
     const { target, adapter } = a;
     let upstream;
     try {
-      upstream = await ctx.upstream.send(adapter.buildChatRequest(body, target), timeoutMs, client.signal);
+      // A stream follows the client: when it leaves, the upstream call is cancelled and what was
+      // delivered is billed. A non-streaming answer is charged by the provider whether or not the
+      // client waits for it, so the attempt in flight runs to its end and is billed (no new attempt
+      // starts once the client left).
+      upstream = await ctx.upstream.send(adapter.buildChatRequest(body, target), timeoutMs, body.stream ? client.signal : NEVER_ABORTED);
     } catch (err) {
       const e = classify(err, client.signal);
       metric(target, e instanceof UpstreamTransportError ? e.kind : "error");
@@ -103,13 +107,18 @@ export async function run(
       try {
         parsed = adapter.parseChatResponse(await up.body.json(), model.id);
       } catch (err) {
-        if (client.signal.aborted) return;
         metric(target, "invalid");
+        if (client.signal.aborted) return;
         await cursor.failure(err instanceof GatewayError ? err : new GatewayError("upstream_error", "The provider returned an invalid response."));
         continue;
       }
       metric(target, "ok");
       const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? ""));
+      if (client.signal.aborted) {
+        // Nobody to answer, but the provider did the work: bill it.
+        await bill(target, usage, 499);
+        return;
+      }
       // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
       let denied: unknown;
       try {

@@ -6,7 +6,7 @@ import type { DataPlaneContext } from "../context.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import type { NormalizedUsage, UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { mapOpenAIError } from "../providers/openai-compatible/chat.js";
-import { UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { NEVER_ABORTED, UpstreamTransportError, classify } from "../providers/upstream-client.js";
 import { AttemptCursor, billUsage, clampedTimeout, planTargets, retryable, toGatewayError } from "./attempts.js";
 
 /** One non-streaming JSON call in the provider's shape (embeddings, images). */
@@ -36,7 +36,8 @@ export async function runJson(ctx: DataPlaneContext, req: Request, res: Response
     const metric = (outcome: string) => ctx.metrics.upstreamAttempts.inc({ provider: target.provider.code, outcome });
     let parsed;
     try {
-      const { res: up } = await ctx.upstream.send(request, timeoutMs, client.signal);
+      // The provider charges for the work whether or not the client waits: finish and bill it.
+      const { res: up } = await ctx.upstream.send(request, timeoutMs, NEVER_ABORTED);
       if (up.status !== 200) {
         const ra = up.headers["retry-after"];
         const e = mapOpenAIError(up.status, await up.body.text().catch(() => ""), typeof ra === "string" ? ra : undefined);
@@ -61,7 +62,9 @@ export async function runJson(ctx: DataPlaneContext, req: Request, res: Response
       continue;
     }
     metric("ok");
-    await billUsage(ctx, res, { model, route: call.route, target, reservation, usage: parsed.usage, costMinor: parsed.costMinor, stream: false, status: 200, ...(parsed.lineItems ? { lineItems: parsed.lineItems } : {}) });
+    const status = client.signal.aborted ? 499 : 200;
+    await billUsage(ctx, res, { model, route: call.route, target, reservation, usage: parsed.usage, costMinor: parsed.costMinor, stream: false, status, ...(parsed.lineItems ? { lineItems: parsed.lineItems } : {}) });
+    if (client.signal.aborted) return;
     recordTokens(parsed.usage.input_tokens + parsed.usage.output_tokens);
     cursor.serve(res);
     res.status(200).json(parsed.body);

@@ -4,6 +4,7 @@ import { imagePrices } from "./20261122010000-image-prices.js";
 import { providerAuthHeader } from "./20261122020000-provider-auth-header.js";
 import { video } from "./20261123000000-video.js";
 import { guardrails } from "./20261123010000-guardrails.js";
+import { modelLimits } from "./20261124000000-model-limits.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "20261122020000-provider-auth-header": providerAuthHeader,
   "20261123000000-video": video,
   "20261123010000-guardrails": guardrails,
+  "20261124000000-model-limits": modelLimits,
 };

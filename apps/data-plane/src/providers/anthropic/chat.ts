@@ -177,7 +177,7 @@ export const anthropicChat: ChatAdapter = {
       return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
     };
     return (data: string): ParsedStreamEvent => {
-      let ev: { type?: string; message?: { id?: string; usage?: AnthropicUsage }; index?: number; content_block?: { type?: string; id?: string; name?: string }; delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: unknown }; usage?: AnthropicUsage; error?: { message?: string } };
+      let ev: { type?: string; message?: { id?: string; usage?: AnthropicUsage }; index?: number; content_block?: { type?: string; id?: string; name?: string }; delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown }; usage?: AnthropicUsage; error?: { message?: string } };
       try {
         ev = JSON.parse(data) as typeof ev;
       } catch {
@@ -199,8 +199,12 @@ export const anthropicChat: ChatAdapter = {
         case "content_block_delta":
           if (ev.delta?.type === "text_delta") return { ...chunk({ content: ev.delta.text ?? "" }, null), text: ev.delta.text ?? "", done: false };
           if (ev.delta?.type === "input_json_delta") {
-            return { ...chunk({ tool_calls: [{ index: toolIndex.get(ev.index ?? 0) ?? 0, function: { arguments: ev.delta.partial_json ?? "" } }] }, null), text: "", done: false };
+            // Tool arguments are output tokens too: counted when the provider reports no usage.
+            const args = ev.delta.partial_json ?? "";
+            return { ...chunk({ tool_calls: [{ index: toolIndex.get(ev.index ?? 0) ?? 0, function: { arguments: args } }] }, null), text: args, done: false };
           }
+          // Thinking is billed as output although the chat shape has no place for it.
+          if (ev.delta?.type === "thinking_delta") return { forward: undefined, text: ev.delta.thinking ?? "", done: false };
           return { forward: undefined, text: "", done: false };
         case "message_delta": {
           // No usage on the final delta: leave it unknown so the gateway counts what it delivered.

@@ -7,11 +7,13 @@ interface OpenAIUsage {
   prompt_tokens_details?: { cached_tokens?: number } | null;
 }
 
+/** The provider's counts, or undefined when it gave none (`usage: {}`, all zero): then the gateway estimates, never bills 0. */
 export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): NormalizedUsage | undefined {
   if (!u || typeof u !== "object") return undefined;
   const input = Number(u.prompt_tokens ?? 0);
   const output = Number(u.completion_tokens ?? 0);
   if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
+  if (input <= 0 && output <= 0) return undefined;
   return {
     input_tokens: Math.max(0, Math.trunc(input)),
     output_tokens: Math.max(0, Math.trunc(output)),
@@ -73,7 +75,11 @@ export function openAICompatibleChat(): ChatAdapter {
 
     streamParser: (publicModel: string, upstreamModel: string) => (data: string): ParsedStreamEvent => {
       if (data === "[DONE]") return { forward: undefined, text: "", done: true };
-      let event: { choices?: Array<{ delta?: { content?: unknown } }>; usage?: OpenAIUsage | null; error?: unknown };
+      let event: {
+        choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
+        usage?: OpenAIUsage | null;
+        error?: unknown;
+      };
       try {
         event = JSON.parse(data) as typeof event;
       } catch {
@@ -82,7 +88,16 @@ export function openAICompatibleChat(): ChatAdapter {
       if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
       const usage = normalizeOpenAIUsage(event.usage);
       let text = "";
-      for (const c of event.choices ?? []) if (typeof c.delta?.content === "string") text += c.delta.content;
+      // Everything the model generated counts when the provider reports no usage: content,
+      // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
+      for (const c of event.choices ?? []) {
+        const d = c.delta;
+        if (!d) continue;
+        if (typeof d.content === "string") text += d.content;
+        if (typeof d.reasoning_content === "string") text += d.reasoning_content;
+        if (typeof d.reasoning === "string") text += d.reasoning;
+        for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
+      }
       const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
       const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
       return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };

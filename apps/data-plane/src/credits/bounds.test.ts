@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { chatPromptBound, embeddingsInputBound, mediaParts } from "./bounds.js";
+
+const model = { context_window: 128_000, max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 };
+
+describe("prompt bounds", () => {
+  it("count every decoded byte of text as a token, whatever the script", () => {
+    const body = JSON.stringify({ messages: [{ role: "user", content: "日本語のテキスト 😀 Ελληνικά" }] });
+    const bytes = Buffer.byteLength(body);
+    // Multi-byte scripts are where bytes/3 fell short; one token per byte cannot.
+    expect(chatPromptBound(model, bytes, mediaParts(JSON.parse(body).messages))).toBe(bytes);
+  });
+
+  it("count each image at the model's per-image maximum, not its bytes", () => {
+    const messages = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is this" },
+          { type: "image_url", image_url: { url: "https://x.test/a.png" } },
+        ],
+      },
+      { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "A".repeat(100_000) } }] },
+    ];
+    const bytes = Buffer.byteLength(JSON.stringify({ messages }));
+    const media = mediaParts(messages);
+    expect(media.images).toBe(2);
+    expect(chatPromptBound(model, bytes, media)).toBe(bytes - media.mediaBytes + 2 * 2_000);
+    // A short URL still costs a whole image.
+    expect(chatPromptBound(model, bytes, media)).toBeGreaterThan(4_000);
+  });
+
+  it("count images inside Anthropic tool results and the system prompt", () => {
+    const messages = [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "image", source: { type: "url", url: "https://x.test/b.png" } }] }] }];
+    expect(mediaParts(messages, [{ type: "image", source: { type: "url", url: "https://x.test/c.png" } }]).images).toBe(2);
+  });
+
+  it("count audio by its bytes unless the model sets a per-part maximum", () => {
+    const messages = [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "B".repeat(5_000), format: "wav" } }] }];
+    const media = mediaParts(messages);
+    expect(chatPromptBound(model, 6_000, media)).toBe(6_000);
+    expect(chatPromptBound({ ...model, max_input_tokens_per_audio: 700 }, 6_000, media)).toBe(1_000 + 700);
+  });
+
+  it("never exceed the context window", () => {
+    expect(chatPromptBound(model, 3_600_000, mediaParts([]))).toBe(128_000);
+    expect(chatPromptBound({ ...model, context_window: 0 }, 3_600_000, mediaParts([]))).toBe(3_600_000);
+  });
+
+  it("count token-array embedding inputs exactly and strings per byte", () => {
+    expect(embeddingsInputBound(model, [1, 2, 3, 4])).toBe(4);
+    expect(embeddingsInputBound(model, [[1, 2], [3, 4, 5]])).toBe(5);
+    expect(embeddingsInputBound(model, ["héllo", "ab"])).toBe(6 + 2);
+    expect(embeddingsInputBound({ context_window: 10 }, "x".repeat(50))).toBe(10);
+  });
+});

@@ -1,0 +1,145 @@
+import { gzipSync } from "node:zlib";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "@gateway/db";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+
+/**
+ * The hold covers the worst the provider can charge for every input, shown against small balances:
+ * decoded (not wire) body size, `n`, image parts, any script, token arrays. The fake provider is
+ * taught to charge like the worst real one for each (one token per UTF-8 byte, a price per image,
+ * every choice of `n`), and the balance must never go below zero.
+ */
+let stack: Stack;
+// 1 minor credit per token in and out: costs read as token counts.
+const perToken = { input_price_minor_per_mtok: 1_000_000, output_price_minor_per_mtok: 1_000_000 };
+const chatModel = (id: string, upstream: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  routes: ["chat", "messages"],
+  context_window: 100_000,
+  max_output_tokens: 1_000,
+  ...perToken,
+  deployments: [{ provider: "fake", upstream_model: upstream }],
+  ...extra,
+});
+const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-embed-bytes"];
+
+beforeAll(async () => {
+  stack = await startStack("bounds");
+  await stack.applyCatalog({
+    models: [
+      chatModel("gw-bytes", "fake-chat+byte_tokens"),
+      chatModel("gw-vision", "fake-chat+image_tokens=1500", { max_input_tokens_per_image: 1_600 }),
+      { id: "gw-embed-bytes", routes: ["embeddings"], context_window: 8_000, max_output_tokens: 0, ...perToken, deployments: [{ provider: "fake", upstream_model: "fake-embed+byte_tokens" }] },
+    ],
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const org = (balanceMinor: number) => createOrg(stack, { balanceMinor, models: MODELS });
+const openai = (o: TestOrg) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+const credits = (o: TestOrg) => stack.ledgerClient.GetCredits({ org_id: o.orgId });
+const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status ?? 0);
+
+/** Every answered request's record is in; returns what they cost. */
+async function settled(o: TestOrg, answered: number): Promise<number> {
+  const rows = await eventually(async () => {
+    const r = await sql<{ cost_minor: number }>`SELECT cost_minor FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(stack.ledger().db);
+    return r.rows.length >= answered ? r.rows : undefined;
+  }, 10_000, "usage applied");
+  return rows.reduce((s, r) => s + r.cost_minor, 0);
+}
+
+async function post(o: TestOrg, body: Buffer, headers: Record<string, string>): Promise<{ status: number; code?: string }> {
+  const r = await fetch(`${stack.baseUrl()}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json", ...headers }, body });
+  const j = (await r.json()) as { error?: { code?: string } };
+  return { status: r.status, code: j.error?.code };
+}
+
+describe("a compressed body", () => {
+  it("is bounded by its decoded size: 7 KB on the wire, 3.6 MB decoded, is refused on a 5,000 balance", async () => {
+    const o = await org(5_000);
+    const body = gzipSync(JSON.stringify({ model: "gw-chat-mini", max_tokens: 16, messages: [{ role: "user", content: "x ".repeat(1_800_000) }] }));
+    expect(body.length).toBeLessThan(10_000);
+    expect(await post(o, body, { "content-encoding": "gzip" })).toEqual({ status: 402, code: "insufficient_credits" });
+    expect((await credits(o)).balance_minor).toBe(5_000);
+    // A small compressed request is served as usual.
+    const small = gzipSync(JSON.stringify({ model: "gw-chat-mini", max_tokens: 16, messages: [{ role: "user", content: "hello there" }] }));
+    expect((await post(o, small, { "content-encoding": "gzip" })).status).toBe(200);
+  });
+
+  it("that does not match its Content-Encoding is a 400, an unknown encoding a 415, a bomb a 413", async () => {
+    const o = await org(5_000);
+    const json = Buffer.from(JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "hi" }] }));
+    expect(await post(o, json, { "content-encoding": "gzip" })).toEqual({ status: 400, code: "invalid_request" });
+    expect(await post(o, gzipSync(json), { "content-encoding": "br" })).toEqual({ status: 400, code: "invalid_request" });
+    expect(await post(o, gzipSync(json).subarray(0, 15), { "content-encoding": "gzip" })).toEqual({ status: 400, code: "invalid_request" });
+    expect(await post(o, json, { "content-encoding": "compress-me" })).toEqual({ status: 415, code: "unsupported_media_type" });
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"model":"gw-chat-mini","messages":[{"role":"user","content":"'), Buffer.alloc(8 * 1024 * 1024, 0x61), Buffer.from('"}]}')]));
+    expect(await post(o, bomb, { "content-encoding": "gzip" })).toEqual({ status: 413, code: "request_too_large" });
+    expect((await credits(o)).balance_minor).toBe(5_000);
+  });
+});
+
+describe("the hold", () => {
+  it("multiplies the output by n, and n choices are billed", async () => {
+    const o = await org(800);
+    const ask = (n: number) => openai(o).chat.completions.create({ model: "gw-bytes", n, max_tokens: 100, messages: [{ role: "user", content: "say a few words" }] });
+    // n = 8 could cost 800 output tokens plus the prompt: more than the balance.
+    expect(await status(ask(8))).toBe(402);
+    const three = await ask(3);
+    expect(three.choices).toHaveLength(3);
+    expect(three.usage!.completion_tokens).toBe(3 * three.choices[0]!.message.content!.split(" ").length);
+    const spent = await settled(o, 1);
+    expect(spent).toBe(three.usage!.prompt_tokens + three.usage!.completion_tokens);
+    expect((await credits(o)).balance_minor).toBe(800 - spent);
+  });
+
+  it("counts every image part at the model's per-image maximum: a 40-byte URL cannot slip through", async () => {
+    const o = await org(1_500);
+    const ask = () =>
+      openai(o).chat.completions.create({
+        model: "gw-vision",
+        max_tokens: 10,
+        messages: [{ role: "user", content: [{ type: "text", text: "what is it" }, { type: "image_url", image_url: { url: "https://img.example/cat.png" } }] }],
+      });
+    expect(await status(ask())).toBe(402);
+    const rich = await org(20_000);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => status(openai(rich).chat.completions.create({ model: "gw-vision", max_tokens: 10, messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://img.example/dog.png" } }] }] }))));
+    const ok = answers.filter((s) => s === 200).length;
+    expect(ok).toBeGreaterThan(0);
+    expect(answers.every((s) => s === 200 || s === 402)).toBe(true);
+    const spent = await settled(rich, ok);
+    expect(spent).toBeGreaterThanOrEqual(ok * 1_500);
+    expect((await credits(rich)).balance_minor).toBe(20_000 - spent);
+    expect((await credits(rich)).balance_minor).toBeGreaterThanOrEqual(0);
+  });
+
+  it("bounds text in any script: concurrent CJK prompts billed a token per byte never overdraw", async () => {
+    const o = await org(30_000);
+    const prompt = "日本語の文章です。".repeat(200); // 5,400 UTF-8 bytes, 1,800 characters
+    const answers = await Promise.all(Array.from({ length: 12 }, () => status(openai(o).chat.completions.create({ model: "gw-bytes", max_tokens: 20, messages: [{ role: "user", content: prompt }] }))));
+    const ok = answers.filter((s) => s === 200).length;
+    expect(ok).toBeGreaterThan(0);
+    expect(answers.every((s) => s === 200 || s === 402)).toBe(true);
+    const spent = await settled(o, ok);
+    expect(spent).toBeGreaterThanOrEqual(ok * 5_400);
+    expect((await credits(o)).balance_minor).toBe(30_000 - spent);
+    expect((await credits(o)).balance_minor).toBeGreaterThanOrEqual(0);
+  });
+
+  it("counts token-array embedding inputs exactly", async () => {
+    const o = await org(2_999);
+    const tokens = Array.from({ length: 3_000 }, () => 0); // "0," = 2 bytes a token: bytes/3 would see 2,000
+    expect(await status(openai(o).embeddings.create({ model: "gw-embed-bytes", input: tokens }))).toBe(402);
+    const enough = await org(3_000);
+    const r = await openai(enough).embeddings.create({ model: "gw-embed-bytes", input: tokens });
+    expect(r.usage.prompt_tokens).toBe(3_000);
+    expect(await settled(enough, 1)).toBe(3_000);
+    expect((await credits(enough)).balance_minor).toBe(0);
+  });
+});
