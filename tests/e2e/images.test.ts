@@ -30,6 +30,13 @@ describe("images through the openai SDK", () => {
     expect(record.line_items).toEqual([{ item: "images", quantity: 2, unit_price_minor: 80_000, per: "image", attributes: { size: "1024x1024", quality: "hd" } }]);
   });
 
+  it("uses the model's default size when the request names none, as the OpenAI API does", async () => {
+    const { data, response } = await client.images.generate({ model: "gw-image", prompt: "a lighthouse" }).withResponse();
+    expect(data.data).toHaveLength(1);
+    const record = (await (await fetch(`${stack.baseUrl()}/usage/${response.headers.get("x-gateway-trace-id")}`, { headers: auth() })).json()) as UsageBody;
+    expect(record.line_items).toEqual([{ item: "images", quantity: 1, unit_price_minor: 40_000, per: "image", attributes: { size: "1024x1024", quality: "standard" } }]);
+  });
+
   it("returns base64 images when asked", async () => {
     const r = await client.images.generate({ model: "gw-image", prompt: "a lighthouse", response_format: "b64_json", size: "1024x1024" });
     expect(Buffer.from(r.data![0]!.b64_json!, "base64").subarray(1, 4).toString()).toBe("PNG");

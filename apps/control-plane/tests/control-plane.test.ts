@@ -139,6 +139,21 @@ describe("catalog", () => {
     await expect(admin.ApplyCatalog({ document_json: JSON.stringify(unknownProvider) })).rejects.toThrow(/models\[0\]\.deployments\[0\]\.provider/);
     await expect(admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ id: "x", routes: ["chat"], context_window: -1 }] }) })).rejects.toThrow(/models\[0\]\.context_window/);
   });
+
+  it("refuses a chat model that cannot answer and prices that make a billable request free", async () => {
+    const chat = catalog.models[0]!;
+    const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
+    await expect(apply({ ...chat, max_output_tokens: 0 })).rejects.toThrow(/models\[0\]\.max_output_tokens: a chat model needs an output limit/);
+    await expect(apply({ ...chat, output_price_minor_per_mtok: 0 })).rejects.toThrow(/models\[0\]\.output_price_minor_per_mtok/);
+    await expect(apply({ ...chat, input_price_minor_per_mtok: 0 })).rejects.toThrow(/models\[0\]\.input_price_minor_per_mtok/);
+    const image = { id: "img", routes: ["images"], context_window: 0, max_output_tokens: 0, input_price_minor_per_mtok: 0, output_price_minor_per_mtok: 0 };
+    await expect(apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 0 }] })).rejects.toThrow(/models\[0\]\.image_prices\[0\]\.price_minor/);
+    await expect(apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 5 }], default_image_size: "512x512" })).rejects.toThrow(/models\[0\]\.default_image_size/);
+    // The per-image token maximum defaults for admission bounds.
+    await apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 5 }], default_image_size: "1024x1024" });
+    const snap = await control.GetCatalog({ known_version: 0 });
+    expect(snap.models.find((m) => m.id === "img")).toMatchObject({ default_image_size: "1024x1024", max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 });
+  });
 });
 
 describe("trial", () => {
