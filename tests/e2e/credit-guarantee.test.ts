@@ -16,8 +16,8 @@ afterAll(async () => {
 it("never spends more than the balance under 200 concurrent requests on two replicas, and bills every success exactly once", async () => {
   const prompt = "please answer this question about credit limits with many words in it to make the request cost something";
   const body = chatBody(prompt, { max_tokens: 8 });
-  // Max cost of one request: the body at 3 bytes/token plus max_tokens, at gw-chat-mini prices.
-  const maxCost = Math.ceil((Math.ceil(Buffer.byteLength(body) / 3) * 150_000 + 8 * 600_000) / 1_000_000);
+  // Max cost of one request: the body at one token per byte plus max_tokens, at gw-chat-mini prices.
+  const maxCost = Math.ceil((Buffer.byteLength(body) * 150_000 + 8 * 600_000) / 1_000_000);
   const balance = maxCost * 10;
   const org = await createOrg(stack, { balanceMinor: balance });
 
