@@ -194,7 +194,7 @@ describe("usage events", () => {
     const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db);
     expect(rows.rows[0]!.n).toBe(1);
     expect(await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 0 })).toMatchObject({ request_id: ev.request_id, org_id: o, cost_minor: 77, created_at_ms: ev.created_at_ms });
-    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("u1-other"), wait_ms: 1_000 })).rejects.toMatchObject({ code: "not_found", message: "usage record not found" });
+    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("u1-other"), wait_ms: 1_000 })).rejects.toMatchObject({ code: "not_found", message: `No usage record for request '${ev.request_id}'.` });
     expect((await client.ListHolds({ org_id: o })).leases[0]).toMatchObject({ remaining_minor: 1_000 - 78, applied_minor: 78 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 5_000 - 78, spent_minor: 78 });
     const unbalanced = await sql<{ txn_id: string }>`SELECT txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0`.execute(ledger.db);

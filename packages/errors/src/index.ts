@@ -149,13 +149,44 @@ export function toErrorBody(err: GatewayError, requestId?: string): ErrorBody {
   };
 }
 
+/** Trailing metadata key carrying a GatewayError's context (JSON) across gRPC. */
+export const ERROR_CONTEXT_METADATA = "x-error-context";
+
+/** The context as it travels: only its known fields, so nothing else rides along. */
+export function encodeErrorContext(c: ErrorContext): string | undefined {
+  const out: ErrorContext = {};
+  if (c.action !== undefined) out.action = c.action;
+  if (c.help_url !== undefined) out.help_url = c.help_url;
+  if (c.param !== undefined) out.param = c.param;
+  if (c.retry_after_s !== undefined) out.retry_after_s = c.retry_after_s;
+  if (c.allowed_models !== undefined) out.allowed_models = c.allowed_models;
+  return Object.keys(out).length ? JSON.stringify(out) : undefined;
+}
+
+function decodeErrorContext(json: string | undefined): ErrorContext {
+  if (!json) return {};
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    const out: ErrorContext = {};
+    if (v.action === "top_up" || v.action === "contact_org_admin") out.action = v.action;
+    if (typeof v.help_url === "string") out.help_url = v.help_url;
+    if (typeof v.param === "string") out.param = v.param;
+    if (typeof v.retry_after_s === "number" && Number.isFinite(v.retry_after_s)) out.retry_after_s = v.retry_after_s;
+    if (Array.isArray(v.allowed_models) && v.allowed_models.every((m) => typeof m === "string")) out.allowed_models = v.allowed_models as string[];
+    return out;
+  } catch {
+    return {};
+  }
+}
+
 /**
- * gRPC carries a GatewayError as the status `details` string `code:message` plus metadata
- * `x-error-code`; this rebuilds the error on the client side.
+ * gRPC carries a GatewayError as the status `details` string `code:message` plus its context in
+ * trailing metadata (ERROR_CONTEXT_METADATA); this rebuilds the error on the client side, context
+ * included, so nothing between a service and the HTTP edge has to re-create it.
  */
-export function fromGrpcDetails(details: string, fallback: ErrorCode): GatewayError {
+export function fromGrpcDetails(details: string, fallback: ErrorCode, contextJson?: string): GatewayError {
   const i = details.indexOf(":");
   const code = i > 0 ? details.slice(0, i) : "";
-  if (isErrorCode(code)) return new GatewayError(code, details.slice(i + 1));
+  if (isErrorCode(code)) return new GatewayError(code, details.slice(i + 1), decodeErrorContext(contextJson));
   return new GatewayError(fallback, details);
 }

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { GatewayError, GrpcStatus, fromGrpcDetails, type ErrorCode } from "@gateway/errors";
+import { ERROR_CONTEXT_METADATA, GatewayError, GrpcStatus, encodeErrorContext, fromGrpcDetails, type ErrorCode } from "@gateway/errors";
 import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods } from "./messages.js";
 
 export * from "./messages.js";
@@ -100,9 +100,15 @@ const GRPC_TO_CODE: Partial<Record<number, ErrorCode>> = {
 /** Rebuilds a GatewayError from a gRPC error; transport failures become service_unavailable. */
 export function errorFromGrpc(err: grpc.ServiceError, peer: string): GatewayError {
   const fallback = GRPC_TO_CODE[err.code];
-  if (fallback) return fromGrpcDetails(err.details ?? "", fallback);
+  const context = err.metadata?.get(ERROR_CONTEXT_METADATA)[0];
+  if (fallback) return fromGrpcDetails(err.details ?? "", fallback, typeof context === "string" ? context : undefined);
+  if (err.code === GrpcStatus.UNAVAILABLE && err.details?.startsWith("service_unavailable:")) {
+    return fromGrpcDetails(err.details, "service_unavailable", typeof context === "string" ? context : undefined);
+  }
   if (err.code === GrpcStatus.DEADLINE_EXCEEDED || err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.CANCELLED) {
-    return new GatewayError("service_unavailable", `${peer} is unavailable (${err.details || grpc.status[err.code]})`);
+    // What callers see: which part of the gateway is away, not its internals.
+    const what = peer.includes("Ledger") ? "Billing" : peer.includes("Admin") || peer.includes("Control") ? "Key and model configuration" : "A gateway service";
+    return new GatewayError("service_unavailable", `${what} is temporarily unavailable; please retry.`, { retry_after_s: 1 });
   }
   return new GatewayError("internal_error", `${peer} failed: ${err.details || grpc.status[err.code]}`);
 }
@@ -165,7 +171,13 @@ export function addService<M extends Methods>(server: grpc.Server, def: ServiceD
         (err: unknown) => {
           const known = err instanceof GatewayError ? err : opts.translate?.(err);
           if (known) {
-            callback({ code: known.grpcStatus, details: `${known.code}:${known.message}` } as grpc.ServiceError, null);
+            const status: Partial<grpc.StatusObject> = { code: known.grpcStatus, details: `${known.code}:${known.message}` };
+            const context = encodeErrorContext(known.context);
+            if (context) {
+              status.metadata = new grpc.Metadata();
+              status.metadata.set(ERROR_CONTEXT_METADATA, context);
+            }
+            callback(status as grpc.ServiceError, null);
           } else {
             opts.onUnexpected?.(err, method);
             callback({ code: GrpcStatus.INTERNAL, details: "internal_error:internal error" } as grpc.ServiceError, null);

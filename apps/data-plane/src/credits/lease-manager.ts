@@ -23,20 +23,6 @@ export interface LeaseManagerOptions {
   unpublished?: () => number;
 }
 
-/** A ledger refusal as the caller's error (402 top up, 402 budget, 503 retry). */
-function callerError(err: unknown): unknown {
-  if (err instanceof GatewayError && err.code === "insufficient_credits") {
-    return new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
-  }
-  if (err instanceof GatewayError && err.code === "budget_exceeded") {
-    return new GatewayError("budget_exceeded", "Your organization's monthly budget is reached.", { action: "contact_org_admin" });
-  }
-  if (err instanceof GatewayError && err.code === "service_unavailable") {
-    return new GatewayError("service_unavailable", "Billing is temporarily unavailable; please retry.", { retry_after_s: 1 });
-  }
-  return err;
-}
-
 /** One lease at the ledger, sub-allocated locally. All amounts in minor credit units. */
 class LeaseState {
   granted = 0;
@@ -108,20 +94,16 @@ export class LeaseManager {
    * the ledger, renewed and released by whichever replica handles the job later.
    */
   async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
-    let lease: Lease;
-    try {
-      lease = await this.ledger.acquire({
-        org_id: orgId,
-        lease_id: "",
-        holder: this.opts.holder,
-        amount_minor: Math.max(1, amount),
-        min_amount_minor: Math.max(1, amount),
-        ttl_ms: this.opts.ttlMs,
-        monthly_budget_minor: monthlyBudgetMinor,
-      });
-    } catch (err) {
-      throw callerError(err);
-    }
+    // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC).
+    const lease = await this.ledger.acquire({
+      org_id: orgId,
+      lease_id: "",
+      holder: this.opts.holder,
+      amount_minor: Math.max(1, amount),
+      min_amount_minor: Math.max(1, amount),
+      ttl_ms: this.opts.ttlMs,
+      monthly_budget_minor: monthlyBudgetMinor,
+    });
     return { leaseId: lease.lease_id, amount, settle: () => undefined };
   }
 
@@ -190,7 +172,7 @@ export class LeaseManager {
         this.retire(orgId, usable);
         return this.doExtend(orgId, amount, budget);
       }
-      throw callerError(err);
+      throw err;
     }
     const tight = lease.available_after_minor < this.opts.chunkMinor;
     if (usable && lease.lease_id === usable.id) {

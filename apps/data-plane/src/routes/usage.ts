@@ -18,42 +18,31 @@ export function usage(ctx: DataPlaneContext) {
     if (born === undefined) throw new GatewayError("not_found", `No usage record for request '${id.slice(0, 64)}'.`);
     // A video job is billed when it finishes, whenever that is: its record may be on the way.
     const wait = Date.now() - born < RECENT_MS || id.startsWith("vid_") ? ctx.config.usageWaitMs : 0;
-    try {
-      const r = await ctx.ledger.GetUsage(
-        { request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait },
-        { timeoutMs: ctx.config.ledgerTimeoutMs + wait },
-      );
-      res.json({
-        object: "usage",
-        request_id: r.request_id,
-        model: r.model,
-        created: Math.floor(r.created_at_ms / 1000),
-        route: r.route,
-        provider: r.provider,
-        stream: r.stream,
-        usage: {
-          input_tokens: r.input_tokens,
-          output_tokens: r.output_tokens,
-          total_tokens: r.input_tokens + r.output_tokens,
-          cached_input_tokens: r.cached_input_tokens,
-          estimated: r.estimated,
-        },
-        price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },
-        line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],
-        guardrails: r.guardrails_json ? (JSON.parse(r.guardrails_json) as unknown[]) : [],
-        cost_credits_minor: r.cost_minor,
-      });
-    } catch (err) {
-      if (err instanceof GatewayError && err.code === "not_found") {
-        throw new GatewayError("not_found", `No usage record for request '${id}'.`);
-      }
-      if (err instanceof GatewayError && err.code === "usage_pending") {
-        throw new GatewayError("usage_pending", `The usage of request '${id}' is not recorded yet: billing is behind. Retry shortly.`, { retry_after_s: 1 });
-      }
-      if (err instanceof GatewayError && err.code === "service_unavailable") {
-        throw new GatewayError("service_unavailable", "Usage records are temporarily unavailable (the ledger is unreachable); retry shortly.", { retry_after_s: 1 });
-      }
-      throw err;
-    }
+    // The ledger's errors arrive as callers should see them (usage_pending with Retry-After,
+    // not_found, service_unavailable when it is away), so they pass through unchanged.
+    const r = await ctx.ledger.GetUsage(
+      { request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait },
+      { timeoutMs: ctx.config.ledgerTimeoutMs + wait },
+    );
+    res.json({
+      object: "usage",
+      request_id: r.request_id,
+      model: r.model,
+      created: Math.floor(r.created_at_ms / 1000),
+      route: r.route,
+      provider: r.provider,
+      stream: r.stream,
+      usage: {
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens,
+        total_tokens: r.input_tokens + r.output_tokens,
+        cached_input_tokens: r.cached_input_tokens,
+        estimated: r.estimated,
+      },
+      price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },
+      line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],
+      guardrails: r.guardrails_json ? (JSON.parse(r.guardrails_json) as unknown[]) : [],
+      cost_credits_minor: r.cost_minor,
+    });
   };
 }

@@ -45,7 +45,7 @@ export function getUsage(ctx: LedgerContext) {
     for (;;) {
       const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
       if (row) {
-        if (row.org_id !== req.org_id) throw new GatewayError("not_found", "usage record not found");
+        if (row.org_id !== req.org_id) throw new GatewayError("not_found", `No usage record for request '${req.request_id.slice(0, 80)}'.`);
         return toRecord(row);
       }
       if (Date.now() + POLL_MS > deadline) break;
@@ -63,15 +63,15 @@ export function getUsage(ctx: LedgerContext) {
       // Read again after the refresh: the record may have been applied since the last read.
       const row = await ctx.db.selectFrom("usage_records").selectAll().where("request_id", "=", req.request_id).executeTakeFirst();
       if (row) {
-        if (row.org_id !== req.org_id) throw new GatewayError("not_found", "usage record not found");
+        if (row.org_id !== req.org_id) throw new GatewayError("not_found", `No usage record for request '${req.request_id.slice(0, 80)}'.`);
         return toRecord(row);
       }
-      if (caughtUp) throw new GatewayError("not_found", "usage record not found");
+      if (caughtUp) throw new GatewayError("not_found", `No usage record for request '${req.request_id.slice(0, 80)}'.`);
       if (Date.now() >= settleBy) break;
       await sleep(POLL_MS * 2);
     }
     const through = ctx.watermark.appliedThrough;
     const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";
-    throw new GatewayError("usage_pending", `usage record not applied yet: usage is applied up to ${behind} ago; retry shortly`);
+    throw new GatewayError("usage_pending", `The usage of request '${req.request_id.slice(0, 80)}' is not recorded yet: billing is behind (usage is applied up to ${behind} ago). Retry shortly.`, { retry_after_s: 1 });
   };
 }
