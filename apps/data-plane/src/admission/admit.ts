@@ -7,9 +7,13 @@ import { costMinor } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
+import { plan, type Planned } from "../pipeline/attempts.js";
+import type { Capability } from "../providers/index.js";
 
-export interface AdmissionRequest {
+export interface AdmissionRequest<C extends Capability> {
   route: RouteKind;
+  /** The adapter capability the route needs: deployments without it are not planned. */
+  capability: C;
   modelId: string;
   /** Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on the hot path). */
   promptTokensBound: (model: Model) => number;
@@ -19,31 +23,34 @@ export interface AdmissionRequest {
   choices?: number;
   /** Name of the request field that set requestedOutput, for error messages. */
   outputParam?: string;
-  /** Exact maximum cost when the route prices by unit (images), minor credit units. */
-  maxCostMinor?: number;
+  /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
+  maxCostMinor?: (model: Model) => number;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
   guard?: { stream: boolean; texts: () => GuardTexts };
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
   promptTexts?: () => string[];
+  /** A check that needs the network (media URLs): after rate limits, before credit is held. */
+  verify?: () => Promise<void>;
 }
 
-export interface Admission {
+export interface Admission<C extends Capability> {
   model: Model;
+  /** The deployments to try, in order (never empty). */
+  planned: Planned<C>[];
   reservation: Reservation;
-  /** Counts a finished request's tokens against the key's tokens-per-minute limit. */
-  recordTokens(tokens: number): void;
 }
 
 /**
- * The one admission point every model route goes through, in this order: catalog visibility and
- * policy (403/404/400), output limit, context-window pre-check (400), rate limits (429), the
- * guardrails' streaming rule and input guardrails (400), usage recording capacity (503), credits
- * and budget (402). Nothing here does I/O except a credit-lease
- * extension when the replica's local lease cannot cover the request.
+ * The admission stages every model route runs, in this order: catalog visibility and policy
+ * (403/404/400), output limit (400), planning (503 when no deployment can serve the route: before
+ * anything is held), rate limits (429), context-window pre-check (400), the guardrails' streaming
+ * rule and input guardrails (400), network checks of the request (400), usage recording capacity
+ * (503), credits and budget (402). Nothing here does I/O except the guardrail webhook, the media
+ * checks and a credit-lease extension when the replica's local lease cannot cover the request.
  */
-export async function admit(ctx: DataPlaneContext, res: Response, req: AdmissionRequest): Promise<Admission> {
+export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Response, req: AdmissionRequest<C>): Promise<Admission<C>> {
   const l = locals(res);
   const key = l.key!;
   l.model = req.modelId;
@@ -52,45 +59,32 @@ export async function admit(ctx: DataPlaneContext, res: Response, req: Admission
     const field = req.outputParam ?? "max_tokens";
     throw new GatewayError("invalid_request", `'${field}' (${req.requestedOutput}) exceeds the output limit of '${model.id}' (${model.max_output_tokens}).`, { param: field });
   }
+  const planned = plan(ctx, model, req.capability);
+  applyRateLimit(ctx, res);
   if (ctx.contextChecker && req.promptTexts) {
     ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
   }
-  applyRateLimit(ctx, res);
   if (req.guard) {
     refuseStreamIfNeeded(ctx, res, req.route, req.guard.stream);
     const pending = runStage(ctx, res, req.route, "input", req.guard.texts);
     if (pending) await pending;
   }
+  if (req.verify) await req.verify();
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
-  const maxCost = req.maxCostMinor ?? costMinor({ input_tokens: req.promptTokensBound(model), output_tokens: maxOut }, model);
+  const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : costMinor({ input_tokens: req.promptTokensBound(model), output_tokens: maxOut }, model);
   const reservation = req.dedicatedHold
     ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
     : await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
-  return {
-    model,
-    reservation,
-    recordTokens: (tokens) => ctx.rateLimiter.addTokens(key.key_id, tokens),
-  };
+  return { model, planned, reservation };
 }
 
-/** The key's rate limits (429 when over) and OpenAI's x-ratelimit-* headers when it has any. */
+/** The key's rate limits: 429 when over; the state is kept for the x-ratelimit-* headers. */
 export function applyRateLimit(ctx: DataPlaneContext, res: Response): void {
-  const key = locals(res).key!;
+  const l = locals(res);
+  const key = l.key!;
   const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
-  if (limits) {
-    // The headers OpenAI's API sends, so clients that pace themselves by them work unchanged.
-    if (limits.rpm > 0) {
-      res.setHeader("x-ratelimit-limit-requests", String(limits.rpm));
-      res.setHeader("x-ratelimit-remaining-requests", String(limits.remainingRequests));
-      res.setHeader("x-ratelimit-reset-requests", `${limits.resetS}s`);
-    }
-    if (limits.tpm > 0) {
-      res.setHeader("x-ratelimit-limit-tokens", String(limits.tpm));
-      res.setHeader("x-ratelimit-remaining-tokens", String(limits.remainingTokens));
-      res.setHeader("x-ratelimit-reset-tokens", `${limits.resetS}s`);
-    }
-  }
+  if (limits) l.rateLimit = limits;
 }

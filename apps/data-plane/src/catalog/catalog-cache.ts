@@ -1,10 +1,12 @@
 import type { Logger } from "@gateway/observability";
-import type { CatalogSnapshot, Model, Provider, TrialPolicy } from "@gateway/proto";
+import type { CatalogSnapshot, Model, TrialPolicy } from "@gateway/proto";
+import { isProviderKind, type CatalogProvider } from "../providers/types.js";
 
 export interface CatalogView {
   version: number;
   models: ReadonlyMap<string, Model>;
-  providers: ReadonlyMap<string, Provider>;
+  /** Providers of a kind this gateway has an adapter for (others are unusable and left out). */
+  providers: ReadonlyMap<string, CatalogProvider>;
   /** Published model ids, sorted: the base of every visibility computation. */
   publishedIds: readonly string[];
 }
@@ -75,7 +77,9 @@ export class CatalogCache {
 
 export function buildView(snapshot: CatalogSnapshot): CatalogView {
   const models = new Map(snapshot.models.map((m) => [m.id, { ...m, deployments: [...m.deployments].sort((a, b) => a.priority - b.priority) }]));
-  const providers = new Map(snapshot.providers.map((p) => [p.code, p]));
+  // The kind is narrowed here, once: everything downstream switches over the closed union.
+  const providers = new Map<string, CatalogProvider>();
+  for (const p of snapshot.providers) if (isProviderKind(p.kind)) providers.set(p.code, { ...p, kind: p.kind });
   const publishedIds = snapshot.models.filter((m) => m.status === "published").map((m) => m.id).sort();
   return { version: snapshot.version, models, providers, publishedIds };
 }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { GatewayError, toErrorBody } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
 import { locals } from "./request-context.js";
+import { writeGatewayHeaders } from "./headers.js";
 import { markUnchecked } from "../guardrails/index.js";
 
 interface HttpParserError {
@@ -56,6 +57,7 @@ export function errorHandler(log: Logger) {
       res.destroy();
       return;
     }
+    writeGatewayHeaders(res);
     if (gErr.context.retry_after_s !== undefined) res.setHeader("retry-after", String(gErr.context.retry_after_s));
     // An organization with rules sees the header on every model-route error, even before they ran.
     if (req.method === "POST" && locals(res).key) {

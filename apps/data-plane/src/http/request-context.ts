@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import type { KeyContext } from "@gateway/proto";
+import type { RateLimitState } from "../admission/rate-limiter.js";
 
 /** Per-request state kept on res.locals. */
 export interface RequestLocals {
@@ -15,6 +16,10 @@ export interface RequestLocals {
   model?: string;
   /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */
   bodyBytes?: number;
+  /** The deployment that served (or last failed), its retries and the providers fallen back from. */
+  served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[] };
+  /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
+  rateLimit?: RateLimitState;
 }
 
 export function locals(res: Response): RequestLocals {

@@ -1,40 +1,29 @@
-import { GatewayError } from "@gateway/errors";
-import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { anthropicChat } from "./anthropic/chat.js";
+import { openAICompatibleChat } from "./openai-compatible/chat.js";
+import { openAIEmbeddings, openAIImages } from "./openai-compatible/json-apis.js";
 import { openAIChat } from "./openai/index.js";
-import type { ChatAdapter, ProviderKind } from "./types.js";
+import { falVideo } from "./video/fal.js";
+import { openAIVideo } from "./video/openai.js";
+import type { ProviderAdapter, ProviderKind } from "./types.js";
 
 export * from "./types.js";
 
-const openai = openAICompatibleChat();
+const compatible: ProviderAdapter = { chat: openAICompatibleChat(), embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
+const openai: ProviderAdapter = { chat: openAIChat, embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
+const anthropic: ProviderAdapter = { chat: anthropicChat };
+const fal: ProviderAdapter = { video: falVideo };
 
-/** A queue-style video provider serves no chat: a deployment on it is skipped like a failure. */
-const unsupportedChat: ChatAdapter = {
-  buildChatRequest() {
-    throw new GatewayError("model_unavailable", "This provider serves video only.");
-  },
-  parseChatResponse() {
-    throw new GatewayError("model_unavailable", "This provider serves video only.");
-  },
-  streamParser() {
-    throw new GatewayError("model_unavailable", "This provider serves video only.");
-  },
-  mapError(status) {
-    return new GatewayError("upstream_error", `The provider failed with status ${status}.`);
-  },
-};
-
-/** The chat adapter of a provider kind. Exhaustive: a new kind without a case fails to compile. */
-export function chatAdapterFor(kind: ProviderKind): ChatAdapter {
+/** The adapter of a provider kind and what it can do. Exhaustive: a new kind without a case fails to compile. */
+export function adapterFor(kind: ProviderKind): ProviderAdapter {
   switch (kind) {
     case "openai":
-      return openAIChat;
-    case "openai-compatible":
       return openai;
+    case "openai-compatible":
+      return compatible;
     case "anthropic":
-      return anthropicChat;
+      return anthropic;
     case "fal":
-      return unsupportedChat;
+      return fal;
     default: {
       const never: never = kind;
       throw new Error(`unknown provider kind ${String(never)}`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { anthropicChat, openAIToAnthropic } from "./anthropic/chat.js";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { SseParser } from "./sse.js";
+import type { UpstreamTarget } from "./types.js";
 import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
 import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-to-anthropic.js";
 
@@ -85,7 +86,7 @@ describe("Anthropic wire fixtures", () => {
 });
 
 describe("credentials", () => {
-  const target = (auth_header: string) => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
+  const target = (auth_header: string): UpstreamTarget => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
   it("sends the credential as a bearer token, or in the provider's own header", () => {
     expect(openai.buildChatRequest({ model: "m", messages: [] }, target("")).headers.authorization).toBe("Bearer secret-1");
     const azure = openai.buildChatRequest({ model: "m", messages: [] }, target("api-key")).headers;

@@ -1,5 +1,6 @@
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider } from "@gateway/proto";
+import type { VideoAdapter } from "./video/types.js";
 
 /** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
 export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal";
@@ -7,6 +8,9 @@ export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal";
 export function isProviderKind(v: string): v is ProviderKind {
   return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal";
 }
+
+/** A catalog provider whose kind was narrowed once, when the catalog loaded. */
+export type CatalogProvider = Omit<Provider, "kind"> & { kind: ProviderKind };
 
 /** Token usage normalized across providers. */
 export interface NormalizedUsage {
@@ -19,7 +23,7 @@ export interface NormalizedUsage {
 
 /** Where one attempt goes. */
 export interface UpstreamTarget {
-  provider: Provider;
+  provider: CatalogProvider;
   deployment: Deployment;
   /** The resolved credential; never logged. */
   apiKey: string | undefined;
@@ -75,3 +79,32 @@ export interface ChatAdapter {
   streamParser(publicModel: string, upstreamModel: string): (data: string) => ParsedStreamEvent;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
+
+/** Embeddings in a provider's shape. */
+export interface EmbeddingsAdapter {
+  build(body: Record<string, unknown>, target: UpstreamTarget): UpstreamHttpRequest;
+  /** The client's answer (model rewritten by the caller) and the input tokens billed; throws upstream_error. */
+  parse(json: unknown): { body: Record<string, unknown>; inputTokens: number };
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
+}
+
+/** Image generation in a provider's shape. */
+export interface ImagesAdapter {
+  build(body: Record<string, unknown>, target: UpstreamTarget): UpstreamHttpRequest;
+  /** The client's answer and how many images were delivered; throws upstream_error. */
+  parse(json: unknown): { body: Record<string, unknown>; images: number };
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
+}
+
+/**
+ * What a provider kind can do. A kind without a capability is skipped when deployments are planned
+ * for a route that needs it: no cast, no try/catch, no kind checks in routes.
+ */
+export interface ProviderAdapter {
+  chat?: ChatAdapter;
+  embeddings?: EmbeddingsAdapter;
+  images?: ImagesAdapter;
+  video?: VideoAdapter;
+}
+
+export type Capability = keyof ProviderAdapter;

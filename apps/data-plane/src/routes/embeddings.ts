@@ -5,8 +5,8 @@ import { costMinor } from "../credits/cost.js";
 import { embeddingsInputBound } from "../credits/bounds.js";
 import { admit } from "../admission/admit.js";
 import { fieldTexts } from "../guardrails/index.js";
-import { runJson } from "../routing/json-router.js";
-import { openAIAuthHeaders } from "../providers/openai-compatible/chat.js";
+import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
+import { writeGatewayHeaders } from "../http/headers.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -31,29 +31,26 @@ function validate(raw: unknown): Record<string, unknown> {
 export function embeddings(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validate(req.body);
-    const admission = await admit(ctx, res, {
+    const { model, planned, reservation } = await admit(ctx, res, {
       route: "embeddings",
+      capability: "embeddings",
       modelId: body.model as string,
-      promptTokensBound: (model) => embeddingsInputBound(model, body.input),
+      promptTokensBound: (m) => embeddingsInputBound(m, body.input),
       requestedOutput: 0,
       guard: { stream: false, texts: () => fieldTexts(body, "input") },
     });
-    const { model, reservation } = admission;
+    const client = clientSignal(res);
     try {
-      await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
-        route: "embeddings",
-        build: (t) => {
-          if (t.provider.kind === "anthropic" || t.provider.kind === "fal") return undefined; // no embeddings API there
-          const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
-          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/embeddings`, headers, body: JSON.stringify({ ...body, model: t.deployment.upstream_model }) };
-        },
-        parse: (json) => {
-          const j = json as { data?: unknown; usage?: { prompt_tokens?: unknown } };
-          if (!Array.isArray(j?.data) || typeof j.usage?.prompt_tokens !== "number") throw new GatewayError("upstream_error", "The provider returned an invalid embeddings response.");
-          const usage = { input_tokens: j.usage.prompt_tokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
-          return { body: { ...j, model: model.id }, usage, costMinor: costMinor(usage, model) };
-        },
-      });
+      const timeoutMs = clampedTimeout(ctx, req);
+      const served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(body, target), timeoutMs, adapter.mapError)));
+      const usage = { input_tokens: served.value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
+      // Billed even when the client left meanwhile (status 499): the provider did the work.
+      await billUsage(ctx, res, { model, route: "embeddings", target: served.planned.target, reservation, usage, costMinor: costMinor(usage, model), stream: false, status: client.aborted ? 499 : 200 });
+      if (client.aborted) return;
+      writeGatewayHeaders(res);
+      res.status(200).json({ ...served.value.body, model: model.id });
+    } catch (err) {
+      if (!(err instanceof ClientGoneError)) throw err;
     } finally {
       reservation.settle(0);
     }

@@ -3,8 +3,8 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { admit } from "../admission/admit.js";
-import { runJson } from "../routing/json-router.js";
-import { openAIAuthHeaders } from "../providers/openai-compatible/chat.js";
+import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
+import { writeGatewayHeaders } from "../http/headers.js";
 import { fieldTexts } from "../guardrails/index.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
@@ -78,44 +78,43 @@ export function imagePrice(model: Model, size: string | undefined, quality: stri
 export function images(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validateImageBody(req.body);
-    // Resolve first to price it; admit() resolves again with the same cached catalog (no I/O).
-    const catalogModel = ctx.catalog.current.models.get(body.model);
-    const unit = catalogModel && catalogModel.routes.includes("images") ? imagePrice(catalogModel, body.size, body.quality) : 0;
-    const admission = await admit(ctx, res, {
+    let unitPrice = 0;
+    const { model, planned, reservation } = await admit(ctx, res, {
       route: "images",
+      capability: "images",
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
-      maxCostMinor: unit * body.n,
+      // Priced once, on the model admission resolved.
+      maxCostMinor: (m) => (unitPrice = imagePrice(m, body.size, body.quality)) * body.n,
       guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
     });
-    const { model, reservation } = admission;
-    const cost = imagePrice(model, body.size, body.quality) * body.n;
+    // The size billed is the size asked for: the catalog's default goes upstream explicitly.
+    const size = body.size ?? (model.default_image_size || undefined);
+    const upstreamBody: Record<string, unknown> = { ...body, ...(size ? { size } : {}) };
+    const client = clientSignal(res);
     try {
-      await runJson(ctx, req, res, model, reservation, admission.recordTokens, {
+      const timeoutMs = clampedTimeout(ctx, req);
+      const served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
+      // Bill what was delivered: a provider that returns fewer images is charged for fewer.
+      const delivered = Math.min(served.value.images, body.n);
+      const attributes: Record<string, string> = { size: size ?? "default", quality: body.quality ?? "standard" };
+      await billUsage(ctx, res, {
+        model,
         route: "images",
-        build: (t) => {
-          if (t.provider.kind === "anthropic" || t.provider.kind === "fal") return undefined;
-          const headers: Record<string, string> = { "content-type": "application/json", ...openAIAuthHeaders(t) };
-          // The size billed is the size asked for: the catalog's default goes upstream explicitly.
-          const size = body.size ?? (model.default_image_size || undefined);
-          return { url: `${t.provider.base_url.replace(/\/+$/, "")}/images/generations`, headers, body: JSON.stringify({ ...body, ...(size ? { size } : {}), model: t.deployment.upstream_model }) };
-        },
-        parse: (json) => {
-          const j = json as { created?: unknown; data?: unknown };
-          if (!Array.isArray(j?.data)) throw new GatewayError("upstream_error", "The provider returned an invalid image response.");
-          // Bill what was delivered: a provider that returns fewer images is charged for fewer.
-          const delivered = Math.min(j.data.length, body.n);
-          const unitPrice = cost / body.n;
-          const attributes: Record<string, string> = { size: body.size ?? (model.default_image_size || "default"), quality: body.quality ?? "standard" };
-          return {
-            body: j,
-            usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
-            costMinor: unitPrice * delivered,
-            lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
-          };
-        },
+        target: served.planned.target,
+        reservation,
+        usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+        costMinor: unitPrice * delivered,
+        stream: false,
+        status: client.aborted ? 499 : 200,
+        lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
       });
+      if (client.aborted) return;
+      writeGatewayHeaders(res);
+      res.status(200).json(served.value.body);
+    } catch (err) {
+      if (!(err instanceof ClientGoneError)) throw err;
     } finally {
       reservation.settle(0);
     }

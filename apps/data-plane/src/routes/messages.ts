@@ -4,10 +4,10 @@ import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { locals } from "../http/request-context.js";
 import { admit } from "../admission/admit.js";
-import { plan, run } from "../routing/chat-router.js";
-import { anthropicShape } from "../routing/client-shape.js";
+import { runChat } from "../pipeline/chat.js";
+import { anthropicShape } from "../pipeline/client-shape.js";
 import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
-import { promptTexts } from "./chat-completions.js";
+import { promptTexts } from "./chat-body.js";
 import { chatTexts } from "../guardrails/index.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
@@ -35,20 +35,18 @@ export function messages(ctx: DataPlaneContext) {
     const raw = validateMessagesBody(req.body);
     const body = anthropicToOpenAI(raw);
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
-    const admission = await admit(ctx, res, {
+    const { model, planned, reservation } = await admit(ctx, res, {
       route: "messages",
+      capability: "chat",
       modelId: body.model,
-      promptTokensBound: (model) => chatPromptBound(model, bodyBytes, mediaParts(raw.messages, raw.system)),
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
       promptTexts: () => promptTexts(body),
       guard: { stream: body.stream === true, texts: () => chatTexts(body.messages) },
     });
-    const { model, reservation } = admission;
     try {
-      const attempts = plan(ctx, model);
-      if (attempts.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment on this gateway.`);
-      await run(ctx, req, res, body, model, attempts, reservation, bodyBytes, admission.recordTokens, anthropicShape(model.id));
+      await runChat(ctx, req, res, { body, model, planned, reservation, bodyBytes, shape: anthropicShape(model.id) });
     } finally {
       reservation.settle(0);
     }

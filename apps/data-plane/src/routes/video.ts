@@ -5,10 +5,10 @@ import type { DataPlaneContext } from "../context.js";
 import { admit, applyRateLimit } from "../admission/admit.js";
 import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
 import { locals, newVideoJobId } from "../http/request-context.js";
-import { AttemptCursor, clampedTimeout, planTargets, retryable, toGatewayError } from "../routing/attempts.js";
-import { classify, UpstreamTransportError } from "../providers/upstream-client.js";
-import { videoAdapterFor, type VideoOutput, type VideoStatus } from "../providers/video/index.js";
-import { isProviderKind } from "../providers/index.js";
+import { ClientGoneError, attemptAll, clampedTimeout, clientSignal, toGatewayError } from "../pipeline/attempts.js";
+import { classify } from "../providers/upstream-client.js";
+import type { VideoOutput } from "../providers/video/index.js";
+import { writeGatewayHeaders } from "../http/headers.js";
 import { MEDIA_FIELDS, planVideo, validateVideoBody } from "../video/request.js";
 import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
 import { TextCollector, guardrailOutcomes } from "../guardrails/index.js";
@@ -62,75 +62,51 @@ export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): R
 }
 
 function serveJobHeaders(res: Response, job: VideoJob): void {
-  res.setHeader("x-gateway-provider", job.provider);
-  res.setHeader("x-gateway-upstream-model", job.upstream_model);
+  locals(res).served = { provider: job.provider, upstreamModel: job.upstream_model, retries: 0, fallbacks: [] };
+  writeGatewayHeaders(res);
 }
 
-/** POST /v1/video/generations: validate, check media URLs, hold the maximum cost, submit, record. */
+/** POST /v1/video/generations: validate, hold the maximum cost, check media URLs, submit, record. */
 export function createVideo(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = validateVideoBody(req.body);
     const l = locals(res);
     const key = l.key!;
     // Visibility and policy first (403/404 before any 400 about the model's values).
-    const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model);
-    const plan = planVideo(model, body);
-    for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
-    if (body.imageUrls) for (const [i, u] of body.imageUrls.entries()) await ctx.media.check(`imageUrls[${i}]`, u);
+    const plan = planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
     const guardTexts = () => {
       const t = new TextCollector();
       t.add(plan.spec.prompt, (v) => (plan.spec.prompt = body.prompt = v));
       return t;
     };
-    const admission = await admit(ctx, res, {
+    const { model, planned, reservation } = await admit(ctx, res, {
       route: "video",
+      capability: "video",
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
-      maxCostMinor: plan.maxCostMinor,
+      maxCostMinor: () => plan.maxCostMinor,
       dedicatedHold: true,
       guard: { stream: false, texts: guardTexts },
+      // DNS for media URLs only once the request passed rate limits and guardrails.
+      verify: async () => {
+        for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
+        if (body.imageUrls) for (const [i, u] of body.imageUrls.entries()) await ctx.media.check(`imageUrls[${i}]`, u);
+      },
     });
-    const lease = admission.reservation.leaseId;
+    const lease = reservation.leaseId;
     const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
-
-    const client = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) client.abort();
-    });
-    const attempts = planTargets(ctx, model).flatMap((target) => {
-      const adapter = isProviderKind(target.provider.kind) ? videoAdapterFor(target.provider.kind) : undefined;
-      return adapter ? [{ target, adapter }] : [];
-    });
-    if (attempts.length === 0) {
+    const client = clientSignal(res);
+    const http = videoHttp(ctx, clampedTimeout(ctx, req), client);
+    let served;
+    try {
+      served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(http, target, plan.spec));
+    } catch (err) {
       await release();
-      throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for video on this gateway.`);
+      if (err instanceof ClientGoneError) return;
+      throw err;
     }
-    const http = videoHttp(ctx, clampedTimeout(ctx, req), client.signal);
-    const cursor = new AttemptCursor(ctx, attempts, client.signal);
-    let submitted: VideoStatus | undefined;
-    for (let a = cursor.current; a; a = cursor.current) {
-      try {
-        submitted = await a.adapter.submit(http, a.target, plan.spec);
-        ctx.metrics.upstreamAttempts.inc({ provider: a.target.provider.code, outcome: "ok" });
-        break;
-      } catch (err) {
-        const e = err instanceof GatewayError ? err : classify(err, client.signal);
-        ctx.metrics.upstreamAttempts.inc({ provider: a.target.provider.code, outcome: e instanceof UpstreamTransportError ? e.kind : e.code });
-        if (client.signal.aborted || !retryable(e)) {
-          await release();
-          if (client.signal.aborted) return;
-          throw toGatewayError(e);
-        }
-        await cursor.failure(e);
-      }
-    }
-    const served = cursor.current;
-    if (!submitted || !served) {
-      await release();
-      if (client.signal.aborted) return;
-      throw cursor.finalError(res);
-    }
+    const { planned: p, value: submitted } = served;
     const request: Record<string, unknown> = { duration: plan.spec.durationS, resolution: plan.spec.resolution, aspectRatio: plan.spec.aspectRatio, generateAudio: plan.spec.generateAudio };
     for (const f of ["prompt", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) if (body[f] !== undefined) request[f] = body[f];
     let job: VideoJob;
@@ -140,8 +116,8 @@ export function createVideo(ctx: DataPlaneContext) {
         org_id: key.org_id,
         key_id: key.key_id,
         model: model.id,
-        provider: served.target.provider.code,
-        upstream_model: served.target.deployment.upstream_model,
+        provider: p.target.provider.code,
+        upstream_model: p.target.deployment.upstream_model,
         upstream_job_id: submitted.upstreamJobId ?? "",
         upstream_json: JSON.stringify(submitted.upstreamState ?? {}),
         request_json: JSON.stringify(request),
@@ -167,12 +143,12 @@ export function createVideo(ctx: DataPlaneContext) {
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.
-      await served.adapter.cancel(videoHttp(ctx, 5_000), served.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: served.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
+      await p.adapter.cancel(videoHttp(ctx, 5_000), p.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: p.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
       await release();
       if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
     }
-    cursor.serve(res);
+    writeGatewayHeaders(res);
     res.status(200).json(renderJob(ctx, req, job));
   };
 }

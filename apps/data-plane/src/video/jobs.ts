@@ -1,9 +1,9 @@
 import { GatewayError } from "@gateway/errors";
 import type { UsageEventV1 } from "@gateway/events";
-import type { Provider, VideoJob } from "@gateway/proto";
+import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { isProviderKind, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
-import { videoAdapterFor, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoStatus } from "../providers/video/index.js";
+import { adapterFor, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
+import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/index.js";
 
 function parseOutcomes(text: string): UsageEventV1["guardrails"] {
   try {
@@ -37,10 +37,9 @@ export function videoHttp(ctx: DataPlaneContext, timeoutMs: number, signal: Abor
 
 /** The provider of a stored job as a target (catalog provider + credential), if still configured. */
 export function jobTarget(ctx: DataPlaneContext, job: VideoJob): { target: UpstreamTarget; adapter: VideoAdapter } | undefined {
-  const provider: Provider | undefined = ctx.catalog.current.providers.get(job.provider);
-  if (!provider || !isProviderKind(provider.kind)) return undefined;
-  const adapter = videoAdapterFor(provider.kind);
-  if (!adapter) return undefined;
+  const provider = ctx.catalog.current.providers.get(job.provider);
+  const adapter = provider && adapterFor(provider.kind).video;
+  if (!provider || !adapter) return undefined;
   const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
   if (provider.credential_ref && !apiKey) return undefined;
   return { target: { provider, deployment: { provider: provider.code, upstream_model: job.upstream_model, priority: 0, weight: 1 }, apiKey }, adapter };

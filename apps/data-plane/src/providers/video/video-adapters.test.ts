@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Provider } from "@gateway/proto";
-import type { UpstreamHttpRequest, UpstreamTarget } from "../types.js";
+import type { ProviderKind, UpstreamHttpRequest, UpstreamTarget } from "../types.js";
 import { falVideo } from "./fal.js";
 import { openAISize, openAIVideo } from "./openai.js";
 import type { VideoHttp, VideoJobSpec } from "./types.js";
@@ -23,8 +22,8 @@ function scripted(...answers: Array<[number, unknown]>): VideoHttp & { calls: Up
   };
 }
 
-const target = (kind: string, base: string, model: string): UpstreamTarget => ({
-  provider: { code: kind, kind, base_url: base, credential_ref: "K", auth_header: "" } as Provider,
+const target = (kind: ProviderKind, base: string, model: string): UpstreamTarget => ({
+  provider: { code: kind, kind, base_url: base, credential_ref: "K", auth_header: "" },
   deployment: { provider: kind, upstream_model: model, priority: 0, weight: 1 },
   apiKey: "secret-key",
 });

@@ -1,0 +1,186 @@
+import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { LineItem, UsageEventV1 } from "@gateway/events";
+import type { Model } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import type { Reservation } from "../credits/lease-manager.js";
+import { adapterFor, type Capability, type NormalizedUsage, type ProviderAdapter, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
+import { CircuitBreaker } from "../providers/circuit-breaker.js";
+import { NEVER_ABORTED, UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { locals } from "../http/request-context.js";
+import { orderDeployments } from "./weights.js";
+import { guardrailOutcomes } from "../guardrails/index.js";
+
+/** One deployment a request may go to, with the adapter for the route's capability. */
+export interface Planned<C extends Capability> {
+  target: UpstreamTarget;
+  adapter: NonNullable<ProviderAdapter[C]>;
+}
+
+/**
+ * The model's deployments that can serve `capability` on this replica, in routing order: the
+ * provider's kind has that capability and its credential is present; cooled-down deployments go
+ * last rather than away. Planned before any credit is held: a request with nowhere to go is a 503
+ * that holds nothing.
+ */
+export function plan<C extends Capability>(ctx: DataPlaneContext, model: Model, capability: C): Planned<C>[] {
+  const out: Planned<C>[] = [];
+  for (const d of orderDeployments(model.deployments)) {
+    const provider = ctx.catalog.current.providers.get(d.provider);
+    const adapter = provider && adapterFor(provider.kind)[capability];
+    if (!provider || !adapter) continue;
+    const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
+    if (provider.credential_ref && !apiKey) continue;
+    out.push({ target: { provider, deployment: d, apiKey }, adapter: adapter as NonNullable<ProviderAdapter[C]> });
+  }
+  const closed = out.filter((p) => !ctx.breaker.isOpen(CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model)));
+  if (out.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for this route on this gateway.`);
+  return closed.length ? closed : out;
+}
+
+/** Aborts when the client goes away before the response finished. */
+export function clientSignal(res: Response): AbortSignal {
+  const client = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) client.abort();
+  });
+  return client.signal;
+}
+
+/** Thrown by the attempt loop when the client went away: nothing is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super("client went away");
+  }
+}
+
+function retryable(err: GatewayError | UpstreamTransportError): boolean {
+  if (err instanceof UpstreamTransportError) return err.kind !== "aborted";
+  return err.code === "upstream_error" || err.code === "model_unavailable" || err.code === "upstream_timeout";
+}
+
+export function toGatewayError(err: GatewayError | UpstreamTransportError): GatewayError {
+  if (err instanceof GatewayError) return err;
+  if (err.kind === "timeout") return new GatewayError("upstream_timeout", "The provider did not answer within the timeout.");
+  return new GatewayError("upstream_error", "The provider could not be reached.");
+}
+
+/** The per-attempt timeout: x-gateway-timeout-ms clamped to the server's bounds; invalid → default. */
+export function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
+  const raw = req.headers["x-gateway-timeout-ms"];
+  const v = typeof raw === "string" && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(v) || v < 1000) return ctx.config.upstreamTimeoutMs;
+  return Math.min(Math.max(v, ctx.config.upstreamTimeoutMinMs), ctx.config.upstreamTimeoutMaxMs);
+}
+
+/**
+ * The one attempt loop of every route: calls `attempt` on the planned deployments until one
+ * succeeds. A retryable failure (transport, 429, 5xx, an invalid answer) retries the same
+ * deployment with exponential backoff and full jitter (Retry-After honoured up to the cap), then
+ * falls back to the next; every outcome feeds the circuit breaker and the attempts metric. What
+ * served the request (or what failed) is recorded in the request's locals for the response headers.
+ * A client that went away stops the loop (no new attempt starts) with ClientGoneError.
+ */
+export async function attemptAll<C extends Capability, T>(
+  ctx: DataPlaneContext,
+  res: Response,
+  planned: Planned<C>[],
+  client: AbortSignal,
+  attempt: (p: Planned<C>) => Promise<T>,
+): Promise<{ planned: Planned<C>; value: T }> {
+  const l = locals(res);
+  const served = { provider: "", upstreamModel: "", retries: 0, fallbacks: [] as string[] };
+  l.served = served;
+  const { upstreamRetries, retryMaxMs, retryBaseMs } = ctx.config;
+  let lastErr: GatewayError | UpstreamTransportError | undefined;
+  for (let i = 0; i < planned.length; ) {
+    if (client.aborted) throw new ClientGoneError();
+    const p = planned[i]!;
+    const breakerKey = CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model);
+    served.provider = p.target.provider.code;
+    served.upstreamModel = p.target.deployment.upstream_model;
+    try {
+      const value = await attempt(p);
+      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: "ok" });
+      ctx.breaker.success(breakerKey);
+      return { planned: p, value };
+    } catch (err) {
+      if (err instanceof ClientGoneError) throw err;
+      const e = err instanceof GatewayError ? err : classify(err, client);
+      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: e instanceof UpstreamTransportError ? e.kind : e.code });
+      if (client.aborted) throw new ClientGoneError();
+      if (!retryable(e)) throw toGatewayError(e);
+      lastErr = e;
+      ctx.breaker.failure(breakerKey);
+      const retryAfterMs = e instanceof GatewayError && e.context.retry_after_s !== undefined ? e.context.retry_after_s * 1000 : undefined;
+      if (served.retries < upstreamRetries && (retryAfterMs === undefined || retryAfterMs <= retryMaxMs)) {
+        served.retries++;
+        const backoff = Math.random() * Math.min(retryMaxMs, retryBaseMs * 2 ** (served.retries - 1));
+        await new Promise((r) => setTimeout(r, Math.max(backoff, retryAfterMs ?? 0)));
+        continue;
+      }
+      served.fallbacks.push(p.target.provider.code);
+      served.retries = 0;
+      i++;
+    }
+  }
+  served.provider = "";
+  throw lastErr ? toGatewayError(lastErr) : new GatewayError("model_unavailable", "No provider could serve the request.");
+}
+
+/** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
+export async function billUsage(
+  ctx: DataPlaneContext,
+  res: Response,
+  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; usage: NormalizedUsage; costMinor: number; stream: boolean; status: number; lineItems?: LineItem[] },
+): Promise<void> {
+  const l = locals(res);
+  const event: UsageEventV1 = {
+    version: 1,
+    request_id: l.requestId,
+    org_id: l.key!.org_id,
+    key_id: l.key!.key_id,
+    model: o.model.id,
+    route: o.route,
+    provider: o.target.provider.code,
+    upstream_model: o.target.deployment.upstream_model,
+    lease_id: o.reservation.leaseId,
+    usage: o.usage,
+    input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
+    output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
+    cost_minor: o.costMinor,
+    line_items: o.lineItems ?? [
+      { item: "input_tokens", quantity: o.usage.input_tokens, unit_price_minor: o.model.input_price_minor_per_mtok, per: "1M tokens" },
+      { item: "output_tokens", quantity: o.usage.output_tokens, unit_price_minor: o.model.output_price_minor_per_mtok, per: "1M tokens" },
+    ],
+    guardrails: guardrailOutcomes(res),
+    stream: o.stream,
+    status: o.status,
+    created_at_ms: l.startedAt,
+    duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
+  };
+  await ctx.publisher.publish(event);
+  o.reservation.settle(o.costMinor);
+  if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
+}
+
+/** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */
+export async function sendJson(
+  ctx: DataPlaneContext,
+  request: UpstreamHttpRequest,
+  timeoutMs: number,
+  mapError: (status: number, text: string, retryAfter: string | undefined) => GatewayError,
+): Promise<unknown> {
+  // The provider charges for the work whether or not the client waits: the call runs to its end.
+  const { res: up } = await ctx.upstream.send(request, timeoutMs, NEVER_ABORTED);
+  if (up.status !== 200) {
+    const text = await up.body.text().catch(() => "");
+    const ra = up.headers["retry-after"];
+    throw mapError(up.status, text, typeof ra === "string" ? ra : undefined);
+  }
+  try {
+    return await up.body.json();
+  } catch {
+    throw new GatewayError("upstream_error", "The provider returned an invalid response.");
+  }
+}
