@@ -91,6 +91,8 @@ describe("the hold", () => {
     const ask = (n: number) => openai(o).chat.completions.create({ model: "gw-bytes", n, max_tokens: 100, messages: [{ role: "user", content: "say a few words" }] });
     // n = 8 could cost 800 output tokens plus the prompt: more than the balance.
     expect(await status(ask(8))).toBe(402);
+    const tooMany = await ask(129).catch((e: unknown) => e as { status?: number; param?: string });
+    expect(tooMany).toMatchObject({ status: 400, param: "n" });
     const three = await ask(3);
     expect(three.choices).toHaveLength(3);
     expect(three.usage!.completion_tokens).toBe(3 * three.choices[0]!.message.content!.split(" ").length);

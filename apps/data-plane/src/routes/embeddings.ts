@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
-import { GatewayError } from "@gateway/errors";
+import { z } from "zod";
+import { modelId, parseBody, positiveInt } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { costMinor } from "../credits/cost.js";
 import { embeddingsInputBound } from "../credits/bounds.js";
@@ -8,29 +9,28 @@ import { fieldTexts } from "../guardrails/index.js";
 import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+const isTokens = (x: unknown): boolean => Array.isArray(x) && x.length > 0 && x.every((n) => Number.isInteger(n) && n >= 0);
+const INPUT = "'input' must be a non-empty string, a token array, or an array of up to 2048 non-empty strings or token arrays.";
 
-function validate(raw: unknown): Record<string, unknown> {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object (Content-Type: application/json).");
-  const b = raw as Record<string, unknown>;
-  if (typeof b.model !== "string" || b.model.length === 0 || b.model.length > 256) throw bad("model", "'model' is required: a public model id (string, 1 to 256 characters).");
-  const input = b.input;
-  const isTokens = (x: unknown) => Array.isArray(x) && x.length > 0 && x.every((n) => Number.isInteger(n) && n >= 0);
+/** The embeddings fields the gateway relies on; the rest passes through. */
+const EmbeddingsBody = z.looseObject({
+  model: modelId,
   // One string, one token array (a single input, as long as the model takes), or up to 2048 of either.
-  const ok =
-    (typeof input === "string" && input.length > 0) ||
-    isTokens(input) ||
-    (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || input.every(isTokens)));
-  if (!ok) throw bad("input", "'input' must be a non-empty string, an array of up to 2048 non-empty strings, or token arrays.");
-  if (b.encoding_format !== undefined && b.encoding_format !== "float" && b.encoding_format !== "base64") throw bad("encoding_format", "'encoding_format' must be 'float' or 'base64'.");
-  if (b.dimensions !== undefined && (!Number.isInteger(b.dimensions) || (b.dimensions as number) < 1)) throw bad("dimensions", "'dimensions' must be a positive integer.");
-  return b;
-}
+  input: z.unknown().refine(
+    (input) =>
+      (typeof input === "string" && input.length > 0) ||
+      isTokens(input) ||
+      (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || input.every(isTokens))),
+    INPUT,
+  ),
+  encoding_format: z.enum(["float", "base64"], { error: "'encoding_format' must be 'float' or 'base64'." }).optional(),
+  dimensions: positiveInt("dimensions"),
+});
 
 /** POST /v1/embeddings: string and array inputs, encoding_format, dimensions; billed per input token. */
 export function embeddings(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
-    const body = validate(req.body);
+    const body = parseBody(EmbeddingsBody, req.body) as Record<string, unknown> & { model: string };
     const { model, planned, reservation } = await admit(ctx, res, {
       route: "embeddings",
       capability: "embeddings",

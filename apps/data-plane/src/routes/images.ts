@@ -1,5 +1,7 @@
 import type { Request, Response } from "express";
+import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
+import { parseBody } from "../http/body.js";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { admit } from "../admission/admit.js";
@@ -20,39 +22,28 @@ interface ImageRequest {
   response_format?: "url" | "b64_json";
 }
 
-/** Form bodies carry strings: accept "2" for n, reject anything that is not an integer. */
-function toInt(v: unknown): number | undefined {
-  if (typeof v === "number") return Number.isInteger(v) ? v : undefined;
-  if (typeof v === "string" && /^\d+$/.test(v.trim())) return Number(v);
-  return undefined;
-}
+/** Form bodies carry strings: "2" is n = 2; an empty field is absent. */
+const formInt = (v: unknown): unknown => (v === "" ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v);
+const emptyIsAbsent = (v: unknown): unknown => (v === "" ? undefined : v);
+const oneOf = <T extends [string, ...string[]]>(field: string, values: T) =>
+  z.preprocess(emptyIsAbsent, z.enum(values, { error: `'${field}' must be one of ${values.join(", ")}.` }).optional());
 
-function oneOf<T extends string>(b: Record<string, unknown>, field: string, allowed: readonly T[]): T | undefined {
-  const v = b[field];
-  if (v === undefined || v === "") return undefined;
-  if (typeof v !== "string" || !(allowed as readonly string[]).includes(v)) throw bad(field, `'${field}' must be one of ${allowed.join(", ")}.`);
-  return v as T;
-}
+/** The image request the gateway takes (JSON, urlencoded or multipart fields). */
+const ImageBody = z.object({
+  model: z.string({ error: "'model' is required: a public model id of 1 to 256 characters." }).min(1, "'model' is required: a public model id of 1 to 256 characters.").max(256, "'model' is required: a public model id of 1 to 256 characters."),
+  prompt: z.string({ error: "'prompt' is required: 1 to 4000 characters." }).min(1, "'prompt' is required: 1 to 4000 characters.").max(4000, "'prompt' is required: 1 to 4000 characters."),
+  n: z.preprocess(formInt, z.number({ error: "'n' must be an integer from 1 to 10." }).int("'n' must be an integer from 1 to 10.").min(1, "'n' must be an integer from 1 to 10.").max(10, "'n' must be an integer from 1 to 10.").default(1)),
+  size: z.preprocess(emptyIsAbsent, z.string({ error: "'size' must be a string." }).optional()),
+  user: z.string({ error: "'user' must be a string." }).optional(),
+  quality: oneOf("quality", ["standard", "hd"]),
+  style: oneOf("style", ["vivid", "natural"]),
+  response_format: oneOf("response_format", ["url", "b64_json"]),
+});
 
 export function validateImageBody(raw: unknown): ImageRequest {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be an object (JSON, urlencoded or multipart form).");
-  const b = raw as Record<string, unknown>;
-  if (typeof b.model !== "string" || b.model.length < 1 || b.model.length > 256) throw bad("model", "'model' is required: a public model id of 1 to 256 characters.");
-  if (typeof b.prompt !== "string" || b.prompt.length < 1 || b.prompt.length > 4000) throw bad("prompt", "'prompt' is required: 1 to 4000 characters.");
-  const n = b.n === undefined || b.n === "" ? 1 : toInt(b.n);
-  if (n === undefined || n < 1 || n > 10) throw bad("n", "'n' must be an integer from 1 to 10.");
-  if (b.size !== undefined && typeof b.size !== "string") throw bad("size", "'size' must be a string.");
-  if (b.user !== undefined && typeof b.user !== "string") throw bad("user", "'user' must be a string.");
-  const out: ImageRequest = { model: b.model, prompt: b.prompt, n };
-  if (typeof b.size === "string" && b.size) out.size = b.size;
-  if (typeof b.user === "string") out.user = b.user;
-  const quality = oneOf(b, "quality", ["standard", "hd"] as const);
-  const style = oneOf(b, "style", ["vivid", "natural"] as const);
-  const format = oneOf(b, "response_format", ["url", "b64_json"] as const);
-  if (quality) out.quality = quality;
-  if (style) out.style = style;
-  if (format) out.response_format = format;
-  return out;
+  const b = parseBody(ImageBody, raw, "an object (JSON, urlencoded or multipart form)");
+  // Only the fields the reference API defines go upstream, without the absent ones.
+  return Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) as unknown as ImageRequest;
 }
 
 /** Price of one image: exact size and quality first, then wildcards; a size the model does not price is a 400. */

@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
-import { GatewayError } from "@gateway/errors";
+import { z } from "zod";
+import { modelId, parseBody } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { locals } from "../http/request-context.js";
@@ -10,21 +11,14 @@ import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
 import { promptTexts } from "./chat-body.js";
 import { chatTexts } from "../guardrails/index.js";
 
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
-
-/** Checks the Messages fields the gateway relies on (the reference API requires max_tokens). */
-function validateMessagesBody(raw: unknown): Record<string, unknown> {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object (Content-Type: application/json).");
-  const b = raw as Record<string, unknown>;
-  if (typeof b.model !== "string" || b.model.length === 0 || b.model.length > 256) throw bad("model", "'model' is required: a public model id (string, 1 to 256 characters).");
-  if (typeof b.max_tokens !== "number" || !Number.isInteger(b.max_tokens) || b.max_tokens < 1) throw bad("max_tokens", "'max_tokens' is required: a positive integer.");
-  if (!Array.isArray(b.messages) || b.messages.length === 0) throw bad("messages", "'messages' is required: a non-empty array of messages.");
-  if (b.stream !== undefined && typeof b.stream !== "boolean") throw bad("stream", "'stream' must be a boolean.");
-  if (b.stop_sequences !== undefined && (!Array.isArray(b.stop_sequences) || !b.stop_sequences.every((x) => typeof x === "string"))) {
-    throw bad("stop_sequences", "'stop_sequences' must be an array of strings.");
-  }
-  return b;
-}
+/** The Messages fields the gateway relies on (the reference API requires max_tokens); the rest passes through. */
+const MessagesBody = z.looseObject({
+  model: modelId,
+  max_tokens: z.number({ error: "'max_tokens' is required: a positive integer." }).int("'max_tokens' is required: a positive integer.").min(1, "'max_tokens' is required: a positive integer."),
+  messages: z.array(z.unknown(), { error: "'messages' is required: a non-empty array of messages." }).min(1, "'messages' is required: a non-empty array of messages."),
+  stream: z.boolean({ error: "'stream' must be a boolean." }).optional(),
+  stop_sequences: z.array(z.string(), { error: "'stop_sequences' must be an array of strings." }).optional(),
+});
 
 /**
  * POST /v1/messages: the Anthropic Messages API, for any chat model. Requests are translated to the
@@ -32,7 +26,7 @@ function validateMessagesBody(raw: unknown): Record<string, unknown> {
  */
 export function messages(ctx: DataPlaneContext) {
   return async (req: Request, res: Response): Promise<void> => {
-    const raw = validateMessagesBody(req.body);
+    const raw = parseBody(MessagesBody, req.body) as Record<string, unknown>;
     const body = anthropicToOpenAI(raw);
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const { model, planned, reservation } = await admit(ctx, res, {
