@@ -1,10 +1,9 @@
-import type { Request, Response } from "express";
 import { z } from "zod";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { costMinor } from "../credits/cost.js";
 import { embeddingsInputBound } from "../credits/bounds.js";
-import { admit } from "../admission/admit.js";
+import { handle, type RouteSpec } from "../pipeline/route.js";
 import { fieldTexts } from "../guardrails/index.js";
 import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
 import { writeGatewayHeaders } from "../http/headers.js";
@@ -27,32 +26,36 @@ const EmbeddingsBody = z.looseObject({
   dimensions: positiveInt("dimensions"),
 });
 
+type EmbeddingsRequest = Record<string, unknown> & { model: string };
+
 /** POST /v1/embeddings: string and array inputs, encoding_format, dimensions; billed per input token. */
-export function embeddings(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const body = parseBody(EmbeddingsBody, req.body) as Record<string, unknown> & { model: string };
-    const { model, planned, reservation } = await admit(ctx, res, {
-      route: "embeddings",
-      capability: "embeddings",
-      modelId: body.model as string,
-      promptTokensBound: (m) => embeddingsInputBound(m, body.input),
-      requestedOutput: 0,
-      guard: { stream: false, texts: () => fieldTexts(body, "input") },
-    });
+export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
+  route: "embeddings",
+  capability: "embeddings",
+  parse: (raw) => parseBody(EmbeddingsBody, raw) as EmbeddingsRequest,
+  admission: (body) => ({
+    modelId: body.model,
+    promptTokensBound: (m) => embeddingsInputBound(m, body.input),
+    requestedOutput: 0,
+    guard: { stream: false, texts: () => fieldTexts(body, "input") },
+  }),
+  async execute(ctx, req, res, { body, model, planned, reservation }) {
     const client = clientSignal(res);
+    const timeoutMs = clampedTimeout(ctx, req);
+    let served;
     try {
-      const timeoutMs = clampedTimeout(ctx, req);
-      const served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(body, target), timeoutMs, adapter.mapError)));
-      const usage = { input_tokens: served.value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
-      // Billed even when the client left meanwhile (status 499): the provider did the work.
-      await billUsage(ctx, res, { model, route: "embeddings", target: served.planned.target, reservation, usage, costMinor: costMinor(usage, model), stream: false, status: client.aborted ? 499 : 200 });
-      if (client.aborted) return;
-      writeGatewayHeaders(res);
-      res.status(200).json({ ...served.value.body, model: model.id });
+      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(body, target), timeoutMs, adapter.mapError)));
     } catch (err) {
-      if (!(err instanceof ClientGoneError)) throw err;
-    } finally {
-      reservation.settle(0);
+      if (err instanceof ClientGoneError) return;
+      throw err;
     }
-  };
-}
+    const usage = { input_tokens: served.value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
+    // Billed even when the client left meanwhile (status 499): the provider did the work.
+    await billUsage(ctx, res, { model, route: "embeddings", target: served.planned.target, reservation, usage, costMinor: costMinor(usage, model), stream: false, status: client.aborted ? 499 : 200 });
+    if (client.aborted) return;
+    writeGatewayHeaders(res);
+    res.status(200).json({ ...served.value.body, model: model.id });
+  },
+};
+
+export const embeddings = (ctx: DataPlaneContext) => handle(ctx, embeddingsRoute);

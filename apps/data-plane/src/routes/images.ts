@@ -1,10 +1,9 @@
-import type { Request, Response } from "express";
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 import { parseBody } from "../http/body.js";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { admit } from "../admission/admit.js";
+import { handle, type RouteSpec } from "../pipeline/route.js";
 import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { fieldTexts } from "../guardrails/index.js";
@@ -66,48 +65,51 @@ export function imagePrice(model: Model, size: string | undefined, quality: stri
 }
 
 /** POST /v1/images/generations: JSON, urlencoded or multipart; billed per image by size and quality. */
-export function images(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const body = validateImageBody(req.body);
-    let unitPrice = 0;
-    const { model, planned, reservation } = await admit(ctx, res, {
-      route: "images",
-      capability: "images",
-      modelId: body.model,
-      promptTokensBound: () => 0,
-      requestedOutput: 0,
-      // Priced once, on the model admission resolved.
-      maxCostMinor: (m) => (unitPrice = imagePrice(m, body.size, body.quality)) * body.n,
-      guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
-    });
+export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
+  route: "images",
+  capability: "images",
+  parse: validateImageBody,
+  admission: (body) => ({
+    modelId: body.model,
+    promptTokensBound: () => 0,
+    requestedOutput: 0,
+    // Priced on the model admission resolved.
+    maxCostMinor: (m) => imagePrice(m, body.size, body.quality) * body.n,
+    guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
+  }),
+  async execute(ctx, req, res, { body, model, planned, reservation }) {
+    // The hold is exactly n × the unit price (priced once, at admission).
+    const unitPrice = reservation.amount / body.n;
     // The size billed is the size asked for: the catalog's default goes upstream explicitly.
     const size = body.size ?? (model.default_image_size || undefined);
     const upstreamBody: Record<string, unknown> = { ...body, ...(size ? { size } : {}) };
     const client = clientSignal(res);
+    const timeoutMs = clampedTimeout(ctx, req);
+    let served;
     try {
-      const timeoutMs = clampedTimeout(ctx, req);
-      const served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
-      // Bill what was delivered: a provider that returns fewer images is charged for fewer.
-      const delivered = Math.min(served.value.images, body.n);
-      const attributes: Record<string, string> = { size: size ?? "default", quality: body.quality ?? "standard" };
-      await billUsage(ctx, res, {
-        model,
-        route: "images",
-        target: served.planned.target,
-        reservation,
-        usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
-        costMinor: unitPrice * delivered,
-        stream: false,
-        status: client.aborted ? 499 : 200,
-        lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
-      });
-      if (client.aborted) return;
-      writeGatewayHeaders(res);
-      res.status(200).json(served.value.body);
+      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
     } catch (err) {
-      if (!(err instanceof ClientGoneError)) throw err;
-    } finally {
-      reservation.settle(0);
+      if (err instanceof ClientGoneError) return;
+      throw err;
     }
-  };
-}
+    // Bill what was delivered: a provider that returns fewer images is charged for fewer.
+    const delivered = Math.min(served.value.images, body.n);
+    const attributes: Record<string, string> = { size: size ?? "default", quality: body.quality ?? "standard" };
+    await billUsage(ctx, res, {
+      model,
+      route: "images",
+      target: served.planned.target,
+      reservation,
+      usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+      costMinor: unitPrice * delivered,
+      stream: false,
+      status: client.aborted ? 499 : 200,
+      lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
+    });
+    if (client.aborted) return;
+    writeGatewayHeaders(res);
+    res.status(200).json(served.value.body);
+  },
+};
+
+export const images = (ctx: DataPlaneContext) => handle(ctx, imagesRoute);
