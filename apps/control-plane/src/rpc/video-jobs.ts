@@ -111,7 +111,7 @@ export function getVideoJob(ctx: ControlContext) {
     const row = ID.test(req.job_id) && req.org_id
       ? await ctx.db.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).where("org_id", "=", req.org_id).executeTakeFirst()
       : undefined;
-    if (!row) throw new GatewayError("not_found", `No video job with id '${req.job_id}'.`);
+    if (!row) throw new GatewayError("not_found", `No video job with id '${req.job_id.slice(0, 80)}'.`);
     return toVideoJob(row);
   };
 }
@@ -152,7 +152,7 @@ export function updateVideoJob(ctx: ControlContext) {
     if (req.status && !STATUSES.has(req.status)) throw new GatewayError("invalid_request", `status must be one of ${[...STATUSES].join(", ")}`);
     return ctx.db.transaction().execute(async (trx) => {
       const cur = await trx.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).forUpdate().executeTakeFirst();
-      if (!cur) throw new GatewayError("not_found", `No video job with id '${req.job_id}'.`);
+      if (!cur) throw new GatewayError("not_found", `No video job with id '${req.job_id.slice(0, 80)}'.`);
       if (cur.claimed_by !== req.holder) throw new GatewayError("invalid_request", `video job ${req.job_id} is claimed by another holder`);
       const finished = TERMINAL.has(cur.status);
       const now = new Date();

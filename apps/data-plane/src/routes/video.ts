@@ -158,14 +158,9 @@ async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promi
   const key = locals(res).key!;
   if (!keyAllowsRoute(key, "video")) throw new GatewayError("route_not_allowed", "This API key may not call the video route.", { action: "contact_org_admin" });
   applyRateLimit(ctx, res);
-  const id = String(req.params.jobId ?? "");
-  try {
-    return await ctx.control.GetVideoJob({ org_id: key.org_id, job_id: id });
-  } catch (err) {
-    if (err instanceof GatewayError && err.code === "not_found") throw new GatewayError("not_found", `No video job with id '${id.slice(0, 80)}'.`);
-    if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be read right now; retry shortly.", { retry_after_s: 1 });
-    throw err;
-  }
+  // The control-plane's answers (not_found naming the id; service_unavailable with Retry-After when
+  // it is away) reach the caller as they are: their context travels across gRPC.
+  return ctx.control.GetVideoJob({ org_id: key.org_id, job_id: String(req.params.jobId ?? "") });
 }
 
 /** GET /v1/video/generations/{jobId}: the record, refreshed from the provider when it is stale. */
