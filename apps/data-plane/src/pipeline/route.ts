@@ -15,8 +15,11 @@ export interface RouteSpec<B, C extends Capability> {
   capability: C;
   /** Validates the body (a zod schema through parseBody: 400 naming the field). */
   parse(raw: unknown): B;
-  /** What admission needs: model id, the cost bound, guardrail texts, context-check texts. */
-  admission(body: B, res: Response): Omit<AdmissionRequest<C>, "route" | "capability">;
+  /**
+   * What admission needs: model id, the cost bound, guardrail texts, context-check texts, network
+   * checks. May validate the body against the catalog (the model's own limits) before anything else.
+   */
+  admission(body: B, res: Response, ctx: DataPlaneContext): Omit<AdmissionRequest<C>, "route" | "capability">;
   /** The attempts over the planned deployments (pipeline/attempts.ts), the usage event, the answer. */
   execute(ctx: DataPlaneContext, req: Request, res: Response, call: { body: B } & Admission<C>): Promise<void>;
 }
@@ -31,7 +34,7 @@ export interface RouteSpec<B, C extends Capability> {
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = spec.parse(req.body);
-    const admission = await admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res) });
+    const admission = await admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res, ctx) });
     try {
       await spec.execute(ctx, req, res, { body, ...admission });
     } finally {

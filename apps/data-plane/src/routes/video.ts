@@ -2,14 +2,15 @@ import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { admit, applyRateLimit } from "../admission/admit.js";
+import { applyRateLimit } from "../admission/admit.js";
+import { handle, type RouteSpec } from "../pipeline/route.js";
 import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
 import { locals, newVideoJobId } from "../http/request-context.js";
 import { ClientGoneError, attemptAll, clampedTimeout, clientSignal, toGatewayError } from "../pipeline/attempts.js";
 import { classify } from "../providers/upstream-client.js";
 import type { VideoOutput } from "../providers/video/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
-import { MEDIA_FIELDS, planVideo, validateVideoBody } from "../video/request.js";
+import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoPlan, type VideoRequestBody } from "../video/request.js";
 import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
 import { TextCollector, guardrailOutcomes } from "../guardrails/index.js";
 
@@ -66,34 +67,48 @@ function serveJobHeaders(res: Response, job: VideoJob): void {
   writeGatewayHeaders(res);
 }
 
+/** A video request and, once admission resolved its model, what it will cost and send. */
+interface VideoRequest {
+  input: VideoRequestBody;
+  plan?: VideoPlan;
+}
+
 /** POST /v1/video/generations: validate, hold the maximum cost, check media URLs, submit, record. */
-export function createVideo(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const body = validateVideoBody(req.body);
-    const l = locals(res);
-    const key = l.key!;
+export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
+  route: "video",
+  capability: "video",
+  parse: (raw) => ({ input: validateVideoBody(raw) }),
+  admission(state, res, ctx) {
+    const body = state.input;
     // Visibility and policy first (403/404 before any 400 about the model's values).
-    const plan = planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
-    const guardTexts = () => {
-      const t = new TextCollector();
-      t.add(plan.spec.prompt, (v) => (plan.spec.prompt = body.prompt = v));
-      return t;
-    };
-    const { model, planned, reservation } = await admit(ctx, res, {
-      route: "video",
-      capability: "video",
+    const plan = planVideo(resolveModel(locals(res).key!, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
+    state.plan = plan;
+    return {
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
       maxCostMinor: () => plan.maxCostMinor,
       dedicatedHold: true,
-      guard: { stream: false, texts: guardTexts },
+      guard: {
+        stream: false,
+        texts: () => {
+          const t = new TextCollector();
+          t.add(plan.spec.prompt, (v) => (plan.spec.prompt = body.prompt = v));
+          return t;
+        },
+      },
       // DNS for media URLs only once the request passed rate limits and guardrails.
       verify: async () => {
         for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
         if (body.imageUrls) for (const [i, u] of body.imageUrls.entries()) await ctx.media.check(`imageUrls[${i}]`, u);
       },
-    });
+    };
+  },
+  async execute(ctx, req, res, { body: state, model, planned, reservation }) {
+    const body = state.input;
+    const plan = state.plan!;
+    const l = locals(res);
+    const key = l.key!;
     const lease = reservation.leaseId;
     const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     const client = clientSignal(res);
@@ -150,8 +165,10 @@ export function createVideo(ctx: DataPlaneContext) {
     }
     writeGatewayHeaders(res);
     res.status(200).json(renderJob(ctx, req, job));
-  };
-}
+  },
+};
+
+export const createVideo = (ctx: DataPlaneContext) => handle(ctx, createVideoRoute);
 
 /** Scope and rate limit of the read routes, then the job of the caller's organization (404 otherwise). */
 async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promise<VideoJob> {
