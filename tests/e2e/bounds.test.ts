@@ -24,7 +24,7 @@ const chatModel = (id: string, upstream: string, extra: Record<string, unknown> 
   deployments: [{ provider: "fake", upstream_model: upstream }],
   ...extra,
 });
-const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-embed-bytes"];
+const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-audio", "gw-embed-bytes"];
 
 beforeAll(async () => {
   stack = await startStack("bounds");
@@ -32,6 +32,7 @@ beforeAll(async () => {
     models: [
       chatModel("gw-bytes", "fake-chat+byte_tokens"),
       chatModel("gw-vision", "fake-chat+image_tokens=1500", { max_input_tokens_per_image: 1_600 }),
+      chatModel("gw-audio", "fake-chat+audio_tokens=700", { max_input_tokens_per_audio: 800 }),
       { id: "gw-embed-bytes", routes: ["embeddings"], context_window: 8_000, max_output_tokens: 0, ...perToken, deployments: [{ provider: "fake", upstream_model: "fake-embed+byte_tokens" }] },
     ],
   });
@@ -119,6 +120,23 @@ describe("the hold", () => {
     expect(spent).toBeGreaterThanOrEqual(ok * 1_500);
     expect((await credits(rich)).balance_minor).toBe(20_000 - spent);
     expect((await credits(rich)).balance_minor).toBeGreaterThanOrEqual(0);
+  });
+
+  it("counts every audio part at the model's per-part maximum: a few bytes of audio cannot slip through", async () => {
+    const audio = (o: TestOrg) =>
+      status(
+        openai(o).chat.completions.create({
+          model: "gw-audio",
+          max_tokens: 10,
+          messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }] }],
+        }),
+      );
+    expect(await audio(await org(500))).toBe(402);
+    const o = await org(5_000);
+    expect(await audio(o)).toBe(200);
+    const spent = await settled(o, 1);
+    expect(spent).toBeGreaterThanOrEqual(700);
+    expect((await credits(o)).balance_minor).toBe(5_000 - spent);
   });
 
   it("bounds text in any script: concurrent CJK prompts billed a token per byte never overdraw", async () => {

@@ -32,6 +32,8 @@ export interface Directives {
   byteTokens: boolean;
   /** Prompt tokens each image part costs (like a provider pricing images by pixels). */
   imageTokens: number;
+  /** Prompt tokens each audio part costs (like a provider pricing audio by duration). */
+  audioTokens: number;
   /** Answer `usage: {}` (a provider that reports no counts). */
   emptyUsage: boolean;
   /** Reply with this many words instead of the echo (long answers and streams). */
@@ -41,7 +43,7 @@ export interface Directives {
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
 
 export function parseDirectives(modelName: string, prompt: string): Directives {
-  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, emptyUsage: false };
+  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, audioTokens: 0, emptyUsage: false };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
   for (const raw of parts) {
@@ -64,6 +66,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "image_tokens":
         d.imageTokens = n;
+        break;
+      case "audio_tokens":
+        d.audioTokens = n;
         break;
       case "emptyusage":
         d.emptyUsage = true;

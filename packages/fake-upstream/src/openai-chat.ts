@@ -41,10 +41,11 @@ export function replyFor(messages: ChatMessage[], fixed?: string): string {
   return `Echo: ${stripMarkers(textOf(lastUser?.content))}`;
 }
 
-export function promptTokens(messages: ChatMessage[], d?: Pick<Directives, "byteTokens" | "imageTokens">): number {
+export function promptTokens(messages: ChatMessage[], d?: Pick<Directives, "byteTokens" | "imageTokens" | "audioTokens">): number {
   const count = d?.byteTokens ? (t: string) => Buffer.byteLength(t, "utf8") : countTokens;
-  const images = messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((p: { type?: unknown }) => p?.type === "image_url").length : 0), 0);
-  return messages.reduce((n, m) => n + count(stripMarkers(textOf(m.content))), 0) + images * (d?.imageTokens ?? 0);
+  const parts = (type: string) => messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((p: { type?: unknown }) => p?.type === type).length : 0), 0);
+  const media = parts("image_url") * (d?.imageTokens ?? 0) + parts("input_audio") * (d?.audioTokens ?? 0);
+  return messages.reduce((n, m) => n + count(stripMarkers(textOf(m.content))), 0) + media;
 }
 
 export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
