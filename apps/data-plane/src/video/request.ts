@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
+import { parseBody } from "../http/body.js";
 import type { Model, VideoSpec } from "@gateway/proto";
 import type { VideoJobSpec } from "../providers/video/index.js";
 
@@ -23,47 +25,54 @@ const FIELDS = new Set(["model", "prompt", "duration", "resolution", "aspectRati
 const UPLOAD_FIELDS = /^(image|images|video|audio|file|files|input_reference|inputReference|.*(File|_file|Base64|_base64|Data|_data))$/;
 export const MEDIA_FIELDS = ["imageUrl", "refAudioUrl", "refVideoUrl"] as const;
 
+const nullIsAbsent = (v: unknown): unknown => (v === null ? undefined : v);
+const optional = <T extends z.ZodType>(t: T) => z.preprocess(nullIsAbsent, t.optional());
+const mediaUrl = (f: string) =>
+  optional(
+    z
+      .string({ error: `'${f}' must be an https:// URL string (file uploads are not accepted).` })
+      .refine((v) => !/^data:/i.test(v), `'${f}' must be an https:// URL: inline data (file uploads) is not accepted.`),
+  );
+
+/** The body's shape (its fit to the model is checked later, against the catalog: planVideo). */
+const VideoBody = z
+  .object({
+    model: z.string({ error: "'model' is required: a public model id of 1 to 256 characters." }).min(1, "'model' is required: a public model id of 1 to 256 characters.").max(256, "'model' is required: a public model id of 1 to 256 characters."),
+    prompt: optional(z.string({ error: "'prompt' must be a string of at most 8000 characters." }).max(8000, "'prompt' must be a string of at most 8000 characters.")),
+    duration: optional(z.number({ error: "'duration' must be a positive integer number of seconds." }).int("'duration' must be a positive integer number of seconds.").min(1, "'duration' must be a positive integer number of seconds.")),
+    resolution: optional(z.string({ error: "'resolution' must be a string." }).max(32, "'resolution' must be a string.")),
+    aspectRatio: optional(z.string({ error: "'aspectRatio' must be a string." }).max(32, "'aspectRatio' must be a string.").regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "'aspectRatio' must be <w>:<h>, e.g. 16:9.")),
+    generateAudio: optional(z.boolean({ error: "'generateAudio' must be a boolean." })),
+    imageUrl: mediaUrl("imageUrl"),
+    refAudioUrl: mediaUrl("refAudioUrl"),
+    refVideoUrl: mediaUrl("refVideoUrl"),
+    imageUrls: optional(
+      z
+        .array(z.string(), { error: "'imageUrls' must be an array of https:// URL strings." })
+        .refine((us) => !us.some((u) => /^data:/i.test(u)), "'imageUrls' must hold https:// URLs: inline data (file uploads) is not accepted."),
+    ),
+  })
+  .catchall(z.unknown())
+  .superRefine((b, c) => {
+    // Unknown fields are refused (uploads with a pointer to the URL fields): a typo must not be ignored.
+    for (const k of Object.keys(b)) {
+      if (FIELDS.has(k)) continue;
+      const message = UPLOAD_FIELDS.test(k)
+        ? `File uploads are not accepted: '${k}' is not a field. Pass media as https URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl.`
+        : `Unknown field '${k}'. Fields: ${[...FIELDS].join(", ")}.`;
+      c.addIssue({ code: "custom", path: [k], message });
+      return;
+    }
+  });
+
 export function validateVideoBody(raw: unknown): VideoRequestBody {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError("invalid_request", "Request body must be a JSON object.");
-  const b = raw as Record<string, unknown>;
-  for (const k of Object.keys(b)) {
-    if (FIELDS.has(k)) continue;
-    if (UPLOAD_FIELDS.test(k)) throw bad(k, `File uploads are not accepted: '${k}' is not a field. Pass media as https URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl.`);
-    throw bad(k, `Unknown field '${k}'. Fields: ${[...FIELDS].join(", ")}.`);
-  }
-  if (typeof b.model !== "string" || b.model.length < 1 || b.model.length > 256) throw bad("model", "'model' is required: a public model id of 1 to 256 characters.");
+  const b = parseBody(VideoBody, raw, "a JSON object");
   const out: VideoRequestBody = { model: b.model };
-  if (b.prompt !== undefined && b.prompt !== null) {
-    if (typeof b.prompt !== "string" || b.prompt.length > 8000) throw bad("prompt", "'prompt' must be a string of at most 8000 characters.");
-    if (b.prompt.trim()) out.prompt = b.prompt;
+  for (const f of ["duration", "resolution", "aspectRatio", "generateAudio", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) {
+    if (b[f] !== undefined) (out as unknown as Record<string, unknown>)[f] = b[f];
   }
-  if (b.duration !== undefined && b.duration !== null) {
-    if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 1) throw bad("duration", "'duration' must be a positive integer number of seconds.");
-    out.duration = b.duration;
-  }
-  for (const f of ["resolution", "aspectRatio"] as const) {
-    const v = b[f];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== "string" || v.length > 32) throw bad(f, `'${f}' must be a string.`);
-    out[f] = v;
-  }
-  if (out.aspectRatio !== undefined && !/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/.test(out.aspectRatio)) throw bad("aspectRatio", "'aspectRatio' must be <w>:<h>, e.g. 16:9.");
-  if (b.generateAudio !== undefined && b.generateAudio !== null) {
-    if (typeof b.generateAudio !== "boolean") throw bad("generateAudio", "'generateAudio' must be a boolean.");
-    out.generateAudio = b.generateAudio;
-  }
-  for (const f of MEDIA_FIELDS) {
-    const v = b[f];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== "string") throw bad(f, `'${f}' must be an https:// URL string (file uploads are not accepted).`);
-    if (/^data:/i.test(v)) throw bad(f, `'${f}' must be an https:// URL: inline data (file uploads) is not accepted.`);
-    out[f] = v;
-  }
-  if (b.imageUrls !== undefined && b.imageUrls !== null) {
-    if (!Array.isArray(b.imageUrls) || b.imageUrls.some((u) => typeof u !== "string")) throw bad("imageUrls", "'imageUrls' must be an array of https:// URL strings.");
-    if (b.imageUrls.some((u) => /^data:/i.test(u as string))) throw bad("imageUrls", "'imageUrls' must hold https:// URLs: inline data (file uploads) is not accepted.");
-    out.imageUrls = b.imageUrls as string[];
-  }
+  // A blank prompt is no prompt.
+  if (typeof b.prompt === "string" && b.prompt.trim()) out.prompt = b.prompt;
   return out;
 }
 
