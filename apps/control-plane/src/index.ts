@@ -3,7 +3,9 @@ import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, adminService, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
 import type { ControlPlaneConfig } from "./config.js";
-import { closeNats, connectNats, createContext, retrying, unavailableWhenDbDown, type ControlContext, type ControlOverrides } from "./context.js";
+import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
+import { closeNats, retrying } from "@gateway/nats";
+import { unavailableWhenDbDown } from "@gateway/db";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
@@ -89,7 +91,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
 
   const startUnlocker = async (nc: NatsConnection) => {
     const next = new TrialUnlocker(ctx, nc);
-    await retrying(ctx, "trial unlock consumer start", abort.signal, () => next.start());
+    await retrying(ctx.log, "trial unlock consumer start", abort.signal, () => next.start());
     if (abort.signal.aborted) {
       // stop() ran while this was starting and cannot have seen it.
       await next.stop();
@@ -116,7 +118,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
         onRetry: (err, delayMs) => ctx.log.warn({ err, retry_in_ms: delayMs }, "Postgres unreachable; migrations wait for it"),
       });
       await ctx.dbHealth.check();
-      const nc = await connectNats(ctx, abort.signal, async (fresh) => {
+      const nc = await connectServiceNats(ctx, abort.signal, async (fresh) => {
         await unlocker?.stop();
         await startUnlocker(fresh);
       });

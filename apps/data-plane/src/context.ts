@@ -218,12 +218,3 @@ async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boole
   return nc.closed();
 }
 
-/**
- * Drains the connection (flushing what is in flight), or closes it when the drain does not finish
- * within 2 s: a drain waits for the server, and during an outage it would wait forever.
- */
-export async function closeNats(nc: NatsConnection | undefined): Promise<void> {
-  if (!nc || nc.isClosed()) return;
-  const drained = nc.drain().then(() => true, () => false);
-  if (!(await Promise.race([drained, sleep(2_000, false, { ref: false })]))) await nc.close().catch(() => undefined);
-}

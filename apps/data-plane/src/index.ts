@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { DataPlaneConfig } from "./config.js";
-import { closeNats, connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
+import { connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
+import { closeNats } from "@gateway/nats";
 import { createApp } from "./app.js";
 
 export { loadConfig, type DataPlaneConfig } from "./config.js";

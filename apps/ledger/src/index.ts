@@ -4,7 +4,9 @@ import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
 import type { LedgerConfig } from "./config.js";
-import { closeNats, connectNats, createContext, retrying, unavailableWhenDbDown, type LedgerContext, type LedgerOverrides } from "./context.js";
+import { connectServiceNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
+import { closeNats, retrying } from "@gateway/nats";
+import { unavailableWhenDbDown } from "@gateway/db";
 import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
@@ -88,7 +90,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       await ctx.dbHealth.check();
       /** Everything that pulls from or publishes to NATS, on connection `nc` (again on a replacement). */
       const startNatsWork = (nc: NatsConnection) =>
-        retrying(ctx, "usage consumer start", abort.signal, async () => {
+        retrying(ctx.log, "usage consumer start", abort.signal, async () => {
           await consumer?.stop();
           await announcer?.stop();
           if (config.consume) {
@@ -109,7 +111,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
             await announcer.stop();
           }
         });
-      await startNatsWork(await connectNats(ctx, abort.signal, startNatsWork));
+      await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
       bound = true;

@@ -1,6 +1,15 @@
 import pg from "pg";
+import { GatewayError } from "@gateway/errors";
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
+
+/**
+ * An RPC that failed because Postgres is away answers UNAVAILABLE, not INTERNAL: callers retry, and
+ * the data-plane keeps serving known keys from its cache (it does so only for UNAVAILABLE).
+ */
+export function unavailableWhenDbDown(err: unknown): GatewayError | undefined {
+  return isConnectionError(err) ? new GatewayError("service_unavailable", "The database is unreachable; retry shortly.") : undefined;
+}
 
 /**
  * Whether an error means "Postgres is not reachable right now" (restarting, starting up, network

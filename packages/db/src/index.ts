@@ -4,7 +4,7 @@ import pg from "pg";
 import { isConnectionError } from "./health.js";
 
 export { sql, type Kysely, type Migration };
-export { createDbHealth, isConnectionError, type DbHealth, type DbHealthOptions } from "./health.js";
+export { createDbHealth, isConnectionError, unavailableWhenDbDown, type DbHealth, type DbHealthOptions } from "./health.js";
 
 /** int8 (bigint) as a JS number: every amount we store stays far below 2^53. */
 const types = {
