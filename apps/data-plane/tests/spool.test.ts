@@ -17,7 +17,8 @@ import { UsageSpool } from "../src/usage/spool.js";
  * The usage spool as an operator relies on it: real files in a temp folder, a real nats-server
  * (stopped and restarted on the same port and store), other processes on the same folder.
  */
-const SPOOL_MODULE = fileURLToPath(new URL("../src/usage/spool.ts", import.meta.url));
+// The built module: a second, real Node process loads it to race this one over a directory.
+const SPOOL_MODULE = fileURLToPath(new URL("../dist/usage/spool.js", import.meta.url));
 const SECOND_NS = 1_000_000_000;
 
 let storeDir: string;

@@ -1,12 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, open, readFile, readdir, stat, unlink, utimes, type FileHandle } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Counter, Logger } from "@gateway/observability";
-
-// This file avoids TypeScript-only runtime syntax (parameter properties, enums) so a test can load it
-// in a second Node process with type stripping and race two real processes over one directory.
+import { currentLockOwner, isRunning, parseOwner, type LockOwner } from "./lock-owner.js";
 
 /** Any `usage-*.jsonl` is a spool file, whoever wrote it (older versions named it after the replica). */
 const SEGMENT_RE = /^usage-.+\.jsonl$/;
@@ -17,20 +12,6 @@ const READ_CHUNK = 256 * 1024;
 /** Events per write + fdatasync; everything queued meanwhile shares the next one. */
 const WRITE_BATCH = 1_024;
 
-/** Who holds a lock: enough for a process in the same pid namespace to tell whether it still runs. */
-export interface LockOwner {
-  replica: string;
-  host: string;
-  /** Kernel boot id (`/proc/sys/kernel/random/boot_id`): pids mean nothing across boots. */
-  boot: string;
-  /** Pid namespace (`/proc/self/ns/pid`): pids mean nothing across namespaces (containers). */
-  pidns: string;
-  pid: number;
-  /** Start of the process, clock ticks since boot (`/proc/<pid>/stat` field 22): a reused pid has another. */
-  start: string;
-  /** Random, so two holders are never mistaken for one another. */
-  token: string;
-}
 
 export interface UsageSpoolOptions {
   /** Folder of the spool files; every process on it replays the files of dead ones. */
@@ -105,72 +86,6 @@ interface Pending {
 
 const noop = () => undefined;
 const code = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
-
-function readTrimmed(path: string): string {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return "";
-  }
-}
-
-/** Start time of a running process, undefined when there is none (or only its zombie). */
-function processStart(pid: number): string | undefined {
-  let s: string;
-  try {
-    s = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses: count fields after the last ")".
-  const fields = s.slice(s.lastIndexOf(")") + 2).split(" ");
-  if (fields[0] === "Z" || fields[0] === "X") return undefined;
-  return fields[19] ?? "";
-}
-
-/** This process as a lock owner. */
-export function currentLockOwner(replica: string): LockOwner {
-  let pidns = "";
-  try {
-    pidns = readlinkSync("/proc/self/ns/pid");
-  } catch {
-    // No /proc (not Linux): pid checks fall back to signal 0 on the same host name.
-  }
-  return {
-    replica,
-    host: hostname(),
-    boot: readTrimmed("/proc/sys/kernel/random/boot_id"),
-    pidns,
-    pid: process.pid,
-    start: processStart(process.pid) ?? "",
-    token: randomBytes(8).toString("hex"),
-  };
-}
-
-function isRunning(o: LockOwner): boolean {
-  if (existsSync("/proc/self/stat")) {
-    const s = processStart(o.pid);
-    return s !== undefined && (o.start === "" || s === o.start);
-  }
-  try {
-    process.kill(o.pid, 0);
-    return true;
-  } catch (err) {
-    return code(err) === "EPERM";
-  }
-}
-
-function parseOwner(text: string): LockOwner | undefined {
-  try {
-    const o = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof o.pid === "number" && typeof o.host === "string" && typeof o.boot === "string" && typeof o.pidns === "string" && typeof o.start === "string") {
-      return o as LockOwner;
-    }
-  } catch {
-    // A lock torn by a crash right after its creation: judged by its heartbeat like a foreign one.
-  }
-  return undefined;
-}
 
 function requestIdOf(line: string): string | undefined {
   try {
