@@ -138,6 +138,14 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(direct)} | via bare proxy ${fmt(viaBare)} | via gateway ${fmt(via)}`);
 console.log(`  added by the gateway over direct: p50 ${(pct(via, 50) - pct(direct, 50)).toFixed(2)} ms p99 ${(pct(via, 99) - pct(direct, 99)).toFixed(2)} ms; over the bare proxy hop: p50 ${(pct(via, 50) - pct(viaBare, 50)).toFixed(2)} ms p99 ${(pct(via, 99) - pct(viaBare, 99)).toFixed(2)} ms`);
 
+/** Resident memory of a process: now and its peak, MiB (from /proc/<pid>/status). */
+function memory(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+  return `RSS ${(kib("VmRSS") / 1024).toFixed(0)} MiB, peak ${(kib("VmHWM") / 1024).toFixed(0)} MiB`;
+}
+console.log(`memory after the run: gateway ${memory(dp.pid!)} | bare proxy ${memory(bare.pid!)}`);
+
 const metrics = await (await request(`${dpUrl}/metrics`)).body.text();
 console.log(metrics.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_upstream_attempts_total")).join("\n"));
 for (const c of [dp, bare]) c.kill("SIGTERM");
