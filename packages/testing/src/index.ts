@@ -160,18 +160,11 @@ export interface StartNatsOptions {
   log?: (line: string) => void;
 }
 
-/** nats-server with JetStream (file storage) on loopback. */
-export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle> {
-  const temp = !opts.storeDir;
-  const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), "gw-nats-"));
-  mkdirSync(storeDir, { recursive: true });
-  const port = opts.port ?? (await freePort());
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (d: Buffer) => opts.log?.(d.toString()));
-  child.stderr?.on("data", (d: Buffer) => opts.log?.(d.toString()));
-  await waitForPort(port, 15_000);
+/** One nats-server process with JetStream on loopback; `extra` adds arguments (cluster routes). */
+async function spawnNats(port: number, storeDir: string, removeStore: boolean, extra: string[], log?: (line: string) => void): Promise<NatsHandle> {
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout?.on("data", (d: Buffer) => log?.(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => log?.(d.toString()));
   const managed = manage(child);
   return {
     ...managed,
@@ -180,9 +173,18 @@ export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle
     storeDir,
     stop: async () => {
       await managed.stop();
-      if (temp) rmSync(storeDir, { recursive: true, force: true });
+      if (removeStore) rmSync(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/** nats-server with JetStream (file storage) on loopback. */
+export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle> {
+  const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), "gw-nats-"));
+  mkdirSync(storeDir, { recursive: true });
+  const handle = await spawnNats(opts.port ?? (await freePort()), storeDir, !opts.storeDir, [], opts.log);
+  await waitForPort(handle.port, 15_000);
+  return handle;
 }
 
 export interface NatsClusterHandle {
@@ -203,26 +205,8 @@ export async function startNatsCluster(size = 3, opts: { log?: (line: string) =>
   const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(",");
   const nodes: NatsHandle[] = [];
   for (let i = 0; i < size; i++) {
-    const storeDir = mkdtempSync(join(tmpdir(), "gw-nats-c-"));
-    const port = await freePort();
-    const child = spawn(
-      "nats-server",
-      ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-n", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${clusterPorts[i]}`, "--routes", routes],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    child.stdout?.on("data", (d: Buffer) => opts.log?.(d.toString()));
-    child.stderr?.on("data", (d: Buffer) => opts.log?.(d.toString()));
-    const managed = manage(child);
-    nodes.push({
-      ...managed,
-      port,
-      url: `nats://127.0.0.1:${port}`,
-      storeDir,
-      stop: async () => {
-        await managed.stop();
-        rmSync(storeDir, { recursive: true, force: true });
-      },
-    });
+    const routing = ["-n", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${clusterPorts[i]}`, "--routes", routes];
+    nodes.push(await spawnNats(await freePort(), mkdtempSync(join(tmpdir(), "gw-nats-c-")), true, routing, opts.log));
   }
   for (const n of nodes) await waitForPort(n.port, 15_000);
   return {
