@@ -25,7 +25,13 @@ beforeAll(async () => {
   nc = await connect({ servers: cluster.nodes.map((n) => n.url) });
   jsm = await jetstreamManager(nc, { checkAPI: false });
   // JetStream answers once the cluster elected its meta leader.
-  await eventually(() => jsm.getAccountInfo().then(() => true), 20_000, "JetStream cluster ready");
+  await eventually(() => jsm.getAccountInfo().then(() => true), 40_000, "JetStream cluster ready");
+  // And all three nodes joined it (under load that takes a while): an R3 stream can be placed.
+  await eventually(
+    () => jsm.streams.add({ name: "PROBE", subjects: ["probe.>"], num_replicas: 3 }).then(() => jsm.streams.delete("PROBE")),
+    40_000,
+    "three JetStream peers",
+  );
   // An older deployment made USAGE with a single replica.
   await jsm.streams.add({ name: USAGE_STREAM, subjects: ["usage.v1.>"], storage: StorageType.File, retention: RetentionPolicy.Limits, num_replicas: 1 });
   // And the control-plane made LEDGER first, with its trial-unlock durable on it.
@@ -45,7 +51,7 @@ beforeAll(async () => {
   );
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   client?.close();
