@@ -1,162 +1,292 @@
 /**
- * Hot-path benchmark: CPU the data-plane process spends per non-streaming request (from
- * /proc/<pid>/stat, so only that process is counted), client latency, and the time to a stream's
- * first byte through the gateway versus straight to the fake upstream. Compared with a bare
- * express + undici proxy. Bounded: fixed request counts on loopback; stops by itself.
+ * Hot-path benchmark. Every component runs as its own process (fake upstream, control-plane,
+ * ledger, data-plane, the bare proxy, nats-server, Postgres), so /proc/<pid>/stat gives the CPU of
+ * each. Measures, for the data-plane and for a bare express + undici proxy on the same upstream:
+ *   - CPU per non-streaming request at concurrency (and what the control-plane, ledger, NATS and
+ *     Postgres spend per request of the gateway, once the ledger has applied the usage);
+ *   - latency one request at a time (non-streaming), and a stream's first byte, against the
+ *     upstream directly, through the bare proxy and through the gateway;
+ *   - resident memory after the run.
+ * Ends with one JSON line (`{"bench":"hot-path",…}`) to compare runs with (docs/operations.md).
+ * Bounded: fixed request counts on loopback; stops by itself and ends only what it started.
  *
- *   make build && node apps/data-plane/bench/hot-path.ts [requests=4000] [concurrency=16]
+ *   make build && node apps/data-plane/bench/hot-path.ts [requests=4000] [concurrency=16] [sequential=1000]
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Agent, request } from "undici";
-import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
-import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
-import { startFakeUpstream } from "@gateway/fake-upstream";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 
 const N = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
-const STREAMS = 300;
+const SEQUENTIAL = Number(process.argv[4] ?? 1000);
+const STREAMS = Math.max(100, Math.round(SEQUENTIAL / 3));
 const root = resolve(import.meta.dirname, "../../..");
 const CLK_TCK = 100;
 
+/** utime + stime of one process, µs. */
 function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1e6; // utime + stime
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1e6;
+  } catch {
+    return 0; // ended meanwhile
+  }
+}
+
+/** CPU of a process and all its children (Postgres: the postmaster and its backends), µs. */
+function treeCpuMicros(pid: number): number {
+  let total = cpuMicros(pid);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) total += cpuMicros(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return total;
 }
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
-const body = JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "Say hello to the benchmark please" }], max_tokens: 64 });
 
-async function load(url: string, key: string, n: number): Promise<number[]> {
+interface Target {
+  name: string;
+  url: string;
+  key: string;
+  model: string;
+}
+
+async function call(t: Target, stream: boolean, firstByte = false): Promise<number> {
+  const body = JSON.stringify({ model: t.model, stream, messages: [{ role: "user", content: "Say hello to the benchmark please" }], max_tokens: 64 });
+  const start = performance.now();
+  const r = await request(`${t.url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, body });
+  if (r.statusCode !== 200) throw new Error(`${t.name}: status ${r.statusCode}: ${await r.body.text()}`);
+  if (firstByte) {
+    let at = 0;
+    for await (const _chunk of r.body) {
+      at ||= performance.now() - start;
+    }
+    return at;
+  }
+  await r.body.text();
+  return performance.now() - start;
+}
+
+async function load(t: Target, n: number, concurrency: number): Promise<number[]> {
   const lat: number[] = [];
   let next = 0;
   const worker = async () => {
     while (next < n) {
       next++;
-      const t = performance.now();
-      const r = await request(`${url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
-      await r.body.text();
-      if (r.statusCode !== 200) throw new Error(`status ${r.statusCode}`);
-      lat.push(performance.now() - t);
+      lat.push(await call(t, false));
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
   return lat;
 }
 
-async function firstByte(url: string, key: string, model: string, n: number): Promise<number[]> {
+async function sequential(t: Target, n: number, stream: boolean): Promise<number[]> {
   const out: number[] = [];
-  const b = JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "stream me a few words" }] });
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    const r = await request(`${url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: b });
-    for await (const _chunk of r.body) {
-      out.push(performance.now() - t);
-      break;
-    }
-    await r.body.text().catch(() => undefined);
-  }
+  for (let i = 0; i < n; i++) out.push(await call(t, stream, stream));
   return out;
 }
 
 function spawnNode(script: string, env: Record<string, string>): ChildProcess {
-  const prof = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const prof = process.env.BENCH_CPU_PROF && script === "apps/data-plane/dist/main.js" ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return spawn(process.execPath, [...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-async function measure(name: string, pid: number, url: string, key: string) {
-  await load(url, key, 500); // warm-up (JIT, connection pools, leases, caches)
-  const c0 = cpuMicros(pid);
-  const t0 = performance.now();
-  const lat = await load(url, key, N);
-  const secs = (performance.now() - t0) / 1000;
-  const cpu = (cpuMicros(pid) - c0) / N;
-  console.log(`${name.padEnd(22)} cpu/request ${cpu.toFixed(0).padStart(4)} µs   rps ${(N / secs).toFixed(0).padStart(5)}   p50 ${pct(lat, 50).toFixed(2)} ms   p99 ${pct(lat, 99).toFixed(2)} ms`);
+/** Resident memory of a process, MiB: now and its peak (from /proc/<pid>/status). */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kib("VmRSS") / 1024), peak: Math.round(kib("VmHWM") / 1024) };
 }
+
+async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  await new Promise<void>((r) => {
+    const t = setTimeout(() => (c.kill("SIGKILL"), r()), 10_000);
+    c.once("exit", () => (clearTimeout(t), r()));
+    c.kill("SIGTERM");
+  });
+}
+
+async function metricsText(url: string): Promise<string> {
+  return (await request(`${url}/metrics`)).body.text();
+}
+const metric = (text: string, line: string) => Number(text.split("\n").find((l) => l.startsWith(line))?.split(" ").pop() ?? NaN);
 
 const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 step("starting infrastructure");
 const pg = await startPostgres();
 const nats = await startNats();
-const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
 const db = await createDatabase(pg.url, "bench");
 const token = "bench-admin-token-0123456789";
-const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: token, CONTROL_PLANE_LOG_LEVEL: "silent" }));
-await control.start();
-const ledgerPort = await freePort();
-const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(ledgerPort), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: token, LEDGER_LOG_LEVEL: "silent" }));
-await ledger.start();
-const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fake.url, orgName: "bench", topUpMinor: 1_000_000_000 });
+const [fakePort, controlPort, ledgerPort, ledgerOpsPort, dpPort, barePort] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+const fakeUrl = `http://127.0.0.1:${fakePort}`;
+const silent = process.env.BENCH_LOG_LEVEL ?? "warn";
+const children: ChildProcess[] = [];
+// However this process ends (an error, a closed stdout), nothing it started outlives it.
+process.once("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  for (const pid of [nats.pid, pg.pid]) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+});
+children.push(spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
+const control = spawnNode("apps/control-plane/dist/main.js", {
+  CONTROL_PLANE_DATABASE_URL: db,
+  CONTROL_PLANE_NATS_URL: nats.url,
+  CONTROL_PLANE_GRPC_PORT: String(controlPort),
+  CONTROL_PLANE_OPS_PORT: "0",
+  CONTROL_PLANE_ADMIN_TOKEN: token,
+  CONTROL_PLANE_LOG_LEVEL: silent,
+});
+const ledger = spawnNode("apps/ledger/dist/main.js", {
+  LEDGER_DATABASE_URL: db,
+  LEDGER_NATS_URL: nats.url,
+  LEDGER_GRPC_PORT: String(ledgerPort),
+  LEDGER_OPS_PORT: String(ledgerOpsPort),
+  LEDGER_ADMIN_TOKEN: token,
+  LEDGER_LOG_LEVEL: silent,
+});
+children.push(control, ledger);
+await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
+const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${controlPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
 
 step("seeded; starting data-plane and bare proxy");
-const dpPort = await freePort();
 const spool = mkdtempSync(join(tmpdir(), "bench-spool-"));
 const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${control.grpcPort}`,
+  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
   DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
   DATA_PLANE_NATS_URL: nats.url,
-  DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+  DATA_PLANE_LOG_LEVEL: silent,
   DATA_PLANE_SPOOL_DIR: spool,
   FAKE_UPSTREAM_API_KEY,
 });
-const barePort = await freePort();
-const bare = spawnNode("apps/data-plane/bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fake.url, FAKE_UPSTREAM_API_KEY });
-await waitForPort(dpPort, 20_000);
-await waitForPort(barePort, 20_000);
-const dpUrl = `http://127.0.0.1:${dpPort}`;
-// Wait until the seeded org is out of trial and visible.
+const bare = spawnNode("apps/data-plane/bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY });
+children.push(dp, bare);
+await waitForPort(dpPort, 30_000);
+await waitForPort(barePort, 30_000);
+const gateway: Target = { name: "gateway", url: `http://127.0.0.1:${dpPort}`, key: seeded.secret, model: "gw-chat-mini" };
+const viaBare: Target = { name: "bare proxy", url: `http://127.0.0.1:${barePort}`, key: seeded.secret, model: "fake-chat" };
+const direct: Target = { name: "upstream", url: fakeUrl, key: FAKE_UPSTREAM_API_KEY, model: "fake-chat" };
+// Wait until the seeded org is out of trial and its models are visible.
 for (let i = 0; i < 100; i++) {
-  const r = await request(`${dpUrl}/v1/models`, { headers: { authorization: `Bearer ${seeded.secret}` } });
+  const r = await request(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${seeded.secret}` } });
   const j = (await r.body.json()) as { data?: unknown[] };
   if (j.data?.length) break;
   await new Promise((r) => setTimeout(r, 100));
 }
+const ledgerApplied = async () => metric(await metricsText(`http://127.0.0.1:${ledgerOpsPort}`), 'ledger_usage_events_total{result="applied"');
+const gatewayAcked = async () => {
+  const m = await metricsText(gateway.url);
+  return (metric(m, 'gateway_usage_events_total{result="acked"') || 0) + (metric(m, 'gateway_usage_events_total{result="spooled"') || 0);
+};
 
-step("measuring");
-console.log(`non-streaming: ${N} requests, concurrency ${CONCURRENCY}, loopback, fake upstream`);
-await measure("bare express+undici", bare.pid!, `http://127.0.0.1:${barePort}`, seeded.secret);
-await measure("gateway data-plane", dp.pid!, dpUrl, seeded.secret);
-
-await firstByte(`http://127.0.0.1:${barePort}`, seeded.secret, "fake-chat", 50); // warm-up
-await firstByte(dpUrl, seeded.secret, "gw-chat-mini", 50);
-const direct = await firstByte(fake.url, FAKE_UPSTREAM_API_KEY, "fake-chat", STREAMS);
-const viaBare = await firstByte(`http://127.0.0.1:${barePort}`, seeded.secret, "fake-chat", STREAMS);
-const via = await firstByte(dpUrl, seeded.secret, "gw-chat-mini", STREAMS);
-const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99).toFixed(2)} ms`;
-console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(direct)} | via bare proxy ${fmt(viaBare)} | via gateway ${fmt(via)}`);
-console.log(`  added by the gateway over direct: p50 ${(pct(via, 50) - pct(direct, 50)).toFixed(2)} ms p99 ${(pct(via, 99) - pct(direct, 99)).toFixed(2)} ms; over the bare proxy hop: p50 ${(pct(via, 50) - pct(viaBare, 50)).toFixed(2)} ms p99 ${(pct(via, 99) - pct(viaBare, 99)).toFixed(2)} ms`);
-
-/** Resident memory of a process: now and its peak, MiB (from /proc/<pid>/status). */
-function memory(pid: number): string {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-  return `RSS ${(kib("VmRSS") / 1024).toFixed(0)} MiB, peak ${(kib("VmHWM") / 1024).toFixed(0)} MiB`;
+/** Waits until the ledger applied every event the gateway published (bounded). */
+async function ledgerCaughtUp(): Promise<void> {
+  const want = await gatewayAcked();
+  for (let i = 0; i < 300 && ((await ledgerApplied()) || 0) < want; i++) await new Promise((r) => setTimeout(r, 100));
 }
-console.log(`memory after the run: gateway ${memory(dp.pid!)} | bare proxy ${memory(bare.pid!)}`);
 
-const metrics = await (await request(`${dpUrl}/metrics`)).body.text();
-console.log(metrics.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_upstream_attempts_total")).join("\n"));
-for (const c of [dp, bare]) c.kill("SIGTERM");
-await Promise.all([dp, bare].map((c) => new Promise<void>((r) => {
-  if (c.exitCode !== null) return r();
-  const t = setTimeout(() => (c.kill("SIGKILL"), r()), 5_000);
-  c.once("exit", () => (clearTimeout(t), r()));
-})));
-await ledger.stop();
-await control.stop();
-await fake.close();
+step("measuring CPU at concurrency");
+console.log(`non-streaming: ${N} requests, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process)`);
+const others = { "control-plane": control.pid!, ledger: ledger.pid!, nats: nats.pid, postgres: pg.pid };
+const cpu: Record<string, number> = {};
+const rps: Record<string, number> = {};
+for (const t of [viaBare, gateway]) {
+  const pid = t === gateway ? dp.pid! : bare.pid!;
+  // Warm-up (JIT, connection pools, leases, caches): a few thousand requests, or the per-request
+  // figure still carries the optimizing compiler's work.
+  await load(t, Math.max(3000, N / 4), CONCURRENCY);
+  if (t === gateway) await ledgerCaughtUp();
+  const before = cpuMicros(pid);
+  const beforeOthers = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, treeCpuMicros(p)]));
+  const t0 = performance.now();
+  const lat = await load(t, N, CONCURRENCY);
+  const secs = (performance.now() - t0) / 1000;
+  cpu[t.name] = (cpuMicros(pid) - before) / N;
+  rps[t.name] = N / secs;
+  console.log(`${t.name.padEnd(12)} cpu/request ${cpu[t.name]!.toFixed(0).padStart(4)} µs   rps ${rps[t.name]!.toFixed(0).padStart(5)}   p50 ${pct(lat, 50).toFixed(2)} ms   p99 ${pct(lat, 99).toFixed(2)} ms`);
+  if (t === gateway) {
+    await ledgerCaughtUp();
+    for (const [k, p] of Object.entries(others)) cpu[k] = (treeCpuMicros(p) - beforeOthers[k]!) / N;
+    console.log(`  per gateway request elsewhere: ${Object.keys(others).map((k) => `${k} ${cpu[k]!.toFixed(0)} µs`).join(", ")}`);
+  }
+}
+const ratio = cpu.gateway! / cpu["bare proxy"]!;
+console.log(`  gateway / bare proxy CPU per request: ${ratio.toFixed(2)}×`);
+
+step("measuring latency one request at a time");
+const seq: Record<string, number[]> = {};
+const first: Record<string, number[]> = {};
+for (const t of [direct, viaBare, gateway]) {
+  await sequential(t, 100, false); // warm-up
+  seq[t.name] = await sequential(t, SEQUENTIAL, false);
+}
+for (const t of [direct, viaBare, gateway]) {
+  await sequential(t, 50, true);
+  first[t.name] = await sequential(t, STREAMS, true);
+}
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99).toFixed(2)} ms`;
+const added = (xs: Record<string, number[]>, p: number) => pct(xs.gateway!, p) - pct(xs["bare proxy"]!, p);
+console.log(`one at a time (${SEQUENTIAL}): direct ${fmt(seq.upstream!)} | via bare proxy ${fmt(seq["bare proxy"]!)} | via gateway ${fmt(seq.gateway!)}`);
+console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms`);
+console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
+console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
+
+const memGateway = memory(dp.pid!);
+const memBare = memory(bare.pid!);
+console.log(`memory after the run: gateway RSS ${memGateway.rss} MiB (peak ${memGateway.peak}) | bare proxy RSS ${memBare.rss} MiB (peak ${memBare.peak})`);
+const m = await metricsText(gateway.url);
+console.log(m.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_usage_publish_batch_events_sum") || l.startsWith("gateway_usage_publish_batch_events_count")).join("\n"));
+
+let commit = "unknown";
+try {
+  commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+} catch {
+  // not a checkout
+}
+console.log(
+  JSON.stringify({
+    bench: "hot-path",
+    date: new Date().toISOString().slice(0, 10),
+    commit,
+    cores: (await import("node:os")).availableParallelism(),
+    requests: N,
+    concurrency: CONCURRENCY,
+    cpu_us_per_request: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v)])),
+    cpu_ratio_vs_bare: round(ratio),
+    rps: { gateway: Math.round(rps.gateway!), bare: Math.round(rps["bare proxy"]!) },
+    one_at_a_time_ms: { direct_p50: round(pct(seq.upstream!, 50)), bare_p50: round(pct(seq["bare proxy"]!, 50)), gateway_p50: round(pct(seq.gateway!, 50)), added_p50: round(added(seq, 50)), added_p99: round(added(seq, 99)) },
+    stream_first_byte_ms: { direct_p50: round(pct(first.upstream!, 50)), bare_p50: round(pct(first["bare proxy"]!, 50)), gateway_p50: round(pct(first.gateway!, 50)), added_p50: round(added(first, 50)), added_p99: round(added(first, 99)) },
+    rss_mib: { gateway: memGateway.rss, gateway_peak: memGateway.peak, bare: memBare.rss },
+  }),
+);
+
+for (const c of [...children].reverse()) await stopChild(c);
 await nats.stop();
 await pg.stop();
 await agent.close();

@@ -24,6 +24,7 @@ export interface DataPlaneMetrics {
   httpDuration: Histogram<"route">;
   upstreamAttempts: Counter<"provider" | "outcome">;
   published: Counter<"result">;
+  publishBatch: Histogram;
   spoolSkippedLines: Counter;
   guardrailOutcomes: Counter<"plugin" | "outcome">;
 }
@@ -69,6 +70,12 @@ function buildMetrics(): DataPlaneMetrics {
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
     published: new Counter({ name: "gateway_usage_events_total", help: "Usage events by result (acked, spooled, replayed)", labelNames: ["result"], registers: [registry] }),
+    publishBatch: new Histogram({
+      name: "gateway_usage_publish_batch_events",
+      help: "Usage events per JetStream publish (coalesced per event-loop turn and while publishes await acknowledgement)",
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
     spoolSkippedLines: new Counter({ name: "gateway_usage_spool_skipped_lines_total", help: "Usage spool lines skipped by replay (torn or unparseable)", registers: [registry] }),
     guardrailOutcomes: new Counter({ name: "gateway_guardrail_outcomes_total", help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)", labelNames: ["plugin", "outcome"], registers: [registry] }),
   };

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_STREAM, USAGE_STREAM_SUBJECTS, type UsageEventV1 } from "@gateway/events";
-import { Counter, createLogger, createMetricsRegistry } from "@gateway/observability";
+import { USAGE_BATCH_SUBJECT, USAGE_STREAM, USAGE_STREAM_SUBJECTS, usageMessageEvents, type UsageEventV1 } from "@gateway/events";
+import { Counter, Histogram, createLogger, createMetricsRegistry } from "@gateway/observability";
 import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { UsagePublisher } from "../src/usage/publisher.js";
 import { UsageSpool } from "../src/usage/spool.js";
@@ -89,21 +89,28 @@ function event(requestId: string): UsageEventV1 {
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `req_${prefix}_${i}`);
 const line = (id: string) => JSON.stringify(event(id));
 
-/** Request ids in the USAGE stream starting with `prefix`, sorted (one entry per stored message). */
-async function idsInStream(prefix: string): Promise<string[]> {
+/** Request ids in the USAGE stream starting with `prefix`, sorted (one entry per stored event), and the messages that held them. */
+async function streamContents(prefix: string): Promise<{ ids: string[]; messages: number; batches: number }> {
   const si = await jsm.streams.info(USAGE_STREAM);
   const found: string[] = [];
+  let messages = 0;
+  let batches = 0;
   for (let seq = si.state.first_seq; si.state.messages > 0 && seq <= si.state.last_seq; seq++) {
     const m = await jsm.streams.getMessage(USAGE_STREAM, { seq });
     if (!m) continue;
-    const id = m.json<{ request_id: string }>().request_id;
-    if (!id.startsWith(prefix)) continue;
-    // Replays carry the request id as message id: JetStream drops a second copy.
-    expect(m.header.get("Nats-Msg-Id")).toBe(id);
-    found.push(id);
+    const mine = usageMessageEvents(m.subject, m.data)
+      .map((e) => (JSON.parse(new TextDecoder().decode(e)) as { request_id: string }).request_id)
+      .filter((id) => id.startsWith(prefix));
+    if (mine.length === 0) continue;
+    messages++;
+    if (m.subject === USAGE_BATCH_SUBJECT) batches++;
+    // A single event (and every replay) carries its request id as message id: JetStream drops a second copy.
+    else expect(m.header.get("Nats-Msg-Id")).toBe(mine[0]);
+    found.push(...mine);
   }
-  return found.sort();
+  return { ids: found.sort(), messages, batches };
 }
+const idsInStream = async (prefix: string) => (await streamContents(prefix)).ids;
 
 /** Every name in the folder (spool files and locks). */
 const entries = (dir: string) => readdirSync(dir).sort();
@@ -155,7 +162,8 @@ function setup(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.rescanMs !== undefined ? { rescanMs: opts.rescanMs } : {}),
   });
-  const publisher = new UsagePublisher(opts.js ?? (() => js), spool, log, 300, { published });
+  const publishBatch = new Histogram({ name: "gateway_usage_publish_batch_events", help: "h", registers: [registry] });
+  const publisher = new UsagePublisher(opts.js ?? (() => js), spool, log, 300, { published, publishBatch });
   // Stopping twice is harmless: a test may stop it itself.
   cleanups.push(() => publisher.stop(0));
   return {
@@ -226,6 +234,39 @@ describe("usage spool", () => {
     expect(await s.count("acked")).toBe(20);
     expect(entries(dir)).toEqual([]);
     expect(await idsInStream("req_hot_")).toEqual(ids("hot", 20).sort());
+  });
+
+  it("publishes events finished together as batch messages, and each caller resumes only once its event is acknowledged", async () => {
+    const dir = tempDir();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let publishes = 0;
+    // JetStream answers only once the gate opens: no caller may resume before that.
+    const held = {
+      publish: async (...args: Parameters<JetStreamClient["publish"]>) => {
+        publishes++;
+        const ack = await js.publish(...args);
+        await gate;
+        return ack;
+      },
+    } as unknown as JetStreamClient;
+    const s = setup(dir, { js: () => held });
+    await s.publisher.start();
+    let resumed = 0;
+    const all = Promise.all(ids("together", 40).map((id) => s.publisher.publish(event(id)).then(() => resumed++)));
+    await eventually(async () => ((await streamContents("req_together_")).ids.length === 40 ? true : undefined), 5_000, "all events stored");
+    expect(resumed).toBe(0);
+    release();
+    await all;
+    expect(resumed).toBe(40);
+    expect(await s.count("acked")).toBe(40);
+    const stored = await streamContents("req_together_");
+    // Each event stored once; far fewer messages (and acknowledgements) than events.
+    expect(stored.ids).toEqual(ids("together", 40).sort());
+    expect(stored.batches).toBeGreaterThan(0);
+    expect(stored.messages).toBeLessThan(40);
+    expect(publishes).toBe(stored.messages);
+    expect(entries(dir)).toEqual([]);
   });
 
   it("puts an event on disk while NATS is unreachable and publishes it once NATS is back", async () => {

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { USAGE_BATCH_SUBJECT, USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
@@ -103,6 +103,26 @@ describe("usage consumer", () => {
       ["invalid", "not json"],
       ["invalid", expect.stringContaining('"cost_minor":-5')],
     ]);
+  });
+
+  it("applies every event of a usage.v1.batch message once, dead-letters only its bad line, and acks the message", async () => {
+    const o = "org_c_batch";
+    await client.TopUp({ org_id: o, amount_minor: 1_000, idempotency_key: "c-batch" });
+    const deadBefore = await applied(ledgers[0]!, "dead_lettered");
+    const events = [usageEvent(o, "", 11), usageEvent(o, "", 13), usageEvent(o, "", 17)];
+    const lines = [JSON.stringify(events[0]), "{not an event", JSON.stringify(events[1]), "", JSON.stringify(events[2])];
+    await js.publish(USAGE_BATCH_SUBJECT, lines.join("\n"));
+    // The same events again in a second batch (a data-plane replaying from its spool): nothing more applies.
+    await js.publish(USAGE_BATCH_SUBJECT, events.map((e) => JSON.stringify(e)).join("\n"));
+    await client.GetUsage({ request_id: events[2]!.request_id, org_id: o, wait_ms: 3_000 });
+    await eventually(async () => ((await credits(o)).spent_minor === 41 ? true : undefined), 5_000, "the batch applied");
+    expect(await credits(o)).toMatchObject({ balance_minor: 959, spent_minor: 41 });
+    expect(await records(o)).toBe(3);
+    expect((await applied(ledgers[0]!, "dead_lettered")) - deadBefore).toBe(1);
+    const dead = await sql<{ subject: string; payload: Buffer }>`SELECT subject, payload FROM dead_letters WHERE reason = 'invalid' ORDER BY id DESC LIMIT 1`.execute(ledgers[0]!.db);
+    expect(dead.rows.map((r) => [r.subject, r.payload.toString()])).toEqual([[USAGE_BATCH_SUBJECT, "{not an event"]]);
+    // Every message is acknowledged: nothing is left pending for redelivery.
+    await eventually(async () => ((await jsm.consumers.info(USAGE_STREAM, "ledger")).num_ack_pending === 0 ? true : undefined), 5_000, "acked");
   });
 
   it("applies each event once when several ledger replicas share the durable", async () => {

@@ -8,6 +8,16 @@ import { z } from "zod";
 /** JetStream stream holding usage events; the ledger consumes it with a durable consumer. */
 export const USAGE_STREAM = "USAGE";
 export const USAGE_SUBJECT = "usage.v1.recorded";
+/**
+ * `usage.v1.batch`: several `usage.v1.recorded` events in one message, one JSON event per line
+ * (`\n`-separated). A data-plane coalesces the events finished in one event-loop turn into one
+ * publish and one acknowledgement; every event keeps its own request id, which is what the ledger
+ * deduplicates on. Ledgers read both subjects; upgrade ledgers before data-planes.
+ */
+export const USAGE_BATCH_SUBJECT = "usage.v1.batch";
+/** Most events, and most bytes, a data-plane puts in one `usage.v1.batch` message. */
+export const USAGE_BATCH_MAX_EVENTS = 64;
+export const USAGE_BATCH_MAX_BYTES = 256 * 1024;
 export const USAGE_STREAM_SUBJECTS = ["usage.v1.>"];
 
 /** Core NATS subject on which the control-plane announces changes to cached decisions. */
@@ -153,6 +163,24 @@ export function encodeEvent(event: unknown): Uint8Array {
 }
 
 /** Parses and validates; returns undefined for a message that does not fit the schema. */
+/**
+ * The events a usage message carries, each as its own bytes (what is validated, applied or
+ * dead-lettered on its own): one for `usage.v1.recorded`, one per non-empty line for
+ * `usage.v1.batch`.
+ */
+export function usageMessageEvents(subject: string, data: Uint8Array): Uint8Array[] {
+  if (subject !== USAGE_BATCH_SUBJECT) return [data];
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= data.length; i++) {
+    if (i === data.length || data[i] === 0x0a) {
+      if (i > start) out.push(data.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
 export function decodeEvent<T extends z.ZodType>(schema: T, data: Uint8Array): z.infer<T> | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(decoder.decode(data)));

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { KeyCache } from "../auth/key-cache.js";
@@ -8,7 +8,7 @@ export const KEY_PREFIX = "sk-gateway-";
 const KEY_SHAPE = /^sk-gateway-[A-Za-z0-9_-]{32,128}$/;
 
 export function hashKey(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** Bearer authentication: 401 for a missing, malformed, unknown or revoked key; 503 if it cannot be checked. */
@@ -31,14 +31,14 @@ export function authenticate(keys: KeyCache) {
     if (!KEY_SHAPE.test(secret)) {
       return next(new GatewayError("invalid_api_key", "The API key is malformed: gateway keys start with 'sk-gateway-'."));
     }
-    const hash = hashKey(secret);
-    keys.get(hash).then(
+    const keyHash = hashKey(secret);
+    keys.get(keyHash).then(
       (key) => {
         if (!key) return next(new GatewayError("invalid_api_key", "The API key is not valid."));
         if (key.revoked) return next(new GatewayError("revoked_api_key", "The API key has been revoked."));
         const l = locals(res);
         l.key = key;
-        l.keyHash = hash;
+        l.keyHash = keyHash;
         next();
       },
       (err: unknown) => next(err),

@@ -1,11 +1,12 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { USAGE_SUBJECT, type UsageEventV1 } from "@gateway/events";
+import { USAGE_BATCH_MAX_BYTES, USAGE_BATCH_MAX_EVENTS, USAGE_BATCH_SUBJECT, USAGE_SUBJECT, type UsageEventV1 } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
-import type { Counter } from "@gateway/observability";
+import type { Counter, Histogram } from "@gateway/observability";
 import type { UsageSpool } from "./spool.js";
 
 export interface PublisherMetrics {
   published: Counter<"result">;
+  publishBatch: Histogram;
 }
 
 /** Events published at once by a replay round once a first one was acknowledged. */
@@ -21,12 +22,36 @@ async function within(p: Promise<void> | undefined, deadline: number): Promise<v
 }
 
 /**
- * Publishes usage events to JetStream with an acknowledgement (message id = request id, so a
- * replay is dropped as a duplicate). When NATS does not acknowledge in time the event goes to the
- * durable local spool, which a background loop replays, oldest first, until it is empty.
+ * Publishes in flight at once. Events finished while they are out wait for the next one (group
+ * commit): alone, an event goes out in the turn it finished; under load, batches grow with the
+ * arrival rate instead of every event paying its own write, acknowledgement and wake-up.
+ */
+const MAX_IN_FLIGHT = 2;
+
+/** An event waiting for the coalesced publish of its event-loop turn. */
+interface Queued {
+  requestId: string;
+  line: string;
+  done: (acked: boolean) => void;
+}
+
+/**
+ * Publishes usage events to JetStream with an acknowledgement. Events are coalesced: those finished
+ * in one event-loop turn, or while `MAX_IN_FLIGHT` publishes await their acknowledgements, go out
+ * together: alone as `usage.v1.recorded` (message id = request id, so a replay is dropped as a
+ * duplicate), several as one `usage.v1.batch` message with one acknowledgement. Each caller still
+ * resumes only once its own event is acknowledged (or spooled). When
+ * NATS does not acknowledge in time the events go to the durable local spool, which a background
+ * loop replays one by one, oldest first, until it is empty (the ledger deduplicates by request id).
  */
 export class UsagePublisher {
   private timer: NodeJS.Timeout | undefined;
+  /** Events waiting to go out together with the next `flushQueue`. */
+  private queue: Queued[] = [];
+  /** A `flushQueue` is scheduled. */
+  private scheduled = false;
+  /** Publishes awaiting their acknowledgement. */
+  private inFlight = 0;
   private replaying: Promise<void> | undefined;
   /**
    * Set by a failed publish, cleared by an acknowledged replay. While NATS is away and the spool
@@ -79,7 +104,7 @@ export class UsagePublisher {
   /** Resolves once the event is acknowledged by JetStream or on disk in the spool (fdatasync'd). */
   async publish(event: UsageEventV1): Promise<void> {
     const line = JSON.stringify(event);
-    if ((!this.natsDown || this.spool.idle) && (await this.send(event.request_id, line, "warn"))) {
+    if ((!this.natsDown || this.spool.idle) && (await this.enqueue(event.request_id, line))) {
       this.metrics.published.inc({ result: "acked" });
       return;
     }
@@ -87,6 +112,62 @@ export class UsagePublisher {
     await this.spool.append(line);
     this.metrics.published.inc({ result: "spooled" });
     this.log.warn({ request_id: event.request_id, spooled: this.spool.size }, "usage event spooled");
+  }
+
+  /** Resolves with whether JetStream acknowledged the event, published with its turn's others. */
+  private enqueue(requestId: string, line: string): Promise<boolean> {
+    return new Promise((done) => {
+      this.queue.push({ requestId, line, done });
+      this.schedule();
+    });
+  }
+
+  /** Flushes after this turn's I/O, unless enough publishes are out: their acknowledgement will. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(this.flushQueue);
+  }
+
+  /** Publishes what is queued: one message per bounded batch, all in one write to NATS. */
+  private readonly flushQueue = (): void => {
+    this.scheduled = false;
+    const queued = this.queue;
+    this.queue = [];
+    let start = 0;
+    while (start < queued.length) {
+      let end = start;
+      let bytes = 0;
+      while (end < queued.length && end - start < USAGE_BATCH_MAX_EVENTS && (end === start || bytes + queued[end]!.line.length < USAGE_BATCH_MAX_BYTES)) {
+        bytes += queued[end]!.line.length + 1;
+        end++;
+      }
+      const batch = queued.slice(start, end);
+      start = end;
+      this.metrics.publishBatch.observe(batch.length);
+      const sent =
+        batch.length === 1
+          ? this.send(batch[0]!.requestId, batch[0]!.line, "warn")
+          : this.sendBatch(batch.map((q) => q.line).join("\n"), batch[0]!.requestId, batch.length);
+      this.inFlight++;
+      void sent.then((acked) => {
+        this.inFlight--;
+        for (const q of batch) q.done(acked);
+        this.schedule();
+      });
+    }
+  };
+
+  private async sendBatch(lines: string, firstRequestId: string, events: number): Promise<boolean> {
+    const js = this.js();
+    if (!js) return false;
+    try {
+      await js.publish(USAGE_BATCH_SUBJECT, lines, { timeout: this.timeoutMs });
+      return true;
+    } catch (err) {
+      this.log.warn({ err: String(err), request_id: firstRequestId, events }, "usage batch publish failed");
+      return false;
+    }
   }
 
   private async send(requestId: string, line: string, level: "warn" | "debug"): Promise<boolean> {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { USAGE_STREAM, UsageEventV1, decodeEvent } from "@gateway/events";
+import { USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
@@ -13,9 +13,44 @@ const REOPEN_DELAY_MS = 1_000;
 /** Redelivery delay for a batch whose transaction failed for a passing reason (Postgres down). */
 const RETRY_DELAY_MS = 1_000;
 
+/**
+ * A JetStream message and the events it carries that are not settled yet: it is acked once all of
+ * them are applied or dead-lettered, and never after one of them was left for redelivery.
+ */
+class Delivery {
+  private pending: number;
+  private failed = false;
+
+  constructor(
+    readonly msg: JsMsg,
+    events: number,
+  ) {
+    this.pending = events;
+  }
+
+  /** One of its events is applied (or dead-lettered). */
+  settled(): void {
+    if (--this.pending === 0 && !this.failed) this.msg.ack();
+  }
+
+  /** One of its events failed for a passing reason: the whole message comes again. */
+  redeliver(delayMs: number): void {
+    if (this.failed) return;
+    this.failed = true;
+    try {
+      this.msg.nak(delayMs);
+    } catch {
+      // NATS away too: the message is redelivered after its ack wait anyway.
+    }
+  }
+}
+
+/** One event of a message (a `usage.v1.batch` message carries several). */
 interface Item {
-  msg: JsMsg;
-  /** Undefined when the message failed validation. */
+  delivery: Delivery;
+  /** The event's own bytes: what is dead-lettered. */
+  payload: Uint8Array;
+  /** Undefined when the event failed validation. */
   ev: UsageEventV1 | undefined;
 }
 
@@ -142,9 +177,15 @@ export class UsageConsumer {
     }
   }
 
-  /** Buffers one message; a full batch is applied before more are taken (backpressure). */
+  /** Buffers one message's events; a full batch is applied before more are taken (backpressure). */
   private async receive(msg: JsMsg): Promise<void> {
-    this.buffer.push({ msg, ev: decodeEvent(UsageEventV1, msg.data) });
+    const events = usageMessageEvents(msg.subject, msg.data);
+    if (events.length === 0) {
+      // A batch with no event (nothing a data-plane sends): keep it where the billing team looks.
+      events.push(msg.data);
+    }
+    const delivery = new Delivery(msg, events.length);
+    for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload) });
     if (this.buffer.length >= this.ctx.config.batchMax) {
       await this.flush();
     } else if (!this.flushTimer) {
@@ -188,13 +229,7 @@ export class UsageConsumer {
       // be sent (NATS away too) changes nothing: the message is redelivered after its ack wait.
       metrics.usageEvents.inc({ result: "error" }, items.length);
       log.error({ err, events: items.length }, "usage batch not applied; will be redelivered");
-      for (const i of items) {
-        try {
-          i.msg.nak(RETRY_DELAY_MS);
-        } catch {
-          // see above
-        }
-      }
+      for (const i of items) i.delivery.redeliver(RETRY_DELAY_MS);
       return false;
     } finally {
       end();
@@ -212,7 +247,7 @@ export class UsageConsumer {
       const { applied } = await applyUsageBatch(this.ctx.db, items.map((i) => i.ev!));
       const counted = new Set<string>();
       for (const i of items) {
-        i.msg.ack();
+        i.delivery.settled();
         const id = i.ev!.request_id;
         const fresh = applied.has(id) && !counted.has(id);
         counted.add(id);
@@ -233,16 +268,17 @@ export class UsageConsumer {
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
   private async deadLetter(item: Item, reason: "invalid" | "rejected", error: string): Promise<void> {
     const { db, log, metrics } = this.ctx;
-    const payload = Buffer.from(item.msg.data);
+    const { msg } = item.delivery;
+    const payload = Buffer.from(item.payload);
     await sql`
       INSERT INTO dead_letters (payload_sha256, subject, stream_seq, request_id, org_id, reason, error, payload)
-      VALUES (${createHash("sha256").update(payload).digest("hex")}, ${pgText(item.msg.subject)}, ${item.msg.seq},
+      VALUES (${createHash("sha256").update(payload).digest("hex")}, ${pgText(msg.subject)}, ${msg.seq},
         ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
       ON CONFLICT (payload_sha256) DO NOTHING`.execute(db);
-    item.msg.ack();
+    item.delivery.settled();
     metrics.usageEvents.inc({ result: "dead_lettered" });
     metrics.deadLetters.inc({ reason });
     // The payload is not logged (it may hold anything); it is in dead_letters.
-    log.error({ subject: item.msg.subject, stream_seq: item.msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
+    log.error({ subject: msg.subject, stream_seq: msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
   }
 }
