@@ -123,7 +123,7 @@ describe("catalog", () => {
     const first = await control.GetCatalog({ known_version: 0 });
     expect(first.models.map((m) => m.id)).toEqual(["m-chat", "m-draft"]);
     expect(first.models[0]!.deployments).toEqual([{ provider: "p1", upstream_model: "up-chat", priority: 0, weight: 1 }]);
-    expect(first.providers).toEqual([{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY", auth_header: "" }]);
+    expect(first.providers).toEqual([{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY", auth_header: "", max_connections: 0, http2: false }]);
     expect((await control.GetCatalog({ known_version: first.version })).not_modified).toBe(true);
     const applied = await admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ ...catalog.models[0], input_price_minor_per_mtok: 11 }] }) });
     expect(applied.version).toBe(first.version + 1);
@@ -153,6 +153,18 @@ describe("catalog", () => {
     await apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 5 }], default_image_size: "1024x1024" });
     const snap = await control.GetCatalog({ known_version: 0 });
     expect(snap.models.find((m) => m.id === "img")).toMatchObject({ default_image_size: "1024x1024", max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 });
+  });
+
+  it("carries a provider's connection limit and HTTP/2 setting, and refuses ones the data-plane cannot honour", async () => {
+    const apply = (provider: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ providers: [provider] }) });
+    const base = { code: "p-conn", kind: "openai", base_url: "https://api.example.test/v1", credential_ref: "P_CONN_KEY" };
+    await expect(apply({ ...base, max_connections: -1 })).rejects.toThrow(/providers\[0\]\.max_connections/);
+    await expect(apply({ ...base, max_connections: 70_000 })).rejects.toThrow(/providers\[0\]\.max_connections: at most 65535/);
+    await expect(apply({ ...base, base_url: "http://127.0.0.1:1/v1", http2: true })).rejects.toThrow(/providers\[0\]\.http2: HTTP\/2 is negotiated over TLS/);
+    await apply(base);
+    expect((await control.GetCatalog({ known_version: 0 })).providers.find((p) => p.code === "p-conn")).toMatchObject({ max_connections: 0, http2: false });
+    await apply({ ...base, max_connections: 64, http2: true });
+    expect((await control.GetCatalog({ known_version: 0 })).providers.find((p) => p.code === "p-conn")).toMatchObject({ max_connections: 64, http2: true });
   });
 });
 

@@ -27,6 +27,7 @@ export interface DataPlaneMetrics {
   publishBatch: Histogram;
   spoolSkippedLines: Counter;
   guardrailOutcomes: Counter<"plugin" | "outcome">;
+  upstreamConnectionWait: Histogram<"provider">;
 }
 
 /** Every dependency of the data-plane, built once. Tests pass overrides (e.g. a logger). */
@@ -78,6 +79,13 @@ function buildMetrics(): DataPlaneMetrics {
     }),
     spoolSkippedLines: new Counter({ name: "gateway_usage_spool_skipped_lines_total", help: "Usage spool lines skipped by replay (torn or unparseable)", registers: [registry] }),
     guardrailOutcomes: new Counter({ name: "gateway_guardrail_outcomes_total", help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)", labelNames: ["plugin", "outcome"], registers: [registry] }),
+    upstreamConnectionWait: new Histogram({
+      name: "gateway_upstream_connection_wait_seconds",
+      help: "Time a provider request waited for a connection (dispatch to written on a socket or HTTP/2 session), by provider",
+      labelNames: ["provider"],
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
   };
 }
 
@@ -119,7 +127,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
   const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });
-  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient(), rateLimiter, contextChecker, nats,
+  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers }), rateLimiter, contextChecker, nats,
     breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs };
   ctx.videoJobs = new VideoJobs(ctx);
   return ctx;

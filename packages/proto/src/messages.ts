@@ -102,7 +102,17 @@ export interface UpdateVideoJobRequest {
   release_claim: boolean;
 }
 export interface ImagePrice { size: string; quality: string; price_minor: number }
-export interface Provider { code: string; kind: string; base_url: string; credential_ref: string; auth_header: string }
+export interface Provider {
+  code: string;
+  kind: string;
+  base_url: string;
+  credential_ref: string;
+  auth_header: string;
+  /** Connections (HTTP/2: sessions) per data-plane replica to the provider's origin; 0 = the default. */
+  max_connections: number;
+  /** HTTP/2 by ALPN to an https origin. */
+  http2: boolean;
+}
 export interface CatalogSnapshot { version: number; not_modified: boolean; models: Model[]; providers: Provider[] }
 export type GetTrialPolicyRequest = Record<string, never>;
 export interface TrialPolicy {

@@ -5,6 +5,8 @@ import { ROUTES } from "./routes.js";
 const count = z.number().int().nonnegative();
 /** What one image part may cost when the catalog does not say (above OpenAI's 1,445 and Anthropic's ~1,600 per image). */
 export const DEFAULT_IMAGE_TOKENS = 2_000;
+/** Ceiling of a provider's max_connections: the ports one replica can open to one address. */
+const MAX_CONNECTIONS = 65_535;
 const route = z.string().superRefine((r, c) => {
   if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
 });
@@ -15,6 +17,13 @@ const ProviderDoc = z.object({
   base_url: z.string().url(),
   credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
   auth_header: z.string().regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name").default(""),
+  /** Connections (HTTP/2: sessions) one data-plane replica opens to the origin; 0 = the default (4096). */
+  max_connections: count.max(MAX_CONNECTIONS, `at most ${MAX_CONNECTIONS} (one replica's ports to one address)`).default(0),
+  /** HTTP/2 by ALPN; the provider must speak it. */
+  http2: z.boolean().default(false),
+}).superRefine((p, c) => {
+  if (p.http2 && !p.base_url.startsWith("https:"))
+    c.addIssue({ code: "custom", path: ["http2"], message: "HTTP/2 is negotiated over TLS: it needs an https base_url (plain http speaks HTTP/1.1)" });
 });
 
 const DeploymentDoc = z.object({

@@ -31,6 +31,9 @@ export interface ProvidersTable {
   base_url: string;
   credential_ref: string;
   auth_header: ColumnType<string, string | undefined, string>;
+  /** Connections per data-plane replica to the origin; 0 = the data-plane's default. */
+  max_connections: ColumnType<number, number | undefined, number>;
+  http2: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

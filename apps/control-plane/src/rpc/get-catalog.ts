@@ -32,7 +32,7 @@ export function getCatalog(ctx: ControlContext) {
             .filter((d) => d.model_id === m.id)
             .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
         })),
-        providers: providers.map((p) => ({ code: p.code, kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref, auth_header: p.auth_header })),
+        providers: providers.map((p) => ({ code: p.code, kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref, auth_header: p.auth_header, max_connections: p.max_connections, http2: p.http2 })),
       };
     });
   };

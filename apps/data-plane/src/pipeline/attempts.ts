@@ -167,12 +167,13 @@ export async function billUsage(
 /** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */
 export async function sendJson(
   ctx: DataPlaneContext,
+  target: UpstreamTarget,
   request: UpstreamHttpRequest,
   timeoutMs: number,
   mapError: (status: number, text: string, retryAfter: string | undefined) => GatewayError,
 ): Promise<unknown> {
   // The provider charges for the work whether or not the client waits: the call runs to its end.
-  const { res: up } = await ctx.upstream.send(request, timeoutMs, NEVER_ABORTED);
+  const { res: up } = await ctx.upstream.send(target.provider, request, timeoutMs, NEVER_ABORTED);
   if (up.status !== 200) {
     const text = await up.body.text().catch(() => "");
     const ra = up.headers["retry-after"];

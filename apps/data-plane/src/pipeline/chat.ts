@@ -71,7 +71,7 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
   // A non-streaming answer is charged by the provider whether or not the client waits for it: the
   // attempt in flight runs to its end and is billed (no new attempt starts once the client left).
   const { planned, value: parsed } = await attemptAll<"chat", ParsedChatResponse>(ctx, res, call.planned, client, async ({ target, adapter }) => {
-    const { res: up } = await ctx.upstream.send(adapter.buildChatRequest(body, target), timeoutMs, NEVER_ABORTED);
+    const { res: up } = await ctx.upstream.send(target.provider, adapter.buildChatRequest(body, target), timeoutMs, NEVER_ABORTED);
     if (up.status !== 200) throw await upstreamFailure(up, adapter.mapError);
     let json: unknown;
     try {
@@ -123,7 +123,7 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
   const l = locals(res);
   // The attempt opens the stream and reads until its first frame; only then is it "served".
   const { planned, value: s } = await attemptAll<"chat", OpenedStream>(ctx, res, call.planned, client, async ({ target, adapter }) => {
-    const { res: up } = await ctx.upstream.send(adapter.buildChatRequest(body, target), timeoutMs, client);
+    const { res: up } = await ctx.upstream.send(target.provider, adapter.buildChatRequest(body, target), timeoutMs, client);
     if (up.status !== 200) throw await upstreamFailure(up, adapter.mapError);
     const opened: OpenedStream = {
       chunks: up.body[Symbol.asyncIterator](),

@@ -86,7 +86,7 @@ describe("Anthropic wire fixtures", () => {
 });
 
 describe("credentials", () => {
-  const target = (auth_header: string): UpstreamTarget => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
+  const target = (auth_header: string): UpstreamTarget => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header, max_connections: 0, http2: false }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
   it("sends the credential as a bearer token, or in the provider's own header", () => {
     expect(openai.buildChatRequest({ model: "m", messages: [] }, target("")).headers.authorization).toBe("Bearer secret-1");
     const azure = openai.buildChatRequest({ model: "m", messages: [] }, target("api-key")).headers;

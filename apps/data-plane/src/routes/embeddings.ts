@@ -44,7 +44,7 @@ export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
     const timeoutMs = clampedTimeout(ctx, req);
     let served;
     try {
-      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(body, target), timeoutMs, adapter.mapError)));
+      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)));
     } catch (err) {
       if (err instanceof ClientGoneError) return;
       throw err;

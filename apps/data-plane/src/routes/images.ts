@@ -87,7 +87,7 @@ export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
     const timeoutMs = clampedTimeout(ctx, req);
     let served;
     try {
-      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
+      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
     } catch (err) {
       if (err instanceof ClientGoneError) return;
       throw err;

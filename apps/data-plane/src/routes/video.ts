@@ -112,10 +112,10 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
     const lease = reservation.leaseId;
     const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     const client = clientSignal(res);
-    const http = videoHttp(ctx, clampedTimeout(ctx, req), client);
+    const timeoutMs = clampedTimeout(ctx, req);
     let served;
     try {
-      served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(http, target, plan.spec));
+      served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
     } catch (err) {
       await release();
       if (err instanceof ClientGoneError) return;
@@ -158,7 +158,7 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.
-      await p.adapter.cancel(videoHttp(ctx, 5_000), p.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: p.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
+      await p.adapter.cancel(videoHttp(ctx, p.target, 5_000), p.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: p.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
       await release();
       if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
@@ -217,7 +217,7 @@ export function videoContent(ctx: DataPlaneContext) {
     });
     let up;
     try {
-      up = (await ctx.upstream.send(request, ctx.config.upstreamTimeoutMs, client.signal)).res;
+      up = (await ctx.upstream.send(found.target.provider, request, ctx.config.upstreamTimeoutMs, client.signal)).res;
     } catch (err) {
       throw toGatewayError(classify(err, client.signal));
     }

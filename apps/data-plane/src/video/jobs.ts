@@ -18,10 +18,10 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 export const isTerminal = (status: string): boolean => TERMINAL.has(status);
 
 /** HTTP for video adapters over the pooled upstream client, every call with a deadline. */
-export function videoHttp(ctx: DataPlaneContext, timeoutMs: number, signal: AbortSignal = new AbortController().signal): VideoHttp {
+export function videoHttp(ctx: DataPlaneContext, target: UpstreamTarget, timeoutMs: number, signal: AbortSignal = new AbortController().signal): VideoHttp {
   return {
     async call(req: UpstreamHttpRequest) {
-      const { res } = await ctx.upstream.send(req, timeoutMs, signal);
+      const { res } = await ctx.upstream.send(target.provider, req, timeoutMs, signal);
       const text = await res.body.text();
       let json: unknown;
       try {
@@ -130,7 +130,7 @@ export class VideoJobs {
       }
       if (isTerminal(mine.status)) return mine.settled ? mine : this.settle(mine);
       const found = jobTarget(this.ctx, mine);
-      if (found) await found.adapter.cancel(videoHttp(this.ctx, 5_000), found.target, jobRef(mine));
+      if (found) await found.adapter.cancel(videoHttp(this.ctx, found.target, 5_000), found.target, jobRef(mine));
       const cancelled = await this.update(mine, { status: "cancelled", progress: mine.progress, error_code: "cancelled", error_message: "The job was cancelled by the caller." });
       return this.settle(cancelled);
     }
@@ -146,13 +146,13 @@ export class VideoJobs {
     let st: VideoStatus | undefined;
     if (found) {
       try {
-        st = await found.adapter.status(videoHttp(this.ctx, Math.min(this.ctx.config.upstreamTimeoutMs, 30_000)), found.target, jobRef(job));
+        st = await found.adapter.status(videoHttp(this.ctx, found.target, Math.min(this.ctx.config.upstreamTimeoutMs, 30_000)), found.target, jobRef(job));
       } catch (err) {
         this.ctx.log.warn({ err: err instanceof GatewayError ? err.message : err, job_id: job.id }, "video status call failed; will retry");
       }
     }
     if ((!st || !isTerminal(st.status)) && age > this.ctx.config.video.maxAgeMs) {
-      if (found) await found.adapter.cancel(videoHttp(this.ctx, 5_000), found.target, jobRef(job));
+      if (found) await found.adapter.cancel(videoHttp(this.ctx, found.target, 5_000), found.target, jobRef(job));
       st = { status: "failed", progress: st?.progress ?? job.progress, error: { code: "timeout", message: `The provider did not finish the video within ${Math.round(this.ctx.config.video.maxAgeMs / 1000)} s.` } };
     }
     if (!st || !isTerminal(st.status)) {

@@ -5,6 +5,7 @@ import { providerAuthHeader } from "./20261122020000-provider-auth-header.js";
 import { video } from "./20261123000000-video.js";
 import { guardrails } from "./20261123010000-guardrails.js";
 import { modelLimits } from "./20261124000000-model-limits.js";
+import { providerConnections } from "./20261125000000-provider-connections.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "20261123000000-video": video,
   "20261123010000-guardrails": guardrails,
   "20261124000000-model-limits": modelLimits,
+  "20261125000000-provider-connections": providerConnections,
 };

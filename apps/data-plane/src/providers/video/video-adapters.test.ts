@@ -23,7 +23,7 @@ function scripted(...answers: Array<[number, unknown]>): VideoHttp & { calls: Up
 }
 
 const target = (kind: ProviderKind, base: string, model: string): UpstreamTarget => ({
-  provider: { code: kind, kind, base_url: base, credential_ref: "K", auth_header: "" },
+  provider: { code: kind, kind, base_url: base, credential_ref: "K", auth_header: "", max_connections: 0, http2: false },
   deployment: { provider: kind, upstream_model: model, priority: 0, weight: 1 },
   apiKey: "secret-key",
 });
