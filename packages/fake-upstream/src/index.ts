@@ -32,6 +32,8 @@ export interface FakeUpstream {
   readonly url: string;
   /** The last requests received (at most 200), oldest first. */
   readonly requests: RecordedRequest[];
+  /** TCP connections open now, and the most open at once (also served at GET /_fake/connections). */
+  readonly connections: { readonly open: number; readonly peak: number };
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
+  const connections = { open: 0, peak: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? "/").split("?")[0] ?? "/";
@@ -57,6 +60,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       }
       requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
       if (requests.length > MAX_RECORDED) requests.shift();
+      if (path === "/_fake/connections") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(connections));
+        return;
+      }
       if (path === "/healthz") {
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
         return;
@@ -122,6 +129,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     });
   });
   server.keepAliveTimeout = 5_000;
+  server.on("connection", (socket) => {
+    connections.open++;
+    connections.peak = Math.max(connections.peak, connections.open);
+    socket.once("close", () => connections.open--);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
@@ -132,6 +144,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     port,
     url: `http://${opts.host ?? "127.0.0.1"}:${port}`,
     requests,
+    connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
