@@ -238,20 +238,30 @@ export class CompiledGuardrails {
   /** Calls the operator's moderation endpoint; its failure follows the rule's failure mode. */
   private async webhook(rule: GuardrailRule, segments: TextSegment[], opts: RunOptions, outcomes: RuleOutcome[]): Promise<StageResult["denied"]> {
     const cfg = rule.config as { url: string; timeout_ms: number; headers: Record<string, string> };
-    const signals = [AbortSignal.timeout(cfg.timeout_ms)];
-    if (opts.signal) signals.push(opts.signal);
+    // One controller and one timer per call, both gone when the call ends. AbortSignal.timeout and
+    // AbortSignal.any kept a timer and a composite signal per call alive until the timeout fired:
+    // at load, tens of thousands of them (docs/operations.md, "Memory at saturation").
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new DOMException("the moderation service did not answer in time", "TimeoutError")), cfg.timeout_ms);
+    const outer = opts.signal;
+    const follow = () => ac.abort(outer?.reason);
+    if (outer?.aborted) follow();
+    else outer?.addEventListener("abort", follow, { once: true });
     let answer: { action?: unknown; texts?: unknown; reason?: unknown } | undefined;
     try {
       const r = await (opts.fetch ?? fetch)(cfg.url, {
         method: "POST",
         headers: { "content-type": "application/json", ...cfg.headers },
         body: JSON.stringify({ stage: opts.stage, route: opts.route, texts: segments.map((s) => s.text) }),
-        signal: AbortSignal.any(signals),
+        signal: ac.signal,
       });
       if (r.ok) answer = (await r.json()) as typeof answer;
       else await r.body?.cancel();
     } catch {
       answer = undefined;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", follow);
     }
     const action = answer?.action;
     const texts = answer?.texts;

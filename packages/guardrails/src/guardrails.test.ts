@@ -1,5 +1,6 @@
+import { getEventListeners } from "node:events";
 import { createServer, type Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GuardrailConfigError, compileRules, headerValue, mergeOutcomes, parseRulesDocument, type TextSegment } from "./index.js";
 
 const run = async (yaml: string, texts: string[], route = "chat", stage: "input" | "output" = "input") => {
@@ -179,5 +180,60 @@ describe("webhook", () => {
     expect(open.header).toBe("webhook:error,keywords:denied");
     expect((await run(hook("fail", "open"), ["hi"])).header).toBe("webhook:error");
     expect((await run(hook("fail"), ["hi"])).header).toBe("webhook:denied");
+  });
+
+  describe("nothing outlives a call", () => {
+    const rules = compileRules(parseRulesDocument(`rules:\n  - plugin: webhook\n    config: { url: "http://moderation.invalid/check", timeout_ms: 10000 }\n`));
+    /** A fetch that answers when told to, or fails when its signal aborts; records the signal. */
+    const pendingFetch = () => {
+      const seen: { signal?: AbortSignal; answer?: () => void } = {};
+      const fetch = ((_url: string, init?: RequestInit) =>
+        new Promise<Response>((resolve, reject) => {
+          seen.signal = init?.signal ?? undefined;
+          seen.answer = () => resolve(new Response('{"action":"allow"}'));
+          seen.signal?.addEventListener("abort", () => reject(seen.signal!.reason));
+        })) as typeof globalThis.fetch;
+      return { seen, fetch };
+    };
+
+    it("an answered call leaves no timer and no listener on the caller's signal", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const caller = new AbortController();
+        const { seen, fetch } = pendingFetch();
+        const result = rules.run([{ text: "hi" }], { route: "chat", stage: "input", signal: caller.signal, fetch });
+        await vi.waitFor(() => expect(seen.answer).toBeDefined());
+        expect(vi.getTimerCount()).toBe(1);
+        expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
+        seen.answer!();
+        expect(headerValue((await result).outcomes)).toBe("webhook:pass");
+        expect(vi.getTimerCount()).toBe(0);
+        expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it("still times out at timeout_ms, and follows the caller's signal", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const slow = pendingFetch();
+        const timedOut = rules.run([{ text: "hi" }], { route: "chat", stage: "input", fetch: slow.fetch });
+        await vi.waitFor(() => expect(slow.seen.signal).toBeDefined());
+        vi.advanceTimersByTime(10_000);
+        expect(slow.seen.signal!.aborted).toBe(true);
+        expect((await timedOut).denied?.message).toMatch(/moderation service did not answer/);
+        const caller = new AbortController();
+        const left = pendingFetch();
+        const gone = rules.run([{ text: "hi" }], { route: "chat", stage: "input", signal: caller.signal, fetch: left.fetch });
+        await vi.waitFor(() => expect(left.seen.signal).toBeDefined());
+        caller.abort();
+        expect(left.seen.signal!.aborted).toBe(true);
+        expect(headerValue((await gone).outcomes)).toBe("webhook:denied");
+        expect(vi.getTimerCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });
