@@ -47,7 +47,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
       const seconds = Number(process.hrtime.bigint() - l.startedHr) / 1e9;
       ctx.metrics.httpRequests.inc({ route, status: String(res.statusCode) });
       ctx.metrics.httpDuration.observe({ route }, seconds);
-      ctx.log.info(
+      if (ctx.log.isLevelEnabled("info")) ctx.log.info(
         { request_id: l.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, org_id: l.key?.org_id, key_id: l.key?.key_id, model: l.model },
         "request",
       );

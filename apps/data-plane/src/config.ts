@@ -153,6 +153,11 @@ export interface DataPlaneConfig {
   resolveCredential: (ref: string) => string | undefined;
 }
 
+/** How long a resolved provider credential is used before it is read again (secret rotation). */
+const CREDENTIAL_TTL_MS = 30_000;
+/** Credential references remembered at most (the catalog names far fewer). */
+const CREDENTIAL_CACHE_MAX = 1_024;
+
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): DataPlaneConfig {
   const parsed = Schema.safeParse(env);
@@ -165,7 +170,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
   }
   const secretsDir = e.DATA_PLANE_SECRETS_DIR;
-  const resolveCredential = (ref: string): string | undefined => {
+  const read = (ref: string): string | undefined => {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(ref)) return undefined;
     const fromEnv = env[ref];
     if (fromEnv) return fromEnv;
@@ -175,6 +180,19 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     } catch {
       return undefined;
     }
+  };
+  // Every planned deployment asks for its credential: answered from memory, read again (env or the
+  // mounted secret file) at most every CREDENTIAL_TTL_MS, so a rotated secret takes effect within
+  // that without a file read per request. Bounded: refs come from the catalog.
+  const credentials = new Map<string, { value: string | undefined; until: number }>();
+  const resolveCredential = (ref: string): string | undefined => {
+    const now = Date.now();
+    const hit = credentials.get(ref);
+    if (hit && hit.until > now) return hit.value;
+    if (credentials.size >= CREDENTIAL_CACHE_MAX) credentials.clear();
+    const value = read(ref);
+    credentials.set(ref, { value, until: now + CREDENTIAL_TTL_MS });
+    return value;
   };
   return {
     host: e.DATA_PLANE_HOST,

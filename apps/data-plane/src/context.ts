@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
@@ -13,6 +12,7 @@ import { KeyCache } from "./auth/key-cache.js";
 import { CatalogCache } from "./catalog/catalog-cache.js";
 import { LeaseManager } from "./credits/lease-manager.js";
 import { UsagePublisher } from "./usage/publisher.js";
+import { JetStreamPublish } from "./usage/jetstream-publish.js";
 import { UsageSpool } from "./usage/spool.js";
 import { UpstreamClient } from "./providers/upstream-client.js";
 import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
@@ -50,7 +50,7 @@ export interface DataPlaneContext {
   media: MediaUrlChecker;
   /** Video job refresh, settlement and the reconciler. */
   videoJobs: VideoJobs;
-  nats: { current: NatsConnection | undefined; js: JetStreamClient | undefined };
+  nats: { current: NatsConnection | undefined; js: JetStreamPublish | undefined };
 }
 
 export interface ContextOverrides {
@@ -169,7 +169,7 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
 /** Uses one connection until it closes; resolves with the error that closed it, if any. */
 async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boolean): Promise<Error | void> {
   ctx.nats.current = nc;
-  ctx.nats.js = jetstream(nc, { timeout: ctx.config.publishTimeoutMs });
+  ctx.nats.js = new JetStreamPublish(nc);
   ctx.log.info("connected to NATS");
   nc.subscribe(CONTROL_CHANGED_SUBJECT, {
     callback: (err, msg) => {

@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_BATCH_SUBJECT, USAGE_STREAM, USAGE_STREAM_SUBJECTS, usageMessageEvents, type UsageEventV1 } from "@gateway/events";
+import { USAGE_BATCH_SUBJECT, USAGE_STREAM, USAGE_STREAM_SUBJECTS, USAGE_SUBJECT, usageMessageEvents, type UsageEventV1 } from "@gateway/events";
 import { Counter, Histogram, createLogger, createMetricsRegistry } from "@gateway/observability";
 import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { UsagePublisher } from "../src/usage/publisher.js";
+import { JetStreamPublish, type AckedPublisher } from "../src/usage/jetstream-publish.js";
 import { UsageSpool } from "../src/usage/spool.js";
 
 /**
@@ -24,7 +25,8 @@ const SECOND_NS = 1_000_000_000;
 let storeDir: string;
 let nats: NatsHandle;
 let nc: NatsConnection;
-let js: JetStreamClient;
+/** The data-plane's own acknowledged publish, on the test's connection. */
+let js: JetStreamPublish;
 let jsm: JetStreamManager;
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -32,7 +34,7 @@ beforeAll(async () => {
   storeDir = mkdtempSync(join(tmpdir(), "gw-spool-nats-"));
   nats = await startNats({ storeDir });
   nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
-  js = jetstream(nc);
+  js = new JetStreamPublish(nc);
   jsm = await jetstreamManager(nc);
   await jsm.streams.add({ name: USAGE_STREAM, subjects: USAGE_STREAM_SUBJECTS, duplicate_window: 120 * SECOND_NS });
 });
@@ -139,7 +141,7 @@ interface Setup {
 
 function setup(
   dir: string,
-  opts: { replicaId?: string; js?: () => JetStreamClient | undefined; maxEvents?: number; lockStaleMs?: number; now?: () => number; rescanMs?: number } = {},
+  opts: { replicaId?: string; js?: () => AckedPublisher | undefined; maxEvents?: number; lockStaleMs?: number; now?: () => number; rescanMs?: number } = {},
 ): Setup {
   const logs: LogLine[] = [];
   const sink = new Writable({
@@ -242,14 +244,14 @@ describe("usage spool", () => {
     const gate = new Promise<void>((r) => (release = r));
     let publishes = 0;
     // JetStream answers only once the gate opens: no caller may resume before that.
-    const held = {
-      publish: async (...args: Parameters<JetStreamClient["publish"]>) => {
+    const held: AckedPublisher = {
+      publish: async (...args) => {
         publishes++;
         const ack = await js.publish(...args);
         await gate;
         return ack;
       },
-    } as unknown as JetStreamClient;
+    };
     const s = setup(dir, { js: () => held });
     await s.publisher.start();
     let resumed = 0;
@@ -267,6 +269,17 @@ describe("usage spool", () => {
     expect(stored.messages).toBeLessThan(40);
     expect(publishes).toBe(stored.messages);
     expect(entries(dir)).toEqual([]);
+  });
+
+  it("fails a publish no stream stores at once (not after its timeout), and any publish on a closed connection", async () => {
+    // A minute's timeout: waiting for it would fail the test by its own time limit.
+    await expect(js.publish("nostream.usage", "{}", { timeout: 60_000 })).rejects.toThrow(/no responders/);
+    const own = await connect({ servers: nats.url });
+    const p = new JetStreamPublish(own);
+    await p.publish(USAGE_SUBJECT, JSON.stringify(event("req_own_0")), { msgID: "req_own_0", timeout: 60_000 });
+    await own.close();
+    await expect(p.publish(USAGE_SUBJECT, "{}", { timeout: 60_000 })).rejects.toThrow(/closed/);
+    expect(await idsInStream("req_own_")).toEqual(["req_own_0"]);
   });
 
   it("puts an event on disk while NATS is unreachable and publishes it once NATS is back", async () => {

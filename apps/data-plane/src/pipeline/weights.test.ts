@@ -18,4 +18,9 @@ describe("orderDeployments", () => {
     expect(share).toBeGreaterThan(0.7);
     expect(share).toBeLessThan(0.8);
   });
+
+  it("orders distinct priorities lowest first, whatever order the catalog listed them in", () => {
+    expect(orderDeployments([d("c", 2, 1), d("a", 0, 1), d("b", 1, 5)]).map((x) => x.provider)).toEqual(["a", "b", "c"]);
+    expect(orderDeployments([d("a", 0, 1), d("b", 1, 5), d("c", 2, 1)]).map((x) => x.provider)).toEqual(["a", "b", "c"]);
+  });
 });

@@ -5,7 +5,11 @@ import type { Deployment } from "@gateway/proto";
  * weighted random order (weight 0 counts as 1), so traffic splits by weight and the rest remain
  * fallbacks.
  */
-export function orderDeployments(deployments: readonly Deployment[], random: () => number = Math.random): Deployment[] {
+export function orderDeployments(deployments: readonly Deployment[], random: () => number = Math.random): readonly Deployment[] {
+  // The common case (every deployment its own priority, already in order): the list as it is.
+  let ordered = true;
+  for (let i = 1; i < deployments.length && ordered; i++) ordered = deployments[i - 1]!.priority < deployments[i]!.priority;
+  if (ordered) return deployments;
   const byPriority = new Map<number, Deployment[]>();
   for (const d of deployments) byPriority.set(d.priority, [...(byPriority.get(d.priority) ?? []), d]);
   const out: Deployment[] = [];

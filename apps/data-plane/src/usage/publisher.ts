@@ -1,8 +1,8 @@
-import type { JetStreamClient } from "@nats-io/jetstream";
 import { USAGE_BATCH_MAX_BYTES, USAGE_BATCH_MAX_EVENTS, USAGE_BATCH_SUBJECT, USAGE_SUBJECT, type UsageEventV1 } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
 import type { Counter, Histogram } from "@gateway/observability";
 import type { UsageSpool } from "./spool.js";
+import type { AckedPublisher } from "./jetstream-publish.js";
 
 export interface PublisherMetrics {
   published: Counter<"result">;
@@ -60,7 +60,7 @@ export class UsagePublisher {
   private natsDown = false;
 
   constructor(
-    private readonly js: () => JetStreamClient | undefined,
+    private readonly js: () => AckedPublisher | undefined,
     private readonly spool: UsageSpool,
     private readonly log: Logger,
     private readonly timeoutMs: number,
