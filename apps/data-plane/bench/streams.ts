@@ -1,0 +1,217 @@
+/**
+ * Long-stream concurrency benchmark: `streams` slow chat streams (each `words` words, one every
+ * `chunk_delay_ms`, so ~words × chunk_delay_ms long) held open at once through one data-plane
+ * replica. Reports the most streams open at once (client side, and connections at the fake
+ * upstream), the time for all of them against one stream's ideal length, and the replica's memory:
+ * before, at the peak (per open stream) and after they closed (heap after a pause and a full
+ * collection: the data-plane it starts gets --expose-gc and a SIGUSR2 handler that runs gc()). Ends with a one-line JSON summary on stdout. Bounded: a
+ * fixed number of streams on loopback, a deadline, and it kills only the processes it started.
+ *
+ *   make build && node apps/data-plane/bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0]
+ *
+ * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
+ * old fixed pool. Needs a file descriptor limit of about 3 × streams (Node raises its soft limit to
+ * the hard one; check `ulimit -Hn`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Agent, request } from "undici";
+import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
+import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
+import { adminService, createClient } from "@gateway/proto";
+import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
+import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { seedDemo } from "../../../scripts/lib/seed.ts";
+
+const STREAMS = Number(process.argv[2] ?? 2000);
+const WORDS = Number(process.argv[3] ?? 40);
+const CHUNK_DELAY_MS = Number(process.argv[4] ?? 100);
+const MAX_CONNECTIONS = Number(process.argv[5] ?? 0);
+const IDEAL_MS = WORDS * CHUNK_DELAY_MS;
+/** The whole run gives up after this long. */
+const DEADLINE_MS = 10 * 60_000;
+const root = resolve(import.meta.dirname, "../../..");
+const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+const started: ChildProcess[] = [];
+const deadline = setTimeout(() => {
+  step("deadline reached; stopping");
+  for (const c of started) c.kill("SIGKILL");
+  process.exit(2);
+}, DEADLINE_MS);
+deadline.unref();
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function metric(url: string, name: string, labels = ""): Promise<number> {
+  const text = await (await request(`${url}/metrics`)).body.text();
+  let sum = 0;
+  for (const line of text.split("\n")) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) if (line.includes(labels)) sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+  return sum;
+}
+
+/** Heap used after a pause of `ms` and a full collection (SIGUSR2 → gc() in the bench's data-plane only). */
+async function settledHeapMiB(url: string, pid: number, ms: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 2; i++) {
+    process.kill(pid, "SIGUSR2");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return (await metric(url, "nodejs_heap_size_used_bytes")) / 2 ** 20;
+}
+
+/** Given to the data-plane this bench starts (not to a deployed one): a full GC on SIGUSR2, for the heap readings. */
+const GC_ON_SIGNAL = ["--expose-gc", `--import=data:text/javascript,process.on("SIGUSR2",()=>globalThis.gc())`];
+
+function spawnNode(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  const c = spawn(process.execPath, [...nodeArgs, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  started.push(c);
+  return c;
+}
+
+step("starting infrastructure");
+const pg = await startPostgres();
+const nats = await startNats();
+const fakePort = await freePort();
+const fake = spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
+await waitForPort(fakePort, 20_000);
+const fakeUrl = `http://127.0.0.1:${fakePort}`;
+const db = await createDatabase(pg.url, "bench_streams");
+const token = "bench-admin-token-0123456789";
+const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: token, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+await control.start();
+const ledgerPort = await freePort();
+const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(ledgerPort), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: token, LEDGER_LOG_LEVEL: "silent" }));
+await ledger.start();
+const controlAddr = `127.0.0.1:${control.grpcPort}`;
+const seeded = await seedDemo({ controlPlaneAddr: controlAddr, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
+if (MAX_CONNECTIONS > 0) {
+  const admin = createClient(adminService(), controlAddr, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${token}` } });
+  const providers = demoCatalog(fakeUrl).providers.map((p) => (p.code === "fake" ? { ...p, max_connections: MAX_CONNECTIONS } : p));
+  await admin.ApplyCatalog({ document_json: JSON.stringify({ providers }) });
+}
+
+step("starting the data-plane");
+const dpPort = await freePort();
+const spool = mkdtempSync(join(tmpdir(), "bench-streams-spool-"));
+const dp = spawnNode("apps/data-plane/dist/main.js", {
+  DATA_PLANE_PORT: String(dpPort),
+  DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
+  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+  DATA_PLANE_NATS_URL: nats.url,
+  DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+  DATA_PLANE_SPOOL_DIR: spool,
+  FAKE_UPSTREAM_API_KEY,
+}, GC_ON_SIGNAL);
+await waitForPort(dpPort, 20_000);
+const dpUrl = `http://127.0.0.1:${dpPort}`;
+for (let i = 0; i < 100; i++) {
+  const r = await request(`${dpUrl}/v1/models`, { headers: { authorization: `Bearer ${seeded.secret}` } });
+  const j = (await r.body.json()) as { data?: unknown[] };
+  if (j.data?.length) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const agent = new Agent({ connections: STREAMS + 16, keepAliveTimeout: 30_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
+let open = 0;
+let peakOpen = 0;
+let failed = 0;
+
+/** One stream through the gateway: open once its first chunk arrived, until its last. */
+async function stream(i: number, words: number, delayMs: number): Promise<number> {
+  const body = JSON.stringify({ model: "gw-chat-mini", stream: true, max_tokens: 200, messages: [{ role: "user", content: `stream ${i} [[fake:words=${words},chunk_delay=${delayMs}]]` }] });
+  const t = performance.now();
+  let counted = false;
+  try {
+    const r = await request(`${dpUrl}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" }, body });
+    if (r.statusCode !== 200) {
+      failed++;
+      await r.body.text();
+      return performance.now() - t;
+    }
+    for await (const _chunk of r.body) {
+      if (!counted) {
+        counted = true;
+        peakOpen = Math.max(peakOpen, ++open);
+      }
+    }
+  } catch {
+    failed++;
+  } finally {
+    if (counted) open--;
+  }
+  return performance.now() - t;
+}
+
+step("warming up");
+await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10)));
+const before = { heap: await settledHeapMiB(dpUrl, dp.pid!, 2_000), rss: rssMiB(dp.pid!) };
+
+step(`opening ${STREAMS} streams of ${WORDS} words, one every ${CHUNK_DELAY_MS} ms (ideal ${IDEAL_MS} ms each)`);
+let peak = { rss: 0, heap: 0, open: 0 };
+const sampler = setInterval(() => {
+  // At the plateau (most streams open) the replica holds the most per-stream state.
+  if (open >= peak.open) {
+    const rss = rssMiB(dp.pid!);
+    void metric(dpUrl, "nodejs_heap_size_used_bytes").then((h) => {
+      if (open >= peak.open) peak = { rss, heap: h / 2 ** 20, open };
+    });
+  }
+}, 250);
+const t0 = performance.now();
+const durations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS)));
+const totalMs = performance.now() - t0;
+clearInterval(sampler);
+const upstreamPeak = ((await (await request(`${fakeUrl}/_fake/connections`)).body.json()) as { peak: number }).peak;
+const waitCount = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_count", 'provider="fake"');
+const waitSum = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_sum", 'provider="fake"');
+
+step("pausing to let the replica settle");
+await agent.close();
+// Past the fake upstream's 5 s keep-alive: the idle upstream connections are gone too.
+const after = { heap: await settledHeapMiB(dpUrl, dp.pid!, 8_000), rss: rssMiB(dp.pid!) };
+
+const perStreamKiB = peak.open > 0 ? ((peak.rss - before.rss) * 1024) / peak.open : 0;
+console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms, provider max_connections ${MAX_CONNECTIONS || "default"}`);
+console.log(`  open at once: ${peakOpen} (client side), ${upstreamPeak} connections at the fake upstream; failed ${failed}`);
+console.log(`  all done in ${(totalMs / 1000).toFixed(1)} s; one stream ideal ${(IDEAL_MS / 1000).toFixed(1)} s; per stream p50 ${(pct(durations, 50) / 1000).toFixed(2)} s p99 ${(pct(durations, 99) / 1000).toFixed(2)} s`);
+console.log(`  connection wait: mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`);
+console.log(`  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB`);
+console.log(
+  JSON.stringify({
+    bench: "streams",
+    streams: STREAMS,
+    words: WORDS,
+    chunk_delay_ms: CHUNK_DELAY_MS,
+    max_connections: MAX_CONNECTIONS,
+    peak_open: peakOpen,
+    upstream_peak_connections: upstreamPeak,
+    failed,
+    total_ms: Math.round(totalMs),
+    ideal_ms: IDEAL_MS,
+    p50_ms: Math.round(pct(durations, 50)),
+    p99_ms: Math.round(pct(durations, 99)),
+    connection_wait_mean_ms: waitCount ? Number(((waitSum / waitCount) * 1000).toFixed(2)) : 0,
+    rss_mib: { before: Math.round(before.rss), peak: Math.round(peak.rss), after: Math.round(after.rss) },
+    heap_mib: { before: Number(before.heap.toFixed(1)), peak: Number(peak.heap.toFixed(1)), after: Number(after.heap.toFixed(1)) },
+    rss_kib_per_open_stream: Math.round(perStreamKiB),
+  }),
+);
+
+for (const c of [dp, fake]) c.kill("SIGTERM");
+await Promise.all([dp, fake].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
+await ledger.stop();
+await control.stop();
+await nats.stop();
+await pg.stop();
+rmSync(spool, { recursive: true, force: true });
+process.exit(0);
