@@ -15,9 +15,37 @@ export const ChatBody = z.looseObject({
   n: positiveInt("n", 128),
 });
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const absentOr = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
+const positive = (max: number) => (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 1 && v <= max;
+const tokens = positive(Number.MAX_SAFE_INTEGER);
+const choices = positive(128);
+const boolean = (v: unknown) => typeof v === "boolean";
+const streamOptions = (v: unknown) => isObject(v) && (v.include_usage === undefined || typeof v.include_usage === "boolean");
+
+/**
+ * The common case, checked without the schema's copy of the body: true only when `ChatBody`
+ * certainly accepts `raw` (never more lenient; anything unusual goes through the schema, which
+ * also words the error). A chat body is validated on every request.
+ */
+export function plainChatBody(raw: unknown): raw is ChatRequestBody {
+  if (!isObject(raw)) return false;
+  const { model, messages, stream, stream_options: so, max_tokens, max_completion_tokens, n } = raw;
+  if (typeof model !== "string" || model.length < 1 || model.length > 256) return false;
+  if (!Array.isArray(messages) || messages.length === 0) return false;
+  for (const m of messages) if (!isObject(m) || typeof m.role !== "string") return false;
+  return (
+    absentOr(stream, boolean) &&
+    absentOr(so, streamOptions) &&
+    absentOr(max_tokens, tokens) &&
+    absentOr(max_completion_tokens, tokens) &&
+    absentOr(n, choices)
+  );
+}
+
 /** Checks the fields the gateway itself relies on; everything else is passed to the provider unchanged. */
 export function validateChatBody(raw: unknown): ChatRequestBody {
-  return parseBody(ChatBody, raw) as ChatRequestBody;
+  return plainChatBody(raw) ? raw : (parseBody(ChatBody, raw) as ChatRequestBody);
 }
 
 /** The text parts of chat messages, for the context-window pre-check. */
