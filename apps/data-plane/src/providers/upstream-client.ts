@@ -80,7 +80,8 @@ export class UpstreamClient {
         method: req.method ?? "POST",
         headers: req.headers,
         body: req.body,
-        signal,
+        // A call that runs to its end whatever the client does needs no abort listener at all.
+        signal: signal === NEVER_ABORTED ? undefined : signal,
         dispatcher: this.pool(provider),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
