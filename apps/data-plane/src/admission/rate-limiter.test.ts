@@ -58,4 +58,26 @@ describe("RateLimiter", () => {
     expect(admitted(a, "k", 0, 100)).toBe(false);
     expect(admitted(a, "other", 0, 100)).toBe(true);
   });
+
+  it("forgets keys two windows after their last use, local and gossiped (not only at maxKeys)", () => {
+    const { a, b, gossip, advance } = pair();
+    for (let i = 0; i < 20; i++) a.admit(`k${i}`, 100, 0);
+    gossip();
+    expect(a.size).toBe(20);
+    expect(b.size).toBe(20);
+    advance(60_000);
+    a.admit("k0", 100, 0);
+    gossip();
+    // The previous window still weighs in the estimate: nothing dropped yet.
+    expect(a.size).toBe(20);
+    expect(b.size).toBe(20);
+    advance(60_000);
+    gossip();
+    expect(a.size).toBe(1);
+    expect(b.size).toBe(1);
+    advance(120_000);
+    gossip();
+    expect(a.size).toBe(0);
+    expect(b.size).toBe(0);
+  });
 });

@@ -59,16 +59,39 @@ export class RateLimiter {
   /** key → replica → counts for window w (cur) and w-1 (prev). */
   private readonly remote = new Map<string, Map<string, { window: number; cur: Counts; prev: Counts }>>();
   private readonly now: () => number;
+  /** The window the maps were last pruned in. */
+  private prunedWindow = 0;
 
   constructor(private readonly opts: RateLimiterOptions) {
     this.now = opts.now ?? Date.now;
+  }
+
+  /** Keys tracked (local and remote), for tests and metrics. */
+  get size(): number {
+    return this.local.size + this.remote.size;
   }
 
   private windowOf(t: number): number {
     return Math.floor(t / WINDOW_MS);
   }
 
+  /**
+   * A key's counts matter for two windows (the sliding estimate reads w and w-1): once a minute,
+   * keys not seen since before w-1 are dropped, so the maps hold the keys of the last two minutes
+   * rather than every key seen until `maxKeys` pushes them out. One pass per window.
+   */
+  private prune(w: number): void {
+    if (w === this.prunedWindow) return;
+    this.prunedWindow = w;
+    for (const [key, k] of this.local) if (k.window < w - 1) this.local.delete(key);
+    for (const [key, byReplica] of this.remote) {
+      for (const [replica, r] of byReplica) if (r.window < w - 1) byReplica.delete(replica);
+      if (byReplica.size === 0) this.remote.delete(key);
+    }
+  }
+
   private localFor(key: string, w: number): KeyWindow {
+    this.prune(w);
     let k = this.local.get(key);
     if (!k) {
       k = { window: w, cur: { requests: 0, tokens: 0 }, prev: { requests: 0, tokens: 0 }, dirty: false };
@@ -147,6 +170,7 @@ export class RateLimiter {
   /** Counts changed since the last call, for gossip (cumulative, so a lost message is harmless). */
   drainGossip(): GossipMessage | undefined {
     const w = this.windowOf(this.now());
+    this.prune(w);
     const entries: GossipEntry[] = [];
     for (const [key, k] of this.local) {
       if (!k.dirty) continue;
@@ -160,6 +184,7 @@ export class RateLimiter {
   /** Folds another replica's gossip in. */
   absorb(msg: GossipMessage): void {
     if (msg.replica === this.opts.replicaId) return;
+    this.prune(this.windowOf(this.now()));
     for (const e of msg.entries) {
       let byReplica = this.remote.get(e.key);
       if (!byReplica) {

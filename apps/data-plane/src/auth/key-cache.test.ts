@@ -68,4 +68,14 @@ describe("KeyCache", () => {
     for (let i = 0; i < 10; i++) await s.cache.get(`x${i}`);
     expect(s.cache.size).toBe(3);
   });
+
+  it("drops entries past their stale bound once they stop being used, well before the entry bound", async () => {
+    const s = setup({ maxEntries: 1_000 });
+    await s.cache.get("h1");
+    for (let i = 0; i < 100; i++) await s.cache.get(`unknown${i}`);
+    expect(s.cache.size).toBe(101);
+    s.advance(10_000); // past every negative entry's lifetime and the known key's stale bound
+    await s.cache.get("h2");
+    expect(s.cache.size).toBe(1);
+  });
 });

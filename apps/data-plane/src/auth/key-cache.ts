@@ -16,6 +16,9 @@ export interface KeyCacheOptions {
   now?: () => number;
 }
 
+/** How often `set` sweeps out entries past their stale bound, ms. */
+const SWEEP_MS = 10_000;
+
 interface Entry {
   key: KeyContext | undefined;
   freshUntil: number;
@@ -31,6 +34,7 @@ export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<KeyContext | undefined>>();
   private readonly now: () => number;
+  private nextSweep = 0;
 
   constructor(private readonly lookup: KeyLookup, private readonly opts: KeyCacheOptions) {
     this.now = opts.now ?? Date.now;
@@ -78,6 +82,14 @@ export class KeyCache {
   private set(keyHash: string, entry: Entry): void {
     this.entries.delete(keyHash);
     this.entries.set(keyHash, entry);
+    // Entries past their stale bound serve nothing (the next request reloads them): swept at most
+    // every SWEEP_MS, so unknown keys (a scanner, a client with a typo) leave the cache seconds
+    // after they stop rather than staying until maxEntries newer ones push them out.
+    const now = this.now();
+    if (now >= this.nextSweep) {
+      this.nextSweep = now + SWEEP_MS;
+      for (const [hash, e] of this.entries) if (e.staleUntil <= now) this.entries.delete(hash);
+    }
     while (this.entries.size > this.opts.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;

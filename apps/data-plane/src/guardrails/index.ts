@@ -7,8 +7,11 @@ import { locals } from "../http/request-context.js";
 
 export const GUARDRAILS_HEADER = "x-gateway-guardrails";
 
-/** Compiled rules per org and version (bounded); keys of one org share one compilation. */
-const compiledByOrg = new Map<string, CompiledGuardrails>();
+/**
+ * Compiled rules per org, its current version only (a new version replaces the old compilation
+ * rather than sitting beside it); bounded, oldest org out first. Keys of one org share one.
+ */
+const compiledByOrg = new Map<string, { version: number; rules: CompiledGuardrails }>();
 const MAX_ORGS = 10_000;
 const byKey = new WeakMap<KeyContext, CompiledGuardrails | null>();
 
@@ -17,21 +20,21 @@ export function guardrailsFor(key: KeyContext): CompiledGuardrails | undefined {
   if (!key.guardrails_json) return undefined;
   const cached = byKey.get(key);
   if (cached !== undefined) return cached ?? undefined;
-  const id = `${key.org_id}:${key.guardrails_version}`;
-  let g = compiledByOrg.get(id);
-  if (!g) {
+  let g = compiledByOrg.get(key.org_id);
+  if (g?.version !== key.guardrails_version) {
     try {
-      g = compileRules(JSON.parse(key.guardrails_json) as GuardrailRule[]);
+      g = { version: key.guardrails_version, rules: compileRules(JSON.parse(key.guardrails_json) as GuardrailRule[]) };
     } catch {
       // Validated on write; a document this build cannot compile fails closed below.
       byKey.set(key, null);
       throw new GatewayError("service_unavailable", "Your organization's guardrail rules cannot be applied by this gateway; requests are refused until they are fixed.");
     }
-    compiledByOrg.set(id, g);
+    compiledByOrg.delete(key.org_id);
+    compiledByOrg.set(key.org_id, g);
     if (compiledByOrg.size > MAX_ORGS) compiledByOrg.delete(compiledByOrg.keys().next().value!);
   }
-  byKey.set(key, g);
-  return g;
+  byKey.set(key, g.rules);
+  return g.rules;
 }
 
 /** A request's text parts with a way to write masked text back into the body sent upstream. */

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { VideoJob } from "@gateway/proto";
@@ -229,7 +230,9 @@ export function videoContent(ctx: DataPlaneContext) {
     res.setHeader("content-type", typeof up.headers["content-type"] === "string" ? up.headers["content-type"] : "video/mp4");
     if (typeof up.headers["content-length"] === "string") res.setHeader("content-length", up.headers["content-length"]);
     for await (const chunk of up.body) {
-      if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+      // A client that leaves while its socket is full never drains: stop waiting, and stop reading.
+      if (!res.write(chunk)) await once(res, "drain", { signal: client.signal }).catch(() => undefined);
+      if (client.signal.aborted) return;
     }
     res.end();
   };
