@@ -95,11 +95,20 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
   } catch (err) {
     denied = err;
   }
-  // Durable before the caller sees the answer: a response is never unbilled.
-  await bill(planned.target, usage, denied ? 400 : 200);
-  if (denied) throw denied;
+  // Durable before the caller sees the answer: a response is never unbilled. The answer is
+  // serialized while the usage event travels to JetStream (one microtask lets it reach the socket).
+  const billed = bill(planned.target, usage, denied ? 400 : 200);
+  if (denied) {
+    await billed;
+    throw denied;
+  }
+  await undefined;
+  const answer = JSON.stringify(shape.body(parsed.body, usage));
+  await billed;
   writeGatewayHeaders(res);
-  res.status(200).json(shape.body(parsed.body, usage));
+  res.statusCode = 200;
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.end(answer);
 }
 
 /** A stream whose first frames are ready: the rest is read from `chunks`. */

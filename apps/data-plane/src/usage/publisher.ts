@@ -23,8 +23,8 @@ async function within(p: Promise<void> | undefined, deadline: number): Promise<v
 
 /**
  * Publishes in flight at once. Events finished while they are out wait for the next one (group
- * commit): alone, an event goes out in the turn it finished; under load, batches grow with the
- * arrival rate instead of every event paying its own write, acknowledgement and wake-up.
+ * commit): alone, an event goes out at once; under load, batches grow with the arrival rate
+ * instead of every event paying its own write, acknowledgement and wake-up.
  */
 const MAX_IN_FLIGHT = 2;
 
@@ -118,7 +118,10 @@ export class UsagePublisher {
   private enqueue(requestId: string, line: string): Promise<boolean> {
     return new Promise((done) => {
       this.queue.push({ requestId, line, done });
-      this.schedule();
+      // Nothing out and nothing waiting: this event goes now, alone (no wait for the end of the
+      // turn); events finishing meanwhile gather behind its acknowledgement.
+      if (this.inFlight === 0 && !this.scheduled && this.queue.length === 1) this.flushQueue();
+      else this.schedule();
     });
   }
 
