@@ -20,7 +20,8 @@
  *   make build && node apps/data-plane/bench/soak.ts [load_s=300] [idle_s=120] [concurrency=64]
  *
  * SOAK_SNAPSHOT_DIR=<dir>: also writes a heap snapshot of the data-plane when warm and at the end of
- * the idle period (compare them with bench/heap-diff.ts). SOAK_NODE_FLAGS: node flags for the
+ * the idle period (compare them with bench/heap-diff.ts). Writing one takes ~150 MiB of native
+ * memory that the allocator keeps: the RSS figures of such a run do not count. SOAK_NODE_FLAGS: node flags for the
  * data-plane instead of the deploy default (deploy/k8s/data-plane.yaml NODE_OPTIONS).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -414,6 +415,7 @@ console.log(`requests: ${requests} (${Math.round(requests / loadSecs)}/s): ${Obj
 if (Object.keys(unexpected).length) console.log(`unexpected statuses: ${JSON.stringify(unexpected)}`);
 console.log(`heap (after a full GC): start ${startHeap.toFixed(1)} MiB, warm ${warmHeap.toFixed(1)} MiB, under load ${collectedUnderLoad.map((c) => `${c.heap}@${c.t}s`).join(" ") || "-"}, end of idle ${endHeap.toFixed(1)} MiB (${heapGrowth >= 0 ? "+" : ""}${heapGrowth.toFixed(1)} MiB vs warm; target ≤ +${TARGET_HEAP_GROWTH_MIB}) ${pass.heap ? "PASS" : "FAIL"}`);
 console.log(`heap in use under load (garbage included): max ${Math.max(...loadSamples.map((s) => s.heap)).toFixed(0)} MiB`);
+if (SNAPSHOT_DIR) console.log("RSS below includes the heap snapshots' native memory (SOAK_SNAPSHOT_DIR): not comparable");
 console.log(`RSS: start ${startRss.toFixed(0)} MiB, warm ${warmRss.toFixed(0)} MiB, after load ${afterLoad.rss.toFixed(0)} MiB, end of idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB (target ≤ ${TARGET_RSS_PEAK_MIB}) ${pass.rss ? "PASS" : "FAIL"}`);
 
 let commit = "unknown";
