@@ -245,14 +245,10 @@ export class UsageConsumer {
     const { metrics } = this.ctx;
     try {
       const { applied } = await applyUsageBatch(this.ctx.db, items.map((i) => i.ev!));
-      const counted = new Set<string>();
-      for (const i of items) {
-        i.delivery.settled();
-        const id = i.ev!.request_id;
-        const fresh = applied.has(id) && !counted.has(id);
-        counted.add(id);
-        metrics.usageEvents.inc({ result: fresh ? "applied" : "duplicate" });
-      }
+      for (const i of items) i.delivery.settled();
+      // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
+      if (applied.size > 0) metrics.usageEvents.inc({ result: "applied" }, applied.size);
+      if (items.length > applied.size) metrics.usageEvents.inc({ result: "duplicate" }, items.length - applied.size);
     } catch (err) {
       if (!permanent(err)) throw err;
       if (items.length === 1) {

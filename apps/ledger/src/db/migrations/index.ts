@@ -6,6 +6,7 @@ import { topUpAnnounced } from "./20261122030000-top-up-announced.js";
 import { journalPublished } from "./20261122040000-journal-published.js";
 import { guardrailOutcomes } from "./20261123000000-guardrails.js";
 import { batchedApply } from "./20261124000000-batched-apply.js";
+import { applyUsageFunction } from "./20261125000000-apply-usage-function.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "20261122040000-journal-published": journalPublished,
   "20261123000000-guardrails": guardrailOutcomes,
   "20261124000000-batched-apply": batchedApply,
+  "20261125000000-apply-usage-function": applyUsageFunction,
 };
