@@ -18,9 +18,12 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Agent, request } from "undici";
+import { connect } from "@nats-io/transport-node";
+import { jetstreamManager } from "@nats-io/jetstream";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
+import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
 
 const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -109,7 +112,8 @@ async function sequential(t: Target, n: number, stream: boolean): Promise<number
 
 function spawnNode(script: string, env: Record<string, string>): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF && (script === "apps/data-plane/dist/main.js" || script.endsWith("bare-proxy.ts")) ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawn(process.execPath, [...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const flags = script === "apps/data-plane/dist/main.js" ? DEPLOY_NODE_FLAGS : [];
+  return spawn(process.execPath, [...flags, ...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 /** Resident memory of a process, MiB: now and its peak (from /proc/<pid>/status). */
@@ -213,7 +217,7 @@ async function ledgerCaughtUp(): Promise<void> {
 }
 
 step("measuring CPU at concurrency");
-console.log(`non-streaming: ${N} requests per target in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process)`);
+console.log(`non-streaming: ${N} requests per target in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process; data-plane node flags as deployed: ${DEPLOY_NODE_FLAGS.join(" ") || "none"})`);
 const others = { "control-plane": control.pid!, ledger: ledger.pid!, nats: nats.pid, postgres: pg.pid };
 const pids = { gateway: dp.pid!, "bare proxy": bare.pid! };
 // Warm-up (JIT, connection pools, leases, caches): a few thousand requests each, or the per-request
@@ -265,10 +269,24 @@ for (const t of [direct, viaBare, gateway]) {
   await sequential(t, 50, true);
   first[t.name] = await sequential(t, STREAMS, true);
 }
+// The floor under "added": the acknowledgement every answer waits for (the usage event stored by
+// JetStream), timed alone with the data-plane's own publish on a scratch stream of the same server.
+const { JetStreamPublish } = await import("../dist/usage/jetstream-publish.js");
+const floorNc = await connect({ servers: nats.url });
+await (await jetstreamManager(floorNc)).streams.add({ name: "BENCH_FLOOR", subjects: ["benchfloor.>"] });
+const floorPublish = new JetStreamPublish(floorNc);
+const event = JSON.stringify({ request_id: "req_0", padding: "x".repeat(600) });
+const ackFloor: number[] = [];
+for (let i = 0; i < SEQUENTIAL; i++) {
+  const t = performance.now();
+  await floorPublish.publish("benchfloor.usage", event, { msgID: `floor-${i}`, timeout: 5_000 });
+  ackFloor.push(performance.now() - t);
+}
+await floorNc.close();
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99).toFixed(2)} ms`;
 const added = (xs: Record<string, number[]>, p: number) => pct(xs.gateway!, p) - pct(xs["bare proxy"]!, p);
 console.log(`one at a time (${SEQUENTIAL}): direct ${fmt(seq.upstream!)} | via bare proxy ${fmt(seq["bare proxy"]!)} | via gateway ${fmt(seq.gateway!)}`);
-console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms`);
+console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms; of which the JetStream acknowledgement every answer waits for: ${fmt(ackFloor)} (timed alone)`);
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
 
@@ -290,13 +308,22 @@ console.log(
     date: new Date().toISOString().slice(0, 10),
     commit,
     cores: (await import("node:os")).availableParallelism(),
+    node_flags: DEPLOY_NODE_FLAGS.join(" "),
     requests: N,
     concurrency: CONCURRENCY,
     cpu_us_per_request: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v)])),
     cpu_ratio_vs_bare: round(ratio),
     cpu_ratio_by_round: ratios.map((r) => round(r)),
     rps: { gateway: Math.round(rps.gateway!), bare: Math.round(rps["bare proxy"]!) },
-    one_at_a_time_ms: { direct_p50: round(pct(seq.upstream!, 50)), bare_p50: round(pct(seq["bare proxy"]!, 50)), gateway_p50: round(pct(seq.gateway!, 50)), added_p50: round(added(seq, 50)), added_p99: round(added(seq, 99)) },
+    one_at_a_time_ms: {
+      direct_p50: round(pct(seq.upstream!, 50)),
+      bare_p50: round(pct(seq["bare proxy"]!, 50)),
+      gateway_p50: round(pct(seq.gateway!, 50)),
+      added_p50: round(added(seq, 50)),
+      added_p99: round(added(seq, 99)),
+      jetstream_ack_p50: round(pct(ackFloor, 50), 3),
+      jetstream_ack_p99: round(pct(ackFloor, 99), 3),
+    },
     stream_first_byte_ms: { direct_p50: round(pct(first.upstream!, 50)), bare_p50: round(pct(first["bare proxy"]!, 50)), gateway_p50: round(pct(first.gateway!, 50)), added_p50: round(added(first, 50)), added_p99: round(added(first, 99)) },
     rss_mib: { gateway: memGateway.rss, gateway_peak: memGateway.peak, bare: memBare.rss },
   }),

@@ -34,6 +34,7 @@ import { createDatabase, freePort, startNats, startPostgres, waitForPort } from 
 import { adminService, createClient } from "@gateway/proto";
 import { Agent, request } from "undici";
 import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 
 const LOAD_S = Number(process.argv[2] ?? 300);
@@ -42,9 +43,7 @@ const CONCURRENCY = Number(process.argv[4] ?? 64);
 const WARMUP_S = Math.min(30, Math.max(5, Math.round(LOAD_S / 10)));
 const TARGET_HEAP_GROWTH_MIB = 15;
 const TARGET_RSS_PEAK_MIB = 250;
-/** The data-plane's node flags as deployed (NODE_OPTIONS in deploy/k8s/data-plane.yaml). */
-const DEPLOY_NODE_FLAGS = /name: NODE_OPTIONS, value: "([^"]*)"/.exec(readFileSync(resolve(import.meta.dirname, "../../../deploy/k8s/data-plane.yaml"), "utf8"))?.[1] ?? "";
-const NODE_FLAGS = (process.env.SOAK_NODE_FLAGS ?? DEPLOY_NODE_FLAGS).split(/\s+/).filter(Boolean);
+const NODE_FLAGS = process.env.SOAK_NODE_FLAGS !== undefined ? process.env.SOAK_NODE_FLAGS.split(/\s+/).filter(Boolean) : DEPLOY_NODE_FLAGS;
 const SNAPSHOT_DIR = process.env.SOAK_SNAPSHOT_DIR ? resolve(process.env.SOAK_SNAPSHOT_DIR) : undefined;
 const root = resolve(import.meta.dirname, "../../..");
 const MiB = 1024 * 1024;
