@@ -70,8 +70,8 @@ export class TopUpAnnouncer {
    * `journal-<txn_id>`), oldest first — the stream the billing team consumes. A page of up to
    * JOURNAL_PAGE transactions costs one read and one update, not two statements per transaction:
    * usage is journaled per applied batch, and at moderate load that is hundreds of small postings
-   * a second. Publishes stay one after another, so the order holds across a failed publish too:
-   * what was published before it is marked, the rest waits for the next pass.
+   * a second. A page's publishes go out together, oldest first; one that fails is published again
+   * on the next pass, possibly after younger ones (consumers key on txn_id, docs/billing.md).
    */
   private async publishJournal(js: ReturnType<typeof jetstream>): Promise<void> {
     for (;;) {
@@ -90,17 +90,16 @@ export class TopUpAnnouncer {
         }
         ev.entries.push({ account: e.account, amount_minor: e.amount_minor });
       }
-      const published: string[] = [];
-      try {
-        for (const ev of txns.values()) {
-          await js.publish(LEDGER_JOURNAL_SUBJECT, encodeEvent(ev), { msgID: `journal-${ev.txn_id}`, timeout: 2_000 });
-          published.push(ev.txn_id);
-        }
-      } finally {
-        if (published.length > 0) {
-          await sql`UPDATE journal_entries SET published_at = now() WHERE txn_id = ANY(${published}::text[]) AND published_at IS NULL`.execute(this.ctx.db);
-        }
+      // Sent together (one write, acks read together), in order on this one connection.
+      const evs = [...txns.values()];
+      const outcomes = await Promise.allSettled(evs.map((ev) => js.publish(LEDGER_JOURNAL_SUBJECT, encodeEvent(ev), { msgID: `journal-${ev.txn_id}`, timeout: 2_000 })));
+      const published = evs.filter((_, i) => outcomes[i]!.status === "fulfilled").map((ev) => ev.txn_id);
+      if (published.length > 0) {
+        await sql`UPDATE journal_entries SET published_at = now() WHERE txn_id = ANY(${published}::text[]) AND published_at IS NULL`.execute(this.ctx.db);
       }
+      const failed = outcomes.find((o) => o.status === "rejected");
+      // The rest is published again on the next pass (a repeat is dropped by its message id).
+      if (failed) throw failed.reason;
       if (txns.size < JOURNAL_PAGE) return;
     }
   }
