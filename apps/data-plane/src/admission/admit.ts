@@ -77,7 +77,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : costMinor({ input_tokens: req.promptTokensBound(model), output_tokens: maxOut }, model);
   const reservation = req.dedicatedHold
     ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
-    : await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor);
+    : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)));
   return { model, planned, reservation };
 }
 

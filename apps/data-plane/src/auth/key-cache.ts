@@ -44,16 +44,24 @@ export class KeyCache {
     return this.entries.size;
   }
 
+  /**
+   * The cached answer while it is fresh, without a lookup or a promise: `{ key }` (key undefined =
+   * known not to exist), or undefined when only `get` can answer.
+   */
+  fresh(keyHash: string): { key: KeyContext | undefined } | undefined {
+    const entry = this.entries.get(keyHash);
+    if (!entry || entry.freshUntil <= this.now()) return undefined;
+    // Refresh recency for LRU order.
+    this.entries.delete(keyHash);
+    this.entries.set(keyHash, entry);
+    return entry;
+  }
+
   /** The key for this hash, or undefined when it does not exist. Throws service_unavailable. */
   async get(keyHash: string): Promise<KeyContext | undefined> {
+    const hit = this.fresh(keyHash);
+    if (hit) return hit.key;
     const entry = this.entries.get(keyHash);
-    const now = this.now();
-    if (entry && entry.freshUntil > now) {
-      // Refresh recency for LRU order.
-      this.entries.delete(keyHash);
-      this.entries.set(keyHash, entry);
-      return entry.key;
-    }
     try {
       return await this.load(keyHash);
     } catch (err) {

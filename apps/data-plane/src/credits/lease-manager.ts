@@ -72,15 +72,23 @@ export class LeaseManager {
     this.timer.unref();
   }
 
+  /**
+   * The reservation when the replica's lease covers `amount` now, without a promise; undefined when
+   * only `reserve` (which may extend the lease at the ledger) can answer.
+   */
+  reserveLocal(orgId: string, amount: number): Reservation | undefined {
+    // Check and reserve in one synchronous step: no await between them, so concurrent requests
+    // can never reserve the same credit twice.
+    const state = this.orgs.get(orgId);
+    if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) return this.take(state, amount);
+    return undefined;
+  }
+
   /** Reserves `amount` for one request; throws insufficient_credits, budget_exceeded or service_unavailable. */
   async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
     for (let attempt = 0; ; attempt++) {
-      // Check and reserve in one synchronous step: no await between them, so concurrent
-      // requests can never reserve the same credit twice.
-      const state = this.orgs.get(orgId);
-      if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) {
-        return this.take(state, amount);
-      }
+      const local = this.reserveLocal(orgId, amount);
+      if (local) return local;
       if (attempt >= 8) {
         // Others keep taking what each extension adds: the org's credit is spoken for.
         throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });

@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
+import type { KeyContext } from "@gateway/proto";
 import type { KeyCache } from "../auth/key-cache.js";
 import { locals } from "./request-context.js";
 
@@ -32,16 +33,17 @@ export function authenticate(keys: KeyCache) {
       return next(new GatewayError("invalid_api_key", "The API key is malformed: gateway keys start with 'sk-gateway-'."));
     }
     const keyHash = hashKey(secret);
-    keys.get(keyHash).then(
-      (key) => {
-        if (!key) return next(new GatewayError("invalid_api_key", "The API key is not valid."));
-        if (key.revoked) return next(new GatewayError("revoked_api_key", "The API key has been revoked."));
-        const l = locals(res);
-        l.key = key;
-        l.keyHash = keyHash;
-        next();
-      },
-      (err: unknown) => next(err),
-    );
+    const admit = (key: KeyContext | undefined): void => {
+      if (!key) return next(new GatewayError("invalid_api_key", "The API key is not valid."));
+      if (key.revoked) return next(new GatewayError("revoked_api_key", "The API key has been revoked."));
+      const l = locals(res);
+      l.key = key;
+      l.keyHash = keyHash;
+      next();
+    };
+    // A fresh cached answer (the usual case) continues in this turn; otherwise after the lookup.
+    const cached = keys.fresh(keyHash);
+    if (cached) return admit(cached.key);
+    keys.get(keyHash).then(admit, (err: unknown) => next(err));
   };
 }

@@ -102,16 +102,20 @@ export class UsagePublisher {
   }
 
   /** Resolves once the event is acknowledged by JetStream or on disk in the spool (fdatasync'd). */
-  async publish(event: UsageEventV1): Promise<void> {
+  publish(event: UsageEventV1): Promise<void> {
     const line = JSON.stringify(event);
-    if ((!this.natsDown || this.spool.idle) && (await this.enqueue(event.request_id, line))) {
+    if (this.natsDown && !this.spool.idle) return this.toSpool(event.request_id, line);
+    return this.enqueue(event.request_id, line).then((acked) => {
+      if (!acked) return this.toSpool(event.request_id, line);
       this.metrics.published.inc({ result: "acked" });
-      return;
-    }
+    });
+  }
+
+  private async toSpool(requestId: string, line: string): Promise<void> {
     this.natsDown = true;
     await this.spool.append(line);
     this.metrics.published.inc({ result: "spooled" });
-    this.log.warn({ request_id: event.request_id, spooled: this.spool.size }, "usage event spooled");
+    this.log.warn({ request_id: requestId, spooled: this.spool.size }, "usage event spooled");
   }
 
   /** Resolves with whether JetStream acknowledged the event, published with its turn's others. */
