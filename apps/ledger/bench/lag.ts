@@ -178,6 +178,22 @@ const batches = metricValue("ledger_apply_batch_events_count");
 console.log(`  ledger batches: ${batches}, mean ${(metricValue("ledger_apply_batch_events_sum") / batches).toFixed(1)} events, mean apply ${((metricValue("ledger_apply_duration_seconds_sum") / metricValue("ledger_apply_duration_seconds_count")) * 1000).toFixed(1)} ms`);
 console.log(`  backlog left when the load stopped drained in ${drainMs.toFixed(0)} ms`);
 console.log(`  CPU per request: ledger ${(ledgerCpu / done).toFixed(1)} µs, Postgres ${(pgCpu / done).toFixed(1)} µs`);
+console.log(
+  JSON.stringify({
+    bench: "ledger-lag",
+    date: new Date().toISOString().slice(0, 10),
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+    outage_s: OUTAGE,
+    rps: Math.round(done / secs),
+    failed,
+    answer_to_record_ms: { p50: Math.round(pct(readDelays, 50)), p99: Math.round(pct(readDelays, 99)) },
+    usage_lookups: Object.fromEntries(lookups),
+    backlog_after_outage: outageResult?.backlog ?? null,
+    caught_up_after_restart_s: outageResult ? Math.round(outageResult.drainMs / 10) / 100 : null,
+    cpu_us_per_request: { ledger: Math.round(ledgerCpu / done), postgres: Math.round(pgCpu / done) },
+  }),
+);
 
 await db.end();
 await nc.close();
