@@ -23,6 +23,7 @@ import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
 import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 
 const STREAMS = Number(process.argv[2] ?? 2000);
@@ -111,7 +112,7 @@ const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
   DATA_PLANE_SPOOL_DIR: spool,
   FAKE_UPSTREAM_API_KEY,
-}, GC_ON_SIGNAL);
+}, [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL]);
 await waitForPort(dpPort, 20_000);
 const dpUrl = `http://127.0.0.1:${dpPort}`;
 for (let i = 0; i < 100; i++) {
