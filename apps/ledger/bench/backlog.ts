@@ -127,6 +127,19 @@ console.log(`ledger backlog: ${N} events, batch ${BATCH}, ${LEDGERS} ledger(s), 
 console.log(`  drained in ${drainS.toFixed(2)} s from the first ack (${((tDone - t0) / 1000).toFixed(2)} s from process start): ${(N / drainS).toFixed(0)} events/s`);
 console.log(`  CPU per event: ledger ${(ledgerCpu / N).toFixed(1)} µs (process total incl. start), Postgres ${(pgCpu / N).toFixed(1)} µs`);
 console.log(`  records ${check.rows[0]!.n}/${N}, spent ${check.rows[0]!.spent}/${expectedSpend}, accounts out of balance: ${check.rows[0]!.bad}`);
+console.log(
+  JSON.stringify({
+    bench: "ledger-backlog",
+    date: new Date().toISOString().slice(0, 10),
+    events: N,
+    batch: BATCH,
+    ledgers: LEDGERS,
+    events_per_s: Math.round(N / drainS),
+    cpu_us_per_event: { ledger: Math.round((ledgerCpu / N) * 10) / 10, postgres: Math.round((pgCpu / N) * 10) / 10 },
+    records: check.rows[0]!.n,
+    accounts_out_of_balance: check.rows[0]!.bad,
+  }),
+);
 
 for (const ch of children) await stopChild(ch);
 await nc.close();
