@@ -19,6 +19,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         max_output_tokens: 4_096,
         input_price_minor_per_mtok: 150_000,
         output_price_minor_per_mtok: 600_000,
+        // OpenAI-style: cache reads at half the input price, writes at the input price.
+        cached_input_price_minor_per_mtok: 75_000,
         deployments: [
           { provider: "fake", upstream_model: "fake-chat", priority: 0 },
           { provider: "fake-backup", upstream_model: "fake-chat-backup", priority: 1 },
@@ -32,6 +34,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         max_output_tokens: 8_192,
         input_price_minor_per_mtok: 3_000_000,
         output_price_minor_per_mtok: 15_000_000,
+        cached_input_price_minor_per_mtok: 1_500_000,
+        reasoning_price_minor_per_mtok: 15_000_000,
         deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
       },
       {
@@ -42,6 +46,9 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         max_output_tokens: 8_192,
         input_price_minor_per_mtok: 800_000,
         output_price_minor_per_mtok: 4_000_000,
+        // Anthropic-style: cache reads at 0.1×, 5-minute cache writes at 1.25× the input price.
+        cached_input_price_minor_per_mtok: 80_000,
+        cache_write_price_minor_per_mtok: 1_000_000,
         deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
       },
       {

@@ -155,6 +155,23 @@ describe("catalog", () => {
     expect(snap.models.find((m) => m.id === "img")).toMatchObject({ default_image_size: "1024x1024", max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 });
   });
 
+  it("carries cache and reasoning prices when set, leaves them absent (the defaults) when not, and refuses bad ones", async () => {
+    const chat = { ...catalog.models[0]!, id: "m-cache" };
+    const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
+    await expect(apply({ ...chat, cached_input_price_minor_per_mtok: -1 })).rejects.toThrow(/models\[0\]\.cached_input_price_minor_per_mtok/);
+    await expect(apply({ ...chat, cache_write_price_minor_per_mtok: 1.5 })).rejects.toThrow(/models\[0\]\.cache_write_price_minor_per_mtok/);
+    await expect(apply({ ...chat, reasoning_price_minor_per_mtok: "30" })).rejects.toThrow(/models\[0\]\.reasoning_price_minor_per_mtok/);
+    const find = async () => (await control.GetCatalog({ known_version: 0 })).models.find((m) => m.id === "m-cache")!;
+    await apply({ ...chat, cached_input_price_minor_per_mtok: 0, cache_write_price_minor_per_mtok: 13, reasoning_price_minor_per_mtok: 40 });
+    expect(await find()).toMatchObject({ cached_input_price_minor_per_mtok: 0, cache_write_price_minor_per_mtok: 13, reasoning_price_minor_per_mtok: 40 });
+    // Applying the model again without them resets them to "not set".
+    await apply(chat);
+    const reset = await find();
+    expect(reset.cached_input_price_minor_per_mtok).toBeUndefined();
+    expect(reset.cache_write_price_minor_per_mtok).toBeUndefined();
+    expect(reset.reasoning_price_minor_per_mtok).toBeUndefined();
+  });
+
   it("carries a provider's connection limit and HTTP/2 setting, and refuses ones the data-plane cannot honour", async () => {
     const apply = (provider: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ providers: [provider] }) });
     const base = { code: "p-conn", kind: "openai", base_url: "https://api.example.test/v1", credential_ref: "P_CONN_KEY" };

@@ -43,6 +43,12 @@ export interface Model {
   max_input_tokens_per_audio: number;
   /** Image models: the size used when a request names none ("" = none). */
   default_image_size: string;
+  /** Minor credit units per million prompt tokens read from the prompt cache; absent = the input price. */
+  cached_input_price_minor_per_mtok?: number;
+  /** Minor credit units per million prompt tokens written to the prompt cache; absent = the input price. */
+  cache_write_price_minor_per_mtok?: number;
+  /** Minor credit units per million reasoning tokens (part of the output); absent = the output price. */
+  reasoning_price_minor_per_mtok?: number;
 }
 export interface VideoPrice { resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }
 export interface VideoSpec {

@@ -71,6 +71,14 @@ const ModelDoc = z.object({
   /** Every audio part at this many; 0 = the part's bytes (always more than its tokens). */
   max_input_tokens_per_audio: count.default(0),
   default_image_size: z.string().max(32).default(""),
+  /**
+   * Prompt-cache reads, prompt-cache writes and reasoning tokens, per million. Absent (null) = cache
+   * reads and writes at the input price, reasoning at the output price: a catalog that sets none of
+   * them bills as before. Applying a document without one resets it to that default.
+   */
+  cached_input_price_minor_per_mtok: count.nullable().default(null),
+  cache_write_price_minor_per_mtok: count.nullable().default(null),
+  reasoning_price_minor_per_mtok: count.nullable().default(null),
 }).superRefine((m, c) => {
   if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
   // A billable request must never be free, and a chat model must be able to answer.

@@ -55,6 +55,12 @@ export interface ModelsTable {
   max_input_tokens_per_audio: ColumnType<number, number | undefined, number>;
   /** Image models: size used when a request names none ('' = none). */
   default_image_size: ColumnType<string, string | undefined, string>;
+  /** Minor units per million prompt-cache reads; null = the input price. */
+  cached_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Minor units per million prompt-cache writes; null = the input price. */
+  cache_write_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Minor units per million reasoning tokens; null = the output price. */
+  reasoning_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -28,6 +28,11 @@ export function getCatalog(ctx: ControlContext) {
           max_input_tokens_per_image: m.max_input_tokens_per_image,
           max_input_tokens_per_audio: m.max_input_tokens_per_audio,
           default_image_size: m.default_image_size,
+          // Unset prices stay absent on the wire: the data-plane applies the defaults (also when an
+          // older control-plane sends none).
+          ...(m.cached_input_price_minor_per_mtok !== null ? { cached_input_price_minor_per_mtok: m.cached_input_price_minor_per_mtok } : {}),
+          ...(m.cache_write_price_minor_per_mtok !== null ? { cache_write_price_minor_per_mtok: m.cache_write_price_minor_per_mtok } : {}),
+          ...(m.reasoning_price_minor_per_mtok !== null ? { reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok } : {}),
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
