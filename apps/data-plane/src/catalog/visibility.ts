@@ -3,7 +3,10 @@ import { GatewayError } from "@gateway/errors";
 import type { CatalogView } from "./catalog-cache.js";
 
 /** Route kinds a key can be scoped to. */
-export type RouteKind = "chat" | "messages" | "embeddings" | "images" | "video";
+export type RouteKind = "chat" | "messages" | "responses" | "embeddings" | "images" | "video";
+
+/** The catalog route a model must serve for a request route: every chat model serves the Responses API. */
+export const modelRoute = (route: RouteKind): RouteKind => (route === "responses" ? "chat" : route);
 
 /**
  * The spec's visibility rule: published ∩ enabled for the org ∩ the key's allowlist ∩ (in trial)
@@ -20,7 +23,7 @@ export function visibleModelIds(key: KeyContext, catalog: CatalogView, trial: Tr
     if (trialSet && !trialSet.has(id)) continue;
     if (route) {
       const m = catalog.models.get(id);
-      if (!m || !m.routes.includes(route)) continue;
+      if (!m || !m.routes.includes(modelRoute(route))) continue;
     }
     out.push(id);
   }
@@ -76,7 +79,7 @@ export function resolveModel(key: KeyContext, catalog: CatalogView, trial: Trial
       param: "model",
     });
   }
-  if (!model.routes.includes(route)) {
+  if (!model.routes.includes(modelRoute(route))) {
     throw new GatewayError("model_not_supported_for_route", `The model '${modelId}' does not serve the ${route} route.`, { param: "model" });
   }
   return model;

@@ -1,6 +1,7 @@
 import type { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-to-anthropic.js";
+import { ResponsesStreamWriter, completionToResponse, type ResponseEcho } from "../translate/responses.js";
 
 /** Writes one stream in the client's shape. */
 export interface StreamWriter {
@@ -14,10 +15,11 @@ export interface StreamWriter {
 
 /**
  * The client's API shape on the way out: the OpenAI chat-completions shape, or the Anthropic
- * Messages shape translated from it. Providers are always called in their own shape.
+ * Messages or OpenAI Responses shape translated from it. Providers are always called in their own
+ * shape.
  */
 export interface ClientShape {
-  route: "chat" | "messages";
+  route: "chat" | "messages" | "responses";
   body(openai: Record<string, unknown>, usage: NormalizedUsage): unknown;
   stream(): StreamWriter;
 }
@@ -47,6 +49,21 @@ export function anthropicShape(publicModel: string): ClientShape {
         chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
         end: (usage) => w.end(usage),
         error: (e) => w.error(e.type === "overloaded_error" ? "overloaded_error" : "api_error", e.message),
+      };
+    },
+  };
+}
+
+export function responsesShape(echo: ResponseEcho): ClientShape {
+  return {
+    route: "responses",
+    body: (openai, usage) => completionToResponse(openai, usage, echo),
+    stream: () => {
+      const w = new ResponsesStreamWriter(echo);
+      return {
+        chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
+        end: (usage) => w.end(usage),
+        error: (e) => w.error(e),
       };
     },
   };

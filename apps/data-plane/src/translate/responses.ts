@@ -1,0 +1,296 @@
+import { randomBytes } from "node:crypto";
+import { GatewayError } from "@gateway/errors";
+import type { ChatRequestBody, NormalizedUsage } from "../providers/types.js";
+
+/**
+ * OpenAI Responses API ⇄ chat completions: a Responses request becomes the chat request every
+ * provider adapter takes, and the chat answer (or stream) becomes a Response object (or the
+ * Responses event sequence the SDK consumes).
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("hex")}`;
+
+/** An input content part as a chat content part. */
+function chatPart(p: unknown, at: string): Json {
+  if (!isObject(p)) throw new GatewayError("invalid_request", `'${at}' must be an object.`, { param: at });
+  switch (p.type) {
+    case "input_text":
+    case "output_text":
+    case "text":
+      if (typeof p.text !== "string") throw new GatewayError("invalid_request", `'${at}.text' must be a string.`, { param: `${at}.text` });
+      return { type: "text", text: p.text };
+    case "input_image": {
+      const url = p.image_url;
+      if (typeof url !== "string") throw new GatewayError("invalid_request", `'${at}.image_url' must be a URL or data URL (file ids are not supported).`, { param: `${at}.image_url` });
+      return { type: "image_url", image_url: { url, ...(typeof p.detail === "string" ? { detail: p.detail } : {}) } };
+    }
+    default:
+      throw new GatewayError("invalid_request", `'${at}.type' '${String(p.type)}' is not supported (input_text, input_image).`, { param: `${at}.type` });
+  }
+}
+
+/** A message's content (string or parts) in the chat shape. */
+function chatContent(content: unknown, at: string): string | Json[] {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) throw new GatewayError("invalid_request", `'${at}' must be a string or an array of content parts.`, { param: at });
+  return content.map((p, i) => chatPart(p, `${at}[${i}]`));
+}
+
+/** The Responses `input` (a string or items) as chat messages. */
+function chatMessages(input: unknown): Json[] {
+  if (typeof input === "string") return [{ role: "user", content: input }];
+  if (!Array.isArray(input) || input.length === 0) throw new GatewayError("invalid_request", "'input' is required: a string or a non-empty array of input items.", { param: "input" });
+  const out: Json[] = [];
+  input.forEach((item, i) => {
+    const at = `input[${i}]`;
+    if (!isObject(item)) throw new GatewayError("invalid_request", `'${at}' must be an object.`, { param: at });
+    const type = item.type ?? "message";
+    if (type === "message") {
+      const role = item.role;
+      if (role !== "user" && role !== "assistant" && role !== "system" && role !== "developer") {
+        throw new GatewayError("invalid_request", `'${at}.role' must be one of user, assistant, system, developer.`, { param: `${at}.role` });
+      }
+      const content = chatContent(item.content, `${at}.content`);
+      // Assistant turns carry text only in the chat shape.
+      out.push({ role: role === "developer" ? "system" : role, content: role === "assistant" && Array.isArray(content) ? content.map((c) => c.text ?? "").join("") : content });
+    } else if (type === "function_call") {
+      if (typeof item.call_id !== "string" || typeof item.name !== "string") throw new GatewayError("invalid_request", `'${at}' needs 'call_id' and 'name'.`, { param: at });
+      const call = { id: item.call_id, type: "function", function: { name: item.name, arguments: typeof item.arguments === "string" ? item.arguments : "{}" } };
+      // Consecutive calls are one assistant turn with several tool calls.
+      const last = out.at(-1);
+      if (last && last.role === "assistant" && Array.isArray(last.tool_calls)) (last.tool_calls as Json[]).push(call);
+      else out.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else if (type === "function_call_output") {
+      if (typeof item.call_id !== "string") throw new GatewayError("invalid_request", `'${at}.call_id' is required.`, { param: `${at}.call_id` });
+      out.push({ role: "tool", tool_call_id: item.call_id, content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "") });
+    } else if (type === "reasoning") {
+      // Reasoning items from an earlier answer: the chat shape has nowhere to put them.
+    } else {
+      throw new GatewayError("invalid_request", `'${at}.type' '${String(type)}' is not supported (message, function_call, function_call_output).`, { param: `${at}.type` });
+    }
+  });
+  return out;
+}
+
+/** Function tools in the chat shape (built-in tools have no chat equivalent). */
+function chatTools(tools: unknown): Json[] | undefined {
+  if (tools === undefined || tools === null) return undefined;
+  if (!Array.isArray(tools)) throw new GatewayError("invalid_request", "'tools' must be an array.", { param: "tools" });
+  return tools.map((t, i) => {
+    if (!isObject(t) || t.type !== "function" || typeof t.name !== "string") {
+      throw new GatewayError("invalid_request", `'tools[${i}]': only function tools ({type: "function", name, parameters}) are supported.`, { param: `tools[${i}]` });
+    }
+    return { type: "function", function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.parameters ?? { type: "object", properties: {} }, ...(t.strict !== undefined && t.strict !== null ? { strict: t.strict } : {}) } };
+  });
+}
+
+function chatToolChoice(choice: unknown): unknown {
+  if (choice === undefined || choice === null) return undefined;
+  if (typeof choice === "string") return choice; // auto, none, required
+  if (isObject(choice) && choice.type === "function" && typeof choice.name === "string") return { type: "function", function: { name: choice.name } };
+  throw new GatewayError("invalid_request", "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.", { param: "tool_choice" });
+}
+
+/** `text.format` as the chat `response_format`. */
+function chatResponseFormat(text: unknown): unknown {
+  if (!isObject(text) || !isObject(text.format)) return undefined;
+  const f = text.format;
+  if (f.type === "text") return undefined;
+  if (f.type === "json_object") return { type: "json_object" };
+  if (f.type === "json_schema") {
+    if (typeof f.name !== "string" || !isObject(f.schema)) throw new GatewayError("invalid_request", "'text.format' json_schema needs 'name' and 'schema'.", { param: "text.format" });
+    return { type: "json_schema", json_schema: { name: f.name, schema: f.schema, ...(f.strict !== undefined && f.strict !== null ? { strict: f.strict } : {}), ...(typeof f.description === "string" ? { description: f.description } : {}) } };
+  }
+  throw new GatewayError("invalid_request", `'text.format.type' '${String(f.type)}' is not supported (text, json_object, json_schema).`, { param: "text.format.type" });
+}
+
+/** A Responses request (validated for the fields the gateway reads) as a chat request. */
+export function responsesToChat(body: Json): ChatRequestBody {
+  const messages = chatMessages(body.input);
+  if (typeof body.instructions === "string" && body.instructions) messages.unshift({ role: "system", content: body.instructions });
+  const chat: ChatRequestBody = { model: body.model as string, messages };
+  const set = (k: string, v: unknown) => {
+    if (v !== undefined && v !== null) chat[k] = v;
+  };
+  set("max_tokens", body.max_output_tokens);
+  set("temperature", body.temperature);
+  set("top_p", body.top_p);
+  set("tools", chatTools(body.tools));
+  set("tool_choice", chatToolChoice(body.tool_choice));
+  if (chat.tools) set("parallel_tool_calls", body.parallel_tool_calls);
+  set("response_format", chatResponseFormat(body.text));
+  if (isObject(body.reasoning) && typeof body.reasoning.effort === "string") chat.reasoning_effort = body.reasoning.effort;
+  set("user", body.user);
+  if (body.stream === true) {
+    chat.stream = true;
+    chat.stream_options = { include_usage: true };
+  }
+  return chat;
+}
+
+/** Responses usage from the billed usage. */
+export function responsesUsage(u: NormalizedUsage | undefined): Json {
+  const input = u?.input_tokens ?? 0;
+  const output = u?.output_tokens ?? 0;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u?.cached_input_tokens ?? 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: (u as { reasoning_tokens?: number } | undefined)?.reasoning_tokens ?? 0 },
+    total_tokens: input + output,
+  };
+}
+
+/** What the Response object repeats of its request. */
+export interface ResponseEcho {
+  id: string;
+  createdAt: number;
+  model: string;
+  request: Json;
+}
+
+function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | null, incomplete?: Json): Json {
+  const r = e.request;
+  return {
+    id: e.id,
+    object: "response",
+    created_at: e.createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: incomplete ?? null,
+    instructions: r.instructions ?? null,
+    max_output_tokens: r.max_output_tokens ?? null,
+    model: e.model,
+    output,
+    parallel_tool_calls: r.parallel_tool_calls ?? true,
+    previous_response_id: null,
+    reasoning: { effort: (isObject(r.reasoning) ? r.reasoning.effort : null) ?? null, summary: null },
+    store: false,
+    temperature: r.temperature ?? 1,
+    text: isObject(r.text) && isObject(r.text.format) ? { format: r.text.format } : { format: { type: "text" } },
+    tool_choice: r.tool_choice ?? "auto",
+    tools: Array.isArray(r.tools) ? r.tools : [],
+    top_p: r.top_p ?? 1,
+    truncation: "disabled",
+    usage,
+    user: r.user ?? null,
+    metadata: isObject(r.metadata) ? r.metadata : {},
+  };
+}
+
+const messageItem = (id: string, text: string, status: string): Json => ({
+  type: "message",
+  id,
+  status,
+  role: "assistant",
+  content: [{ type: "output_text", text, annotations: [] }],
+});
+
+const callItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ type: "function_call", id, call_id: callId, name, arguments: args, status });
+
+/** A chat completion as a Response object. */
+export function completionToResponse(openai: Json, usage: NormalizedUsage | undefined, e: ResponseEcho): Json {
+  const choice = (Array.isArray(openai.choices) ? openai.choices[0] : undefined) as Json | undefined;
+  const message = (choice?.message ?? {}) as Json;
+  const output: Json[] = [];
+  if (typeof message.content === "string" && message.content !== "") output.push(messageItem(newId("msg"), message.content, "completed"));
+  for (const call of (Array.isArray(message.tool_calls) ? message.tool_calls : []) as Json[]) {
+    const fn = (call.function ?? {}) as Json;
+    output.push(callItem(newId("fc"), String(call.id ?? newId("call")), String(fn.name ?? ""), typeof fn.arguments === "string" ? fn.arguments : "{}", "completed"));
+  }
+  const truncated = choice?.finish_reason === "length";
+  return shell(e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
+}
+
+/**
+ * Chat chunks → the Responses event sequence: `response.created`, `response.in_progress`, then per
+ * output item `response.output_item.added` … deltas … `response.output_item.done`, and
+ * `response.completed` (or `response.incomplete`) with usage. Every event carries its
+ * `sequence_number`.
+ */
+export class ResponsesStreamWriter {
+  private seq = 0;
+  private text: { id: string; index: number; text: string } | undefined;
+  private readonly calls = new Map<number, { id: string; index: number; callId: string; name: string; args: string }>();
+  private readonly output: Json[] = [];
+  private finish: unknown;
+  private started = false;
+
+  constructor(private readonly e: ResponseEcho) {}
+
+  private event(type: string, data: Json): string {
+    return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.seq++, ...data })}\n\n`;
+  }
+
+  private start(): string {
+    if (this.started) return "";
+    this.started = true;
+    const r = shell(this.e, "in_progress", [], null);
+    return this.event("response.created", { response: r }) + this.event("response.in_progress", { response: r });
+  }
+
+  /** Frames for one chat chunk. */
+  chunk(chunk: Json): string {
+    let out = this.start();
+    const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as Json | undefined;
+    if (!choice) return out;
+    const delta = (choice.delta ?? {}) as Json;
+    if (typeof delta.content === "string" && delta.content !== "") {
+      if (!this.text) {
+        this.text = { id: newId("msg"), index: this.output.length, text: "" };
+        this.output.push(messageItem(this.text.id, "", "in_progress"));
+        out += this.event("response.output_item.added", { output_index: this.text.index, item: { ...messageItem(this.text.id, "", "in_progress"), content: [] } });
+        out += this.event("response.content_part.added", { item_id: this.text.id, output_index: this.text.index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      }
+      this.text.text += delta.content;
+      out += this.event("response.output_text.delta", { item_id: this.text.id, output_index: this.text.index, content_index: 0, delta: delta.content, logprobs: [] });
+    }
+    for (const tc of (Array.isArray(delta.tool_calls) ? delta.tool_calls : []) as Json[]) {
+      const index = typeof tc.index === "number" ? tc.index : 0;
+      const fn = (tc.function ?? {}) as Json;
+      let call = this.calls.get(index);
+      if (!call) {
+        call = { id: newId("fc"), index: this.output.length, callId: String(tc.id ?? newId("call")), name: String(fn.name ?? ""), args: "" };
+        this.calls.set(index, call);
+        this.output.push(callItem(call.id, call.callId, call.name, "", "in_progress"));
+        out += this.event("response.output_item.added", { output_index: call.index, item: callItem(call.id, call.callId, call.name, "", "in_progress") });
+      }
+      if (typeof fn.arguments === "string" && fn.arguments !== "") {
+        call.args += fn.arguments;
+        out += this.event("response.function_call_arguments.delta", { item_id: call.id, output_index: call.index, delta: fn.arguments });
+      }
+    }
+    if (choice.finish_reason) this.finish = choice.finish_reason;
+    return out;
+  }
+
+  /** Closes the open items and ends with the whole response and its usage. */
+  end(usage: NormalizedUsage): string {
+    let out = this.start();
+    if (this.text) {
+      const { id, index, text } = this.text;
+      out += this.event("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text, logprobs: [] });
+      out += this.event("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [] } });
+      this.output[index] = messageItem(id, text, "completed");
+      out += this.event("response.output_item.done", { output_index: index, item: this.output[index]! });
+    }
+    for (const c of this.calls.values()) {
+      out += this.event("response.function_call_arguments.done", { item_id: c.id, output_index: c.index, arguments: c.args });
+      this.output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed");
+      out += this.event("response.output_item.done", { output_index: c.index, item: this.output[c.index]! });
+    }
+    const truncated = this.finish === "length";
+    const response = shell(this.e, truncated ? "incomplete" : "completed", this.output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
+    return out + this.event(truncated ? "response.incomplete" : "response.completed", { response });
+  }
+
+  /** The event that ends a broken stream. */
+  error(err: GatewayError): string {
+    return this.event("error", { code: err.code, message: err.message, param: null });
+  }
+}
