@@ -140,7 +140,8 @@ describe("an Anthropic-provider model, through both SDKs", () => {
     const sent = stack.fake.requests.at(-1)!;
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers["x-api-key"]).toBe("fake-upstream-local-key");
-    expect(sent.headers["anthropic-version"]).toBe("2023-06-01");
+    // The client's anthropic-version goes through (the gateway's default only when it sends none).
+    expect(sent.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(sent.body).toMatchObject({ model: "fake-claude", system: "Be brief.", max_tokens: 50 });
     const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
     expect(u.cost_credits_minor).toBe(claudeCost(data.usage.input_tokens, data.usage.output_tokens));
@@ -196,5 +197,105 @@ describe("Anthropic provider faults", () => {
     const u = await usageOf(id!);
     expect((u as { usage: { estimated?: boolean } }).usage.estimated).toBe(true);
     expect(u.cost_credits_minor).toBeGreaterThan(0);
+  });
+});
+
+describe("/v1/messages native to an Anthropic deployment", () => {
+  const thinking = { type: "enabled" as const, budget_tokens: 1024 };
+
+  it("returns thinking blocks with their signature and the provider's message id; top_k, thinking and anthropic-beta reach the provider", async () => {
+    const { data, response } = await anthropic.messages
+      .create(
+        { model: "gw-claude", max_tokens: 2048, thinking, top_k: 5, metadata: { user_id: "u-1" }, messages: [{ role: "user", content: "why is the sky blue" }] } as Anthropic.MessageCreateParamsNonStreaming,
+        { headers: { "anthropic-beta": "interleaved-thinking-2025-05-14", "anthropic-version": "2023-06-01" } },
+      )
+      .withResponse();
+    expect(data.id).toMatch(/^msg_fake/);
+    expect(data.model).toBe("gw-claude");
+    expect(data.content).toEqual([
+      { type: "thinking", thinking: "Thinking about: why is the sky blue", signature: `sig_${Buffer.from("Thinking about: why is the sky blue").toString("base64")}` },
+      { type: "text", text: "Echo: why is the sky blue" },
+    ]);
+    expect(response.headers.get("x-gateway-provider")).toBe("fake-anthropic");
+    const sent = stack.fake.requests.at(-1)!;
+    expect(sent.body).toEqual({ model: "fake-claude", max_tokens: 2048, thinking, top_k: 5, metadata: { user_id: "u-1" }, messages: [{ role: "user", content: "why is the sky blue" }] });
+    expect(sent.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
+    expect(sent.headers["anthropic-version"]).toBe("2023-06-01");
+    const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
+    expect(u.usage).toMatchObject({ input_tokens: data.usage.input_tokens, output_tokens: data.usage.output_tokens, estimated: false });
+  });
+
+  it("streams thinking_delta and signature_delta events and the final message as the provider sent them", async () => {
+    const stream = anthropic.messages.stream({ model: "gw-claude", max_tokens: 2048, thinking, messages: [{ role: "user", content: "think while streaming" }] });
+    const deltas: string[] = [];
+    const types: string[] = [];
+    let started: Anthropic.Message | undefined;
+    stream.on("streamEvent", (e) => {
+      types.push(e.type);
+      if (e.type === "message_start") started = e.message;
+      if (e.type === "content_block_delta") deltas.push(e.delta.type);
+    });
+    const final = await stream.finalMessage();
+    expect(deltas).toEqual(["thinking_delta", "thinking_delta", "signature_delta", "text_delta", "text_delta", "text_delta", "text_delta"]);
+    expect(started).toMatchObject({ model: "gw-claude", usage: { input_tokens: 3 } });
+    expect(final.id).toMatch(/^msg_fake/);
+    expect(final.content).toEqual([
+      { type: "thinking", thinking: "Thinking about: think while streaming", signature: `sig_${Buffer.from("Thinking about: think while streaming").toString("base64")}` },
+      { type: "text", text: "Echo: think while streaming" },
+    ]);
+    expect(final.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 + 5 });
+    expect(types[0]).toBe("message_start");
+    expect(types.at(-1)).toBe("message_stop");
+    const id = (await stream.withResponse()).response.headers.get("x-gateway-trace-id")!;
+    expect((await usageOf(id)).usage).toMatchObject({ input_tokens: 3, output_tokens: 9, estimated: false });
+  });
+
+  it("passes cache_control through and reports cache writes then reads, in the answer and the usage record", async () => {
+    const system = [{ type: "text" as const, text: "A long shared policy of exactly ten words for caching here.", cache_control: { type: "ephemeral" as const } }];
+    const ask = () => anthropic.messages.create({ model: "gw-claude", max_tokens: 50, system, messages: [{ role: "user", content: "cached question" }] }).withResponse();
+    const first = await ask();
+    expect(stack.fake.requests.at(-1)!.body).toMatchObject({ system });
+    expect(first.data.usage).toMatchObject({ input_tokens: 2, cache_creation_input_tokens: 11, cache_read_input_tokens: 0 });
+    const second = await ask();
+    expect(second.data.usage).toMatchObject({ input_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 11 });
+    const u1 = await usageOf(first.response.headers.get("x-gateway-trace-id")!);
+    const u2 = await usageOf(second.response.headers.get("x-gateway-trace-id")!);
+    // input_tokens in the record counts every prompt token; cached_input_tokens the part read from the cache.
+    expect(u1.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 0 });
+    expect(u2.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 11 });
+
+    const streamed = await anthropic.messages.stream({ model: "gw-claude", max_tokens: 50, system, messages: [{ role: "user", content: "cached question" }] }).finalMessage();
+    expect(streamed.usage).toMatchObject({ input_tokens: 2, cache_read_input_tokens: 11, cache_creation_input_tokens: 0 });
+  });
+
+  it("counts tokens with the provider for an Anthropic deployment, by estimate otherwise; errors in the Anthropic shape", async () => {
+    const counted = await anthropic.messages.countTokens({ model: "gw-claude", system: "Be brief.", messages: [{ role: "user", content: "count these four words" }] });
+    expect(counted).toEqual({ input_tokens: 6 });
+    const sent = stack.fake.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/messages/count_tokens");
+    expect(sent.body).toMatchObject({ model: "fake-claude" });
+
+    const estimated = await anthropic.messages.countTokens({ model: "gw-chat-mini", messages: [{ role: "user", content: "count these four words" }] });
+    expect(estimated.input_tokens).toBeGreaterThan(0);
+
+    const missing = await anthropic.messages.countTokens({ model: "nope", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((missing as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { type: "not_found_error", code: "model_not_found" } });
+    const unauth = await new Anthropic({ baseURL: stack.dataPlanes[0]!.url, apiKey: "sk-gateway-not-a-real-key-0000000000000000", maxRetries: 0 }).messages
+      .countTokens({ model: "gw-claude", messages: [{ role: "user", content: "x" }] })
+      .catch((e: unknown) => e);
+    expect(unauth).toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it("lists models in the Anthropic shape through the Anthropic SDK, paging with after_id", async () => {
+    const page = await anthropic.models.list();
+    expect(page.data.every((m) => m.type === "model" && typeof m.display_name === "string" && typeof m.created_at === "string")).toBe(true);
+    const all: string[] = [];
+    for await (const m of anthropic.models.list({ limit: 2 })) all.push(m.id);
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+    const ids = (await openai.models.list()).data.map((m) => m.id);
+    expect(all).toEqual(ids);
+    expect(all).toContain("gw-claude");
+    expect(page.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
   });
 });

@@ -2,15 +2,62 @@ import type { ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
 import { countTokens } from "./tokens.js";
 
-interface Block { type?: string; text?: string; content?: unknown; tool_use_id?: string }
+interface Block { type?: string; text?: string; content?: unknown; tool_use_id?: string; cache_control?: unknown }
 interface Msg { role?: string; content?: string | Block[] }
-interface MessagesBody {
+export interface MessagesBody {
   model?: string;
   messages?: Msg[];
-  system?: string;
+  system?: string | Block[];
   max_tokens?: number;
   stream?: boolean;
-  tools?: Array<{ name?: string }>;
+  tools?: Array<{ name?: string; cache_control?: unknown }>;
+  thinking?: { type?: string; budget_tokens?: number };
+}
+
+/** Prompt prefixes already cached, by their JSON (per fake instance). */
+export type PromptCache = Set<string>;
+
+/**
+ * Prompt caching, faked deterministically: the prefix up to the last block carrying
+ * `cache_control` (tools, then system, then messages) is written on first sight and read after.
+ * Its size is the words of its text.
+ */
+function cacheUsage(body: MessagesBody, cache: PromptCache): { read: number; write: number } {
+  const parts: unknown[] = [];
+  let prefixEnd = -1;
+  let words = 0;
+  let prefixWords = 0;
+  const visit = (part: unknown, text: string, marked: boolean) => {
+    parts.push(part);
+    words += countTokens(stripMarkers(text));
+    if (marked) {
+      prefixEnd = parts.length;
+      prefixWords = words;
+    }
+  };
+  for (const t of body.tools ?? []) visit(t, "", t.cache_control !== undefined);
+  const system = typeof body.system === "string" ? [{ type: "text", text: body.system }] : (body.system ?? []);
+  for (const b of system) visit(b, b.text ?? "", b.cache_control !== undefined);
+  for (const m of body.messages ?? []) {
+    const blocks = typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content ?? []);
+    for (const b of blocks) visit({ role: m.role, b }, textOf([b]), (b as Block).cache_control !== undefined);
+  }
+  if (prefixEnd < 0) return { read: 0, write: 0 };
+  const key = JSON.stringify(parts.slice(0, prefixEnd));
+  if (cache.has(key)) return { read: prefixWords, write: 0 };
+  cache.add(key);
+  if (cache.size > 1000) cache.delete(cache.values().next().value!);
+  return { read: 0, write: prefixWords };
+}
+
+function systemText(system: MessagesBody["system"]): string {
+  return typeof system === "string" ? system : textOf(system ?? []);
+}
+
+/** POST /v1/messages/count_tokens, faked: the words of the prompt, as the messages route counts them. */
+export function handleAnthropicCountTokens(body: MessagesBody, res: ServerResponse): void {
+  const input = (body.messages ?? []).reduce((n, m) => n + countTokens(stripMarkers(textOf(m.content))), countTokens(systemText(body.system)));
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ input_tokens: input }));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,10 +68,14 @@ function textOf(c: unknown): string {
   return "";
 }
 
-/** The Anthropic Messages API, faked: echoes the last user turn, calls the first tool when offered. */
-export async function handleAnthropic(body: MessagesBody, res: ServerResponse): Promise<void> {
+/**
+ * The Anthropic Messages API, faked: echoes the last user turn, calls the first tool when offered.
+ * With `thinking: {type: "enabled"}` a thinking block (with a signature) comes first; with
+ * `cache_control` on a block, cache writes and reads are reported (see cacheUsage).
+ */
+export async function handleAnthropic(body: MessagesBody, res: ServerResponse, cache: PromptCache = new Set()): Promise<void> {
   const messages = body.messages ?? [];
-  const all = [body.system ?? "", ...messages.map((m) => textOf(m.content))].join("\n");
+  const all = [systemText(body.system), ...messages.map((m) => textOf(m.content))].join("\n");
   const d = parseDirectives(body.model ?? "", all);
   if (d.delayMs) await sleep(d.delayMs);
   const failWith = flakyStatus(d);
@@ -44,8 +95,13 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse): 
     words = words.slice(0, body.max_tokens);
     stop = "max_tokens";
   }
-  const input = messages.reduce((n, m) => n + countTokens(stripMarkers(textOf(m.content))), countTokens(body.system ?? ""));
-  const output = toolUse ? countTokens(JSON.stringify(toolUse.input)) : words.length;
+  const prompt = messages.reduce((n, m) => n + countTokens(stripMarkers(textOf(m.content))), countTokens(stripMarkers(systemText(body.system))));
+  const cached = cacheUsage(body, cache);
+  const input = prompt - cached.read - cached.write;
+  const thinking = body.thinking?.type === "enabled" ? `Thinking about: ${userText}` : undefined;
+  const signature = thinking ? `sig_${Buffer.from(thinking).toString("base64")}` : "";
+  const output = (toolUse ? countTokens(JSON.stringify(toolUse.input)) : words.length) + (thinking ? countTokens(thinking) : 0);
+  const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached.read, cache_creation_input_tokens: cached.write };
   const id = `msg_fake${Date.now().toString(36)}`;
   if (!body.stream) {
     if (d.malformed) {
@@ -55,34 +111,44 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse): 
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
         id, type: "message", role: "assistant", model: body.model,
-        content: toolUse ? [toolUse] : [{ type: "text", text: words.join(" ") }],
+        content: [...(thinking ? [{ type: "thinking", thinking, signature }] : []), toolUse ?? { type: "text", text: words.join(" ") }],
         stop_reason: stop, stop_sequence: null,
-        usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        usage,
       }),
     );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: input, output_tokens: 1 } } });
+  send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
   send("ping", {});
+  // With thinking on, the thinking block is index 0 and the answer index 1.
+  const at = thinking ? 1 : 0;
+  if (thinking) {
+    send("content_block_start", { index: 0, content_block: { type: "thinking", thinking: "", signature: "" } });
+    const cut = thinking.indexOf(" ") + 1;
+    send("content_block_delta", { index: 0, delta: { type: "thinking_delta", thinking: thinking.slice(0, cut) } });
+    send("content_block_delta", { index: 0, delta: { type: "thinking_delta", thinking: thinking.slice(cut) } });
+    send("content_block_delta", { index: 0, delta: { type: "signature_delta", signature } });
+    send("content_block_stop", { index: 0 });
+  }
   if (toolUse) {
-    send("content_block_start", { index: 0, content_block: { ...toolUse, input: {} } });
+    send("content_block_start", { index: at, content_block: { ...toolUse, input: {} } });
     const json = JSON.stringify(toolUse.input);
-    send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: json.slice(0, 5) } });
-    send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: json.slice(5) } });
+    send("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: json.slice(0, 5) } });
+    send("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: json.slice(5) } });
   } else {
-    send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    send("content_block_start", { index: at, content_block: { type: "text", text: "" } });
     for (let i = 0; i < words.length; i++) {
       if (d.cutAfter !== undefined && i >= d.cutAfter) {
         await sleep(20);
         res.socket?.destroy();
         return;
       }
-      send("content_block_delta", { index: 0, delta: { type: "text_delta", text: i === 0 ? words[i] : ` ${words[i]}` } });
+      send("content_block_delta", { index: at, delta: { type: "text_delta", text: i === 0 ? words[i] : ` ${words[i]}` } });
     }
   }
-  send("content_block_stop", { index: 0 });
+  send("content_block_stop", { index: at });
   if (d.noUsage) {
     // A provider that reports no final usage: the gateway must count what it delivered.
     send("message_delta", { delta: { stop_reason: stop, stop_sequence: null } });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { handleChat } from "./openai-chat.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
-import { handleAnthropic } from "./anthropic-messages.js";
+import { handleAnthropic, handleAnthropicCountTokens, type PromptCache } from "./anthropic-messages.js";
 import { flakyStatus, parseDirectives } from "./directives.js";
 import { handleVideo } from "./video.js";
 
@@ -47,6 +47,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
+  const promptCache: PromptCache = new Set();
   const connections = { open: 0, peak: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -68,12 +69,14 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
         return;
       }
-      if (req.method === "POST" && path === "/v1/messages" && body && typeof body === "object") {
+      if (req.method === "POST" && (path === "/v1/messages" || path === "/v1/messages/count_tokens") && body && typeof body === "object") {
         if (opts.apiKey && req.headers["x-api-key"] !== opts.apiKey) {
           res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
           return;
         }
-        await handleAnthropic(body as never, res);
+        // What the gateway forwarded (top_k, cache_control, anthropic-beta …) is in `requests`.
+        if (path === "/v1/messages") await handleAnthropic(body as never, res, promptCache);
+        else handleAnthropicCountTokens(body as never, res);
         return;
       }
       // Video routes check their own credentials (fal's scheme is `Authorization: Key …`; files are public).

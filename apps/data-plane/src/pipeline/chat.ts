@@ -5,7 +5,7 @@ import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateTextTokens } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
-import type { ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../providers/index.js";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../providers/index.js";
 import { SseParser } from "../providers/sse.js";
 import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
@@ -39,6 +39,21 @@ export interface ChatCall {
   /** Decoded body size, for the prompt estimate when a provider reports no usage. */
   bodyBytes: number;
   shape: ClientShape;
+  /**
+   * How one planned deployment is called, when that depends on it (/v1/messages goes natively to
+   * an Anthropic deployment and is translated for the others); may throw a 400 for a body that
+   * cannot go to that deployment. Default: the deployment's chat adapter, `body`, `shape`.
+   */
+  via?: (p: Planned<"chat">) => Via;
+}
+
+/** One deployment's adapter, the body it is sent and the client shape of its answer. */
+export interface Via {
+  adapter: ChatAdapter;
+  body: ChatRequestBody;
+  shape: ClientShape;
+  /** The answer's texts for output guardrails, when the answer is not in the chat shape. */
+  answerTexts?: (answer: Record<string, unknown>) => TextCollector;
 }
 
 /**
@@ -63,14 +78,21 @@ export async function runChat(ctx: DataPlaneContext, req: Request, res: Response
   }
 }
 
+function viaOf(call: ChatCall, p: Planned<"chat">): Via {
+  return call.via ? call.via(p) : { adapter: p.adapter, body: call.body, shape: call.shape };
+}
+
 type Bill = (target: UpstreamTarget, usage: NormalizedUsage, status?: number) => Promise<void>;
 type Count = (text: string) => NormalizedUsage;
 
 async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, client: AbortSignal, timeoutMs: number, bill: Bill, counted: Count): Promise<void> {
-  const { body, model, shape } = call;
+  const { model } = call;
   // A non-streaming answer is charged by the provider whether or not the client waits for it: the
   // attempt in flight runs to its end and is billed (no new attempt starts once the client left).
-  const { planned, value: parsed } = await attemptAll<"chat", ParsedChatResponse>(ctx, res, call.planned, client, async ({ target, adapter }) => {
+  const { planned, value: [parsed, via] } = await attemptAll<"chat", [ParsedChatResponse, Via]>(ctx, res, call.planned, client, async (p) => {
+    const { target } = p;
+    const via = viaOf(call, p);
+    const { adapter, body } = via;
     const { res: up } = await ctx.upstream.send(target.provider, adapter.buildChatRequest(body, target), timeoutMs, NEVER_ABORTED);
     if (up.status !== 200) throw await upstreamFailure(up, adapter.mapError);
     let json: unknown;
@@ -79,9 +101,10 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
     } catch {
       throw new GatewayError("upstream_error", "The provider returned an invalid response.");
     }
-    return adapter.parseChatResponse(json, model.id);
+    return [adapter.parseChatResponse(json, model.id), via];
   });
-  const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? ""));
+  const { shape } = via;
+  const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? parsed.body.content ?? ""));
   if (client.aborted) {
     // Nobody to answer, but the provider did the work: bill it.
     await bill(planned.target, usage, 499);
@@ -90,7 +113,7 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
   // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
   let denied: unknown;
   try {
-    const pending = runStage(ctx, res, shape.route, "output", () => completionTexts(parsed.body));
+    const pending = runStage(ctx, res, shape.route, "output", () => (via.answerTexts ?? completionTexts)(parsed.body));
     if (pending) await pending;
   } catch (err) {
     denied = err;
@@ -128,10 +151,12 @@ interface OpenedStream {
 }
 
 async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, client: AbortSignal, timeoutMs: number, bill: Bill, counted: Count): Promise<void> {
-  const { body, model, shape } = call;
+  const { model } = call;
   const l = locals(res);
   // The attempt opens the stream and reads until its first frame; only then is it "served".
-  const { planned, value: s } = await attemptAll<"chat", OpenedStream>(ctx, res, call.planned, client, async ({ target, adapter }) => {
+  const { planned, value: s } = await attemptAll<"chat", OpenedStream>(ctx, res, call.planned, client, async (p) => {
+    const { target } = p;
+    const { adapter, body, shape } = viaOf(call, p);
     const { res: up } = await ctx.upstream.send(target.provider, adapter.buildChatRequest(body, target), timeoutMs, client);
     if (up.status !== 200) throw await upstreamFailure(up, adapter.mapError);
     const opened: OpenedStream = {

@@ -1,4 +1,5 @@
 import { anthropicChat } from "./anthropic/chat.js";
+import { anthropicMessages } from "./anthropic/messages.js";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { openAIEmbeddings, openAIImages } from "./openai-compatible/json-apis.js";
 import { openAIChat } from "./openai/index.js";
@@ -10,7 +11,7 @@ export * from "./types.js";
 
 const compatible: ProviderAdapter = { chat: openAICompatibleChat(), embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
 const openai: ProviderAdapter = { chat: openAIChat, embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
-const anthropic: ProviderAdapter = { chat: anthropicChat };
+const anthropic: ProviderAdapter = { chat: anthropicChat, messages: anthropicMessages };
 const fal: ProviderAdapter = { video: falVideo };
 
 /** The adapter of a provider kind and what it can do. Exhaustive: a new kind without a case fails to compile. */

@@ -80,6 +80,22 @@ export interface ChatAdapter {
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
 
+/** Request headers of the Messages API a native passthrough forwards (absent: the adapter's defaults). */
+export interface MessagesHeaders {
+  version: string | undefined;
+  beta: string | undefined;
+}
+
+/**
+ * The Messages API in the provider's own shape (a passthrough): the client's Messages body goes
+ * through with only `model` rewritten, answers and stream events come back in the Messages shape.
+ * Same contract as a chat adapter, with Messages bodies in place of chat-completions bodies.
+ */
+export interface MessagesAdapter extends ChatAdapter {
+  /** POST /v1/messages/count_tokens at the provider. */
+  buildCountTokensRequest(body: Record<string, unknown>, target: UpstreamTarget): UpstreamHttpRequest;
+}
+
 /** Embeddings in a provider's shape. */
 export interface EmbeddingsAdapter {
   build(body: Record<string, unknown>, target: UpstreamTarget): UpstreamHttpRequest;
@@ -102,6 +118,8 @@ export interface ImagesAdapter {
  */
 export interface ProviderAdapter {
   chat?: ChatAdapter;
+  /** /v1/messages without translation, for providers that speak the Messages API. */
+  messages?: (headers: MessagesHeaders) => MessagesAdapter;
   embeddings?: EmbeddingsAdapter;
   images?: ImagesAdapter;
   video?: VideoAdapter;

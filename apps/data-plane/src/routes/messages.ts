@@ -1,15 +1,17 @@
+import type { Request } from "express";
 import { z } from "zod";
+import { GatewayError } from "@gateway/errors";
 import { modelId, parseBody } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { locals } from "../http/request-context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import type { ChatRequestBody } from "../providers/index.js";
-import { runChat } from "../pipeline/chat.js";
+import { adapterFor, type ChatRequestBody, type MessagesHeaders } from "../providers/index.js";
+import { runChat, type Via } from "../pipeline/chat.js";
 import { anthropicShape } from "../pipeline/client-shape.js";
+import { anthropicNativeShape, messageTexts } from "../pipeline/native-shape.js";
 import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
-import { promptTexts } from "./chat-body.js";
-import { chatTexts } from "../guardrails/index.js";
+import { TextCollector } from "../guardrails/index.js";
 
 /** The Messages fields the gateway relies on (the reference API requires max_tokens); the rest passes through. */
 const MessagesBody = z.looseObject({
@@ -22,34 +24,87 @@ const MessagesBody = z.looseObject({
 
 interface MessagesRequest {
   raw: Record<string, unknown>;
-  /** The same request in the chat shape every provider adapter takes. */
-  chat: ChatRequestBody;
+  /** Why the body cannot be translated to the chat shape (thinking, top_k …): only native deployments can take it. */
+  untranslatable: GatewayError | undefined;
+}
+
+/** The text of a Messages body (system, text blocks, tool results), where guardrails may rewrite it. */
+export function messagesTexts(raw: Record<string, unknown>): TextCollector {
+  const t = new TextCollector();
+  const blocks = (owner: { content?: unknown } | Record<string, unknown>, field: string) => {
+    const o = owner as Record<string, unknown>;
+    const c = o[field];
+    if (typeof c === "string") return t.add(c, (v) => (o[field] = v));
+    if (!Array.isArray(c)) return;
+    for (const b of c as Array<Record<string, unknown>>) {
+      if (!b || typeof b !== "object") continue;
+      if (typeof b.text === "string") t.add(b.text, (v) => (b.text = v));
+      else if (b.type === "tool_result") blocks(b, "content");
+    }
+  };
+  blocks(raw, "system");
+  for (const m of raw.messages as Array<Record<string, unknown>>) if (m && typeof m === "object") blocks(m, "content");
+  return t;
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === "string" && v.trim() ? v.trim() : Array.isArray(v) ? v.join(",") : undefined;
+}
+
+/** The Messages request headers a native passthrough forwards. */
+export function messagesHeaders(req: Request): MessagesHeaders {
+  return { version: header(req, "anthropic-version"), beta: header(req, "anthropic-beta") };
 }
 
 /**
- * POST /v1/messages: the Anthropic Messages API, for any chat model. Requests are translated to the
- * provider's shape and answers (streams event by event) back to the Messages shape.
+ * POST /v1/messages: the Anthropic Messages API, for any chat model. To a deployment whose provider
+ * speaks the Messages API the body goes through natively (every field, only the model rewritten)
+ * and the answer comes back as the provider sent it; for the others the request is translated to
+ * the chat shape and answers (streams event by event) back to the Messages shape, and a field with
+ * no equivalent there (thinking, top_k …) is a 400. Fallbacks may cross between the two.
  */
 export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   route: "messages",
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as Record<string, unknown>;
-    return { raw: body, chat: anthropicToOpenAI(body) };
+    let untranslatable: GatewayError | undefined;
+    try {
+      anthropicToOpenAI(body);
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      untranslatable = err;
+    }
+    return { raw: body, untranslatable };
   },
-  admission: ({ raw, chat }, res) => {
+  admission: ({ raw }, res) => {
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
-      modelId: chat.model,
+      modelId: raw.model as string,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
-      promptTexts: () => promptTexts(chat),
-      guard: { stream: chat.stream === true, texts: () => chatTexts(chat.messages) },
+      promptTexts: () => messagesTexts(raw).segments.map((s) => s.text),
+      guard: { stream: raw.stream === true, texts: () => messagesTexts(raw) },
     };
   },
-  execute: (ctx, req, res, { body, model, planned, reservation }) =>
-    runChat(ctx, req, res, { body: body.chat, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: anthropicShape(model.id) }),
+  execute: (ctx, req, res, { body: { raw, untranslatable }, model, planned, reservation }) => {
+    const headers = messagesHeaders(req);
+    const native = (kind: Parameters<typeof adapterFor>[0]) => adapterFor(kind).messages;
+    // Refused before any attempt when no planned deployment could take the body as it is.
+    if (untranslatable && !planned.some((p) => native(p.target.provider.kind))) throw untranslatable;
+    // Translated after the input guardrails ran: masking rewrote `raw`.
+    const chat: ChatRequestBody = untranslatable ? (raw as ChatRequestBody) : anthropicToOpenAI(raw);
+    const translated = anthropicShape(model.id);
+    const via = (p: (typeof planned)[number]): Via => {
+      const messages = native(p.target.provider.kind);
+      if (messages) return { adapter: messages(headers), body: raw as ChatRequestBody, shape: anthropicNativeShape(), answerTexts: messageTexts };
+      if (untranslatable) throw untranslatable;
+      return { adapter: p.adapter, body: chat, shape: translated };
+    };
+    return runChat(ctx, req, res, { body: chat, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via });
+  },
 };
 
 export const messages = (ctx: DataPlaneContext) => handle(ctx, messagesRoute);

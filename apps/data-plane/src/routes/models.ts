@@ -3,10 +3,31 @@ import type { DataPlaneContext } from "../context.js";
 import { visibleModelIds } from "../catalog/visibility.js";
 import { locals } from "../http/request-context.js";
 
-/** GET /v1/models: exactly the models this key may call. */
+/**
+ * GET /v1/models: exactly the models this key may call. In the OpenAI list shape, or in the
+ * Anthropic one (`{data: [{type: "model", …}], has_more, first_id, last_id}`, paged by limit,
+ * after_id, before_id) when the request carries `anthropic-version`, as the Anthropic SDK's does.
+ */
 export function listModels(ctx: DataPlaneContext) {
-  return (_req: Request, res: Response): void => {
+  return (req: Request, res: Response): void => {
     const ids = visibleModelIds(locals(res).key!, ctx.catalog.current, ctx.catalog.trialPolicy);
-    res.json({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gateway" })) });
+    if (req.headers["anthropic-version"] === undefined) {
+      res.json({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gateway" })) });
+      return;
+    }
+    const q = req.query as Record<string, unknown>;
+    const limit = Math.min(Math.max(Number.parseInt(String(q.limit ?? "20"), 10) || 20, 1), 1000);
+    let from = 0;
+    let to = ids.length;
+    if (typeof q.after_id === "string") from = ids.indexOf(q.after_id) + 1;
+    if (typeof q.before_id === "string" && ids.includes(q.before_id)) to = ids.indexOf(q.before_id);
+    const page = typeof q.before_id === "string" && typeof q.after_id !== "string" ? ids.slice(Math.max(from, to - limit), to) : ids.slice(from, Math.min(to, from + limit));
+    const hasMore = typeof q.before_id === "string" && typeof q.after_id !== "string" ? to - limit > from : from + limit < to;
+    res.json({
+      data: page.map((id) => ({ type: "model", id, display_name: id, created_at: "1970-01-01T00:00:00Z" })),
+      has_more: hasMore,
+      first_id: page[0] ?? null,
+      last_id: page.at(-1) ?? null,
+    });
   };
 }

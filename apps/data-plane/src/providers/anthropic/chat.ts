@@ -107,7 +107,7 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
   return out;
 }
 
-interface AnthropicUsage {
+export interface AnthropicUsage {
   input_tokens?: number;
   output_tokens?: number;
   cache_read_input_tokens?: number;
@@ -115,7 +115,7 @@ interface AnthropicUsage {
 }
 
 /** Anthropic reports cache reads and writes apart from input_tokens; all of it is prompt. */
-function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): NormalizedUsage | undefined {
+export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): NormalizedUsage | undefined {
   if (!u) return undefined;
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const input = (u.input_tokens ?? inputFromStart) + cacheRead + (u.cache_creation_input_tokens ?? 0);

@@ -1,0 +1,77 @@
+import { GatewayError } from "@gateway/errors";
+import type { ChatRequestBody, MessagesAdapter, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { estimateTextTokens } from "../../credits/cost.js";
+import { ANTHROPIC_VERSION, anthropicChat, normalize, type AnthropicUsage } from "./chat.js";
+
+/**
+ * The Messages API to an Anthropic deployment, natively: the client's body goes through with every
+ * field the API accepts (thinking, top_k, cache_control, server tools, metadata, service_tier …),
+ * only `model` rewritten to the deployment's; the answer and each stream event come back as the
+ * provider sent them, only the model id replaced by the public one (in the answer and in
+ * message_start). The client's anthropic-version and anthropic-beta headers are forwarded.
+ */
+export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
+  const request = (path: string, body: Record<string, unknown>, target: UpstreamTarget, stream: boolean) => {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "anthropic-version": h.version || ANTHROPIC_VERSION,
+      accept: stream ? "text/event-stream" : "application/json",
+    };
+    if (h.beta) headers["anthropic-beta"] = h.beta;
+    if (target.apiKey) headers["x-api-key"] = target.apiKey;
+    return { url: `${target.provider.base_url.replace(/\/+$/, "")}${path}`, headers, body: JSON.stringify({ ...body, model: target.deployment.upstream_model }) };
+  };
+  return {
+    buildChatRequest: (body: ChatRequestBody, target: UpstreamTarget) => request("/messages", body, target, body.stream === true),
+    buildCountTokensRequest: (body, target) => request("/messages/count_tokens", body, target, false),
+    parseChatResponse: (json: unknown, publicModel: string): ParsedChatResponse => {
+      const m = json as { content?: unknown; usage?: AnthropicUsage } | null;
+      if (!m || typeof m !== "object" || !Array.isArray(m.content)) throw new GatewayError("upstream_error", "The provider returned an invalid message.");
+      return { body: { ...(m as Record<string, unknown>), model: publicModel }, usage: normalize(m.usage) };
+    },
+    streamParser: (publicModel: string) => {
+      // Usage is spread over the stream: input and cache counts in message_start, the running
+      // output count (and, from newer API versions, final input counts) in message_delta.
+      let started: AnthropicUsage = {};
+      let output = "";
+      return (data: string): ParsedStreamEvent => {
+        let ev: { type?: string; message?: { model?: string; usage?: AnthropicUsage }; delta?: { type?: string; text?: string; thinking?: string; partial_json?: string }; usage?: AnthropicUsage; error?: { message?: string } };
+        try {
+          ev = JSON.parse(data) as typeof ev;
+        } catch {
+          throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+        }
+        const type = String(ev.type ?? "");
+        const frame = (payload: string) => `event: ${type}\ndata: ${payload}\n\n`;
+        switch (type) {
+          case "message_start":
+            started = ev.message?.usage ?? {};
+            if (ev.message) ev.message.model = publicModel;
+            return { forward: frame(JSON.stringify(ev)), text: "", done: false };
+          case "content_block_delta": {
+            // Text, thinking and tool arguments are all output: counted if the provider reports no usage.
+            const d = ev.delta;
+            const text = (d?.type === "text_delta" ? d.text : d?.type === "thinking_delta" ? d.thinking : d?.type === "input_json_delta" ? d.partial_json : "") ?? "";
+            output += text;
+            return { forward: frame(data), text, done: false };
+          }
+          case "message_delta": {
+            // No usage on the final delta: leave it unknown so the gateway counts what it delivered,
+            // and give the client the count (the SDKs read message_delta.usage unconditionally).
+            if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), text: "", done: false };
+            const defined = Object.fromEntries(Object.entries(ev.usage).filter(([, v]) => typeof v === "number"));
+            return { forward: frame(data), usage: normalize({ ...started, ...defined }), text: "", done: false };
+          }
+          case "message_stop":
+            // Sent by the client shape's end, after the usage event is durable.
+            return { forward: undefined, text: "", done: true };
+          case "error":
+            throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${ev.error?.message ?? "unknown"}`);
+          default:
+            return { forward: frame(data), text: "", done: false };
+        }
+      };
+    },
+    mapError: anthropicChat.mapError,
+  };
+}
