@@ -46,14 +46,23 @@ export const LEDGER_STREAM_SUBJECTS = ["ledger.v1.>"];
 
 const minor = z.number().int().nonnegative();
 
-/** Token counts as the provider reported them (or as counted by the gateway when it did not). */
+/**
+ * Token counts as the provider reported them (or as counted by the gateway when it did not). The
+ * totals include their parts (docs/billing.md, "Token accounting"): each token is billed once, in
+ * exactly one line item — cache reads, cache writes, the rest of the prompt at the input price;
+ * reasoning, the rest of the completion at the output price.
+ */
 export const UsageTokens = z.object({
-  /** Prompt tokens billed at the input price, cache reads excluded. */
+  /** Every prompt token, cache reads and cache writes included. */
   input_tokens: z.number().int().nonnegative(),
-  /** Completion tokens billed at the output price. */
+  /** Every completion token, reasoning included. */
   output_tokens: z.number().int().nonnegative(),
-  /** Prompt tokens served from the provider's prompt cache (subset reported separately). */
+  /** Of input_tokens: read from the provider's prompt cache (billed at the cached-input price). */
   cached_input_tokens: z.number().int().nonnegative().default(0),
+  /** Of input_tokens: written to the provider's prompt cache (billed at the cache-write price). Absent in older events: 0. */
+  cache_creation_input_tokens: z.number().int().nonnegative().optional(),
+  /** Of output_tokens: reasoning tokens (billed at the reasoning price). Absent in older events: 0. */
+  reasoning_tokens: z.number().int().nonnegative().optional(),
   /** True when the upstream gave no usage and the gateway counted tokens itself. */
   estimated: z.boolean().default(false),
 });
@@ -61,7 +70,7 @@ export type UsageTokens = z.infer<typeof UsageTokens>;
 
 /** One billed quantity: tokens at a price per million, or units (images) at a price each. */
 export const LineItem = z.object({
-  /** input_tokens, output_tokens, images … */
+  /** input_tokens, cached_input_tokens, cache_creation_input_tokens, output_tokens, reasoning_tokens, images … */
   item: z.string(),
   quantity: z.number().int().nonnegative(),
   /** Minor credit units per `per`. */

@@ -1,6 +1,6 @@
 /**
  * Fault injection for the fake upstream. Directives come from the upstream model name
- * (`fake-chat+delay=200+status=503`) and from `[[fake:cut=3,nousage]]` markers in the prompt, so
+ * (`fake-chat+delay=200+status=503`) and from `[[fake:cut=3,nousage]]` (or `[[fake:cached=64,reasoning=20]]`) markers in the prompt, so
  * both the catalog (per deployment) and a test (per request) can choose behaviour.
  */
 export interface Directives {
@@ -38,12 +38,16 @@ export interface Directives {
   emptyUsage: boolean;
   /** Reply with this many words instead of the echo (long answers and streams). */
   words?: number;
+  /** `cached=N`: report N of the prompt tokens as read from the prompt cache (at most all of them). */
+  cachedTokens: number;
+  /** `reasoning=N`: N reasoning tokens, added to the completion tokens and reported as their part. */
+  reasoningTokens: number;
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
 
 export function parseDirectives(modelName: string, prompt: string): Directives {
-  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, audioTokens: 0, emptyUsage: false };
+  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, audioTokens: 0, emptyUsage: false, cachedTokens: 0, reasoningTokens: 0 };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
   for (const raw of parts) {
@@ -75,6 +79,12 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "words":
         d.words = n;
+        break;
+      case "cached":
+        d.cachedTokens = n;
+        break;
+      case "reasoning":
+        d.reasoningTokens = n;
         break;
       case "flaky": {
         const [tag, count] = (v ?? "").split(":");

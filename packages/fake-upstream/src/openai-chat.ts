@@ -84,9 +84,14 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     finish = "tool_calls";
     words = [];
   }
-  const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0)) * choices;
+  // Like OpenAI, the totals include their parts: cached prompt tokens, reasoning completion tokens.
+  const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0)) * choices + d.reasoningTokens;
   const promptCount = promptTokens(messages, d);
-  const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens };
+  const details = {
+    prompt_tokens_details: { cached_tokens: Math.min(d.cachedTokens, promptCount), audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: d.reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+  const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens, ...details };
   const id = `chatcmpl-fake${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
 

@@ -192,6 +192,10 @@ export interface UsageRecord {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number;
+  /** Of input_tokens: written to the provider's prompt cache. */
+  cache_creation_input_tokens: number;
+  /** Of output_tokens: reasoning tokens. */
+  reasoning_tokens: number;
   estimated: boolean;
   cost_minor: number;
   created_at_ms: number;

@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
-import { costMinor } from "../credits/cost.js";
+import { maxTokenCostMinor } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
@@ -74,7 +74,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
-  const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : costMinor({ input_tokens: req.promptTokensBound(model), output_tokens: maxOut }, model);
+  const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model);
   const reservation = req.dedicatedHold
     ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
     : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costMinor } from "./cost.js";
+import { costMinor, lineItemsCostMinor, maxTokenCostMinor, tokenLineItems, tokenPrices } from "./cost.js";
 
 describe("costMinor", () => {
   const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
@@ -12,5 +12,77 @@ describe("costMinor", () => {
   });
   it("stays exact for large requests", () => {
     expect(costMinor({ input_tokens: 2_000_000, output_tokens: 1_000_000 }, model)).toBe(900_000);
+  });
+});
+
+describe("cache and reasoning prices", () => {
+  const model = {
+    input_price_minor_per_mtok: 3_000_000,
+    output_price_minor_per_mtok: 15_000_000,
+    cached_input_price_minor_per_mtok: 300_000,
+    cache_write_price_minor_per_mtok: 3_750_000,
+    reasoning_price_minor_per_mtok: 20_000_000,
+  };
+  const usage = { input_tokens: 1_000, output_tokens: 500, cached_input_tokens: 600, cache_creation_input_tokens: 300, reasoning_tokens: 200 };
+
+  it("bills every token once, each part at its own price, rounded up once", () => {
+    const items = tokenLineItems(usage, model);
+    expect(items).toEqual([
+      { item: "input_tokens", quantity: 100, unit_price_minor: 3_000_000, per: "1M tokens" },
+      { item: "cached_input_tokens", quantity: 600, unit_price_minor: 300_000, per: "1M tokens" },
+      { item: "cache_creation_input_tokens", quantity: 300, unit_price_minor: 3_750_000, per: "1M tokens" },
+      { item: "output_tokens", quantity: 300, unit_price_minor: 15_000_000, per: "1M tokens" },
+      { item: "reasoning_tokens", quantity: 200, unit_price_minor: 20_000_000, per: "1M tokens" },
+    ]);
+    // Quantities add up to the totals: nothing billed twice, nothing left out.
+    expect(items.filter((i) => i.item.includes("input")).reduce((s, i) => s + i.quantity, 0)).toBe(1_000);
+    expect(items.filter((i) => !i.item.includes("input")).reduce((s, i) => s + i.quantity, 0)).toBe(500);
+    // 100 × 3 + 600 × 0.3 + 300 × 3.75 + 300 × 15 + 200 × 20 = 300 + 180 + 1125 + 4500 + 4000 = 10,105
+    expect(costMinor(usage, model)).toBe(10_105);
+    expect(lineItemsCostMinor(items)).toBe(costMinor(usage, model));
+    // One cached token alone: 0.3 → rounded up to 1.
+    expect(costMinor({ input_tokens: 1, output_tokens: 0, cached_input_tokens: 1 }, model)).toBe(1);
+  });
+
+  it("prices each part separately: a cache read, a cache write, a reasoning token", () => {
+    const one = (u: Partial<typeof usage>) => costMinor({ input_tokens: 0, output_tokens: 0, ...u }, model);
+    expect(one({ input_tokens: 1_000_000, cached_input_tokens: 1_000_000 })).toBe(300_000);
+    expect(one({ input_tokens: 1_000_000, cache_creation_input_tokens: 1_000_000 })).toBe(3_750_000);
+    expect(one({ output_tokens: 1_000_000, reasoning_tokens: 1_000_000 })).toBe(20_000_000);
+    expect(one({ input_tokens: 1_000_000 })).toBe(3_000_000);
+    expect(one({ output_tokens: 1_000_000 })).toBe(15_000_000);
+  });
+
+  it("defaults to today's prices when the catalog sets none: cache reads and writes at the input price, reasoning at the output price", () => {
+    const plain = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
+    expect(tokenPrices(plain)).toEqual({ input: 150_000, cachedInput: 150_000, cacheWrite: 150_000, output: 600_000, reasoning: 600_000 });
+    expect(costMinor(usage, plain)).toBe(costMinor({ input_tokens: 1_000, output_tokens: 500 }, plain));
+    // A price set to 0 is a price (free cache reads), not "unset".
+    expect(tokenPrices({ ...plain, cached_input_price_minor_per_mtok: 0 }).cachedInput).toBe(0);
+  });
+
+  it("caps parts a provider over-reports at what is left of their total", () => {
+    const items = tokenLineItems({ input_tokens: 10, output_tokens: 5, cached_input_tokens: 8, cache_creation_input_tokens: 8, reasoning_tokens: 9 }, model);
+    expect(items.map((i) => [i.item, i.quantity])).toEqual([
+      ["input_tokens", 0],
+      ["cached_input_tokens", 8],
+      ["cache_creation_input_tokens", 2],
+      ["output_tokens", 0],
+      ["reasoning_tokens", 5],
+    ]);
+  });
+
+  it("holds enough for the worst split: every prompt token at the dearest prompt price, every completion token at the dearest completion price", () => {
+    const bound = maxTokenCostMinor(1_000, 500, model);
+    // 1000 × 3.75 (cache write) + 500 × 20 (reasoning) = 13,750
+    expect(bound).toBe(13_750);
+    // Any split of at most 1000 prompt and 500 completion tokens costs no more than the hold.
+    for (const [c, w, r] of [[0, 0, 0], [0, 1_000, 500], [1_000, 0, 0], [300, 700, 250], [0, 1_000, 0], [0, 0, 500]] as const) {
+      expect(costMinor({ input_tokens: 1_000, output_tokens: 500, cached_input_tokens: c, cache_creation_input_tokens: w, reasoning_tokens: r }, model)).toBeLessThanOrEqual(bound);
+    }
+    expect(costMinor({ input_tokens: 1_000, output_tokens: 500, cache_creation_input_tokens: 1_000, reasoning_tokens: 500 }, model)).toBe(bound);
+    // Without the new prices the bound is what it was.
+    const plain = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
+    expect(maxTokenCostMinor(7, 3, plain)).toBe(costMinor({ input_tokens: 7, output_tokens: 3 }, plain));
   });
 });

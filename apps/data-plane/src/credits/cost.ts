@@ -1,17 +1,102 @@
+import type { LineItem } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 
+/**
+ * Token counts as the gateway normalizes them (docs/billing.md, "Token accounting"): the three
+ * optional counts are parts of the two totals, never added to them.
+ */
 export interface BillableTokens {
+  /** Every prompt token, cache reads and cache writes included. */
   input_tokens: number;
+  /** Every completion token, reasoning included. */
   output_tokens: number;
+  /** Of input_tokens: read from the provider's prompt cache. */
+  cached_input_tokens?: number;
+  /** Of input_tokens: written to the provider's prompt cache. */
+  cache_creation_input_tokens?: number;
+  /** Of output_tokens: reasoning (thinking) tokens. */
+  reasoning_tokens?: number;
+}
+
+export type PricedModel = Pick<
+  Model,
+  "input_price_minor_per_mtok" | "output_price_minor_per_mtok" | "cached_input_price_minor_per_mtok" | "cache_write_price_minor_per_mtok" | "reasoning_price_minor_per_mtok"
+>;
+
+/** A model's token prices, minor credit units per million, with the catalog's defaults applied. */
+export interface TokenPrices {
+  input: number;
+  /** Absent in the catalog: the input price. */
+  cachedInput: number;
+  /** Absent in the catalog: the input price. */
+  cacheWrite: number;
+  output: number;
+  /** Absent in the catalog: the output price. */
+  reasoning: number;
+}
+
+export function tokenPrices(model: PricedModel): TokenPrices {
+  return {
+    input: model.input_price_minor_per_mtok,
+    cachedInput: model.cached_input_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
+    cacheWrite: model.cache_write_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
+    output: model.output_price_minor_per_mtok,
+    reasoning: model.reasoning_price_minor_per_mtok ?? model.output_price_minor_per_mtok,
+  };
+}
+
+const PER_MTOK = "1M tokens";
+
+/**
+ * The token line items of a request: every token in exactly one item at exactly one price. Prompt
+ * tokens split into cache reads, cache writes and the rest (`input_tokens`); completion tokens into
+ * reasoning and the rest (`output_tokens`). A part larger than what is left of its total (a provider
+ * reporting more cached than prompt tokens) is capped, so the items always add up to the totals.
+ * `input_tokens` and `output_tokens` are always listed, the other three when non-zero.
+ */
+export function tokenLineItems(tokens: BillableTokens, model: PricedModel): LineItem[] {
+  const p = tokenPrices(model);
+  const input = Math.max(0, tokens.input_tokens);
+  const output = Math.max(0, tokens.output_tokens);
+  const cached = clamp(tokens.cached_input_tokens, input);
+  const written = clamp(tokens.cache_creation_input_tokens, input - cached);
+  const reasoning = clamp(tokens.reasoning_tokens, output);
+  const items: LineItem[] = [{ item: "input_tokens", quantity: input - cached - written, unit_price_minor: p.input, per: PER_MTOK }];
+  if (cached > 0) items.push({ item: "cached_input_tokens", quantity: cached, unit_price_minor: p.cachedInput, per: PER_MTOK });
+  if (written > 0) items.push({ item: "cache_creation_input_tokens", quantity: written, unit_price_minor: p.cacheWrite, per: PER_MTOK });
+  items.push({ item: "output_tokens", quantity: output - reasoning, unit_price_minor: p.output, per: PER_MTOK });
+  if (reasoning > 0) items.push({ item: "reasoning_tokens", quantity: reasoning, unit_price_minor: p.reasoning, per: PER_MTOK });
+  return items;
 }
 
 /**
- * Cost in minor credit units: prices are per million tokens, the product is exact in integers
- * (tokens × price stays far below 2^53) and the request total is rounded up once.
+ * Cost in minor credit units of token line items priced per million: the products are exact in
+ * integers (tokens × price stays far below 2^53) and the request total is rounded up once.
  */
-export function costMinor(tokens: BillableTokens, model: Pick<Model, "input_price_minor_per_mtok" | "output_price_minor_per_mtok">): number {
-  const micro = tokens.input_tokens * model.input_price_minor_per_mtok + tokens.output_tokens * model.output_price_minor_per_mtok;
+export function lineItemsCostMinor(items: readonly LineItem[]): number {
+  let micro = 0;
+  for (const i of items) micro += i.quantity * i.unit_price_minor;
   return Math.ceil(micro / 1_000_000);
+}
+
+/** Cost in minor credit units: the sum of {@link tokenLineItems}, rounded up once per request. */
+export function costMinor(tokens: BillableTokens, model: PricedModel): number {
+  return lineItemsCostMinor(tokenLineItems(tokens, model));
+}
+
+/**
+ * The most a request of at most `inputTokens` prompt and `outputTokens` completion tokens can cost,
+ * for the hold: whichever way the provider splits them (cache reads and writes, reasoning), each
+ * prompt token costs at most the dearest prompt price and each completion token the dearest
+ * completion price (a cache write is 1.25× the input price at Anthropic).
+ */
+export function maxTokenCostMinor(inputTokens: number, outputTokens: number, model: PricedModel): number {
+  const p = tokenPrices(model);
+  return Math.ceil((inputTokens * Math.max(p.input, p.cachedInput, p.cacheWrite) + outputTokens * Math.max(p.output, p.reasoning)) / 1_000_000);
+}
+
+function clamp(part: number | undefined, total: number): number {
+  return Math.min(Math.max(0, part ?? 0), total);
 }
 
 /** Output token count of delivered text when the upstream reported none (4 chars/token, rounded up). */

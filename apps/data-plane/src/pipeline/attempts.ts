@@ -3,6 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { LineItem, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
+import { tokenLineItems } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { adapterFor, type Capability, type NormalizedUsage, type ProviderAdapter, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
@@ -145,14 +146,19 @@ export async function billUsage(
     provider: o.target.provider.code,
     upstream_model: o.target.deployment.upstream_model,
     lease_id: o.reservation.leaseId,
-    usage: o.usage,
+    usage: {
+      input_tokens: o.usage.input_tokens,
+      output_tokens: o.usage.output_tokens,
+      cached_input_tokens: o.usage.cached_input_tokens,
+      cache_creation_input_tokens: o.usage.cache_creation_input_tokens ?? 0,
+      reasoning_tokens: o.usage.reasoning_tokens ?? 0,
+      estimated: o.usage.estimated,
+    },
     input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
     cost_minor: o.costMinor,
-    line_items: o.lineItems ?? [
-      { item: "input_tokens", quantity: o.usage.input_tokens, unit_price_minor: o.model.input_price_minor_per_mtok, per: "1M tokens" },
-      { item: "output_tokens", quantity: o.usage.output_tokens, unit_price_minor: o.model.output_price_minor_per_mtok, per: "1M tokens" },
-    ],
+    // Token items are the ones costMinor priced (every token once, at one price).
+    line_items: o.lineItems ?? tokenLineItems(o.usage, o.model),
     guardrails: guardrailOutcomes(res),
     stream: o.stream,
     status: o.status,

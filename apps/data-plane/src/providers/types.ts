@@ -16,7 +16,12 @@ export type CatalogProvider = Omit<Provider, "kind"> & { kind: ProviderKind };
 export interface NormalizedUsage {
   input_tokens: number;
   output_tokens: number;
+  /** Of input_tokens: read from the prompt cache. input_tokens counts every prompt token. */
   cached_input_tokens: number;
+  /** Of input_tokens: written to the prompt cache (absent: 0). */
+  cache_creation_input_tokens?: number;
+  /** Of output_tokens: reasoning tokens (absent: 0). output_tokens counts every completion token. */
+  reasoning_tokens?: number;
   /** True when counted by the gateway because the provider reported none. */
   estimated: boolean;
 }

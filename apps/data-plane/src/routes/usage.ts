@@ -37,6 +37,8 @@ export function usage(ctx: DataPlaneContext) {
         output_tokens: r.output_tokens,
         total_tokens: r.input_tokens + r.output_tokens,
         cached_input_tokens: r.cached_input_tokens,
+        cache_creation_input_tokens: r.cache_creation_input_tokens,
+        reasoning_tokens: r.reasoning_tokens,
         estimated: r.estimated,
       },
       price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },

@@ -23,10 +23,11 @@ export function messageId(): string {
 
 function anthropicUsage(u: NormalizedUsage | undefined): Record<string, number> {
   return {
-    input_tokens: Math.max(0, (u?.input_tokens ?? 0) - (u?.cached_input_tokens ?? 0)),
+    // Anthropic's input_tokens excludes cache reads and writes; the normalized one includes them.
+    input_tokens: Math.max(0, (u?.input_tokens ?? 0) - (u?.cached_input_tokens ?? 0) - (u?.cache_creation_input_tokens ?? 0)),
     output_tokens: u?.output_tokens ?? 0,
     cache_read_input_tokens: u?.cached_input_tokens ?? 0,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: u?.cache_creation_input_tokens ?? 0,
   };
 }
 

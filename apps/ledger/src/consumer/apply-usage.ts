@@ -24,6 +24,8 @@ function record(ev: UsageEventV1): string {
     input_tokens: ev.usage.input_tokens,
     output_tokens: ev.usage.output_tokens,
     cached_input_tokens: ev.usage.cached_input_tokens,
+    cache_creation_input_tokens: ev.usage.cache_creation_input_tokens ?? 0,
+    reasoning_tokens: ev.usage.reasoning_tokens ?? 0,
     estimated: ev.usage.estimated,
     cost_minor: ev.cost_minor,
     input_price_minor_per_mtok: ev.input_price_minor_per_mtok,

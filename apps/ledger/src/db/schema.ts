@@ -40,6 +40,10 @@ export interface UsageRecordsTable {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number;
+  /** Of input_tokens: written to the provider's prompt cache. */
+  cache_creation_input_tokens: ColumnType<number, number | undefined, number>;
+  /** Of output_tokens: reasoning tokens. */
+  reasoning_tokens: ColumnType<number, number | undefined, number>;
   estimated: boolean;
   cost_minor: number;
   input_price_minor_per_mtok: number;

@@ -20,6 +20,8 @@ function toRecord(r: UsageRow): UsageRecord {
     input_tokens: r.input_tokens,
     output_tokens: r.output_tokens,
     cached_input_tokens: r.cached_input_tokens,
+    cache_creation_input_tokens: r.cache_creation_input_tokens,
+    reasoning_tokens: r.reasoning_tokens,
     estimated: r.estimated,
     cost_minor: r.cost_minor,
     created_at_ms: r.created_at.getTime(),

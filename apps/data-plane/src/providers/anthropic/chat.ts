@@ -114,12 +114,16 @@ export interface AnthropicUsage {
   cache_creation_input_tokens?: number;
 }
 
-/** Anthropic reports cache reads and writes apart from input_tokens; all of it is prompt. */
+/**
+ * Anthropic reports cache reads and writes apart from `input_tokens` (which excludes both); all of it
+ * is prompt, so the normalized input is their sum and the reads and writes are its parts. Thinking
+ * is inside `output_tokens` with no count of its own: billed at the output price, as Anthropic does.
+ */
 export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): NormalizedUsage | undefined {
   if (!u) return undefined;
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const input = (u.input_tokens ?? inputFromStart) + cacheRead + (u.cache_creation_input_tokens ?? 0);
-  return { input_tokens: input, output_tokens: u.output_tokens ?? 0, cached_input_tokens: cacheRead, estimated: false };
+  return { input_tokens: input, output_tokens: u.output_tokens ?? 0, cached_input_tokens: cacheRead, cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0, estimated: false };
 }
 
 function finishReason(stop: unknown): string {
@@ -170,6 +174,7 @@ export const anthropicChat: ChatAdapter = {
     let id = "chatcmpl-anthropic";
     let inputTokens = 0;
     let cacheRead = 0;
+    let cacheWrite = 0;
     const toolIndex = new Map<number, number>();
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => {
@@ -188,6 +193,7 @@ export const anthropicChat: ChatAdapter = {
           id = ev.message?.id ?? id;
           inputTokens = ev.message?.usage?.input_tokens ?? 0;
           cacheRead = ev.message?.usage?.cache_read_input_tokens ?? 0;
+          cacheWrite = ev.message?.usage?.cache_creation_input_tokens ?? 0;
           return { ...chunk({ role: "assistant", content: "" }, null), text: "", done: false };
         case "content_block_start":
           if (ev.content_block?.type === "tool_use") {
@@ -208,7 +214,7 @@ export const anthropicChat: ChatAdapter = {
           return { forward: undefined, text: "", done: false };
         case "message_delta": {
           // No usage on the final delta: leave it unknown so the gateway counts what it delivered.
-          const usage = ev.usage ? normalize({ cache_read_input_tokens: cacheRead, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens }) : undefined;
+          const usage = ev.usage ? normalize({ cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens }) : undefined;
           const finish = chunk({}, finishReason(ev.delta?.stop_reason));
           const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };
           // Two OpenAI chunks from one event: the finish, then the usage-only chunk.

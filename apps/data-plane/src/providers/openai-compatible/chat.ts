@@ -5,9 +5,18 @@ interface OpenAIUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
-/** The provider's counts, or undefined when it gave none (`usage: {}`, all zero): then the gateway estimates, never bills 0. */
+const count = (n: unknown): number => Math.max(0, Math.trunc(Number(n ?? 0)) || 0);
+
+/**
+ * The provider's counts, or undefined when it gave none (`usage: {}`, all zero): then the gateway
+ * estimates, never bills 0. OpenAI's totals include their parts: `prompt_tokens` counts the cached
+ * ones (`prompt_tokens_details.cached_tokens`), `completion_tokens` the reasoning ones
+ * (`completion_tokens_details.reasoning_tokens`), as the normalized usage does. OpenAI has no
+ * cache-write count (writing its cache costs nothing extra).
+ */
 export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): NormalizedUsage | undefined {
   if (!u || typeof u !== "object") return undefined;
   const input = Number(u.prompt_tokens ?? 0);
@@ -17,7 +26,8 @@ export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): Normali
   return {
     input_tokens: Math.max(0, Math.trunc(input)),
     output_tokens: Math.max(0, Math.trunc(output)),
-    cached_input_tokens: Math.max(0, Math.trunc(Number(u.prompt_tokens_details?.cached_tokens ?? 0)) || 0),
+    cached_input_tokens: count(u.prompt_tokens_details?.cached_tokens),
+    reasoning_tokens: count(u.completion_tokens_details?.reasoning_tokens),
     estimated: false,
   };
 }

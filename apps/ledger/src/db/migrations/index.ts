@@ -7,6 +7,7 @@ import { journalPublished } from "./20261122040000-journal-published.js";
 import { guardrailOutcomes } from "./20261123000000-guardrails.js";
 import { batchedApply } from "./20261124000000-batched-apply.js";
 import { applyUsageFunction } from "./20261125000000-apply-usage-function.js";
+import { cacheReasoningTokens } from "./20261126000000-cache-reasoning-tokens.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "20261123000000-guardrails": guardrailOutcomes,
   "20261124000000-batched-apply": batchedApply,
   "20261125000000-apply-usage-function": applyUsageFunction,
+  "20261126000000-cache-reasoning-tokens": cacheReasoningTokens,
 };
