@@ -129,6 +129,33 @@ describe("outcomes and headers", () => {
     expect((denied as InstanceType<typeof Anthropic.BadRequestError>).headers?.get("x-gateway-guardrails")).toBe("pii:pass,keywords:denied,length:skipped");
   });
 
+  it("applies to /v1/messages passed natively to an Anthropic deployment: the forwarded body is masked, text blocks and stream text checked", async () => {
+    const { anthropic } = await orgWith(RULES);
+    const system = [{ type: "text" as const, text: "Operator: ops@example.com", cache_control: { type: "ephemeral" as const } }];
+    const { data, response } = await anthropic.messages
+      .create({ model: "gw-claude", max_tokens: 100, system, top_k: 3, messages: [{ role: "user", content: "card 4111 1111 1111 1111 please" }] } as Anthropic.MessageCreateParamsNonStreaming)
+      .withResponse();
+    expect(response.headers.get("x-gateway-guardrails")).toBe("pii:masked,keywords:pass,length:pass");
+    expect((data.content[0] as { text: string }).text).toContain("[CARD]");
+    const sent = stack.fake.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as { system: Array<{ text: string; cache_control?: unknown }>; top_k?: number };
+    expect(sent.system[0]).toEqual({ type: "text", text: "Operator: [EMAIL]", cache_control: { type: "ephemeral" } });
+    expect(sent.top_k).toBe(3);
+
+    const out = await orgWith("rules:\n  - plugin: pii\n    stage: output\n    action: mask\n");
+    const masked = await out.anthropic.messages.create({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: "reach me at bob@example.com" }] });
+    expect(masked.content).toEqual([{ type: "text", text: "Echo: reach me at [EMAIL]" }]);
+
+    const win = await orgWith("rules:\n  - plugin: keywords\n    stage: output\n    streaming: window\n    config: { words: [classified] }\n");
+    const got: string[] = [];
+    const stream = win.anthropic.messages.stream({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: "one two three classified four five six" }] });
+    stream.on("text", (t) => got.push(t));
+    const err = await stream.finalMessage().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect(String((err as Error).message)).toMatch(/Output blocked by guardrail 'keywords'/);
+    expect(got.join("")).toContain("three");
+    expect(got.join("")).not.toContain("classified");
+  });
+
   it("covers embeddings input, image prompts and video prompts", async () => {
     const { org, openai } = await orgWith(RULES);
     await openai.embeddings.create({ model: "gw-embed-small", input: ["plain", "write to a@b.co"] });

@@ -299,3 +299,40 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(page.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
   });
 });
+
+describe("/v1/messages over a model with Anthropic and OpenAI-shaped deployments", () => {
+  it("falls back from a failing Anthropic deployment to a translated one; a body with no chat equivalent is refused there", async () => {
+    await stack.applyCatalog({
+      models: [
+        {
+          id: "gw-claude-or-chat",
+          routes: ["chat", "messages"],
+          context_window: 8000,
+          max_output_tokens: 2048,
+          input_price_minor_per_mtok: 1,
+          output_price_minor_per_mtok: 1,
+          deployments: [
+            { provider: "fake-anthropic", upstream_model: "fake-claude+status=529", priority: 0 },
+            { provider: "fake", upstream_model: "fake-chat", priority: 1 },
+          ],
+        },
+      ],
+    });
+    await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-claude-or-chat"] });
+    const { data, response } = await anthropic.messages
+      .create({ model: "gw-claude-or-chat", max_tokens: 50, messages: [{ role: "user", content: "fall back please" }] })
+      .withResponse();
+    expect(data.content).toEqual([{ type: "text", text: "Echo: fall back please" }]);
+    expect(data.model).toBe("gw-claude-or-chat");
+    expect(response.headers.get("x-gateway-provider")).toBe("fake");
+    expect(response.headers.get("x-gateway-attempted-fallbacks")).toBe("fake-anthropic");
+    const tried = stack.fake.requests.filter((q) => q.path === "/v1/messages" && (q.body as { model?: string }).model === "fake-claude+status=529");
+    expect(tried.length).toBeGreaterThan(0);
+
+    const thinking = await anthropic.messages
+      .create({ model: "gw-claude-or-chat", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] })
+      .catch((e: unknown) => e);
+    expect(thinking).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((thinking as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "thinking" } });
+  });
+});
