@@ -261,8 +261,13 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     const u1 = await usageOf(first.response.headers.get("x-gateway-trace-id")!);
     const u2 = await usageOf(second.response.headers.get("x-gateway-trace-id")!);
     // input_tokens in the record counts every prompt token; cached_input_tokens the part read from the cache.
-    expect(u1.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 0 });
-    expect(u2.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 11 });
+    expect(u1.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 0, cache_creation_input_tokens: 11 });
+    expect(u2.usage).toMatchObject({ input_tokens: 13, cached_input_tokens: 11, cache_creation_input_tokens: 0 });
+    // Each part at its own price (gw-claude: input 0.8, cache write 1.0, cache read 0.08, output 4 credits per 1M tokens).
+    expect(u1.line_items).toContainEqual({ item: "cache_creation_input_tokens", quantity: 11, unit_price_minor: 1_000_000, per: "1M tokens" });
+    expect(u2.line_items).toContainEqual({ item: "cached_input_tokens", quantity: 11, unit_price_minor: 80_000, per: "1M tokens" });
+    expect(u1.cost_credits_minor).toBe(Math.ceil((2 * 800_000 + 11 * 1_000_000 + 3 * 4_000_000) / 1_000_000));
+    expect(u2.cost_credits_minor).toBe(Math.ceil((2 * 800_000 + 11 * 80_000 + 3 * 4_000_000) / 1_000_000));
 
     const streamed = await anthropic.messages.stream({ model: "gw-claude", max_tokens: 50, system, messages: [{ role: "user", content: "cached question" }] }).finalMessage();
     expect(streamed.usage).toMatchObject({ input_tokens: 2, cache_read_input_tokens: 11, cache_creation_input_tokens: 0 });

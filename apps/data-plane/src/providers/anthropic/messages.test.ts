@@ -39,7 +39,7 @@ describe("Anthropic native passthrough", () => {
     const parsed = adapter.parseChatResponse(structuredClone(wire), "gw-sonnet");
     expect(parsed.body).toEqual({ ...wire, model: "gw-sonnet" });
     // Cache writes and reads are prompt tokens; reads are the cached part.
-    expect(parsed.usage).toMatchObject({ input_tokens: 14 + 2051, output_tokens: 96, cached_input_tokens: 0, estimated: false });
+    expect(parsed.usage).toMatchObject({ input_tokens: 14 + 2051, output_tokens: 96, cached_input_tokens: 0, cache_creation_input_tokens: 2051, estimated: false });
   });
 
   it("forwards a recorded thinking stream frame by frame, rewriting the model in message_start and taking usage from start and delta", () => {
@@ -55,7 +55,7 @@ describe("Anthropic native passthrough", () => {
     expect(parsed.map((p) => p.text).join("")).toContain("Let me solve this step by step");
     const withUsage = parsed.filter((p) => p.usage);
     expect(withUsage).toHaveLength(1);
-    expect(withUsage[0]!.usage).toMatchObject({ input_tokens: 14 + 2051, output_tokens: 102, cached_input_tokens: 2051, estimated: false });
+    expect(withUsage[0]!.usage).toMatchObject({ input_tokens: 14 + 2051, output_tokens: 102, cached_input_tokens: 2051, cache_creation_input_tokens: 0, estimated: false });
   });
 
   it("refuses a stream event that is not JSON and maps a mid-stream error", () => {
