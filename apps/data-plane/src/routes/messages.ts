@@ -94,16 +94,19 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     const native = (kind: Parameters<typeof adapterFor>[0]) => adapterFor(kind).messages;
     // Refused before any attempt when no planned deployment could take the body as it is.
     if (untranslatable && !planned.some((p) => native(p.target.provider.kind))) throw untranslatable;
-    // Translated after the input guardrails ran: masking rewrote `raw`.
-    const chat: ChatRequestBody = untranslatable ? (raw as ChatRequestBody) : anthropicToOpenAI(raw);
+    // Translated when a deployment needs it, after the input guardrails ran (masking rewrote `raw`).
+    let chat: ChatRequestBody | undefined;
     const translated = anthropicShape(model.id);
     const via = (p: (typeof planned)[number]): Via => {
       const messages = native(p.target.provider.kind);
       if (messages) return { adapter: messages(headers), body: raw as ChatRequestBody, shape: anthropicNativeShape(), answerTexts: messageTexts };
       if (untranslatable) throw untranslatable;
+      chat ??= anthropicToOpenAI(raw);
       return { adapter: p.adapter, body: chat, shape: translated };
     };
-    return runChat(ctx, req, res, { body: chat, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via });
+    // Every attempt goes through `via`; the body here only says whether the request streams.
+    const call = { body: raw as ChatRequestBody, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via };
+    return runChat(ctx, req, res, call);
   },
 };
 
