@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
+import { createOrg } from "../support/orgs.ts";
 import type { AnyBody, UsageBody } from "../support/api.ts";
 
 // Every price distinct, so a token billed at the wrong price shows (minor units per million tokens).
@@ -103,3 +104,39 @@ describe("prompt-cache reads and reasoning tokens, billed at their own prices", 
     ]);
   });
 });
+
+describe("the hold at the dearest price of each token kind", () => {
+  it("holds prompt bytes at the cache-write price and the completion limit at the reasoning price: one minor unit less is a 402, and what the provider charges fits", async () => {
+    const body = JSON.stringify({ model: "gw-reasoner", max_completion_tokens: 100, messages: [{ role: "user", content: "[[fake:reasoning=100]] reason as long as you may" }] });
+    const bytes = Buffer.byteLength(body);
+    // One token per body byte at max(input, cached, cache write); 100 completion tokens at max(output, reasoning).
+    const hold = Math.ceil((bytes * PRICES.cache_write_price_minor_per_mtok + 100 * PRICES.reasoning_price_minor_per_mtok) / 1_000_000);
+    // At the input and output prices alone the hold would be smaller: this balance would have been enough.
+    expect(Math.ceil((bytes * PRICES.input_price_minor_per_mtok + 100 * PRICES.output_price_minor_per_mtok) / 1_000_000)).toBeLessThan(hold - 1);
+    const o = await createOrg(stack, { balanceMinor: hold - 1, models: ["gw-reasoner"] });
+    const send = () =>
+      fetch(`${stack.baseUrl()}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json" }, body });
+    const refused = await eventually(async () => {
+      const r = await send();
+      return r.status === 404 ? undefined : r;
+    }, 5_000, "gw-reasoner visible to the new org");
+    expect(refused.status).toBe(402);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_credits");
+
+    await stack.ledgerClient.TopUp({ org_id: o.orgId, amount_minor: 1, idempotency_key: `one-more-${o.orgId}` });
+    const r = await send();
+    expect(r.status).toBe(200);
+    const answer = (await r.json()) as OpenAI.ChatCompletion;
+    expect(answer.usage!.completion_tokens_details?.reasoning_tokens).toBe(100);
+    const record = (await get2(o.secret, `/usage/${r.headers.get("x-gateway-trace-id")}`)) as UsageBody;
+    expect(record.cost_credits_minor).toBeLessThanOrEqual(hold);
+    const credits = await stack.ledgerClient.GetCredits({ org_id: o.orgId });
+    expect(credits.balance_minor).toBe(hold - record.cost_credits_minor);
+    expect(credits.balance_minor).toBeGreaterThanOrEqual(0);
+  });
+});
+
+async function get2(secret: string, path: string): Promise<AnyBody> {
+  const r = await fetch(`${stack.baseUrl()}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+  return r.json();
+}

@@ -40,7 +40,7 @@ export interface Directives {
   words?: number;
   /** `cached=N`: report N of the prompt tokens as read from the prompt cache (at most all of them). */
   cachedTokens: number;
-  /** `reasoning=N`: N reasoning tokens, added to the completion tokens and reported as their part. */
+  /** `reasoning=N`: N reasoning tokens per choice (within the completion limit), part of the completion tokens. */
   reasoningTokens: number;
 }
 

@@ -75,8 +75,10 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   const limit = body.max_completion_tokens ?? body.max_tokens;
   let words = reply.split(/\s+/).filter(Boolean);
   let finish = "stop";
-  if (typeof limit === "number" && limit > 0 && words.length > limit) {
-    words = words.slice(0, limit);
+  // Reasoning comes first and counts against the completion limit, as at OpenAI.
+  const reasoning = typeof limit === "number" && limit > 0 ? Math.min(d.reasoningTokens, limit) : d.reasoningTokens;
+  if (typeof limit === "number" && limit > 0 && words.length > limit - reasoning) {
+    words = words.slice(0, limit - reasoning);
     finish = "length";
   }
   const content = words.join(" ");
@@ -85,11 +87,11 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     words = [];
   }
   // Like OpenAI, the totals include their parts: cached prompt tokens, reasoning completion tokens.
-  const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0)) * choices + d.reasoningTokens;
+  const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0) + reasoning) * choices;
   const promptCount = promptTokens(messages, d);
   const details = {
     prompt_tokens_details: { cached_tokens: Math.min(d.cachedTokens, promptCount), audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: d.reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoning * choices, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens, ...details };
   const id = `chatcmpl-fake${Date.now().toString(36)}`;
