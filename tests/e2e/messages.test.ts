@@ -281,7 +281,8 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(sent.body).toMatchObject({ model: "fake-claude" });
 
     const estimated = await anthropic.messages.countTokens({ model: "gw-chat-mini", messages: [{ role: "user", content: "count these four words" }] });
-    expect(estimated.input_tokens).toBeGreaterThan(0);
+    // No tokenizer for this family: one token per 3 UTF-8 bytes (22 → 8) plus 4 for the part.
+    expect(estimated.input_tokens).toBe(12);
 
     const missing = await anthropic.messages.countTokens({ model: "nope", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
@@ -302,6 +303,22 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(all).toEqual(ids);
     expect(all).toContain("gw-claude");
     expect(page.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
+  });
+});
+
+describe("/v1/messages native stream faults", () => {
+  it("a passthrough stream the provider cuts ends with an error event and is billed for what was delivered", async () => {
+    const stream = anthropic.messages.stream({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: "one two three four five six [[fake:cut=3]]" }] });
+    const got: string[] = [];
+    stream.on("text", (t) => got.push(t));
+    const err = await stream.finalMessage().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect(got.join("")).toBe("Echo: one two");
+    const id = (await stream.withResponse()).response.headers.get("x-gateway-trace-id")!;
+    const u = await usageOf(id);
+    // message_start reported the prompt, no message_delta came: the output is counted.
+    expect(u.usage.estimated).toBe(true);
+    expect(u.usage.output_tokens).toBeGreaterThan(0);
   });
 });
 
