@@ -64,6 +64,12 @@ const Schema = z.object({
   DATA_PLANE_SHUTDOWN_REPLAY_MS: int(10_000, 0),
   /** Deadline of a JetStream publish acknowledgement, ms. */
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
+  /** How long a stored Response is kept (the RESPONSES bucket's max age), hours: OpenAI's 30 days. */
+  DATA_PLANE_RESPONSES_RETENTION_HOURS: int(720, 1),
+  /** Copies of the RESPONSES bucket on the NATS cluster (3 on the three-node cluster). */
+  DATA_PLANE_RESPONSES_REPLICAS: int(1, 1),
+  /** Largest stored Response record, bytes (also bounded by NATS max_payload); a larger one is not stored. */
+  DATA_PLANE_RESPONSES_MAX_BYTES: int(1024 * 1024, 1_024),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
   /** A client must send its request headers within this, ms (slow-loris bound). */
@@ -145,6 +151,8 @@ export interface DataPlaneConfig {
   shutdownReplayMs: number;
   publishTimeoutMs: number;
   usageWaitMs: number;
+  /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
+  responses: { retentionMs: number; replicas: number; maxBytes: number };
   publicUrl: string | undefined;
   video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
   mediaStaticHosts: string;
@@ -240,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
     video: {
       pollStaleMs: e.DATA_PLANE_VIDEO_POLL_STALE_MS,

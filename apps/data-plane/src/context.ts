@@ -17,6 +17,7 @@ import { UsageSpool } from "./usage/spool.js";
 import { UpstreamClient } from "./providers/upstream-client.js";
 import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
 import { VideoJobs } from "./video/jobs.js";
+import { ResponseStore } from "./responses/store.js";
 
 export interface DataPlaneMetrics {
   registry: Registry;
@@ -50,6 +51,8 @@ export interface DataPlaneContext {
   media: MediaUrlChecker;
   /** Video job refresh, settlement and the reconciler. */
   videoJobs: VideoJobs;
+  /** Stored Responses (the RESPONSES KeyValue bucket). */
+  responses: ResponseStore;
   nats: { current: NatsConnection | undefined; js: JetStreamPublish | undefined };
 }
 
@@ -128,7 +131,8 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
   const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });
   const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers }), rateLimiter, contextChecker, nats,
-    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs };
+    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs,
+    responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }) };
   ctx.videoJobs = new VideoJobs(ctx);
   return ctx;
 }
@@ -170,6 +174,7 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
 async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boolean): Promise<Error | void> {
   ctx.nats.current = nc;
   ctx.nats.js = new JetStreamPublish(nc);
+  ctx.responses.attach(nc);
   ctx.log.info("connected to NATS");
   nc.subscribe(CONTROL_CHANGED_SUBJECT, {
     callback: (err, msg) => {
@@ -221,10 +226,13 @@ async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boole
         ctx.keys.expireAll();
         void ctx.catalog.refresh().catch(() => undefined);
         void ctx.publisher.replay();
+        // The server may have come back without the bucket (a fresh JetStream store).
+        ctx.responses.attach(nc);
       }
     }
   } finally {
     clearInterval(gossip);
+    ctx.responses.detach(nc);
     if (ctx.nats.current === nc) {
       ctx.nats.current = undefined;
       ctx.nats.js = undefined;

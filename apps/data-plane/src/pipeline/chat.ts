@@ -126,8 +126,16 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
     throw denied;
   }
   await undefined;
-  const answer = JSON.stringify(shape.body(parsed.body, usage));
-  await billed;
+  const out = shape.body(parsed.body, usage);
+  let answer: string;
+  if (shape.keep) {
+    // Stored before it is released too, so an immediate GET or continuation finds it.
+    await Promise.all([billed, shape.keep(out)]);
+    answer = JSON.stringify(out);
+  } else {
+    answer = JSON.stringify(out);
+    await billed;
+  }
   writeGatewayHeaders(res);
   res.statusCode = 200;
   res.setHeader("content-type", "application/json; charset=utf-8");
@@ -206,7 +214,10 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
   if (!s.done) s.up.body.destroy();
   if (!s.done && !failure && !denied && !client.aborted) failure = new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
   const billed = s.usage ?? counted(s.text);
+  // A complete answer is stored (when the shape keeps answers) before its last frames say so.
+  const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(billed) : undefined;
   await bill(planned.target, billed, denied ? 400 : 200);
+  await kept;
   if (client.aborted) return;
   if (denied) res.end(s.writer.error(denied, l.requestId));
   else res.end(failure ? s.writer.error(failure, l.requestId) : s.writer.end(billed));

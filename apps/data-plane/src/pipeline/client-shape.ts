@@ -11,6 +11,11 @@ export interface StreamWriter {
   end(usage: NormalizedUsage): string;
   /** The explicit error event that ends a broken stream. */
   error(err: GatewayError, requestId: string): string;
+  /**
+   * Stores the complete answer before end() is written (the Responses API's `store`), so end()
+   * says whether it was stored; never rejects.
+   */
+  keep?(usage: NormalizedUsage): Promise<void>;
 }
 
 /**
@@ -22,6 +27,12 @@ export interface ClientShape {
   route: "chat" | "messages" | "responses";
   body(openai: Record<string, unknown>, usage: NormalizedUsage): unknown;
   stream(): StreamWriter;
+  /**
+   * Stores `body()`'s answer before it is released (the Responses API's `store`), marking in it
+   * whether it was stored; resolves whether it was, never rejects: an answer is never withheld
+   * for storage.
+   */
+  keep?(answer: unknown): Promise<boolean>;
 }
 
 export function openAIShape(req: ChatRequestBody, _publicModel: string): ClientShape {
@@ -54,7 +65,12 @@ export function anthropicShape(publicModel: string): ClientShape {
   };
 }
 
-export function responsesShape(echo: ResponseEcho): ClientShape {
+/**
+ * The Responses shape; `keep` stores a Response (and marks `store` in it with the outcome) when the
+ * request asked for storage.
+ */
+export function responsesShape(echo: ResponseEcho, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
+  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
   return {
     route: "responses",
     body: (openai, usage) => completionToResponse(openai, usage, echo),
@@ -64,7 +80,9 @@ export function responsesShape(echo: ResponseEcho): ClientShape {
         chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
         end: (usage) => w.end(usage),
         error: (e) => w.error(e),
+        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(w.final(usage))) } : {}),
       };
     },
+    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
   };
 }

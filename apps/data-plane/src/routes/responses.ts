@@ -9,7 +9,7 @@ import { runChat } from "../pipeline/chat.js";
 import { responsesShape } from "../pipeline/client-shape.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody } from "../providers/index.js";
-import { newId, responsesToChat } from "../translate/responses.js";
+import { assistantTurn, newId, responsesToChat } from "../translate/responses.js";
 import { chatTexts } from "../guardrails/index.js";
 import { promptTexts } from "./chat-body.js";
 
@@ -27,54 +27,100 @@ const ResponsesBody = z.looseObject({
 
 interface ResponsesRequest {
   raw: Record<string, unknown>;
-  /** The same request in the chat shape every provider adapter takes. */
+  /** The same request in the chat shape every provider adapter takes (with the earlier turns, once read). */
   chat: ChatRequestBody;
   id: string;
+  /** Leading chat messages that are this request's `instructions` (not carried over to a continuation). */
+  instructionMessages: number;
+  /** Bytes of the earlier turns read for `previous_response_id`: part of the prompt bound. */
+  historyBytes: number;
 }
+
+const notStored = (id: string, previous: boolean) =>
+  new GatewayError("not_found", previous ? `Previous response with id '${id}' not found.` : `Response with id '${id}' not found.`, previous ? { param: "previous_response_id" } : {});
+
+const storeAway = (err: unknown) =>
+  new GatewayError("service_unavailable", `Stored responses are unavailable right now (${err instanceof Error ? err.message : String(err)}); retry shortly.`, { retry_after_s: 1 });
 
 /**
  * POST /v1/responses: OpenAI's Responses API for every chat model, translated to each provider's
- * chat shape and back (answers and the event stream). Responses are not stored yet: `store: true`
- * is answered with `store: false` in the Response, `previous_response_id` is refused (400), and
- * GET/DELETE /v1/responses/{id} answer 404.
+ * chat shape and back (answers and the event stream). Responses are stored by default (`store`,
+ * in the RESPONSES bucket, before the answer is released; `store: false` in the answer when that
+ * failed), and `previous_response_id` continues a stored conversation of the same organization:
+ * its messages come before the new input, after this request's `instructions`.
  */
 export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   route: "responses",
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(ResponsesBody, raw) as Record<string, unknown>;
-    if (typeof body.previous_response_id === "string" && body.previous_response_id) {
-      throw new GatewayError("invalid_request", "'previous_response_id' is not supported yet: this gateway does not store responses. Send the whole conversation in 'input'.", {
-        param: "previous_response_id",
-      });
-    }
-    return { raw: body, chat: responsesToChat(body), id: newId("resp") };
+    const chat = responsesToChat(body);
+    const instructionMessages = typeof body.instructions === "string" && body.instructions ? 1 : 0;
+    return { raw: body, chat, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
-  admission: ({ raw, chat }, res) => {
+  admission: (r, res, ctx) => {
+    const { raw, chat } = r;
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
+    const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
       modelId: chat.model,
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(chat.messages)),
+      // Called after verify: covers the earlier turns sent with the new input.
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(chat.messages)),
       requestedOutput: (raw.max_output_tokens as number | null | undefined) ?? undefined,
       outputParam: "max_output_tokens",
       promptTexts: () => promptTexts(chat),
       guard: { stream: chat.stream === true, texts: () => chatTexts(chat.messages) },
+      ...(previous
+        ? {
+            verify: async () => {
+              const found = await ctx.responses.get(locals(res).key!.org_id, previous).catch((err: unknown) => {
+                throw storeAway(err);
+              });
+              if (!found.found) throw notStored(previous, true);
+              const history = found.record.messages;
+              r.historyBytes = Buffer.byteLength(JSON.stringify(history));
+              chat.messages.splice(r.instructionMessages, 0, ...history);
+            },
+          }
+        : {}),
     };
   },
-  execute: (ctx, req, res, { body, model, planned, reservation }) =>
-    runChat(ctx, req, res, {
+  execute: (ctx, req, res, { body, model, planned, reservation }) => {
+    const orgId = locals(res).key!.org_id;
+    const keep =
+      body.raw.store === false
+        ? undefined
+        : (response: Record<string, unknown>) =>
+            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...body.chat.messages.slice(body.instructionMessages), assistantTurn(response)] });
+    return runChat(ctx, req, res, {
       body: body.chat,
       model,
       planned,
       reservation,
       bodyBytes: locals(res).bodyBytes ?? 0,
-      shape: responsesShape({ id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: body.raw }),
-    }),
+      shape: responsesShape({ id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: body.raw }, keep),
+    });
+  },
 };
 
 export const responses = (ctx: DataPlaneContext) => handle(ctx, responsesRoute);
 
-/** GET and DELETE /v1/responses/{id}: nothing is stored, so every id is unknown (404). */
-export const storedResponse = (_ctx: DataPlaneContext) => (req: Request, _res: Response) => {
-  throw new GatewayError("not_found", `No response with id '${String(req.params.responseId)}': this gateway does not store responses (send 'store: false' or keep the output yourself).`);
+/** GET /v1/responses/{id}: the organization's stored Response object. */
+export const storedResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  const id = String(req.params.responseId);
+  const found = await ctx.responses.get(locals(res).key!.org_id, id).catch((err: unknown) => {
+    throw storeAway(err);
+  });
+  if (!found.found) throw notStored(id, false);
+  res.status(200).json(found.record.response);
+};
+
+/** DELETE /v1/responses/{id}: removes the organization's stored response. */
+export const deleteStoredResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  const id = String(req.params.responseId);
+  const deleted = await ctx.responses.delete(locals(res).key!.org_id, id).catch((err: unknown) => {
+    throw storeAway(err);
+  });
+  if (!deleted) throw notStored(id, false);
+  res.status(200).json({ id, object: "response", deleted: true });
 };

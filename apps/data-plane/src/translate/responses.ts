@@ -168,9 +168,10 @@ function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | nu
     model: e.model,
     output,
     parallel_tool_calls: r.parallel_tool_calls ?? true,
-    previous_response_id: null,
+    previous_response_id: typeof r.previous_response_id === "string" ? r.previous_response_id : null,
     reasoning: { effort: (isObject(r.reasoning) ? r.reasoning.effort : null) ?? null, summary: null },
-    store: false,
+    // Asked for (the default); the answer says false when it could not be stored.
+    store: r.store !== false,
     temperature: r.temperature ?? 1,
     text: isObject(r.text) && isObject(r.text.format) ? { format: r.text.format } : { format: { type: "text" } },
     tool_choice: r.tool_choice ?? "auto",
@@ -269,8 +270,25 @@ export class ResponsesStreamWriter {
     return out;
   }
 
+  private response: Json | undefined;
+
+  /** The whole response with its usage, built once (stored before end() sends it). */
+  final(usage: NormalizedUsage): Json {
+    if (!this.response) {
+      const output = this.output.map((item, index) => {
+        if (this.text?.index === index) return messageItem(this.text.id, this.text.text, "completed");
+        const c = [...this.calls.values()].find((call) => call.index === index);
+        return c ? callItem(c.id, c.callId, c.name, c.args, "completed") : item;
+      });
+      const truncated = this.finish === "length";
+      this.response = shell(this.e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
+    }
+    return this.response;
+  }
+
   /** Closes the open items and ends with the whole response and its usage. */
   end(usage: NormalizedUsage): string {
+    const response = this.final(usage);
     let out = this.start();
     if (this.text) {
       const { id, index, text } = this.text;
@@ -284,13 +302,25 @@ export class ResponsesStreamWriter {
       this.output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed");
       out += this.event("response.output_item.done", { output_index: c.index, item: this.output[c.index]! });
     }
-    const truncated = this.finish === "length";
-    const response = shell(this.e, truncated ? "incomplete" : "completed", this.output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
-    return out + this.event(truncated ? "response.incomplete" : "response.completed", { response });
+    return out + this.event(response.status === "incomplete" ? "response.incomplete" : "response.completed", { response });
   }
 
   /** The event that ends a broken stream. */
   error(err: GatewayError): string {
     return this.event("error", { code: err.code, message: err.message, param: null });
   }
+}
+
+/** A Response's output as the chat shape's assistant turn (text and tool calls), for a continuation. */
+export function assistantTurn(response: Json): Json {
+  let text = "";
+  const calls: Json[] = [];
+  for (const item of (Array.isArray(response.output) ? response.output : []) as Json[]) {
+    if (item.type === "message") {
+      for (const c of (Array.isArray(item.content) ? item.content : []) as Json[]) if (typeof c.text === "string") text += c.text;
+    } else if (item.type === "function_call") {
+      calls.push({ id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } });
+    }
+  }
+  return { role: "assistant", content: text || null, ...(calls.length ? { tool_calls: calls } : {}) };
 }
