@@ -101,7 +101,7 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
     } catch {
       throw new GatewayError("upstream_error", "The provider returned an invalid response.");
     }
-    return [adapter.parseChatResponse(json, model.id), via];
+    return [adapter.parseChatResponse(json, model.id, body), via];
   });
   const { shape } = via;
   const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? parsed.body.content ?? ""));
@@ -171,7 +171,7 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
       chunks: up.body[Symbol.asyncIterator](),
       up,
       parser: new SseParser(),
-      parseEvent: adapter.streamParser(model.id, target.deployment.upstream_model),
+      parseEvent: adapter.streamParser(model.id, target.deployment.upstream_model, body),
       writer: shape.stream(),
       guard: streamOutputChecker(res, shape.route),
       first: "",

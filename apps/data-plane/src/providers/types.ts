@@ -79,9 +79,10 @@ export interface ParsedStreamEvent {
 /** One provider's chat translation: build the request, parse responses and streams, map errors. */
 export interface ChatAdapter {
   buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
-  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse;
+  /** `request`: the body sent (buildChatRequest's), for answers whose reading depends on it. */
+  parseChatResponse(json: unknown, publicModel: string, request?: ChatRequestBody): ParsedChatResponse;
   /** A parser for one upstream stream (stateful: some providers spread usage over events). */
-  streamParser(publicModel: string, upstreamModel: string): (data: string) => ParsedStreamEvent;
+  streamParser(publicModel: string, upstreamModel: string, request?: ChatRequestBody): (data: string) => ParsedStreamEvent;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
 

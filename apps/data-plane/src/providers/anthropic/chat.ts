@@ -33,7 +33,31 @@ function contentBlocks(content: unknown, where: string): Array<Record<string, un
   });
 }
 
-const UNSUPPORTED = ["n", "logprobs", "top_logprobs", "presence_penalty", "frequency_penalty", "logit_bias", "response_format", "seed", "audio", "modalities", "prediction"] as const;
+const UNSUPPORTED = ["n", "logprobs", "top_logprobs", "presence_penalty", "frequency_penalty", "logit_bias", "seed", "audio", "modalities", "prediction"] as const;
+
+/** The tool that carries a structured answer (see structuredOutputTool). */
+export interface StructuredTool {
+  name: string;
+  description?: string;
+  input_schema: unknown;
+}
+
+/**
+ * `response_format` as Anthropic's native mechanism for structured answers, which every Claude
+ * model has: one tool whose `input_schema` is the caller's schema, forced with `tool_choice`; its
+ * `tool_use` input is the answer, returned as the message content. `json_object` is the same with a
+ * schema-less object. Undefined for `text` or no response_format. Pure in the request, so the
+ * answer and stream parsers recompute it to know which tool_use block is the answer.
+ */
+export function structuredOutputTool(body: ChatRequestBody): StructuredTool | undefined {
+  const rf = body.response_format as { type?: unknown; json_schema?: { name?: unknown; description?: unknown; schema?: unknown } } | null | undefined;
+  if (rf === undefined || rf === null || rf.type === "text") return undefined;
+  if (rf.type === "json_object") return { name: "json_object", description: "Respond with a JSON object.", input_schema: { type: "object" } };
+  if (rf.type !== "json_schema") throw bad("response_format.type", `response_format type '${String(rf.type)}' has no equivalent for this model's provider.`);
+  const js = rf.json_schema;
+  if (typeof js?.name !== "string" || !js.name) throw bad("response_format.json_schema.name", "'response_format.json_schema.name' is required.");
+  return { name: js.name, description: typeof js.description === "string" ? js.description : `Respond with the ${js.name} object.`, input_schema: js.schema ?? { type: "object" } };
+}
 
 export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string): Record<string, unknown> {
   for (const f of UNSUPPORTED) {
@@ -103,6 +127,16 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
     else if (tc === "none") out.tool_choice = { type: "none" };
     else if (typeof tc === "object" && tc.function?.name) out.tool_choice = { type: "tool", name: tc.function.name };
   }
+  const structured = structuredOutputTool(body);
+  if (structured) {
+    const own = (out.tools as StructuredTool[] | undefined) ?? [];
+    if (own.some((t) => t.name === structured.name)) throw bad("response_format.json_schema.name", `A tool is already named '${structured.name}': the structured answer needs its own name.`);
+    // The caller's tools stay callable next to the answer tool ("any": one of them or the answer);
+    // a tool_choice that forces or forbids tools contradicts a forced structured answer.
+    if (own.length && tc !== undefined && tc !== null && tc !== "auto") throw bad("tool_choice", "With response_format json_schema or json_object, tool_choice must be 'auto' or absent for this model's provider.");
+    out.tools = [...own, structured];
+    out.tool_choice = own.length ? { type: "any" } : { type: "tool", name: structured.name };
+  }
   if (body.parallel_tool_calls === false) out.tool_choice = { ...((out.tool_choice as object) ?? { type: "auto" }), disable_parallel_tool_use: true };
   return out;
 }
@@ -151,11 +185,15 @@ export const anthropicChat: ChatAdapter = {
     return { url: `${target.provider.base_url.replace(/\/+$/, "")}/messages`, headers, body: JSON.stringify(openAIToAnthropic(body, target.deployment.upstream_model)) };
   },
 
-  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
+  parseChatResponse(json: unknown, publicModel: string, request?: ChatRequestBody): ParsedChatResponse {
     const m = json as { id?: string; content?: Array<{ type?: string; text?: string; id?: string; name?: string; input?: unknown }>; stop_reason?: unknown; usage?: AnthropicUsage };
     if (!m || !Array.isArray(m.content)) throw new GatewayError("upstream_error", "The provider returned an invalid message.");
-    const text = m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
-    const toolCalls = m.content.filter((b) => b.type === "tool_use").map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    const answerTool = request ? structuredOutputTool(request)?.name : undefined;
+    const answer = m.content.find((b) => b.type === "tool_use" && b.name === answerTool);
+    // The structured answer is the content; text around it would make it unparseable.
+    const text = answer ? JSON.stringify(answer.input ?? {}) : m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+    const toolCalls = m.content.filter((b) => b.type === "tool_use" && b !== answer).map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    const finish = answer && !toolCalls.length && m.stop_reason === "tool_use" ? "stop" : finishReason(m.stop_reason);
     const usage = normalize(m.usage);
     return {
       body: {
@@ -163,14 +201,17 @@ export const anthropicChat: ChatAdapter = {
         object: "chat.completion",
         created: Math.floor(Date.now() / 1000),
         model: publicModel,
-        choices: [{ index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finishReason(m.stop_reason), logprobs: null }],
+        choices: [{ index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish, logprobs: null }],
         ...(usage ? { usage: openAIUsage(usage) } : {}),
       },
       usage,
     };
   },
 
-  streamParser(publicModel: string) {
+  streamParser(publicModel: string, _upstreamModel: string, request?: ChatRequestBody) {
+    const answerTool = request ? structuredOutputTool(request)?.name : undefined;
+    /** The content block index of the structured answer's tool_use, once it started. */
+    let answerIndex: number | undefined;
     let id = "chatcmpl-anthropic";
     let inputTokens = 0;
     let cacheRead = 0;
@@ -196,6 +237,10 @@ export const anthropicChat: ChatAdapter = {
           cacheWrite = ev.message?.usage?.cache_creation_input_tokens ?? 0;
           return { ...chunk({ role: "assistant", content: "" }, null), text: "", done: false };
         case "content_block_start":
+          if (ev.content_block?.type === "tool_use" && answerTool !== undefined && ev.content_block.name === answerTool) {
+            answerIndex = ev.index ?? 0;
+            return { forward: undefined, text: "", done: false };
+          }
           if (ev.content_block?.type === "tool_use") {
             const i = toolIndex.size;
             toolIndex.set(ev.index ?? 0, i);
@@ -203,7 +248,15 @@ export const anthropicChat: ChatAdapter = {
           }
           return { forward: undefined, text: "", done: false };
         case "content_block_delta":
-          if (ev.delta?.type === "text_delta") return { ...chunk({ content: ev.delta.text ?? "" }, null), text: ev.delta.text ?? "", done: false };
+          if (ev.delta?.type === "text_delta") {
+            // Text beside a structured answer is counted, not shown: it would break the JSON content.
+            if (answerTool !== undefined) return { forward: undefined, text: ev.delta.text ?? "", done: false };
+            return { ...chunk({ content: ev.delta.text ?? "" }, null), text: ev.delta.text ?? "", done: false };
+          }
+          if (ev.delta?.type === "input_json_delta" && answerIndex !== undefined && (ev.index ?? 0) === answerIndex) {
+            const json = ev.delta.partial_json ?? "";
+            return { ...chunk({ content: json }, null), text: json, done: false };
+          }
           if (ev.delta?.type === "input_json_delta") {
             // Tool arguments are output tokens too: counted when the provider reports no usage.
             const args = ev.delta.partial_json ?? "";
@@ -215,7 +268,8 @@ export const anthropicChat: ChatAdapter = {
         case "message_delta": {
           // No usage on the final delta: leave it unknown so the gateway counts what it delivered.
           const usage = ev.usage ? normalize({ cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens }) : undefined;
-          const finish = chunk({}, finishReason(ev.delta?.stop_reason));
+          const answered = answerIndex !== undefined && toolIndex.size === 0 && ev.delta?.stop_reason === "tool_use";
+          const finish = chunk({}, answered ? "stop" : finishReason(ev.delta?.stop_reason));
           const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };
           // Two OpenAI chunks from one event: the finish, then the usage-only chunk.
           return { ...finish, usageForward: JSON.stringify(usageChunk), ...(usage ? { usage } : {}), text: "", done: false };
