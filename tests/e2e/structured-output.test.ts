@@ -1,5 +1,7 @@
 import OpenAI from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /** response_format json_schema on a Claude model: a forced tool at Anthropic, JSON content here. */
@@ -61,6 +63,20 @@ describe("structured output on a Claude model through chat completions", () => {
 
     const obj = await client.chat.completions.create({ model: "gw-claude", response_format: { type: "json_object" }, messages: [{ role: "user", content: "any JSON object please" }] });
     expect(typeof JSON.parse(obj.choices[0]!.message.content!)).toBe("object");
+  });
+
+  it("chat.completions.parse with a zod schema (openai/helpers/zod) gives a typed, parsed object", async () => {
+    const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()), nickname: z.string().nullable() });
+    const r = await client.chat.completions.parse({ model: "gw-claude", response_format: zodResponseFormat(Person, "person"), messages });
+    const p = r.choices[0]!.message.parsed!;
+    expect(Person.parse(p)).toEqual(p);
+    expect(p.name).toBe("Ada Lovelace was thirty six");
+    expect(p.age).toBe(5);
+  });
+
+  it("text.format json_schema on /v1/responses reaches Claude the same way", async () => {
+    const r = await client.responses.create({ model: "gw-claude", input: "Ada Lovelace was thirty six", text: { format: { type: "json_schema", ...person.json_schema } } });
+    expectPerson(JSON.parse(r.output_text));
   });
 
   it("refuses a tool_choice that forces another tool, naming the parameter", async () => {
