@@ -166,6 +166,22 @@ describe("stored responses (the RESPONSES bucket) through the official openai SD
     expect(next.output_text).toBe("Tool said: two found");
   });
 
+  it("lists a stored response's input items, earlier turns included, newest first by default, page by page", async () => {
+    const first = await client.responses.create({ model: "gw-chat-mini", instructions: "Not an item.", input: "first turn" });
+    const next = await client.responses.create({ model: "gw-chat-mini", input: [{ role: "user", content: [{ type: "input_text", text: "second turn" }] }], previous_response_id: first.id });
+    const asc = await client.responses.inputItems.list(next.id, { order: "asc" });
+    expect(asc.data.map((i) => (i.type === "message" ? [i.role, i.content.map((c) => ("text" in c ? c.text : "")).join("")] : [i.type]))).toEqual([
+      ["user", "first turn"],
+      ["assistant", "Echo: first turn"],
+      ["user", "second turn"],
+    ]);
+    expect(asc.has_more).toBe(false);
+    const ids: string[] = [];
+    for await (const item of client.responses.inputItems.list(next.id, { limit: 1 })) ids.push(item.id!);
+    expect(ids).toEqual(asc.data.map((i) => i.id).reverse());
+    await expect(client.responses.inputItems.list("resp_unknown")).rejects.toMatchObject({ status: 404 });
+  });
+
   it("stores a streamed response before response.completed, which says store: true", async () => {
     const stream = client.responses.stream({ model: "gw-chat-mini", input: "stream and store" });
     let completed: { store: boolean; id: string } | undefined;

@@ -11,7 +11,7 @@ import { trialPolicy } from "./routes/trial-policy.js";
 import { usage } from "./routes/usage.js";
 import { messages } from "./routes/messages.js";
 import { countTokens } from "./routes/count-tokens.js";
-import { deleteStoredResponse, responses, storedResponse } from "./routes/responses.js";
+import { deleteStoredResponse, responses, storedInputItems, storedResponse } from "./routes/responses.js";
 import { embeddings } from "./routes/embeddings.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
@@ -95,6 +95,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.post("/v1/messages/count_tokens", auth, json("messages"), h(countTokens(ctx)));
   app.post("/v1/responses", auth, json("chat"), h(responses(ctx)));
   app.get("/v1/responses/:responseId", auth, h(storedResponse(ctx)));
+  app.get("/v1/responses/:responseId/input_items", auth, h(storedInputItems(ctx)));
   app.delete("/v1/responses/:responseId", auth, h(deleteStoredResponse(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));

@@ -9,7 +9,7 @@ import { runChat } from "../pipeline/chat.js";
 import { responsesShape } from "../pipeline/client-shape.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody } from "../providers/index.js";
-import { assistantTurn, newId, responsesToChat } from "../translate/responses.js";
+import { assistantTurn, inputItems, newId, responsesToChat } from "../translate/responses.js";
 import { chatTexts } from "../guardrails/index.js";
 import { promptTexts } from "./chat-body.js";
 
@@ -123,4 +123,32 @@ export const deleteStoredResponse = (ctx: DataPlaneContext) => async (req: Reque
   });
   if (!deleted) throw notStored(id, false);
   res.status(200).json({ id, object: "response", deleted: true });
+};
+
+const ListQuery = z.object({
+  limit: z.coerce.number({ error: "'limit' must be an integer from 1 to 100." }).int().min(1).max(100).default(20),
+  order: z.enum(["asc", "desc"], { error: "'order' must be 'asc' or 'desc'." }).default("desc"),
+  after: z.string().optional(),
+});
+
+/** GET /v1/responses/{id}/input_items: the stored response's input items (earlier turns included), a cursor page. */
+export const storedInputItems = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  const id = String(req.params.responseId);
+  const q = ListQuery.safeParse(req.query);
+  if (!q.success) {
+    const issue = q.error.issues[0]!;
+    throw new GatewayError("invalid_request", issue.message, { param: String(issue.path[0] ?? "") });
+  }
+  const found = await ctx.responses.get(locals(res).key!.org_id, id).catch((err: unknown) => {
+    throw storeAway(err);
+  });
+  if (!found.found) throw notStored(id, false);
+  const { limit, order, after } = q.data;
+  const all = inputItems(id, found.record.messages);
+  if (order === "desc") all.reverse();
+  // An unknown cursor lists nothing (not the first page again).
+  const at = after === undefined ? -1 : all.findIndex((item) => item.id === after);
+  const start = after === undefined ? 0 : at === -1 ? all.length : at + 1;
+  const data = all.slice(start, start + limit);
+  res.status(200).json({ object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < all.length });
 };

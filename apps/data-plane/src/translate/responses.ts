@@ -324,3 +324,35 @@ export function assistantTurn(response: Json): Json {
   }
   return { role: "assistant", content: text || null, ...(calls.length ? { tool_calls: calls } : {}) };
 }
+
+/**
+ * The input items of a stored response (`GET /v1/responses/{id}/input_items`): its conversation in
+ * the chat shape, without the answer's own turn, back as Responses items. Ids are derived from the
+ * response id and the position, so the listing's `after` cursor is stable across reads.
+ */
+export function inputItems(responseId: string, messages: unknown[]): Json[] {
+  const base = responseId.replace(/^resp_/, "");
+  let n = 0;
+  const id = (prefix: string) => `${prefix}_${base}${(n++).toString(16).padStart(4, "0")}`;
+  const items: Json[] = [];
+  for (const m of messages.slice(0, -1) as Json[]) {
+    if (m.role === "assistant") {
+      const text = typeof m.content === "string" ? m.content : "";
+      if (text) items.push(messageItem(id("msg"), text, "completed"));
+      for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Json[]) {
+        const fn = (c.function ?? {}) as Json;
+        items.push(callItem(id("fc"), String(c.id), String(fn.name ?? ""), typeof fn.arguments === "string" ? fn.arguments : "{}", "completed"));
+      }
+    } else if (m.role === "tool") {
+      items.push({ type: "function_call_output", id: id("fco"), call_id: m.tool_call_id, output: typeof m.content === "string" ? m.content : JSON.stringify(m.content), status: "completed" });
+    } else {
+      const parts = typeof m.content === "string" ? [{ type: "text", text: m.content }] : ((Array.isArray(m.content) ? m.content : []) as Json[]);
+      const content = parts.map((p) => {
+        const image = p.image_url as Json | undefined;
+        return p.type === "image_url" && image ? { type: "input_image", image_url: image.url, detail: image.detail ?? "auto" } : { type: "input_text", text: String(p.text ?? "") };
+      });
+      items.push({ type: "message", id: id("msg"), role: m.role, status: "completed", content });
+    }
+  }
+  return items;
+}
