@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -64,6 +65,12 @@ const Schema = z.object({
   DATA_PLANE_SHUTDOWN_REPLAY_MS: int(10_000, 0),
   /** Deadline of a JetStream publish acknowledgement, ms. */
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
+  /**
+   * Most usage events per JetStream message (`usage.v1.batch` above 1). 1 publishes one
+   * `usage.v1.recorded` message per event: for a rolling upgrade from ledgers that predate the
+   * batch subject, until every ledger reads it.
+   */
+  DATA_PLANE_USAGE_BATCH_EVENTS: int(USAGE_BATCH_MAX_EVENTS, 1).pipe(z.number().max(USAGE_BATCH_MAX_EVENTS)),
   /** How long a stored Response is kept (the RESPONSES bucket's max age), hours: OpenAI's 30 days. */
   DATA_PLANE_RESPONSES_RETENTION_HOURS: int(720, 1),
   /** Copies of the RESPONSES bucket on the NATS cluster (3 on the three-node cluster). */
@@ -150,6 +157,8 @@ export interface DataPlaneConfig {
   spoolLockStaleMs: number;
   shutdownReplayMs: number;
   publishTimeoutMs: number;
+  /** Most usage events per JetStream message (1 = no batch messages). */
+  usageBatchEvents: number;
   usageWaitMs: number;
   /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
   responses: { retentionMs: number; replicas: number; maxBytes: number };
@@ -247,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     spoolLockStaleMs: e.DATA_PLANE_SPOOL_LOCK_STALE_MS,
     shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
+    usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
     responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),

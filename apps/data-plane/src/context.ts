@@ -124,7 +124,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     log,
     { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs, unpublished: () => spool.size },
   );
-  const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics);
+  const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics, config.usageBatchEvents);
   new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });

@@ -141,7 +141,7 @@ interface Setup {
 
 function setup(
   dir: string,
-  opts: { replicaId?: string; js?: () => AckedPublisher | undefined; maxEvents?: number; lockStaleMs?: number; now?: () => number; rescanMs?: number } = {},
+  opts: { replicaId?: string; js?: () => AckedPublisher | undefined; batchEvents?: number; maxEvents?: number; lockStaleMs?: number; now?: () => number; rescanMs?: number } = {},
 ): Setup {
   const logs: LogLine[] = [];
   const sink = new Writable({
@@ -165,7 +165,7 @@ function setup(
     ...(opts.rescanMs !== undefined ? { rescanMs: opts.rescanMs } : {}),
   });
   const publishBatch = new Histogram({ name: "gateway_usage_publish_batch_events", help: "h", registers: [registry] });
-  const publisher = new UsagePublisher(opts.js ?? (() => js), spool, log, 300, { published, publishBatch });
+  const publisher = new UsagePublisher(opts.js ?? (() => js), spool, log, 300, { published, publishBatch }, opts.batchEvents);
   // Stopping twice is harmless: a test may stop it itself.
   cleanups.push(() => publisher.stop(0));
   return {
@@ -269,6 +269,17 @@ describe("usage spool", () => {
     expect(stored.messages).toBeLessThan(40);
     expect(publishes).toBe(stored.messages);
     expect(entries(dir)).toEqual([]);
+  });
+
+  it("sends one usage.v1.recorded message per event when batches are off (ledgers that predate usage.v1.batch)", async () => {
+    const s = setup(tempDir(), { batchEvents: 1 });
+    await s.publisher.start();
+    await Promise.all(ids("single", 12).map((id) => s.publisher.publish(event(id))));
+    const stored = await streamContents("req_single_");
+    expect(stored.ids).toEqual(ids("single", 12).sort());
+    // Every message a single event with its request id as message id (checked by streamContents).
+    expect(stored.batches).toBe(0);
+    expect(stored.messages).toBe(12);
   });
 
   it("fails a publish no stream stores at once (not after its timeout), and any publish on a closed connection", async () => {

@@ -65,6 +65,8 @@ export class UsagePublisher {
     private readonly log: Logger,
     private readonly timeoutMs: number,
     private readonly metrics: PublisherMetrics,
+    /** Most events per message: 1 sends every event as its own `usage.v1.recorded` message. */
+    private readonly batchEvents = USAGE_BATCH_MAX_EVENTS,
   ) {}
 
   /** Takes over the spool files in the spool folder (earlier processes') and starts replaying. */
@@ -145,7 +147,7 @@ export class UsagePublisher {
     while (start < queued.length) {
       let end = start;
       let bytes = 0;
-      while (end < queued.length && end - start < USAGE_BATCH_MAX_EVENTS && (end === start || bytes + queued[end]!.line.length < USAGE_BATCH_MAX_BYTES)) {
+      while (end < queued.length && end - start < this.batchEvents && (end === start || bytes + queued[end]!.line.length < USAGE_BATCH_MAX_BYTES)) {
         bytes += queued[end]!.line.length + 1;
         end++;
       }
