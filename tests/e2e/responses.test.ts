@@ -107,6 +107,10 @@ describe("the Responses API through the official openai SDK", () => {
     const chatOnly = await createOrg(stack, { balanceMinor: 100_000, keyRoutes: ["chat"] });
     const scoped = new OpenAI({ baseURL: stack.baseUrl(), apiKey: chatOnly.secret, maxRetries: 0 });
     await expect(scoped.responses.create({ model: "gw-chat-mini", input: "x" })).rejects.toMatchObject({ status: 403, error: { code: "route_not_allowed" } });
+    // Stored responses belong to the route too: a chat-only key may not read or delete them.
+    const stored = await client.responses.create({ model: "gw-chat-mini", input: "kept for the scope test" });
+    await expect(scoped.responses.retrieve(stored.id)).rejects.toMatchObject({ status: 403, error: { code: "route_not_allowed" } });
+    await expect(scoped.responses.delete(stored.id)).rejects.toMatchObject({ status: 403, error: { code: "route_not_allowed" } });
     const responsesOnly = await createOrg(stack, { balanceMinor: 100_000, keyRoutes: ["responses"] });
     const ok = await new OpenAI({ baseURL: stack.baseUrl(), apiKey: responsesOnly.secret, maxRetries: 0 }).responses.create({ model: "gw-chat-mini", input: "scoped" });
     expect(ok.output_text).toBe("Echo: scoped");

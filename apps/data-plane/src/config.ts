@@ -77,6 +77,8 @@ const Schema = z.object({
   DATA_PLANE_RESPONSES_REPLICAS: int(1, 1),
   /** Largest stored Response record, bytes (also bounded by NATS max_payload); a larger one is not stored. */
   DATA_PLANE_RESPONSES_MAX_BYTES: int(1024 * 1024, 1_024),
+  /** The RESPONSES bucket's total bound, bytes (JetStream reserves it on the servers' file store). */
+  DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES: int(1024 * 1024 * 1024, 64 * 1024),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
   /** A client must send its request headers within this, ms (slow-loris bound). */
@@ -161,7 +163,7 @@ export interface DataPlaneConfig {
   usageBatchEvents: number;
   usageWaitMs: number;
   /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
-  responses: { retentionMs: number; replicas: number; maxBytes: number };
+  responses: { retentionMs: number; replicas: number; maxBytes: number; bucketMaxBytes: number };
   publicUrl: string | undefined;
   video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
   mediaStaticHosts: string;
@@ -258,7 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
-    responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES },
+    responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES, bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
     video: {
       pollStaleMs: e.DATA_PLANE_VIDEO_POLL_STALE_MS,

@@ -31,6 +31,11 @@ export interface AdmissionRequest<C extends Capability> {
   guard?: { stream: boolean; texts: () => GuardTexts };
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
   promptTexts?: () => string[];
+  /**
+   * Completes the request from stored state (the earlier turns of `previous_response_id`), right
+   * after rate limits: the context pre-check, the guardrails and the hold then see all of it.
+   */
+  prepare?: () => Promise<void>;
   /** A check that needs the network (media URLs): after rate limits, before credit is held. */
   verify?: () => Promise<void>;
 }
@@ -61,6 +66,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   }
   const planned = plan(ctx, model, req.capability);
   applyRateLimit(ctx, res);
+  if (req.prepare) await req.prepare();
   if (ctx.contextChecker && req.promptTexts) {
     ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
   }

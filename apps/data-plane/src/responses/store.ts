@@ -26,6 +26,11 @@ export interface ResponseStoreOptions {
   replicas: number;
   /** Largest stored record, bytes (also bounded by the server's max_payload); larger answers are not stored. */
   maxBytes: number;
+  /**
+   * The whole bucket's bound, bytes: once full, new responses are answered with `store: false`
+   * until old ones age out (the bucket discards new writes, never stored ones).
+   */
+  bucketMaxBytes: number;
   /** Deadline of every bucket call, ms. */
   timeoutMs: number;
   log: Logger;
@@ -85,18 +90,18 @@ export class ResponseStore {
     return this.bucket;
   }
 
-  /** Creates the bucket, or brings an existing one to the configured retention and replicas. */
+  /** Creates the bucket, or brings an existing one to the configured retention, replicas and size. */
   private async create(nc: NatsConnection): Promise<KV> {
-    const { retentionMs, replicas, timeoutMs } = this.opts;
+    const { retentionMs, replicas, timeoutMs, bucketMaxBytes } = this.opts;
     const js = jetstream(nc, { timeout: timeoutMs });
-    const kv = await new Kvm(js).create(RESPONSES_BUCKET, { ttl: retentionMs, replicas, history: 1, timeout: timeoutMs });
+    const kv = await new Kvm(js).create(RESPONSES_BUCKET, { ttl: retentionMs, replicas, history: 1, max_bytes: bucketMaxBytes, timeout: timeoutMs });
     const jsm = await js.jetstreamManager();
     const stream = `KV_${RESPONSES_BUCKET}`;
     const { config } = await jsm.streams.info(stream);
     const maxAge = retentionMs * 1_000_000;
-    if (config.max_age !== maxAge || config.num_replicas !== replicas) {
-      await jsm.streams.update(stream, { ...config, max_age: maxAge, num_replicas: replicas });
-      this.opts.log.info({ bucket: RESPONSES_BUCKET, retention_ms: retentionMs, replicas }, "responses bucket retention/replicas updated");
+    if (config.max_age !== maxAge || config.num_replicas !== replicas || config.max_bytes !== bucketMaxBytes) {
+      await jsm.streams.update(stream, { ...config, max_age: maxAge, num_replicas: replicas, max_bytes: bucketMaxBytes });
+      this.opts.log.info({ bucket: RESPONSES_BUCKET, retention_ms: retentionMs, replicas, max_bytes: bucketMaxBytes }, "responses bucket retention/replicas/size updated");
     }
     return kv;
   }

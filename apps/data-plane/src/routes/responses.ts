@@ -5,6 +5,7 @@ import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { locals } from "../http/request-context.js";
+import { keyAllowsRoute } from "../catalog/visibility.js";
 import { runChat } from "../pipeline/chat.js";
 import { responsesShape } from "../pipeline/client-shape.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
@@ -64,7 +65,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
       modelId: chat.model,
-      // Called after verify: covers the earlier turns sent with the new input.
+      // Called after prepare: covers the earlier turns sent with the new input.
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(chat.messages)),
       requestedOutput: (raw.max_output_tokens as number | null | undefined) ?? undefined,
       outputParam: "max_output_tokens",
@@ -72,7 +73,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       guard: { stream: chat.stream === true, texts: () => chatTexts(chat.messages) },
       ...(previous
         ? {
-            verify: async () => {
+            prepare: async () => {
               const found = await ctx.responses.get(locals(res).key!.org_id, previous).catch((err: unknown) => {
                 throw storeAway(err);
               });
@@ -105,8 +106,16 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
 
 export const responses = (ctx: DataPlaneContext) => handle(ctx, responsesRoute);
 
+/** The stored responses belong to the `responses` route: a key scoped to other routes may not read or delete them. */
+function requireScope(res: Response): void {
+  if (!keyAllowsRoute(locals(res).key!, "responses")) {
+    throw new GatewayError("route_not_allowed", "This API key may not call the responses route.", { action: "contact_org_admin" });
+  }
+}
+
 /** GET /v1/responses/{id}: the organization's stored Response object. */
 export const storedResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  requireScope(res);
   const id = String(req.params.responseId);
   const found = await ctx.responses.get(locals(res).key!.org_id, id).catch((err: unknown) => {
     throw storeAway(err);
@@ -117,6 +126,7 @@ export const storedResponse = (ctx: DataPlaneContext) => async (req: Request, re
 
 /** DELETE /v1/responses/{id}: removes the organization's stored response. */
 export const deleteStoredResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  requireScope(res);
   const id = String(req.params.responseId);
   const deleted = await ctx.responses.delete(locals(res).key!.org_id, id).catch((err: unknown) => {
     throw storeAway(err);
@@ -133,6 +143,7 @@ const ListQuery = z.object({
 
 /** GET /v1/responses/{id}/input_items: the stored response's input items (earlier turns included), a cursor page. */
 export const storedInputItems = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
+  requireScope(res);
   const id = String(req.params.responseId);
   const q = ListQuery.safeParse(req.query);
   if (!q.success) {
