@@ -277,6 +277,22 @@ describe("operator patterns", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it("checks the earlier turns a previous_response_id sends, not only the new input", async () => {
+    const { org, openai } = await orgWith("");
+    const first = await openai.responses.create({ model: "gw-chat-mini", input: "a forbidden plan" });
+    expect(first.output_text).toBe("Echo: a forbidden plan");
+    await stack.admin.SetGuardrails({ org: org.orgId, document: RULES });
+    await eventually(async () => {
+      const r = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] });
+      return r.status === 400 ? r : undefined;
+    }, 5_000, "rules applied");
+    // The new input is harmless; the history it continues is not, and it would go to the provider.
+    const err = await openai.responses.create({ model: "gw-chat-mini", input: "and now?", previous_response_id: first.id }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("guardrail_denied");
+    expect((await openai.responses.create({ model: "gw-chat-mini", input: "and now?" })).output_text).toBe("Echo: and now?");
+  });
+
   it("rules changes reach the data-plane without a restart", async () => {
     const { org, openai } = await orgWith("");
     expect((await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] })).choices).toHaveLength(1);
