@@ -8,8 +8,11 @@ import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods }
 export * from "./messages.js";
 export { grpc };
 
-/** Root of the repository's proto/ folder (packages/proto/dist → ../../../proto). */
-export const PROTO_ROOT = fileURLToPath(new URL("../../../proto", import.meta.url));
+/**
+ * The gRPC contracts, shipped inside this package (the build copies the repository's proto/ to
+ * dist/proto): found beside the code wherever the package is installed, a `pnpm deploy` layout included.
+ */
+export const PROTO_ROOT = fileURLToPath(new URL("./proto", import.meta.url));
 
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,
