@@ -126,6 +126,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   );
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics, config.usageBatchEvents);
   new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
+  new Gauge({ name: "gateway_circuit_breakers_open", help: "Provider deployments cooling down after consecutive failures", registers: [metrics.registry], collect() { this.set(ctx.breaker.openCount); } });
   new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;

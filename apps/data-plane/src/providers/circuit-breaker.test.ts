@@ -19,4 +19,16 @@ describe("CircuitBreaker", () => {
     cb.failure("a");
     expect(cb.isOpen("a")).toBe(false);
   });
+
+  it("counts the deployments cooling down now, for the open-breakers gauge", () => {
+    let t = 0;
+    const cb = new CircuitBreaker(1, 1_000, () => t);
+    cb.failure("a");
+    cb.failure("b");
+    expect(cb.openCount).toBe(2);
+    cb.success("a");
+    expect(cb.openCount).toBe(1);
+    t = 1_001;
+    expect(cb.openCount).toBe(0);
+  });
 });

@@ -32,4 +32,12 @@ export class CircuitBreaker {
   success(key: string): void {
     this.state.delete(key);
   }
+
+  /** Deployments cooling down now (the gauge an alert watches). */
+  get openCount(): number {
+    const now = this.now();
+    let n = 0;
+    for (const s of this.state.values()) if (s.openUntil > now) n++;
+    return n;
+  }
 }

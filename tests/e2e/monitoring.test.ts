@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/** The alert rules and the dashboard in deploy/monitoring watch metrics the services really export. */
+const root = resolve(import.meta.dirname, "../..");
+const alerts = readFileSync(resolve(root, "deploy/monitoring/alerts.yaml"), "utf8");
+const dashboard = JSON.parse(readFileSync(resolve(root, "deploy/monitoring/dashboard.json"), "utf8")) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+const operations = readFileSync(resolve(root, "docs/operations.md"), "utf8");
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack("monitoring");
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** Our metric names an expression uses (histogram series named by their family). */
+function metricsIn(expr: string): string[] {
+  return [...expr.matchAll(/\b((?:gateway|ledger|control)_[a-z0-9_]+)/g)].map((m) => m[1]!.replace(/_(bucket|sum|count)$/, ""));
+}
+
+/** Metric families a service exports on /metrics. */
+async function families(url: string): Promise<string[]> {
+  const text = await (await fetch(url)).text();
+  return [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!);
+}
+
+describe("monitoring in deploy/", () => {
+  it("uses only metrics the data-plane, control-plane and ledger export", async () => {
+    const exported = new Set([
+      ...(await families(`${stack.baseUrl().replace(/\/v1$/, "")}/metrics`)),
+      ...(await families(`http://127.0.0.1:${stack.control.opsPort}/metrics`)),
+      ...(await families(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)),
+    ]);
+    const exprs = [...alerts.matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!);
+    expect(exprs.length).toBeGreaterThanOrEqual(8);
+    for (const p of dashboard.panels) for (const t of p.targets) exprs.push(t.expr);
+    const used = new Set(exprs.flatMap(metricsIn));
+    expect(used.size).toBeGreaterThan(8);
+    expect([...used].filter((m) => !exported.has(m))).toEqual([]);
+  });
+
+  it("covers what the operators are paged for, each alert with a runbook that exists", () => {
+    for (const metric of ["ledger_consumer_pending_events", "gateway_usage_spooled_events", "ledger_dead_letters_total", "gateway_http_requests_total", "gateway_circuit_breakers_open", "ledger_lease_refusals_total"]) {
+      expect(alerts).toContain(metric);
+    }
+    const alertNames = [...alerts.matchAll(/- alert: (\w+)/g)].map((m) => m[1]!);
+    const runbooks = [...alerts.matchAll(/runbook_url: "docs\/operations\.md#([a-z0-9-]+)"/g)].map((m) => m[1]!);
+    expect(runbooks).toHaveLength(alertNames.length);
+    const anchors = new Set([...operations.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")));
+    expect(runbooks.filter((r) => !anchors.has(r))).toEqual([]);
+    for (const name of alertNames) expect(operations).toContain(`\`${name}\``);
+  });
+});
