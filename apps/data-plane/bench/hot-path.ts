@@ -13,10 +13,9 @@
  *   make build && node apps/data-plane/bench/hot-path.ts [requests=8000] [concurrency=16] [sequential=1000] [rounds=4]
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Agent, request } from "undici";
 import { connect } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
@@ -24,46 +23,13 @@ import { createDatabase, freePort, startNats, startPostgres, waitForPort } from 
 import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
+import { cpuMicros, gitCommit, memory, pct, root, stopChild, treeCpu, treeDelta } from "../../../scripts/lib/bench.ts";
 
 const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 const SEQUENTIAL = Number(process.argv[4] ?? 1000);
 const ROUNDS = Number(process.argv[5] ?? 4);
 const STREAMS = Math.max(100, Math.round(SEQUENTIAL / 3));
-const root = resolve(import.meta.dirname, "../../..");
-const CLK_TCK = 100;
-
-/** utime + stime of one process, µs. */
-function cpuMicros(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1e6;
-  } catch {
-    return 0; // ended meanwhile
-  }
-}
-
-/** CPU of a process and all its children (Postgres: the postmaster and its backends), µs. */
-function treeCpuMicros(pid: number): number {
-  let total = cpuMicros(pid);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) total += cpuMicros(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
@@ -114,22 +80,6 @@ function spawnNode(script: string, env: Record<string, string>): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF && (script === "apps/data-plane/dist/main.js" || script.endsWith("bare-proxy.ts")) ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const flags = script === "apps/data-plane/dist/main.js" ? DEPLOY_NODE_FLAGS : [];
   return spawn(process.execPath, [...flags, ...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-/** Resident memory of a process, MiB: now and its peak (from /proc/<pid>/status). */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kib("VmRSS") / 1024), peak: Math.round(kib("VmHWM") / 1024) };
-}
-
-async function stopChild(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null || c.signalCode !== null) return;
-  await new Promise<void>((r) => {
-    const t = setTimeout(() => (c.kill("SIGKILL"), r()), 10_000);
-    c.once("exit", () => (clearTimeout(t), r()));
-    c.kill("SIGTERM");
-  });
 }
 
 async function metricsText(url: string): Promise<string> {
@@ -235,7 +185,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const t of [viaBare, gateway]) {
     const pid = pids[t.name as keyof typeof pids];
     const before = cpuMicros(pid);
-    const beforeOthers = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, treeCpuMicros(p)]));
+    const beforeOthers = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, treeCpu(p)]));
     const t0 = performance.now();
     lat[t.name]!.push(...(await load(t, perRound, CONCURRENCY)));
     elapsed[t.name]! += performance.now() - t0;
@@ -243,7 +193,7 @@ for (let round = 0; round < ROUNDS; round++) {
     spent[t.name]! += cpuOf[t.name]!;
     if (t === gateway) {
       await ledgerCaughtUp();
-      for (const [k, p] of Object.entries(others)) spent[k]! += treeCpuMicros(p) - beforeOthers[k]!;
+      for (const [k, p] of Object.entries(others)) spent[k]! += treeDelta(beforeOthers[k]!, treeCpu(p));
     }
   }
   ratios.push(cpuOf.gateway! / cpuOf["bare proxy"]!);
@@ -290,23 +240,18 @@ console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).to
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
 
-const memGateway = memory(dp.pid!);
-const memBare = memory(bare.pid!);
+const mib = (m: { rss: number; peak: number }) => ({ rss: Math.round(m.rss), peak: Math.round(m.peak) });
+const memGateway = mib(memory(dp.pid!));
+const memBare = mib(memory(bare.pid!));
 console.log(`memory after the run: gateway RSS ${memGateway.rss} MiB (peak ${memGateway.peak}) | bare proxy RSS ${memBare.rss} MiB (peak ${memBare.peak})`);
 const m = await metricsText(gateway.url);
 console.log(m.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_usage_publish_batch_events_sum") || l.startsWith("gateway_usage_publish_batch_events_count")).join("\n"));
 
-let commit = "unknown";
-try {
-  commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-} catch {
-  // not a checkout
-}
 console.log(
   JSON.stringify({
     bench: "hot-path",
     date: new Date().toISOString().slice(0, 10),
-    commit,
+    commit: gitCommit(),
     cores: (await import("node:os")).availableParallelism(),
     node_flags: DEPLOY_NODE_FLAGS.join(" "),
     requests: N,

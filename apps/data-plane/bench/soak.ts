@@ -24,7 +24,7 @@
  * memory that the allocator keeps: the RSS figures of such a run do not count. SOAK_NODE_FLAGS: node flags for the
  * data-plane instead of the deploy default (deploy/k8s/data-plane.yaml NODE_OPTIONS).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -35,6 +35,7 @@ import { adminService, createClient } from "@gateway/proto";
 import { Agent, request } from "undici";
 import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
+import { gitCommit, memory, root, sleep, stopChild } from "../../../scripts/lib/bench.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 
 const LOAD_S = Number(process.argv[2] ?? 300);
@@ -45,19 +46,10 @@ const TARGET_HEAP_GROWTH_MIB = 15;
 const TARGET_RSS_PEAK_MIB = 250;
 const NODE_FLAGS = process.env.SOAK_NODE_FLAGS !== undefined ? process.env.SOAK_NODE_FLAGS.split(/\s+/).filter(Boolean) : DEPLOY_NODE_FLAGS;
 const SNAPSHOT_DIR = process.env.SOAK_SNAPSHOT_DIR ? resolve(process.env.SOAK_SNAPSHOT_DIR) : undefined;
-const root = resolve(import.meta.dirname, "../../..");
 const MiB = 1024 * 1024;
 
 const step = (m: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** Resident memory of a process, MiB: now and its peak (from /proc/<pid>/status). */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
-}
 
 /** Anonymous and file-backed resident memory, MiB (smaps_rollup). */
 function smaps(pid: number): string {
@@ -133,15 +125,6 @@ class Inspector {
   close(): void {
     this.ws.close();
   }
-}
-
-async function stopChild(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null || c.signalCode !== null) return;
-  await new Promise<void>((r) => {
-    const t = setTimeout(() => (c.kill("SIGKILL"), r()), 10_000);
-    c.once("exit", () => (clearTimeout(t), r()));
-    c.kill("SIGTERM");
-  });
 }
 
 // ---- infrastructure ---------------------------------------------------------------------------
@@ -417,17 +400,11 @@ console.log(`heap in use under load (garbage included): max ${Math.max(...loadSa
 if (SNAPSHOT_DIR) console.log("RSS below includes the heap snapshots' native memory (SOAK_SNAPSHOT_DIR): not comparable");
 console.log(`RSS: start ${startRss.toFixed(0)} MiB, warm ${warmRss.toFixed(0)} MiB, after load ${afterLoad.rss.toFixed(0)} MiB, end of idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB (target ≤ ${TARGET_RSS_PEAK_MIB}) ${pass.rss ? "PASS" : "FAIL"}`);
 
-let commit = "unknown";
-try {
-  commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-} catch {
-  // not a checkout
-}
 console.log(
   JSON.stringify({
     bench: "soak",
     date: new Date().toISOString().slice(0, 10),
-    commit,
+    commit: gitCommit(),
     cores: availableParallelism(),
     node_flags: NODE_FLAGS.join(" "),
     load_s: LOAD_S,

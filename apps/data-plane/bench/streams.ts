@@ -14,9 +14,9 @@
  * the hard one; check `ulimit -Hn`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Agent, request } from "undici";
 import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
 import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
@@ -24,6 +24,7 @@ import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
+import { memory, pct, root } from "../../../scripts/lib/bench.ts";
 import { seedDemo } from "../../../scripts/lib/seed.ts";
 
 const STREAMS = Number(process.argv[2] ?? 2000);
@@ -33,7 +34,6 @@ const MAX_CONNECTIONS = Number(process.argv[5] ?? 0);
 const IDEAL_MS = WORDS * CHUNK_DELAY_MS;
 /** The whole run gives up after this long. */
 const DEADLINE_MS = 10 * 60_000;
-const root = resolve(import.meta.dirname, "../../..");
 const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 const started: ChildProcess[] = [];
 const deadline = setTimeout(() => {
@@ -43,15 +43,7 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
-}
+const rssMiB = (pid: number) => memory(pid).rss;
 
 async function metric(url: string, name: string, labels = ""): Promise<number> {
   const text = await (await request(`${url}/metrics`)).body.text();
