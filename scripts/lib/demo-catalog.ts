@@ -7,6 +7,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
     providers: [
       { code: "fake", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-backup", kind: "openai-compatible", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+      // Speaks OpenAI's own APIs, the Responses API included (the compatible ones above do not).
+      { code: "fake-openai", kind: "openai", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-anthropic", kind: "anthropic", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-fal", kind: "fal", base_url: `${fakeUpstreamUrl}/fal`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
     ],
@@ -37,6 +39,21 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         cached_input_price_minor_per_mtok: 1_500_000,
         reasoning_price_minor_per_mtok: 15_000_000,
         deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
+      },
+      {
+        // On OpenAI itself (the Responses API natively), falling back to a chat-completions server.
+        id: "gw-gpt",
+        status: "published",
+        routes: ["chat", "messages"],
+        context_window: 128_000,
+        max_output_tokens: 8_192,
+        input_price_minor_per_mtok: 1_250_000,
+        output_price_minor_per_mtok: 10_000_000,
+        cached_input_price_minor_per_mtok: 125_000,
+        deployments: [
+          { provider: "fake-openai", upstream_model: "fake-gpt", priority: 0 },
+          { provider: "fake-backup", upstream_model: "fake-gpt-backup", priority: 1 },
+        ],
       },
       {
         id: "gw-claude",

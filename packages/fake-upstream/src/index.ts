@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { handleChat } from "./openai-chat.js";
+import { handleResponses } from "./openai-responses.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
 import { handleAnthropic, handleAnthropicCountTokens, type PromptCache } from "./anthropic-messages.js";
 import { flakyStatus, parseDirectives } from "./directives.js";
@@ -89,6 +90,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       }
       if (req.method === "POST" && path === "/v1/chat/completions" && body && typeof body === "object") {
         await handleChat(body as never, res, req);
+        return;
+      }
+      if (req.method === "POST" && path === "/v1/responses" && body && typeof body === "object") {
+        await handleResponses(body as never, res);
         return;
       }
       if (req.method === "POST" && (path === "/v1/embeddings" || path === "/v1/images/generations") && body && typeof body === "object") {

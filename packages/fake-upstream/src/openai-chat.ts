@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
 import { countTokens } from "./tokens.js";
 
-interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
+export interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
 interface ToolDef { type?: string; function?: { name?: string } }
 interface ChatBody {
   model?: string;
@@ -26,10 +26,10 @@ export function textOf(content: unknown): string {
   return "";
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Drops the connection mid-stream, after what was written so far reached the peer. */
-async function cut(res: ServerResponse): Promise<void> {
+export async function cut(res: ServerResponse): Promise<void> {
   await sleep(20);
   res.socket?.destroy();
 }
@@ -48,40 +48,42 @@ export function promptTokens(messages: ChatMessage[], d?: Pick<Directives, "byte
   return messages.reduce((n, m) => n + count(stripMarkers(textOf(m.content))), 0) + media;
 }
 
-export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
-  const model = body.model ?? "";
-  const messages = Array.isArray(body.messages) ? body.messages : [];
+/** What the fake answers one chat-like request with: after its directives, the reply, tool call and usage. */
+export interface Plan {
+  d: Directives;
+  /** An error status to answer with instead (from `status` or `flaky`). */
+  failWith: number | undefined;
+  toolCall: { id: string; type: "function"; function: { name: string; arguments: string } } | undefined;
+  words: string[];
+  /** "stop", "length" or "tool_calls". */
+  finish: string;
+  /** Reasoning tokens per choice. */
+  reasoning: number;
+  promptCount: number;
+  cachedCount: number;
+  /** Every choice's completion tokens (reasoning included). */
+  completionTokens: number;
+}
+
+/**
+ * The deterministic answer: with tools offered and a user turn last, the fake calls the first tool
+ * with the user's text; after a tool result it answers with what the tool said; else it echoes.
+ * Reasoning comes first and counts against the completion limit, as at OpenAI.
+ */
+export function planReply(model: string, messages: ChatMessage[], tool: string | undefined, limit: number | undefined, choices: number): Plan {
   const prompt = messages.map((m) => textOf(m.content)).join("\n");
   const d = parseDirectives(model, prompt);
-  if (d.delayMs > 0) await sleep(d.delayMs);
-  if (res.destroyed) return;
   const failWith = flakyStatus(d);
-  if (failWith !== undefined && failWith !== 200) {
-    d.status = failWith;
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (d.retryAfterS !== undefined) headers["retry-after"] = String(d.retryAfterS);
-    res.writeHead(failWith, headers).end(
-      JSON.stringify({ error: { message: `fake upstream status ${d.status}`, type: "server_error", code: null } }),
-    );
-    return;
-  }
-  // With tools offered and a user turn last, the fake calls the first tool with the user's text;
-  // after a tool result it answers with what the tool said: a deterministic tool round trip.
   const last = messages.at(-1);
-  const tool = body.tools?.[0]?.function?.name;
-  const toolCall = tool && last?.role === "user" ? { id: `call_${Date.now().toString(36)}`, type: "function", function: { name: tool, arguments: JSON.stringify({ text: stripMarkers(textOf(last.content)) }) } } : undefined;
+  const toolCall = tool && last?.role === "user" ? { id: `call_${Date.now().toString(36)}`, type: "function" as const, function: { name: tool, arguments: JSON.stringify({ text: stripMarkers(textOf(last.content)) }) } } : undefined;
   const reply = last?.role === "tool" ? `Tool said: ${textOf(last.content)}` : d.words !== undefined ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ") : replyFor(messages, d.reply);
-  const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
-  const limit = body.max_completion_tokens ?? body.max_tokens;
   let words = reply.split(/\s+/).filter(Boolean);
   let finish = "stop";
-  // Reasoning comes first and counts against the completion limit, as at OpenAI.
   const reasoning = typeof limit === "number" && limit > 0 ? Math.min(d.reasoningTokens, limit) : d.reasoningTokens;
   if (typeof limit === "number" && limit > 0 && words.length > limit - reasoning) {
     words = words.slice(0, limit - reasoning);
     finish = "length";
   }
-  const content = words.join(" ");
   if (toolCall) {
     finish = "tool_calls";
     words = [];
@@ -89,8 +91,28 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   // Like OpenAI, the totals include their parts: cached prompt tokens, reasoning completion tokens.
   const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0) + reasoning) * choices;
   const promptCount = promptTokens(messages, d);
+  return { d, failWith, toolCall, words, finish, reasoning, promptCount, cachedCount: Math.min(d.cachedTokens, promptCount), completionTokens };
+}
+
+/** An error answer in OpenAI's shape, with Retry-After when the directives ask for it. */
+export function failure(res: ServerResponse, d: Directives, status: number): void {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (d.retryAfterS !== undefined) headers["retry-after"] = String(d.retryAfterS);
+  res.writeHead(status, headers).end(JSON.stringify({ error: { message: `fake upstream status ${status}`, type: "server_error", code: null } }));
+}
+
+export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
+  const model = body.model ?? "";
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
+  const plan = planReply(model, messages, body.tools?.[0]?.function?.name, body.max_completion_tokens ?? body.max_tokens, choices);
+  const { d, toolCall, words, finish, reasoning, promptCount, completionTokens } = plan;
+  if (d.delayMs > 0) await sleep(d.delayMs);
+  if (res.destroyed) return;
+  if (plan.failWith !== undefined && plan.failWith !== 200) return failure(res, d, plan.failWith);
+  const content = words.join(" ");
   const details = {
-    prompt_tokens_details: { cached_tokens: Math.min(d.cachedTokens, promptCount), audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: plan.cachedCount, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: reasoning * choices, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens, ...details };

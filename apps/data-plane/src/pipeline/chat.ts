@@ -238,6 +238,7 @@ async function advance(s: OpenedStream): Promise<{ failure?: GatewayError; denie
         s.text += parsed.text;
         if (parsed.done) {
           s.done = true;
+          s.writer.done?.(parsed);
           break;
         }
         const violation = s.guard && parsed.text ? s.guard(parsed.text) : undefined;

@@ -1,7 +1,8 @@
 import type { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-to-anthropic.js";
-import { ResponsesStreamWriter, completionToResponse, type ResponseEcho } from "../translate/responses.js";
+import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "../translate/responses.js";
+import { messageToResponse, messagesStreamToResponses } from "../translate/responses-to-messages.js";
 
 /** Writes one stream in the client's shape. */
 export interface StreamWriter {
@@ -16,6 +17,8 @@ export interface StreamWriter {
    * says whether it was stored; never rejects.
    */
   keep?(usage: NormalizedUsage): Promise<void>;
+  /** Sees the terminal upstream event (which is not sent: end() says how the stream ends). */
+  done?(ev: ParsedStreamEvent): void;
 }
 
 /**
@@ -78,6 +81,74 @@ export function responsesShape(echo: ResponseEcho, keep?: (response: Record<stri
       const w = new ResponsesStreamWriter(echo);
       return {
         chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
+        end: (usage) => w.end(usage),
+        error: (e) => w.error(e),
+        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(w.final(usage))) } : {}),
+      };
+    },
+    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
+  };
+}
+
+/**
+ * The Responses shape when the provider answered in it (a native passthrough): its Response, with
+ * what the gateway owns put back as the client asked (`store`, then marked with the outcome;
+ * `previous_response_id`, which the provider never saw). Stream events go out as the provider
+ * framed them; lifecycle events are re-framed with that Response, and the terminal one is held
+ * back until the usage event is durable (and the response stored).
+ */
+export function responsesNativeShape(request: Record<string, unknown>, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
+  const own = (response: Record<string, unknown>) => {
+    response.store = request.store !== false;
+    response.previous_response_id = typeof request.previous_response_id === "string" ? request.previous_response_id : null;
+    return response;
+  };
+  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
+  const frame = (ev: Record<string, unknown>) => `event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`;
+  return {
+    route: "responses",
+    body: (response) => own(response),
+    stream: () => {
+      let events = 0;
+      let last: Record<string, unknown> | undefined;
+      const final = (usage: NormalizedUsage) => {
+        const response = own(((last ??= { type: "response.completed", response: {} }).response ?? {}) as Record<string, unknown>);
+        response.usage ??= responsesUsage(usage);
+        return response;
+      };
+      return {
+        chunk: (ev) => {
+          events++;
+          if (!ev.chunk) return ev.forward ?? "";
+          own((ev.chunk.response ?? {}) as Record<string, unknown>);
+          return frame(ev.chunk);
+        },
+        done: (ev) => {
+          last = ev.chunk;
+        },
+        end: (usage) => {
+          final(usage);
+          return frame(last!);
+        },
+        error: (e) => frame({ type: "error", sequence_number: events, code: e.code, message: e.message, param: null }),
+        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(final(usage))) } : {}),
+      };
+    },
+    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
+  };
+}
+
+/** The Responses shape translated from an Anthropic deployment's Messages answer or stream (not via chat). */
+export function responsesFromMessagesShape(echo: ResponseEcho, structured: string | undefined, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
+  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
+  return {
+    route: "responses",
+    body: (message, usage) => messageToResponse(message, usage, echo, structured),
+    stream: () => {
+      const w = new ResponsesStreamWriter(echo);
+      const translate = messagesStreamToResponses(w, structured);
+      return {
+        chunk: (ev) => translate(ev.chunk),
         end: (usage) => w.end(usage),
         error: (e) => w.error(e),
         ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(w.final(usage))) } : {}),

@@ -28,3 +28,13 @@ export function messageTexts(message: Record<string, unknown>): TextCollector {
   }
   return t;
 }
+
+/** The output text of a provider's Response, for output guardrails (masking rewrites it). */
+export function responseTexts(response: Record<string, unknown>): TextCollector {
+  const t = new TextCollector();
+  for (const item of (response.output as Array<{ type?: unknown; content?: unknown }> | undefined) ?? []) {
+    if (!item || item.type !== "message" || !Array.isArray(item.content)) continue;
+    for (const c of item.content as Array<{ type?: unknown; text?: unknown }>) if (c && c.type === "output_text") t.add(c.text, (v) => (c.text = v));
+  }
+  return t;
+}

@@ -3,6 +3,7 @@ import { anthropicMessages } from "./anthropic/messages.js";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { openAIEmbeddings, openAIImages } from "./openai-compatible/json-apis.js";
 import { openAIChat } from "./openai/index.js";
+import { openAIResponses } from "./openai/responses.js";
 import { falVideo } from "./video/fal.js";
 import { openAIVideo } from "./video/openai.js";
 import type { ProviderAdapter, ProviderKind } from "./types.js";
@@ -10,7 +11,7 @@ import type { ProviderAdapter, ProviderKind } from "./types.js";
 export * from "./types.js";
 
 const compatible: ProviderAdapter = { chat: openAICompatibleChat(), embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
-const openai: ProviderAdapter = { chat: openAIChat, embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
+const openai: ProviderAdapter = { chat: openAIChat, responses: openAIResponses, embeddings: openAIEmbeddings, images: openAIImages, video: openAIVideo };
 const anthropic: ProviderAdapter = { chat: anthropicChat, messages: anthropicMessages };
 const fal: ProviderAdapter = { video: falVideo };
 

@@ -126,6 +126,8 @@ export interface ProviderAdapter {
   chat?: ChatAdapter;
   /** /v1/messages without translation, for providers that speak the Messages API. */
   messages?: (headers: MessagesHeaders) => MessagesAdapter;
+  /** /v1/responses without translation, for providers that speak the Responses API (bodies in its shape). */
+  responses?: ChatAdapter;
   embeddings?: EmbeddingsAdapter;
   images?: ImagesAdapter;
   video?: VideoAdapter;

@@ -6,12 +6,16 @@ import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { locals } from "../http/request-context.js";
 import { keyAllowsRoute } from "../catalog/visibility.js";
-import { runChat } from "../pipeline/chat.js";
 import { responsesShape } from "../pipeline/client-shape.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import type { ChatRequestBody } from "../providers/index.js";
-import { assistantTurn, inputItems, newId, responsesToChat } from "../translate/responses.js";
-import { chatTexts } from "../guardrails/index.js";
+import { adapterFor, type ChatRequestBody } from "../providers/index.js";
+import { assistantTurn, historyItems, inputItems, newId, responsesToChat } from "../translate/responses.js";
+import { THINKING_STATE, responsesToMessages } from "../translate/responses-to-messages.js";
+import { TextCollector } from "../guardrails/index.js";
+import { runChat, type Via } from "../pipeline/chat.js";
+import { responsesFromMessagesShape, responsesNativeShape } from "../pipeline/client-shape.js";
+import { messageTexts, responseTexts } from "../pipeline/native-shape.js";
+import { messagesHeaders } from "./messages.js";
 import { promptTexts } from "./chat-body.js";
 
 /** The Responses fields the gateway relies on; the translation checks the items themselves. */
@@ -27,8 +31,9 @@ const ResponsesBody = z.looseObject({
 });
 
 interface ResponsesRequest {
+  /** The request; the earlier turns of `previous_response_id` are put in front of its `input` once read. */
   raw: Record<string, unknown>;
-  /** The same request in the chat shape every provider adapter takes (with the earlier turns, once read). */
+  /** The same request in the chat shape (checked at parse; rebuilt after guardrails, which may mask `raw`). */
   chat: ChatRequestBody;
   id: string;
   /** Leading chat messages that are this request's `instructions` (not carried over to a continuation). */
@@ -43,12 +48,42 @@ const notStored = (id: string, previous: boolean) =>
 const storeAway = (err: unknown) =>
   new GatewayError("service_unavailable", `Stored responses are unavailable right now (${err instanceof Error ? err.message : String(err)}); retry shortly.`, { retry_after_s: 1 });
 
+/** The texts of a Responses request where guardrails may rewrite them: instructions, input messages, tool outputs. */
+export function responsesTexts(raw: Record<string, unknown>): TextCollector {
+  const t = new TextCollector();
+  if (typeof raw.instructions === "string") t.add(raw.instructions, (v) => (raw.instructions = v));
+  if (typeof raw.input === "string") {
+    t.add(raw.input, (v) => (raw.input = v));
+    return t;
+  }
+  for (const item of raw.input as Array<Record<string, unknown>>) {
+    if (typeof item.content === "string") t.add(item.content, (v) => (item.content = v));
+    else if (Array.isArray(item.content)) for (const p of item.content as Array<Record<string, unknown>>) if (p && typeof p.text === "string") t.add(p.text, (v) => (p.text = v));
+    if (item.type === "function_call_output" && typeof item.output === "string") t.add(item.output, (v) => (item.output = v));
+  }
+  return t;
+}
+
 /**
- * POST /v1/responses: OpenAI's Responses API for every chat model, translated to each provider's
- * chat shape and back (answers and the event stream). Responses are stored by default (`store`,
- * in the RESPONSES bucket, before the answer is released; `store: false` in the answer when that
- * failed), and `previous_response_id` continues a stored conversation of the same organization:
- * its messages come before the new input, after this request's `instructions`.
+ * The body a native Responses provider gets: the client's, with the earlier turns already in `input`,
+ * `store: false` and no `previous_response_id` (the gateway keeps conversations, so any provider
+ * can continue them), and without reasoning items another provider's thinking encoded.
+ */
+function nativeBody(raw: Record<string, unknown>): ChatRequestBody {
+  const { previous_response_id: _previous, ...body } = raw;
+  const input = Array.isArray(raw.input)
+    ? (raw.input as Array<Record<string, unknown>>).filter((i) => !(i.type === "reasoning" && typeof i.encrypted_content === "string" && i.encrypted_content.startsWith(THINKING_STATE)))
+    : raw.input;
+  return { ...body, input, store: false } as unknown as ChatRequestBody;
+}
+
+/**
+ * POST /v1/responses: OpenAI's Responses API for every chat model. To a provider that speaks it
+ * (OpenAI) the request goes natively; to one that speaks the Messages API (Anthropic) it is
+ * translated to Messages directly; to the others, to chat completions; answers and streams come
+ * back as Responses. Responses are stored by default (`store`, in the RESPONSES bucket, before the
+ * answer is released; `store: false` in the answer when that failed), and `previous_response_id`
+ * continues a stored conversation of the same organization: its turns come before the new input.
  */
 export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   route: "responses",
@@ -60,17 +95,17 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     return { raw: body, chat, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
   admission: (r, res, ctx) => {
-    const { raw, chat } = r;
+    const { raw } = r;
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
-      modelId: chat.model,
+      modelId: r.chat.model,
       // Called after prepare: covers the earlier turns sent with the new input.
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(chat.messages)),
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.chat.messages)),
       requestedOutput: (raw.max_output_tokens as number | null | undefined) ?? undefined,
       outputParam: "max_output_tokens",
-      promptTexts: () => promptTexts(chat),
-      guard: { stream: chat.stream === true, texts: () => chatTexts(chat.messages) },
+      promptTexts: () => promptTexts(r.chat),
+      guard: { stream: raw.stream === true, texts: () => responsesTexts(raw) },
       ...(previous
         ? {
             prepare: async () => {
@@ -80,7 +115,9 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
               if (!found.found) throw notStored(previous, true);
               const history = found.record.messages;
               r.historyBytes = Buffer.byteLength(JSON.stringify(history));
-              chat.messages.splice(r.instructionMessages, 0, ...history);
+              const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : (raw.input as unknown[]);
+              raw.input = [...historyItems(history), ...input];
+              r.chat = responsesToChat(raw);
             },
           }
         : {}),
@@ -88,19 +125,26 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   },
   execute: (ctx, req, res, { body, model, planned, reservation }) => {
     const orgId = locals(res).key!.org_id;
+    const { raw } = body;
+    // After the input guardrails, which may have masked `raw`: every shape is built from it.
+    const chat = responsesToChat(raw);
     const keep =
-      body.raw.store === false
+      raw.store === false
         ? undefined
         : (response: Record<string, unknown>) =>
-            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...body.chat.messages.slice(body.instructionMessages), assistantTurn(response)] });
-    return runChat(ctx, req, res, {
-      body: body.chat,
-      model,
-      planned,
-      reservation,
-      bodyBytes: locals(res).bodyBytes ?? 0,
-      shape: responsesShape({ id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: body.raw }, keep),
-    });
+            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chat.messages.slice(body.instructionMessages), assistantTurn(response)] });
+    const echo = { id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: raw };
+    const translated = responsesShape(echo, keep);
+    const via = (p: (typeof planned)[number]): Via => {
+      const kind = adapterFor(p.target.provider.kind);
+      if (kind.responses) return { adapter: kind.responses, body: nativeBody(raw), shape: responsesNativeShape(raw, keep), answerTexts: responseTexts };
+      if (kind.messages) {
+        const { body: messagesBody, structured } = responsesToMessages(raw);
+        return { adapter: kind.messages(messagesHeaders(req)), body: messagesBody, shape: responsesFromMessagesShape(echo, structured, keep), answerTexts: messageTexts };
+      }
+      return { adapter: p.adapter, body: chat, shape: translated };
+    };
+    return runChat(ctx, req, res, { body: chat, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via });
   },
 };
 

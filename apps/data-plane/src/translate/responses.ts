@@ -96,7 +96,7 @@ function chatToolChoice(choice: unknown): unknown {
 }
 
 /** `text.format` as the chat `response_format`. */
-function chatResponseFormat(text: unknown): unknown {
+export function chatResponseFormat(text: unknown): unknown {
   if (!isObject(text) || !isObject(text.format)) return undefined;
   const f = text.format;
   if (f.type === "text") return undefined;
@@ -153,7 +153,7 @@ export interface ResponseEcho {
   request: Json;
 }
 
-function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | null, incomplete?: Json): Json {
+export function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | null, incomplete?: Json): Json {
   const r = e.request;
   return {
     id: e.id,
@@ -184,7 +184,7 @@ function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | nu
   };
 }
 
-const messageItem = (id: string, text: string, status: string): Json => ({
+export const messageItem = (id: string, text: string, status: string): Json => ({
   type: "message",
   id,
   status,
@@ -192,7 +192,7 @@ const messageItem = (id: string, text: string, status: string): Json => ({
   content: [{ type: "output_text", text, annotations: [] }],
 });
 
-const callItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ type: "function_call", id, call_id: callId, name, arguments: args, status });
+export const callItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ type: "function_call", id, call_id: callId, name, arguments: args, status });
 
 /** A chat completion as a Response object. */
 export function completionToResponse(openai: Json, usage: NormalizedUsage | undefined, e: ResponseEcho): Json {
@@ -208,18 +208,28 @@ export function completionToResponse(openai: Json, usage: NormalizedUsage | unde
   return shell(e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
 }
 
+/** A reasoning item (summary text; the provider's opaque state, when it has one, in encrypted_content). */
+export const reasoningItem = (id: string, text: string, encrypted: string | undefined): Json => ({
+  type: "reasoning",
+  id,
+  summary: text ? [{ type: "summary_text", text }] : [],
+  ...(encrypted !== undefined ? { encrypted_content: encrypted } : {}),
+});
+
 /**
- * Chat chunks → the Responses event sequence: `response.created`, `response.in_progress`, then per
- * output item `response.output_item.added` … deltas … `response.output_item.done`, and
- * `response.completed` (or `response.incomplete`) with usage. Every event carries its
- * `sequence_number`.
+ * The Responses event sequence from a provider's stream, whatever its shape: `response.created`,
+ * `response.in_progress`, then per output item `response.output_item.added` … deltas …
+ * `response.output_item.done`, and `response.completed` (or `response.incomplete`) with usage.
+ * Every event carries its `sequence_number`. Fed chat chunks (`chunk`) or, by a translator, the
+ * primitives (`text`, `call`, `args`, `reasoning`, `finished`).
  */
 export class ResponsesStreamWriter {
   private seq = 0;
-  private text: { id: string; index: number; text: string } | undefined;
-  private readonly calls = new Map<number, { id: string; index: number; callId: string; name: string; args: string }>();
-  private readonly output: Json[] = [];
-  private finish: unknown;
+  private message: { id: string; index: number; text: string } | undefined;
+  private readonly calls = new Map<number | string, { id: string; index: number; callId: string; name: string; args: string }>();
+  private readonly thoughts = new Map<number | string, { id: string; index: number; text: string; encrypted: string | undefined }>();
+  private items = 0;
+  private truncated = false;
   private started = false;
 
   constructor(private readonly e: ResponseEcho) {}
@@ -235,72 +245,112 @@ export class ResponsesStreamWriter {
     return this.event("response.created", { response: r }) + this.event("response.in_progress", { response: r });
   }
 
+  /** Output text (one message item holds all of it). */
+  text(delta: string): string {
+    let out = this.start();
+    if (delta === "") return out;
+    if (!this.message) {
+      this.message = { id: newId("msg"), index: this.items++, text: "" };
+      out += this.event("response.output_item.added", { output_index: this.message.index, item: { ...messageItem(this.message.id, "", "in_progress"), content: [] } });
+      out += this.event("response.content_part.added", { item_id: this.message.id, output_index: this.message.index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    }
+    this.message.text += delta;
+    return out + this.event("response.output_text.delta", { item_id: this.message.id, output_index: this.message.index, content_index: 0, delta, logprobs: [] });
+  }
+
+  /** A function call starts (`key` names it among this stream's calls). */
+  call(key: number | string, callId: string, name: string): string {
+    let out = this.start();
+    if (this.calls.has(key)) return out;
+    const call = { id: newId("fc"), index: this.items++, callId, name, args: "" };
+    this.calls.set(key, call);
+    out += this.event("response.output_item.added", { output_index: call.index, item: callItem(call.id, call.callId, call.name, "", "in_progress") });
+    return out;
+  }
+
+  /** More arguments of a started call. */
+  args(key: number | string, delta: string): string {
+    const call = this.calls.get(key);
+    if (!call || delta === "") return "";
+    call.args += delta;
+    return this.event("response.function_call_arguments.delta", { item_id: call.id, output_index: call.index, delta });
+  }
+
+  /** Reasoning text (its summary) and, once known, the provider's opaque state for it. */
+  reasoning(key: number | string, delta: string, encrypted?: string): string {
+    let out = this.start();
+    let r = this.thoughts.get(key);
+    if (!r) {
+      r = { id: newId("rs"), index: this.items++, text: "", encrypted: undefined };
+      this.thoughts.set(key, r);
+      out += this.event("response.output_item.added", { output_index: r.index, item: reasoningItem(r.id, "", undefined) });
+      out += this.event("response.reasoning_summary_part.added", { item_id: r.id, output_index: r.index, summary_index: 0, part: { type: "summary_text", text: "" } });
+    }
+    if (encrypted !== undefined) r.encrypted = encrypted;
+    if (delta === "") return out;
+    r.text += delta;
+    return out + this.event("response.reasoning_summary_text.delta", { item_id: r.id, output_index: r.index, summary_index: 0, delta });
+  }
+
+  /** How the answer ended: `truncated` when the output limit cut it. */
+  finished(truncated: boolean): void {
+    this.truncated = truncated;
+  }
+
   /** Frames for one chat chunk. */
   chunk(chunk: Json): string {
     let out = this.start();
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as Json | undefined;
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as Json;
-    if (typeof delta.content === "string" && delta.content !== "") {
-      if (!this.text) {
-        this.text = { id: newId("msg"), index: this.output.length, text: "" };
-        this.output.push(messageItem(this.text.id, "", "in_progress"));
-        out += this.event("response.output_item.added", { output_index: this.text.index, item: { ...messageItem(this.text.id, "", "in_progress"), content: [] } });
-        out += this.event("response.content_part.added", { item_id: this.text.id, output_index: this.text.index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
-      }
-      this.text.text += delta.content;
-      out += this.event("response.output_text.delta", { item_id: this.text.id, output_index: this.text.index, content_index: 0, delta: delta.content, logprobs: [] });
-    }
+    if (typeof delta.content === "string") out += this.text(delta.content);
     for (const tc of (Array.isArray(delta.tool_calls) ? delta.tool_calls : []) as Json[]) {
       const index = typeof tc.index === "number" ? tc.index : 0;
       const fn = (tc.function ?? {}) as Json;
-      let call = this.calls.get(index);
-      if (!call) {
-        call = { id: newId("fc"), index: this.output.length, callId: String(tc.id ?? newId("call")), name: String(fn.name ?? ""), args: "" };
-        this.calls.set(index, call);
-        this.output.push(callItem(call.id, call.callId, call.name, "", "in_progress"));
-        out += this.event("response.output_item.added", { output_index: call.index, item: callItem(call.id, call.callId, call.name, "", "in_progress") });
-      }
-      if (typeof fn.arguments === "string" && fn.arguments !== "") {
-        call.args += fn.arguments;
-        out += this.event("response.function_call_arguments.delta", { item_id: call.id, output_index: call.index, delta: fn.arguments });
-      }
+      out += this.call(index, String(tc.id ?? newId("call")), String(fn.name ?? ""));
+      if (typeof fn.arguments === "string") out += this.args(index, fn.arguments);
     }
-    if (choice.finish_reason) this.finish = choice.finish_reason;
+    if (choice.finish_reason) this.truncated = choice.finish_reason === "length";
     return out;
+  }
+
+  /** The finished output items, in order. */
+  private output(): Json[] {
+    const output: Json[] = new Array(this.items);
+    if (this.message) output[this.message.index] = messageItem(this.message.id, this.message.text, "completed");
+    for (const c of this.calls.values()) output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed");
+    for (const r of this.thoughts.values()) output[r.index] = reasoningItem(r.id, r.text, r.encrypted);
+    return output;
   }
 
   private response: Json | undefined;
 
   /** The whole response with its usage, built once (stored before end() sends it). */
   final(usage: NormalizedUsage): Json {
-    if (!this.response) {
-      const output = this.output.map((item, index) => {
-        if (this.text?.index === index) return messageItem(this.text.id, this.text.text, "completed");
-        const c = [...this.calls.values()].find((call) => call.index === index);
-        return c ? callItem(c.id, c.callId, c.name, c.args, "completed") : item;
-      });
-      const truncated = this.finish === "length";
-      this.response = shell(this.e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
-    }
+    this.response ??= shell(this.e, this.truncated ? "incomplete" : "completed", this.output(), responsesUsage(usage), this.truncated ? { reason: "max_output_tokens" } : undefined);
     return this.response;
   }
 
   /** Closes the open items and ends with the whole response and its usage. */
   end(usage: NormalizedUsage): string {
     const response = this.final(usage);
+    const output = response.output as Json[];
     let out = this.start();
-    if (this.text) {
-      const { id, index, text } = this.text;
-      out += this.event("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text, logprobs: [] });
-      out += this.event("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [] } });
-      this.output[index] = messageItem(id, text, "completed");
-      out += this.event("response.output_item.done", { output_index: index, item: this.output[index]! });
-    }
-    for (const c of this.calls.values()) {
-      out += this.event("response.function_call_arguments.done", { item_id: c.id, output_index: c.index, arguments: c.args });
-      this.output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed");
-      out += this.event("response.output_item.done", { output_index: c.index, item: this.output[c.index]! });
+    for (let index = 0; index < output.length; index++) {
+      const item = output[index]!;
+      const id = item.id as string;
+      if (item.type === "message") {
+        const text = this.message!.text;
+        out += this.event("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text, logprobs: [] });
+        out += this.event("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [] } });
+      } else if (item.type === "function_call") {
+        out += this.event("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: item.arguments });
+      } else if (item.type === "reasoning") {
+        const text = ((item.summary as Json[])[0]?.text as string | undefined) ?? "";
+        out += this.event("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text });
+        out += this.event("response.reasoning_summary_part.done", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text } });
+      }
+      out += this.event("response.output_item.done", { output_index: index, item });
     }
     return out + this.event(response.status === "incomplete" ? "response.incomplete" : "response.completed", { response });
   }
@@ -333,9 +383,24 @@ export function assistantTurn(response: Json): Json {
 export function inputItems(responseId: string, messages: unknown[]): Json[] {
   const base = responseId.replace(/^resp_/, "");
   let n = 0;
-  const id = (prefix: string) => `${prefix}_${base}${(n++).toString(16).padStart(4, "0")}`;
+  return chatToItems(messages.slice(0, -1), (prefix) => `${prefix}_${base}${(n++).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * A stored conversation (chat-shaped turns, the last answer's included) as input items without ids,
+ * for a continuation sent to a provider in the Responses or Messages shape.
+ */
+export function historyItems(messages: unknown[]): Json[] {
+  // Easy-input form for the answers' text: an output message as input would need the provider's own item id.
+  return chatToItems(messages, undefined).map(({ id: _id, status: _status, ...item }) =>
+    item.type === "message" && item.role === "assistant" ? { type: "message", role: "assistant", content: ((item.content as Json[])[0]?.text as string | undefined) ?? "" } : item,
+  );
+}
+
+function chatToItems(messages: unknown[], nextId: ((prefix: string) => string) | undefined): Json[] {
+  const id = nextId ?? (() => "");
   const items: Json[] = [];
-  for (const m of messages.slice(0, -1) as Json[]) {
+  for (const m of messages as Json[]) {
     if (m.role === "assistant") {
       const text = typeof m.content === "string" ? m.content : "";
       if (text) items.push(messageItem(id("msg"), text, "completed"));

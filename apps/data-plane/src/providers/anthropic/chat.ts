@@ -8,7 +8,7 @@ import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse,
  * stream events back to chat completions. Fields without an equivalent are refused with a 400.
  */
 export const ANTHROPIC_VERSION = "2023-06-01";
-const DEFAULT_MAX_TOKENS = 4096;
+export const DEFAULT_MAX_TOKENS = 4096;
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -128,17 +128,22 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
     else if (typeof tc === "object" && tc.function?.name) out.tool_choice = { type: "tool", name: tc.function.name };
   }
   const structured = structuredOutputTool(body);
-  if (structured) {
-    const own = (out.tools as StructuredTool[] | undefined) ?? [];
-    if (own.some((t) => t.name === structured.name)) throw bad("response_format.json_schema.name", `A tool is already named '${structured.name}': the structured answer needs its own name.`);
-    // The caller's tools stay callable next to the answer tool ("any": one of them or the answer);
-    // a tool_choice that forces or forbids tools contradicts a forced structured answer.
-    if (own.length && tc !== undefined && tc !== null && tc !== "auto") throw bad("tool_choice", "With response_format json_schema or json_object, tool_choice must be 'auto' or absent for this model's provider.");
-    out.tools = [...own, structured];
-    out.tool_choice = own.length ? { type: "any" } : { type: "tool", name: structured.name };
-  }
+  if (structured) forceStructured(out, structured, tc !== undefined && tc !== null && tc !== "auto", "response_format.json_schema.name");
   if (body.parallel_tool_calls === false) out.tool_choice = { ...((out.tool_choice as object) ?? { type: "auto" }), disable_parallel_tool_use: true };
   return out;
+}
+
+/**
+ * Adds the structured answer's tool to a Messages body and forces it: the caller's tools stay
+ * callable next to it ("any": one of them or the answer); a tool_choice that forces or forbids
+ * tools (`choiceGiven`) contradicts a forced structured answer.
+ */
+export function forceStructured(out: Record<string, unknown>, structured: StructuredTool, choiceGiven: boolean, nameParam: string): void {
+  const own = (out.tools as StructuredTool[] | undefined) ?? [];
+  if (own.some((t) => t.name === structured.name)) throw bad(nameParam, `A tool is already named '${structured.name}': the structured answer needs its own name.`);
+  if (own.length && choiceGiven) throw bad("tool_choice", "With a json_schema or json_object format, tool_choice must be 'auto' or absent for this model's provider.");
+  out.tools = [...own, structured];
+  out.tool_choice = own.length ? { type: "any" } : { type: "tool", name: structured.name };
 }
 
 export interface AnthropicUsage {

@@ -35,6 +35,7 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
       let started: AnthropicUsage = {};
       let output = "";
       return (data: string): ParsedStreamEvent => {
+        // Also handed on parsed (`chunk`), for shapes that translate the events (Responses).
         let ev: { type?: string; message?: { model?: string; usage?: AnthropicUsage }; delta?: { type?: string; text?: string; thinking?: string; partial_json?: string }; usage?: AnthropicUsage; error?: { message?: string } };
         try {
           ev = JSON.parse(data) as typeof ev;
@@ -53,14 +54,14 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
             const d = ev.delta;
             const text = (d?.type === "text_delta" ? d.text : d?.type === "thinking_delta" ? d.thinking : d?.type === "input_json_delta" ? d.partial_json : "") ?? "";
             output += text;
-            return { forward: frame(data), text, done: false };
+            return { forward: frame(data), chunk: ev, text, done: false };
           }
           case "message_delta": {
             // No usage on the final delta: leave it unknown so the gateway counts what it delivered,
             // and give the client the count (the SDKs read message_delta.usage unconditionally).
-            if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), text: "", done: false };
+            if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), chunk: ev, text: "", done: false };
             const defined = Object.fromEntries(Object.entries(ev.usage).filter(([, v]) => typeof v === "number"));
-            return { forward: frame(data), usage: normalize({ ...started, ...defined }), text: "", done: false };
+            return { forward: frame(data), chunk: ev, usage: normalize({ ...started, ...defined }), text: "", done: false };
           }
           case "message_stop":
             // Sent by the client shape's end, after the usage event is durable.
@@ -68,7 +69,7 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
           case "error":
             throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${ev.error?.message ?? "unknown"}`);
           default:
-            return { forward: frame(data), text: "", done: false };
+            return { forward: frame(data), chunk: ev, text: "", done: false };
         }
       };
     },

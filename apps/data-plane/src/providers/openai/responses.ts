@@ -1,0 +1,76 @@
+import { GatewayError } from "@gateway/errors";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
+
+interface ResponsesUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  input_tokens_details?: { cached_tokens?: number } | null;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** The Responses API's usage (totals include cached input and reasoning output, as in chat). */
+export function normalizeResponsesUsage(u: ResponsesUsage | null | undefined): NormalizedUsage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  return normalizeOpenAIUsage({
+    prompt_tokens: u.input_tokens,
+    completion_tokens: u.output_tokens,
+    prompt_tokens_details: u.input_tokens_details ?? null,
+    completion_tokens_details: u.output_tokens_details ?? null,
+  });
+}
+
+/** Lifecycle events whose `response` object is rewritten for the client (model, store, previous_response_id). */
+const LIFECYCLE = new Set(["response.created", "response.in_progress", "response.queued"]);
+
+/** Deltas of generated output: counted when the provider reports no usage. */
+const GENERATED: Record<string, true> = {
+  "response.output_text.delta": true,
+  "response.refusal.delta": true,
+  "response.function_call_arguments.delta": true,
+  "response.reasoning_summary_text.delta": true,
+  "response.reasoning_text.delta": true,
+};
+
+/**
+ * OpenAI's Responses API natively (POST /responses). The route builds the body (the client's
+ * request with the earlier turns expanded into `input`, `store: false`, no `previous_response_id`:
+ * the gateway keeps conversations itself, so any provider can continue them); here only `model` is
+ * rewritten. Answers are the provider's Response objects; stream events go through as the provider
+ * framed them, except the lifecycle events (whose Response the client shape rewrites) and the
+ * terminal `response.completed` / `response.incomplete`, held back until the usage is durable.
+ */
+export const openAIResponses: ChatAdapter = {
+  buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", ...openAIAuthHeaders(target) };
+    return { url: `${target.provider.base_url.replace(/\/+$/, "")}/responses`, headers, body: JSON.stringify({ ...body, model: target.deployment.upstream_model }) };
+  },
+
+  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
+    const r = json as { object?: unknown; output?: unknown; usage?: ResponsesUsage; status?: unknown; error?: { message?: unknown } | null } | null;
+    if (!r || typeof r !== "object" || !Array.isArray(r.output)) throw new GatewayError("upstream_error", "The provider returned an invalid response.");
+    if (r.status === "failed") throw new GatewayError("upstream_error", `The provider failed the response: ${String(r.error?.message ?? "unknown")}`);
+    return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage) };
+  },
+
+  streamParser: (publicModel: string) => (data: string): ParsedStreamEvent => {
+    let ev: { type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown };
+    try {
+      ev = JSON.parse(data) as typeof ev;
+    } catch {
+      throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+    }
+    const type = String(ev.type ?? "");
+    if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
+    if (type === "response.completed" || type === "response.incomplete") {
+      const usage = normalizeResponsesUsage(ev.response?.usage);
+      return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
+    }
+    if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
+    if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
+    if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
+    return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
+  },
+
+  mapError: mapOpenAIError,
+};

@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { cut, failure, planReply, sleep, type ChatMessage } from "./openai-chat.js";
+
+type Json = Record<string, unknown>;
+
+interface ResponsesBody {
+  model?: string;
+  input?: unknown;
+  instructions?: string | null;
+  stream?: boolean;
+  max_output_tokens?: number | null;
+  tools?: Array<{ type?: string; name?: string }>;
+  store?: boolean;
+  previous_response_id?: string | null;
+  reasoning?: { effort?: string | null; summary?: string | null } | null;
+  [k: string]: unknown;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+
+/** The input items as the chat messages the fake's echo logic reads (text only). */
+function messagesOf(body: ResponsesBody): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (body.instructions) out.push({ role: "system", content: body.instructions });
+  if (typeof body.input === "string") return [...out, { role: "user", content: body.input }];
+  for (const item of (Array.isArray(body.input) ? body.input : []) as Json[]) {
+    const type = item.type ?? "message";
+    if (type === "message") {
+      const content = Array.isArray(item.content) ? (item.content as Json[]).map((p) => ({ type: p.type === "input_image" ? "image_url" : "text", text: p.text })) : item.content;
+      out.push({ role: String(item.role), content });
+    } else if (type === "function_call_output") out.push({ role: "tool", content: typeof item.output === "string" ? item.output : JSON.stringify(item.output) });
+    else if (type === "function_call") out.push({ role: "assistant", content: "" });
+  }
+  return out;
+}
+
+/**
+ * OpenAI's Responses API, faked with the same deterministic answers as chat completions: the echo,
+ * a call of the first function tool after a user turn, what the tool said after its output, and the
+ * directives (`reasoning=N` adds a reasoning item and reasoning tokens, `cached=N` cached input
+ * tokens, `cut`, `status`, `malformed` …). Refuses `previous_response_id` and `store: true`, which
+ * a gateway that keeps conversations itself must never send. Streams the documented event
+ * sequence (providers/fixtures/openai-responses-stream.sse in the data-plane is a real one).
+ */
+export async function handleResponses(body: ResponsesBody, res: ServerResponse): Promise<void> {
+  const model = body.model ?? "";
+  if (body.previous_response_id || body.store !== false) {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake: the gateway must send store: false and no previous_response_id", type: "invalid_request_error", param: "store", code: null } }));
+    return;
+  }
+  const tool = body.tools?.find((t) => t.type === "function")?.name;
+  const plan = planReply(model, messagesOf(body), tool, body.max_output_tokens ?? undefined, 1);
+  const { d, toolCall, words, reasoning } = plan;
+  if (d.delayMs > 0) await sleep(d.delayMs);
+  if (res.destroyed) return;
+  if (plan.failWith !== undefined && plan.failWith !== 200) return failure(res, d, plan.failWith);
+  const responseId = id("resp");
+  const createdAt = Math.floor(Date.now() / 1000);
+  const usage = d.noUsage
+    ? null
+    : { input_tokens: plan.promptCount, input_tokens_details: { cached_tokens: plan.cachedCount }, output_tokens: plan.completionTokens, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: plan.promptCount + plan.completionTokens };
+  const truncated = plan.finish === "length";
+  const shell = (status: string, output: Json[], u: Json | null): Json => ({
+    id: responseId,
+    object: "response",
+    created_at: createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: status === "incomplete" ? { reason: "max_output_tokens" } : null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: null },
+    store: false,
+    temperature: 1,
+    text: { format: { type: "text" } },
+    tool_choice: "auto",
+    tools: body.tools ?? [],
+    top_p: 1,
+    truncation: "disabled",
+    usage: u,
+    metadata: {},
+  });
+  const reasoningItem = reasoning > 0 ? { id: id("rs"), type: "reasoning", summary: [] } : undefined;
+  const text = words.join(" ");
+  const messageId = id("msg");
+  const message = (t: string, status: string) => ({ id: messageId, type: "message", status, role: "assistant", content: [{ type: "output_text", text: t, annotations: [], logprobs: [] }] });
+  const call = toolCall && { id: id("fc"), type: "function_call", status: "completed", arguments: toolCall.function.arguments, call_id: toolCall.id, name: toolCall.function.name };
+  const output: Json[] = [...(reasoningItem ? [reasoningItem] : []), ...(call ? [call] : [message(text, "completed")])];
+  const final = shell(truncated ? "incomplete" : "completed", output, usage);
+
+  if (!body.stream) {
+    if (d.malformed) {
+      res.writeHead(200, { "content-type": "application/json" }).end('{"id": "broken", "output": [');
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(final));
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  let seq = 0;
+  const send = (type: string, data: Json) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+  send("response.created", { response: shell("in_progress", [], null) });
+  send("response.in_progress", { response: shell("in_progress", [], null) });
+  let index = 0;
+  if (reasoningItem) {
+    send("response.output_item.added", { output_index: index, item: reasoningItem });
+    send("response.output_item.done", { output_index: index, item: reasoningItem });
+    index++;
+  }
+  if (call) {
+    send("response.output_item.added", { output_index: index, item: { ...call, status: "in_progress", arguments: "" } });
+    const mid = Math.floor(call.arguments.length / 2);
+    for (const part of [call.arguments.slice(0, mid), call.arguments.slice(mid)]) send("response.function_call_arguments.delta", { item_id: call.id, output_index: index, delta: part });
+    send("response.function_call_arguments.done", { item_id: call.id, output_index: index, arguments: call.arguments });
+    send("response.output_item.done", { output_index: index, item: call });
+  } else {
+    send("response.output_item.added", { output_index: index, item: { ...message("", "in_progress"), content: [] } });
+    send("response.content_part.added", { item_id: messageId, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [], logprobs: [] } });
+    for (let i = 0; i < words.length; i++) {
+      if (d.cutAfter !== undefined && i >= d.cutAfter) return cut(res);
+      if (d.chunkDelayMs > 0) await sleep(d.chunkDelayMs);
+      if (res.destroyed) return;
+      if (d.malformed && i === 1) {
+        res.write("event: response.output_text.delta\ndata: {not json\n\n");
+        continue;
+      }
+      send("response.output_text.delta", { item_id: messageId, output_index: index, content_index: 0, delta: i === 0 ? words[i] : ` ${words[i]}`, logprobs: [] });
+    }
+    if (d.cutAfter !== undefined && words.length <= d.cutAfter) return cut(res);
+    send("response.output_text.done", { item_id: messageId, output_index: index, content_index: 0, text, logprobs: [] });
+    send("response.content_part.done", { item_id: messageId, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [], logprobs: [] } });
+    send("response.output_item.done", { output_index: index, item: message(text, "completed") });
+  }
+  send(truncated ? "response.incomplete" : "response.completed", { response: final });
+  res.end();
+}
