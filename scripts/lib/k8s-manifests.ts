@@ -1,0 +1,249 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+import { parseAllDocuments } from "yaml";
+
+/**
+ * Checks of the Kubernetes manifests in deploy/: rendering (Kustomize, through `kubectl kustomize`),
+ * the Kubernetes schemas, and the rules this deployment depends on (probes, requests, budgets, the
+ * NATS cluster's size against the stream replicas).
+ *
+ * The schemas are the Kubernetes OpenAPI definitions as the `kubernetes-models` package carries them,
+ * applied twice: its validators (generated from the OpenAPI schemas) check types, required fields,
+ * enums and formats (a quantity, an int32), and its TypeScript declarations (generated from the same
+ * definitions) are the strict pass: every document is type-checked as an object literal of its kind,
+ * so a field the API does not have, at any depth, is an error, as `kubectl apply --validate=strict`
+ * makes it.
+ */
+
+export const root = resolve(import.meta.dirname, "../..");
+/** The Kustomize base and the overlays on it; every one of them renders to manifests that must pass. */
+export const TARGETS = ["deploy/k8s", "deploy/overlays/small", "deploy/overlays/production"] as const;
+
+/** One Kubernetes object as YAML gives it. */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+/** `kubectl kustomize <dir>`: the manifests an `kubectl apply -k <dir>` would send. Throws kubectl's error. */
+export function render(dir: string): string {
+  try {
+    return execFileSync("kubectl", ["kustomize", resolve(root, dir)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: string };
+    if (e.code === "ENOENT") throw new Error("kubectl not found: `make bootstrap` installs it (Kustomize is built into kubectl)");
+    throw new Error(`kubectl kustomize ${dir}: ${e.stderr?.trim() || e.message}`);
+  }
+}
+
+/** The documents of a YAML stream; a YAML error is thrown with its position. */
+export function parseManifests(text: string): K8sObject[] {
+  const docs = parseAllDocuments(text);
+  const out: K8sObject[] = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) throw new Error(doc.errors.map((e) => e.message).join("\n"));
+    const value = doc.toJS() as K8sObject | null;
+    if (value !== null) out.push(value);
+  }
+  return out;
+}
+
+const id = (o: K8sObject) => `${o.kind}/${o.metadata?.name ?? "?"}`;
+
+/** Type-checks each object as an object literal of `I<Kind>` from kubernetes-models: unknown fields, wrong types, missing required fields. */
+function strictProblems(objects: K8sObject[]): string[] {
+  const file = join(root, "deploy", "__manifests__.ts");
+  const lines: string[] = [];
+  const owners: Array<{ line: number; name: string }> = [];
+  const known = objects.filter((o) => existsSync(join(root, "node_modules/kubernetes-models", o.apiVersion, `${o.kind}.d.ts`)));
+  known.forEach((o, i) => {
+    lines.push(`import type { I${o.kind} as T${i} } from "kubernetes-models/${o.apiVersion}/${o.kind}";`);
+  });
+  known.forEach((o, i) => {
+    owners.push({ line: lines.length, name: id(o) });
+    lines.push(`export const m${i}: T${i} = ${JSON.stringify(o, null, 1)};`.replace(/\n/g, " "));
+  });
+  const source = lines.join("\n");
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"] };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, ...rest) => (resolve(name) === file ? ts.createSourceFile(name, source, lang) : getSourceFile(name, lang, ...rest));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => resolve(name) === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  const sf = program.getSourceFile(file)!;
+  return ts.getPreEmitDiagnostics(program, sf).map((d) => {
+    const line = d.start === undefined ? -1 : sf.getLineAndCharacterOfPosition(d.start).line;
+    const owner = owners.findLast((o) => o.line <= line);
+    return `${owner?.name ?? "manifests"}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+  });
+}
+
+/** kubernetes-models' OpenAPI validators: types, formats (quantities, int32), enums, required fields. */
+async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const o of objects) {
+    if (typeof o.apiVersion !== "string" || typeof o.kind !== "string") {
+      problems.push(`${id(o)}: apiVersion and kind are required`);
+      continue;
+    }
+    const path = join(root, "node_modules/kubernetes-models", o.apiVersion, `${o.kind}.js`);
+    if (!existsSync(path)) {
+      problems.push(`${id(o)}: ${o.apiVersion} ${o.kind} is not a kind of the Kubernetes API`);
+      continue;
+    }
+    const url = pathToFileURL(path).href;
+    const mod = (await import(url)) as Record<string, new (data: unknown) => { validate(): void }>;
+    const Model = mod[o.kind]!;
+    try {
+      new Model(structuredClone(o)).validate();
+    } catch (err) {
+      problems.push(`${id(o)}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+/** Problems against the Kubernetes API schemas, strict (unknown fields are errors). Empty = valid. */
+export async function validateSchemas(objects: K8sObject[]): Promise<string[]> {
+  const problems = await schemaProblems(objects);
+  return [...problems, ...strictProblems(objects)];
+}
+
+// --- The deployment's own rules ------------------------------------------------------------------
+
+interface Probe {
+  httpGet?: { path?: string; port: number | string };
+}
+interface Container {
+  name: string;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } }>;
+  ports?: Array<{ containerPort: number; name?: string }>;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string | number> };
+}
+interface PodTemplate {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: { containers: Container[] };
+}
+/** A Deployment or a StatefulSet. */
+export interface Workload extends K8sObject {
+  spec: { replicas?: number; serviceName?: string; selector: { matchLabels?: Record<string, string> }; template: PodTemplate };
+}
+interface Budget extends K8sObject {
+  spec: { minAvailable?: number | string; maxUnavailable?: number | string; selector?: { matchLabels?: Record<string, string> } };
+}
+interface ServiceObject extends K8sObject {
+  spec: { clusterIP?: string; selector?: Record<string, string>; ports: Array<{ port: number; targetPort?: number | string; name?: string }> };
+}
+
+export const workloads = (objects: K8sObject[]) => objects.filter((o): o is Workload => o.kind === "Deployment" || o.kind === "StatefulSet");
+export const find = <T extends K8sObject>(objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name) as T | undefined;
+const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>
+  selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+/** The container port a probe or a Service names (by name or number), or undefined if the container has none such. */
+export function resolvePort(container: Container, port: number | string | undefined): number | undefined {
+  if (typeof port === "number") return container.ports?.some((p) => p.containerPort === port) ? port : undefined;
+  return container.ports?.find((p) => p.name === port)?.containerPort;
+}
+
+/** The value of a container's environment variable set by `value`. */
+export const envValue = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
+
+/** Pods a budget lets a drain take at `replicas` pods (Kubernetes rounds a maxUnavailable percentage up, a minAvailable one up too). */
+function disruptionsAllowed(b: Budget["spec"], replicas: number): number {
+  const count = (v: number | string, up: boolean) => (typeof v === "number" ? v : (up ? Math.ceil : Math.floor)((Number.parseInt(v, 10) / 100) * replicas));
+  if (b.maxUnavailable !== undefined) return Math.min(replicas, count(b.maxUnavailable, true));
+  if (b.minAvailable !== undefined) return Math.max(0, replicas - count(b.minAvailable, true));
+  return 0;
+}
+
+/** Rules of this deployment beyond the schemas, for objects that pass them. Empty = none broken. */
+export function deploymentProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const services = objects.filter((o): o is ServiceObject => o.kind === "Service");
+  const budgets = objects.filter((o): o is Budget => o.kind === "PodDisruptionBudget");
+  for (const w of workloads(objects)) {
+    const labels = w.spec.template.metadata?.labels;
+    if (!matches(w.spec.selector.matchLabels, labels)) problems.push(`${id(w)}: the selector does not match the pod labels`);
+    for (const c of w.spec.template.spec.containers) {
+      for (const kind of ["readinessProbe", "livenessProbe"] as const) {
+        const probe = c[kind];
+        if (!probe) problems.push(`${id(w)} ${c.name}: no ${kind}`);
+        else if (probe.httpGet && resolvePort(c, probe.httpGet.port) === undefined) problems.push(`${id(w)} ${c.name}: ${kind} port ${probe.httpGet.port} is not a container port`);
+      }
+      for (const r of ["cpu", "memory"]) if (c.resources?.requests?.[r] === undefined) problems.push(`${id(w)} ${c.name}: no ${r} request`);
+    }
+    const replicas = w.spec.replicas ?? 1;
+    const own = budgets.filter((b) => matches(b.spec.selector?.matchLabels, labels));
+    if (own.length !== 1) problems.push(`${id(w)}: ${own.length} PodDisruptionBudgets select its pods (want 1)`);
+    for (const b of own) if (disruptionsAllowed(b.spec, replicas) < 1) problems.push(`${id(w)}: ${id(b)} allows no disruption at ${replicas} replicas, so every node drain would block`);
+    if (w.kind === "StatefulSet") {
+      const governing = find<ServiceObject>(objects, "Service", w.spec.serviceName ?? "");
+      if (!governing || governing.spec.clusterIP !== "None") problems.push(`${id(w)}: serviceName ${w.spec.serviceName} is not a headless Service`);
+    }
+  }
+  for (const s of services) {
+    const backends = workloads(objects).filter((w) => matches(s.spec.selector, w.spec.template.metadata?.labels));
+    if (backends.length === 0) problems.push(`${id(s)}: selects no pods`);
+    for (const w of backends) {
+      for (const p of s.spec.ports) {
+        if (!w.spec.template.spec.containers.some((c) => resolvePort(c, p.targetPort ?? p.port) !== undefined)) problems.push(`${id(s)}: port ${p.name ?? p.port} targets ${p.targetPort ?? p.port}, which ${id(w)} does not expose`);
+      }
+    }
+  }
+  for (const b of budgets) if (!workloads(objects).some((w) => matches(b.spec.selector?.matchLabels, w.spec.template.metadata?.labels))) problems.push(`${id(b)}: selects no pods`);
+  for (const hpa of objects.filter((o) => o.kind === "HorizontalPodAutoscaler")) {
+    const ref = (hpa.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
+    if (!find(objects, ref.kind, ref.name)) problems.push(`${id(hpa)}: scales ${ref.kind}/${ref.name}, which does not exist`);
+  }
+  problems.push(...natsProblems(objects));
+  return problems;
+}
+
+/** The NATS cluster against its configuration and against the replicas the services ask their streams for. */
+function natsProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const nats = find<Workload>(objects, "StatefulSet", "nats");
+  const conf = (find(objects, "ConfigMap", "nats-config")?.data as Record<string, string> | undefined)?.["nats.conf"];
+  if (!nats || conf === undefined) return ["StatefulSet/nats with ConfigMap/nats-config (nats.conf) is required"];
+  const nodes = nats.spec.replicas ?? 1;
+  const routes = [...conf.matchAll(/nats:\/\/([a-z0-9-]+)\.([a-z0-9-]+):(\d+)/g)].map((m) => `${m[1]}.${m[2]}`);
+  const want = Array.from({ length: nodes }, (_, i) => `nats-${i}.${nats.spec.serviceName}`);
+  if (nodes === 1) {
+    if (/\bcluster\s*\{/.test(conf)) problems.push("nats.conf: a single node must not configure a cluster (it would wait for a meta leader forever)");
+    if (!/sync_interval:\s*always/.test(conf)) problems.push("nats.conf: a single node must fsync every write (sync_interval: always)");
+  } else if (routes.join(" ") !== want.join(" ")) {
+    problems.push(`nats.conf: routes ${routes.join(", ")} do not name the ${nodes} nodes (${want.join(", ")})`);
+  }
+  for (const w of workloads(objects)) {
+    for (const c of w.spec.template.spec.containers) {
+      for (const name of ["LEDGER_STREAM_REPLICAS", "DATA_PLANE_RESPONSES_REPLICAS"]) {
+        const v = envValue(c, name);
+        if (v !== undefined && Number(v) > nodes) problems.push(`${id(w)}: ${name}=${v} but NATS runs ${nodes} node(s); JetStream refuses such a stream`);
+        if (v !== undefined && nodes >= 3 && Number(v) < 3) problems.push(`${id(w)}: ${name}=${v} on a ${nodes}-node cluster: an acknowledged event would not survive losing a node`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Everything one target renders to, and its problems (render errors included). */
+export async function checkTarget(dir: string): Promise<{ objects: K8sObject[]; problems: string[] }> {
+  let objects: K8sObject[];
+  try {
+    objects = parseManifests(render(dir));
+  } catch (err) {
+    return { objects: [], problems: [(err as Error).message] };
+  }
+  // The deployment's rules read fields the schemas guarantee, so they run on valid objects only.
+  const schema = await validateSchemas(objects);
+  return { objects, problems: schema.length > 0 ? schema : deploymentProblems(objects) };
+}

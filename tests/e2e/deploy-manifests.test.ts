@@ -1,0 +1,177 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig as loadControlConfig } from "@gateway/control-plane";
+import { loadConfig as loadDataPlaneConfig } from "@gateway/data-plane";
+import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { checkTarget, deploymentProblems, envValue, find, type K8sObject, parseManifests, render, resolvePort, root, TARGETS, validateSchemas, type Workload, workloads } from "../../scripts/lib/k8s-manifests.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/**
+ * deploy/: the Kustomize base and both overlays render (kubectl kustomize) to manifests that pass the
+ * Kubernetes schemas strictly and this deployment's rules, and the probes point at ports and paths
+ * the services really serve with the environment the manifests give them.
+ */
+const rendered = new Map<string, K8sObject[]>();
+beforeAll(() => {
+  for (const t of TARGETS) rendered.set(t, parseManifests(render(t)));
+});
+const objectsOf = (t: string) => structuredClone(rendered.get(t)!);
+const ledgerOf = (o: K8sObject[]) => find<Workload>(o, "Deployment", "ledger")!;
+
+describe("deploy/ manifests", () => {
+  it.each(TARGETS)("%s renders to manifests that validate", async (target) => {
+    const { objects, problems } = await checkTarget(target);
+    expect(problems).toEqual([]);
+    expect(workloads(objects).map((w) => w.metadata.name).sort()).toEqual(["control-plane", "data-plane", "ledger", "nats"]);
+    expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toHaveLength(4);
+  });
+
+  it("puts every manifest of deploy/k8s in the base", () => {
+    const listed = (parseAllDocuments(readFileSync(resolve(root, "deploy/k8s/kustomization.yaml"), "utf8"))[0]!.toJS() as { resources: string[] }).resources;
+    const files = readdirSync(resolve(root, "deploy/k8s")).filter((f) => /\.ya?ml$/.test(f) && f !== "kustomization.yaml");
+    expect(files.filter((f) => !listed.includes(f))).toEqual([]);
+  });
+
+  it("rejects a wrong type, an unknown field, a missing required field and a malformed quantity", async () => {
+    const cases: Array<[string, (o: K8sObject[]) => void, RegExp]> = [
+      ["replicas as a string", (o) => void (ledgerOf(o).spec.replicas = "two" as unknown as number), /spec\/replicas must be integer/],
+      ["a misspelt probe field", (o) => void Object.assign(ledgerOf(o).spec.template.spec.containers[0]!, { livenessProbes: {} }), /'"livenessProbes"' does not exist in type 'IContainer'/],
+      ["a field the spec does not have", (o) => void Object.assign(ledgerOf(o).spec, { replica: 2 }), /'"replica"' does not exist in type 'IDeploymentSpec'/],
+      ["no selector", (o) => void delete (ledgerOf(o).spec as Partial<Workload["spec"]>).selector, /must have required property selector/],
+      ["a container without a name", (o) => void delete (ledgerOf(o).spec.template.spec.containers[0] as { name?: string }).name, /must have required property name/],
+      ["a CPU request in words", (o) => void (ledgerOf(o).spec.template.spec.containers[0]!.resources!.requests!.cpu = "250 millicores"), /requests\/cpu must match format "quantity"/],
+      ["a kind the API does not have", (o) => void (find(o, "Service", "ledger")!.apiVersion = "v2"), /v2 Service is not a kind of the Kubernetes API/],
+    ];
+    for (const [what, breakIt, expected] of cases) {
+      const objects = objectsOf("deploy/k8s");
+      breakIt(objects);
+      const problems = await validateSchemas(objects);
+      expect(problems.join("\n"), what).toMatch(expected);
+    }
+  });
+
+  it("fails an overlay whose patch breaks the schema, through kubectl kustomize", async () => {
+    // A copy of the base beside the overlay: Kustomize takes no absolute path to a base.
+    const tmp = mkdtempSync(join(tmpdir(), "gw-overlay-"));
+    const dir = join(tmp, "overlay");
+    cpSync(resolve(root, "deploy/k8s"), join(tmp, "k8s"), { recursive: true });
+    mkdirSync(dir);
+    try {
+      writeFileSync(join(dir, "kustomization.yaml"), "resources: [../k8s]\npatches:\n  - path: broken.yaml\n");
+      writeFileSync(join(dir, "broken.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ledger }\nspec:\n  template:\n    spec:\n      containers:\n        - name: ledger\n          readinessProbe: { httpGet: { path: /readyz, port: ops }, periodSecond: 2 }\n");
+      const { problems } = await checkTarget(dir);
+      expect(problems.join("\n")).toMatch(/Deployment\/ledger: .*'"periodSecond"' does not exist in type 'IProbe'/);
+      writeFileSync(join(dir, "broken.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ledgr }\nspec: { replicas: 1 }\n");
+      expect((await checkTarget(dir)).problems.join("\n")).toMatch(/kubectl kustomize .*ledgr/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a deployment without probes, a budget that blocks drains, or streams wider than the NATS cluster", () => {
+    const noProbe = objectsOf("deploy/k8s");
+    delete ledgerOf(noProbe).spec.template.spec.containers[0]!.readinessProbe;
+    expect(deploymentProblems(noProbe)).toContain("Deployment/ledger ledger: no readinessProbe");
+
+    const blocking = objectsOf("deploy/overlays/small");
+    Object.assign(find(blocking, "PodDisruptionBudget", "ledger")!, { spec: { minAvailable: 1, selector: { matchLabels: { app: "ledger" } } } });
+    expect(deploymentProblems(blocking)).toContain("Deployment/ledger: PodDisruptionBudget/ledger allows no disruption at 1 replicas, so every node drain would block");
+
+    const wrongPort = objectsOf("deploy/k8s");
+    ledgerOf(wrongPort).spec.template.spec.containers[0]!.livenessProbe = { httpGet: { path: "/healthz", port: "metrics" } };
+    expect(deploymentProblems(wrongPort)).toContain("Deployment/ledger ledger: livenessProbe port metrics is not a container port");
+
+    const r3OnOneNode = objectsOf("deploy/overlays/small");
+    envOf(ledgerOf(r3OnOneNode), "LEDGER_STREAM_REPLICAS").value = "3";
+    expect(deploymentProblems(r3OnOneNode)).toContain("Deployment/ledger: LEDGER_STREAM_REPLICAS=3 but NATS runs 1 node(s); JetStream refuses such a stream");
+
+    const twoRoutes = objectsOf("deploy/k8s");
+    const conf = find(twoRoutes, "ConfigMap", "nats-config")!.data as Record<string, string>;
+    conf["nats.conf"] = conf["nats.conf"]!.replace(/\s*nats:\/\/nats-2\.nats-cluster:6222/, "");
+    expect(deploymentProblems(twoRoutes).join("\n")).toMatch(/routes nats-0.nats-cluster, nats-1.nats-cluster do not name the 3 nodes/);
+  });
+
+  it("runs NATS as a three-node JetStream cluster with R3 streams, and as one fsync-always node in the small overlay", () => {
+    for (const target of ["deploy/k8s", "deploy/overlays/production"]) {
+      const o = objectsOf(target);
+      expect(find<Workload>(o, "StatefulSet", "nats")!.spec.replicas, target).toBe(3);
+      expect(envValue(ledgerOf(o).spec.template.spec.containers[0]!, "LEDGER_STREAM_REPLICAS"), target).toBe("3");
+      expect((find(o, "ConfigMap", "nats-config")!.data as Record<string, string>)["nats.conf"]).toMatch(/jetstream \{ store_dir: \/data/);
+    }
+    const small = objectsOf("deploy/overlays/small");
+    expect(find<Workload>(small, "StatefulSet", "nats")!.spec.replicas).toBe(1);
+    expect(envValue(ledgerOf(small).spec.template.spec.containers[0]!, "LEDGER_STREAM_REPLICAS")).toBe("1");
+    expect(envValue(find<Workload>(small, "StatefulSet", "data-plane")!.spec.template.spec.containers[0]!, "DATA_PLANE_RESPONSES_REPLICAS")).toBe("1");
+  });
+
+  it("spreads every production workload over hosts and zones, NATS one node per host", () => {
+    const o = objectsOf("deploy/overlays/production");
+    for (const w of workloads(o)) {
+      const spec = w.spec.template.spec as { topologySpreadConstraints?: Array<{ topologyKey: string }>; affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: Array<{ topologyKey: string }> } } };
+      expect(spec.topologySpreadConstraints?.map((c) => c.topologyKey), w.metadata.name).toContain("topology.kubernetes.io/zone");
+      if (w.metadata.name === "nats") expect(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.map((a) => a.topologyKey)).toEqual(["kubernetes.io/hostname"]);
+      else expect(spec.topologySpreadConstraints?.map((c) => c.topologyKey), w.metadata.name).toContain("kubernetes.io/hostname");
+      expect(w.spec.replicas, w.metadata.name).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+function envOf(w: Workload, name: string): { name: string; value?: string } {
+  return w.spec.template.spec.containers[0]!.env!.find((e) => e.name === name)!;
+}
+
+/** A container's environment as the pod gets it; a secret or field reference becomes a stand-in value of its own. */
+function podEnv(w: Workload): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const e of w.spec.template.spec.containers[0]!.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    env[e.name] = e.value ?? (ref ? `stand-in-${ref.name}-${ref.key}-0123456789` : `${w.metadata.name}-0`);
+  }
+  return env;
+}
+
+describe("probes and ports against the services", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack("deploy-manifests");
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each(TARGETS)("%s: each service's environment is accepted, and its probes, Service and metrics port are where it listens", async (target) => {
+    const o = objectsOf(target);
+    const listening = {
+      "control-plane": (env: Record<string, string>) => {
+        const c = loadControlConfig(env);
+        return { health: c.opsPort, grpc: c.grpcPort as number | undefined, running: stack.control.opsPort };
+      },
+      ledger: (env: Record<string, string>) => {
+        const c = loadLedgerConfig(env);
+        return { health: c.opsPort, grpc: c.grpcPort as number | undefined, running: stack.ledger().opsPort };
+      },
+      "data-plane": (env: Record<string, string>) => {
+        const c = loadDataPlaneConfig(env);
+        return { health: c.port, grpc: undefined, running: Number(new URL(stack.baseUrl()).port) };
+      },
+    };
+    for (const [name, listen] of Object.entries(listening)) {
+      const w = workloads(o).find((x) => x.metadata.name === name)!;
+      const container = w.spec.template.spec.containers[0]!;
+      const ports = listen(podEnv(w));
+      for (const probe of [container.readinessProbe!, container.livenessProbe!]) {
+        expect(resolvePort(container, probe.httpGet!.port), `${target} ${name} probe port`).toBe(ports.health);
+        // The path answers 200 on the running service (ready by now).
+        const res = await fetch(`http://127.0.0.1:${ports.running}${probe.httpGet!.path}`, { signal: AbortSignal.timeout(5_000) });
+        expect(res.status, `${name} ${probe.httpGet!.path}`).toBe(200);
+      }
+      expect(Number(w.spec.template.metadata!.annotations!["prometheus.io/port"]), `${name} metrics port`).toBe(ports.health);
+      const service = find<K8sObject & { spec: { ports: Array<{ targetPort: string | number }> } }>(o, "Service", name)!;
+      if (ports.grpc !== undefined) expect(resolvePort(container, service.spec.ports[0]!.targetPort), `${name} gRPC`).toBe(ports.grpc);
+      else expect(resolvePort(container, service.spec.ports[0]!.targetPort), `${name} HTTP`).toBe(ports.health);
+    }
+  });
+});
