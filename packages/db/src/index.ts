@@ -76,6 +76,7 @@ export async function migrate(db: Kysely<unknown>, schema: string, migrations: R
 
 async function migrateOnce(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<void> {
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  if (await newerSchema(db, schema, migrations)) return;
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
@@ -83,4 +84,23 @@ async function migrateOnce(db: Kysely<unknown>, schema: string, migrations: Reco
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/**
+ * True when a newer release already migrated this schema past every migration listed here: during a
+ * rolling upgrade (or a rollback) an older replica starts against it. Migrations are additive (see
+ * docs/operations.md, "Compatibility between releases"), so the older code runs on the newer schema
+ * as it is; Kysely would refuse it as "corrupted". A schema missing one of ours is still migrated.
+ */
+async function newerSchema(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<boolean> {
+  const table = await sql<{ exists: boolean }>`SELECT to_regclass(${`${schema}.kysely_migration`}) IS NOT NULL AS exists`.execute(db);
+  if (!table.rows[0]?.exists) return false;
+  const done = new Set((await sql<{ name: string }>`SELECT name FROM ${sql.id(schema, "kysely_migration")}`.execute(db)).rows.map((r) => r.name));
+  const ours = Object.keys(migrations);
+  const unknown = [...done].filter((name) => !(name in migrations));
+  if (unknown.length === 0) return false;
+  if (ours.some((name) => !done.has(name))) {
+    throw new Error(`schema ${schema} has migrations this release does not know (${unknown.join(", ")}) but lacks some of its own: refusing to guess`);
+  }
+  return true;
 }
