@@ -123,6 +123,13 @@ export const UsageEventV1 = z.object({
   created_at_ms: z.number().int().nonnegative(),
   /** Milliseconds from request receipt to the last byte sent. */
   duration_ms: z.number().int().nonnegative(),
+  /**
+   * W3C `traceparent` of the span that published the event, present when the data-plane traces:
+   * the ledger links its apply span to it. A batch message carries many events, each in its own
+   * trace, so this rides in the event rather than in a message header. Added in place (ledgers
+   * that predate it drop the unknown field); an invalid value is dropped, never the event.
+   */
+  traceparent: z.string().max(128).optional().catch(undefined),
 });
 export type UsageEventV1 = z.infer<typeof UsageEventV1>;
 

@@ -91,3 +91,4 @@ export async function startOpsServer(opts: OpsServerOptions): Promise<{ server: 
       }),
   };
 }
+export * from "./tracing.js";
