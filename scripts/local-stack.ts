@@ -217,6 +217,9 @@ async function up(): Promise<void> {
     { mode: 0o600 },
   );
 
+  // The data-plane's caller tokens (one per server it calls) live only as long as this stack.
+  const dataPlaneTokens = { control: `dp_${randomBytes(24).toString("base64url")}`, ledger: `dp_${randomBytes(24).toString("base64url")}` };
+
   const pgLog = prefixer("postgres");
   let pgUrl = "";
   infra.push(
@@ -247,6 +250,7 @@ async function up(): Promise<void> {
       CONTROL_PLANE_GRPC_PORT: String(PORTS.control),
       CONTROL_PLANE_OPS_PORT: String(PORTS.controlOps),
       CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+      CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
     }),
   );
   services.push(
@@ -256,6 +260,7 @@ async function up(): Promise<void> {
       LEDGER_GRPC_PORT: String(PORTS.ledger),
       LEDGER_OPS_PORT: String(PORTS.ledgerOps),
       LEDGER_ADMIN_TOKEN: adminToken,
+      LEDGER_DATA_PLANE_TOKEN: dataPlaneTokens.ledger,
     }),
   );
   await Promise.all([waitForPort(PORTS.control, 30_000), waitForPort(PORTS.ledger, 30_000), waitForPort(PORTS.fake, 30_000)]);
@@ -278,6 +283,8 @@ async function up(): Promise<void> {
       DATA_PLANE_PORT: String(PORTS.dataPlane),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${PORTS.control}`,
       DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${PORTS.ledger}`,
+      DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
+      DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
       DATA_PLANE_NATS_URL: nats.url,
       DATA_PLANE_SPOOL_DIR: join(local, "spool"),
       FAKE_UPSTREAM_API_KEY,

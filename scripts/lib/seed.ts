@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { adminService, controlService, createClient, ledgerService, type CreatedKey } from "@gateway/proto";
+import { adminService, bearer, channelCredentials, controlService, createClient, ledgerService, type ClientTlsFiles, type CreatedKey } from "@gateway/proto";
 import { DEMO_MODELS, demoCatalog } from "./demo-catalog.ts";
 
 export interface SeedOptions {
@@ -12,6 +12,8 @@ export interface SeedOptions {
   topUpMinor: number;
   /** An existing secret to keep if it is still valid. */
   existingSecret?: string;
+  /** gRPC over TLS (a client certificate when the services require mTLS). */
+  tls?: ClientTlsFiles;
 }
 
 export interface SeedResult {
@@ -22,10 +24,10 @@ export interface SeedResult {
 
 /** Idempotent demo seed: catalog, org, enabled models, credits, one key. Safe to run on every start. */
 export async function seedDemo(o: SeedOptions): Promise<SeedResult> {
-  const md = { authorization: `Bearer ${o.adminToken}` };
-  const admin = createClient(adminService(), o.controlPlaneAddr, { timeoutMs: 10_000, metadata: md });
-  const control = createClient(controlService(), o.controlPlaneAddr, { timeoutMs: 10_000 });
-  const ledger = createClient(ledgerService(), o.ledgerAddr, { timeoutMs: 10_000, metadata: md });
+  const options = { timeoutMs: 10_000, metadata: bearer(o.adminToken), credentials: channelCredentials(o.tls) };
+  const admin = createClient(adminService(), o.controlPlaneAddr, options);
+  const control = createClient(controlService(), o.controlPlaneAddr, options);
+  const ledger = createClient(ledgerService(), o.ledgerAddr, options);
   try {
     await admin.ApplyCatalog({ document_json: JSON.stringify(demoCatalog(o.fakeUpstreamUrl)) });
     const orgs = await admin.ListOrgs({});

@@ -12,6 +12,7 @@ import { createDatabase, eventually, freePort, startNats, startPostgres, type Na
  */
 const root = resolve(import.meta.dirname, "../..");
 const TOKEN = "deploy-layout-admin-token-0123456789";
+const DP_TOKEN = "deploy-layout-data-plane-token-0123456789";
 let pg: PostgresHandle;
 let nats: NatsHandle;
 let out: string;
@@ -69,6 +70,7 @@ describe("the deployed layout of each service", () => {
       CONTROL_PLANE_GRPC_PORT: String(controlGrpc),
       CONTROL_PLANE_OPS_PORT: String(controlOps),
       CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
+      CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN,
       CONTROL_PLANE_LOG_LEVEL: "warn",
     });
     const ledger = deployLayout("ledger");
@@ -78,6 +80,7 @@ describe("the deployed layout of each service", () => {
       LEDGER_GRPC_PORT: String(ledgerGrpc),
       LEDGER_OPS_PORT: String(ledgerOps),
       LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_DATA_PLANE_TOKEN: DP_TOKEN,
       LEDGER_LOG_LEVEL: "warn",
     });
     await eventually(ready(controlOps), 30_000, "control-plane ready");
@@ -88,6 +91,8 @@ describe("the deployed layout of each service", () => {
       DATA_PLANE_PORT: String(dataPlane),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlGrpc}`,
       DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerGrpc}`,
+      DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN,
+      DATA_PLANE_LEDGER_TOKEN: DP_TOKEN,
       DATA_PLANE_NATS_URL: nats.url,
       DATA_PLANE_SPOOL_DIR: join(out, "spool"),
       DATA_PLANE_LOG_LEVEL: "warn",

@@ -43,6 +43,7 @@ async function spawnReplica(): Promise<{ child: ChildProcess; baseUrl: string }>
       DATA_PLANE_PORT: String(port),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${stack.control.grpcPort}`,
       DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${stack.ledger().grpcPort}`,
+      ...stack.dataPlaneCallerEnv,
       DATA_PLANE_NATS_URL: stack.nats.url,
       DATA_PLANE_LOG_LEVEL: "silent",
       DATA_PLANE_REPLICA_ID: "dp-hold-lag-victim",

@@ -24,6 +24,8 @@ type ControlPlane = ReturnType<typeof createControlPlane>;
 type Ledger = ReturnType<typeof createLedger>;
 
 const TOKEN = "restarts-admin-token-0123456789";
+const DP_CONTROL_TOKEN = "restarts-dp-control-token-0123456789";
+const DP_LEDGER_TOKEN = "restarts-dp-ledger-token-0123456789";
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -127,6 +129,7 @@ beforeAll(async () => {
     CONTROL_PLANE_GRPC_PORT: "0",
     CONTROL_PLANE_OPS_PORT: "0",
     CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
+    CONTROL_PLANE_DATA_PLANE_TOKEN: DP_CONTROL_TOKEN,
     CONTROL_PLANE_LOG_LEVEL: "silent",
   };
   control = createControlPlane(loadControlConfig(controlEnv));
@@ -137,6 +140,7 @@ beforeAll(async () => {
     LEDGER_GRPC_PORT: String(await freePort()),
     LEDGER_OPS_PORT: "0",
     LEDGER_ADMIN_TOKEN: TOKEN,
+    LEDGER_DATA_PLANE_TOKEN: DP_LEDGER_TOKEN,
     LEDGER_LOG_LEVEL: "silent",
     LEDGER_SWEEP_INTERVAL_MS: "200",
   };
@@ -153,6 +157,8 @@ beforeAll(async () => {
       DATA_PLANE_PORT: "0",
       DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
       DATA_PLANE_LEDGER_ADDR: ledgerAddr,
+      DATA_PLANE_CONTROL_PLANE_TOKEN: DP_CONTROL_TOKEN,
+      DATA_PLANE_LEDGER_TOKEN: DP_LEDGER_TOKEN,
       DATA_PLANE_NATS_URL: nats.url,
       DATA_PLANE_LOG_LEVEL: "silent",
       DATA_PLANE_REPLICA_ID: "dp-restarts",

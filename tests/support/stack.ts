@@ -5,10 +5,11 @@ import { createControlPlane, loadConfig as loadControlConfig } from "@gateway/co
 import { createDataPlane, loadConfig as loadDataPlaneConfig, type DataPlane } from "@gateway/data-plane";
 import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
-import { adminService, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
 import { seedDemo, type SeedResult } from "../../scripts/lib/seed.ts";
+import { makeTestCerts, type TestCerts } from "./certs.ts";
 
 type Ledger = ReturnType<typeof createLedger>;
 type ControlPlane = ReturnType<typeof createControlPlane>;
@@ -22,6 +23,8 @@ export interface StackOptions {
   topUpMinor?: number;
   /** Extra LEDGER_* settings. */
   ledgerEnv?: Record<string, string>;
+  /** gRPC over mutual TLS between every part (certificates made for the run). */
+  mtls?: boolean;
 }
 
 /**
@@ -35,6 +38,10 @@ export interface Stack {
   readonly nats: NatsHandle;
   fake: FakeUpstream;
   adminToken: string;
+  /** The DATA_PLANE_* caller tokens (and TLS files) a data-plane of this stack needs, for replicas started elsewhere. */
+  dataPlaneCallerEnv: Record<string, string>;
+  /** The certificates, when the stack runs with mtls. */
+  certs: TestCerts | undefined;
   admin: TypedClient<AdminServiceMethods>;
   ledgerClient: TypedClient<LedgerServiceMethods>;
   demo: SeedResult;
@@ -64,18 +71,30 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   let nats = await startNats({ storeDir: natsDir });
   const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
   const adminToken = "test-admin-token-0123456789";
+  // Each server knows the data-plane by its own token: one leaked token opens one service, within its grants.
+  const dataPlaneTokens = { control: "test-dp-control-token-0123456789", ledger: "test-dp-ledger-token-0123456789" };
+  const certs = opts.mtls ? makeTestCerts() : undefined;
+  const serverTls = (prefix: string): Record<string, string> =>
+    certs ? { [`${prefix}TLS_CERT_FILE`]: certs.serverCertFile, [`${prefix}TLS_KEY_FILE`]: certs.serverKeyFile, [`${prefix}TLS_CLIENT_CA_FILE`]: certs.caFile } : {};
+  const clientTls = certs ? { caFile: certs.caFile, ...certs.client } : undefined;
+  const dataPlaneCallerEnv: Record<string, string> = {
+    DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
+    DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
+    ...(certs ? { DATA_PLANE_GRPC_TLS_CA_FILE: certs.caFile, DATA_PLANE_GRPC_TLS_CERT_FILE: certs.client.certFile, DATA_PLANE_GRPC_TLS_KEY_FILE: certs.client.keyFile } : {}),
+  };
   const spoolRoot = mkdtempSync(join(tmpdir(), "gw-spool-"));
 
-  const control = createControlPlane(
-    loadControlConfig({
-      CONTROL_PLANE_DATABASE_URL: dbUrl,
-      CONTROL_PLANE_NATS_URL: nats.url,
-      CONTROL_PLANE_GRPC_PORT: "0",
-      CONTROL_PLANE_OPS_PORT: "0",
-      CONTROL_PLANE_ADMIN_TOKEN: adminToken,
-      CONTROL_PLANE_LOG_LEVEL: silent.LOG_LEVEL,
-    }),
-  );
+  const controlConfig = {
+    CONTROL_PLANE_DATABASE_URL: dbUrl,
+    CONTROL_PLANE_NATS_URL: nats.url,
+    CONTROL_PLANE_GRPC_PORT: "0",
+    CONTROL_PLANE_OPS_PORT: "0",
+    CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+    CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
+    CONTROL_PLANE_LOG_LEVEL: silent.LOG_LEVEL,
+    ...serverTls("CONTROL_PLANE_"),
+  };
+  const control = createControlPlane(loadControlConfig(controlConfig));
   await control.start();
   const ledgerPort = await (await import("@gateway/testing")).freePort();
   const ledgerEnv = {
@@ -84,7 +103,9 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     LEDGER_GRPC_PORT: String(ledgerPort),
     LEDGER_OPS_PORT: "0",
     LEDGER_ADMIN_TOKEN: adminToken,
+    LEDGER_DATA_PLANE_TOKEN: dataPlaneTokens.ledger,
     LEDGER_LOG_LEVEL: silent.LOG_LEVEL,
+    ...serverTls("LEDGER_"),
     LEDGER_SWEEP_INTERVAL_MS: "200",
     ...opts.ledgerEnv,
   };
@@ -93,13 +114,14 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
 
   const controlAddr = `127.0.0.1:${control.grpcPort}`;
   const ledgerAddr = `127.0.0.1:${ledgerPort}`;
-  const md = { authorization: `Bearer ${adminToken}` };
-  const admin = createClient(adminService(), controlAddr, { timeoutMs: 10_000, metadata: md });
-  const ledgerClient = createClient(ledgerService(), ledgerAddr, { timeoutMs: 10_000, metadata: md });
+  const clientOptions = { timeoutMs: 10_000, metadata: bearer(adminToken), credentials: channelCredentials(clientTls) };
+  const admin = createClient(adminService(), controlAddr, clientOptions);
+  const ledgerClient = createClient(ledgerService(), ledgerAddr, clientOptions);
   const demo = await seedDemo({
     controlPlaneAddr: controlAddr,
     ledgerAddr,
     adminToken,
+    ...(clientTls ? { tls: clientTls } : {}),
     fakeUpstreamUrl: fake.url,
     orgName: `demo-${name}`,
     topUpMinor: opts.topUpMinor ?? 100_000_000,
@@ -119,6 +141,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
         DATA_PLANE_REPLICA_ID: id,
         DATA_PLANE_SPOOL_DIR: join(spoolRoot, id),
         FAKE_UPSTREAM_API_KEY,
+        ...dataPlaneCallerEnv,
         ...opts.dataPlaneEnv,
         ...env,
       }),
@@ -137,14 +160,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   }, 10_000, "demo org out of trial");
 
   return {
-    controlConfig: {
-      CONTROL_PLANE_DATABASE_URL: dbUrl,
-      CONTROL_PLANE_NATS_URL: nats.url,
-      CONTROL_PLANE_GRPC_PORT: "0",
-      CONTROL_PLANE_OPS_PORT: "0",
-      CONTROL_PLANE_ADMIN_TOKEN: adminToken,
-      CONTROL_PLANE_LOG_LEVEL: "silent",
-    },
+    controlConfig,
     dbUrl,
     get nats() {
       return nats;
@@ -157,6 +173,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     },
     fake,
     adminToken,
+    dataPlaneCallerEnv,
+    certs,
     admin,
     ledgerClient,
     demo,
@@ -189,6 +207,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await nats.stop();
       rmSync(spoolRoot, { recursive: true, force: true });
       rmSync(natsDir, { recursive: true, force: true });
+      if (certs) rmSync(certs.dir, { recursive: true, force: true });
     },
   };
 }

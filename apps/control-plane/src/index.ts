@@ -1,7 +1,8 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, adminTokenGuard, adminService, bindServer, controlService, grpc, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, adminService, bindServer, CallerAuthenticator, callerGuard, controlService, grpc, serverCredentials, shutdownServer } from "@gateway/proto";
+import { Counter } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
 import { closeNats, retrying } from "@gateway/nats";
@@ -45,6 +46,14 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   const ctx = createContext(config, overrides);
   const server = new grpc.Server();
   const onUnexpected = (err: unknown, method: string) => ctx.log.error({ err, method }, "rpc failed");
+  // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS.
+  const callers = new CallerAuthenticator(config.callerTokens);
+  const refusals = new Counter({ name: "control_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.registry] });
+  const guard = (def: { name: string }) =>
+    callerGuard(def.name, callers, (reason, method, identity) => {
+      refusals.inc({ method, reason });
+      ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
+    });
   addService(
     server,
     controlService(),
@@ -57,7 +66,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ClaimVideoJobs: claimVideoJobs(ctx),
       UpdateVideoJob: updateVideoJob(ctx),
     },
-    { onUnexpected, translate: unavailableWhenDbDown },
+    { guard: guard(controlService()), onUnexpected, translate: unavailableWhenDbDown },
   );
   addService(
     server,
@@ -76,7 +85,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       SetGuardrails: setGuardrails(ctx),
       GetGuardrails: getGuardrails(ctx),
     },
-    { guard: adminTokenGuard(config.adminToken), onUnexpected, translate: unavailableWhenDbDown },
+    { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );
   let grpcPort = config.grpcPort;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
@@ -123,9 +132,9 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
         await startUnlocker(fresh);
       });
       await startUnlocker(nc);
-      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
+      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
       bound = true;
-      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "control-plane started");
+      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port, tls: config.tls ? (config.tls.clientCaFile ? "mtls" : "tls") : "off", callers: callers.identities }, "control-plane started");
     },
     async stop() {
       abort.abort();

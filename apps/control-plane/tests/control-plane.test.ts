@@ -13,6 +13,7 @@ import { sql } from "@gateway/db";
 import { createControlPlane, loadConfig, type ControlPlane } from "../src/index.js";
 
 const TOKEN = "control-plane-test-token";
+const DATA_PLANE_TOKEN = "control-plane-test-data-plane-token";
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const run = promisify(execFile);
 
@@ -34,11 +35,11 @@ const catalog = {
 beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "cp_service");
   nats = await startNats();
-  cp = createControlPlane(loadConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+  cp = createControlPlane(loadConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_DATA_PLANE_TOKEN: DATA_PLANE_TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
   await cp.start();
   const addr = `127.0.0.1:${cp.grpcPort}`;
   admin = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-  control = createClient(controlService(), addr, { timeoutMs: 5_000 });
+  control = createClient(controlService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${DATA_PLANE_TOKEN}` } });
   nc = await connect({ servers: nats.url });
   nc.subscribe(CONTROL_CHANGED_SUBJECT, { callback: (_e, m) => { const ev = decodeEvent(ControlChangedV1, m.data); if (ev) changes.push(ev); } });
   await admin.ApplyCatalog({ document_json: JSON.stringify(catalog) });
@@ -70,8 +71,8 @@ describe("admin API", () => {
     const addr = `127.0.0.1:${cp.grpcPort}`;
     const none = createClient(adminService(), addr, { timeoutMs: 5_000 });
     const wrong = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: "Bearer not-the-token-at-all" } });
-    await expect(none.ListOrgs({})).rejects.toMatchObject({ code: "unauthenticated_admin" });
-    await expect(wrong.CreateOrg({ name: "x" })).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    await expect(none.ListOrgs({})).rejects.toMatchObject({ code: "unauthenticated_caller" });
+    await expect(wrong.CreateOrg({ name: "x" })).rejects.toMatchObject({ code: "unauthenticated_caller" });
     none.close();
     wrong.close();
   });

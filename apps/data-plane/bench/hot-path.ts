@@ -93,6 +93,8 @@ const pg = await startPostgres();
 const nats = await startNats();
 const db = await createDatabase(pg.url, "bench");
 const token = "bench-admin-token-0123456789";
+/** The data-plane's caller token at the control-plane and the ledger. */
+const dpToken = "bench-data-plane-token-0123456789";
 const [fakePort, controlPort, ledgerPort, ledgerOpsPort, dpPort, barePort] = (await Promise.all(Array.from({ length: 6 }, () => freePort()))) as [number, number, number, number, number, number];
 const fakeUrl = `http://127.0.0.1:${fakePort}`;
 const silent = process.env.BENCH_LOG_LEVEL ?? "warn";
@@ -115,6 +117,7 @@ const control = spawnNode("apps/control-plane/dist/main.js", {
   CONTROL_PLANE_GRPC_PORT: String(controlPort),
   CONTROL_PLANE_OPS_PORT: "0",
   CONTROL_PLANE_ADMIN_TOKEN: token,
+  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
   CONTROL_PLANE_LOG_LEVEL: silent,
 });
 const ledger = spawnNode("apps/ledger/dist/main.js", {
@@ -123,6 +126,7 @@ const ledger = spawnNode("apps/ledger/dist/main.js", {
   LEDGER_GRPC_PORT: String(ledgerPort),
   LEDGER_OPS_PORT: String(ledgerOpsPort),
   LEDGER_ADMIN_TOKEN: token,
+  LEDGER_DATA_PLANE_TOKEN: dpToken,
   LEDGER_LOG_LEVEL: silent,
 });
 children.push(control, ledger);
@@ -135,6 +139,8 @@ const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_PORT: String(dpPort),
   DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
   DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
+  DATA_PLANE_LEDGER_TOKEN: dpToken,
   DATA_PLANE_NATS_URL: nats.url,
   DATA_PLANE_LOG_LEVEL: silent,
   DATA_PLANE_SPOOL_DIR: spool,

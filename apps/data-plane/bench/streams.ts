@@ -80,10 +80,12 @@ await waitForPort(fakePort, 20_000);
 const fakeUrl = `http://127.0.0.1:${fakePort}`;
 const db = await createDatabase(pg.url, "bench_streams");
 const token = "bench-admin-token-0123456789";
-const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: token, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+/** The data-plane's caller token at the control-plane and the ledger. */
+const dpToken = "bench-data-plane-token-0123456789";
+const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: token, CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken, CONTROL_PLANE_LOG_LEVEL: "silent" }));
 await control.start();
 const ledgerPort = await freePort();
-const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(ledgerPort), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: token, LEDGER_LOG_LEVEL: "silent" }));
+const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(ledgerPort), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: token, LEDGER_DATA_PLANE_TOKEN: dpToken, LEDGER_LOG_LEVEL: "silent" }));
 await ledger.start();
 const controlAddr = `127.0.0.1:${control.grpcPort}`;
 const seeded = await seedDemo({ controlPlaneAddr: controlAddr, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
@@ -100,6 +102,8 @@ const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_PORT: String(dpPort),
   DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
   DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
+  DATA_PLANE_LEDGER_TOKEN: dpToken,
   DATA_PLANE_NATS_URL: nats.url,
   DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
   DATA_PLANE_SPOOL_DIR: spool,

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
+import type { ClientTlsFiles } from "@gateway/proto";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -11,6 +12,15 @@ const Schema = z.object({
   DATA_PLANE_PORT: int(8080),
   DATA_PLANE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
   DATA_PLANE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
+  /** This data-plane's caller token at the control-plane (one of its CONTROL_PLANE_DATA_PLANE_TOKEN). */
+  DATA_PLANE_CONTROL_PLANE_TOKEN: z.string({ error: "required: the data-plane's control-plane token" }).min(16, "at least 16 characters"),
+  /** This data-plane's caller token at the ledger (one of its LEDGER_DATA_PLANE_TOKEN). */
+  DATA_PLANE_LEDGER_TOKEN: z.string({ error: "required: the data-plane's ledger token" }).min(16, "at least 16 characters"),
+  /** PEM CA bundle that signed the control-plane's and ledger's certificates: gRPC over TLS. */
+  DATA_PLANE_GRPC_TLS_CA_FILE: z.string().min(1).optional(),
+  /** PEM client certificate and key, for servers that require mTLS. */
+  DATA_PLANE_GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
+  DATA_PLANE_GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
   DATA_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   DATA_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_PLANE_REPLICA_ID: z.string().default(`${hostname()}-${process.pid}`),
@@ -124,6 +134,11 @@ export interface DataPlaneConfig {
   port: number;
   controlPlaneAddr: string;
   ledgerAddr: string;
+  /** Caller tokens this data-plane presents to the control-plane and the ledger. */
+  controlPlaneToken: string;
+  ledgerToken: string;
+  /** gRPC over TLS to both (a client certificate for mTLS); plaintext when undefined. */
+  grpcTls: ClientTlsFiles | undefined;
   natsUrl: string;
   logLevel: DataPlaneEnv["DATA_PLANE_LOG_LEVEL"];
   replicaId: string;
@@ -188,6 +203,9 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
   }
+  if (Boolean(e.DATA_PLANE_GRPC_TLS_CERT_FILE) !== Boolean(e.DATA_PLANE_GRPC_TLS_KEY_FILE)) {
+    throw new Error("invalid data-plane configuration:\n  DATA_PLANE_GRPC_TLS_CERT_FILE: needs DATA_PLANE_GRPC_TLS_KEY_FILE, and the other way round");
+  }
   const secretsDir = e.DATA_PLANE_SECRETS_DIR;
   const read = (ref: string): string | undefined => {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(ref)) return undefined;
@@ -218,6 +236,12 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     port: e.DATA_PLANE_PORT,
     controlPlaneAddr: e.DATA_PLANE_CONTROL_PLANE_ADDR,
     ledgerAddr: e.DATA_PLANE_LEDGER_ADDR,
+    controlPlaneToken: e.DATA_PLANE_CONTROL_PLANE_TOKEN,
+    ledgerToken: e.DATA_PLANE_LEDGER_TOKEN,
+    grpcTls:
+      e.DATA_PLANE_GRPC_TLS_CA_FILE || e.DATA_PLANE_GRPC_TLS_CERT_FILE
+        ? { caFile: e.DATA_PLANE_GRPC_TLS_CA_FILE, certFile: e.DATA_PLANE_GRPC_TLS_CERT_FILE, keyFile: e.DATA_PLANE_GRPC_TLS_KEY_FILE }
+        : undefined,
     natsUrl: e.DATA_PLANE_NATS_URL,
     logLevel: e.DATA_PLANE_LOG_LEVEL,
     replicaId: e.DATA_PLANE_REPLICA_ID,

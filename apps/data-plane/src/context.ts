@@ -5,7 +5,8 @@ import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
 import { createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
-import { controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { bearer, channelCredentials, controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { GatewayError } from "@gateway/errors";
 import { Counter, Histogram, Gauge } from "@gateway/observability";
 import type { DataPlaneConfig } from "./config.js";
 import { KeyCache } from "./auth/key-cache.js";
@@ -92,11 +93,42 @@ function buildMetrics(): DataPlaneMetrics {
   };
 }
 
+/** How often a refusal of this replica's own credentials is logged, ms (every call fails alike). */
+const REFUSAL_LOG_EVERY_MS = 10_000;
+
+/**
+ * A control-plane or ledger refusing this data-plane's credentials is the gateway's misconfiguration,
+ * not the API caller's: it becomes service_unavailable (fail closed: unknown keys 503, no credit
+ * without a hold; known keys keep their cached context), logged at most every REFUSAL_LOG_EVERY_MS.
+ */
+function refusalIsOutage(peer: string, variable: string, log: Logger): (err: GatewayError) => GatewayError {
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  return (err) => {
+    if (err.code !== "unauthenticated_caller" && err.code !== "caller_not_allowed") return err;
+    if (Date.now() - loggedAt >= REFUSAL_LOG_EVERY_MS) {
+      loggedAt = Date.now();
+      log.error({ peer, code: err.code, detail: err.message }, `the ${peer} refused this data-plane's credentials: check ${variable} (and the gRPC TLS files)`);
+    }
+    return new GatewayError("service_unavailable", `${peer === "ledger" ? "Billing" : "Key and model configuration"} is temporarily unavailable; please retry.`, { retry_after_s: 1 });
+  };
+}
+
 export function createContext(config: DataPlaneConfig, overrides: ContextOverrides = {}): DataPlaneContext {
   const log = overrides.log ?? createLogger({ service: "data-plane", level: config.logLevel });
   const metrics = buildMetrics();
-  const control = createClient(controlService(), config.controlPlaneAddr, { timeoutMs: config.controlTimeoutMs });
-  const ledger = createClient(ledgerService(), config.ledgerAddr, { timeoutMs: config.ledgerTimeoutMs });
+  const credentials = channelCredentials(config.grpcTls);
+  const control = createClient(controlService(), config.controlPlaneAddr, {
+    timeoutMs: config.controlTimeoutMs,
+    metadata: bearer(config.controlPlaneToken),
+    credentials,
+    mapError: refusalIsOutage("control-plane", "DATA_PLANE_CONTROL_PLANE_TOKEN", log),
+  });
+  const ledger = createClient(ledgerService(), config.ledgerAddr, {
+    timeoutMs: config.ledgerTimeoutMs,
+    metadata: bearer(config.ledgerToken),
+    credentials,
+    mapError: refusalIsOutage("ledger", "DATA_PLANE_LEDGER_TOKEN", log),
+  });
   const keys = new KeyCache(
     async (keyHash) => {
       const r = await control.AuthenticateKey({ key_hash: keyHash });

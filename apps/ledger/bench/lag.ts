@@ -29,6 +29,8 @@ const SECONDS = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
 const OUTAGE = Number(process.argv[4] ?? 0);
 const TOKEN = "bench-lag-admin-token-0123456";
+/** The data-plane's caller token at the control-plane and the ledger. */
+const dpToken = "bench-data-plane-token-0123456789";
 
 step("starting durable Postgres, NATS, fake upstream, control-plane, ledger");
 const spool = mkdtempSync(join(tmpdir(), "bench-lag-"));
@@ -36,7 +38,7 @@ const pgServer = await startPostgres({ durable: true });
 const nats = await startNats();
 const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
 const dbUrl = await createDatabase(pgServer.url, "lag_bench");
-const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken, CONTROL_PLANE_LOG_LEVEL: "silent" }));
 await control.start();
 const ledgerPort = await freePort();
 const ledgerOps = await freePort();
@@ -46,6 +48,7 @@ const ledgerEnv = {
   LEDGER_GRPC_PORT: String(ledgerPort),
   LEDGER_OPS_PORT: String(ledgerOps),
   LEDGER_ADMIN_TOKEN: TOKEN,
+  LEDGER_DATA_PLANE_TOKEN: dpToken,
   LEDGER_LOG_LEVEL: "warn",
 };
 let ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
@@ -60,6 +63,8 @@ for (let i = 0; i < 2; i++) {
     DATA_PLANE_PORT: String(port),
     DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${control.grpcPort}`,
     DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+    DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
+    DATA_PLANE_LEDGER_TOKEN: dpToken,
     DATA_PLANE_NATS_URL: nats.url,
     DATA_PLANE_LOG_LEVEL: "warn",
     DATA_PLANE_REPLICA_ID: `bench-${i}`,

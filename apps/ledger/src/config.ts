@@ -1,9 +1,16 @@
+import { callerTokenProblems, serverTlsProblems, type CallerTokens, type ServerTlsFiles } from "@gateway/proto";
 import { z } from "zod";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 /** 0 = any free port (tests). */
 const port = (def: number) => z.coerce.number().int().min(0).max(65_535).default(def);
 const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
+/** A comma-separated list of caller tokens, each at least 16 characters (required). */
+const tokens = (what: string) =>
+  z
+    .string(required(what))
+    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(16, "must be at least 16 characters")).min(1, `required: ${what}`));
 
 const Schema = z.object({
   LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")).min(1, "required: a PostgreSQL connection string"),
@@ -13,8 +20,15 @@ const Schema = z.object({
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
   LEDGER_OPS_PORT: port(9465),
-  /** Bearer token for the admin RPCs (TopUp, ListHolds). */
-  LEDGER_ADMIN_TOKEN: z.string(required("the admin token, at least 16 characters")).min(16, "must be at least 16 characters"),
+  /** Tokens of the admin identity (every method); comma-separated to accept several while rotating. */
+  LEDGER_ADMIN_TOKEN: tokens("the admin token, at least 16 characters"),
+  /** Tokens of the data-plane identity (leases, usage and credit reads); unset = the data-plane is refused. */
+  LEDGER_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
+  /** PEM server certificate and key: gRPC over TLS. */
+  LEDGER_TLS_CERT_FILE: z.string().min(1).optional(),
+  LEDGER_TLS_KEY_FILE: z.string().min(1).optional(),
+  /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
+  LEDGER_TLS_CLIENT_CA_FILE: z.string().min(1).optional(),
   LEDGER_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Longest lease lifetime granted, ms. */
   LEDGER_LEASE_MAX_TTL_MS: int(120_000, 1_000),
@@ -53,7 +67,10 @@ export interface LedgerConfig {
   grpcPort: number;
   opsHost: string;
   opsPort: number;
-  adminToken: string;
+  /** Bearer tokens per caller identity (several while rotating). */
+  callerTokens: CallerTokens;
+  /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
+  tls: ServerTlsFiles | undefined;
   logLevel: z.infer<typeof Schema>["LEDGER_LOG_LEVEL"];
   leaseMaxTtlMs: number;
   sweepIntervalMs: number;
@@ -74,8 +91,12 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   // An empty variable means unset (a blank line in a manifest must not turn a port into 0).
   const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("LEDGER_") && v !== undefined && v !== ""));
   const parsed = Schema.safeParse(set);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...serverTlsProblems("LEDGER_", set)];
+  if (parsed.success) {
+    const { LEDGER_ADMIN_TOKEN: admin, LEDGER_DATA_PLANE_TOKEN: dataPlane } = parsed.data;
+    problems.push(...callerTokenProblems({ admin, "data-plane": dataPlane }, { admin: "LEDGER_ADMIN_TOKEN", "data-plane": "LEDGER_DATA_PLANE_TOKEN" }));
+  }
+  if (!parsed.success || problems.length > 0) {
     throw new Error(`invalid ledger configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
@@ -87,7 +108,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     grpcPort: e.LEDGER_GRPC_PORT,
     opsHost: e.LEDGER_OPS_HOST,
     opsPort: e.LEDGER_OPS_PORT,
-    adminToken: e.LEDGER_ADMIN_TOKEN,
+    callerTokens: { admin: e.LEDGER_ADMIN_TOKEN, "data-plane": e.LEDGER_DATA_PLANE_TOKEN ?? [] },
+    tls: e.LEDGER_TLS_CERT_FILE && e.LEDGER_TLS_KEY_FILE ? { certFile: e.LEDGER_TLS_CERT_FILE, keyFile: e.LEDGER_TLS_KEY_FILE, clientCaFile: e.LEDGER_TLS_CLIENT_CA_FILE } : undefined,
     logLevel: e.LEDGER_LOG_LEVEL,
     leaseMaxTtlMs: e.LEDGER_LEASE_MAX_TTL_MS,
     sweepIntervalMs: e.LEDGER_SWEEP_INTERVAL_MS,

@@ -2,7 +2,8 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, adminTokenGuard, bindServer, grpc, ledgerService, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, bindServer, CallerAuthenticator, callerGuard, grpc, ledgerService, serverCredentials, shutdownServer } from "@gateway/proto";
+import { Counter } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
 import { connectServiceNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
 import { closeNats, retrying } from "@gateway/nats";
@@ -33,12 +34,14 @@ export interface Ledger {
   stop(): Promise<void>;
 }
 
-const ADMIN_METHODS = new Set(["TopUp", "ListHolds"]);
-
 /** Builds the ledger; start() migrates, connects NATS, starts the consumer, sweeper and gRPC. */
 export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = {}): Ledger {
   const ctx = createContext(config, overrides);
   const server = new grpc.Server();
+  // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS
+  // (the data-plane: leases, usage and credit reads; TopUp, ListHolds and any new method: admin only).
+  const callers = new CallerAuthenticator(config.callerTokens);
+  const refusals = new Counter({ name: "ledger_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.metrics.registry] });
   addService(
     server,
     ledgerService(),
@@ -51,7 +54,10 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       ListHolds: listHolds(ctx),
     },
     {
-      guard: adminTokenGuard(config.adminToken, ADMIN_METHODS),
+      guard: callerGuard(ledgerService().name, callers, (reason, method, identity) => {
+        refusals.inc({ method, reason });
+        ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
+      }),
       onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed"),
       translate: unavailableWhenDbDown,
     },
@@ -113,9 +119,9 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         });
       await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
-      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort);
+      grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
       bound = true;
-      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port }, "ledger started");
+      ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port, tls: config.tls ? (config.tls.clientCaFile ? "mtls" : "tls") : "off", callers: callers.identities }, "ledger started");
     },
     stop() {
       // Idempotent, and safe after a start() that failed half-way.

@@ -79,12 +79,13 @@ describe("top-ups", () => {
     expect(await client.GetCredits({ org_id: org("nobody") })).toMatchObject({ balance_minor: 0, held_minor: 0, spent_minor: 0, topped_up_minor: 0 });
   });
 
-  it("need the admin token", async () => {
+  it("need the admin token; reads need a caller token too", async () => {
     const anon = createClient(ledgerService(), `127.0.0.1:${ledger.grpcPort}`, { timeoutMs: 5_000 });
-    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" })).rejects.toMatchObject({ code: "unauthenticated_admin" });
+    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" })).rejects.toMatchObject({ code: "unauthenticated_caller" });
     const wrong = { metadata: { authorization: `Bearer ${TOKEN.replace(/.$/, "X")}` } };
-    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" }, wrong)).rejects.toMatchObject({ code: "unauthenticated_admin" });
-    expect((await anon.GetCredits({ org_id: org("t2") })).balance_minor).toBe(0);
+    await expect(anon.TopUp({ org_id: org("t2"), amount_minor: 5, idempotency_key: "x" }, wrong)).rejects.toMatchObject({ code: "unauthenticated_caller" });
+    await expect(anon.GetCredits({ org_id: org("t2") })).rejects.toMatchObject({ code: "unauthenticated_caller" });
+    expect((await client.GetCredits({ org_id: org("t2") })).balance_minor).toBe(0);
     anon.close();
   });
 });

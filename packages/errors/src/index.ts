@@ -72,7 +72,10 @@ export const ERROR_CODES = {
   service_unavailable: spec(503, GrpcStatus.UNAVAILABLE, "overloaded_error"),
   /** A usage record that may still be on its way: the ledger has not applied everything published before the lookup. */
   usage_pending: spec(503, GrpcStatus.FAILED_PRECONDITION, "overloaded_error"),
-  unauthenticated_admin: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+  /** An internal gRPC caller (the data-plane, gatewayctl) without valid credentials. Never sent to API clients. */
+  unauthenticated_caller: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
+  /** An authenticated internal gRPC caller outside its scope (the data-plane calling TopUp). Never sent to API clients. */
+  caller_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

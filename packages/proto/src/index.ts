@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -6,6 +5,7 @@ import { ERROR_CONTEXT_METADATA, GatewayError, GrpcStatus, encodeErrorContext, f
 import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods } from "./messages.js";
 
 export * from "./messages.js";
+export * from "./caller-auth.js";
 export { grpc };
 
 /**
@@ -52,6 +52,19 @@ function service<M extends Methods>(path: string): ServiceDef<M> {
   return { name: path, definition: ctor.service };
 }
 
+/** Every service of the gateway's own contracts (package `gateway.*`; grpc.health is not one), e.g. for sweeping tests. */
+export function gatewayServices(): ServiceDef<Methods>[] {
+  const found: ServiceDef<Methods>[] = [];
+  const walk = (node: grpc.GrpcObject, path: string) => {
+    for (const [name, child] of Object.entries(node)) {
+      if (typeof child === "function" && "service" in child) found.push({ name: `${path}.${name}`, definition: (child as grpc.ServiceClientConstructor).service });
+      else if (typeof child === "object" && child !== null && !("format" in child)) walk(child as grpc.GrpcObject, `${path}.${name}`);
+    }
+  };
+  walk(loadAll().gateway as grpc.GrpcObject, "gateway");
+  return found;
+}
+
 export const controlService = (): ServiceDef<ControlServiceMethods> => service("gateway.control.v1.ControlService");
 export const adminService = (): ServiceDef<AdminServiceMethods> => service("gateway.control.v1.AdminService");
 export const ledgerService = (): ServiceDef<LedgerServiceMethods> => service("gateway.ledger.v1.LedgerService");
@@ -86,16 +99,20 @@ export interface CallOptions {
 export interface ClientOptions {
   /** Default per-call deadline, milliseconds. */
   timeoutMs: number;
-  /** Metadata sent with every call (e.g. the admin token). */
+  /** Metadata sent with every call (e.g. the caller token: {@link bearer}). */
   metadata?: Record<string, string>;
+  /** Channel credentials (see channelCredentials); insecure without. */
+  credentials?: grpc.ChannelCredentials;
+  /** Rewrites every error before the caller sees it (a service turning a refusal of its own credentials into an outage). */
+  mapError?: (err: GatewayError) => GatewayError;
 }
 
 const GRPC_TO_CODE: Partial<Record<number, ErrorCode>> = {
   [GrpcStatus.INVALID_ARGUMENT]: "invalid_request",
   [GrpcStatus.NOT_FOUND]: "not_found",
   [GrpcStatus.ALREADY_EXISTS]: "already_exists",
-  [GrpcStatus.PERMISSION_DENIED]: "forbidden",
-  [GrpcStatus.UNAUTHENTICATED]: "unauthenticated_admin",
+  [GrpcStatus.PERMISSION_DENIED]: "caller_not_allowed",
+  [GrpcStatus.UNAUTHENTICATED]: "unauthenticated_caller",
   [GrpcStatus.FAILED_PRECONDITION]: "invalid_request",
   [GrpcStatus.RESOURCE_EXHAUSTED]: "rate_limit_exceeded",
 };
@@ -118,7 +135,7 @@ export function errorFromGrpc(err: grpc.ServiceError, peer: string): GatewayErro
 
 export function createClient<M extends Methods>(def: ServiceDef<M>, address: string, options: ClientOptions): TypedClient<M> {
   const Ctor = grpc.makeGenericClientConstructor(def.definition, def.name);
-  const raw = new Ctor(address, grpc.credentials.createInsecure(), {
+  const raw = new Ctor(address, options.credentials ?? grpc.credentials.createInsecure(), {
     "grpc.keepalive_time_ms": 30_000,
     "grpc.keepalive_timeout_ms": 5_000,
     "grpc.initial_reconnect_backoff_ms": 200,
@@ -134,7 +151,10 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
         for (const [k, v] of Object.entries({ ...options.metadata, ...opts.metadata })) md.set(k, v);
         const deadline = Date.now() + (opts.timeoutMs ?? options.timeoutMs);
         fn(request, md, { deadline }, (err: grpc.ServiceError | null, res: unknown) => {
-          if (err) reject(errorFromGrpc(err, def.name));
+          if (err) {
+            const e = errorFromGrpc(err, def.name);
+            reject(options.mapError ? options.mapError(e) : e);
+          }
           else resolve(res);
         });
       });
@@ -156,7 +176,7 @@ export interface ServeOptions {
    * undefined leaves the error a bug.
    */
   translate?: (err: unknown) => GatewayError | undefined;
-  /** Checked before every call; throw a GatewayError to refuse (e.g. admin auth). */
+  /** Checked before every call; throw a GatewayError to refuse (callerGuard). */
   guard?: (metadata: grpc.Metadata, method: string) => void;
 }
 
@@ -192,10 +212,10 @@ export function addService<M extends Methods>(server: grpc.Server, def: ServiceD
   server.addService(def.definition, impl);
 }
 
-/** Binds a server on host:port (port 0 = any free port) and returns the bound port. */
-export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+/** Binds a server on host:port (port 0 = any free port) and returns the bound port; insecure without `credentials`. */
+export function bindServer(server: grpc.Server, host: string, port: number, credentials?: grpc.ServerCredentials): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+    server.bindAsync(`${host}:${port}`, credentials ?? grpc.ServerCredentials.createInsecure(), (err, bound) =>
       err ? reject(err) : resolve(bound),
     );
   });
@@ -212,27 +232,4 @@ export function shutdownServer(server: grpc.Server, graceMs = 5_000): Promise<vo
       resolve();
     });
   });
-}
-
-/**
- * A ServeOptions guard requiring `authorization: Bearer <token>` (constant-time compare), for every
- * method or only the listed ones.
- */
-export function adminTokenGuard(token: string, methods?: ReadonlySet<string>): NonNullable<ServeOptions["guard"]> {
-  const expected = Buffer.from(token);
-  return (metadata, method) => {
-    if (methods && !methods.has(method)) return;
-    const got = Buffer.from(bearerFromMetadata(metadata) ?? "");
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-      throw new GatewayError("unauthenticated_admin", "a valid admin token is required");
-    }
-  };
-}
-
-/** The bearer token of `authorization: Bearer <token>` metadata. */
-export function bearerFromMetadata(metadata: grpc.Metadata): string | undefined {
-  const value = metadata.get("authorization")[0];
-  if (typeof value !== "string") return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(value);
-  return m?.[1];
 }

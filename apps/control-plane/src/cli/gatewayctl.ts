@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { GatewayError } from "@gateway/errors";
-import { adminService, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 
 const USAGE = `usage: gatewayctl <command> [--json]
 
@@ -35,7 +35,8 @@ const USAGE = `usage: gatewayctl <command> [--json]
   guardrails clear ORG
 
 environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
-             GATEWAY_LEDGER_ADDR (127.0.0.1:50052)`;
+             GATEWAY_LEDGER_ADDR (127.0.0.1:50052); gRPC over TLS: GATEWAY_TLS_CA_FILE,
+             GATEWAY_TLS_CERT_FILE + GATEWAY_TLS_KEY_FILE (a client certificate, for mTLS)`;
 
 class UsageError extends Error {}
 
@@ -243,10 +244,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (made) return made;
     const token = env.GATEWAY_ADMIN_TOKEN;
     if (!token) throw new UsageError("GATEWAY_ADMIN_TOKEN is not set");
-    const md = { authorization: `Bearer ${token}` };
+    const tls = env.GATEWAY_TLS_CA_FILE || env.GATEWAY_TLS_CERT_FILE ? { caFile: env.GATEWAY_TLS_CA_FILE, certFile: env.GATEWAY_TLS_CERT_FILE, keyFile: env.GATEWAY_TLS_KEY_FILE } : undefined;
+    if (Boolean(env.GATEWAY_TLS_CERT_FILE) !== Boolean(env.GATEWAY_TLS_KEY_FILE)) throw new UsageError("GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE go together");
+    const options = { timeoutMs: 10_000, metadata: bearer(token), credentials: channelCredentials(tls) };
     made = {
-      admin: createClient(adminService(), env.GATEWAY_CONTROL_PLANE_ADDR || "127.0.0.1:50051", { timeoutMs: 10_000, metadata: md }),
-      ledger: createClient(ledgerService(), env.GATEWAY_LEDGER_ADDR || "127.0.0.1:50052", { timeoutMs: 10_000, metadata: md }),
+      admin: createClient(adminService(), env.GATEWAY_CONTROL_PLANE_ADDR || "127.0.0.1:50051", options),
+      ledger: createClient(ledgerService(), env.GATEWAY_LEDGER_ADDR || "127.0.0.1:50052", options),
     };
     return made;
   };

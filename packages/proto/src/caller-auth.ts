@@ -1,0 +1,185 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as grpc from "@grpc/grpc-js";
+import { GatewayError } from "@gateway/errors";
+import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods } from "./messages.js";
+
+/**
+ * Who calls the gateway's gRPC services. `admin` (gatewayctl, the seed, an operator) may call every
+ * method; every other identity only what {@link METHOD_GRANTS} gives it. The ledger and the
+ * control-plane talk to each other over NATS only, so they hold no gRPC credentials.
+ */
+export const CALLER_IDENTITIES = ["admin", "data-plane"] as const;
+export type CallerIdentity = (typeof CALLER_IDENTITIES)[number];
+/** An identity whose methods are listed one by one. */
+export type ScopedIdentity = Exclude<CallerIdentity, "admin">;
+
+type Grants<M> = { readonly [K in keyof M]?: readonly ScopedIdentity[] };
+
+/**
+ * The methods each non-admin identity may call, per service. Deny by default: a method not listed
+ * here — a new RPC included — is admin-only until it is granted here, and a service not listed
+ * here is admin-only as a whole. The data-plane holds what its hot path and video jobs need: it
+ * cannot top up, list holds, create keys or change the catalog.
+ */
+export const METHOD_GRANTS: {
+  readonly "gateway.control.v1.ControlService": Grants<ControlServiceMethods>;
+  readonly "gateway.control.v1.AdminService": Grants<AdminServiceMethods>;
+  readonly "gateway.ledger.v1.LedgerService": Grants<LedgerServiceMethods>;
+} = {
+  "gateway.control.v1.ControlService": {
+    AuthenticateKey: ["data-plane"],
+    GetCatalog: ["data-plane"],
+    GetTrialPolicy: ["data-plane"],
+    CreateVideoJob: ["data-plane"],
+    GetVideoJob: ["data-plane"],
+    ClaimVideoJobs: ["data-plane"],
+    UpdateVideoJob: ["data-plane"],
+  },
+  "gateway.control.v1.AdminService": {},
+  "gateway.ledger.v1.LedgerService": {
+    AcquireLease: ["data-plane"],
+    ReleaseLease: ["data-plane"],
+    GetUsage: ["data-plane"],
+    GetCredits: ["data-plane"],
+  },
+};
+
+/** Whether `identity` may call `method` of the service named `service` (a full proto name). */
+export function mayCall(identity: CallerIdentity, service: string, method: string): boolean {
+  if (identity === "admin") return true;
+  const grants = (METHOD_GRANTS as Record<string, Record<string, readonly ScopedIdentity[] | undefined>>)[service];
+  return grants !== undefined && Object.hasOwn(grants, method) && grants[method]!.includes(identity);
+}
+
+/** The tokens each identity may present; several per identity so a token can be rotated without downtime. */
+export type CallerTokens = { readonly [I in CallerIdentity]?: readonly string[] };
+
+const digest = (token: string) => createHash("sha256").update(token).digest();
+
+/**
+ * Maps a presented bearer token to its identity. Only SHA-256 digests are kept, and every digest is
+ * compared (constant time, fixed length) whatever matched, so timing tells nothing about the tokens.
+ */
+export class CallerAuthenticator {
+  private readonly known: { identity: CallerIdentity; digest: Buffer }[] = [];
+
+  constructor(tokens: CallerTokens) {
+    const seen = new Map<string, CallerIdentity>();
+    for (const identity of CALLER_IDENTITIES) {
+      for (const token of tokens[identity] ?? []) {
+        const d = digest(token);
+        const other = seen.get(d.toString("hex"));
+        // One token naming two identities would make the caller's scope a matter of luck.
+        if (other && other !== identity) throw new Error(`the same caller token is configured for ${other} and ${identity}`);
+        seen.set(d.toString("hex"), identity);
+        this.known.push({ identity, digest: d });
+      }
+    }
+  }
+
+  /** The identity holding `token`, or undefined. */
+  identify(token: string | undefined): CallerIdentity | undefined {
+    const got = digest(token ?? "");
+    let found: CallerIdentity | undefined;
+    for (const k of this.known) {
+      if (timingSafeEqual(got, k.digest)) found ??= k.identity;
+    }
+    return token ? found : undefined;
+  }
+
+  /** The identities that have at least one token. */
+  get identities(): CallerIdentity[] {
+    return [...new Set(this.known.map((k) => k.identity))];
+  }
+}
+
+export type RefusalReason = "unauthenticated" | "not_allowed";
+
+/**
+ * A ServeOptions guard for the service named `service`: a call without a known bearer token is
+ * UNAUTHENTICATED (`unauthenticated_caller`), a known caller outside its grants PERMISSION_DENIED
+ * (`caller_not_allowed`). It reads only the `authorization` metadata.
+ */
+export function callerGuard(
+  service: string,
+  auth: CallerAuthenticator,
+  onRefused?: (reason: RefusalReason, method: string, identity: CallerIdentity | undefined) => void,
+): (metadata: grpc.Metadata, method: string) => void {
+  return (metadata, method) => {
+    const identity = auth.identify(bearerFromMetadata(metadata));
+    if (!identity) {
+      onRefused?.("unauthenticated", method, undefined);
+      throw new GatewayError("unauthenticated_caller", "a valid caller token is required (authorization: Bearer <token>)");
+    }
+    if (!mayCall(identity, service, method)) {
+      onRefused?.("not_allowed", method, identity);
+      throw new GatewayError("caller_not_allowed", `${identity} may not call ${service}/${method}`);
+    }
+  };
+}
+
+/** The bearer token of `authorization: Bearer <token>` metadata. */
+export function bearerFromMetadata(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get("authorization")[0];
+  if (typeof value !== "string") return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(value);
+  return m?.[1];
+}
+
+/** `authorization` metadata for a caller token, for ClientOptions.metadata. */
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/** Server TLS: PEM file paths. With `clientCaFile`, every client must present a certificate it signed (mTLS). */
+export interface ServerTlsFiles {
+  certFile: string;
+  keyFile: string;
+  clientCaFile?: string | undefined;
+}
+
+/** Insecure without `tls`; TLS, or mTLS when a client CA is given, otherwise. Files are read once, here. */
+export function serverCredentials(tls: ServerTlsFiles | undefined): grpc.ServerCredentials {
+  if (!tls) return grpc.ServerCredentials.createInsecure();
+  const ca = tls.clientCaFile ? readFileSync(tls.clientCaFile) : null;
+  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readFileSync(tls.certFile), private_key: readFileSync(tls.keyFile) }], ca !== null);
+}
+
+/** Client TLS: PEM file paths. `caFile` verifies the server (system roots without it); cert + key are this client's (mTLS). */
+export interface ClientTlsFiles {
+  caFile?: string | undefined;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
+}
+
+/** Insecure without `tls`; TLS otherwise, presenting a client certificate when one is given. */
+export function channelCredentials(tls: ClientTlsFiles | undefined): grpc.ChannelCredentials {
+  if (!tls) return grpc.credentials.createInsecure();
+  const read = (f: string | undefined) => (f ? readFileSync(f) : null);
+  return grpc.credentials.createSsl(read(tls.caFile), read(tls.keyFile), read(tls.certFile));
+}
+
+/**
+ * Configuration problems of a server's TLS variables (`<prefix>TLS_CERT_FILE`, `_KEY_FILE`,
+ * `_CLIENT_CA_FILE`), as "NAME: message" lines: a certificate needs its key, a client CA needs both.
+ */
+export function serverTlsProblems(prefix: string, env: Record<string, string | undefined>): string[] {
+  const has = (name: string) => Boolean(env[`${prefix}${name}`]);
+  const problems: string[] = [];
+  if (has("TLS_CERT_FILE") !== has("TLS_KEY_FILE")) problems.push(`${prefix}TLS_CERT_FILE: needs ${prefix}TLS_KEY_FILE, and the other way round`);
+  if (has("TLS_CLIENT_CA_FILE") && !has("TLS_CERT_FILE")) problems.push(`${prefix}TLS_CLIENT_CA_FILE: mTLS needs ${prefix}TLS_CERT_FILE and ${prefix}TLS_KEY_FILE`);
+  return problems;
+}
+
+/** A token configured for two identities, as "NAME: message" lines (`names` gives each identity's variable). */
+export function callerTokenProblems(tokens: CallerTokens, names: { readonly [I in CallerIdentity]?: string }): string[] {
+  const owner = new Map<string, CallerIdentity>();
+  const problems: string[] = [];
+  for (const identity of CALLER_IDENTITIES) {
+    for (const token of tokens[identity] ?? []) {
+      const other = owner.get(token);
+      if (other && other !== identity) problems.push(`${names[identity] ?? identity}: a token of ${names[other] ?? other} cannot also be a ${identity} token`);
+      owner.set(token, identity);
+    }
+  }
+  return problems;
+}
