@@ -4,6 +4,7 @@ import type { DataPlaneContext } from "./context.js";
 import { authenticate } from "./http/auth.js";
 import { errorHandler, notFound } from "./http/errors.js";
 import { locals, newRequestId } from "./http/request-context.js";
+import { inRequestContext, traceRequests } from "./http/tracing.js";
 import { chatCompletions } from "./routes/chat-completions.js";
 import { credits } from "./routes/credits.js";
 import { listModels } from "./routes/models.js";
@@ -22,7 +23,8 @@ type Handler = (req: Request, res: Response) => unknown;
 /** Express 5 forwards rejected promises to the error handler; this keeps sync throws going there too. */
 const h = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
   try {
-    const r = fn(req, res);
+    // Traced: the handler runs in the request's context (the body parser's callbacks lost it).
+    const r = locals(res).trace ? inRequestContext(res, () => fn(req, res)) : fn(req, res);
     if (r instanceof Promise) r.catch(next);
   } catch (err) {
     next(err);
@@ -56,6 +58,11 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     });
     next();
   });
+  if (ctx.tracing) {
+    // The API's requests only: probes and scrapes start no traces.
+    const traced = traceRequests(ctx.tracing);
+    app.use((req, res, next) => (req.path.startsWith("/v1/") ? traced(req, res, next) : next()));
+  }
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", (_req, res) => {

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
+import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import type { ClientTlsFiles } from "@gateway/proto";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -179,6 +180,8 @@ export interface DataPlaneConfig {
   usageWaitMs: number;
   /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
   responses: { retentionMs: number; replicas: number; maxBytes: number; bucketMaxBytes: number };
+  /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
+  tracing: TracingConfig | undefined;
   publicUrl: string | undefined;
   video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
   mediaStaticHosts: string;
@@ -195,8 +198,9 @@ const CREDENTIAL_CACHE_MAX = 1_024;
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): DataPlaneConfig {
   const parsed = Schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  const otel = tracingFromEnv(env, "data-plane");
+  if (!parsed.success || otel.problems.length > 0) {
+    const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...otel.problems];
     throw new Error(`invalid data-plane configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
@@ -284,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    tracing: otel.tracing,
     responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES, bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
     video: {

@@ -4,7 +4,8 @@ import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, R
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
-import { createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
+import { createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
+import { tracedClient } from "@gateway/proto/tracing";
 import { bearer, channelCredentials, controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { GatewayError } from "@gateway/errors";
 import { Counter, Histogram, Gauge } from "@gateway/observability";
@@ -55,6 +56,8 @@ export interface DataPlaneContext {
   /** Stored Responses (the RESPONSES KeyValue bucket). */
   responses: ResponseStore;
   nats: { current: NatsConnection | undefined; js: JetStreamPublish | undefined };
+  /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the request path checks it. */
+  tracing: Tracing | undefined;
 }
 
 export interface ContextOverrides {
@@ -116,19 +119,24 @@ function refusalIsOutage(peer: string, variable: string, log: Logger): (err: Gat
 export function createContext(config: DataPlaneConfig, overrides: ContextOverrides = {}): DataPlaneContext {
   const log = overrides.log ?? createLogger({ service: "data-plane", level: config.logLevel });
   const metrics = buildMetrics();
+  const tracing = startTracing(config.tracing);
   const credentials = channelCredentials(config.grpcTls);
-  const control = createClient(controlService(), config.controlPlaneAddr, {
+  let control = createClient(controlService(), config.controlPlaneAddr, {
     timeoutMs: config.controlTimeoutMs,
     metadata: bearer(config.controlPlaneToken),
     credentials,
     mapError: refusalIsOutage("control-plane", "DATA_PLANE_CONTROL_PLANE_TOKEN", log),
   });
-  const ledger = createClient(ledgerService(), config.ledgerAddr, {
+  let ledger = createClient(ledgerService(), config.ledgerAddr, {
     timeoutMs: config.ledgerTimeoutMs,
     metadata: bearer(config.ledgerToken),
     credentials,
     mapError: refusalIsOutage("ledger", "DATA_PLANE_LEDGER_TOKEN", log),
   });
+  if (tracing) {
+    control = tracedClient(control, "gateway.control.v1.ControlService", tracing);
+    ledger = tracedClient(ledger, "gateway.ledger.v1.LedgerService", tracing);
+  }
   const keys = new KeyCache(
     async (keyHash) => {
       const r = await control.AuthenticateKey({ key_hash: keyHash });
@@ -163,7 +171,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
   const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });
-  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers }), rateLimiter, contextChecker, nats,
+  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers, traced: tracing !== undefined }), rateLimiter, contextChecker, nats, tracing,
     breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs,
     responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }) };
   ctx.videoJobs = new VideoJobs(ctx);

@@ -82,6 +82,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       ctx.control.close();
       ctx.ledger.close();
       await ctx.upstream.close();
+      await ctx.tracing?.shutdown();
     },
   };
 }

@@ -9,6 +9,7 @@ import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "../pipeline/attempts.js";
 import type { Capability } from "../providers/index.js";
+import { stage } from "../http/tracing.js";
 
 export interface AdmissionRequest<C extends Capability> {
   route: RouteKind;
@@ -59,31 +60,40 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   const l = locals(res);
   const key = l.key!;
   l.model = req.modelId;
-  const model = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
-  if (req.requestedOutput !== undefined && model.max_output_tokens > 0 && req.requestedOutput > model.max_output_tokens) {
-    const field = req.outputParam ?? "max_tokens";
-    throw new GatewayError("invalid_request", `'${field}' (${req.requestedOutput}) exceeds the output limit of '${model.id}' (${model.max_output_tokens}).`, { param: field });
-  }
-  const planned = plan(ctx, model, req.capability);
-  applyRateLimit(ctx, res);
-  if (req.prepare) await req.prepare();
-  if (ctx.contextChecker && req.promptTexts) {
-    ctx.contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", req.promptTexts(), req.requestedOutput);
+  const model = stage(res, "resolve_model", () => {
+    const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
+    if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
+      const field = req.outputParam ?? "max_tokens";
+      throw new GatewayError("invalid_request", `'${field}' (${req.requestedOutput}) exceeds the output limit of '${m.id}' (${m.max_output_tokens}).`, { param: field });
+    }
+    return m;
+  });
+  const planned = stage(res, "plan", () => plan(ctx, model, req.capability));
+  stage(res, "rate_limit", () => applyRateLimit(ctx, res));
+  if (req.prepare) await stage(res, "prepare", req.prepare);
+  const { contextChecker } = ctx;
+  if (contextChecker && req.promptTexts) {
+    const texts = req.promptTexts;
+    stage(res, "context_check", () => contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", texts(), req.requestedOutput));
   }
   if (req.guard) {
     refuseStreamIfNeeded(ctx, res, req.route, req.guard.stream);
     const pending = runStage(ctx, res, req.route, "input", req.guard.texts);
     if (pending) await pending;
   }
-  if (req.verify) await req.verify();
+  if (req.verify) await stage(res, "verify", req.verify);
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model);
-  const reservation = req.dedicatedHold
-    ? await ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
-    : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)));
+  const hold = stage(res, "credits.hold", () =>
+    req.dedicatedHold
+      ? ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
+      : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)),
+  );
+  // A reservation the local lease covers continues in this turn (no await, no extra promise).
+  const reservation = hold instanceof Promise ? await hold : hold;
   return { model, planned, reservation };
 }
 

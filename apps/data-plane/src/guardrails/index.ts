@@ -4,6 +4,7 @@ import { compileRules, headerValue, mergeOutcomes, type CompiledGuardrails, type
 import type { KeyContext } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { locals } from "../http/request-context.js";
+import { stage as traced } from "../http/tracing.js";
 
 export const GUARDRAILS_HEADER = "x-gateway-guardrails";
 
@@ -111,11 +112,13 @@ export function runStage(ctx: DataPlaneContext, res: Response, route: string, st
     publishHeader(res);
     return;
   }
-  const t = texts();
-  const before = t.segments.map((s) => s.text);
-  const r = g.run(t.segments, { route, stage });
-  if (r instanceof Promise) return r.then((done) => finish(ctx, res, stage, t, before, done));
-  finish(ctx, res, stage, t, before, r);
+  return traced(res, `guardrails.${stage}`, () => {
+    const t = texts();
+    const before = t.segments.map((s) => s.text);
+    const r = g.run(t.segments, { route, stage });
+    if (r instanceof Promise) return r.then((done) => finish(ctx, res, stage, t, before, done));
+    finish(ctx, res, stage, t, before, r);
+  });
 }
 
 /** Before any rule ran (an earlier 4xx): every rule `skipped`, so the header is still present. */

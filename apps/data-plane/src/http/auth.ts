@@ -3,7 +3,9 @@ import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { KeyContext } from "@gateway/proto";
 import type { KeyCache } from "../auth/key-cache.js";
+import { endWithError } from "@gateway/observability";
 import { locals } from "./request-context.js";
+import { startSpan, withSpan } from "./tracing.js";
 
 export const KEY_PREFIX = "sk-gateway-";
 const KEY_SHAPE = /^sk-gateway-[A-Za-z0-9_-]{32,128}$/;
@@ -42,8 +44,24 @@ export function authenticate(keys: KeyCache) {
       next();
     };
     // A fresh cached answer (the usual case) continues in this turn; otherwise after the lookup.
+    const span = startSpan(res, "gateway.authenticate");
     const cached = keys.fresh(keyHash);
-    if (cached) return admit(cached.key);
-    keys.get(keyHash).then(admit, (err: unknown) => next(err));
+    if (cached) {
+      span?.setAttribute("gateway.key_cache", "hit");
+      span?.end();
+      return admit(cached.key);
+    }
+    if (!span) return void keys.get(keyHash).then(admit, (err: unknown) => next(err));
+    span.setAttribute("gateway.key_cache", "miss");
+    withSpan(span, () => keys.get(keyHash)).then(
+      (key) => {
+        span.end();
+        admit(key);
+      },
+      (err: unknown) => {
+        endWithError(span, err);
+        next(err);
+      },
+    );
   };
 }

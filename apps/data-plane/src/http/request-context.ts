@@ -2,6 +2,7 @@ import { randomFillSync } from "node:crypto";
 import type { Response } from "express";
 import type { KeyContext } from "@gateway/proto";
 import type { RateLimitState } from "../admission/rate-limiter.js";
+import type { RequestTrace } from "./tracing.js";
 
 /** Per-request state kept on res.locals. */
 export interface RequestLocals {
@@ -20,6 +21,8 @@ export interface RequestLocals {
   served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[] };
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
   rateLimit?: RateLimitState;
+  /** The request's span and context, when the data-plane traces (http/tracing.ts). */
+  trace?: RequestTrace;
 }
 
 export function locals(res: Response): RequestLocals {

@@ -10,6 +10,8 @@ import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
 import { orderDeployments } from "./weights.js";
+import { SpanKind, endWithError, traceparentOf, type Span } from "@gateway/observability";
+import { startSpan, withSpan } from "../http/tracing.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
 
 /** One deployment a request may go to, with the adapter for the route's capability. */
@@ -94,21 +96,28 @@ export async function attemptAll<C extends Capability, T>(
   l.served = served;
   const { upstreamRetries, retryMaxMs, retryBaseMs } = ctx.config;
   let lastErr: GatewayError | UpstreamTransportError | undefined;
-  for (let i = 0; i < planned.length; ) {
+  for (let i = 0, n = 0; i < planned.length; n++) {
     if (client.aborted) throw new ClientGoneError();
     const p = planned[i]!;
     const breakerKey = CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model);
     served.provider = p.target.provider.code;
     served.upstreamModel = p.target.deployment.upstream_model;
+    const span = l.trace ? attemptSpan(res, p, n, served.retries, i) : undefined;
     try {
-      const value = await attempt(p);
+      const value = await (span ? withSpan(span, () => attempt(p)) : attempt(p));
       ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: "ok" });
       ctx.breaker.success(breakerKey);
+      if (span) endAttempt(span, "ok");
       return { planned: p, value };
     } catch (err) {
-      if (err instanceof ClientGoneError) throw err;
+      if (err instanceof ClientGoneError) {
+        if (span) endAttempt(span, "aborted", err);
+        throw err;
+      }
       const e = err instanceof GatewayError ? err : classify(err, client);
-      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: e instanceof UpstreamTransportError ? e.kind : e.code });
+      const outcome = e instanceof UpstreamTransportError ? e.kind : e.code;
+      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome });
+      if (span) endAttempt(span, outcome, e);
       if (client.aborted) throw new ClientGoneError();
       if (!retryable(e)) throw toGatewayError(e);
       lastErr = e;
@@ -127,6 +136,30 @@ export async function attemptAll<C extends Capability, T>(
   }
   served.provider = "";
   throw lastErr ? toGatewayError(lastErr) : new GatewayError("model_unavailable", "No provider could serve the request.");
+}
+
+/**
+ * The span of one upstream attempt (a CLIENT span; the upstream client adds the provider's HTTP
+ * status): which deployment, the attempt's number in the request, its retry number on that
+ * deployment and its fallback position (0: the first deployment planned).
+ */
+function attemptSpan(res: Response, p: Planned<Capability>, attempt: number, retry: number, fallback: number): Span | undefined {
+  const span = startSpan(res, "gateway.upstream_attempt", SpanKind.CLIENT);
+  if (span?.isRecording()) {
+    span.setAttribute("gateway.provider", p.target.provider.code);
+    span.setAttribute("gen_ai.provider.name", p.target.provider.kind);
+    span.setAttribute("gen_ai.request.model", p.target.deployment.upstream_model);
+    span.setAttribute("gateway.attempt", attempt);
+    span.setAttribute("gateway.retry", retry);
+    span.setAttribute("gateway.fallback", fallback);
+  }
+  return span;
+}
+
+function endAttempt(span: Span, outcome: string, err?: Error): void {
+  span.setAttribute("gateway.outcome", outcome);
+  if (err) endWithError(span, err);
+  else span.end();
 }
 
 /** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
@@ -165,9 +198,30 @@ export async function billUsage(
     created_at_ms: l.startedAt,
     duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
   };
-  await ctx.publisher.publish(event);
+  if (l.trace) await publishTraced(ctx, res, event);
+  else await ctx.publisher.publish(event);
   o.reservation.settle(o.costMinor);
   if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
+}
+
+/**
+ * The usage publish in a PRODUCER span whose `traceparent` rides in the event (several events share
+ * one message), so the ledger's apply links back to this request's trace.
+ */
+async function publishTraced(ctx: DataPlaneContext, res: Response, event: UsageEventV1): Promise<void> {
+  const span = startSpan(res, "gateway.usage.publish", SpanKind.PRODUCER)!;
+  if (span.isRecording()) {
+    span.setAttribute("messaging.system", "nats");
+    span.setAttribute("gateway.request_id", event.request_id);
+    event.traceparent = traceparentOf(span);
+  }
+  try {
+    await ctx.publisher.publish(event);
+    span.end();
+  } catch (err) {
+    endWithError(span, err);
+    throw err;
+  }
 }
 
 /** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */

@@ -3,6 +3,7 @@ import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import type { Capability } from "../providers/index.js";
+import { stage } from "../http/tracing.js";
 
 /**
  * A model route, declared once: how its body is validated, what admission needs to know about it
@@ -30,13 +31,14 @@ export interface RouteSpec<B, C extends Capability> {
  * output limit → plan deployments → rate limit → context pre-check → input guardrails → network
  * checks → hold; admission/admit.ts), the route's attempts, output guardrails, headers, usage event
  * and settlement (its execute), and finally the reservation released of whatever was not billed.
+ * Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response): Promise<void> => {
-    const body = spec.parse(req.body);
-    const admission = await admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res, ctx) });
+    const body = stage(res, "validate", () => spec.parse(req.body));
+    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res, ctx) }));
     try {
-      await spec.execute(ctx, req, res, { body, ...admission });
+      await stage(res, "execute", () => spec.execute(ctx, req, res, { body, ...admission }));
     } finally {
       admission.reservation.settle(0); // no-op when already settled with the actual cost
     }

@@ -1,7 +1,7 @@
 import type { TLSSocket } from "node:tls";
 import { Agent, buildConnector, Dispatcher, errors as undiciErrors, request } from "undici";
 import { GatewayError } from "@gateway/errors";
-import type { Histogram } from "@gateway/observability";
+import { trace, type Histogram } from "@gateway/observability";
 import type { CatalogProvider, UpstreamHttpRequest } from "./types.js";
 
 export interface UpstreamResponse {
@@ -46,6 +46,8 @@ export interface UpstreamClientOptions {
   connectionWait: Histogram<"provider">;
   /** The catalog's providers now: pools of providers no longer there, or changed, are closed. */
   providers?: () => ReadonlyMap<string, PoolSettings>;
+  /** Tracing is on: the attempt's span (the active one) gets the provider's HTTP status. */
+  traced?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export class UpstreamClient {
         // connection). Nothing is replayed on failure; an HTTP/1.1 pool never pipelines.
         idempotent: true,
       });
+      if (this.opts.traced) trace.getActiveSpan()?.setAttribute("http.response.status_code", res.statusCode);
       return { res: { status: res.statusCode, headers: res.headers, body: res.body }, signal };
     } catch (err) {
       throw classify(err, signal);
