@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+const base = { CONTROL_PLANE_DATABASE_URL: "postgres://db/control", CONTROL_PLANE_ADMIN_TOKEN: "admin-token-0123456789" };
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return "";
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+describe("loadConfig: caller tokens and TLS", () => {
+  it("reads a comma-separated token list per identity, so a token can be rotated; no data-plane token means none is accepted", () => {
+    expect(loadConfig({ ...base, CONTROL_PLANE_DATA_PLANE_TOKEN: " dp-old-token-0123456789 , dp-new-token-0123456789 " }).callerTokens).toEqual({
+      admin: ["admin-token-0123456789"],
+      "data-plane": ["dp-old-token-0123456789", "dp-new-token-0123456789"],
+    });
+    expect(loadConfig(base)).toMatchObject({ callerTokens: { admin: ["admin-token-0123456789"], "data-plane": [] }, tls: undefined });
+  });
+
+  it("refuses short tokens, one token for two identities and half a TLS setup, all at once", () => {
+    const message = problems({ ...base, CONTROL_PLANE_DATA_PLANE_TOKEN: "admin-token-0123456789", CONTROL_PLANE_TLS_CLIENT_CA_FILE: "/ca.pem" });
+    expect(message).toContain("CONTROL_PLANE_DATA_PLANE_TOKEN: a token of CONTROL_PLANE_ADMIN_TOKEN cannot also be a data-plane token");
+    expect(message).toContain("CONTROL_PLANE_TLS_CLIENT_CA_FILE: mTLS needs");
+    expect(problems({ ...base, CONTROL_PLANE_ADMIN_TOKEN: "long-enough-token-0123,short" })).toContain("CONTROL_PLANE_ADMIN_TOKEN");
+    expect(problems({ ...base, CONTROL_PLANE_TLS_CERT_FILE: "/cert.pem" })).toContain("CONTROL_PLANE_TLS_CERT_FILE: needs CONTROL_PLANE_TLS_KEY_FILE");
+  });
+
+  it("serves TLS with a certificate and key, and requires client certificates with a client CA", () => {
+    const tls = { CONTROL_PLANE_TLS_CERT_FILE: "/cert.pem", CONTROL_PLANE_TLS_KEY_FILE: "/key.pem" };
+    expect(loadConfig({ ...base, ...tls }).tls).toEqual({ certFile: "/cert.pem", keyFile: "/key.pem", clientCaFile: undefined });
+    expect(loadConfig({ ...base, ...tls, CONTROL_PLANE_TLS_CLIENT_CA_FILE: "/ca.pem" }).tls).toEqual({ certFile: "/cert.pem", keyFile: "/key.pem", clientCaFile: "/ca.pem" });
+  });
+});
