@@ -22,6 +22,8 @@ const Schema = z.object({
   /** Tokens of the data-plane identity (ControlService only); unset = the data-plane is refused. */
   CONTROL_PLANE_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
   /** PEM server certificate and key: gRPC over TLS. */
+  /** Upgrade window only: callers with no credentials at all are taken as this identity (never admin). */
+  CONTROL_PLANE_UNAUTHENTICATED_CALLERS: z.enum(["data-plane"], { error: "the only identity callers without credentials may be taken as is data-plane" }).optional(),
   CONTROL_PLANE_TLS_CERT_FILE: z.string().min(1).optional(),
   CONTROL_PLANE_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
@@ -43,6 +45,8 @@ export interface ControlPlaneConfig {
   /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
   tls: ServerTlsFiles | undefined;
   logLevel: z.infer<typeof Schema>["CONTROL_PLANE_LOG_LEVEL"];
+  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
+  unauthenticatedCallers: "data-plane" | undefined;
   dbPoolMax: number;
 }
 
@@ -72,3 +76,4 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
   };
 }
+    unauthenticatedCallers: e.CONTROL_PLANE_UNAUTHENTICATED_CALLERS,

@@ -1,7 +1,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, adminService, bindServer, CallerAuthenticator, callerGuard, controlService, grpc, serverCredentials, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, adminService, bindServer, CallerAuthenticator, callerGuard, controlService, grpc, serverCredentials, shutdownServer, unauthenticatedCallers } from "@gateway/proto";
 import { Counter } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
@@ -50,10 +50,16 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   const callers = new CallerAuthenticator(config.callerTokens);
   const refusals = new Counter({ name: "control_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.registry] });
   const guard = (def: { name: string }) =>
-    callerGuard(def.name, callers, (reason, method, identity) => {
-      refusals.inc({ method, reason });
-      ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
-    });
+  const unauthenticated = unauthenticatedCallers(config.unauthenticatedCallers, new Counter({ name: "control_rpc_unauthenticated_calls_total", help: "gRPC calls admitted without credentials (CONTROL_PLANE_UNAUTHENTICATED_CALLERS, during an upgrade)", labelNames: ["method"], registers: [ctx.registry] }));
+    callerGuard(
+      def.name,
+      callers,
+      (reason, method, identity) => {
+        refusals.inc({ method, reason });
+        ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
+      },
+      unauthenticated,
+    );
   addService(
     server,
     controlService(),

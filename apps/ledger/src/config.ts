@@ -25,6 +25,8 @@ const Schema = z.object({
   /** Tokens of the data-plane identity (leases, usage and credit reads); unset = the data-plane is refused. */
   LEDGER_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
   /** PEM server certificate and key: gRPC over TLS. */
+  /** Upgrade window only: callers with no credentials at all are taken as this identity (never admin). */
+  LEDGER_UNAUTHENTICATED_CALLERS: z.enum(["data-plane"], { error: "the only identity callers without credentials may be taken as is data-plane" }).optional(),
   LEDGER_TLS_CERT_FILE: z.string().min(1).optional(),
   LEDGER_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
@@ -77,6 +79,8 @@ export interface LedgerConfig {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
+  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
+  unauthenticatedCallers: "data-plane" | undefined;
   consume: boolean;
   batchMax: number;
   batchLingerMs: number;
@@ -122,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     maxAckPending: e.LEDGER_MAX_ACK_PENDING,
     streamReplicas: e.LEDGER_STREAM_REPLICAS,
     usageArrivalMs: e.LEDGER_USAGE_ARRIVAL_MS,
+    unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
   };
 }

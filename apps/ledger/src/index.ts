@@ -2,7 +2,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, bindServer, CallerAuthenticator, callerGuard, grpc, ledgerService, serverCredentials, shutdownServer } from "@gateway/proto";
+import { addHealthService, addService, bindServer, CallerAuthenticator, callerGuard, grpc, ledgerService, serverCredentials, shutdownServer, unauthenticatedCallers } from "@gateway/proto";
 import { Counter } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
 import { connectServiceNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
@@ -54,10 +54,15 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       ListHolds: listHolds(ctx),
     },
     {
-      guard: callerGuard(ledgerService().name, callers, (reason, method, identity) => {
-        refusals.inc({ method, reason });
-        ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
-      }),
+      guard: callerGuard(
+        ledgerService().name,
+        callers,
+        (reason, method, identity) => {
+          refusals.inc({ method, reason });
+          ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
+        },
+        unauthenticatedCallers(config.unauthenticatedCallers, new Counter({ name: "ledger_rpc_unauthenticated_calls_total", help: "gRPC calls admitted without credentials (LEDGER_UNAUTHENTICATED_CALLERS, during an upgrade)", labelNames: ["method"], registers: [ctx.metrics.registry] })),
+      ),
       onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed"),
       translate: unavailableWhenDbDown,
     },

@@ -97,6 +97,17 @@ export class CallerAuthenticator {
 export type RefusalReason = "unauthenticated" | "not_allowed";
 
 /**
+ * Callers that present no credentials at all, taken as one scoped identity (never admin): only for
+ * the window of a rolling upgrade from a release that had no caller credentials, so its replicas
+ * keep working beside the new ones. `admitted` counts them, so operators see when the window can
+ * close. A wrong token is refused all the same.
+ */
+export interface UnauthenticatedCallers {
+  as: ScopedIdentity;
+  admitted(method: string): void;
+}
+
+/**
  * A ServeOptions guard for the service named `service`: a call without a known bearer token is
  * UNAUTHENTICATED (`unauthenticated_caller`), a known caller outside its grants PERMISSION_DENIED
  * (`caller_not_allowed`). It reads only the `authorization` metadata.
@@ -105,9 +116,16 @@ export function callerGuard(
   service: string,
   auth: CallerAuthenticator,
   onRefused?: (reason: RefusalReason, method: string, identity: CallerIdentity | undefined) => void,
+  unauthenticated?: UnauthenticatedCallers,
 ): (metadata: grpc.Metadata, method: string) => void {
   return (metadata, method) => {
-    const identity = auth.identify(bearerFromMetadata(metadata));
+    const token = bearerFromMetadata(metadata);
+    let identity = auth.identify(token);
+    if (!identity && unauthenticated && token === undefined && metadata.get("authorization").length === 0) {
+      // The upgrade window: a caller of a release without credentials, within that identity's grants.
+      identity = unauthenticated.as;
+      unauthenticated.admitted(method);
+    }
     if (!identity) {
       onRefused?.("unauthenticated", method, undefined);
       throw new GatewayError("unauthenticated_caller", "a valid caller token is required (authorization: Bearer <token>)");
@@ -117,6 +135,11 @@ export function callerGuard(
       throw new GatewayError("caller_not_allowed", `${identity} may not call ${service}/${method}`);
     }
   };
+}
+
+/** The guard's setting for callers without credentials, counting each call admitted (undefined: refused). */
+export function unauthenticatedCallers(as: ScopedIdentity | undefined, admitted: { inc(labels: { method: string }): void }): UnauthenticatedCallers | undefined {
+  return as && { as, admitted: (method) => admitted.inc({ method }) };
 }
 
 /** The bearer token of `authorization: Bearer <token>` metadata. */
