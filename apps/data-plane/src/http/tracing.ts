@@ -7,6 +7,11 @@ export interface RequestTrace {
   tracer: Tracer;
   span: Span;
   ctx: Context;
+  /**
+   * The request is sampled. A request that is not still runs in its (non-recording) span's context,
+   * so gRPC calls pass the caller's "not sampled" on, but its stages and attempts make no spans.
+   */
+  recording: boolean;
 }
 
 /**
@@ -27,7 +32,7 @@ export function traceRequests(tracing: Tracing) {
       span.setAttribute("gateway.request_id", l.requestId);
     }
     const ctx = trace.setSpan(parent, span);
-    l.trace = { tracer, span, ctx };
+    l.trace = { tracer, span, ctx, recording: span.isRecording() };
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -75,10 +80,15 @@ export function inRequestContext<T>(res: Response, fn: () => T): T {
   return t ? context.with(parentOf(t), fn) : fn();
 }
 
-/** A child span of the request's current stage, or undefined when the request is not traced. */
+/** A child span of the request's current stage, or undefined when the request is not traced or not sampled. */
 export function startSpan(res: Response, name: string, kind: SpanKind = SpanKind.INTERNAL): Span | undefined {
   const t = locals(res).trace;
-  return t ? t.tracer.startSpan(name, { kind }, parentOf(t)) : undefined;
+  return t?.recording ? t.tracer.startSpan(name, { kind }, parentOf(t)) : undefined;
+}
+
+/** True when the request is sampled: its stages and attempts get spans. */
+export function recording(res: Response): boolean {
+  return locals(res).trace?.recording === true;
 }
 
 /** Runs `fn` with `span` active (its children and outgoing calls hang from it). */
@@ -88,11 +98,11 @@ export function withSpan<T>(span: Span, fn: () => T): T {
 
 /**
  * One pipeline stage in a span `gateway.<name>` (ended when `fn` returns or its promise settles,
- * failed when it throws); just `fn()` when the request is not traced.
+ * failed when it throws); just `fn()` when the request is not traced or not sampled.
  */
 export function stage<T>(res: Response, name: string, fn: () => T): T {
   const t = locals(res).trace;
-  if (!t) return fn();
+  if (!t?.recording) return fn();
   const parent = parentOf(t);
   const span = t.tracer.startSpan(`gateway.${name}`, undefined, parent);
   let out: T;

@@ -102,7 +102,7 @@ export async function attemptAll<C extends Capability, T>(
     const breakerKey = CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model);
     served.provider = p.target.provider.code;
     served.upstreamModel = p.target.deployment.upstream_model;
-    const span = l.trace ? attemptSpan(res, p, n, served.retries, i) : undefined;
+    const span = l.trace?.recording ? attemptSpan(res, p, n, served.retries, i) : undefined;
     try {
       const value = await (span ? withSpan(span, () => attempt(p)) : attempt(p));
       ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: "ok" });
@@ -198,7 +198,7 @@ export async function billUsage(
     created_at_ms: l.startedAt,
     duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
   };
-  if (l.trace) await publishTraced(ctx, res, event);
+  if (l.trace?.recording) await publishTraced(ctx, res, event);
   else await ctx.publisher.publish(event);
   o.reservation.settle(o.costMinor);
   if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
@@ -210,11 +210,9 @@ export async function billUsage(
  */
 async function publishTraced(ctx: DataPlaneContext, res: Response, event: UsageEventV1): Promise<void> {
   const span = startSpan(res, "gateway.usage.publish", SpanKind.PRODUCER)!;
-  if (span.isRecording()) {
-    span.setAttribute("messaging.system", "nats");
-    span.setAttribute("gateway.request_id", event.request_id);
-    event.traceparent = traceparentOf(span);
-  }
+  span.setAttribute("messaging.system", "nats");
+  span.setAttribute("gateway.request_id", event.request_id);
+  event.traceparent = traceparentOf(span);
   try {
     await ctx.publisher.publish(event);
     span.end();
