@@ -21,9 +21,9 @@ const Schema = z.object({
   CONTROL_PLANE_ADMIN_TOKEN: tokens("required: at least 16 characters each"),
   /** Tokens of the data-plane identity (ControlService only); unset = the data-plane is refused. */
   CONTROL_PLANE_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
-  /** PEM server certificate and key: gRPC over TLS. */
   /** Upgrade window only: callers with no credentials at all are taken as this identity (never admin). */
   CONTROL_PLANE_UNAUTHENTICATED_CALLERS: z.enum(["data-plane"], { error: "the only identity callers without credentials may be taken as is data-plane" }).optional(),
+  /** PEM server certificate and key: gRPC over TLS. */
   CONTROL_PLANE_TLS_CERT_FILE: z.string().min(1).optional(),
   CONTROL_PLANE_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
@@ -71,9 +71,9 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     opsHost: e.CONTROL_PLANE_OPS_HOST,
     opsPort: e.CONTROL_PLANE_OPS_PORT,
     callerTokens: { admin: e.CONTROL_PLANE_ADMIN_TOKEN, "data-plane": e.CONTROL_PLANE_DATA_PLANE_TOKEN ?? [] },
+    unauthenticatedCallers: e.CONTROL_PLANE_UNAUTHENTICATED_CALLERS,
     tls: e.CONTROL_PLANE_TLS_CERT_FILE && e.CONTROL_PLANE_TLS_KEY_FILE ? { certFile: e.CONTROL_PLANE_TLS_CERT_FILE, keyFile: e.CONTROL_PLANE_TLS_KEY_FILE, clientCaFile: e.CONTROL_PLANE_TLS_CLIENT_CA_FILE } : undefined,
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
   };
 }
-    unauthenticatedCallers: e.CONTROL_PLANE_UNAUTHENTICATED_CALLERS,

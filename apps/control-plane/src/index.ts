@@ -49,8 +49,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS.
   const callers = new CallerAuthenticator(config.callerTokens);
   const refusals = new Counter({ name: "control_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.registry] });
-  const guard = (def: { name: string }) =>
   const unauthenticated = unauthenticatedCallers(config.unauthenticatedCallers, new Counter({ name: "control_rpc_unauthenticated_calls_total", help: "gRPC calls admitted without credentials (CONTROL_PLANE_UNAUTHENTICATED_CALLERS, during an upgrade)", labelNames: ["method"], registers: [ctx.registry] }));
+  const guard = (def: { name: string }) =>
     callerGuard(
       def.name,
       callers,

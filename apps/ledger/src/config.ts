@@ -24,9 +24,9 @@ const Schema = z.object({
   LEDGER_ADMIN_TOKEN: tokens("the admin token, at least 16 characters"),
   /** Tokens of the data-plane identity (leases, usage and credit reads); unset = the data-plane is refused. */
   LEDGER_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
-  /** PEM server certificate and key: gRPC over TLS. */
   /** Upgrade window only: callers with no credentials at all are taken as this identity (never admin). */
   LEDGER_UNAUTHENTICATED_CALLERS: z.enum(["data-plane"], { error: "the only identity callers without credentials may be taken as is data-plane" }).optional(),
+  /** PEM server certificate and key: gRPC over TLS. */
   LEDGER_TLS_CERT_FILE: z.string().min(1).optional(),
   LEDGER_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
