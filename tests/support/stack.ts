@@ -25,6 +25,8 @@ export interface StackOptions {
   ledgerEnv?: Record<string, string>;
   /** gRPC over mutual TLS between every part (certificates made for the run). */
   mtls?: boolean;
+  /** Settings given to all three services (the standard OTEL_* variables). */
+  serviceEnv?: Record<string, string>;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
     CONTROL_PLANE_LOG_LEVEL: silent.LOG_LEVEL,
     ...serverTls("CONTROL_PLANE_"),
+    ...opts.serviceEnv,
   };
   const control = createControlPlane(loadControlConfig(controlConfig));
   await control.start();
@@ -107,6 +110,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     LEDGER_LOG_LEVEL: silent.LOG_LEVEL,
     ...serverTls("LEDGER_"),
     LEDGER_SWEEP_INTERVAL_MS: "200",
+    ...opts.serviceEnv,
     ...opts.ledgerEnv,
   };
   let ledger: Ledger | undefined = createLedger(loadLedgerConfig(ledgerEnv));
@@ -142,6 +146,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
         DATA_PLANE_SPOOL_DIR: join(spoolRoot, id),
         FAKE_UPSTREAM_API_KEY,
         ...dataPlaneCallerEnv,
+        ...opts.serviceEnv,
         ...opts.dataPlaneEnv,
         ...env,
       }),
