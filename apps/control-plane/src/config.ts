@@ -1,4 +1,5 @@
 import { callerTokenProblems, serverTlsProblems, type CallerTokens, type ServerTlsFiles } from "@gateway/proto";
+import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -48,6 +49,8 @@ export interface ControlPlaneConfig {
   /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
   unauthenticatedCallers: "data-plane" | undefined;
   dbPoolMax: number;
+  /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
+  tracing: TracingConfig | undefined;
 }
 
 /** Reads the CONTROL_PLANE_* variables; throws one error listing every problem. */
@@ -58,6 +61,8 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     const { CONTROL_PLANE_ADMIN_TOKEN: admin, CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlane } = parsed.data;
     problems.push(...callerTokenProblems({ admin, "data-plane": dataPlane }, { admin: "CONTROL_PLANE_ADMIN_TOKEN", "data-plane": "CONTROL_PLANE_DATA_PLANE_TOKEN" }));
   }
+  const otel = tracingFromEnv(env, "control-plane");
+  problems.push(...otel.problems);
   if (!parsed.success || problems.length > 0) {
     throw new Error(`invalid control-plane configuration:\n  ${problems.join("\n  ")}`);
   }
@@ -75,5 +80,6 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     tls: e.CONTROL_PLANE_TLS_CERT_FILE && e.CONTROL_PLANE_TLS_KEY_FILE ? { certFile: e.CONTROL_PLANE_TLS_CERT_FILE, keyFile: e.CONTROL_PLANE_TLS_KEY_FILE, clientCaFile: e.CONTROL_PLANE_TLS_CLIENT_CA_FILE } : undefined,
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
+    tracing: otel.tracing,
   };
 }

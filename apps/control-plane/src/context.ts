@@ -2,7 +2,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { connectNats } from "@gateway/nats";
 import { createDb, createDbHealth, type DbHealth, type Kysely } from "@gateway/db";
 import { CONTROL_CHANGED_SUBJECT, encodeEvent, type ControlChangedV1 } from "@gateway/events";
-import { Counter, createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
+import { Counter, createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import type { ControlDb } from "./db/schema.js";
 
@@ -20,6 +20,8 @@ export interface ControlContext {
   natsConnected: boolean;
   /** Announces a committed change; best effort (the data-plane's TTLs are the backstop). */
   publishChange(ev: Omit<ControlChangedV1, "version">): void;
+  /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing: Tracing | undefined;
 }
 
 export interface ControlOverrides {
@@ -46,6 +48,7 @@ export function createContext(config: ControlPlaneConfig, overrides: ControlOver
     rpcTotal: new Counter({ name: "control_rpc_total", help: "RPCs by method and result code", labelNames: ["method", "code"], registers: [registry] }),
     nats: undefined,
     natsConnected: false,
+    tracing: startTracing(config.tracing),
     publishChange(ev) {
       try {
         ctx.nats?.publish(CONTROL_CHANGED_SUBJECT, encodeEvent({ version: 1, ...ev }));

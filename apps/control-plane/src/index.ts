@@ -6,6 +6,7 @@ import { Counter } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
 import { closeNats, retrying } from "@gateway/nats";
+import { tracingServerInterceptor } from "@gateway/proto/tracing";
 import { unavailableWhenDbDown } from "@gateway/db";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
@@ -44,7 +45,7 @@ export interface ControlPlane {
 /** Builds the control-plane; start() migrates, connects NATS and serves gRPC + ops HTTP. */
 export function createControlPlane(config: ControlPlaneConfig, overrides: ControlOverrides = {}): ControlPlane {
   const ctx = createContext(config, overrides);
-  const server = new grpc.Server();
+  const server = new grpc.Server(ctx.tracing ? { interceptors: [tracingServerInterceptor(ctx.tracing)] } : {});
   const onUnexpected = (err: unknown, method: string) => ctx.log.error({ err, method }, "rpc failed");
   // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS.
   const callers = new CallerAuthenticator(config.callerTokens);
@@ -151,6 +152,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       await ops?.close();
       await ctx.dbHealth.stop();
       await ctx.db.destroy();
+      await ctx.tracing?.shutdown();
     },
   };
 }

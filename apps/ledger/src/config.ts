@@ -1,4 +1,5 @@
 import { callerTokenProblems, serverTlsProblems, type CallerTokens, type ServerTlsFiles } from "@gateway/proto";
+import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -88,6 +89,8 @@ export interface LedgerConfig {
   streamReplicas: number;
   usageArrivalMs: number;
   settleSkewMs: number;
+  /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
+  tracing: TracingConfig | undefined;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -100,6 +103,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     const { LEDGER_ADMIN_TOKEN: admin, LEDGER_DATA_PLANE_TOKEN: dataPlane } = parsed.data;
     problems.push(...callerTokenProblems({ admin, "data-plane": dataPlane }, { admin: "LEDGER_ADMIN_TOKEN", "data-plane": "LEDGER_DATA_PLANE_TOKEN" }));
   }
+  const otel = tracingFromEnv(env, "ledger");
+  problems.push(...otel.problems);
   if (!parsed.success || problems.length > 0) {
     throw new Error(`invalid ledger configuration:\n  ${problems.join("\n  ")}`);
   }
@@ -128,5 +133,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     usageArrivalMs: e.LEDGER_USAGE_ARRIVAL_MS,
     unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
+    tracing: otel.tracing,
   };
 }

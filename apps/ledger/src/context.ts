@@ -1,7 +1,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { connectNats } from "@gateway/nats";
 import { createDb, createDbHealth, type DbHealth, type Kysely } from "@gateway/db";
-import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, type Logger, type Registry } from "@gateway/observability";
+import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
 import type { LedgerDb } from "./db/schema.js";
 import { AppliedWatermark } from "./consumer/watermark.js";
@@ -36,6 +36,8 @@ export interface LedgerContext {
   watermark: AppliedWatermark;
   /** Called after a top-up commits (wakes the announcer). */
   onTopUp?: () => void;
+  /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing: Tracing | undefined;
 }
 
 export interface LedgerOverrides {
@@ -62,6 +64,7 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     natsConnected: false,
     jsm: undefined,
     watermark: new AppliedWatermark(() => ctx.jsm, config.consumerDurable),
+    tracing: startTracing(config.tracing),
     metrics: {
       registry,
       usageEvents: new Counter({ name: "ledger_usage_events_total", help: "Usage events by result", labelNames: ["result"], registers: [registry] }),

@@ -7,6 +7,7 @@ import { Counter } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
 import { connectServiceNats, createContext, type LedgerContext, type LedgerOverrides } from "./context.js";
 import { closeNats, retrying } from "@gateway/nats";
+import { tracingServerInterceptor } from "@gateway/proto/tracing";
 import { unavailableWhenDbDown } from "@gateway/db";
 import type { LedgerDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
@@ -37,7 +38,7 @@ export interface Ledger {
 /** Builds the ledger; start() migrates, connects NATS, starts the consumer, sweeper and gRPC. */
 export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = {}): Ledger {
   const ctx = createContext(config, overrides);
-  const server = new grpc.Server();
+  const server = new grpc.Server(ctx.tracing ? { interceptors: [tracingServerInterceptor(ctx.tracing)] } : {});
   // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS
   // (the data-plane: leases, usage and credit reads; TopUp, ListHolds and any new method: admin only).
   const callers = new CallerAuthenticator(config.callerTokens);
@@ -141,6 +142,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         await ctx.dbHealth.stop();
         await ctx.db.destroy();
         await ops?.close();
+        await ctx.tracing?.shutdown();
         ctx.log.info("ledger stopped");
       })();
       return stopped;

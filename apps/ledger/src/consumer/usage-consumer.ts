@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
 import { USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
+import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
@@ -52,6 +53,8 @@ interface Item {
   payload: Uint8Array;
   /** Undefined when the event failed validation. */
   ev: UsageEventV1 | undefined;
+  /** What became of it, recorded only while tracing (its span says). */
+  outcome?: "applied" | "duplicate" | "dead_lettered";
 }
 
 /**
@@ -212,18 +215,22 @@ export class UsageConsumer {
 
   /** Applies (or dead-letters) and acks a batch; false when it failed and was left for redelivery. */
   private async applyItems(items: Item[]): Promise<boolean> {
-    const { metrics, log } = this.ctx;
+    const { metrics, log, tracing } = this.ctx;
     const invalid = items.filter((i) => !i.ev);
     const valid = items.filter((i) => i.ev);
     const end = metrics.applySeconds.startTimer();
+    const startedAt = Date.now();
+    const span = tracing ? batchSpan(tracing.tracer, items) : undefined;
     try {
       for (const item of invalid) {
         await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
       await this.applyIsolating(valid);
       metrics.batchSize.observe(items.length);
+      if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
       return true;
     } catch (err) {
+      if (span) endBatchSpan(tracing!.tracer, span, startedAt, items, err);
       // Postgres is away or the transaction failed for a passing reason: redeliver everything that
       // was not acked yet (an event applied meanwhile is a duplicate next time). A nak that cannot
       // be sent (NATS away too) changes nothing: the message is redelivered after its ack wait.
@@ -246,6 +253,7 @@ export class UsageConsumer {
     try {
       const { applied } = await applyUsageBatch(this.ctx.db, items.map((i) => i.ev!));
       for (const i of items) i.delivery.settled();
+      if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
       // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
       if (applied.size > 0) metrics.usageEvents.inc({ result: "applied" }, applied.size);
       if (items.length > applied.size) metrics.usageEvents.inc({ result: "duplicate" }, items.length - applied.size);
@@ -272,9 +280,54 @@ export class UsageConsumer {
         ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
       ON CONFLICT (payload_sha256) DO NOTHING`.execute(db);
     item.delivery.settled();
+    item.outcome = "dead_lettered";
     metrics.usageEvents.inc({ result: "dead_lettered" });
     metrics.deadLetters.inc({ reason });
     // The payload is not logged (it may hold anything); it is in dead_letters.
     log.error({ subject: msg.subject, stream_seq: msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
   }
+}
+
+/**
+ * The span of one applied batch (a CONSUMER span, a trace of its own): linked to the span that
+ * published each of its events (the event's `traceparent`), the OpenTelemetry idiom for batch
+ * processing, since one transaction serves many requests' traces.
+ */
+function batchSpan(tracer: Tracer, items: Item[]): Span | undefined {
+  const links: Link[] = [];
+  for (const i of items) {
+    const parent = i.ev?.traceparent ? remoteParent(i.ev.traceparent) : undefined;
+    const sc = parent && trace.getSpanContext(parent);
+    if (sc) links.push({ context: sc });
+  }
+  // Batches of untraced events (a data-plane that does not trace) start no trace of their own.
+  if (links.length === 0) return undefined;
+  return tracer.startSpan("ledger.apply_usage", {
+    kind: SpanKind.CONSUMER,
+    links,
+    attributes: { "messaging.system": "nats", "messaging.operation.type": "process", "messaging.batch.message_count": items.length },
+  });
+}
+
+/**
+ * Ends the batch's span and gives each traced event a span in its own request's trace (a child of
+ * the publish span, linked to the batch), from the batch's start to its end, with what became of
+ * the event: the request's trace shows when and how its usage was applied.
+ */
+function endBatchSpan(tracer: Tracer, span: Span, startTime: number, items: Item[], err?: unknown): void {
+  const batch = span.spanContext();
+  for (const i of items) {
+    const parent = i.ev?.traceparent ? remoteParent(i.ev.traceparent) : undefined;
+    if (!parent) continue;
+    const child = tracer.startSpan("ledger.usage.apply", { kind: SpanKind.CONSUMER, links: [{ context: batch }], startTime }, parent);
+    if (child.isRecording()) {
+      child.setAttribute("gateway.request_id", i.ev!.request_id);
+      child.setAttribute("ledger.outcome", err ? "error" : (i.outcome ?? "applied"));
+    }
+    if (err) endWithError(child, err);
+    else child.end();
+  }
+  if (span.isRecording()) span.setAttribute("ledger.applied", items.filter((i) => i.outcome === "applied").length);
+  if (err) endWithError(span, err);
+  else span.end();
 }
