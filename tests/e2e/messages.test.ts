@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import type { ErrorBody, UsageBody } from "../support/api.ts";
 
@@ -341,9 +342,12 @@ describe("/v1/messages over a model with Anthropic and OpenAI-shaped deployments
       ],
     });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-claude-or-chat"] });
-    const { data, response } = await anthropic.messages
-      .create({ model: "gw-claude-or-chat", max_tokens: 50, messages: [{ role: "user", content: "fall back please" }] })
-      .withResponse();
+    // Visible once the data-plane's cached key has been evicted by the change event.
+    const { data, response } = await eventually(
+      () => anthropic.messages.create({ model: "gw-claude-or-chat", max_tokens: 50, messages: [{ role: "user", content: "fall back please" }] }).withResponse(),
+      5_000,
+      "gw-claude-or-chat visible",
+    );
     expect(data.content).toEqual([{ type: "text", text: "Echo: fall back please" }]);
     expect(data.model).toBe("gw-claude-or-chat");
     expect(response.headers.get("x-gateway-provider")).toBe("fake");
