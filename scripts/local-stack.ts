@@ -213,7 +213,7 @@ async function up(): Promise<void> {
   const adminToken = adminEnv.GATEWAY_ADMIN_TOKEN ?? `adm_${randomBytes(24).toString("base64url")}`;
   writeFileSync(
     adminEnvPath,
-    `GATEWAY_ADMIN_TOKEN=${adminToken}\nGATEWAY_CONTROL_PLANE_ADDR=127.0.0.1:${PORTS.control}\nGATEWAY_LEDGER_ADDR=127.0.0.1:${PORTS.ledger}\n`,
+    `GATEWAY_ADMIN_TOKEN=${adminToken}\nGATEWAY_CONTROL_PLANE_ADDR=127.0.0.1:${PORTS.control}\nGATEWAY_LEDGER_ADDR=127.0.0.1:${PORTS.ledger}\nGATEWAY_NATS_URL=nats://127.0.0.1:${PORTS.nats}\n`,
     { mode: 0o600 },
   );
 

@@ -17,6 +17,7 @@ describe("loadConfig", () => {
       sweepIntervalMs: 1_000,
       consumerDurable: "ledger",
       usageWaitMaxMs: 5_000,
+      exportPageRows: 1_000,
     });
   });
 

@@ -60,6 +60,11 @@ const Schema = z.object({
   LEDGER_USAGE_ARRIVAL_MS: int(600_000, 0),
   /** Clock skew allowed between the ledger and NATS/the data-plane when settling released leases, ms. */
   LEDGER_SETTLE_SKEW_MS: int(5_000, 0),
+  /**
+   * Usage records per page of ExportUsage: one Postgres read and one gRPC message each (about 1 KB
+   * a record, so the 5,000 cap stays well under gRPC's 4 MiB message limit).
+   */
+  LEDGER_EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(5_000).default(1_000),
 });
 
 export interface LedgerConfig {
@@ -91,6 +96,7 @@ export interface LedgerConfig {
   settleSkewMs: number;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
   tracing: TracingConfig | undefined;
+  exportPageRows: number;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -134,5 +140,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
     tracing: otel.tracing,
+    exportPageRows: e.LEDGER_EXPORT_PAGE_ROWS,
   };
 }

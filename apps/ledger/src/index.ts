@@ -21,6 +21,7 @@ import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
+import { exportUsage } from "./rpc/export-usage.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext, LedgerOverrides } from "./context.js";
@@ -53,6 +54,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       GetCredits: getCredits(ctx),
       TopUp: topUp(ctx),
       ListHolds: listHolds(ctx),
+      ExportUsage: exportUsage(ctx),
     },
     {
       guard: callerGuard(

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { ERROR_CONTEXT_METADATA, GatewayError, GrpcStatus, encodeErrorContext, fromGrpcDetails, type ErrorCode } from "@gateway/errors";
-import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods } from "./messages.js";
+import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods, ServerStream } from "./messages.js";
 
 export * from "./messages.js";
 export * from "./caller-auth.js";
@@ -85,9 +85,16 @@ export function addHealthService(server: grpc.Server, services: string[], ready:
   });
 }
 
-/** A typed promise client: every call takes a deadline, and errors come back as GatewayError. */
+/**
+ * A typed promise client: every call takes a deadline, and errors come back as GatewayError. A
+ * server-streaming method returns an async iterable of its messages: the next message is asked for
+ * only when the reader takes one (HTTP/2 flow control holds the server back), and a reader that
+ * stops early cancels the call.
+ */
 export type TypedClient<M extends Methods> = {
-  [K in keyof M]: (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
+  [K in keyof M]: M[K][1] extends ServerStream<infer R>
+    ? (request: M[K][0], opts?: CallOptions) => AsyncIterable<R>
+    : (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
 } & { close(): void; raw: grpc.Client };
 
 export interface CallOptions {
@@ -145,12 +152,18 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
   for (const method of Object.keys(def.definition)) {
     // biome-ignore lint/complexity/noBannedTypes: grpc-js generates the methods at run time; any callable fits.
     const fn = (raw as unknown as Record<string, Function>)[method]!.bind(raw);
+    const callArgs = (opts: CallOptions) => {
+      const md = new grpc.Metadata();
+      for (const [k, v] of Object.entries({ ...options.metadata, ...opts.metadata })) md.set(k, v);
+      return [md, { deadline: Date.now() + (opts.timeoutMs ?? options.timeoutMs) }] as const;
+    };
+    if (def.definition[method]!.responseStream) {
+      client[method] = (request: unknown, opts: CallOptions = {}) => readServerStream(() => fn(request, ...callArgs(opts)) as grpc.ClientReadableStream<unknown>, def.name, options.mapError);
+      continue;
+    }
     client[method] = (request: unknown, opts: CallOptions = {}) =>
       new Promise((resolve, reject) => {
-        const md = new grpc.Metadata();
-        for (const [k, v] of Object.entries({ ...options.metadata, ...opts.metadata })) md.set(k, v);
-        const deadline = Date.now() + (opts.timeoutMs ?? options.timeoutMs);
-        fn(request, md, { deadline }, (err: grpc.ServiceError | null, res: unknown) => {
+        fn(request, ...callArgs(opts), (err: grpc.ServiceError | null, res: unknown) => {
           if (err) {
             const e = errorFromGrpc(err, def.name);
             reject(options.mapError ? options.mapError(e) : e);
@@ -162,9 +175,32 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
   return client as TypedClient<M>;
 }
 
-/** Server-side handlers: async functions; a thrown GatewayError becomes its gRPC status. */
+/** The call starts when the iteration does; errors come back as GatewayError. */
+async function* readServerStream(start: () => grpc.ClientReadableStream<unknown>, peer: string, mapError = (e: GatewayError) => e): AsyncGenerator<unknown> {
+  const call = start();
+  let ended = false;
+  try {
+    for await (const message of call) yield message;
+    ended = true;
+  } catch (err) {
+    ended = true;
+    throw typeof (err as grpc.ServiceError).code === "number" ? mapError(errorFromGrpc(err as grpc.ServiceError, peer)) : err;
+  } finally {
+    // The reader stopped before the end (break, an error of its own): tell the server.
+    if (!ended) call.cancel();
+  }
+}
+
+/**
+ * Server-side handlers: async functions; a thrown GatewayError becomes its gRPC status. A
+ * server-streaming method's handler yields its messages: the next is asked for once the one before
+ * the last has gone to the transport (two in flight at most), and when the caller cancels, the
+ * iteration is ended (its finally blocks run) instead of being drained.
+ */
 export type Handlers<M extends Methods> = {
-  [K in keyof M]: (request: M[K][0], call: grpc.ServerUnaryCall<M[K][0], M[K][1]>) => Promise<M[K][1]>;
+  [K in keyof M]: M[K][1] extends ServerStream<infer R>
+    ? (request: M[K][0], call: grpc.ServerWritableStream<M[K][0], R>) => AsyncIterable<R>
+    : (request: M[K][0], call: grpc.ServerUnaryCall<M[K][0], M[K][1]>) => Promise<M[K][1]>;
 };
 
 export interface ServeOptions {
@@ -182,30 +218,55 @@ export interface ServeOptions {
 
 export function addService<M extends Methods>(server: grpc.Server, def: ServiceDef<M>, handlers: Handlers<M>, opts: ServeOptions = {}): void {
   const impl: grpc.UntypedServiceImplementation = {};
+  const toStatus = (err: unknown, method: string): grpc.ServiceError => {
+    const known = err instanceof GatewayError ? err : opts.translate?.(err);
+    if (!known) {
+      opts.onUnexpected?.(err, method);
+      return { code: GrpcStatus.INTERNAL, details: "internal_error:internal error" } as grpc.ServiceError;
+    }
+    const status: Partial<grpc.StatusObject> = { code: known.grpcStatus, details: `${known.code}:${known.message}` };
+    const context = encodeErrorContext(known.context);
+    if (context) {
+      status.metadata = new grpc.Metadata();
+      status.metadata.set(ERROR_CONTEXT_METADATA, context);
+    }
+    return status as grpc.ServiceError;
+  };
   for (const method of Object.keys(def.definition)) {
     const handler = handlers[method as keyof M];
+    if (def.definition[method]!.responseStream) {
+      impl[method] = (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        const cancelled = new Promise<void>((resolve) => call.once("cancelled", resolve));
+        const run = async () => {
+          opts.guard?.(call.metadata, method);
+          // At most two messages in flight: the next one is produced once the one before the last
+          // has gone to the transport (which holds it while the caller's flow-control window is
+          // full), so a slow reader keeps the handler waiting instead of filling the call's buffer.
+          let previous: Promise<void> | undefined;
+          for await (const message of (handler as (req: unknown, call: unknown) => AsyncIterable<unknown>)(call.request, call)) {
+            if (call.cancelled) return;
+            const sent = new Promise<void>((resolve) => call.write(message, () => resolve()));
+            if (previous) await Promise.race([previous, cancelled]);
+            previous = sent;
+            // Cancelled while waiting: stop here rather than produce another message for nobody.
+            if (call.cancelled) return;
+          }
+          if (!call.cancelled) call.end();
+        };
+        run().catch((err: unknown) => {
+          if (!call.cancelled) call.emit("error", toStatus(err, method));
+        });
+      };
+      continue;
+    }
     impl[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const run = async () => {
         opts.guard?.(call.metadata, method);
-        return handler(call.request as never, call as never);
+        return (handler as (req: unknown, call: unknown) => Promise<unknown>)(call.request, call);
       };
       run().then(
         (res) => callback(null, res),
-        (err: unknown) => {
-          const known = err instanceof GatewayError ? err : opts.translate?.(err);
-          if (known) {
-            const status: Partial<grpc.StatusObject> = { code: known.grpcStatus, details: `${known.code}:${known.message}` };
-            const context = encodeErrorContext(known.context);
-            if (context) {
-              status.metadata = new grpc.Metadata();
-              status.metadata.set(ERROR_CONTEXT_METADATA, context);
-            }
-            callback(status as grpc.ServiceError, null);
-          } else {
-            opts.onUnexpected?.(err, method);
-            callback({ code: GrpcStatus.INTERNAL, details: "internal_error:internal error" } as grpc.ServiceError, null);
-          }
-        },
+        (err: unknown) => callback(toStatus(err, method), null),
       );
     };
   }

@@ -4,6 +4,14 @@
  * in the .proto files under proto/.
  */
 
+/**
+ * The response of a server-streaming method (`returns (stream T)`): servers implement it as an
+ * async iterable of messages, clients read it as one. Phantom, for typing only.
+ */
+export interface ServerStream<T> {
+  readonly __serverStreamOf: T;
+}
+
 export interface AuthenticateKeyRequest { key_hash: string }
 export interface KeyContext {
   key_id: string;
@@ -204,7 +212,18 @@ export interface UsageRecord {
   output_price_minor_per_mtok: number;
   line_items_json: string;
   guardrails_json: string;
+  /** HTTP status the caller received. */
+  status: number;
+  /** Milliseconds. */
+  duration_ms: number;
+  /** `post_…`; "" when none. */
+  journal_txn_id: string;
+  /** Unix ms when the ledger applied the record. */
+  recorded_at_ms: number;
 }
+/** Window [from_ms, to_ms) in Unix milliseconds. */
+export interface ExportUsageRequest { org_id: string; from_ms: number; to_ms: number }
+export interface UsagePage { records: UsageRecord[] }
 export interface GetCreditsRequest { org_id: string }
 export interface Credits {
   org_id: string;
@@ -253,4 +272,5 @@ export type LedgerServiceMethods = {
   GetCredits: [GetCreditsRequest, Credits];
   TopUp: [TopUpRequest, TopUpResponse];
   ListHolds: [ListHoldsRequest, ListHoldsResponse];
+  ExportUsage: [ExportUsageRequest, ServerStream<UsagePage>];
 };

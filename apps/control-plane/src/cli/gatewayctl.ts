@@ -7,6 +7,8 @@
  *   credits top-up ORG --amount-minor N --idempotency-key K | credits show ORG
  *   catalog apply -f FILE
  *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
+ *   usage export --org ORG --from T --to T [--format csv|jsonl]   (the data on stdout, not one object)
+ *   journal tail [--from-start | --since T] [--count N]          (one JSON line per posting)
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
 import { readFileSync } from "node:fs";
@@ -14,6 +16,10 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { GatewayError } from "@gateway/errors";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { tailJournal } from "./journal-tail.js";
+import { OutputClosedError, stdoutWriter } from "./output.js";
+import { parseInstant } from "./timestamps.js";
+import { CSV_HEADER, formatRecord, type UsageFormat } from "./usage-export.js";
 
 const USAGE = `usage: gatewayctl <command> [--json]
 
@@ -33,9 +39,16 @@ const USAGE = `usage: gatewayctl <command> [--json]
   guardrails set ORG -f FILE       (YAML or JSON rules; see docs/guardrails.md)
   guardrails show ORG
   guardrails clear ORG
+  usage export --org ORG --from T --to T [--format csv|jsonl] [--timeout-s N]
+                                   usage records received in [from, to) with their line items, oldest
+                                   first, streamed to stdout (docs/billing.md: columns and units);
+                                   T is ISO-8601: 2026-11-01 (UTC) or 2026-11-01T09:30:00Z / +01:00
+  journal tail [--from-start | --since T] [--count N] [--nats URL]
+                                   follows the ledger's journal: one JSON line per posting, until
+                                   Ctrl-C (or N postings); by default only postings made from now on
 
 environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
-             GATEWAY_LEDGER_ADDR (127.0.0.1:50052); gRPC over TLS: GATEWAY_TLS_CA_FILE,
+             GATEWAY_LEDGER_ADDR (127.0.0.1:50052), GATEWAY_NATS_URL (nats://127.0.0.1:4222); gRPC over TLS: GATEWAY_TLS_CA_FILE,
              GATEWAY_TLS_CERT_FILE + GATEWAY_TLS_KEY_FILE (a client certificate, for mTLS)`;
 
 class UsageError extends Error {}
@@ -86,7 +99,24 @@ async function resolveOrgId(c: Clients, ref: string): Promise<string> {
   return org.id;
 }
 
-async function run(argv: string[], out: Out, clients: () => Clients): Promise<void> {
+/** An organization by id or name that the control-plane knows (an unknown id is refused, not exported as empty). */
+async function existingOrgId(c: Clients, ref: string): Promise<string> {
+  const { orgs } = await c.admin.ListOrgs({});
+  const org = orgs.find((o) => o.id === ref || o.name === ref);
+  if (!org) throw new GatewayError("not_found", `organization '${ref}' does not exist`);
+  return org.id;
+}
+
+function instantFlag(v: string | undefined, flag: string): number {
+  const ms = parseInstant(need(v, flag));
+  if (ms === undefined) throw new UsageError(`${flag} must be an ISO-8601 date (2026-11-01) or date and time with a zone (2026-11-01T09:30:00Z), got '${v}'`);
+  return ms;
+}
+
+/** Default deadline of a whole export, seconds: a million records take well under a minute. */
+const EXPORT_TIMEOUT_S = 3_600;
+
+async function run(argv: string[], out: Out, clients: () => Clients, env: Record<string, string | undefined>): Promise<void> {
   const opts = {
     name: { type: "string" },
     org: { type: "string" },
@@ -98,6 +128,14 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
     rpm: { type: "string" },
     tpm: { type: "string" },
     "monthly-minor": { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    format: { type: "string" },
+    "timeout-s": { type: "string" },
+    nats: { type: "string" },
+    "from-start": { type: "boolean" },
+    since: { type: "string" },
+    count: { type: "string" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -224,6 +262,46 @@ async function run(argv: string[], out: Out, clients: () => Clients): Promise<vo
         leases.map((l) => `${l.lease_id}\t${l.status}\theld ${l.remaining_minor}\tgranted ${l.granted_minor}\tapplied ${l.applied_minor}\t${l.holder}\texpires ${new Date(l.expires_at_ms).toISOString()}`).join("\n") || "(no holds)",
       );
     }
+    case "usage export": {
+      if (pos.length > 0) throw new UsageError("usage export takes --org, --from and --to, no positional arguments");
+      const org = need(v.org, "--org");
+      const fromMs = instantFlag(v.from, "--from");
+      const toMs = instantFlag(v.to, "--to");
+      if (fromMs >= toMs) throw new UsageError(`--from must be before --to (the window is [from, to)), got ${new Date(fromMs).toISOString()} and ${new Date(toMs).toISOString()}`);
+      const format = (v.format ?? "csv") as UsageFormat;
+      if (format !== "csv" && format !== "jsonl") throw new UsageError(`--format must be csv or jsonl, got '${v.format}'`);
+      const timeoutS = intFlag(v["timeout-s"], "--timeout-s", EXPORT_TIMEOUT_S);
+      const c = clients();
+      const orgId = await existingOrgId(c, org);
+      const write = stdoutWriter();
+      // The header waits for the first page, so a refused export (a bad token) writes no partial file.
+      let started = false;
+      for await (const page of c.ledger.ExportUsage({ org_id: orgId, from_ms: fromMs, to_ms: toMs }, { timeoutMs: timeoutS * 1_000 })) {
+        const text = page.records.map((r) => formatRecord(r, format)).join("");
+        await write(!started && format === "csv" ? CSV_HEADER + text : text);
+        started = true;
+      }
+      if (!started && format === "csv") await write(CSV_HEADER);
+      return;
+    }
+    case "journal tail": {
+      if (pos.length > 0) throw new UsageError("journal tail takes no positional arguments");
+      if (v["from-start"] && v.since !== undefined) throw new UsageError("--from-start and --since exclude each other");
+      const start = v["from-start"] ? "all" : v.since !== undefined ? instantFlag(v.since, "--since") : "new";
+      const limit = intFlag(v.count, "--count", 0);
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        const write = stdoutWriter(onSignal);
+        await tailJournal({ servers: v.nats ?? (env.GATEWAY_NATS_URL || "nats://127.0.0.1:4222"), start, limit, write, signal: stop.signal });
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
+      return;
+    }
     default:
       throw new UsageError(group ? `unknown command '${cmd}'` : "no command given");
   }
@@ -254,9 +332,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return made;
   };
   try {
-    await run(argv, out, clients);
+    await run(argv, out, clients, env);
     return 0;
   } catch (err) {
+    // The reader of our output went away (`… | head`): that ends the command, quietly.
+    if (err instanceof OutputClosedError) return 0;
     const usage = err instanceof UsageError;
     const message = err instanceof Error ? err.message : String(err);
     const code = err instanceof GatewayError ? err.code : usage ? "usage" : "error";

@@ -8,7 +8,8 @@ const POLL_MS = 25;
 /** How long a lookup gives the watermark to pass it before answering usage_pending, ms. */
 const SETTLE_MAX_MS = 1_000;
 
-function toRecord(r: UsageRow): UsageRecord {
+/** The wire form of a usage record (GetUsage, ExportUsage). */
+export function toRecord(r: UsageRow): UsageRecord {
   return {
     request_id: r.request_id,
     org_id: r.org_id,
@@ -30,6 +31,10 @@ function toRecord(r: UsageRow): UsageRecord {
     output_price_minor_per_mtok: r.output_price_minor_per_mtok,
     line_items_json: JSON.stringify(r.line_items),
     guardrails_json: JSON.stringify(r.guardrails ?? []),
+    status: r.status,
+    duration_ms: r.duration_ms,
+    journal_txn_id: r.journal_txn_id ?? "",
+    recorded_at_ms: r.recorded_at.getTime(),
   };
 }
 

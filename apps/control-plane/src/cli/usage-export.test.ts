@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { UsageRecord } from "@gateway/proto";
+import { CSV_HEADER, USAGE_COLUMNS, csvField, formatRecord } from "./usage-export.js";
+
+const record: UsageRecord = {
+  request_id: "req_1",
+  org_id: "org_1",
+  key_id: "key_1",
+  model: "gw-chat-mini",
+  route: "chat",
+  provider: "fake",
+  upstream_model: "odd,\"name\"\nwith a newline",
+  input_tokens: 12,
+  output_tokens: 30,
+  cached_input_tokens: 2,
+  cache_creation_input_tokens: 0,
+  reasoning_tokens: 5,
+  estimated: false,
+  cost_minor: 21,
+  created_at_ms: Date.UTC(2026, 10, 1, 9, 30, 0, 250),
+  stream: true,
+  input_price_minor_per_mtok: 150_000,
+  output_price_minor_per_mtok: 600_000,
+  line_items_json: JSON.stringify([{ item: "input_tokens", quantity: 10, unit_price_minor: 150_000, per: "1M tokens" }]),
+  guardrails_json: "[]",
+  status: 200,
+  duration_ms: 41,
+  journal_txn_id: "post_1",
+  recorded_at_ms: Date.UTC(2026, 10, 1, 9, 30, 1),
+};
+
+describe("usage export formats", () => {
+  it("quotes CSV fields as RFC 4180 asks, and only those that need it", () => {
+    expect(csvField("plain")).toBe("plain");
+    expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField("two\r\nlines")).toBe('"two\r\nlines"');
+    expect(CSV_HEADER).toBe(`${USAGE_COLUMNS.join(",")}\r\n`);
+  });
+
+  it("writes one CRLF-terminated CSV row in column order, line items as one JSON field", () => {
+    const line = formatRecord(record, "csv");
+    expect(line).toBe(
+      'req_1,org_1,key_1,2026-11-01T09:30:00.250Z,2026-11-01T09:30:01.000Z,gw-chat-mini,chat,fake,"odd,""name""\nwith a newline",200,true,false,41,12,2,0,30,5,150000,600000,21,post_1,' +
+        '"[{""item"":""input_tokens"",""quantity"":10,""unit_price_minor"":150000,""per"":""1M tokens""}]"\r\n',
+    );
+  });
+
+  it("writes one JSON line with typed values and the line items nested", () => {
+    const line = formatRecord(record, "jsonl");
+    expect(line.endsWith("\n")).toBe(true);
+    const o = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(o)).toEqual([...USAGE_COLUMNS]);
+    expect(o).toMatchObject({ created_at: "2026-11-01T09:30:00.250Z", stream: true, cost_minor: 21, status: 200, line_items: [{ item: "input_tokens", quantity: 10 }] });
+  });
+});

@@ -1,0 +1,82 @@
+import type { UsageRecord } from "@gateway/proto";
+
+/**
+ * The columns of `gatewayctl usage export`, in order: one row (CSV) or object (JSONL) per usage
+ * record. Units: token counts are tokens, money is integer minor credit units (1 credit = 1,000,000),
+ * prices are minor units per million tokens, times are ISO-8601 UTC with milliseconds. Documented
+ * in docs/billing.md ("Usage export"); scripts rely on the names and the order.
+ */
+export const USAGE_COLUMNS = [
+  "request_id",
+  "org_id",
+  "key_id",
+  "created_at",
+  "recorded_at",
+  "model",
+  "route",
+  "provider",
+  "upstream_model",
+  "status",
+  "stream",
+  "estimated",
+  "duration_ms",
+  "input_tokens",
+  "cached_input_tokens",
+  "cache_creation_input_tokens",
+  "output_tokens",
+  "reasoning_tokens",
+  "input_price_minor_per_mtok",
+  "output_price_minor_per_mtok",
+  "cost_minor",
+  "journal_txn_id",
+  "line_items",
+] as const;
+
+export type UsageFormat = "csv" | "jsonl";
+type Row = Record<(typeof USAGE_COLUMNS)[number], string | number | boolean | unknown[]>;
+
+function row(r: UsageRecord): Row {
+  return {
+    request_id: r.request_id,
+    org_id: r.org_id,
+    key_id: r.key_id,
+    created_at: new Date(r.created_at_ms).toISOString(),
+    recorded_at: new Date(r.recorded_at_ms).toISOString(),
+    model: r.model,
+    route: r.route,
+    provider: r.provider,
+    upstream_model: r.upstream_model,
+    status: r.status,
+    stream: r.stream,
+    estimated: r.estimated,
+    duration_ms: r.duration_ms,
+    input_tokens: r.input_tokens,
+    cached_input_tokens: r.cached_input_tokens,
+    cache_creation_input_tokens: r.cache_creation_input_tokens,
+    output_tokens: r.output_tokens,
+    reasoning_tokens: r.reasoning_tokens,
+    input_price_minor_per_mtok: r.input_price_minor_per_mtok,
+    output_price_minor_per_mtok: r.output_price_minor_per_mtok,
+    cost_minor: r.cost_minor,
+    journal_txn_id: r.journal_txn_id,
+    line_items: JSON.parse(r.line_items_json || "[]") as unknown[],
+  };
+}
+
+/** RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** The CSV header line (CRLF-terminated, as RFC 4180 has it). */
+export const CSV_HEADER = `${USAGE_COLUMNS.join(",")}\r\n`;
+
+/** One record as a CSV line (line items as a compact JSON array in one field) or a JSON line (nested). */
+export function formatRecord(r: UsageRecord, format: UsageFormat): string {
+  const o = row(r);
+  if (format === "jsonl") return `${JSON.stringify(o)}\n`;
+  return `${USAGE_COLUMNS.map((c) => {
+    const v = o[c];
+    return csvField(Array.isArray(v) ? JSON.stringify(v) : String(v));
+  }).join(",")}\r\n`;
+}

@@ -1,0 +1,377 @@
+import { execFile, spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "@gateway/db";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+import { chatBody, createOrg, post, type TestOrg } from "../support/orgs.ts";
+import type { UsageBody } from "../support/api.ts";
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "../..");
+const gatewayctl = join(root, "bin/gatewayctl");
+/** Small pages, so the volume test crosses many page boundaries. */
+const PAGE_ROWS = 1_000;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack("billing-export", { ledgerEnv: { LEDGER_EXPORT_PAGE_ROWS: String(PAGE_ROWS) } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+function ctlEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GATEWAY_ADMIN_TOKEN: stack.adminToken,
+    GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${stack.control.grpcPort}`,
+    GATEWAY_LEDGER_ADDR: `127.0.0.1:${stack.ledger().grpcPort}`,
+    GATEWAY_NATS_URL: stack.nats.url,
+  };
+}
+
+/** Runs gatewayctl to its end; a non-zero exit is returned, not thrown. */
+async function ctl(args: string[], env = ctlEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(gatewayctl, args, { env, maxBuffer: 256 * 1024 * 1024 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** RFC 4180, strictly: quoted fields may hold commas, CRLF and doubled quotes; every record ends in CRLF. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let field = "";
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) throw new Error("unterminated quoted field");
+        field += text.slice(i, q);
+        i = q + 1;
+        if (text[i] === '"') {
+          field += '"';
+          i++;
+        } else break;
+      }
+    } else {
+      const end = text.slice(i).search(/[,\r\n"]/);
+      const stop = end < 0 ? text.length : i + end;
+      if (text[stop] === '"') throw new Error(`a quote inside an unquoted field at ${stop}`);
+      field = text.slice(i, stop);
+      i = stop;
+    }
+    row.push(field);
+    if (text[i] === ",") i++;
+    else if (text.startsWith("\r\n", i)) {
+      rows.push(row);
+      row = [];
+      i += 2;
+    } else throw new Error(`expected a comma or CRLF at ${i}, got ${JSON.stringify(text.slice(i, i + 10))}`);
+  }
+  if (row.length > 0) throw new Error("the last record does not end in CRLF");
+  return rows;
+}
+
+/** CSV rows as objects by the header's names. */
+function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text);
+  return rows.map((r) => {
+    expect(r).toHaveLength(header!.length);
+    return Object.fromEntries(header!.map((h, i) => [h, r[i]!]));
+  });
+}
+
+const jsonl = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+async function usageOf(org: TestOrg, id: string): Promise<UsageBody> {
+  const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+  expect(r.status).toBe(200);
+  return (await r.json()) as UsageBody;
+}
+
+async function chat(org: TestOrg, content: string, extra: Record<string, unknown> = {}): Promise<UsageBody> {
+  const r = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody(content, extra));
+  expect(r.status).toBe(200);
+  return usageOf(org, r.headers.get("x-gateway-trace-id")!);
+}
+
+describe("gatewayctl usage export", () => {
+  let a: TestOrg;
+  let aName: string;
+  let b: TestOrg;
+  const made: UsageBody[] = [];
+  let from: string;
+  let to: string;
+
+  beforeAll(async () => {
+    a = await createOrg(stack, { balanceMinor: 50_000_000 });
+    b = await createOrg(stack, { balanceMinor: 50_000_000 });
+    aName = (await stack.admin.ListOrgs({})).orgs.find((o) => o.id === a.orgId)!.name;
+    from = new Date(Date.now() - 1).toISOString();
+    made.push(await chat(a, "one"));
+    await chat(b, "another organization's request");
+    made.push(await chat(a, "[[fake:cached=3,reasoning=7]] two, with cached and reasoning tokens"));
+    made.push(await chat(a, "three, streamed", { stream: true }));
+    await chat(b, "and one more of theirs");
+    made.push(await chat(a, "four, with a comma, and \"quotes\""));
+    to = new Date(Date.now() + 1).toISOString();
+  });
+
+  it("CSV: one RFC 4180 row per request of the organization, as each request reported it", async () => {
+    const r = await ctl(["usage", "export", "--org", aName, "--from", from, "--to", to, "--format", "csv"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout.startsWith("request_id,org_id,key_id,created_at,recorded_at,model,route,provider,upstream_model,status,stream,estimated,duration_ms,")).toBe(true);
+    const rows = csvRecords(r.stdout);
+    // Oldest first: the order the requests were made in; the other organization's are not there.
+    expect(rows.map((x) => x.request_id)).toEqual(made.map((u) => u.request_id));
+    for (const [i, row] of rows.entries()) {
+      const u = made[i]!;
+      expect(row).toMatchObject({
+        org_id: a.orgId,
+        key_id: a.keyId,
+        model: u.model,
+        route: u.route,
+        provider: u.provider,
+        status: "200",
+        stream: String(u.stream),
+        estimated: String(u.usage.estimated),
+        input_tokens: String(u.usage.input_tokens),
+        cached_input_tokens: String(u.usage.cached_input_tokens),
+        cache_creation_input_tokens: String(u.usage.cache_creation_input_tokens),
+        output_tokens: String(u.usage.output_tokens),
+        reasoning_tokens: String(u.usage.reasoning_tokens),
+        cost_minor: String(u.cost_credits_minor),
+      });
+      expect(JSON.parse(row.line_items!)).toEqual(u.line_items);
+      expect(row.journal_txn_id).toMatch(/^post_/);
+      expect(Date.parse(row.created_at!)).toBeGreaterThanOrEqual(Date.parse(from));
+      expect(Date.parse(row.recorded_at!)).toBeGreaterThanOrEqual(Date.parse(row.created_at!));
+    }
+    // The second request billed cached and reasoning tokens at their own prices, each its own line item.
+    expect(JSON.parse(rows[1]!.line_items!).map((l: { item: string }) => l.item)).toEqual(expect.arrayContaining(["cached_input_tokens", "reasoning_tokens"]));
+    // Money adds up: the export's costs are what the organization was charged.
+    const total = rows.reduce((s, x) => s + Number(x.cost_minor), 0);
+    expect(total).toBe(made.reduce((s, u) => s + u.cost_credits_minor, 0));
+    expect((await stack.ledgerClient.GetCredits({ org_id: a.orgId })).spent_minor).toBe(total);
+  });
+
+  it("JSONL: the same records with typed values and line items nested, by organization id", async () => {
+    const r = await ctl(["usage", "export", "--org", a.orgId, "--from", from, "--to", to, "--format", "jsonl"]);
+    expect(r.code).toBe(0);
+    const rows = jsonl(r.stdout);
+    expect(rows.map((x) => x.request_id)).toEqual(made.map((u) => u.request_id));
+    for (const [i, row] of rows.entries()) {
+      const u = made[i]!;
+      expect(row).toMatchObject({
+        org_id: a.orgId,
+        stream: u.stream,
+        input_tokens: u.usage.input_tokens,
+        output_tokens: u.usage.output_tokens,
+        reasoning_tokens: u.usage.reasoning_tokens,
+        cost_minor: u.cost_credits_minor,
+        line_items: u.line_items,
+        status: 200,
+      });
+      expect(typeof row.duration_ms).toBe("number");
+    }
+    // The CSV and the JSONL export say the same.
+    const csv = csvRecords((await ctl(["usage", "export", "--org", a.orgId, "--from", from, "--to", to])).stdout);
+    expect(csv.map((x) => x.created_at)).toEqual(rows.map((x) => x.created_at));
+  });
+
+  it("the window is [from, to): a record at `from` is in it, a record at `to` is not", async () => {
+    const all = jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", from, "--to", to, "--format", "jsonl"])).stdout);
+    const at = all.map((x) => x.created_at as string);
+    const r = await ctl(["usage", "export", "--org", a.orgId, "--from", at[1]!, "--to", at[3]!, "--format", "jsonl"]);
+    const inside = jsonl(r.stdout).map((x) => x.request_id);
+    expect(inside).toContain(all[1]!.request_id);
+    expect(inside).not.toContain(all[3]!.request_id);
+    expect(inside).toEqual(all.filter((x) => (x.created_at as string) >= at[1]! && (x.created_at as string) < at[3]!).map((x) => x.request_id));
+    // Dates alone are UTC midnights; an offset is honoured.
+    const today = from.slice(0, 10);
+    const plusOne = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
+    expect(jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", today, "--to", plusOne, "--format", "jsonl"])).stdout).length).toBeGreaterThanOrEqual(all.length);
+    // The same instant as at[1], written as local time two hours ahead of UTC.
+    const offset = new Date(Date.parse(at[1]!) + 2 * 3_600_000).toISOString().replace("Z", "+02:00");
+    expect(jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", offset, "--to", at[3]!, "--format", "jsonl"])).stdout).map((x) => x.request_id)).toEqual(inside);
+  });
+
+  it("an empty window is a header and nothing else", async () => {
+    const r = await ctl(["usage", "export", "--org", b.orgId, "--from", "2001-01-01", "--to", "2001-01-02"]);
+    expect(r).toMatchObject({ code: 0, stdout: `${r.stdout.split("\r\n")[0]}\r\n` });
+    expect(csvRecords(r.stdout)).toEqual([]);
+  });
+
+  it("refuses bad dates, an empty or inverted window, an unknown organization and a wrong token, clearly and without output", async () => {
+    const cases: [string[], number, RegExp][] = [
+      [["--org", a.orgId, "--from", "yesterday", "--to", to], 2, /--from must be an ISO-8601 date/],
+      [["--org", a.orgId, "--from", "2026-02-30", "--to", to], 2, /--from must be an ISO-8601 date/],
+      [["--org", a.orgId, "--from", "2026-11-01T10:00:00", "--to", to], 2, /--from must be an ISO-8601 date .* with a zone/],
+      [["--org", a.orgId, "--from", to, "--to", from], 2, /--from must be before --to/],
+      [["--org", a.orgId, "--from", from, "--to", from], 2, /--from must be before --to/],
+      [["--org", a.orgId, "--to", to], 2, /missing --from/],
+      [["--org", a.orgId, "--from", from, "--to", to, "--format", "xlsx"], 2, /--format must be csv or jsonl/],
+      [["--org", "no-such-org", "--from", from, "--to", to], 1, /organization 'no-such-org' does not exist/],
+      [["--org", "org_doesnotexist", "--from", from, "--to", to], 1, /organization 'org_doesnotexist' does not exist/],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await ctl(["usage", "export", ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code });
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe("");
+    }
+    const wrong = await ctl(["usage", "export", "--org", a.orgId, "--from", from, "--to", to], { ...ctlEnv(), GATEWAY_ADMIN_TOKEN: "not-the-admin-token-at-all" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toBe("");
+  });
+});
+
+describe("an export of tens of thousands of records", () => {
+  const ROWS = 25_000;
+  const OTHER_ROWS = 5_000;
+  let big: TestOrg;
+  let other: TestOrg;
+
+  beforeAll(async () => {
+    big = await createOrg(stack);
+    other = await createOrg(stack);
+    // Straight into the ledger's table: 7 records share each millisecond, and some differ only in
+    // microseconds, so page boundaries fall inside groups of equal timestamps. Another org's
+    // records are interleaved at the same instants.
+    const insert = (org: string, n: number, prefix: string) =>
+      sql`
+        INSERT INTO usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens, output_tokens,
+          cached_input_tokens, estimated, cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, line_items, created_at, journal_txn_id)
+        SELECT ${prefix} || lpad(((i * 7919) % ${n})::text, 6, '0'), ${org}, 'key_bulk', 'gw-chat-mini', 'chat', 'fake', 'fake-mini', '', 10 + i % 5, 20, 0, false,
+          1 + i % 3, 150000, 600000, false, 200, 12,
+          jsonb_build_array(jsonb_build_object('item', 'input_tokens', 'quantity', 10 + i % 5, 'unit_price_minor', 150000, 'per', '1M tokens')),
+          timestamptz '2026-01-01T00:00:00Z' + (i / 7) * interval '1 millisecond' + (CASE WHEN i % 7 >= 4 THEN 250 ELSE 0 END) * interval '1 microsecond',
+          'post_bulk'
+        FROM generate_series(0, ${n - 1}) AS i`.execute(stack.ledger().db);
+    await insert(big.orgId, ROWS, "req_bulk_a_");
+    await insert(other.orgId, OTHER_ROWS, "req_bulk_b_");
+  });
+
+  it("streams every record exactly once, in (created_at, request_id) order, across many pages", async () => {
+    const r = await ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02", "--format", "jsonl"]);
+    expect(r.code).toBe(0);
+    const rows = jsonl(r.stdout);
+    expect(rows.length).toBe(ROWS);
+    expect(ROWS / PAGE_ROWS).toBeGreaterThan(20);
+    expect(new Set(rows.map((x) => x.request_id)).size).toBe(ROWS);
+    expect(rows.every((x) => x.org_id === big.orgId)).toBe(true);
+    for (let i = 1; i < rows.length; i++) expect((rows[i]!.created_at as string) >= (rows[i - 1]!.created_at as string)).toBe(true);
+    const { rows: sums } = await sql<{ cost: string; n: string }>`SELECT sum(cost_minor) AS cost, count(*) AS n FROM usage_records WHERE org_id = ${big.orgId}`.execute(stack.ledger().db);
+    expect(rows.reduce((s, x) => s + (x.cost_minor as number), 0)).toBe(Number(sums[0]!.cost));
+
+    const csv = csvRecords((await ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02"])).stdout);
+    expect(csv.map((x) => x.request_id)).toEqual(rows.map((x) => x.request_id));
+  });
+
+  it("a reader that stops early (| head) ends the export quietly", async () => {
+    const r = await run("bash", ["-c", `set -o pipefail; "${gatewayctl}" usage export --org ${big.orgId} --from 2026-01-01 --to 2026-01-02 | head -n 3`], { env: ctlEnv() });
+    expect(r.stdout.split("\r\n").filter(Boolean)).toHaveLength(3);
+    expect(r.stderr).toBe("");
+  });
+});
+
+describe("gatewayctl journal tail", () => {
+  /** The consumers on the LEDGER stream, through the JetStream API on the ledger's own connection. */
+  async function ledgerConsumers(): Promise<string[]> {
+    const reply = await stack.ledger().ctx.nats!.request("$JS.API.CONSUMER.NAMES.LEDGER", "{}", { timeout: 5_000 });
+    return ((reply.json() as { consumers: string[] | null }).consumers ?? []).sort();
+  }
+
+  it("prints the posting of a top-up made while it runs, and stops on SIGINT leaving no consumer behind", async () => {
+    const org = await createOrg(stack);
+    const before = await ledgerConsumers();
+    const child = spawn(gatewayctl, ["journal", "tail"], { env: ctlEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    let stderr = "";
+    await new Promise<void>((res, rej) => {
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes("following")) res();
+      });
+      child.on("exit", () => rej(new Error(`journal tail exited: ${stderr}`)));
+    });
+    expect(stderr).toMatch(/following ledger\.v1\.journal from new postings/);
+
+    const top = await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 1_234_567, idempotency_key: `tail-${org.orgId}` });
+    let posting: Record<string, unknown> | undefined;
+    for (;;) {
+      const next = await lines.next();
+      expect(next.done).toBeFalsy();
+      const p = JSON.parse(next.value as string) as Record<string, unknown>;
+      expect(p).toMatchObject({ version: 1, stream_seq: expect.any(Number) });
+      if (p.txn_id === top.top_up_id) {
+        posting = p;
+        break;
+      }
+    }
+    expect(posting).toMatchObject({ kind: "top_up", created_at_ms: expect.any(Number) });
+    expect(posting!.entries).toEqual(
+      expect.arrayContaining([
+        { account: `org:${org.orgId}`, amount_minor: 1_234_567 },
+        { account: "system:funding", amount_minor: -1_234_567 },
+      ]),
+    );
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(await ledgerConsumers()).toEqual(before);
+  });
+
+  it("--from-start --count N prints the oldest N postings and exits; --since starts at an instant", async () => {
+    const first = await ctl(["journal", "tail", "--from-start", "--count", "2"]);
+    expect(first.code).toBe(0);
+    const two = jsonl(first.stdout);
+    expect(two).toHaveLength(2);
+    expect(two[0]!.stream_seq as number).toBeLessThan(two[1]!.stream_seq as number);
+    // Every posting balances.
+    for (const p of two) expect((p.entries as { amount_minor: number }[]).reduce((s, e) => s + e.amount_minor, 0)).toBe(0);
+
+    const since = new Date().toISOString();
+    const org = await createOrg(stack);
+    const top = await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 777, idempotency_key: `since-${org.orgId}` });
+    const later = jsonl((await ctl(["journal", "tail", "--since", since, "--count", "1"])).stdout);
+    expect(later[0]).toMatchObject({ txn_id: top.top_up_id, kind: "top_up" });
+
+    const bad = await ctl(["journal", "tail", "--since", "last tuesday"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--since must be an ISO-8601 date/);
+    const unreachable = await ctl(["journal", "tail", "--nats", "nats://127.0.0.1:1"]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1/);
+  });
+
+  it("a reader that stops early (| head) ends the tail quietly at its next posting", async () => {
+    const pipeline = spawn("bash", ["-c", `set -o pipefail; "${gatewayctl}" journal tail --from-start | head -n 1`], { env: ctlEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    pipeline.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    pipeline.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((res) => pipeline.on("exit", (code) => res(code)));
+    // head has its line and is gone; the tail learns it when it next writes, like `tail -f | head`.
+    await eventually(() => (stdout.includes("\n") ? true : undefined), 10_000, "the first posting");
+    const org = await createOrg(stack);
+    await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 1, idempotency_key: `head-${org.orgId}` });
+    expect(await exited).toBe(0);
+    expect(jsonl(stdout)).toHaveLength(1);
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+  });
+});
