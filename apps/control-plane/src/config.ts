@@ -43,11 +43,11 @@ export interface ControlPlaneConfig {
   opsPort: number;
   /** Bearer tokens per caller identity (several while rotating). */
   callerTokens: CallerTokens;
+  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
+  unauthenticatedCallers: "data-plane" | undefined;
   /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
   tls: ServerTlsFiles | undefined;
   logLevel: z.infer<typeof Schema>["CONTROL_PLANE_LOG_LEVEL"];
-  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
-  unauthenticatedCallers: "data-plane" | undefined;
   dbPoolMax: number;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
   tracing: TracingConfig | undefined;

@@ -77,6 +77,8 @@ export interface LedgerConfig {
   opsPort: number;
   /** Bearer tokens per caller identity (several while rotating). */
   callerTokens: CallerTokens;
+  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
+  unauthenticatedCallers: "data-plane" | undefined;
   /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
   tls: ServerTlsFiles | undefined;
   logLevel: z.infer<typeof Schema>["LEDGER_LOG_LEVEL"];
@@ -85,8 +87,6 @@ export interface LedgerConfig {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
-  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
-  unauthenticatedCallers: "data-plane" | undefined;
   consume: boolean;
   batchMax: number;
   batchLingerMs: number;
@@ -124,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     opsHost: e.LEDGER_OPS_HOST,
     opsPort: e.LEDGER_OPS_PORT,
     callerTokens: { admin: e.LEDGER_ADMIN_TOKEN, "data-plane": e.LEDGER_DATA_PLANE_TOKEN ?? [] },
+    unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
     tls: e.LEDGER_TLS_CERT_FILE && e.LEDGER_TLS_KEY_FILE ? { certFile: e.LEDGER_TLS_CERT_FILE, keyFile: e.LEDGER_TLS_KEY_FILE, clientCaFile: e.LEDGER_TLS_CLIENT_CA_FILE } : undefined,
     logLevel: e.LEDGER_LOG_LEVEL,
     leaseMaxTtlMs: e.LEDGER_LEASE_MAX_TTL_MS,
@@ -137,7 +138,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     maxAckPending: e.LEDGER_MAX_ACK_PENDING,
     streamReplicas: e.LEDGER_STREAM_REPLICAS,
     usageArrivalMs: e.LEDGER_USAGE_ARRIVAL_MS,
-    unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
     tracing: otel.tracing,
     exportPageRows: e.LEDGER_EXPORT_PAGE_ROWS,
