@@ -112,6 +112,31 @@ describe("natively to OpenAI's Responses API", () => {
     ]);
   });
 
+  it("refuses what the provider would charge beyond the hold or the bill (background, stored prompts and conversations, priority tier), sending nothing", async () => {
+    const before = stack.fake.requests.length;
+    const refused: Array<[AnyBody, string]> = [
+      [{ background: true }, "background"],
+      [{ prompt: { id: "pmpt_someone_elses" } }, "prompt"],
+      [{ conversation: "conv_someone_elses" }, "conversation"],
+      [{ service_tier: "priority" }, "service_tier"],
+    ];
+    for (const [extra, param] of refused) {
+      await expect(client.responses.create({ model: "gw-gpt", input: "write a very long novel", ...extra } as never)).rejects.toMatchObject({ status: 400, error: { code: "invalid_request", param } });
+    }
+    expect(stack.fake.requests.length).toBe(before);
+    // The cheaper tiers go through as sent.
+    await client.responses.create({ model: "gw-gpt", input: "flex is fine", service_tier: "flex" });
+    expect(lastSent("/v1/responses")).toMatchObject({ service_tier: "flex" });
+  });
+
+  it("bills an answer whose provider reported no usage from its output, not as empty", async () => {
+    const { data, response } = await client.responses.create({ model: "gw-gpt", input: "[[fake:nousage]] count every one of these delivered words please" }).withResponse();
+    expect(data.output_text).toBe("Echo: count every one of these delivered words please");
+    const record = (await get(`/usage/${response.headers.get("x-gateway-trace-id")}`)).body as UsageBody;
+    expect(record.usage).toMatchObject({ estimated: true });
+    expect(record.usage.output_tokens).toBeGreaterThanOrEqual(Math.ceil(data.output_text.length / 4));
+  });
+
   it("falls back from a failing OpenAI deployment to a chat-completions one, answering the same Response shape", async () => {
     const r = await client.responses.create({ model: "gw-gpt-flaky", input: "fall back please" });
     expect(r.output_text).toBe("Echo: fall back please");

@@ -104,7 +104,7 @@ async function complete(ctx: DataPlaneContext, res: Response, call: ChatCall, cl
     return [adapter.parseChatResponse(json, model.id, body), via];
   });
   const { shape } = via;
-  const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? parsed.body.content ?? ""));
+  const usage = parsed.usage ?? counted(JSON.stringify(parsed.body.choices ?? parsed.body.content ?? parsed.body.output ?? ""));
   if (client.aborted) {
     // Nobody to answer, but the provider did the work: bill it.
     await bill(planned.target, usage, 499);

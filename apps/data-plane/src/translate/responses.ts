@@ -108,8 +108,28 @@ export function chatResponseFormat(text: unknown): unknown {
   throw new GatewayError("invalid_request", `'text.format.type' '${String(f.type)}' is not supported (text, json_object, json_schema).`, { param: "text.format.type" });
 }
 
+/**
+ * Fields an OpenAI deployment would act on (the native passthrough sends the client's body) that make
+ * the provider charge what the hold cannot bound or the gateway cannot bill: `background` (the
+ * answer is generated after a queued reply without usage, and keeps running when the client leaves),
+ * `prompt` and `conversation` (a stored prompt template or conversation on the gateway's provider
+ * account: input the prompt bound never saw, and another tenant's data), a `service_tier` other
+ * than auto, default or flex (`priority` is billed above the catalog's prices, `scale` spends the
+ * operator's reserved capacity). Refused for every deployment alike.
+ */
+function refuseUnbillable(body: Json): void {
+  const refuse = (param: string, why: string) => new GatewayError("invalid_request", `'${param}' is not supported: ${why}`, { param });
+  if (body.background !== undefined && body.background !== null && body.background !== false) throw refuse("background", "responses are generated while the request is open (use stream for long answers).");
+  if (body.prompt !== undefined && body.prompt !== null) throw refuse("prompt", "stored prompt templates are not available through the gateway; send instructions and input.");
+  if (body.conversation !== undefined && body.conversation !== null) throw refuse("conversation", "continue a conversation with previous_response_id.");
+  if (body.service_tier !== undefined && body.service_tier !== null && body.service_tier !== "auto" && body.service_tier !== "default" && body.service_tier !== "flex") {
+    throw refuse("service_tier", "only 'auto', 'default' and 'flex' are accepted.");
+  }
+}
+
 /** A Responses request (validated for the fields the gateway reads) as a chat request. */
 export function responsesToChat(body: Json): ChatRequestBody {
+  refuseUnbillable(body);
   const messages = chatMessages(body.input);
   if (typeof body.instructions === "string" && body.instructions) messages.unshift({ role: "system", content: body.instructions });
   const chat: ChatRequestBody = { model: body.model as string, messages };
