@@ -293,6 +293,23 @@ describe("operator patterns", () => {
     expect((await openai.responses.create({ model: "gw-chat-mini", input: "and now?" })).output_text).toBe("Echo: and now?");
   });
 
+  it("checks and masks a tool output sent as text parts, as it does a string one", async () => {
+    const { org } = await orgWith(RULES);
+    const turn = (output: unknown) => ({
+      model: "gw-chat-mini",
+      input: [
+        { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}" },
+        { type: "function_call_output", call_id: "call_1", output },
+      ],
+    });
+    const denied = await raw(org, "/responses", turn([{ type: "input_text", text: "the " }, { type: "input_text", text: "forbidden plan" }]));
+    expect(denied.status).toBe(400);
+    expect(denied.body.error.code).toBe("guardrail_denied");
+    const masked = await raw(org, "/responses", turn([{ type: "input_text", text: "write to jane.doe@example.com" }]));
+    expect(masked.status).toBe(200);
+    expect(JSON.stringify(stack.fake.requests.at(-1)!.body)).not.toContain("jane.doe@example.com");
+  });
+
   it("rules changes reach the data-plane without a restart", async () => {
     const { org, openai } = await orgWith("");
     expect((await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] })).choices).toHaveLength(1);

@@ -123,7 +123,22 @@ describe("natively to OpenAI's Responses API", () => {
     for (const [extra, param] of refused) {
       await expect(client.responses.create({ model: "gw-gpt", input: "write a very long novel", ...extra } as never)).rejects.toMatchObject({ status: 400, error: { code: "invalid_request", param } });
     }
+    // Nor files of the gateway's account, or images the hold does not count, by another way in.
+    await expect(
+      client.responses.create({ model: "gw-gpt", input: [{ role: "user", content: [{ type: "input_image", image_url: "https://example.com/a.png", file_id: "file-someone_elses", detail: "auto" }] }] } as never),
+    ).rejects.toMatchObject({ status: 400, error: { param: "input[0].content[0].image_url" } });
+    const toolTurn = (output: unknown) => [
+      { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_1", output },
+    ];
+    await expect(client.responses.create({ model: "gw-gpt", input: toolTurn([{ type: "input_image", image_url: "https://example.com/big.png" }]) } as never)).rejects.toMatchObject({
+      status: 400,
+      error: { param: "input[1].output[0]" },
+    });
     expect(stack.fake.requests.length).toBe(before);
+    // A tool output in text parts goes through.
+    const parts = await client.responses.create({ model: "gw-gpt", input: toolTurn([{ type: "input_text", text: "three " }, { type: "input_text", text: "found" }]) } as never);
+    expect(parts.output_text).toBe("Tool said: three found");
     // The cheaper tiers go through as sent.
     await client.responses.create({ model: "gw-gpt", input: "flex is fine", service_tier: "flex" });
     expect(lastSent("/v1/responses")).toMatchObject({ service_tier: "flex" });

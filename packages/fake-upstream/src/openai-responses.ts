@@ -29,8 +29,11 @@ function messagesOf(body: ResponsesBody): ChatMessage[] {
     if (type === "message") {
       const content = Array.isArray(item.content) ? (item.content as Json[]).map((p) => ({ type: p.type === "input_image" ? "image_url" : "text", text: p.text })) : item.content;
       out.push({ role: String(item.role), content });
-    } else if (type === "function_call_output") out.push({ role: "tool", content: typeof item.output === "string" ? item.output : JSON.stringify(item.output) });
-    else if (type === "function_call") out.push({ role: "assistant", content: "" });
+    } else if (type === "function_call_output") {
+      // A string, or content parts (the model reads their text).
+      const output = Array.isArray(item.output) ? (item.output as Json[]).map((p) => String(p.text ?? "")).join("") : item.output;
+      out.push({ role: "tool", content: typeof output === "string" ? output : JSON.stringify(output) });
+    } else if (type === "function_call") out.push({ role: "assistant", content: "" });
   }
   return out;
 }

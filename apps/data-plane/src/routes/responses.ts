@@ -59,7 +59,11 @@ export function responsesTexts(raw: Record<string, unknown>): TextCollector {
   for (const item of raw.input as Array<Record<string, unknown>>) {
     if (typeof item.content === "string") t.add(item.content, (v) => (item.content = v));
     else if (Array.isArray(item.content)) for (const p of item.content as Array<Record<string, unknown>>) if (p && typeof p.text === "string") t.add(p.text, (v) => (p.text = v));
-    if (item.type === "function_call_output" && typeof item.output === "string") t.add(item.output, (v) => (item.output = v));
+    if (item.type === "function_call_output") {
+      if (typeof item.output === "string") t.add(item.output, (v) => (item.output = v));
+      // Text parts (checked at parse): rewritten in place, so every provider gets the masked text.
+      else if (Array.isArray(item.output)) for (const p of item.output as Array<Record<string, unknown>>) t.add(p.text, (v) => (p.text = v));
+    }
   }
   return t;
 }

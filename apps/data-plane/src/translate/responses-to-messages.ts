@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage } from "../providers/types.js";
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
-import { callItem, chatResponseFormat, messageItem, newId, reasoningItem, responsesUsage, shell, type ResponseEcho, type ResponsesStreamWriter } from "./responses.js";
+import { callItem, chatResponseFormat, messageItem, newId, reasoningItem, responsesUsage, shell, toolOutputText, type ResponseEcho, type ResponsesStreamWriter } from "./responses.js";
 
 /**
  * OpenAI Responses API ⇄ Anthropic Messages API directly (not through the chat shape), for Anthropic
@@ -83,7 +83,7 @@ export function responsesToMessages(raw: Json): { body: ChatRequestBody; structu
         break;
       }
       case "function_call_output":
-        push("user", [{ type: "tool_result", tool_use_id: item.call_id, content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "") }]);
+        push("user", [{ type: "tool_result", tool_use_id: item.call_id, content: toolOutputText(item.output, `${at}.output`) }]);
         break;
       case "reasoning": {
         // Thinking this gateway returned earlier goes back to Claude; other providers' reasoning cannot.

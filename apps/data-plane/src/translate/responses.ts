@@ -25,7 +25,8 @@ function chatPart(p: unknown, at: string): Json {
       return { type: "text", text: p.text };
     case "input_image": {
       const url = p.image_url;
-      if (typeof url !== "string") throw new GatewayError("invalid_request", `'${at}.image_url' must be a URL or data URL (file ids are not supported).`, { param: `${at}.image_url` });
+      // With a file id beside the URL the provider would read a file of the gateway's own account.
+      if (typeof url !== "string" || (p.file_id !== undefined && p.file_id !== null)) throw new GatewayError("invalid_request", `'${at}.image_url' must be a URL or data URL (file ids are not supported).`, { param: `${at}.image_url` });
       return { type: "image_url", image_url: { url, ...(typeof p.detail === "string" ? { detail: p.detail } : {}) } };
     }
     default:
@@ -38,6 +39,23 @@ function chatContent(content: unknown, at: string): string | Json[] {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new GatewayError("invalid_request", `'${at}' must be a string or an array of content parts.`, { param: at });
   return content.map((p, i) => chatPart(p, `${at}[${i}]`));
+}
+
+/**
+ * A `function_call_output`'s output as one text: a string, or text parts (joined). Images and files
+ * in a tool's output are refused: no chat tool message carries them, and the hold would not count them.
+ */
+export function toolOutputText(output: unknown, at: string): string {
+  if (typeof output === "string") return output;
+  if (!Array.isArray(output)) return JSON.stringify(output ?? "");
+  return output
+    .map((p, i) => {
+      if (!isObject(p) || (p.type !== "input_text" && p.type !== "output_text") || typeof p.text !== "string") {
+        throw new GatewayError("invalid_request", `'${at}[${i}]': a function_call_output's parts must be input_text parts (images and files are not supported there).`, { param: `${at}[${i}]` });
+      }
+      return p.text;
+    })
+    .join("");
 }
 
 /** The Responses `input` (a string or items) as chat messages. */
@@ -66,7 +84,7 @@ function chatMessages(input: unknown): Json[] {
       else out.push({ role: "assistant", content: null, tool_calls: [call] });
     } else if (type === "function_call_output") {
       if (typeof item.call_id !== "string") throw new GatewayError("invalid_request", `'${at}.call_id' is required.`, { param: `${at}.call_id` });
-      out.push({ role: "tool", tool_call_id: item.call_id, content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "") });
+      out.push({ role: "tool", tool_call_id: item.call_id, content: toolOutputText(item.output, `${at}.output`) });
     } else if (type === "reasoning") {
       // Reasoning items from an earlier answer: the chat shape has nowhere to put them.
     } else {
