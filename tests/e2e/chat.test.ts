@@ -95,6 +95,18 @@ describe("chat completions through the official openai SDK", () => {
     expect(JSON.stringify(seen.headers)).not.toContain(stack.demo.secret);
   });
 
+  it("refuses a service_tier the provider would charge above the catalog's prices, before anything is sent", async () => {
+    const sent = stack.fake.requests.length;
+    await expect(client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "jump the queue" }], service_tier: "priority" })).rejects.toMatchObject({
+      status: 400,
+      error: { param: "service_tier", message: "'service_tier' is not supported: only 'auto', 'default' and 'flex' are accepted." },
+    });
+    expect(stack.fake.requests.length).toBe(sent);
+    const flex = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "whenever" }], service_tier: "flex" }).withResponse();
+    expect(flex.data.choices[0]!.message.content).toBe("Echo: whenever");
+    expect((await get(`/usage/${flex.response.headers.get("x-gateway-trace-id")}`)).status).toBe(200);
+  });
+
   it("streams, with usage when asked, and bills the stream", async () => {
     const before = await get("/credits");
     const { data: stream, response } = await client.chat.completions

@@ -13,6 +13,9 @@ export const ChatBody = z.looseObject({
   max_tokens: positiveInt("max_tokens"),
   max_completion_tokens: positiveInt("max_completion_tokens"),
   n: positiveInt("n", 128),
+  // `priority` is billed above the catalog's prices and `scale` spends the operator's reserved
+  // capacity: neither is something the hold or the bill covers (the Responses route refuses the same).
+  service_tier: z.enum(["auto", "default", "flex"], { error: "'service_tier' is not supported: only 'auto', 'default' and 'flex' are accepted." }).nullish(),
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -21,6 +24,7 @@ const positive = (max: number) => (v: unknown) => typeof v === "number" && Numbe
 const tokens = positive(Number.MAX_SAFE_INTEGER);
 const choices = positive(128);
 const boolean = (v: unknown) => typeof v === "boolean";
+const tier = (v: unknown) => v === "auto" || v === "default" || v === "flex";
 const streamOptions = (v: unknown) => isObject(v) && (v.include_usage === undefined || typeof v.include_usage === "boolean");
 
 /**
@@ -30,7 +34,7 @@ const streamOptions = (v: unknown) => isObject(v) && (v.include_usage === undefi
  */
 export function plainChatBody(raw: unknown): raw is ChatRequestBody {
   if (!isObject(raw)) return false;
-  const { model, messages, stream, stream_options: so, max_tokens, max_completion_tokens, n } = raw;
+  const { model, messages, stream, stream_options: so, max_tokens, max_completion_tokens, n, service_tier } = raw;
   if (typeof model !== "string" || model.length < 1 || model.length > 256) return false;
   if (!Array.isArray(messages) || messages.length === 0) return false;
   for (const m of messages) if (!isObject(m) || typeof m.role !== "string") return false;
@@ -39,7 +43,8 @@ export function plainChatBody(raw: unknown): raw is ChatRequestBody {
     absentOr(so, streamOptions) &&
     absentOr(max_tokens, tokens) &&
     absentOr(max_completion_tokens, tokens) &&
-    absentOr(n, choices)
+    absentOr(n, choices) &&
+    absentOr(service_tier, tier)
   );
 }
 
