@@ -226,6 +226,22 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(u.usage).toMatchObject({ input_tokens: data.usage.input_tokens, output_tokens: data.usage.output_tokens, estimated: false });
   });
 
+  it("refuses server tools the provider bills per use (web search, code execution) before anything is sent; a web fetch tool goes through", async () => {
+    const sent = stack.fake.requests.length;
+    for (const type of ["web_search_20250305", "code_execution_20250825"]) {
+      const err = await anthropic.messages
+        .create({ model: "gw-claude", max_tokens: 100, tools: [{ type, name: type.split("_20")[0] }] as never, messages: [{ role: "user", content: "look it up" }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+      expect(JSON.stringify((err as InstanceType<typeof Anthropic.APIError>).error)).toContain(`the server tool '${type}' is not supported`);
+    }
+    expect(stack.fake.requests.length).toBe(sent);
+    const fetched = await anthropic.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ type: "web_fetch_20250910", name: "web_fetch" }] as never, messages: [{ role: "user", content: "read it" }] });
+    expect(fetched.content.length).toBeGreaterThan(0);
+    expect((stack.fake.requests.at(-1)!.body as { tools?: unknown }).tools).toEqual([{ type: "web_fetch_20250910", name: "web_fetch" }]);
+  });
+
   it("streams thinking_delta and signature_delta events and the final message as the provider sent them", async () => {
     const stream = anthropic.messages.stream({ model: "gw-claude", max_tokens: 2048, thinking, messages: [{ role: "user", content: "think while streaming" }] });
     const deltas: string[] = [];

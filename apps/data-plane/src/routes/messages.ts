@@ -47,6 +47,24 @@ export function messagesTexts(raw: Record<string, unknown>): TextCollector {
   return t;
 }
 
+/**
+ * Server tools the provider bills per use on top of tokens (web search per search, code execution
+ * per container-hour): the catalog has no price for them, so neither the hold nor the bill could
+ * cover what they cost. Refused, naming the tool; server tools billed as tokens only (web fetch)
+ * and client tools go through.
+ */
+const BILLED_PER_USE = /^(web_search|code_execution)_/;
+
+function refuseBilledServerTools(tools: unknown): void {
+  if (!Array.isArray(tools)) return;
+  tools.forEach((t: unknown, i) => {
+    const type = t && typeof t === "object" ? (t as { type?: unknown }).type : undefined;
+    if (typeof type === "string" && BILLED_PER_USE.test(type)) {
+      throw new GatewayError("invalid_request", `'tools[${i}]': the server tool '${type}' is not supported: the provider bills each use of it beyond tokens, which the gateway has no price or hold for.`, { param: `tools[${i}]` });
+    }
+  });
+}
+
 function header(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return typeof v === "string" && v.trim() ? v.trim() : Array.isArray(v) ? v.join(",") : undefined;
@@ -69,6 +87,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as Record<string, unknown>;
+    refuseBilledServerTools(body.tools);
     let untranslatable: GatewayError | undefined;
     try {
       anthropicToOpenAI(body);
