@@ -58,7 +58,8 @@ describe("natively to OpenAI's Responses API", () => {
       .create({ model: "gw-gpt", instructions: "Be exact.", input: "[[fake:cached=3,reasoning=12]] native please", reasoning: { effort: "high" }, metadata: { run: "n1" } })
       .withResponse();
     const sent = lastSent("/v1/responses");
-    expect(sent).toMatchObject({ model: "fake-gpt", instructions: "Be exact.", input: "[[fake:cached=3,reasoning=12]] native please", reasoning: { effort: "high" }, store: false, metadata: { run: "n1" } });
+    // The output limit the hold covered (the catalog's, none being asked) goes with it.
+    expect(sent).toMatchObject({ model: "fake-gpt", instructions: "Be exact.", input: "[[fake:cached=3,reasoning=12]] native please", reasoning: { effort: "high" }, store: false, metadata: { run: "n1" }, max_output_tokens: 8_192 });
     expect(sent.previous_response_id).toBeUndefined();
     // The provider's Response, with the public model and what the gateway owns.
     expect(data.model).toBe("gw-gpt");
@@ -202,7 +203,8 @@ describe("to Anthropic deployments through the Messages API, not the chat shape"
       if (ev.type === "response.reasoning_summary_text.delta") thinking += ev.delta;
       if (ev.type === "response.output_text.delta") text += ev.delta;
     }
-    expect(lastSent("/v1/messages")).toMatchObject({ stream: true, thinking: { type: "enabled", budget_tokens: 2_048 } });
+    // No max_output_tokens: the catalog's limit (8,192 for gw-claude, what the hold covered), half of it for thinking.
+    expect(lastSent("/v1/messages")).toMatchObject({ stream: true, max_tokens: 8_192, thinking: { type: "enabled", budget_tokens: 4_096 } });
     expect(thinking).toBe("Thinking about: stream claude thoughts");
     expect(text).toBe("Echo: stream claude thoughts");
     expect(types.at(-1)).toBe("response.completed");

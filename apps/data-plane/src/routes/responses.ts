@@ -71,14 +71,16 @@ export function responsesTexts(raw: Record<string, unknown>): TextCollector {
 /**
  * The body a native Responses provider gets: the client's, with the earlier turns already in `input`,
  * `store: false` and no `previous_response_id` (the gateway keeps conversations, so any provider
- * can continue them), and without reasoning items another provider's thinking encoded.
+ * can continue them), without reasoning items another provider's thinking encoded, and with an
+ * output limit: the client's, or the catalog's (what the hold covered), never the provider's own.
  */
-function nativeBody(raw: Record<string, unknown>): ChatRequestBody {
+function nativeBody(raw: Record<string, unknown>, maxOutput: number): ChatRequestBody {
   const { previous_response_id: _previous, ...body } = raw;
   const input = Array.isArray(raw.input)
     ? (raw.input as Array<Record<string, unknown>>).filter((i) => !(i.type === "reasoning" && typeof i.encrypted_content === "string" && i.encrypted_content.startsWith(THINKING_STATE)))
     : raw.input;
-  return { ...body, input, store: false } as unknown as ChatRequestBody;
+  const limit = typeof raw.max_output_tokens === "number" || maxOutput <= 0 ? {} : { max_output_tokens: maxOutput };
+  return { ...body, ...limit, input, store: false } as unknown as ChatRequestBody;
 }
 
 /**
@@ -141,9 +143,9 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     const translated = responsesShape(echo, keep);
     const via = (p: (typeof planned)[number]): Via => {
       const kind = adapterFor(p.target.provider.kind);
-      if (kind.responses) return { adapter: kind.responses, body: nativeBody(raw), shape: responsesNativeShape(raw, keep), answerTexts: responseTexts };
+      if (kind.responses) return { adapter: kind.responses, body: nativeBody(raw, model.max_output_tokens), shape: responsesNativeShape(raw, keep), answerTexts: responseTexts };
       if (kind.messages) {
-        const { body: messagesBody, structured } = responsesToMessages(raw);
+        const { body: messagesBody, structured } = responsesToMessages(raw, model.max_output_tokens);
         return { adapter: kind.messages(messagesHeaders(req)), body: messagesBody, shape: responsesFromMessagesShape(echo, structured, keep), answerTexts: messageTexts };
       }
       return { adapter: p.adapter, body: chat, shape: translated };

@@ -52,9 +52,10 @@ const blocks = (content: unknown, at: string): Json[] =>
 
 /**
  * A Responses request (already checked by responsesToChat) as a Messages request, and the name of
- * the tool that carries a structured answer (its input is the answer's text).
+ * the tool that carries a structured answer (its input is the answer's text). `catalogMaxOutput`
+ * is the model's output limit in the catalog, `max_tokens` when the request sets none.
  */
-export function responsesToMessages(raw: Json): { body: ChatRequestBody; structured: string | undefined } {
+export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: ChatRequestBody; structured: string | undefined } {
   const system: string[] = typeof raw.instructions === "string" && raw.instructions ? [raw.instructions] : [];
   const messages: Array<{ role: string; content: Json[] }> = [];
   // The Messages API wants alternating turns: consecutive same-role blocks share a turn.
@@ -97,7 +98,8 @@ export function responsesToMessages(raw: Json): { body: ChatRequestBody; structu
         break;
     }
   });
-  const maxTokens = typeof raw.max_output_tokens === "number" ? raw.max_output_tokens : DEFAULT_MAX_TOKENS;
+  // Absent: the catalog's limit (what the hold covered), so Claude never writes past it.
+  const maxTokens = typeof raw.max_output_tokens === "number" ? raw.max_output_tokens : catalogMaxOutput > 0 ? catalogMaxOutput : DEFAULT_MAX_TOKENS;
   const out: ChatRequestBody = { model: raw.model as string, messages, max_tokens: maxTokens };
   if (system.length) out.system = system.join("\n");
   if (raw.stream === true) out.stream = true;
