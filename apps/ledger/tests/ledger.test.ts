@@ -214,6 +214,27 @@ describe("usage events", () => {
     await expect(client.GetUsage({ request_id: "req_missing", org_id: o, wait_ms: 100 })).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("flowing while one of two ledgers stops are all applied at once by the other, none left to the 30 s ack wait", async () => {
+    const o = org("u4");
+    await topUp(o, 100_000);
+    const second = createLedger(loadConfig({ ...env, LEDGER_GRPC_PORT: String(await freePort()) }));
+    await second.start();
+    const events = Array.from({ length: 300 }, (_, i) => event(o, "", 1 + (i % 3)));
+    // Published while the second ledger pulls beside the first, then as it stops, then after.
+    let stopped: Promise<void> | undefined;
+    for (const [i, ev] of events.entries()) {
+      await publish(ev);
+      if (i === 100) stopped = second.stop();
+      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    await stopped;
+    const spent = events.reduce((n, ev) => n + ev.cost_minor, 0);
+    // Well inside the durable's 30 s ack wait: nothing was delivered to a pull that was gone.
+    await eventually(async () => ((await client.GetCredits({ org_id: o })).spent_minor === spent ? true : undefined), 8_000, "every event applied");
+    const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${o}`.execute(ledger.db);
+    expect(n.rows[0]!.n).toBe(300);
+  });
+
   it("published while the ledger is down are all applied when it returns", async () => {
     const o = org("u3");
     await topUp(o, 10_000);
