@@ -66,6 +66,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         // Anthropic-style: cache reads at 0.1×, 5-minute cache writes at 1.25× the input price.
         cached_input_price_minor_per_mtok: 80_000,
         cache_write_price_minor_per_mtok: 1_000_000,
+        // Anthropic's web search: $10 per 1,000 searches.
+        web_search_price_minor: 10_000,
         deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
       },
       {

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
+import { createOrg } from "../support/orgs.ts";
 import type { ErrorBody, UsageBody } from "../support/api.ts";
 
 let stack: Stack;
@@ -226,20 +227,39 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(u.usage).toMatchObject({ input_tokens: data.usage.input_tokens, output_tokens: data.usage.output_tokens, estimated: false });
   });
 
-  it("refuses server tools the provider bills per use (web search, code execution) before anything is sent; a web fetch tool goes through", async () => {
+  it("bills web searches at the model's price per search beside the tokens, holds for every search max_uses allows, and refuses code execution", async () => {
+    const search = { type: "web_search_20250305", name: "web_search" };
+    const { data, response } = await anthropic.messages
+      .create({ model: "gw-claude", max_tokens: 100, tools: [search] as never, messages: [{ role: "user", content: "search the web" }] })
+      .withResponse();
+    // No max_uses: the gateway caps the searches (5) so the hold can cover them.
+    expect((stack.fake.requests.at(-1)!.body as { tools?: unknown }).tools).toEqual([{ ...search, max_uses: 5 }]);
+    expect((data.usage as unknown as { server_tool_use?: unknown }).server_tool_use).toEqual({ web_search_requests: 2 });
+    const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
+    const searches = u.line_items.find((i) => (i as { item: string }).item === "web_search_requests");
+    expect(searches).toEqual({ item: "web_search_requests", quantity: 2, unit_price_minor: 10_000, per: "search" });
+    const tokens = Math.ceil((data.usage.input_tokens * 800_000 + data.usage.output_tokens * 4_000_000) / 1_000_000);
+    expect(u.cost_credits_minor).toBe(tokens + 2 * 10_000);
+    // Streamed, the searches come in message_delta's usage and are billed the same way.
+    const streamed = anthropic.messages.stream({ model: "gw-claude", max_tokens: 100, tools: [search] as never, messages: [{ role: "user", content: "search while streaming" }] });
+    const final = await streamed.finalMessage();
+    expect((final.usage as unknown as { server_tool_use?: unknown }).server_tool_use).toEqual({ web_search_requests: 2 });
+    const su = await usageOf((await streamed.withResponse()).response.headers.get("x-gateway-trace-id")!);
+    expect(su.line_items).toContainEqual({ item: "web_search_requests", quantity: 2, unit_price_minor: 10_000, per: "search" });
+
+    // The hold covers max_uses searches: 5 of them do not fit in 30,000 minor, one does.
+    const small = await createOrg(stack, { balanceMinor: 30_000, models: ["gw-claude"] });
+    const poor = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: small.secret, maxRetries: 0 });
+    await expect(poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 5 }] as never, messages: [{ role: "user", content: "search a lot" }] })).rejects.toMatchObject({ status: 402 });
+    const one = await poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 1 }] as never, messages: [{ role: "user", content: "search once" }] });
+    expect((one.usage as unknown as { server_tool_use?: unknown }).server_tool_use).toEqual({ web_search_requests: 1 });
+
     const sent = stack.fake.requests.length;
-    for (const type of ["web_search_20250305", "code_execution_20250825"]) {
-      const err = await anthropic.messages
-        .create({ model: "gw-claude", max_tokens: 100, tools: [{ type, name: type.split("_20")[0] }] as never, messages: [{ role: "user", content: "look it up" }] })
-        .catch((e: unknown) => e);
+    for (const tools of [[{ type: "code_execution_20250825", name: "code_execution" }], [{ ...search, max_uses: 0 }]]) {
+      const err = await anthropic.messages.create({ model: "gw-claude", max_tokens: 100, tools: tools as never, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-      expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
-      expect(JSON.stringify((err as InstanceType<typeof Anthropic.APIError>).error)).toContain(`the server tool '${type}' is not supported`);
     }
     expect(stack.fake.requests.length).toBe(sent);
-    const fetched = await anthropic.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ type: "web_fetch_20250910", name: "web_fetch" }] as never, messages: [{ role: "user", content: "read it" }] });
-    expect(fetched.content.length).toBeGreaterThan(0);
-    expect((stack.fake.requests.at(-1)!.body as { tools?: unknown }).tools).toEqual([{ type: "web_fetch_20250910", name: "web_fetch" }]);
   });
 
   it("streams thinking_delta and signature_delta events and the final message as the provider sent them", async () => {

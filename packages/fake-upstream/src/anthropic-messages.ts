@@ -10,7 +10,7 @@ export interface MessagesBody {
   system?: string | Block[];
   max_tokens?: number;
   stream?: boolean;
-  tools?: Array<{ name?: string; cache_control?: unknown; input_schema?: JsonSchema }>;
+  tools?: Array<{ type?: string; name?: string; max_uses?: number; cache_control?: unknown; input_schema?: JsonSchema }>;
   tool_choice?: { type?: string; name?: string };
   thinking?: { type?: string; budget_tokens?: number };
 }
@@ -133,7 +133,12 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const lastBlocks = Array.isArray(last?.content) ? last.content : [];
   const toolResult = lastBlocks.find((b) => b.type === "tool_result");
   const forced = body.tool_choice?.type === "tool" ? body.tools?.find((t) => t.name === body.tool_choice?.name) : undefined;
-  const tool = forced?.name ?? body.tools?.[0]?.name;
+  // Server tools (typed: web_search_…, web_fetch_…) run at the provider; only client tools are called back.
+  const clientTools = (body.tools ?? []).filter((t) => t.type === undefined || t.type === "custom");
+  const tool = forced?.name ?? clientTools[0]?.name;
+  // Web search runs up to twice (within max_uses) and is reported in usage.server_tool_use, as Anthropic bills it.
+  const webSearch = body.tools?.find((t) => typeof t.type === "string" && t.type.startsWith("web_search_"));
+  const searches = webSearch ? Math.min(2, webSearch.max_uses ?? 2) : 0;
   const userText = stripMarkers(textOf(last?.content));
   const toolInput = forced ? valueFor(forced.input_schema, userText) : { text: userText };
   const toolUse = tool && (forced || !toolResult) ? { type: "tool_use", id: `toolu_${Date.now().toString(36)}`, name: tool, input: toolInput } : undefined;
@@ -149,7 +154,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const thinking = body.thinking?.type === "enabled" ? `Thinking about: ${userText}` : undefined;
   const signature = thinking ? `sig_${Buffer.from(thinking).toString("base64")}` : "";
   const output = (toolUse ? countTokens(JSON.stringify(toolUse.input)) : words.length) + (thinking ? countTokens(thinking) : 0);
-  const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached.read, cache_creation_input_tokens: cached.write };
+  const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached.read, cache_creation_input_tokens: cached.write, ...(searches ? { server_tool_use: { web_search_requests: searches } } : {}) };
   const id = `msg_fake${Date.now().toString(36)}`;
   if (!body.stream) {
     if (d.malformed) {
@@ -204,7 +209,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     res.end();
     return;
   }
-  send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
+  send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output, ...(searches ? { server_tool_use: { web_search_requests: searches } } : {}) } });
   send("message_stop", {});
   res.end();
 }

@@ -57,6 +57,8 @@ export interface Model {
   cache_write_price_minor_per_mtok?: number;
   /** Minor credit units per million reasoning tokens (part of the output); absent = the output price. */
   reasoning_price_minor_per_mtok?: number;
+  /** Minor units per web search (a server tool billed per use); absent: web search not offered. */
+  web_search_price_minor?: number;
 }
 export interface VideoPrice { resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }
 export interface VideoSpec {

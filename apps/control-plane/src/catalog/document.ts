@@ -79,6 +79,8 @@ const ModelDoc = z.object({
   cached_input_price_minor_per_mtok: count.nullable().default(null),
   cache_write_price_minor_per_mtok: count.nullable().default(null),
   reasoning_price_minor_per_mtok: count.nullable().default(null),
+  /** Per web search (Anthropic's server tool, billed per use). Absent (null): web search is refused. */
+  web_search_price_minor: count.nullable().default(null),
 }).superRefine((m, c) => {
   if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
   // A billable request must never be free, and a chat model must be able to answer.

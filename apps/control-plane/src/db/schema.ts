@@ -61,6 +61,7 @@ export interface ModelsTable {
   cache_write_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   /** Minor units per million reasoning tokens; null = the output price. */
   reasoning_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  web_search_price_minor: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costMinor, lineItemsCostMinor, maxTokenCostMinor, tokenLineItems, tokenPrices } from "./cost.js";
+import { costMinor, lineItemsCostMinor, maxTokenCostMinor, tokenLineItems, tokenPrices, usageLineItems } from "./cost.js";
 
 describe("costMinor", () => {
   const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
@@ -84,5 +84,19 @@ describe("cache and reasoning prices", () => {
     // Without the new prices the bound is what it was.
     const plain = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
     expect(maxTokenCostMinor(7, 3, plain)).toBe(costMinor({ input_tokens: 7, output_tokens: 3 }, plain));
+  });
+});
+
+describe("web searches", () => {
+  const model = { input_price_minor_per_mtok: 800_000, output_price_minor_per_mtok: 4_000_000, web_search_price_minor: 10_000 };
+
+  it("are a line item per search at the model's price, added in whole minor units to the rounded token cost", () => {
+    const usage = { input_tokens: 1_001, output_tokens: 3, web_search_requests: 2 };
+    const items = usageLineItems(usage, model);
+    expect(items.at(-1)).toEqual({ item: "web_search_requests", quantity: 2, unit_price_minor: 10_000, per: "search" });
+    // Tokens: (1,001 × 0.8 + 3 × 4) = 812.8 → 813, then 2 × 10,000.
+    expect(costMinor(usage, model)).toBe(813 + 20_000);
+    expect(lineItemsCostMinor(items)).toBe(costMinor(usage, model));
+    expect(usageLineItems({ input_tokens: 10, output_tokens: 1 }, model).some((i) => i.item === "web_search_requests")).toBe(false);
   });
 });

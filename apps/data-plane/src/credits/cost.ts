@@ -16,11 +16,13 @@ export interface BillableTokens {
   cache_creation_input_tokens?: number;
   /** Of output_tokens: reasoning (thinking) tokens. */
   reasoning_tokens?: number;
+  /** Web searches the provider ran (a server tool billed per use, beside the tokens). */
+  web_search_requests?: number;
 }
 
 export type PricedModel = Pick<
   Model,
-  "input_price_minor_per_mtok" | "output_price_minor_per_mtok" | "cached_input_price_minor_per_mtok" | "cache_write_price_minor_per_mtok" | "reasoning_price_minor_per_mtok"
+  "input_price_minor_per_mtok" | "output_price_minor_per_mtok" | "cached_input_price_minor_per_mtok" | "cache_write_price_minor_per_mtok" | "reasoning_price_minor_per_mtok" | "web_search_price_minor"
 >;
 
 /** A model's token prices, minor credit units per million, with the catalog's defaults applied. */
@@ -69,19 +71,32 @@ export function tokenLineItems(tokens: BillableTokens, model: PricedModel): Line
   return items;
 }
 
+/** A request's line items: its tokens, and the web searches it ran (each at the model's price per search). */
+export function usageLineItems(usage: BillableTokens, model: PricedModel): LineItem[] {
+  const items = tokenLineItems(usage, model);
+  const searches = Math.max(0, Math.trunc(usage.web_search_requests ?? 0));
+  if (searches > 0) items.push({ item: "web_search_requests", quantity: searches, unit_price_minor: model.web_search_price_minor ?? 0, per: "search" });
+  return items;
+}
+
 /**
- * Cost in minor credit units of token line items priced per million: the products are exact in
- * integers (tokens × price stays far below 2^53) and the request total is rounded up once.
+ * Cost in minor credit units of line items: those priced per million tokens summed exactly in
+ * integers (tokens × price stays far below 2^53) and rounded up once; the others (per search) are
+ * whole minor units each.
  */
 export function lineItemsCostMinor(items: readonly LineItem[]): number {
   let micro = 0;
-  for (const i of items) micro += i.quantity * i.unit_price_minor;
-  return Math.ceil(micro / 1_000_000);
+  let minor = 0;
+  for (const i of items) {
+    if (i.per === PER_MTOK) micro += i.quantity * i.unit_price_minor;
+    else minor += i.quantity * i.unit_price_minor;
+  }
+  return Math.ceil(micro / 1_000_000) + minor;
 }
 
-/** Cost in minor credit units: the sum of {@link tokenLineItems}, rounded up once per request. */
-export function costMinor(tokens: BillableTokens, model: PricedModel): number {
-  return lineItemsCostMinor(tokenLineItems(tokens, model));
+/** Cost in minor credit units: the sum of {@link usageLineItems}, rounded up once per request. */
+export function costMinor(usage: BillableTokens, model: PricedModel): number {
+  return lineItemsCostMinor(usageLineItems(usage, model));
 }
 
 /**

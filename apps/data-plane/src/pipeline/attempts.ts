@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { LineItem, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { tokenLineItems } from "../credits/cost.js";
+import { usageLineItems } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { adapterFor, type Capability, type NormalizedUsage, type ProviderAdapter, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
@@ -191,7 +191,7 @@ export async function billUsage(
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
     cost_minor: o.costMinor,
     // Token items are the ones costMinor priced (every token once, at one price).
-    line_items: o.lineItems ?? tokenLineItems(o.usage, o.model),
+    line_items: o.lineItems ?? usageLineItems(o.usage, o.model),
     guardrails: guardrailOutcomes(res),
     stream: o.stream,
     status: o.status,

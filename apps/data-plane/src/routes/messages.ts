@@ -4,6 +4,8 @@ import { GatewayError } from "@gateway/errors";
 import { modelId, parseBody } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { maxTokenCostMinor } from "../credits/cost.js";
+import type { Model } from "@gateway/proto";
 import { locals } from "../http/request-context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { adapterFor, type ChatRequestBody, type MessagesHeaders } from "../providers/index.js";
@@ -24,6 +26,8 @@ const MessagesBody = z.looseObject({
 
 interface MessagesRequest {
   raw: Record<string, unknown>;
+  /** The most web searches the request may run (its web search tools' max_uses), each billed per search. */
+  webSearches: number;
   /** Why the body cannot be translated to the chat shape (thinking, top_k …): only native deployments can take it. */
   untranslatable: GatewayError | undefined;
 }
@@ -48,21 +52,45 @@ export function messagesTexts(raw: Record<string, unknown>): TextCollector {
 }
 
 /**
- * Server tools the provider bills per use on top of tokens (web search per search, code execution
- * per container-hour): the catalog has no price for them, so neither the hold nor the bill could
- * cover what they cost. Refused, naming the tool; server tools billed as tokens only (web fetch)
- * and client tools go through.
+ * Server tools the provider bills per use beside the tokens. Web search (per search) is offered on
+ * models the catalog prices it for: each web search tool's `max_uses` (set to
+ * DEFAULT_WEB_SEARCHES when the request sets none) bounds the searches the hold covers. Code
+ * execution (per container-hour) has no price and is refused. Server tools billed as tokens only
+ * (web fetch) and client tools go through.
  */
-const BILLED_PER_USE = /^(web_search|code_execution)_/;
+const WEB_SEARCH = /^web_search_/;
+const CODE_EXECUTION = /^code_execution_/;
+export const DEFAULT_WEB_SEARCHES = 5;
 
-function refuseBilledServerTools(tools: unknown): void {
-  if (!Array.isArray(tools)) return;
+/** The most web searches the request's tools allow; refuses code execution and a bad max_uses. */
+function billedServerTools(tools: unknown): number {
+  if (!Array.isArray(tools)) return 0;
+  let searches = 0;
   tools.forEach((t: unknown, i) => {
-    const type = t && typeof t === "object" ? (t as { type?: unknown }).type : undefined;
-    if (typeof type === "string" && BILLED_PER_USE.test(type)) {
-      throw new GatewayError("invalid_request", `'tools[${i}]': the server tool '${type}' is not supported: the provider bills each use of it beyond tokens, which the gateway has no price or hold for.`, { param: `tools[${i}]` });
+    if (!t || typeof t !== "object") return;
+    const tool = t as Record<string, unknown>;
+    const type = tool.type;
+    if (typeof type !== "string") return;
+    if (CODE_EXECUTION.test(type)) {
+      throw new GatewayError("invalid_request", `'tools[${i}]': the server tool '${type}' is not supported: the provider bills it per container-hour, which the gateway has no price or hold for.`, { param: `tools[${i}]` });
     }
+    if (!WEB_SEARCH.test(type)) return;
+    if (tool.max_uses === undefined || tool.max_uses === null) tool.max_uses = DEFAULT_WEB_SEARCHES;
+    const uses = tool.max_uses;
+    if (typeof uses !== "number" || !Number.isSafeInteger(uses) || uses < 1 || uses > 1_000) {
+      throw new GatewayError("invalid_request", `'tools[${i}].max_uses' must be an integer from 1 to 1000.`, { param: `tools[${i}].max_uses` });
+    }
+    searches += uses;
   });
+  return searches;
+}
+
+/** The model's price per web search; a model the catalog prices no search for refuses the tool. */
+function webSearchPrice(m: Model): number {
+  if (m.web_search_price_minor === undefined || m.web_search_price_minor === null) {
+    throw new GatewayError("invalid_request", `Web search is not offered on '${m.id}' (the catalog has no price per search for it).`, { param: "tools" });
+  }
+  return m.web_search_price_minor;
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -87,7 +115,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as Record<string, unknown>;
-    refuseBilledServerTools(body.tools);
+    const webSearches = billedServerTools(body.tools);
     let untranslatable: GatewayError | undefined;
     try {
       anthropicToOpenAI(body);
@@ -95,13 +123,16 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       if (!(err instanceof GatewayError)) throw err;
       untranslatable = err;
     }
-    return { raw: body, untranslatable };
+    return { raw: body, webSearches, untranslatable };
   },
-  admission: ({ raw }, res) => {
+  admission: ({ raw, webSearches }, res) => {
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
+    const promptTokensBound = (m: Model) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system));
     return {
       modelId: raw.model as string,
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
+      promptTokensBound,
+      // The hold covers every search the web search tools allow, at the model's price per search.
+      ...(webSearches > 0 ? { maxCostMinor: (m: Model) => maxTokenCostMinor(promptTokensBound(m), raw.max_tokens as number, m) + webSearches * webSearchPrice(m) } : {}),
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
       promptTexts: () => messagesTexts(raw).segments.map((s) => s.text),

@@ -7,6 +7,7 @@ import { guardrails } from "./20261123010000-guardrails.js";
 import { modelLimits } from "./20261124000000-model-limits.js";
 import { providerConnections } from "./20261125000000-provider-connections.js";
 import { cacheReasoningPrices } from "./20261126000000-cache-reasoning-prices.js";
+import { webSearchPrice } from "./20261127000000-web-search-price.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "20261124000000-model-limits": modelLimits,
   "20261125000000-provider-connections": providerConnections,
   "20261126000000-cache-reasoning-prices": cacheReasoningPrices,
+  "20261127000000-web-search-price": webSearchPrice,
 };

@@ -151,6 +151,8 @@ export interface AnthropicUsage {
   output_tokens?: number;
   cache_read_input_tokens?: number;
   cache_creation_input_tokens?: number;
+  /** Server tools run for the answer, billed per use beside the tokens. */
+  server_tool_use?: { web_search_requests?: number } | null;
 }
 
 /**
@@ -162,7 +164,15 @@ export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): No
   if (!u) return undefined;
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const input = (u.input_tokens ?? inputFromStart) + cacheRead + (u.cache_creation_input_tokens ?? 0);
-  return { input_tokens: input, output_tokens: u.output_tokens ?? 0, cached_input_tokens: cacheRead, cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0, estimated: false };
+  const searches = Math.max(0, Math.trunc(Number(u.server_tool_use?.web_search_requests ?? 0)) || 0);
+  return {
+    input_tokens: input,
+    output_tokens: u.output_tokens ?? 0,
+    cached_input_tokens: cacheRead,
+    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+    ...(searches > 0 ? { web_search_requests: searches } : {}),
+    estimated: false,
+  };
 }
 
 function finishReason(stop: unknown): string {

@@ -60,7 +60,8 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
             // No usage on the final delta: leave it unknown so the gateway counts what it delivered,
             // and give the client the count (the SDKs read message_delta.usage unconditionally).
             if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), chunk: ev, text: "", done: false };
-            const defined = Object.fromEntries(Object.entries(ev.usage).filter(([, v]) => typeof v === "number"));
+            // Counts the delta leaves out keep their message_start value; server tool counts are the delta's.
+            const defined = Object.fromEntries(Object.entries(ev.usage).filter(([k, v]) => typeof v === "number" || (k === "server_tool_use" && v)));
             return { forward: frame(data), chunk: ev, usage: normalize({ ...started, ...defined }), text: "", done: false };
           }
           case "message_stop":
