@@ -138,5 +138,5 @@ function videoModel(
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-gpt", "gw-claude", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";
