@@ -254,7 +254,26 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     const one = await poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 1 }] as never, messages: [{ role: "user", content: "search once" }] });
     expect((one.usage as unknown as { server_tool_use?: unknown }).server_tool_use).toEqual({ web_search_requests: 1 });
 
+    // A model the catalog prices no search for refuses the tool, before anything is sent or held.
+    await stack.applyCatalog({
+      models: [
+        {
+          id: "gw-claude-nosearch",
+          routes: ["chat", "messages"],
+          context_window: 200_000,
+          max_output_tokens: 1_000,
+          input_price_minor_per_mtok: 800_000,
+          output_price_minor_per_mtok: 4_000_000,
+          deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
+        },
+      ],
+    });
+    await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-claude-nosearch"] });
+    await eventually(() => anthropic.messages.create({ model: "gw-claude-nosearch", max_tokens: 20, messages: [{ role: "user", content: "visible?" }] }), 5_000, "gw-claude-nosearch visible");
     const sent = stack.fake.requests.length;
+    const unpriced = await anthropic.messages.create({ model: "gw-claude-nosearch", max_tokens: 100, tools: [search] as never, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    expect(unpriced).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(JSON.stringify((unpriced as InstanceType<typeof Anthropic.APIError>).error)).toContain("Web search is not offered on 'gw-claude-nosearch'");
     for (const tools of [[{ type: "code_execution_20250825", name: "code_execution" }], [{ ...search, max_uses: 0 }]]) {
       const err = await anthropic.messages.create({ model: "gw-claude", max_tokens: 100, tools: tools as never, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Anthropic.BadRequestError);
