@@ -13,10 +13,9 @@ import { join } from "node:path";
 import { connect } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
-import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
-import { createClient, ledgerService } from "@gateway/proto";
-import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
-import { cpuMicros, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
+import { createDatabase, startNats, startPostgres } from "@gateway/testing";
+import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
 
 const N = Number(process.argv[2] ?? 100_000);
 const BATCH = Number(process.argv[3] ?? 500);
@@ -30,28 +29,13 @@ const pgServer = await startPostgres({ durable: true });
 const nats = await startNats();
 const dbUrl = await createDatabase(pgServer.url, "ledger_bench");
 
-const envFor = async () => ({
-  LEDGER_DATABASE_URL: dbUrl,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(await freePort()),
-  LEDGER_OPS_PORT: String(await freePort()),
-  LEDGER_ADMIN_TOKEN: TOKEN,
-  LEDGER_LOG_LEVEL: "warn",
-  LEDGER_BATCH_MAX: String(BATCH),
-});
+const envFor = () => ledgerEnv(dbUrl, nats.url, TOKEN, { LEDGER_BATCH_MAX: String(BATCH) });
 
 // First run: migrations, stream and durable, the organizations' credit and one lease each.
 const setupEnv = await envFor();
 const ledger = spawnNode("apps/ledger/dist/main.js", setupEnv);
 await waitReady(Number(setupEnv.LEDGER_OPS_PORT));
-const client = createClient(ledgerService(), `127.0.0.1:${setupEnv.LEDGER_GRPC_PORT}`, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-const leases: string[] = [];
-for (let i = 0; i < ORGS; i++) {
-  await client.TopUp({ org_id: `org_bench_${i}`, amount_minor: 10_000_000_000, idempotency_key: `bench-${i}` });
-  const l = await client.AcquireLease({ org_id: `org_bench_${i}`, lease_id: "", holder: "bench", amount_minor: 1_000_000_000, min_amount_minor: 1_000_000_000, ttl_ms: 120_000 });
-  leases.push(l.lease_id);
-}
-client.close();
+const leases = await fundOrgs(setupEnv, "bench", ORGS);
 await stopChild(ledger);
 
 step(`publishing ${N} usage events (no ledger running)`);
@@ -65,34 +49,8 @@ for (let i = 0; i < N; i += 2_000) {
   for (let j = i; j < Math.min(N, i + 2_000); j++) {
     // A third of the traffic is one hot organization; the rest spread over the others.
     const org = j % 3 === 0 ? 0 : 1 + (j % (ORGS - 1));
-    const input = 200 + (j % 900);
-    const output = 50 + (j % 400);
-    const cost = Math.ceil((input * 150_000 + output * 600_000) / 1_000_000);
-    expectedSpend += cost;
-    const ev: UsageEventV1 = {
-      version: 1,
-      request_id: `req_bench_${now}_${j}`,
-      org_id: `org_bench_${org}`,
-      key_id: `key_bench_${org}`,
-      model: "gw-chat-mini",
-      route: "chat",
-      provider: "fake",
-      upstream_model: "fake-chat",
-      lease_id: leases[org]!,
-      usage: { input_tokens: input, output_tokens: output, cached_input_tokens: 0, estimated: false },
-      input_price_minor_per_mtok: 150_000,
-      output_price_minor_per_mtok: 600_000,
-      cost_minor: cost,
-      line_items: [
-        { item: "input_tokens", quantity: input, unit_price_minor: 150_000, per: "1M tokens" },
-        { item: "output_tokens", quantity: output, unit_price_minor: 600_000, per: "1M tokens" },
-      ],
-      guardrails: [],
-      stream: j % 4 === 0,
-      status: 200,
-      created_at_ms: now + j,
-      duration_ms: 100 + (j % 50),
-    };
+    const ev = chatUsageEvent({ requestId: `req_bench_${now}_${j}`, prefix: "bench", org, leaseId: leases[org]!, j, createdAtMs: now + j });
+    expectedSpend += ev.cost_minor;
     acks.push(js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id }));
   }
   await Promise.all(acks);

@@ -1,7 +1,9 @@
 /** Shared pieces of the ledger benchmarks: processes, CPU accounting, the consumer's progress. */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { JetStreamManager } from "@nats-io/jetstream";
-import { USAGE_STREAM } from "@gateway/events";
+import { USAGE_STREAM, type UsageEventV1 } from "@gateway/events";
+import { createClient, ledgerService } from "@gateway/proto";
+import { freePort } from "@gateway/testing";
 import { root, sleep, stopChild as stopProcess } from "../../../scripts/lib/bench.ts";
 
 export { cpuMicros, pct, root, sleep, treeCpu, treeDelta } from "../../../scripts/lib/bench.ts";
@@ -31,3 +33,68 @@ export async function pending(jsm: JetStreamManager, durable = "ledger"): Promis
   return { pending: c.num_pending + c.num_ack_pending, ackFloor: c.ack_floor.stream_seq };
 }
 
+
+/** A ledger's environment on free ports, with `extra` settings on top. */
+export async function ledgerEnv(dbUrl: string, natsUrl: string, token: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return {
+    LEDGER_DATABASE_URL: dbUrl,
+    LEDGER_NATS_URL: natsUrl,
+    LEDGER_GRPC_PORT: String(await freePort()),
+    LEDGER_OPS_PORT: String(await freePort()),
+    LEDGER_ADMIN_TOKEN: token,
+    LEDGER_LOG_LEVEL: "warn",
+    ...extra,
+  };
+}
+
+/**
+ * Tops up `count` organizations (`org_<prefix>_<i>`) through a running ledger and opens one large
+ * lease each, so the events a bench publishes settle against open leases; their lease ids.
+ */
+export async function fundOrgs(env: Record<string, string>, prefix: string, count: number): Promise<string[]> {
+  const client = createClient(ledgerService(), `127.0.0.1:${env.LEDGER_GRPC_PORT}`, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${env.LEDGER_ADMIN_TOKEN}` } });
+  try {
+    const leases: string[] = [];
+    for (let i = 0; i < count; i++) {
+      await client.TopUp({ org_id: `org_${prefix}_${i}`, amount_minor: 10_000_000_000, idempotency_key: `${prefix}-${i}` });
+      const l = await client.AcquireLease({ org_id: `org_${prefix}_${i}`, lease_id: "", holder: "bench", amount_minor: 1_000_000_000, min_amount_minor: 1_000_000_000, ttl_ms: 120_000 });
+      leases.push(l.lease_id);
+    }
+    return leases;
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The usage event of a gw-chat-mini request (150,000 / 600,000 minor per million tokens) of
+ * organization `org_<prefix>_<org>`; `j` varies its token counts (200–1,099 in, 50–449 out).
+ */
+export function chatUsageEvent(o: { requestId: string; prefix: string; org: number; leaseId: string; j: number; createdAtMs: number }): UsageEventV1 {
+  const input = 200 + (o.j % 900);
+  const output = 50 + (o.j % 400);
+  return {
+    version: 1,
+    request_id: o.requestId,
+    org_id: `org_${o.prefix}_${o.org}`,
+    key_id: `key_${o.prefix}_${o.org}`,
+    model: "gw-chat-mini",
+    route: "chat",
+    provider: "fake",
+    upstream_model: "fake-chat",
+    lease_id: o.leaseId,
+    usage: { input_tokens: input, output_tokens: output, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 150_000,
+    output_price_minor_per_mtok: 600_000,
+    cost_minor: Math.ceil((input * 150_000 + output * 600_000) / 1_000_000),
+    line_items: [
+      { item: "input_tokens", quantity: input, unit_price_minor: 150_000, per: "1M tokens" },
+      { item: "output_tokens", quantity: output, unit_price_minor: 600_000, per: "1M tokens" },
+    ],
+    guardrails: [],
+    stream: o.j % 4 === 0,
+    status: 200,
+    created_at_ms: o.createdAtMs,
+    duration_ms: 100 + (o.j % 50),
+  };
+}

@@ -13,7 +13,7 @@ import pg from "pg";
 import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
 import { gitCommit, memory } from "../../../scripts/lib/bench.ts";
-import { root, sleep, spawnNode, step, stopChild, waitReady } from "./common.ts";
+import { ledgerEnv, root, sleep, spawnNode, step, stopChild, waitReady } from "./common.ts";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const FORMAT = process.argv[3] ?? "csv";
@@ -26,15 +26,7 @@ step("starting Postgres and NATS");
 const pgServer = await startPostgres({ durable: false });
 const nats = await startNats();
 const dbUrl = await createDatabase(pgServer.url, "export_bench");
-const ledgerEnv = {
-  LEDGER_DATABASE_URL: dbUrl,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(await freePort()),
-  LEDGER_OPS_PORT: String(await freePort()),
-  LEDGER_ADMIN_TOKEN: TOKEN,
-  LEDGER_LOG_LEVEL: "warn",
-  ...heapOptions,
-};
+const ledgerEnvironment = await ledgerEnv(dbUrl, nats.url, TOKEN, heapOptions);
 const controlEnv = {
   CONTROL_PLANE_DATABASE_URL: dbUrl,
   CONTROL_PLANE_NATS_URL: nats.url,
@@ -43,9 +35,9 @@ const controlEnv = {
   CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
   CONTROL_PLANE_LOG_LEVEL: "warn",
 };
-const ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
+const ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnvironment);
 const control = spawnNode("apps/control-plane/dist/main.js", controlEnv);
-await waitReady(Number(ledgerEnv.LEDGER_OPS_PORT));
+await waitReady(Number(ledgerEnvironment.LEDGER_OPS_PORT));
 await waitReady(Number(controlEnv.CONTROL_PLANE_OPS_PORT));
 const admin = createClient(adminService(), `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${TOKEN}` } });
 const org = await admin.CreateOrg({ name: "export-bench" });
@@ -88,7 +80,7 @@ const ctl = spawn(
       ...process.env,
       GATEWAY_ADMIN_TOKEN: TOKEN,
       GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`,
-      GATEWAY_LEDGER_ADDR: `127.0.0.1:${ledgerEnv.LEDGER_GRPC_PORT}`,
+      GATEWAY_LEDGER_ADDR: `127.0.0.1:${ledgerEnvironment.LEDGER_GRPC_PORT}`,
       ...heapOptions,
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -14,9 +14,8 @@ import { connect } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
 import { USAGE_BATCH_SUBJECT, type UsageEventV1 } from "@gateway/events";
-import { createClient, ledgerService } from "@gateway/proto";
-import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
-import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+import { createDatabase, startNats, startPostgres } from "@gateway/testing";
+import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
 
 const RATE = Number(process.argv[2] ?? 2000);
 const SECONDS = Number(process.argv[3] ?? 15);
@@ -29,25 +28,11 @@ step("starting Postgres and NATS");
 const pgServer = await startPostgres();
 const nats = await startNats();
 const dbUrl = await createDatabase(pgServer.url, "ledger_steady");
-const env = {
-  LEDGER_DATABASE_URL: dbUrl,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(await freePort()),
-  LEDGER_OPS_PORT: String(await freePort()),
-  LEDGER_ADMIN_TOKEN: TOKEN,
-  LEDGER_LOG_LEVEL: "warn",
-};
+const env = await ledgerEnv(dbUrl, nats.url, TOKEN);
 const ledger = spawnNode(SCRIPT, env);
 process.once("exit", () => ledger.kill("SIGKILL"));
 await waitReady(Number(env.LEDGER_OPS_PORT));
-const client = createClient(ledgerService(), `127.0.0.1:${env.LEDGER_GRPC_PORT}`, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-const leases: string[] = [];
-for (let i = 0; i < ORGS; i++) {
-  await client.TopUp({ org_id: `org_steady_${i}`, amount_minor: 10_000_000_000, idempotency_key: `steady-${i}` });
-  const l = await client.AcquireLease({ org_id: `org_steady_${i}`, lease_id: "", holder: "bench", amount_minor: 1_000_000_000, min_amount_minor: 1_000_000_000, ttl_ms: 120_000 });
-  leases.push(l.lease_id);
-}
-client.close();
+const leases = await fundOrgs(env, "steady", ORGS);
 
 const nc = await connect({ servers: nats.url });
 const js = jetstream(nc);
@@ -60,32 +45,7 @@ const event = (): UsageEventV1 => {
   const j = seq++;
   // Most traffic is one organization (one key, one lease), as in the hot-path bench.
   const org = j % 8 === 0 ? 1 + (j % (ORGS - 1)) : 0;
-  const input = 200 + (j % 900);
-  const output = 50 + (j % 400);
-  return {
-    version: 1,
-    request_id: `req_steady_${run}_${j}`,
-    org_id: `org_steady_${org}`,
-    key_id: `key_steady_${org}`,
-    model: "gw-chat-mini",
-    route: "chat",
-    provider: "fake",
-    upstream_model: "fake-chat",
-    lease_id: leases[org]!,
-    usage: { input_tokens: input, output_tokens: output, cached_input_tokens: 0, estimated: false },
-    input_price_minor_per_mtok: 150_000,
-    output_price_minor_per_mtok: 600_000,
-    cost_minor: Math.ceil((input * 150_000 + output * 600_000) / 1_000_000),
-    line_items: [
-      { item: "input_tokens", quantity: input, unit_price_minor: 150_000, per: "1M tokens" },
-      { item: "output_tokens", quantity: output, unit_price_minor: 600_000, per: "1M tokens" },
-    ],
-    guardrails: [],
-    stream: false,
-    status: 200,
-    created_at_ms: Date.now(),
-    duration_ms: 100,
-  };
+  return chatUsageEvent({ requestId: `req_steady_${run}_${j}`, prefix: "steady", org, leaseId: leases[org]!, j, createdAtMs: Date.now() });
 };
 const encoder = new TextEncoder();
 /** Publishes one message of `n` events; resolves with the last event's id once JetStream acked it. */

@@ -35,3 +35,12 @@ export const positiveInt = (field: string, max?: number) => {
   const n = z.number({ error: msg }).int(msg).min(1, msg);
   return (max ? n.max(max, msg) : n).nullish();
 };
+
+/**
+ * The `service_tier` values a request may ask an OpenAI deployment for: `priority` is billed above
+ * the catalog's prices and `scale` spends the operator's reserved capacity, which neither the hold
+ * nor the bill covers. Chat completions and the Responses API refuse the others alike.
+ */
+export const SERVICE_TIERS = ["auto", "default", "flex"] as const;
+export const SERVICE_TIER_REFUSAL = "'service_tier' is not supported: only 'auto', 'default' and 'flex' are accepted.";
+export const acceptedServiceTier = (v: unknown): boolean => (SERVICE_TIERS as readonly unknown[]).includes(v);

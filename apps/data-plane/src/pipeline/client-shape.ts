@@ -1,7 +1,7 @@
 import type { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-to-anthropic.js";
-import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "../translate/responses.js";
+import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "../translate/responses-output.js";
 import { messageToResponse, messagesStreamToResponses } from "../translate/responses-to-messages.js";
 
 /** Writes one stream in the client's shape. */

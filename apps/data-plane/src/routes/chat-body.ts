@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChatRequestBody } from "../providers/types.js";
-import { modelId, parseBody, positiveInt } from "../http/body.js";
+import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt } from "../http/body.js";
 
 /** The fields of a chat completions request the gateway relies on; the rest passes through. */
 export const ChatBody = z.looseObject({
@@ -13,9 +13,7 @@ export const ChatBody = z.looseObject({
   max_tokens: positiveInt("max_tokens"),
   max_completion_tokens: positiveInt("max_completion_tokens"),
   n: positiveInt("n", 128),
-  // `priority` is billed above the catalog's prices and `scale` spends the operator's reserved
-  // capacity: neither is something the hold or the bill covers (the Responses route refuses the same).
-  service_tier: z.enum(["auto", "default", "flex"], { error: "'service_tier' is not supported: only 'auto', 'default' and 'flex' are accepted." }).nullish(),
+  service_tier: z.enum(SERVICE_TIERS, { error: SERVICE_TIER_REFUSAL }).nullish(),
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -24,7 +22,6 @@ const positive = (max: number) => (v: unknown) => typeof v === "number" && Numbe
 const tokens = positive(Number.MAX_SAFE_INTEGER);
 const choices = positive(128);
 const boolean = (v: unknown) => typeof v === "boolean";
-const tier = (v: unknown) => v === "auto" || v === "default" || v === "flex";
 const streamOptions = (v: unknown) => isObject(v) && (v.include_usage === undefined || typeof v.include_usage === "boolean");
 
 /**
@@ -44,7 +41,7 @@ export function plainChatBody(raw: unknown): raw is ChatRequestBody {
     absentOr(max_tokens, tokens) &&
     absentOr(max_completion_tokens, tokens) &&
     absentOr(n, choices) &&
-    absentOr(service_tier, tier)
+    absentOr(service_tier, acceptedServiceTier)
   );
 }
 

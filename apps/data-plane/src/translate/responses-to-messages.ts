@@ -1,7 +1,8 @@
 import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage } from "../providers/types.js";
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
-import { callItem, chatResponseFormat, messageItem, newId, reasoningItem, responsesUsage, shell, toolOutputText, type ResponseEcho, type ResponsesStreamWriter } from "./responses.js";
+import { chatResponseFormat, toolOutputText } from "./responses.js";
+import { callItem, messageItem, newId, reasoningItem, responsesUsage, shell, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
 
 /**
  * OpenAI Responses API ⇄ Anthropic Messages API directly (not through the chat shape), for Anthropic
