@@ -77,6 +77,26 @@ describe("chat completions through the official openai SDK", () => {
     expect(after.body.spent_minor - before.body.spent_minor).toBe(u.cost_credits_minor);
   });
 
+  it("says where the time went: the provider, the durable usage event and the whole, in Server-Timing", async () => {
+    const timing = (h: string | null) => Object.fromEntries((h ?? "").split(", ").map((m) => [m.split(";")[0], Number(m.split("dur=")[1])]));
+    const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "[[fake:delay=300]] take your time" }] }).withResponse();
+    const t = timing(response.headers.get("server-timing"));
+    expect(Object.keys(t)).toEqual(["upstream", "usage", "total"]);
+    expect(t.upstream).toBeGreaterThanOrEqual(300);
+    expect(t.usage).toBeGreaterThan(0);
+    expect(t.total).toBeGreaterThanOrEqual(t.upstream! + t.usage!);
+    expect(t.total).toBeLessThan(t.upstream! + t.usage! + 1_000);
+
+    // A stream's headers go out with its first frame, before it is billed: no usage entry yet.
+    const stream = await client.chat.completions.create({ model: "gw-chat-mini", stream: true, messages: [{ role: "user", content: "[[fake:delay=200]] stream it" }] }).withResponse();
+    const s = timing(stream.response.headers.get("server-timing"));
+    expect(Object.keys(s)).toEqual(["upstream", "total"]);
+    expect(s.upstream).toBeGreaterThanOrEqual(200);
+    for await (const _chunk of stream.data) {
+      // read to the end: the stream is billed there
+    }
+  });
+
   it("sends the upstream model id and the provider credential, and passes unknown fields through", async () => {
     const { response } = await client.chat.completions
       .create({

@@ -41,11 +41,16 @@ interface Target {
   model: string;
 }
 
+/** Per call, the gateway's Server-Timing `usage` (the wait for the durable usage event), ms, when `timings` is set. */
+let timings: number[] | undefined;
+const usageDur = (h: string | string[] | undefined) => Number(/usage;dur=([\d.]+)/.exec(String(h ?? ""))?.[1] ?? 0);
+
 async function call(t: Target, stream: boolean, firstByte = false): Promise<number> {
   const body = JSON.stringify({ model: t.model, stream, messages: [{ role: "user", content: "Say hello to the benchmark please" }], max_tokens: 64 });
   const start = performance.now();
   const r = await request(`${t.url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, body });
   if (r.statusCode !== 200) throw new Error(`${t.name}: status ${r.statusCode}: ${await r.body.text()}`);
+  timings?.push(usageDur(r.headers["server-timing"]));
   if (firstByte) {
     let at = 0;
     for await (const _chunk of r.body) {
@@ -217,9 +222,18 @@ console.log(`  gateway / bare proxy CPU per request: ${ratio.toFixed(2)}× overa
 step("measuring latency one request at a time");
 const seq: Record<string, number[]> = {};
 const first: Record<string, number[]> = {};
+/** The gateway's one-at-a-time latencies less each one's own wait for the durable usage event. */
+let ownLatency: number[] = [];
+let usageWait: number[] = [];
 for (const t of [direct, viaBare, gateway]) {
   await sequential(t, 100, false); // warm-up
+  if (t === gateway) timings = [];
   seq[t.name] = await sequential(t, SEQUENTIAL, false);
+  if (t === gateway) {
+    usageWait = timings!;
+    ownLatency = seq.gateway!.map((x, i) => x - usageWait[i]!);
+    timings = undefined;
+  }
 }
 for (const t of [direct, viaBare, gateway]) {
   await sequential(t, 50, true);
@@ -241,8 +255,10 @@ for (let i = 0; i < SEQUENTIAL; i++) {
 await floorNc.close();
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99).toFixed(2)} ms`;
 const added = (xs: Record<string, number[]>, p: number) => pct(xs.gateway!, p) - pct(xs["bare proxy"]!, p);
+const beyond = (p: number) => pct(ownLatency, p) - pct(seq["bare proxy"]!, p);
 console.log(`one at a time (${SEQUENTIAL}): direct ${fmt(seq.upstream!)} | via bare proxy ${fmt(seq["bare proxy"]!)} | via gateway ${fmt(seq.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms; of which the JetStream acknowledgement every answer waits for: ${fmt(ackFloor)} (timed alone)`);
+console.log(`  the wait for the durable usage event inside each gateway request (Server-Timing usage): ${fmt(usageWait)}; added beyond it: p50 ${beyond(50).toFixed(2)} ms p99 ${beyond(99).toFixed(2)} ms`);
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
 
@@ -274,6 +290,10 @@ console.log(
       added_p99: round(added(seq, 99)),
       jetstream_ack_p50: round(pct(ackFloor, 50), 3),
       jetstream_ack_p99: round(pct(ackFloor, 99), 3),
+      usage_wait_p50: round(pct(usageWait, 50), 3),
+      usage_wait_p99: round(pct(usageWait, 99), 3),
+      added_beyond_usage_wait_p50: round(beyond(50)),
+      added_beyond_usage_wait_p99: round(beyond(99)),
     },
     stream_first_byte_ms: { direct_p50: round(pct(first.upstream!, 50)), bare_p50: round(pct(first["bare proxy"]!, 50)), gateway_p50: round(pct(first.gateway!, 50)), added_p50: round(added(first, 50)), added_p99: round(added(first, 99)) },
     rss_mib: { gateway: memGateway.rss, gateway_peak: memGateway.peak, bare: memBare.rss },

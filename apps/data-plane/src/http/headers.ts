@@ -1,6 +1,20 @@
 import type { Response } from "express";
 import { locals } from "./request-context.js";
 
+const ms = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * `Server-Timing` (W3C): `upstream` is the serving attempt at the provider (the whole answer, or a
+ * stream's first frame), `usage` the wait for the usage event to be durable before the answer was
+ * released (absent on a stream's headers: it is billed at its end), `total` the time from arrival
+ * until these headers. What the gateway itself added is total − upstream − usage (docs/operations.md).
+ */
+function serverTiming(upstreamMs: number, usageMs: number | undefined, totalMs: number): string {
+  return usageMs === undefined
+    ? `upstream;dur=${ms(upstreamMs)}, total;dur=${ms(totalMs)}`
+    : `upstream;dur=${ms(upstreamMs)}, usage;dur=${ms(usageMs)}, total;dur=${ms(totalMs)}`;
+}
+
 /**
  * The one place the gateway's per-request response headers are written, from what the stages
  * recorded: which deployment served (or failed last), retries and fallbacks (spec: x-gateway-*),
@@ -10,7 +24,8 @@ import { locals } from "./request-context.js";
  */
 export function writeGatewayHeaders(res: Response): void {
   if (res.headersSent) return;
-  const { served, rateLimit } = locals(res);
+  const { served, rateLimit, upstreamMs, usageMs, startedHr } = locals(res);
+  if (upstreamMs !== undefined) res.setHeader("server-timing", serverTiming(upstreamMs, usageMs, Number(process.hrtime.bigint() - startedHr) / 1e6));
   if (served?.provider) {
     res.setHeader("x-gateway-provider", served.provider);
     res.setHeader("x-gateway-upstream-model", served.upstreamModel);

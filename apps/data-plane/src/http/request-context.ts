@@ -23,6 +23,13 @@ export interface RequestLocals {
   rateLimit?: RateLimitState;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */
   trace?: RequestTrace;
+  /**
+   * Where the time went, for the Server-Timing header (ms): the serving attempt at the provider
+   * (the whole answer, or until a stream's first frame), and the wait for the usage event to be
+   * durable (JetStream's acknowledgement or the spool's fdatasync) before the answer was released.
+   */
+  upstreamMs?: number;
+  usageMs?: number;
 }
 
 export function locals(res: Response): RequestLocals {

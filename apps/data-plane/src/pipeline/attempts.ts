@@ -103,8 +103,10 @@ export async function attemptAll<C extends Capability, T>(
     served.provider = p.target.provider.code;
     served.upstreamModel = p.target.deployment.upstream_model;
     const span = l.trace?.recording ? attemptSpan(res, p, n, served.retries, i) : undefined;
+    const startedAt = performance.now();
     try {
       const value = await (span ? withSpan(span, () => attempt(p)) : attempt(p));
+      l.upstreamMs = performance.now() - startedAt;
       ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: "ok" });
       ctx.breaker.success(breakerKey);
       if (span) endAttempt(span, "ok");
@@ -198,8 +200,10 @@ export async function billUsage(
     created_at_ms: l.startedAt,
     duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
   };
+  const publishedAt = performance.now();
   if (l.trace?.recording) await publishTraced(ctx, res, event);
   else await ctx.publisher.publish(event);
+  l.usageMs = performance.now() - publishedAt;
   o.reservation.settle(o.costMinor);
   if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
 }

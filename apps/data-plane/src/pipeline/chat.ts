@@ -6,7 +6,7 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateTextTokens } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../providers/index.js";
-import { SseParser } from "../providers/sse.js";
+import { SseParser, type SseEvent } from "../providers/sse.js";
 import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
 import { writeGatewayHeaders } from "../http/headers.js";
@@ -154,6 +154,11 @@ interface OpenedStream {
   usage: NormalizedUsage | undefined;
   text: string;
   done: boolean;
+  /** Events of the last upstream read not handled yet, from `at` on. */
+  backlog: SseEvent[];
+  at: number;
+  /** The first frame went out: from now on, what one upstream read brought goes out in one write. */
+  flowing: boolean;
   /** How the stream ends after the frames already read: read together with them, sent after them. */
   ending?: { failure?: GatewayError; denied?: GatewayError };
 }
@@ -178,6 +183,9 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
       usage: undefined,
       text: "",
       done: false,
+      backlog: [],
+      at: 0,
+      flowing: false,
     };
     const step = await advance(opened);
     if (step.denied && !opened.first) {
@@ -225,15 +233,22 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
 
 /**
  * Reads upstream chunks until at least one client frame is ready (in `s.first`), the stream ends
- * (`s.done`), a window-mode guardrail refuses a piece (not sent), or the upstream fails.
+ * (`s.done`), a window-mode guardrail refuses a piece (not sent), or the upstream fails. The
+ * stream's first frame is handed over as soon as it is ready, even when the same read brought more
+ * (a provider's burst, or a whole short answer): the rest waits in `s.backlog` for the next call,
+ * so the time to first byte never includes translating what follows it.
  */
 async function advance(s: OpenedStream): Promise<{ failure?: GatewayError; denied?: GatewayError }> {
   try {
     while (!s.first && !s.done) {
-      const next = await s.chunks.next();
-      if (next.done) return s.first ? {} : { failure: new GatewayError("upstream_error", "The provider ended the stream before it was complete.") };
-      for (const ev of s.parser.push(next.value as Uint8Array)) {
-        const parsed = s.parseEvent(ev.data);
+      if (s.at === s.backlog.length) {
+        const next = await s.chunks.next();
+        if (next.done) return { failure: new GatewayError("upstream_error", "The provider ended the stream before it was complete.") };
+        s.backlog = s.parser.push(next.value as Uint8Array);
+        s.at = 0;
+      }
+      while (s.at < s.backlog.length) {
+        const parsed = s.parseEvent(s.backlog[s.at++]!.data);
         if (parsed.usage) s.usage = parsed.usage;
         s.text += parsed.text;
         if (parsed.done) {
@@ -244,6 +259,10 @@ async function advance(s: OpenedStream): Promise<{ failure?: GatewayError; denie
         const violation = s.guard && parsed.text ? s.guard(parsed.text) : undefined;
         if (violation) return { denied: new GatewayError("guardrail_denied", violation) };
         s.first += s.writer.chunk(parsed);
+        if (s.first && !s.flowing) {
+          s.flowing = true;
+          break;
+        }
       }
     }
     return {};
