@@ -16,6 +16,7 @@ import { deleteStoredResponse, responses, storedInputItems, storedResponse } fro
 import { embeddings } from "./routes/embeddings.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
+import { jsonBody } from "./http/json-body.js";
 import { cancelVideo, createVideo, getVideo, videoBodyGuard, videoContent } from "./routes/video.js";
 
 type Handler = (req: Request, res: Response) => unknown;
@@ -64,23 +65,12 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     app.use((req, res, next) => (req.path.startsWith("/v1/") ? traced(req, res, next) : next()));
   }
 
-  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
-  app.get("/readyz", (_req, res) => {
-    const ok = isReady();
-    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
-  });
-  app.get("/metrics", h(async (_req, res) => {
-    res.setHeader("content-type", ctx.metrics.registry.contentType);
-    res.end(await ctx.metrics.registry.metrics());
-  }));
-  app.get("/v1/trial-policy", h(trialPolicy(ctx)));
-
   const auth = authenticate(ctx.keys);
   const json = (route: keyof typeof ctx.config.bodyLimits) => {
     const limit = ctx.config.bodyLimits[route];
     // The limit and the prompt bound apply to the decoded body: a compressed body is measured
-    // after inflating (a decompression bomb stops at the limit with a 413).
-    const parse = express.json({ limit, type: () => true, verify: (_req, res, buf) => void (locals(res as Response).bodyBytes = buf.length) });
+    // while it inflates (a decompression bomb stops at the limit with a 413).
+    const read = jsonBody(limit);
     return (req: Request, res: Response, next: NextFunction) => {
       // Refuse by declared size before reading a byte, whatever the body type.
       const declared = Number(req.headers["content-length"]);
@@ -91,22 +81,36 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
       if (type && !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {
         return next(new GatewayError("unsupported_media_type", `This route takes a JSON body (Content-Type: application/json), not '${type.split(";")[0]}'.`));
       }
-      parse(req, res, next);
+      read(req, res, next);
     };
   };
-  app.get("/v1/models", auth, h(listModels(ctx)));
-  app.get("/v1/credits", auth, h(credits(ctx)));
-  app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
+
+  // The model routes first: express tries routes in the order they were added and nearly every
+  // request is one of these. A route matches its own method only, so no answer depends on the order.
   app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
   app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
   app.post("/v1/messages/count_tokens", auth, json("messages"), h(countTokens(ctx)));
   app.post("/v1/responses", auth, json("chat"), h(responses(ctx)));
-  app.get("/v1/responses/:responseId", auth, h(storedResponse(ctx)));
-  app.get("/v1/responses/:responseId/input_items", auth, h(storedInputItems(ctx)));
-  app.delete("/v1/responses/:responseId", auth, h(deleteStoredResponse(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));
   app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), h(createVideo(ctx)));
+
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", (_req, res) => {
+    const ok = isReady();
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
+  });
+  app.get("/metrics", h(async (_req, res) => {
+    res.setHeader("content-type", ctx.metrics.registry.contentType);
+    res.end(await ctx.metrics.registry.metrics());
+  }));
+  app.get("/v1/trial-policy", h(trialPolicy(ctx)));
+  app.get("/v1/models", auth, h(listModels(ctx)));
+  app.get("/v1/credits", auth, h(credits(ctx)));
+  app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
+  app.get("/v1/responses/:responseId", auth, h(storedResponse(ctx)));
+  app.get("/v1/responses/:responseId/input_items", auth, h(storedInputItems(ctx)));
+  app.delete("/v1/responses/:responseId", auth, h(deleteStoredResponse(ctx)));
   app.get("/v1/video/generations/:jobId", auth, h(getVideo(ctx)));
   app.get("/v1/video/generations/:jobId/content", auth, h(videoContent(ctx)));
   app.post("/v1/video/generations/:jobId/cancel", auth, h(cancelVideo(ctx)));

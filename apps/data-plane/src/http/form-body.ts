@@ -1,6 +1,7 @@
 import busboy from "busboy";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { GatewayError } from "@gateway/errors";
+import { jsonBody } from "./json-body.js";
 
 /**
  * Body parsing for routes that take JSON, urlencoded or multipart forms (images). The declared
@@ -8,7 +9,7 @@ import { GatewayError } from "@gateway/errors";
  * parts are refused: media inputs are URLs only.
  */
 export function formOrJson(limit: number) {
-  const json = express.json({ limit, type: () => true });
+  const json = jsonBody(limit);
   const urlencoded = express.urlencoded({ limit, extended: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction): void => {
     const declared = Number(req.headers["content-length"]);
