@@ -163,6 +163,21 @@ describe("usage consumer", () => {
     expect(await records(o)).toBe(2);
   });
 
+  it("leaves no pull waiting at the server while idle, so a publish is acknowledged without delivering on its path", async () => {
+    const o = "org_c_idle";
+    await client.TopUp({ org_id: o, amount_minor: 1_000, idempotency_key: "c-idle" });
+    const ev = usageEvent(o, "", 5);
+    await publish(ev);
+    await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 3_000 });
+    // Several looks over more than one idle pause: a waiting pull (a long-lived subscription) would show in each.
+    for (let i = 0; i < 8; i++) {
+      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
+      expect(info.num_waiting).toBe(0);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    expect(await records(o)).toBe(1);
+  });
+
   it("leaves books that balance", async () => {
     expect(await bookViolations(ledgers[0]!.db)).toEqual([]);
   });

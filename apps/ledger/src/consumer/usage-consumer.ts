@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
 import { USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
@@ -8,9 +8,19 @@ import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
+import { Puller, type Delivered } from "./puller.js";
 
-/** Pause before pulling again after the subscription ended unexpectedly. */
+/** Pause before pulling again after the stream or the durable went away, or NATS did not answer. */
 const REOPEN_DELAY_MS = 1_000;
+/**
+ * A pull round NATS has not ended by then is given up (its late messages are still processed). With
+ * messages, the durable has max_ack_pending out (the server holds such a round, `expires` would make
+ * every empty round wait too); without any, NATS is away or the durable is gone (a pull for a
+ * missing durable goes unanswered), so the durable is ensured again.
+ */
+const ROUND_TIMEOUT_MS = 2_000;
+/** Longest pause between rounds while the stream stays empty (the pause doubles from the linger). */
+const IDLE_POLL_MAX_MS = 50;
 /** Redelivery delay for a batch whose transaction failed for a passing reason (Postgres down). */
 const RETRY_DELAY_MS = 1_000;
 
@@ -23,7 +33,7 @@ class Delivery {
   private failed = false;
 
   constructor(
-    readonly msg: JsMsg,
+    readonly msg: Delivered,
     events: number,
   ) {
     this.pending = events;
@@ -73,15 +83,16 @@ function permanent(err: unknown): boolean {
 const pgText = (s: string, max = 200): string => s.replace(/\u0000/g, "\uFFFD").slice(0, max);
 
 /**
- * Pulls usage events from the durable consumer and applies them in batches: up to
- * `batchMax` events, or whatever arrived within `batchLingerMs` of the first, one transaction each
- * (see applyUsageBatch). Acks follow the commit; a batch that fails for a passing reason is
+ * Pulls usage events from the durable consumer in rounds (puller.ts: each asks for what is there,
+ * up to `batchMax`, and none waits at the server between rounds) and applies each round's events
+ * in one transaction (see applyUsageBatch); rounds come back to back while the stream has a backlog,
+ * `batchLingerMs` apart otherwise. Acks follow the commit; a batch that fails for a passing reason is
  * redelivered. An event that can never be applied is isolated by splitting the batch, written to
  * `dead_letters` and acked: it never blocks the stream and is never silently dropped. Several
  * ledgers may pull from the same durable: the usage record's primary key makes that safe.
  */
 export class UsageConsumer {
-  private messages: ConsumerMessages | undefined;
+  private puller: Puller | undefined;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private readonly abort = new AbortController();
@@ -89,7 +100,7 @@ export class UsageConsumer {
   private flushTimer: NodeJS.Timeout | undefined;
   /** The apply chain: one batch in a transaction at a time per ledger. */
   private chain: Promise<void> = Promise.resolve();
-  /** True while a subscription is open and being drained; drives readiness. */
+  /** True while rounds reach the durable; drives readiness. */
   running = false;
 
   constructor(
@@ -97,91 +108,88 @@ export class UsageConsumer {
     private readonly nc: NatsConnection,
   ) {}
 
-  /** Ensures stream and consumer and opens the subscription; throws if that fails the first time. */
+  /** Ensures stream and consumer and starts pulling; throws if that fails the first time. */
   async start(): Promise<void> {
-    const first = await this.open();
-    this.loop = this.supervise(first);
+    await this.ensure();
+    this.loop = this.poll();
   }
 
-  /** Stops pulling, applies and acks the events already received, and returns. */
+  /** Stops pulling (a round asks only for what is there, so none is left open), applies and acks what came. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
-    await this.messages?.close().catch(() => undefined);
+    this.puller?.interrupt();
     await this.loop;
+    this.puller?.close();
     await this.flush();
   }
 
-  private async open(): Promise<ConsumerMessages> {
+  private async ensure(): Promise<void> {
     const { config, log } = this.ctx;
     await ensureUsageStream(await jetstreamManager(this.nc), config, log);
-    const consumer = await jetstream(this.nc).consumers.get(USAGE_STREAM, config.consumerDurable);
-    // Twice a batch in flight from the server: one batch applies while the next arrives.
-    // Short pull lifetimes: heartbeats every 2.5 s, so a pull lost with a NATS node (or a stream
-    // leader moving) is noticed and re-issued within seconds, not the client's default 30.
-    const messages = await consumer.consume({ max_messages: Math.min(config.batchMax * 2, config.maxAckPending), expires: 5_000 });
-    this.messages = messages;
-    // stop() may have run while this was opening: close at once, supervise() drains what came.
-    if (this.stopping) await messages.close().catch(() => undefined);
-    else this.running = true;
-    void this.watch(messages);
-    return messages;
+    this.puller ??= new Puller(this.nc, USAGE_STREAM, config.consumerDurable, (m) => this.receive(m));
+    this.running = true;
   }
 
   /**
-   * Drains subscriptions one after another: when one ends without stop() (the durable was deleted,
-   * the stream recreated, a terminal pull error), the stream and durable are ensured again and
-   * pulling resumes. A recreated durable starts from the beginning of the stream; every replayed
-   * event is a duplicate, which applies nothing.
+   * Pull rounds until stop(). A full round is followed by the next at once (a backlog drains at
+   * batch size, one batch applying while the next arrives); after a short one the ledger pauses
+   * for the linger, doubling up to IDLE_POLL_MAX_MS while the stream stays empty, so an idle
+   * ledger asks NATS 20 times a second and an event waits at most that long to be applied. A
+   * round that finds the stream or the durable gone ensures them again (a recreated durable starts
+   * from the beginning of the stream; every replayed event is a duplicate, which applies nothing).
    */
-  private async supervise(first: ConsumerMessages): Promise<void> {
-    let messages: ConsumerMessages | undefined = first;
-    for (;;) {
-      if (messages) {
-        try {
-          for await (const msg of messages) await this.receive(msg);
-        } catch (err) {
-          this.ctx.log.error({ err }, "usage subscription failed");
-        }
+  private async poll(): Promise<void> {
+    const { batchMax, batchLingerMs, maxAckPending } = this.ctx.config;
+    // Never more than the durable lets out: the server would hold the rest of such a round.
+    const batch = Math.min(batchMax, maxAckPending);
+    const linger = Math.max(1, batchLingerMs);
+    let pause = linger;
+    let applying: Promise<void> = Promise.resolve();
+    while (!this.stopping && !this.nc.isClosed()) {
+      const { end, got } = this.puller ? await this.puller.pull(batch, ROUND_TIMEOUT_MS) : { end: "gone" as const, got: 0 };
+      const came = got > 0;
+      if (came) {
+        // At most two batches out: the one applying and the one just pulled, queued behind it.
+        const flushed = this.flush();
+        await applying;
+        applying = flushed;
+      }
+      if (end === "full") {
+        pause = linger;
+        continue;
+      }
+      if (end === "timeout" && came) {
+        await applying;
+        continue;
+      }
+      if (end === "gone" || end === "timeout") {
         this.running = false;
-        messages = undefined;
-        if (this.stopping) break;
-        this.ctx.log.warn({ durable: this.ctx.config.consumerDurable }, "usage subscription ended; reopening");
+        this.ctx.log.warn({ durable: this.ctx.config.consumerDurable, end }, "usage consumer not answering; ensuring the stream and the durable again");
+        if (!(await this.pause(REOPEN_DELAY_MS))) break;
+        await this.ensure().catch((err: unknown) => this.ctx.log.error({ err }, "usage consumer could not be ensured; retrying"));
+        continue;
       }
-      try {
-        await sleep(REOPEN_DELAY_MS, undefined, { signal: this.abort.signal });
-      } catch {
-        break; // stop() was called
-      }
-      if (this.stopping || this.nc.isClosed()) break;
-      messages = await this.open().catch((err: unknown) => {
-        this.ctx.log.error({ err }, "usage subscription could not be reopened; retrying");
-        return undefined;
-      });
+      // busy (max_ack_pending out): wait for the batches applying to be acked.
+      if (end === "busy") await applying;
+      pause = came ? linger : Math.min(pause * 2, IDLE_POLL_MAX_MS);
+      if (!(await this.pause(pause))) break;
     }
     this.running = false;
   }
 
-  /**
-   * The client keeps pulling from a durable that vanished but never recreates it; ending the
-   * subscription hands that over to supervise().
-   */
-  private async watch(messages: ConsumerMessages): Promise<void> {
+  /** Sleeps `ms` unless stop() is called first; false when it was. */
+  private async pause(ms: number): Promise<boolean> {
     try {
-      for await (const s of messages.status()) {
-        if (s.type === "consumer_deleted" || s.type === "consumer_not_found" || s.type === "stream_not_found") {
-          this.ctx.log.warn({ status: s.type, durable: this.ctx.config.consumerDurable }, "usage consumer lost");
-          if (!this.stopping) await messages.close().catch(() => undefined);
-          return;
-        }
-      }
+      await sleep(ms, undefined, { signal: this.abort.signal });
+      return true;
     } catch {
-      // The status iterator ends with the subscription; nothing to do.
+      return false;
     }
   }
 
-  /** Buffers one message's events; a full batch is applied before more are taken (backpressure). */
-  private async receive(msg: JsMsg): Promise<void> {
+  /** Buffers one message's events; applied after the round that brought them, or after the linger for a late one. */
+  private receive(msg: Delivered): void {
     const events = usageMessageEvents(msg.subject, msg.data);
     if (events.length === 0) {
       // A batch with no event (nothing a data-plane sends): keep it where the billing team looks.
@@ -189,9 +197,7 @@ export class UsageConsumer {
     }
     const delivery = new Delivery(msg, events.length);
     for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload) });
-    if (this.buffer.length >= this.ctx.config.batchMax) {
-      await this.flush();
-    } else if (!this.flushTimer) {
+    if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => void this.flush(), this.ctx.config.batchLingerMs);
     }
   }
