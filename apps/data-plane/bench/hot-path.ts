@@ -5,7 +5,9 @@
  *   - CPU per non-streaming request at concurrency (and what the control-plane, ledger, NATS and
  *     Postgres spend per request of the gateway, once the ledger has applied the usage);
  *   - latency one request at a time (non-streaming), and a stream's first byte, against the
- *     upstream directly, through the bare proxy and through the gateway;
+ *     upstream directly, through the bare proxy and through the gateway; for the gateway also each
+ *     request's own wait for its durable usage event (its Server-Timing `usage`), and the latency
+ *     it added beyond that wait;
  *   - resident memory after the run.
  * Ends with one JSON line (`{"bench":"hot-path",…}`) to compare runs with (docs/operations.md).
  * Bounded: fixed request counts on loopback; stops by itself and ends only what it started.
@@ -29,7 +31,8 @@ const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 const SEQUENTIAL = Number(process.argv[4] ?? 1000);
 const ROUNDS = Number(process.argv[5] ?? 4);
-const STREAMS = Math.max(100, Math.round(SEQUENTIAL / 3));
+/** As many streams as sequential requests: a p99 over a few hundred is its third-worst sample. */
+const STREAMS = SEQUENTIAL;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
