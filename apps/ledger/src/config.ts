@@ -45,8 +45,11 @@ const Schema = z.object({
   LEDGER_CONSUME: z.enum(["true", "false"]).default("true"),
   /** Most usage events applied in one transaction. */
   LEDGER_BATCH_MAX: int(500, 1),
-  /** How long a batch waits for more events after its first one arrived, ms. */
-  LEDGER_BATCH_LINGER_MS: int(2, 0),
+  /**
+   * The pause between pull rounds that were not full, ms (1 at the least): how long a moderate flow
+   * gathers into one batch. A backlog is pulled back to back whatever this says.
+   */
+  LEDGER_BATCH_LINGER_MS: int(10, 0),
   /** Deliveries not yet acknowledged, across every ledger replica on the durable. */
   LEDGER_MAX_ACK_PENDING: int(20_000, 1),
   /** Copies of the USAGE and LEDGER streams (3 on a three-node NATS cluster). */
