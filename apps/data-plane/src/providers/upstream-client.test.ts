@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Histogram, Registry } from "@gateway/observability";
-import { NEVER_ABORTED, UpstreamClient, UpstreamTransportError, type PoolSettings } from "./upstream-client.js";
+import { NEVER_ABORTED, UpstreamClient, UpstreamTransportError, plainOrigin, type PoolSettings } from "./upstream-client.js";
 
 /** A server that holds every request until the test releases it, counting connections. */
 interface HoldingServer {
@@ -92,6 +92,20 @@ async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error("condition not reached");
 }
+
+describe("provider URLs", () => {
+  it("are split into origin and path by hand only when URL parsing would not change them", () => {
+    const split = (u: string) => (plainOrigin(u) < 0 ? undefined : [u.slice(0, plainOrigin(u)), u.slice(plainOrigin(u))]);
+    expect(split("https://api.openai.com/v1/chat/completions")).toEqual(["https://api.openai.com", "/v1/chat/completions"]);
+    expect(split("http://127.0.0.1:8080/v1/videos/vid_1?x=1&y=%20")).toEqual(["http://127.0.0.1:8080", "/v1/videos/vid_1?x=1&y=%20"]);
+    expect(split("http://[::1]:9/a")).toEqual(["http://[::1]:9", "/a"]);
+    // Left to undici's URL parsing: credentials, no path, a query before the path, a fragment,
+    // spaces, non-ASCII, backslashes, other schemes.
+    for (const u of ["https://user:pw@host/a", "https://host", "https://host?x=/a", "https://host/a#frag", "https://host/a b", "https://host/modèle", "https://host\\a/b", "ftp://host/a", "HTTPS://host/a"]) {
+      expect(plainOrigin(u)).toBe(-1);
+    }
+  });
+});
 
 describe("upstream client pools", () => {
   const closers: (() => Promise<void>)[] = [];

@@ -78,19 +78,22 @@ export class UpstreamClient {
 
   async send(provider: PoolSettings, req: UpstreamHttpRequest, timeoutMs: number, signal: AbortSignal): Promise<{ res: UpstreamResponse; signal: AbortSignal }> {
     try {
-      const res = await request(req.url, {
+      const opts = {
         method: req.method ?? "POST",
         headers: req.headers,
         body: req.body,
         // A call that runs to its end whatever the client does needs no abort listener at all.
         signal: signal === NEVER_ABORTED ? undefined : signal,
-        dispatcher: this.pool(provider),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         // Lets POSTs share an HTTP/2 session (undici runs a non-idempotent request alone on a
         // connection). Nothing is replayed on failure; an HTTP/1.1 pool never pipelines.
         idempotent: true,
-      });
+      };
+      const pool = this.pool(provider);
+      // The usual URL is split by hand: undici's request(url) builds a WHATWG URL per call.
+      const at = plainOrigin(req.url);
+      const res = at > 0 ? await pool.request({ ...opts, origin: req.url.slice(0, at), path: req.url.slice(at) }) : await request(req.url, { ...opts, dispatcher: pool });
       if (this.opts.traced) trace.getActiveSpan()?.setAttribute("http.response.status_code", res.statusCode);
       return { res: { status: res.statusCode, headers: res.headers, body: res.body }, signal };
     } catch (err) {
@@ -291,6 +294,23 @@ class Attempt implements Dispatcher.DispatchHandler {
   onBodySent(chunkSize: number, totalBytesSent: number): void {
     this.inner.onBodySent?.(chunkSize, totalBytesSent);
   }
+}
+
+/**
+ * Where the path starts in `http(s)://host[:port]/path?query` (the origin is before it), or -1 for
+ * anything URL parsing would change or refuse (credentials, a fragment, a backslash, spaces or
+ * non-ASCII characters, no path, another scheme): those go through undici's URL parsing as before.
+ */
+export function plainOrigin(url: string): number {
+  const start = url.startsWith("https://") ? 8 : url.startsWith("http://") ? 7 : -1;
+  if (start < 0) return -1;
+  const slash = url.indexOf("/", start);
+  if (slash <= start) return -1;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x23 || c === 0x5c || (i < slash && (c === 0x40 || c === 0x3f))) return -1;
+  }
+  return slash;
 }
 
 export function classify(err: unknown, clientSignal: AbortSignal): UpstreamTransportError | GatewayError {

@@ -5,6 +5,8 @@ export interface AckedPublisher {
   publish(subject: string, data: string, opts: { msgID?: string; timeout: number }): Promise<unknown>;
 }
 
+const ERROR_KEY = Buffer.from('"error"');
+
 /** How often expired publishes are looked for while some are pending. */
 const SWEEP_MS = 50;
 
@@ -67,6 +69,13 @@ export class JetStreamPublish implements AckedPublisher {
     this.pending.delete(id);
     if (msg.headers?.hasError) {
       p.reject(new Error(msg.headers.code === 503 ? "no stream takes the subject (no responders)" : `JetStream error ${msg.headers.code} ${msg.headers.description}`));
+      return;
+    }
+    // `{"stream":"USAGE","seq":N}` (perhaps with "duplicate"): an acknowledgement is read whole
+    // only when it is not one of those, which is rare.
+    const data = Buffer.from(msg.data.buffer, msg.data.byteOffset, msg.data.byteLength);
+    if (data[0] === 0x7b && data[data.length - 1] === 0x7d && data.indexOf(ERROR_KEY) === -1) {
+      p.resolve();
       return;
     }
     let ack: { error?: { code?: number; description?: string } };
