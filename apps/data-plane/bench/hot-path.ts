@@ -7,7 +7,8 @@
  *   - latency one request at a time (non-streaming), and a stream's first byte, against the
  *     upstream directly, through the bare proxy and through the gateway; for the gateway also each
  *     request's own wait for its durable usage event (its Server-Timing `usage`), and the latency
- *     it added beyond that wait;
+ *     it added beyond that wait; and, timed alone, the two ways an event may become durable (the
+ *     JetStream acknowledgement, an fdatasync'd spool append);
  *   - resident memory after the run.
  * Ends with one JSON line (`{"bench":"hot-path",…}`) to compare runs with (docs/operations.md).
  * Bounded: fixed request counts on loopback; stops by itself and ends only what it started.
@@ -256,12 +257,27 @@ for (let i = 0; i < SEQUENTIAL; i++) {
   ackFloor.push(performance.now() - t);
 }
 await floorNc.close();
+// The other way an event may be made durable (the spool): one append of the same size, fdatasync'd,
+// in the data-plane's spool folder.
+const { closeSync, fdatasyncSync, openSync, writeSync } = await import("node:fs");
+const syncFloor: number[] = [];
+const syncFile = join(spool, "bench-fdatasync.jsonl");
+const fd = openSync(syncFile, "a");
+for (let i = 0; i < SEQUENTIAL; i++) {
+  const t = performance.now();
+  writeSync(fd, `${event}\n`);
+  fdatasyncSync(fd);
+  syncFloor.push(performance.now() - t);
+}
+closeSync(fd);
+rmSync(syncFile, { force: true });
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99).toFixed(2)} ms`;
 const added = (xs: Record<string, number[]>, p: number) => pct(xs.gateway!, p) - pct(xs["bare proxy"]!, p);
 const beyond = (p: number) => pct(ownLatency, p) - pct(seq["bare proxy"]!, p);
 console.log(`one at a time (${SEQUENTIAL}): direct ${fmt(seq.upstream!)} | via bare proxy ${fmt(seq["bare proxy"]!)} | via gateway ${fmt(seq.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms; of which the JetStream acknowledgement every answer waits for: ${fmt(ackFloor)} (timed alone)`);
 console.log(`  the wait for the durable usage event inside each gateway request (Server-Timing usage): ${fmt(usageWait)}; added beyond it: p50 ${beyond(50).toFixed(2)} ms p99 ${beyond(99).toFixed(2)} ms`);
+console.log(`  the spool's way instead, one append + fdatasync of the same event: ${fmt(syncFloor)} (timed alone)`);
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
 
@@ -293,6 +309,8 @@ console.log(
       added_p99: round(added(seq, 99)),
       jetstream_ack_p50: round(pct(ackFloor, 50), 3),
       jetstream_ack_p99: round(pct(ackFloor, 99), 3),
+      fdatasync_p50: round(pct(syncFloor, 50), 3),
+      fdatasync_p99: round(pct(syncFloor, 99), 3),
       usage_wait_p50: round(pct(usageWait, 50), 3),
       usage_wait_p99: round(pct(usageWait, 99), 3),
       added_beyond_usage_wait_p50: round(beyond(50)),
