@@ -147,6 +147,12 @@ export class UsageConsumer {
     let pause = linger;
     let applying: Promise<void> = Promise.resolve();
     while (!this.stopping && !this.nc.isClosed()) {
+      // While NATS is away a pull would only wait in the client's reconnect buffer, and every one
+      // written there would be answered at once on reconnection, each with a batch.
+      if (!this.ctx.natsConnected) {
+        if (!(await this.pause(linger))) break;
+        continue;
+      }
       const { end, got } = this.puller ? await this.puller.pull(batch, ROUND_TIMEOUT_MS) : { end: "gone" as const, got: 0 };
       const came = got > 0;
       if (came) {
