@@ -208,6 +208,12 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
   let denied = s.ending?.denied;
   let pending = s.first;
   s.first = "";
+  // Node holds a response's writes until the next tick (it corks the socket), and the frames that
+  // came in the same read are translated before that tick: the first frame is sent at once.
+  const firstOut = res.write(pending);
+  res.socket?.uncork();
+  if (!firstOut) await once(res, "drain", { signal: client }).catch(() => undefined);
+  pending = "";
   for (;;) {
     if (pending && !res.write(pending)) await once(res, "drain", { signal: client }).catch(() => undefined);
     pending = "";
