@@ -22,14 +22,23 @@ function streamSeq(reply: string): number {
   return Number(t.length === 9 ? t[5] : t[t.length - 5]);
 }
 
+/** Publishes unless the connection is gone: an unsent ack or nak means a redelivery after the ack wait, which applies nothing twice. */
+function tell(nc: NatsConnection, reply: string, what: Uint8Array | string): void {
+  try {
+    nc.publish(reply, what);
+  } catch {
+    // closed or draining
+  }
+}
+
 function delivered(nc: NatsConnection, m: Msg): Delivered {
   const reply = m.reply!;
   return {
     subject: m.subject,
     seq: streamSeq(reply),
     data: m.data,
-    ack: () => nc.publish(reply, ACK),
-    nak: (delayMs) => nc.publish(reply, delayMs ? `-NAK ${JSON.stringify({ delay: delayMs * 1_000_000 })}` : "-NAK"),
+    ack: () => tell(nc, reply, ACK),
+    nak: (delayMs) => tell(nc, reply, delayMs ? `-NAK ${JSON.stringify({ delay: delayMs * 1_000_000 })}` : "-NAK"),
   };
 }
 
@@ -95,7 +104,7 @@ export class Puller {
 
   close(): void {
     this.interrupt();
-    this.sub.unsubscribe();
+    if (!this.nc.isClosed()) this.sub.unsubscribe();
   }
 
   private receive(m: Msg): void {
