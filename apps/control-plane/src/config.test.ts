@@ -26,6 +26,8 @@ describe("loadConfig: caller tokens and TLS", () => {
     expect(message).toContain("CONTROL_PLANE_TLS_CLIENT_CA_FILE: mTLS needs");
     expect(problems({ ...base, CONTROL_PLANE_ADMIN_TOKEN: "long-enough-token-0123,short" })).toContain("CONTROL_PLANE_ADMIN_TOKEN");
     expect(problems({ ...base, CONTROL_PLANE_TLS_CERT_FILE: "/cert.pem" })).toContain("CONTROL_PLANE_TLS_CERT_FILE: needs CONTROL_PLANE_TLS_KEY_FILE");
+    expect(problems({ ...base, CONTROL_PLANE_TLS_KEY_FILE: "" })).toContain("CONTROL_PLANE_TLS_KEY_FILE: must not be empty");
+    expect(problems({ ...base, CONTROL_PLANE_UNAUTHENTICATED_CALLERS: "admin" })).toContain("CONTROL_PLANE_UNAUTHENTICATED_CALLERS: the only identity");
   });
 
   it("serves TLS with a certificate and key, and requires client certificates with a client CA", () => {

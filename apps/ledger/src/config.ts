@@ -1,4 +1,4 @@
-import { callerTokenProblems, serverTlsProblems, type CallerTokens, type ServerTlsFiles } from "@gateway/proto";
+import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
 
@@ -6,12 +6,6 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 /** 0 = any free port (tests). */
 const port = (def: number) => z.coerce.number().int().min(0).max(65_535).default(def);
 const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
-/** A comma-separated list of caller tokens, each at least 16 characters (required). */
-const tokens = (what: string) =>
-  z
-    .string(required(what))
-    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
-    .pipe(z.array(z.string().min(16, "must be at least 16 characters")).min(1, `required: ${what}`));
 
 const Schema = z.object({
   LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")).min(1, "required: a PostgreSQL connection string"),
@@ -21,17 +15,7 @@ const Schema = z.object({
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
   LEDGER_OPS_PORT: port(9465),
-  /** Tokens of the admin identity (every method); comma-separated to accept several while rotating. */
-  LEDGER_ADMIN_TOKEN: tokens("the admin token, at least 16 characters"),
-  /** Tokens of the data-plane identity (leases, usage and credit reads); unset = the data-plane is refused. */
-  LEDGER_DATA_PLANE_TOKEN: tokens("at least 16 characters each").optional(),
-  /** Upgrade window only: callers with no credentials at all are taken as this identity (never admin). */
-  LEDGER_UNAUTHENTICATED_CALLERS: z.enum(["data-plane"], { error: "the only identity callers without credentials may be taken as is data-plane" }).optional(),
-  /** PEM server certificate and key: gRPC over TLS. */
-  LEDGER_TLS_CERT_FILE: z.string().min(1).optional(),
-  LEDGER_TLS_KEY_FILE: z.string().min(1).optional(),
-  /** PEM CA bundle: with it, every caller must present a certificate it signed (mTLS). */
-  LEDGER_TLS_CLIENT_CA_FILE: z.string().min(1).optional(),
+  // LEDGER_ADMIN_TOKEN, _DATA_PLANE_TOKEN, _UNAUTHENTICATED_CALLERS and _TLS_*: serverCallerSettings.
   LEDGER_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Longest lease lifetime granted, ms. */
   LEDGER_LEASE_MAX_TTL_MS: int(120_000, 1_000),
@@ -70,7 +54,7 @@ const Schema = z.object({
   LEDGER_EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(5_000).default(1_000),
 });
 
-export interface LedgerConfig {
+export interface LedgerConfig extends ServerCallerSettings {
   databaseUrl: string;
   dbSchema: string;
   natsUrl: string;
@@ -78,12 +62,6 @@ export interface LedgerConfig {
   grpcPort: number;
   opsHost: string;
   opsPort: number;
-  /** Bearer tokens per caller identity (several while rotating). */
-  callerTokens: CallerTokens;
-  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
-  unauthenticatedCallers: "data-plane" | undefined;
-  /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
-  tls: ServerTlsFiles | undefined;
   logLevel: z.infer<typeof Schema>["LEDGER_LOG_LEVEL"];
   leaseMaxTtlMs: number;
   sweepIntervalMs: number;
@@ -107,11 +85,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   // An empty variable means unset (a blank line in a manifest must not turn a port into 0).
   const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("LEDGER_") && v !== undefined && v !== ""));
   const parsed = Schema.safeParse(set);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...serverTlsProblems("LEDGER_", set)];
-  if (parsed.success) {
-    const { LEDGER_ADMIN_TOKEN: admin, LEDGER_DATA_PLANE_TOKEN: dataPlane } = parsed.data;
-    problems.push(...callerTokenProblems({ admin, "data-plane": dataPlane }, { admin: "LEDGER_ADMIN_TOKEN", "data-plane": "LEDGER_DATA_PLANE_TOKEN" }));
-  }
+  const callers = serverCallerSettings("LEDGER_", set);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems];
   const otel = tracingFromEnv(env, "ledger");
   problems.push(...otel.problems);
   if (!parsed.success || problems.length > 0) {
@@ -126,9 +101,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     grpcPort: e.LEDGER_GRPC_PORT,
     opsHost: e.LEDGER_OPS_HOST,
     opsPort: e.LEDGER_OPS_PORT,
-    callerTokens: { admin: e.LEDGER_ADMIN_TOKEN, "data-plane": e.LEDGER_DATA_PLANE_TOKEN ?? [] },
-    unauthenticatedCallers: e.LEDGER_UNAUTHENTICATED_CALLERS,
-    tls: e.LEDGER_TLS_CERT_FILE && e.LEDGER_TLS_KEY_FILE ? { certFile: e.LEDGER_TLS_CERT_FILE, keyFile: e.LEDGER_TLS_KEY_FILE, clientCaFile: e.LEDGER_TLS_CLIENT_CA_FILE } : undefined,
+    ...callers.settings,
     logLevel: e.LEDGER_LOG_LEVEL,
     leaseMaxTtlMs: e.LEDGER_LEASE_MAX_TTL_MS,
     sweepIntervalMs: e.LEDGER_SWEEP_INTERVAL_MS,

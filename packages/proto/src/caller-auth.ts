@@ -206,3 +206,52 @@ export function callerTokenProblems(tokens: CallerTokens, names: { readonly [I i
   }
   return problems;
 }
+
+/** What a gRPC server's environment says about its callers. */
+export interface ServerCallerSettings {
+  /** Bearer tokens per caller identity (several while rotating). */
+  callerTokens: CallerTokens;
+  /** The identity callers without any credentials are taken as (a rolling upgrade from a release without them); undefined: refused. */
+  unauthenticatedCallers: ScopedIdentity | undefined;
+  /** gRPC over TLS (mTLS with a client CA); plaintext when undefined. */
+  tls: ServerTlsFiles | undefined;
+}
+
+/**
+ * The caller settings of a server whose variables start with `prefix` (the control-plane's and the
+ * ledger's alike): `ADMIN_TOKEN` (required) and `DATA_PLANE_TOKEN`, comma-separated lists of tokens
+ * of at least 16 characters; `UNAUTHENTICATED_CALLERS` (`data-plane` or unset); `TLS_CERT_FILE`,
+ * `TLS_KEY_FILE`, `TLS_CLIENT_CA_FILE`. Every problem comes back as a "NAME: message" line.
+ */
+export function serverCallerSettings(prefix: string, env: Record<string, string | undefined>): { settings: ServerCallerSettings; problems: string[] } {
+  const problems: string[] = [];
+  const tokens = (identity: CallerIdentity, required: boolean): string[] => {
+    const name = `${prefix}${identity === "admin" ? "ADMIN" : "DATA_PLANE"}_TOKEN`;
+    const raw = env[name];
+    if (raw === undefined) {
+      if (required) problems.push(`${name}: required: at least 16 characters each`);
+      return [];
+    }
+    const list = raw.split(",").map((t) => t.trim()).filter(Boolean);
+    if (list.length === 0 || list.some((t) => t.length < 16)) problems.push(`${name}: at least 16 characters each`);
+    return list;
+  };
+  const callerTokens: CallerTokens = { admin: tokens("admin", true), "data-plane": tokens("data-plane", false) };
+  problems.push(...callerTokenProblems(callerTokens, { admin: `${prefix}ADMIN_TOKEN`, "data-plane": `${prefix}DATA_PLANE_TOKEN` }));
+  const unauthenticated = env[`${prefix}UNAUTHENTICATED_CALLERS`];
+  if (unauthenticated !== undefined && unauthenticated !== "data-plane") {
+    problems.push(`${prefix}UNAUTHENTICATED_CALLERS: the only identity callers without credentials may be taken as is data-plane`);
+  }
+  problems.push(...serverTlsProblems(prefix, env));
+  for (const name of ["CERT", "KEY", "CLIENT_CA"]) if (env[`${prefix}TLS_${name}_FILE`] === "") problems.push(`${prefix}TLS_${name}_FILE: must not be empty`);
+  const file = (name: string) => env[`${prefix}TLS_${name}_FILE`] || undefined;
+  const [certFile, keyFile] = [file("CERT"), file("KEY")];
+  return {
+    settings: {
+      callerTokens,
+      unauthenticatedCallers: unauthenticated === "data-plane" ? "data-plane" : undefined,
+      tls: certFile && keyFile ? { certFile, keyFile, clientCaFile: file("CLIENT_CA") } : undefined,
+    },
+    problems,
+  };
+}

@@ -26,6 +26,8 @@ export interface AdmissionRequest<C extends Capability> {
   outputParam?: string;
   /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
   maxCostMinor?: (model: Model) => number;
+  /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
+  perUseCostMinor?: (model: Model) => number;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
@@ -86,7 +88,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
-  const maxCost = req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model);
+  const maxCost = (req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model)) + (req.perUseCostMinor?.(model) ?? 0);
   const hold = stage(res, "credits.hold", () =>
     req.dedicatedHold
       ? ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)

@@ -208,14 +208,14 @@ async function stream(ctx: DataPlaneContext, res: Response, call: ChatCall, clie
   let denied = s.ending?.denied;
   let pending = s.first;
   s.first = "";
-  // Node holds a response's writes until the next tick (it corks the socket), and the frames that
-  // came in the same read are translated before that tick: the first frame is sent at once.
-  const firstOut = res.write(pending);
-  res.socket?.uncork();
-  if (!firstOut) await once(res, "drain", { signal: client }).catch(() => undefined);
-  pending = "";
   for (;;) {
-    if (pending && !res.write(pending)) await once(res, "drain", { signal: client }).catch(() => undefined);
+    if (pending) {
+      const flowing = res.write(pending);
+      // Node holds a response's writes until the next tick (it corks the socket), and the frames
+      // that came in the same read as the first one are translated before that tick: sent now.
+      res.socket?.uncork();
+      if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
+    }
     pending = "";
     if (s.done || client.aborted || failure || denied) break;
     const step = await advance(s);

@@ -4,7 +4,6 @@ import { GatewayError } from "@gateway/errors";
 import { modelId, parseBody } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
-import { maxTokenCostMinor } from "../credits/cost.js";
 import type { Model } from "@gateway/proto";
 import { locals } from "../http/request-context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
@@ -127,12 +126,11 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   },
   admission: ({ raw, webSearches }, res) => {
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
-    const promptTokensBound = (m: Model) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system));
     return {
       modelId: raw.model as string,
-      promptTokensBound,
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
       // The hold covers every search the web search tools allow, at the model's price per search.
-      ...(webSearches > 0 ? { maxCostMinor: (m: Model) => maxTokenCostMinor(promptTokensBound(m), raw.max_tokens as number, m) + webSearches * webSearchPrice(m) } : {}),
+      ...(webSearches > 0 ? { perUseCostMinor: (m: Model) => webSearches * webSearchPrice(m) } : {}),
       requestedOutput: raw.max_tokens as number,
       outputParam: "max_tokens",
       promptTexts: () => messagesTexts(raw).segments.map((s) => s.text),
