@@ -10,16 +10,49 @@ import pg from "pg";
  * JetStream, started on loopback from the machine's binaries. No stand-ins.
  */
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The first port of the kernel's ephemeral range (outgoing connections take their local ports from
+ * it), read once: ports handed out for a service to bind later stay below it.
+ */
+const EPHEMERAL_LOW = (() => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+const PORTS_FROM = 20_000;
+/** Ports this process handed out: never handed out twice. */
+const handedOut = new Set<number>();
+
+function listens(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.once("error", () => resolve(undefined));
+    srv.listen(port, "127.0.0.1", () => {
       const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
+      const bound = typeof addr === "object" && addr ? addr.port : undefined;
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A loopback port free now, for a process that binds it later. Taken below the ephemeral range:
+ * one from listen(0) lies inside it, where any outgoing connection of this machine (a test's client
+ * of Postgres or NATS) may take it as its local port before the service binds it (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const span = EPHEMERAL_LOW - PORTS_FROM;
+  for (let i = 0; span > 0 && i < 100; i++) {
+    const port = PORTS_FROM + Math.floor(Math.random() * span);
+    if (handedOut.has(port) || (await listens(port)) === undefined) continue;
+    handedOut.add(port);
+    return port;
+  }
+  const port = await listens(0);
+  if (port === undefined) throw new Error("no free loopback port");
+  return port;
 }
 
 export async function waitForPort(port: number, timeoutMs: number, host = "127.0.0.1"): Promise<void> {
