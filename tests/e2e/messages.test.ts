@@ -54,6 +54,16 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(u.cost_credits_minor).toBe(cost(u.usage.input_tokens, data.usage.output_tokens));
   });
 
+  it("refuses a field with no chat equivalent (thinking) with a 400 naming it, and sends nothing upstream", async () => {
+    const before = stack.fake.requests.length;
+    const err = await anthropic.messages
+      .create({ model: "gw-chat-mini", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "thinking" } });
+    expect(stack.fake.requests.length).toBe(before);
+  });
+
   it("streams every event in the native shape, with usage in the final message", async () => {
     const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
     const types: string[] = [];
@@ -379,7 +389,7 @@ describe("/v1/messages native stream faults", () => {
 });
 
 describe("/v1/messages over a model with Anthropic and OpenAI-shaped deployments", () => {
-  it("falls back from a failing Anthropic deployment to a translated one; a body with no chat equivalent is refused there", async () => {
+  it("falls back from a failing Anthropic deployment to a translated one; a body with no chat equivalent never goes to the translated one", async () => {
     await stack.applyCatalog({
       models: [
         {
@@ -410,10 +420,15 @@ describe("/v1/messages over a model with Anthropic and OpenAI-shaped deployments
     const tried = stack.fake.requests.filter((q) => q.path === "/v1/messages" && (q.body as { model?: string }).model === "fake-claude+status=529");
     expect(tried.length).toBeGreaterThan(0);
 
+    // A body only the Anthropic deployment can take is never translated for the other one: the
+    // caller gets the Anthropic deployment's failure (retryable), not a 400 about a field it may send.
+    const chatCallsBefore = stack.fake.requests.filter((q) => q.path === "/v1/chat/completions").length;
     const thinking = await anthropic.messages
       .create({ model: "gw-claude-or-chat", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] })
       .catch((e: unknown) => e);
-    expect(thinking).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((thinking as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "thinking" } });
+    expect(thinking).toBeInstanceOf(Anthropic.APIError);
+    expect((thinking as InstanceType<typeof Anthropic.APIError>).status).toBeGreaterThanOrEqual(500);
+    expect((thinking as InstanceType<typeof Anthropic.APIError>).headers?.get("x-gateway-attempted-fallbacks")).toBe("fake-anthropic");
+    expect(stack.fake.requests.filter((q) => q.path === "/v1/chat/completions").length).toBe(chatCallsBefore);
   });
 });

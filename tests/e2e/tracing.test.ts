@@ -81,14 +81,14 @@ describe("tracing across the three services", () => {
     expect(root.attributes["gateway.org_id"]).toBe(org.orgId);
 
     // A span per pipeline stage, under the request.
-    const stages = ["gateway.authenticate", "gateway.validate", "gateway.admission", "gateway.execute"];
+    const stages = ["gateway.authenticate", "gateway.validate", "gateway.admission", "gateway.serve", "gateway.answer"];
     for (const name of stages) expect(one(spans, name).parentSpanId).toBe(root.spanId);
     const admission = one(spans, "gateway.admission");
     for (const name of ["gateway.resolve_model", "gateway.plan", "gateway.rate_limit", "gateway.credits.hold"]) expect(one(spans, name).parentSpanId).toBe(admission.spanId);
     expect(one(spans, "gateway.authenticate").attributes["gateway.key_cache"]).toBe("miss");
 
     // Each upstream attempt: two failures on the first deployment (the first try and its retry), then the fallback.
-    const execute = one(spans, "gateway.execute");
+    const serve = one(spans, "gateway.serve");
     const attempts = spans.filter((s) => s.name === "gateway.upstream_attempt").sort((a, b) => Number(a.attributes["gateway.attempt"]) - Number(b.attributes["gateway.attempt"]));
     expect(attempts.map((a) => [a.attributes["gateway.provider"], a.attributes["http.response.status_code"], a.attributes["gateway.retry"], a.attributes["gateway.fallback"], a.attributes["gateway.outcome"]])).toEqual([
       ["fake", 503, 0, 0, "upstream_error"],
@@ -96,7 +96,7 @@ describe("tracing across the three services", () => {
       ["fake-backup", 200, 0, 1, "ok"],
     ]);
     for (const a of attempts) {
-      expect(a.parentSpanId).toBe(execute.spanId);
+      expect(a.parentSpanId).toBe(serve.spanId);
       expect(a.kind).toBe(CLIENT);
       expect(a.attributes["gen_ai.request.model"]).toBe("fake-chat");
     }
@@ -114,6 +114,7 @@ describe("tracing across the three services", () => {
     // request's trace, and the batch it was applied in links to it.
     const publish = one(spans, "gateway.usage.publish", "data-plane");
     expect(publish.kind).toBe(PRODUCER);
+    expect(publish.parentSpanId).toBe(one(spans, "gateway.answer").spanId);
     const applied = one(spans, "ledger.usage.apply", "ledger");
     expect(applied).toMatchObject({ parentSpanId: publish.spanId, kind: CONSUMER, attributes: { "gateway.request_id": requestId, "ledger.outcome": "applied" } });
     const batch = await eventually(() => receiver.spans.find((s) => s.name === "ledger.apply_usage" && s.spanId === applied.links[0]?.spanId), 5_000, "the batch span");

@@ -7,7 +7,7 @@ import { maxTokenCostMinor } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
-import { plan, type Planned } from "../pipeline/attempts.js";
+import { plan, type Planned } from "./plan.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
 
@@ -28,6 +28,8 @@ export interface AdmissionRequest<C extends Capability> {
   maxCostMinor?: (model: Model) => number;
   /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
   perUseCostMinor?: (model: Model) => number;
+  /** Nothing is billed (a token count): no hold, and no check of usage recording capacity. */
+  free?: boolean;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
@@ -49,6 +51,8 @@ export interface Admission<C extends Capability> {
   planned: Planned<C>[];
   reservation: Reservation;
 }
+
+const NOTHING_HELD: Reservation = { leaseId: "", amount: 0, settle: () => undefined };
 
 /**
  * The admission stages every model route runs, in this order: catalog visibility and policy
@@ -84,6 +88,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     if (pending) await pending;
   }
   if (req.verify) await stage(res, "verify", req.verify);
+  if (req.free) return { model, planned, reservation: NOTHING_HELD };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }

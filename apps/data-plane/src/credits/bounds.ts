@@ -41,6 +41,13 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
           if (typeof url === "string") out.mediaBytes += utf8(url);
           break;
         }
+        case "input_image": {
+          // The Responses API's image part: a URL (or data URL) string, or a file id.
+          const url = part.image_url;
+          out.images++;
+          if (typeof url === "string") out.mediaBytes += utf8(url);
+          break;
+        }
         case "image": {
           const src = part.source as { data?: unknown; url?: unknown } | undefined;
           out.images++;

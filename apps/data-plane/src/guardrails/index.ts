@@ -159,28 +159,3 @@ export function streamOutputChecker(res: Response, route: string): ((delta: stri
     return r.denied?.message;
   };
 }
-
-/** Chat / messages (translated to the chat shape): every message's text, parts and tool results. */
-export function chatTexts(messages: unknown[]): TextCollector {
-  const t = new TextCollector();
-  for (const m of messages as Array<{ content?: unknown }>) {
-    if (!m || typeof m !== "object") continue;
-    const c = m.content;
-    if (typeof c === "string") t.add(c, (v) => (m.content = v));
-    else if (Array.isArray(c)) {
-      for (const p of c as Array<{ type?: unknown; text?: unknown }>) {
-        if (p && typeof p === "object" && typeof p.text === "string") t.add(p.text, (v) => (p.text = v));
-      }
-    }
-  }
-  return t;
-}
-
-/** A text field of a body (image and video prompts), or each string of an array (embeddings input). */
-export function fieldTexts(body: Record<string, unknown>, field: string): TextCollector {
-  const t = new TextCollector();
-  const v = body[field];
-  if (typeof v === "string") t.add(v, (x) => (body[field] = x));
-  else if (Array.isArray(v)) v.forEach((s, i) => t.add(s, (x) => (v[i] = x)));
-  return t;
-}

@@ -1,4 +1,5 @@
-import type { Response } from "express";
+import type { Request, Response } from "express";
+import type { MessagesHeaders } from "../providers/types.js";
 import { locals } from "./request-context.js";
 
 const ms = (v: number) => Math.round(v * 100) / 100;
@@ -44,4 +45,14 @@ export function writeGatewayHeaders(res: Response): void {
       res.setHeader("x-ratelimit-reset-tokens", `${rateLimit.resetS}s`);
     }
   }
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === "string" && v.trim() ? v.trim() : Array.isArray(v) ? v.join(",") : undefined;
+}
+
+/** The Messages request headers a native passthrough forwards. */
+export function messagesHeaders(req: Request): MessagesHeaders {
+  return { version: header(req, "anthropic-version"), beta: header(req, "anthropic-beta") };
 }

@@ -1,45 +1,12 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
-import type { LineItem, UsageEventV1 } from "@gateway/events";
-import type { Model } from "@gateway/proto";
+import { SpanKind, endWithError, type Span } from "@gateway/observability";
 import type { DataPlaneContext } from "../context.js";
-import { usageLineItems } from "../credits/cost.js";
-import type { Reservation } from "../credits/lease-manager.js";
-import { adapterFor, type Capability, type NormalizedUsage, type ProviderAdapter, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
+import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
-import { NEVER_ABORTED, UpstreamTransportError, classify } from "../providers/upstream-client.js";
+import { NEVER_ABORTED, UpstreamTransportError, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
-import { orderDeployments } from "./weights.js";
-import { SpanKind, endWithError, traceparentOf, type Span } from "@gateway/observability";
 import { startSpan, withSpan } from "../http/tracing.js";
-import { guardrailOutcomes } from "../guardrails/index.js";
-
-/** One deployment a request may go to, with the adapter for the route's capability. */
-export interface Planned<C extends Capability> {
-  target: UpstreamTarget;
-  adapter: NonNullable<ProviderAdapter[C]>;
-}
-
-/**
- * The model's deployments that can serve `capability` on this replica, in routing order: the
- * provider's kind has that capability and its credential is present; cooled-down deployments go
- * last rather than away. Planned before any credit is held: a request with nowhere to go is a 503
- * that holds nothing.
- */
-export function plan<C extends Capability>(ctx: DataPlaneContext, model: Model, capability: C): Planned<C>[] {
-  const out: Planned<C>[] = [];
-  for (const d of orderDeployments(model.deployments)) {
-    const provider = ctx.catalog.current.providers.get(d.provider);
-    const adapter = provider && adapterFor(provider.kind)[capability];
-    if (!provider || !adapter) continue;
-    const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
-    if (provider.credential_ref && !apiKey) continue;
-    out.push({ target: { provider, deployment: d, apiKey }, adapter: adapter as NonNullable<ProviderAdapter[C]> });
-  }
-  const closed = out.filter((p) => !ctx.breaker.isOpen(CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model)));
-  if (out.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for this route on this gateway.`);
-  return closed.length ? closed : out;
-}
 
 /** Aborts when the client goes away before the response finished. */
 export function clientSignal(res: Response): AbortSignal {
@@ -84,13 +51,13 @@ export function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
  * served the request (or what failed) is recorded in the request's locals for the response headers.
  * A client that went away stops the loop (no new attempt starts) with ClientGoneError.
  */
-export async function attemptAll<C extends Capability, T>(
+export async function attemptAll<P extends { target: UpstreamTarget }, T>(
   ctx: DataPlaneContext,
   res: Response,
-  planned: Planned<C>[],
+  planned: readonly P[],
   client: AbortSignal,
-  attempt: (p: Planned<C>) => Promise<T>,
-): Promise<{ planned: Planned<C>; value: T }> {
+  attempt: (p: P) => Promise<T>,
+): Promise<{ planned: P; value: T }> {
   const l = locals(res);
   const served = { provider: "", upstreamModel: "", retries: 0, fallbacks: [] as string[] };
   l.served = served;
@@ -145,7 +112,7 @@ export async function attemptAll<C extends Capability, T>(
  * status): which deployment, the attempt's number in the request, its retry number on that
  * deployment and its fallback position (0: the first deployment planned).
  */
-function attemptSpan(res: Response, p: Planned<Capability>, attempt: number, retry: number, fallback: number): Span | undefined {
+function attemptSpan(res: Response, p: { target: UpstreamTarget }, attempt: number, retry: number, fallback: number): Span | undefined {
   const span = startSpan(res, "gateway.upstream_attempt", SpanKind.CLIENT);
   if (span?.isRecording()) {
     span.setAttribute("gateway.provider", p.target.provider.code);
@@ -164,66 +131,11 @@ function endAttempt(span: Span, outcome: string, err?: Error): void {
   else span.end();
 }
 
-/** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
-export async function billUsage(
-  ctx: DataPlaneContext,
-  res: Response,
-  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; usage: NormalizedUsage; costMinor: number; stream: boolean; status: number; lineItems?: LineItem[] },
-): Promise<void> {
-  const l = locals(res);
-  const event: UsageEventV1 = {
-    version: 1,
-    request_id: l.requestId,
-    org_id: l.key!.org_id,
-    key_id: l.key!.key_id,
-    model: o.model.id,
-    route: o.route,
-    provider: o.target.provider.code,
-    upstream_model: o.target.deployment.upstream_model,
-    lease_id: o.reservation.leaseId,
-    usage: {
-      input_tokens: o.usage.input_tokens,
-      output_tokens: o.usage.output_tokens,
-      cached_input_tokens: o.usage.cached_input_tokens,
-      cache_creation_input_tokens: o.usage.cache_creation_input_tokens ?? 0,
-      reasoning_tokens: o.usage.reasoning_tokens ?? 0,
-      estimated: o.usage.estimated,
-    },
-    input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
-    output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
-    cost_minor: o.costMinor,
-    // Token items are the ones costMinor priced (every token once, at one price).
-    line_items: o.lineItems ?? usageLineItems(o.usage, o.model),
-    guardrails: guardrailOutcomes(res),
-    stream: o.stream,
-    status: o.status,
-    created_at_ms: l.startedAt,
-    duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
-  };
-  const publishedAt = performance.now();
-  if (l.trace?.recording) await publishTraced(ctx, res, event);
-  else await ctx.publisher.publish(event);
-  l.usageMs = performance.now() - publishedAt;
-  o.reservation.settle(o.costMinor);
-  if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
-}
-
-/**
- * The usage publish in a PRODUCER span whose `traceparent` rides in the event (several events share
- * one message), so the ledger's apply links back to this request's trace.
- */
-async function publishTraced(ctx: DataPlaneContext, res: Response, event: UsageEventV1): Promise<void> {
-  const span = startSpan(res, "gateway.usage.publish", SpanKind.PRODUCER)!;
-  span.setAttribute("messaging.system", "nats");
-  span.setAttribute("gateway.request_id", event.request_id);
-  event.traceparent = traceparentOf(span);
-  try {
-    await ctx.publisher.publish(event);
-    span.end();
-  } catch (err) {
-    endWithError(span, err);
-    throw err;
-  }
+/** A non-200 answer as the adapter maps it (read whole: it is small). */
+export async function upstreamFailure(up: UpstreamResponse, mapError: (status: number, text: string, retryAfter: string | undefined) => GatewayError): Promise<GatewayError> {
+  const text = await up.body.text().catch(() => "");
+  const ra = up.headers["retry-after"];
+  return mapError(up.status, text, typeof ra === "string" ? ra : undefined);
 }
 
 /** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */
@@ -236,11 +148,7 @@ export async function sendJson(
 ): Promise<unknown> {
   // The provider charges for the work whether or not the client waits: the call runs to its end.
   const { res: up } = await ctx.upstream.send(target.provider, request, timeoutMs, NEVER_ABORTED);
-  if (up.status !== 200) {
-    const text = await up.body.text().catch(() => "");
-    const ra = up.headers["retry-after"];
-    throw mapError(up.status, text, typeof ra === "string" ? ra : undefined);
-  }
+  if (up.status !== 200) throw await upstreamFailure(up, mapError);
   try {
     return await up.body.json();
   } catch {

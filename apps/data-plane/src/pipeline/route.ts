@@ -1,15 +1,68 @@
 import type { Request, Response } from "express";
+import type { LineItem } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
-import type { Capability } from "../providers/index.js";
+import type { GuardTexts } from "../guardrails/index.js";
+import type { Capability, NormalizedUsage, UpstreamTarget } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
+import { ClientGoneError, clampedTimeout, clientSignal } from "./attempts.js";
+import { end } from "./ending.js";
+import type { OpenedStream } from "./stream.js";
+
+/** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
+export interface Charge {
+  usage: NormalizedUsage;
+  costMinor: number;
+  lineItems?: LineItem[];
+}
+
+/** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
+export interface ServedAnswer {
+  kind: "answer";
+  /** The deployment that served it. */
+  target: UpstreamTarget;
+  charge: Charge;
+  /** The answer's texts for the output guardrails (masking rewrites the answer); absent: the route has none. */
+  texts?: () => GuardTexts;
+  /** The client's answer, built after the output guardrails and while the usage event travels. */
+  render(): unknown;
+  /** Stores the rendered answer before it is released (marking in it whether it was); never rejects. */
+  keep?(answer: unknown): Promise<unknown>;
+}
+
+/** A stream opened at a deployment (its first frames read): relayed, then billed and ended. */
+export interface ServedStream {
+  kind: "stream";
+  target: UpstreamTarget;
+  stream: OpenedStream;
+  /** The charge once the stream ended (the provider's usage, or what was delivered, counted). */
+  charge(): Charge;
+}
+
+/** An answer that has no usage event of its own (a token count; a video job, billed when it completes). */
+export interface ServedUnbilled {
+  kind: "unbilled";
+  body: unknown;
+}
+
+export type Served = ServedAnswer | ServedStream | ServedUnbilled;
+
+/** What a route's serve stage gets: the validated body, admission's result and the request's bounds. */
+export interface Call<B, C extends Capability> extends Admission<C> {
+  body: B;
+  req: Request;
+  res: Response;
+  /** Aborts when the client goes away. */
+  client: AbortSignal;
+  /** Per-attempt timeout, ms (x-gateway-timeout-ms clamped). */
+  timeoutMs: number;
+}
 
 /**
  * A model route, declared once: how its body is validated, what admission needs to know about it
- * (model, maximum-cost bound, guardrail texts, context check), the adapter capability it needs, and
- * how its attempts run, are billed and answered. The next route (the Responses API) plugs in by
- * writing one of these.
+ * (model, maximum-cost bound, guardrail texts, context check), the adapter capability it needs,
+ * and how its attempts run. It returns what was served; it never writes the response.
  */
 export interface RouteSpec<B, C extends Capability> {
   route: RouteKind;
@@ -21,24 +74,34 @@ export interface RouteSpec<B, C extends Capability> {
    * checks. May validate the body against the catalog (the model's own limits) before anything else.
    */
   admission(body: B, res: Response, ctx: DataPlaneContext): Omit<AdmissionRequest<C>, "route" | "capability">;
-  /** The attempts over the planned deployments (pipeline/attempts.ts), the usage event, the answer. */
-  execute(ctx: DataPlaneContext, req: Request, res: Response, call: { body: B } & Admission<C>): Promise<void>;
+  /** The attempts over the planned deployments (pipeline/attempts.ts): what was served. */
+  serve(ctx: DataPlaneContext, call: Call<B, C>): Promise<Served>;
 }
 
 /**
  * The runner: the stages in the order a reader expects. The request id, the decoded body and
  * authentication come from the middleware before it; then validation, admission (resolve model →
  * output limit → plan deployments → rate limit → context pre-check → input guardrails → network
- * checks → hold; admission/admit.ts), the route's attempts, output guardrails, headers, usage event
- * and settlement (its execute), and finally the reservation released of whatever was not billed.
- * Each stage is a span when the request is traced (http/tracing.ts), and only then.
+ * checks → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
+ * shares (pipeline/ending.ts: a client that left, output guardrails, the usage event, status,
+ * headers and the answer or the relayed stream), and finally the reservation released of whatever
+ * was not billed. Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = stage(res, "validate", () => spec.parse(req.body));
     const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res, ctx) }));
     try {
-      await stage(res, "execute", () => spec.execute(ctx, req, res, { body, ...admission }));
+      const call: Call<B, C> = { body, ...admission, req, res, client: clientSignal(res), timeoutMs: clampedTimeout(ctx, req) };
+      let served: Served;
+      try {
+        served = await stage(res, "serve", () => spec.serve(ctx, call));
+      } catch (err) {
+        // The client left before anything was served: nobody to answer, nothing to bill.
+        if (err instanceof ClientGoneError) return;
+        throw err;
+      }
+      await stage(res, "answer", () => end(ctx, spec.route, call, served));
     } finally {
       admission.reservation.settle(0); // no-op when already settled with the actual cost
     }

@@ -78,14 +78,51 @@ export interface ParsedStreamEvent {
   done: boolean;
 }
 
-/** One provider's chat translation: build the request, parse responses and streams, map errors. */
-export interface ChatAdapter {
-  buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
+/**
+ * A stream parser: one upstream SSE data payload at a time. Stateful (some providers spread usage
+ * over events). `end`, when present, is asked when the upstream body ends without a terminal event
+ * (providers whose streams end with the connection): a `done` event if the stream was complete.
+ */
+export type StreamParser = ((data: string) => ParsedStreamEvent) & { end?: () => ParsedStreamEvent | undefined };
+
+/**
+ * One provider wire format for bodies of type B: build the request, parse answers and streams, map
+ * errors. `ChatAdapter` takes chat-completions bodies (every chat provider has one: it translates
+ * them to its own format); the native passthroughs take the client's Messages or Responses bodies.
+ */
+export interface WireAdapter<B> {
+  buildChatRequest(body: B, target: UpstreamTarget): UpstreamHttpRequest;
   /** `request`: the body sent (buildChatRequest's), for answers whose reading depends on it. */
-  parseChatResponse(json: unknown, publicModel: string, request?: ChatRequestBody): ParsedChatResponse;
-  /** A parser for one upstream stream (stateful: some providers spread usage over events). */
-  streamParser(publicModel: string, upstreamModel: string, request?: ChatRequestBody): (data: string) => ParsedStreamEvent;
+  parseChatResponse(json: unknown, publicModel: string, request?: B): ParsedChatResponse;
+  /** A parser for one upstream stream. */
+  streamParser(publicModel: string, upstreamModel: string, request?: B): StreamParser;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
+}
+
+/** One provider's chat translation: chat-completions bodies to its wire format and back. */
+export type ChatAdapter = WireAdapter<ChatRequestBody>;
+
+/** An Anthropic Messages request body: the fields the gateway reads; every other field passes through. */
+export interface MessagesRequestBody {
+  model: string;
+  messages: unknown[];
+  max_tokens: number;
+  system?: unknown;
+  stream?: boolean;
+  tools?: unknown;
+  [k: string]: unknown;
+}
+
+/** An OpenAI Responses request body: the fields the gateway reads; every other field passes through. */
+export interface ResponsesRequestBody {
+  model: string;
+  input: string | unknown[];
+  instructions?: string | null;
+  stream?: boolean | null;
+  store?: boolean | null;
+  previous_response_id?: string | null;
+  max_output_tokens?: number | null;
+  [k: string]: unknown;
 }
 
 /** Request headers of the Messages API a native passthrough forwards (absent: the adapter's defaults). */
@@ -97,9 +134,8 @@ export interface MessagesHeaders {
 /**
  * The Messages API in the provider's own shape (a passthrough): the client's Messages body goes
  * through with only `model` rewritten, answers and stream events come back in the Messages shape.
- * Same contract as a chat adapter, with Messages bodies in place of chat-completions bodies.
  */
-export interface MessagesAdapter extends ChatAdapter {
+export interface MessagesAdapter extends WireAdapter<MessagesRequestBody> {
   /** POST /v1/messages/count_tokens at the provider. */
   buildCountTokensRequest(body: Record<string, unknown>, target: UpstreamTarget): UpstreamHttpRequest;
 }
@@ -129,7 +165,7 @@ export interface ProviderAdapter {
   /** /v1/messages without translation, for providers that speak the Messages API. */
   messages?: (headers: MessagesHeaders) => MessagesAdapter;
   /** /v1/responses without translation, for providers that speak the Responses API (bodies in its shape). */
-  responses?: ChatAdapter;
+  responses?: WireAdapter<ResponsesRequestBody>;
   embeddings?: EmbeddingsAdapter;
   images?: ImagesAdapter;
   video?: VideoAdapter;

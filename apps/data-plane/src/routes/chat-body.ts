@@ -49,14 +49,3 @@ export function plainChatBody(raw: unknown): raw is ChatRequestBody {
 export function validateChatBody(raw: unknown): ChatRequestBody {
   return plainChatBody(raw) ? raw : (parseBody(ChatBody, raw) as ChatRequestBody);
 }
-
-/** The text parts of chat messages, for the context-window pre-check. */
-export function promptTexts(body: ChatRequestBody): string[] {
-  const out: string[] = [];
-  for (const m of body.messages as Array<{ content?: unknown }>) {
-    const c = m.content;
-    if (typeof c === "string") out.push(c);
-    else if (Array.isArray(c)) for (const p of c) if (p && typeof p === "object" && typeof (p as { text?: unknown }).text === "string") out.push((p as { text: string }).text);
-  }
-  return out;
-}

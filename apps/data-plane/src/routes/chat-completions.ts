@@ -1,12 +1,12 @@
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { locals } from "../http/request-context.js";
-import { runChat } from "../pipeline/chat.js";
-import { openAIShape } from "../pipeline/client-shape.js";
+import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody } from "../providers/index.js";
-import { promptTexts, validateChatBody } from "./chat-body.js";
-import { chatTexts } from "../guardrails/index.js";
+import { translateFor } from "../translate/pairs/index.js";
+import { chatRequestTexts, textsOf } from "../translate/texts.js";
+import { validateChatBody } from "./chat-body.js";
 
 /** POST /v1/chat/completions, for every chat model, streams included. */
 export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
@@ -21,12 +21,15 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       requestedOutput: body.max_completion_tokens ?? body.max_tokens ?? undefined,
       choices: typeof body.n === "number" ? body.n : 1,
       outputParam: body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens",
-      promptTexts: () => promptTexts(body),
-      guard: { stream: body.stream === true, texts: () => chatTexts(body.messages) },
+      promptTexts: () => textsOf(chatRequestTexts(body)),
+      guard: { stream: body.stream === true, texts: () => chatRequestTexts(body) },
     };
   },
-  execute: (ctx, req, res, { body, model, planned, reservation }) =>
-    runChat(ctx, req, res, { body, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: openAIShape(body, model.id) }),
+  serve: (ctx, call) => {
+    const { body, model, planned, res } = call;
+    const routes = translateFor("chat", planned, { body, model });
+    return serveChat(ctx, call, { routes, stream: body.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
+  },
 };
 
 export const chatCompletions = (ctx: DataPlaneContext) => handle(ctx, chatCompletionsRoute);

@@ -1,16 +1,13 @@
-import type { Request, Response } from "express";
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
 import { ContextChecker } from "../admission/context-check.js";
-import { applyRateLimit } from "../admission/admit.js";
-import { resolveModel } from "../catalog/visibility.js";
 import { modelId, parseBody } from "../http/body.js";
-import { writeGatewayHeaders } from "../http/headers.js";
-import { locals } from "../http/request-context.js";
-import { attemptAll, clampedTimeout, clientSignal, plan, sendJson } from "../pipeline/attempts.js";
-import { adapterFor } from "../providers/index.js";
-import { messagesHeaders, messagesTexts } from "./messages.js";
+import { messagesHeaders } from "../http/headers.js";
+import { attemptAll, sendJson } from "../pipeline/attempts.js";
+import { handle, type RouteSpec } from "../pipeline/route.js";
+import { adapterFor, type MessagesRequestBody } from "../providers/index.js";
+import { messagesRequestTexts, textsOf } from "../translate/texts.js";
 
 const CountTokensBody = z.looseObject({
   model: modelId,
@@ -19,38 +16,35 @@ const CountTokensBody = z.looseObject({
 
 /**
  * POST /v1/messages/count_tokens: the prompt tokens of a Messages body, for a model the key may
- * use. Not billed and nothing is held (the request rate limit applies). An Anthropic deployment
- * counts with the provider (the body forwarded with only the model rewritten, retried and failed
- * over like any attempt); a model without one gets the gateway's count: the real tokenizer for
- * OpenAI model families when the context pre-check has loaded them, otherwise the conservative
- * estimate of one token per 3 UTF-8 bytes, each plus 4 per text part (docs/providers.md).
+ * use (the messages route's visibility and scope). Not billed and nothing is held (the request
+ * rate limit applies). A deployment whose provider speaks the Messages API counts with the provider
+ * (the body forwarded with only the model rewritten, retried and failed over like any attempt); a
+ * model without one gets the gateway's count: the real tokenizer for OpenAI model families when
+ * the context pre-check has loaded them, otherwise the conservative estimate of one token per 3
+ * UTF-8 bytes, each plus 4 per text part (docs/providers.md).
  */
-export function countTokens(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const raw = parseBody(CountTokensBody, req.body) as Record<string, unknown> & { model: string };
-    const l = locals(res);
-    l.model = raw.model;
-    const model = resolveModel(l.key!, ctx.catalog.current, ctx.catalog.trialPolicy, "messages", raw.model);
-    const planned = plan(ctx, model, "chat");
-    applyRateLimit(ctx, res);
-    const native = planned.filter((p) => adapterFor(p.target.provider.kind).messages);
-    let inputTokens: number;
-    if (native.length > 0) {
-      const headers = messagesHeaders(req);
-      const timeoutMs = clampedTimeout(ctx, req);
-      const { value } = await attemptAll(ctx, res, native, clientSignal(res), async ({ target }) => {
-        const adapter = adapterFor(target.provider.kind).messages!(headers);
-        const json = (await sendJson(ctx, target, adapter.buildCountTokensRequest(raw, target), timeoutMs, adapter.mapError)) as { input_tokens?: unknown } | null;
-        if (typeof json?.input_tokens !== "number") throw new GatewayError("upstream_error", "The provider returned an invalid token count.");
-        return json.input_tokens;
-      });
-      inputTokens = value;
-    } else {
-      const texts = messagesTexts(structuredClone(raw)).segments.map((s) => s.text);
-      if (Array.isArray(raw.tools)) texts.push(JSON.stringify(raw.tools));
-      inputTokens = (ctx.contextChecker ?? new ContextChecker()).count(texts, planned[0]!.target.deployment.upstream_model);
+export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
+  route: "messages",
+  capability: "chat",
+  parse: (raw) => parseBody(CountTokensBody, raw) as MessagesRequestBody,
+  admission: (body) => ({ modelId: body.model, promptTokensBound: () => 0, requestedOutput: undefined, free: true }),
+  async serve(ctx, { body, planned, req, res, client, timeoutMs }) {
+    const native = planned.flatMap((p) => {
+      const messages = adapterFor(p.target.provider.kind).messages;
+      return messages ? [{ target: p.target, adapter: messages(messagesHeaders(req)) }] : [];
+    });
+    if (native.length === 0) {
+      const texts = textsOf(messagesRequestTexts(structuredClone(body)));
+      if (Array.isArray(body.tools)) texts.push(JSON.stringify(body.tools));
+      return { kind: "unbilled", body: { input_tokens: (ctx.contextChecker ?? new ContextChecker()).count(texts, planned[0]!.target.deployment.upstream_model) } };
     }
-    writeGatewayHeaders(res);
-    res.json({ input_tokens: inputTokens });
-  };
-}
+    const { value } = await attemptAll(ctx, res, native, client, async ({ target, adapter }) => {
+      const json = (await sendJson(ctx, target, adapter.buildCountTokensRequest(body, target), timeoutMs, adapter.mapError)) as { input_tokens?: unknown } | null;
+      if (typeof json?.input_tokens !== "number") throw new GatewayError("upstream_error", "The provider returned an invalid token count.");
+      return json.input_tokens;
+    });
+    return { kind: "unbilled", body: { input_tokens: value } };
+  },
+};
+
+export const countTokens = (ctx: DataPlaneContext) => handle(ctx, countTokensRoute);

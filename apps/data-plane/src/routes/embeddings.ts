@@ -4,9 +4,8 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor } from "../credits/cost.js";
 import { embeddingsInputBound } from "../credits/bounds.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { fieldTexts } from "../guardrails/index.js";
-import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
-import { writeGatewayHeaders } from "../http/headers.js";
+import { fieldTexts } from "../translate/texts.js";
+import { attemptAll, sendJson } from "../pipeline/attempts.js";
 
 const isTokens = (x: unknown): boolean => Array.isArray(x) && x.length > 0 && x.every((n) => Number.isInteger(n) && n >= 0);
 const INPUT = "'input' must be a non-empty string, a token array, or an array of up to 2048 non-empty strings or token arrays.";
@@ -39,22 +38,10 @@ export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
     requestedOutput: 0,
     guard: { stream: false, texts: () => fieldTexts(body, "input") },
   }),
-  async execute(ctx, req, res, { body, model, planned, reservation }) {
-    const client = clientSignal(res);
-    const timeoutMs = clampedTimeout(ctx, req);
-    let served;
-    try {
-      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)));
-    } catch (err) {
-      if (err instanceof ClientGoneError) return;
-      throw err;
-    }
-    const usage = { input_tokens: served.value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
-    // Billed even when the client left meanwhile (status 499): the provider did the work.
-    await billUsage(ctx, res, { model, route: "embeddings", target: served.planned.target, reservation, usage, costMinor: costMinor(usage, model), stream: false, status: client.aborted ? 499 : 200 });
-    if (client.aborted) return;
-    writeGatewayHeaders(res);
-    res.status(200).json({ ...served.value.body, model: model.id });
+  async serve(ctx, { body, model, planned, res, client, timeoutMs }) {
+    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)));
+    const usage = { input_tokens: value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
+    return { kind: "answer", target: p.target, charge: { usage, costMinor: costMinor(usage, model) }, render: () => ({ ...value.body, model: model.id }) };
   },
 };
 

@@ -4,9 +4,8 @@ import { parseBody } from "../http/body.js";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { ClientGoneError, attemptAll, billUsage, clampedTimeout, clientSignal, sendJson } from "../pipeline/attempts.js";
-import { writeGatewayHeaders } from "../http/headers.js";
-import { fieldTexts } from "../guardrails/index.js";
+import { attemptAll, sendJson } from "../pipeline/attempts.js";
+import { fieldTexts } from "../translate/texts.js";
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
@@ -77,38 +76,26 @@ export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
     maxCostMinor: (m) => imagePrice(m, body.size, body.quality) * body.n,
     guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
   }),
-  async execute(ctx, req, res, { body, model, planned, reservation }) {
+  async serve(ctx, { body, model, planned, reservation, res, client, timeoutMs }) {
     // The hold is exactly n × the unit price (priced once, at admission).
     const unitPrice = reservation.amount / body.n;
     // The size billed is the size asked for: the catalog's default goes upstream explicitly.
     const size = body.size ?? (model.default_image_size || undefined);
     const upstreamBody: Record<string, unknown> = { ...body, ...(size ? { size } : {}) };
-    const client = clientSignal(res);
-    const timeoutMs = clampedTimeout(ctx, req);
-    let served;
-    try {
-      served = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
-    } catch (err) {
-      if (err instanceof ClientGoneError) return;
-      throw err;
-    }
+    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
     // Bill what was delivered: a provider that returns fewer images is charged for fewer.
-    const delivered = Math.min(served.value.images, body.n);
+    const delivered = Math.min(value.images, body.n);
     const attributes: Record<string, string> = { size: size ?? "default", quality: body.quality ?? "standard" };
-    await billUsage(ctx, res, {
-      model,
-      route: "images",
-      target: served.planned.target,
-      reservation,
-      usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
-      costMinor: unitPrice * delivered,
-      stream: false,
-      status: client.aborted ? 499 : 200,
-      lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
-    });
-    if (client.aborted) return;
-    writeGatewayHeaders(res);
-    res.status(200).json(served.value.body);
+    return {
+      kind: "answer",
+      target: p.target,
+      charge: {
+        usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+        costMinor: unitPrice * delivered,
+        lineItems: [{ item: "images", quantity: delivered, unit_price_minor: unitPrice, per: "image", attributes }],
+      },
+      render: () => value.body,
+    };
   },
 };
 

@@ -1,18 +1,16 @@
-import type { Request } from "express";
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
-import { modelId, parseBody } from "../http/body.js";
+import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
-import type { Model } from "@gateway/proto";
+import { modelId, parseBody } from "../http/body.js";
+import { messagesHeaders } from "../http/headers.js";
 import { locals } from "../http/request-context.js";
+import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { adapterFor, type ChatRequestBody, type MessagesHeaders } from "../providers/index.js";
-import { runChat, type Via } from "../pipeline/chat.js";
-import { anthropicShape } from "../pipeline/client-shape.js";
-import { anthropicNativeShape, messageTexts } from "../pipeline/native-shape.js";
-import { anthropicToOpenAI } from "../translate/anthropic-to-openai.js";
-import { TextCollector } from "../guardrails/index.js";
+import type { MessagesRequestBody } from "../providers/index.js";
+import { translateFor } from "../translate/pairs/index.js";
+import { messagesRequestTexts, textsOf } from "../translate/texts.js";
 
 /** The Messages fields the gateway relies on (the reference API requires max_tokens); the rest passes through. */
 const MessagesBody = z.looseObject({
@@ -24,30 +22,9 @@ const MessagesBody = z.looseObject({
 });
 
 interface MessagesRequest {
-  raw: Record<string, unknown>;
+  raw: MessagesRequestBody;
   /** The most web searches the request may run (its web search tools' max_uses), each billed per search. */
   webSearches: number;
-  /** Why the body cannot be translated to the chat shape (thinking, top_k …): only native deployments can take it. */
-  untranslatable: GatewayError | undefined;
-}
-
-/** The text of a Messages body (system, text blocks, tool results), where guardrails may rewrite it. */
-export function messagesTexts(raw: Record<string, unknown>): TextCollector {
-  const t = new TextCollector();
-  const blocks = (owner: { content?: unknown } | Record<string, unknown>, field: string) => {
-    const o = owner as Record<string, unknown>;
-    const c = o[field];
-    if (typeof c === "string") return t.add(c, (v) => (o[field] = v));
-    if (!Array.isArray(c)) return;
-    for (const b of c as Array<Record<string, unknown>>) {
-      if (!b || typeof b !== "object") continue;
-      if (typeof b.text === "string") t.add(b.text, (v) => (b.text = v));
-      else if (b.type === "tool_result") blocks(b, "content");
-    }
-  };
-  blocks(raw, "system");
-  for (const m of raw.messages as Array<Record<string, unknown>>) if (m && typeof m === "object") blocks(m, "content");
-  return t;
 }
 
 /**
@@ -92,69 +69,39 @@ function webSearchPrice(m: Model): number {
   return m.web_search_price_minor;
 }
 
-function header(req: Request, name: string): string | undefined {
-  const v = req.headers[name];
-  return typeof v === "string" && v.trim() ? v.trim() : Array.isArray(v) ? v.join(",") : undefined;
-}
-
-/** The Messages request headers a native passthrough forwards. */
-export function messagesHeaders(req: Request): MessagesHeaders {
-  return { version: header(req, "anthropic-version"), beta: header(req, "anthropic-beta") };
-}
-
 /**
  * POST /v1/messages: the Anthropic Messages API, for any chat model. To a deployment whose provider
  * speaks the Messages API the body goes through natively (every field, only the model rewritten)
- * and the answer comes back as the provider sent it; for the others the request is translated to
- * the chat shape and answers (streams event by event) back to the Messages shape, and a field with
- * no equivalent there (thinking, top_k …) is a 400. Fallbacks may cross between the two.
+ * and the answer comes back as the provider sent it; for the others the request is translated
+ * (translate/pairs/) and answers (streams event by event) come back in the Messages shape; a field
+ * with no equivalent there (thinking, top_k …) leaves those deployments out, and is a 400 when none
+ * is left. Fallbacks may cross between the two.
  */
 export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   route: "messages",
   capability: "chat",
   parse: (raw) => {
-    const body = parseBody(MessagesBody, raw) as Record<string, unknown>;
-    const webSearches = billedServerTools(body.tools);
-    let untranslatable: GatewayError | undefined;
-    try {
-      anthropicToOpenAI(body);
-    } catch (err) {
-      if (!(err instanceof GatewayError)) throw err;
-      untranslatable = err;
-    }
-    return { raw: body, webSearches, untranslatable };
+    const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
+    return { raw: body, webSearches: billedServerTools(body.tools) };
   },
   admission: ({ raw, webSearches }, res) => {
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
-      modelId: raw.model as string,
+      modelId: raw.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
       // The hold covers every search the web search tools allow, at the model's price per search.
       ...(webSearches > 0 ? { perUseCostMinor: (m: Model) => webSearches * webSearchPrice(m) } : {}),
-      requestedOutput: raw.max_tokens as number,
+      requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
-      promptTexts: () => messagesTexts(raw).segments.map((s) => s.text),
-      guard: { stream: raw.stream === true, texts: () => messagesTexts(raw) },
+      promptTexts: () => textsOf(messagesRequestTexts(raw)),
+      guard: { stream: raw.stream === true, texts: () => messagesRequestTexts(raw) },
     };
   },
-  execute: (ctx, req, res, { body: { raw, untranslatable }, model, planned, reservation }) => {
-    const headers = messagesHeaders(req);
-    const native = (kind: Parameters<typeof adapterFor>[0]) => adapterFor(kind).messages;
-    // Refused before any attempt when no planned deployment could take the body as it is.
-    if (untranslatable && !planned.some((p) => native(p.target.provider.kind))) throw untranslatable;
-    // Translated when a deployment needs it, after the input guardrails ran (masking rewrote `raw`).
-    let chat: ChatRequestBody | undefined;
-    const translated = anthropicShape(model.id);
-    const via = (p: (typeof planned)[number]): Via => {
-      const messages = native(p.target.provider.kind);
-      if (messages) return { adapter: messages(headers), body: raw as ChatRequestBody, shape: anthropicNativeShape(), answerTexts: messageTexts };
-      if (untranslatable) throw untranslatable;
-      chat ??= anthropicToOpenAI(raw);
-      return { adapter: p.adapter, body: chat, shape: translated };
-    };
-    // Every attempt goes through `via`; the body here only says whether the request streams.
-    const call = { body: raw as ChatRequestBody, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via };
-    return runChat(ctx, req, res, call);
+  serve: (ctx, call) => {
+    const { body: { raw }, model, planned, req, res } = call;
+    // After the input guardrails, which may have masked `raw`.
+    const routes = translateFor("messages", planned, { body: raw, headers: messagesHeaders(req), model });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
   },
 };
 

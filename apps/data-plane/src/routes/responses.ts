@@ -4,20 +4,16 @@ import type { Request, Response } from "express";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
+import { messagesHeaders } from "../http/headers.js";
 import { locals } from "../http/request-context.js";
 import { keyAllowsRoute } from "../catalog/visibility.js";
-import { responsesShape } from "../pipeline/client-shape.js";
+import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { adapterFor, type ChatRequestBody } from "../providers/index.js";
+import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
+import { translateFor } from "../translate/pairs/index.js";
 import { assistantTurn, historyItems, inputItems, responsesToChat } from "../translate/responses.js";
 import { newId } from "../translate/responses-output.js";
-import { THINKING_STATE, responsesToMessages } from "../translate/responses-to-messages.js";
-import { TextCollector } from "../guardrails/index.js";
-import { runChat, type Via } from "../pipeline/chat.js";
-import { responsesFromMessagesShape, responsesNativeShape } from "../pipeline/client-shape.js";
-import { messageTexts, responseTexts } from "../pipeline/native-shape.js";
-import { messagesHeaders } from "./messages.js";
-import { promptTexts } from "./chat-body.js";
+import { responsesRequestTexts, textsOf } from "../translate/texts.js";
 
 /** The Responses fields the gateway relies on; the translation checks the items themselves. */
 const ResponsesBody = z.looseObject({
@@ -32,10 +28,10 @@ const ResponsesBody = z.looseObject({
 });
 
 interface ResponsesRequest {
-  /** The request; the earlier turns of `previous_response_id` are put in front of its `input` once read. */
-  raw: Record<string, unknown>;
-  /** The same request in the chat shape (checked at parse; rebuilt after guardrails, which may mask `raw`). */
-  chat: ChatRequestBody;
+  /** The request as validated; the earlier turns of `previous_response_id` are read into `withHistory` by admission. */
+  raw: ResponsesRequestBody;
+  /** The request with the earlier turns in front of its input (the request itself when it continues nothing). */
+  withHistory: ResponsesRequestBody;
   id: string;
   /** Leading chat messages that are this request's `instructions` (not carried over to a continuation). */
   instructionMessages: number;
@@ -49,70 +45,37 @@ const notStored = (id: string, previous: boolean) =>
 const storeAway = (err: unknown) =>
   new GatewayError("service_unavailable", `Stored responses are unavailable right now (${err instanceof Error ? err.message : String(err)}); retry shortly.`, { retry_after_s: 1 });
 
-/** The texts of a Responses request where guardrails may rewrite them: instructions, input messages, tool outputs. */
-export function responsesTexts(raw: Record<string, unknown>): TextCollector {
-  const t = new TextCollector();
-  if (typeof raw.instructions === "string") t.add(raw.instructions, (v) => (raw.instructions = v));
-  if (typeof raw.input === "string") {
-    t.add(raw.input, (v) => (raw.input = v));
-    return t;
-  }
-  for (const item of raw.input as Array<Record<string, unknown>>) {
-    if (typeof item.content === "string") t.add(item.content, (v) => (item.content = v));
-    else if (Array.isArray(item.content)) for (const p of item.content as Array<Record<string, unknown>>) if (p && typeof p.text === "string") t.add(p.text, (v) => (p.text = v));
-    if (item.type === "function_call_output") {
-      if (typeof item.output === "string") t.add(item.output, (v) => (item.output = v));
-      // Text parts (checked at parse): rewritten in place, so every provider gets the masked text.
-      else if (Array.isArray(item.output)) for (const p of item.output as Array<Record<string, unknown>>) t.add(p.text, (v) => (p.text = v));
-    }
-  }
-  return t;
-}
-
-/**
- * The body a native Responses provider gets: the client's, with the earlier turns already in `input`,
- * `store: false` and no `previous_response_id` (the gateway keeps conversations, so any provider
- * can continue them), without reasoning items another provider's thinking encoded, and with an
- * output limit: the client's, or the catalog's (what the hold covered), never the provider's own.
- */
-function nativeBody(raw: Record<string, unknown>, maxOutput: number): ChatRequestBody {
-  const { previous_response_id: _previous, ...body } = raw;
-  const input = Array.isArray(raw.input)
-    ? (raw.input as Array<Record<string, unknown>>).filter((i) => !(i.type === "reasoning" && typeof i.encrypted_content === "string" && i.encrypted_content.startsWith(THINKING_STATE)))
-    : raw.input;
-  const limit = typeof raw.max_output_tokens === "number" || maxOutput <= 0 ? {} : { max_output_tokens: maxOutput };
-  return { ...body, ...limit, input, store: false } as unknown as ChatRequestBody;
-}
-
 /**
  * POST /v1/responses: OpenAI's Responses API for every chat model. To a provider that speaks it
  * (OpenAI) the request goes natively; to one that speaks the Messages API (Anthropic) it is
- * translated to Messages directly; to the others, to chat completions; answers and streams come
- * back as Responses. Responses are stored by default (`store`, in the RESPONSES bucket, before the
- * answer is released; `store: false` in the answer when that failed), and `previous_response_id`
- * continues a stored conversation of the same organization: its turns come before the new input.
+ * translated to Messages directly; to the others, to chat completions (translate/pairs/); answers
+ * and streams come back as Responses. Responses are stored by default (`store`, in the RESPONSES
+ * bucket, before the answer is released; `store: false` in the answer when that failed), and
+ * `previous_response_id` continues a stored conversation of the same organization: its turns come
+ * before the new input.
  */
 export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   route: "responses",
   capability: "chat",
-  parse: (raw) => {
-    const body = parseBody(ResponsesBody, raw) as Record<string, unknown>;
-    const chat = responsesToChat(body);
-    const instructionMessages = typeof body.instructions === "string" && body.instructions ? 1 : 0;
-    return { raw: body, chat, id: newId("resp"), instructionMessages, historyBytes: 0 };
+  parse: (input) => {
+    const raw = parseBody(ResponsesBody, input) as ResponsesRequestBody;
+    // Checks every item now (a 400 naming it), before anything is held.
+    responsesToChat(raw);
+    const instructionMessages = typeof raw.instructions === "string" && raw.instructions ? 1 : 0;
+    return { raw, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
   admission: (r, res, ctx) => {
     const { raw } = r;
     const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
-      modelId: r.chat.model,
+      modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.chat.messages)),
-      requestedOutput: (raw.max_output_tokens as number | null | undefined) ?? undefined,
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.withHistory.input)),
+      requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
-      promptTexts: () => promptTexts(r.chat),
-      guard: { stream: raw.stream === true, texts: () => responsesTexts(raw) },
+      promptTexts: () => textsOf(responsesRequestTexts(r.withHistory)),
+      guard: { stream: raw.stream === true, texts: () => responsesRequestTexts(r.withHistory) },
       ...(previous
         ? {
             prepare: async () => {
@@ -122,36 +85,28 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
               if (!found.found) throw notStored(previous, true);
               const history = found.record.messages;
               r.historyBytes = Buffer.byteLength(JSON.stringify(history));
-              const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : (raw.input as unknown[]);
-              raw.input = [...historyItems(history), ...input];
-              r.chat = responsesToChat(raw);
+              const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : raw.input;
+              r.withHistory = { ...raw, input: [...historyItems(history), ...input] };
             },
           }
         : {}),
     };
   },
-  execute: (ctx, req, res, { body, model, planned, reservation }) => {
+  serve: (ctx, call) => {
+    const { body, model, planned, req, res } = call;
     const orgId = locals(res).key!.org_id;
-    const { raw } = body;
-    // After the input guardrails, which may have masked `raw`: every shape is built from it.
-    const chat = responsesToChat(raw);
+    // After the input guardrails, which may have masked the texts: every shape is built from it.
+    const raw = body.withHistory;
+    let chat: ChatRequestBody | undefined;
+    const chatBody = () => (chat ??= responsesToChat(raw));
     const keep =
       raw.store === false
         ? undefined
         : (response: Record<string, unknown>) =>
-            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chat.messages.slice(body.instructionMessages), assistantTurn(response)] });
+            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(body.instructionMessages), assistantTurn(response)] });
     const echo = { id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: raw };
-    const translated = responsesShape(echo, keep);
-    const via = (p: (typeof planned)[number]): Via => {
-      const kind = adapterFor(p.target.provider.kind);
-      if (kind.responses) return { adapter: kind.responses, body: nativeBody(raw, model.max_output_tokens), shape: responsesNativeShape(raw, keep), answerTexts: responseTexts };
-      if (kind.messages) {
-        const { body: messagesBody, structured } = responsesToMessages(raw, model.max_output_tokens);
-        return { adapter: kind.messages(messagesHeaders(req)), body: messagesBody, shape: responsesFromMessagesShape(echo, structured, keep), answerTexts: messageTexts };
-      }
-      return { adapter: p.adapter, body: chat, shape: translated };
-    };
-    return runChat(ctx, req, res, { body: chat, model, planned, reservation, bodyBytes: locals(res).bodyBytes ?? 0, shape: translated, via });
+    const routes = translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
   },
 };
 

@@ -7,7 +7,7 @@ import { applyRateLimit } from "../admission/admit.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
 import { locals, newVideoJobId } from "../http/request-context.js";
-import { ClientGoneError, attemptAll, clampedTimeout, clientSignal, toGatewayError } from "../pipeline/attempts.js";
+import { attemptAll, toGatewayError } from "../pipeline/attempts.js";
 import { classify } from "../providers/upstream-client.js";
 import type { VideoOutput } from "../providers/video/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
@@ -105,21 +105,18 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       },
     };
   },
-  async execute(ctx, req, res, { body: state, model, planned, reservation }) {
+  async serve(ctx, { body: state, model, planned, reservation, req, res, client, timeoutMs }) {
     const body = state.input;
     const plan = state.plan!;
     const l = locals(res);
     const key = l.key!;
     const lease = reservation.leaseId;
     const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
-    const client = clientSignal(res);
-    const timeoutMs = clampedTimeout(ctx, req);
     let served;
     try {
       served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
     } catch (err) {
       await release();
-      if (err instanceof ClientGoneError) return;
       throw err;
     }
     const { planned: p, value: submitted } = served;
@@ -164,8 +161,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
     }
-    writeGatewayHeaders(res);
-    res.status(200).json(renderJob(ctx, req, job));
+    // Billed by the job's own record when it completes (video/jobs.ts), from the hold made here.
+    return { kind: "unbilled", body: renderJob(ctx, req, job) };
   },
 };
 

@@ -5,7 +5,7 @@ import { SseParser } from "../providers/sse.js";
 import { openAIResponses } from "../providers/openai/responses.js";
 import { anthropicMessages } from "../providers/anthropic/messages.js";
 import type { NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
-import { responsesFromMessagesShape, responsesNativeShape, type ClientShape } from "../pipeline/client-shape.js";
+import { responsesFromMessagesShape, responsesNativeShape, type ClientShape } from "./client-shape.js";
 import { THINKING_STATE, responsesToMessages } from "./responses-to-messages.js";
 
 /** Wire fixtures in the documented shapes: OpenAI's Responses stream (gpt-5, reasoning and cached input) and Anthropic's thinking stream. */

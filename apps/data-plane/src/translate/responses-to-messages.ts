@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import type { ChatRequestBody, NormalizedUsage } from "../providers/types.js";
+import type { MessagesRequestBody, NormalizedUsage } from "../providers/types.js";
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
 import { chatResponseFormat, toolOutputText } from "./responses.js";
 import { callItem, messageItem, newId, reasoningItem, responsesUsage, shell, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
@@ -56,7 +56,7 @@ const blocks = (content: unknown, at: string): Json[] =>
  * the tool that carries a structured answer (its input is the answer's text). `catalogMaxOutput`
  * is the model's output limit in the catalog, `max_tokens` when the request sets none.
  */
-export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: ChatRequestBody; structured: string | undefined } {
+export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: MessagesRequestBody; structured: string | undefined } {
   const system: string[] = typeof raw.instructions === "string" && raw.instructions ? [raw.instructions] : [];
   const messages: Array<{ role: string; content: Json[] }> = [];
   // The Messages API wants alternating turns: consecutive same-role blocks share a turn.
@@ -101,7 +101,7 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: Ch
   });
   // Absent: the catalog's limit (what the hold covered), so Claude never writes past it.
   const maxTokens = typeof raw.max_output_tokens === "number" ? raw.max_output_tokens : catalogMaxOutput > 0 ? catalogMaxOutput : DEFAULT_MAX_TOKENS;
-  const out: ChatRequestBody = { model: raw.model as string, messages, max_tokens: maxTokens };
+  const out: MessagesRequestBody = { model: raw.model as string, messages, max_tokens: maxTokens };
   if (system.length) out.system = system.join("\n");
   if (raw.stream === true) out.stream = true;
   if (typeof raw.user === "string") out.metadata = { user_id: raw.user };

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import type { ChatRequestBody, MessagesAdapter, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import type { MessagesAdapter, MessagesRequestBody, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 import { estimateTextTokens } from "../../credits/cost.js";
 import { ANTHROPIC_VERSION, anthropicChat, normalize, type AnthropicUsage } from "./chat.js";
 
@@ -22,7 +22,7 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
     return { url: `${target.provider.base_url.replace(/\/+$/, "")}${path}`, headers, body: JSON.stringify({ ...body, model: target.deployment.upstream_model }) };
   };
   return {
-    buildChatRequest: (body: ChatRequestBody, target: UpstreamTarget) => request("/messages", body, target, body.stream === true),
+    buildChatRequest: (body: MessagesRequestBody, target: UpstreamTarget) => request("/messages", body, target, body.stream === true),
     buildCountTokensRequest: (body, target) => request("/messages/count_tokens", body, target, false),
     parseChatResponse: (json: unknown, publicModel: string): ParsedChatResponse => {
       const m = json as { content?: unknown; usage?: AnthropicUsage } | null;

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
 interface ResponsesUsage {
@@ -40,8 +40,8 @@ const GENERATED: Record<string, true> = {
  * framed them, except the lifecycle events (whose Response the client shape rewrites) and the
  * terminal `response.completed` / `response.incomplete`, held back until the usage is durable.
  */
-export const openAIResponses: ChatAdapter = {
-  buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
+export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
+  buildChatRequest(body: ResponsesRequestBody, target: UpstreamTarget) {
     const headers: Record<string, string> = { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", ...openAIAuthHeaders(target) };
     return { url: `${target.provider.base_url.replace(/\/+$/, "")}/responses`, headers, body: JSON.stringify({ ...body, model: target.deployment.upstream_model }) };
   },

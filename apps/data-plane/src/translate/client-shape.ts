@@ -1,8 +1,8 @@
 import type { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
-import { AnthropicStreamWriter, completionToMessage } from "../translate/openai-to-anthropic.js";
-import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "../translate/responses-output.js";
-import { messageToResponse, messagesStreamToResponses } from "../translate/responses-to-messages.js";
+import { AnthropicStreamWriter, completionToMessage } from "./openai-to-anthropic.js";
+import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "./responses-output.js";
+import { messageToResponse, messagesStreamToResponses } from "./responses-to-messages.js";
 
 /** Writes one stream in the client's shape. */
 export interface StreamWriter {

@@ -1,0 +1,34 @@
+import { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
+import type { DataPlaneContext } from "../context.js";
+import { adapterFor, type Capability, type ProviderAdapter, type UpstreamTarget } from "../providers/index.js";
+import { CircuitBreaker } from "../providers/circuit-breaker.js";
+import { orderDeployments } from "./weights.js";
+
+/** One deployment a request may go to, with the adapter for the route's capability. */
+export interface Planned<C extends Capability> {
+  target: UpstreamTarget;
+  adapter: NonNullable<ProviderAdapter[C]>;
+}
+
+/**
+ * The model's deployments that can serve `capability` on this replica, in routing order: the
+ * provider's kind has that capability and its credential is present; cooled-down deployments go
+ * last rather than away. Planned before any credit is held: a request with nowhere to go is a 503
+ * that holds nothing.
+ */
+export function plan<C extends Capability>(ctx: DataPlaneContext, model: Model, capability: C): Planned<C>[] {
+  const out: Planned<C>[] = [];
+  for (const d of orderDeployments(model.deployments)) {
+    const provider = ctx.catalog.current.providers.get(d.provider);
+    const adapter = provider && adapterFor(provider.kind)[capability];
+    if (!provider || !adapter) continue;
+    const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
+    if (provider.credential_ref && !apiKey) continue;
+    out.push({ target: { provider, deployment: d, apiKey }, adapter: adapter as NonNullable<ProviderAdapter[C]> });
+  }
+  const closed = out.filter((p) => !ctx.breaker.isOpen(CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model)));
+  if (out.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for this route on this gateway.`);
+  return closed.length ? closed : out;
+}
+

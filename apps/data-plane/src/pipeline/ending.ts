@@ -1,0 +1,98 @@
+import type { Response } from "express";
+import type { DataPlaneContext } from "../context.js";
+import type { RouteKind } from "../catalog/visibility.js";
+import { runStage } from "../guardrails/index.js";
+import { writeGatewayHeaders } from "../http/headers.js";
+import { locals } from "../http/request-context.js";
+import type { Capability, UpstreamTarget } from "../providers/index.js";
+import { billUsage } from "./bill.js";
+import type { Call, Charge, Served, ServedAnswer, ServedStream } from "./route.js";
+import { relay } from "./stream.js";
+
+/** Publishes the usage event (durable before anything more is sent) and settles the hold. */
+type Bill = (target: UpstreamTarget, charge: Charge, status: number) => Promise<void>;
+
+/**
+ * The one ending of every model route, after its attempts served something: the only place that
+ * bills, picks the status, writes the headers and sends the answer. Work the provider did is billed
+ * whether or not anyone is left to read it: a client that left is billed with status 499 (an answer)
+ * or for what was delivered (a stream), and sent nothing.
+ */
+export async function end<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: Served): Promise<void> {
+  const { res, model, reservation } = call;
+  if (served.kind === "unbilled") {
+    if (call.client.aborted) return;
+    return send(res, JSON.stringify(served.body));
+  }
+  const stream = served.kind === "stream";
+  const bill: Bill = (target, charge, status) => billUsage(ctx, res, { model, route, target, reservation, usage: charge.usage, costMinor: charge.costMinor, ...(charge.lineItems ? { lineItems: charge.lineItems } : {}), stream, status });
+  return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
+}
+
+function send(res: Response, json: string): void {
+  writeGatewayHeaders(res);
+  res.statusCode = 200;
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.end(json);
+}
+
+async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: ServedAnswer, bill: Bill): Promise<void> {
+  const { res, client } = call;
+  const { target, charge } = served;
+  if (client.aborted) {
+    // Nobody to answer, but the provider did the work: bill it.
+    await bill(target, charge, 499);
+    return;
+  }
+  // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
+  let denied: unknown;
+  if (served.texts) {
+    try {
+      const pending = runStage(ctx, res, route, "output", served.texts);
+      if (pending) await pending;
+    } catch (err) {
+      denied = err;
+    }
+  }
+  // Durable before the caller sees the answer: a response is never unbilled. The answer is
+  // serialized while the usage event travels to JetStream (one microtask lets it reach the socket).
+  const billed = bill(target, charge, denied ? 400 : 200);
+  if (denied) {
+    await billed;
+    throw denied;
+  }
+  await undefined;
+  const out = served.render();
+  let json: string;
+  if (served.keep) {
+    // Stored before it is released too, so an immediate GET or continuation finds it.
+    await Promise.all([billed, served.keep(out)]);
+    json = JSON.stringify(out);
+  } else {
+    json = JSON.stringify(out);
+    await billed;
+  }
+  send(res, json);
+}
+
+async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill): Promise<void> {
+  const { res, client } = call;
+  const { stream: s, target } = served;
+  if (!s.pending && s.ending?.denied) {
+    // The model produced text a window-mode rule refuses before anything was sent: billed, 400.
+    s.abandon();
+    await bill(target, served.charge(), 400);
+    throw s.ending.denied;
+  }
+  writeGatewayHeaders(res);
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  const { failure, denied } = await relay(res, s, client);
+  const charge = served.charge();
+  // A complete answer is stored (when the shape keeps answers) before its last frames say so.
+  const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(charge.usage) : undefined;
+  await bill(target, charge, denied ? 400 : 200);
+  await kept;
+  if (client.aborted) return;
+  const { requestId } = locals(res);
+  res.end(denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage));
+}

@@ -1,0 +1,131 @@
+import { once } from "node:events";
+import type { Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { NormalizedUsage, StreamParser } from "../providers/index.js";
+import { SseParser, type SseEvent } from "../providers/sse.js";
+import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
+import type { StreamWriter } from "../translate/client-shape.js";
+import { toGatewayError } from "./attempts.js";
+
+/** How a stream ended early: the provider failed, or a window-mode output guardrail refused a piece. */
+export interface StreamEnd {
+  failure?: GatewayError;
+  denied?: GatewayError;
+}
+
+const incomplete = () => new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
+
+/**
+ * One upstream stream being relayed in the client's shape. Opened by an attempt (read until its
+ * first client frame, so a failure before it can still fall back); relayed by the runner.
+ */
+export class OpenedStream {
+  /** Client frames ready to send. */
+  pending = "";
+  usage: NormalizedUsage | undefined;
+  /** Everything generated so far, for counting when the provider reports no usage. */
+  text = "";
+  /** The terminal event was read: the stream is complete. */
+  done = false;
+  /** How the stream ends after the frames already read (read together with them, sent after them). */
+  ending: StreamEnd | undefined;
+  private readonly chunks: AsyncIterator<unknown>;
+  private readonly sse = new SseParser();
+  /** Events of the last upstream read not handled yet, from `at` on. */
+  private backlog: SseEvent[] = [];
+  private at = 0;
+  /** The first frame went out: from now on, what one upstream read brought goes out in one write. */
+  private flowing = false;
+
+  constructor(
+    readonly up: UpstreamResponse,
+    private readonly parse: StreamParser,
+    readonly writer: StreamWriter,
+    private readonly guard: ((delta: string) => string | undefined) | undefined,
+  ) {
+    this.chunks = up.body[Symbol.asyncIterator]();
+  }
+
+  /** Stops reading the provider (a stream that did not complete). */
+  abandon(): void {
+    if (!this.done) this.up.body.destroy();
+  }
+
+  /**
+   * Reads upstream chunks until at least one client frame is ready (in `pending`), the stream ends
+   * (`done`), a window-mode guardrail refuses a piece (not sent), or the upstream fails. The
+   * stream's first frame is handed over as soon as it is ready, even when the same read brought
+   * more (a provider's burst, or a whole short answer): the rest waits in the backlog for the next
+   * call, so the time to first byte never includes translating what follows it.
+   */
+  async advance(): Promise<StreamEnd> {
+    try {
+      while (!this.pending && !this.done) {
+        if (this.at === this.backlog.length) {
+          const next = await this.chunks.next();
+          if (next.done) {
+            // Providers whose streams end with the connection say here whether it was complete.
+            const last = this.parse.end?.();
+            if (!last?.done) return { failure: incomplete() };
+            this.take(last);
+            return {};
+          }
+          this.backlog = this.sse.push(next.value as Uint8Array);
+          this.at = 0;
+        }
+        while (this.at < this.backlog.length) {
+          const denied = this.take(this.parse(this.backlog[this.at++]!.data));
+          if (denied) return { denied };
+          if (this.done) break;
+          if (this.pending && !this.flowing) {
+            this.flowing = true;
+            break;
+          }
+        }
+      }
+      return {};
+    } catch (err) {
+      return { failure: toGatewayError(err instanceof GatewayError ? err : classify(err, NEVER_ABORTED)) };
+    }
+  }
+
+  /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses it). */
+  private take(parsed: ReturnType<StreamParser>): GatewayError | undefined {
+    if (parsed.usage) this.usage = parsed.usage;
+    this.text += parsed.text;
+    if (parsed.done) {
+      this.done = true;
+      this.writer.done?.(parsed);
+      return undefined;
+    }
+    const violation = this.guard && parsed.text ? this.guard(parsed.text) : undefined;
+    if (violation) return new GatewayError("guardrail_denied", violation);
+    this.pending += this.writer.chunk(parsed);
+    return undefined;
+  }
+}
+
+/**
+ * Sends the stream's frames to the client as they are read, until it completes, fails, is refused
+ * or the client leaves; what one upstream read brought goes out in one write.
+ */
+export async function relay(res: Response, s: OpenedStream, client: AbortSignal): Promise<StreamEnd> {
+  let { failure, denied } = s.ending ?? {};
+  for (;;) {
+    const frames = s.pending;
+    s.pending = "";
+    if (frames) {
+      const flowing = res.write(frames);
+      // Node holds a response's writes until the next tick (it corks the socket), and the frames
+      // that came in the same read as the first one are translated before that tick: sent now.
+      res.socket?.uncork();
+      if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
+    }
+    if (s.done || client.aborted || failure || denied) break;
+    // Frames read before an end go out first (next turn of the loop), then the end.
+    ({ failure, denied } = await s.advance());
+  }
+  s.abandon();
+  if (!s.done && !failure && !denied && !client.aborted) failure = incomplete();
+  return { ...(failure ? { failure } : {}), ...(denied ? { denied } : {}) };
+}

@@ -1,0 +1,90 @@
+import type { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
+import type { TextCollector } from "../guardrails/index.js";
+import type { MessagesHeaders, ParsedChatResponse, StreamParser, UpstreamHttpRequest, UpstreamTarget, WireAdapter } from "../providers/types.js";
+import type { ChatRequestBody, MessagesRequestBody, ResponsesRequestBody } from "../providers/types.js";
+import type { ClientShape } from "./client-shape.js";
+import type { ResponseEcho } from "./responses-output.js";
+
+/**
+ * One request on its way to one provider kind: the body already in the provider's wire format
+ * (translated once, for every deployment of that kind), how to call it, and the client's shape of
+ * what comes back.
+ */
+export interface Translation {
+  /** The upstream request to one deployment. */
+  request(target: UpstreamTarget): UpstreamHttpRequest;
+  /** A 200 answer, model id public. */
+  parse(json: unknown): ParsedChatResponse;
+  /** A parser for one upstream stream from this deployment. */
+  streamParser(target: UpstreamTarget): StreamParser;
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
+  /** The client API's shape of the answer and the stream. */
+  shape: ClientShape;
+  /** The provider answer's texts, for output guardrails (before the client's shape is built from it). */
+  answerTexts(answer: Record<string, unknown>): TextCollector;
+}
+
+/** A wire adapter bound to the body it sends: the adapter and its body type meet only here. */
+class Bound<B> implements Translation {
+  constructor(
+    private readonly adapter: WireAdapter<B>,
+    private readonly body: B,
+    private readonly publicModel: string,
+    readonly shape: ClientShape,
+    readonly answerTexts: (answer: Record<string, unknown>) => TextCollector,
+  ) {}
+  request(target: UpstreamTarget): UpstreamHttpRequest {
+    return this.adapter.buildChatRequest(this.body, target);
+  }
+  parse(json: unknown): ParsedChatResponse {
+    return this.adapter.parseChatResponse(json, this.publicModel, this.body);
+  }
+  streamParser(target: UpstreamTarget): StreamParser {
+    return this.adapter.streamParser(this.publicModel, target.deployment.upstream_model, this.body);
+  }
+  mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {
+    return this.adapter.mapError(status, bodyText, retryAfter);
+  }
+}
+
+export function bind<B>(adapter: WireAdapter<B>, body: B, model: Model, shape: ClientShape, answerTexts: (answer: Record<string, unknown>) => TextCollector): Translation {
+  return new Bound(adapter, body, model.id, shape, answerTexts);
+}
+
+/** The client APIs of chat models. */
+export type ClientApi = "chat" | "messages" | "responses";
+
+/** What a chat-completions request brings to its translators. */
+export interface ChatClientRequest {
+  body: ChatRequestBody;
+  model: Model;
+}
+
+/** What a Messages request brings: its body and the headers a native passthrough forwards. */
+export interface MessagesClientRequest {
+  body: MessagesRequestBody;
+  headers: MessagesHeaders;
+  model: Model;
+}
+
+/** What a Responses request brings: its body (earlier turns included), its Response's echo, and its storage. */
+export interface ResponsesClientRequest {
+  body: ResponsesRequestBody;
+  /** The body in the chat shape, translated once when a deployment needs it. */
+  chat(): ChatRequestBody;
+  echo: ResponseEcho;
+  /** Stores a complete Response (absent: `store: false`); resolves whether it was stored. */
+  keep: ((response: Record<string, unknown>) => Promise<boolean>) | undefined;
+  headers: MessagesHeaders;
+  model: Model;
+}
+
+export interface ClientRequests {
+  chat: ChatClientRequest;
+  messages: MessagesClientRequest;
+  responses: ResponsesClientRequest;
+}
+
+/** How one client API reaches one provider wire format; throws a 400 for a body with no equivalent there. */
+export type Translator<A extends ClientApi> = (request: ClientRequests[A]) => Translation;
