@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "./context.js";
 import { authenticate } from "./http/auth.js";
-import { errorHandler, notFound } from "./http/errors.js";
+import { anthropicErrors, errorHandler, notFound } from "./http/errors.js";
 import { locals, newRequestId } from "./http/request-context.js";
 import { inRequestContext, traceRequests } from "./http/tracing.js";
 import { chatCompletions } from "./routes/chat-completions.js";
@@ -88,8 +88,8 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   // The model routes first: express tries routes in the order they were added and nearly every
   // request is one of these. A route matches its own method only, so no answer depends on the order.
   app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
-  app.post("/v1/messages", auth, json("messages"), h(messages(ctx)));
-  app.post("/v1/messages/count_tokens", auth, json("messages"), h(countTokens(ctx)));
+  app.post("/v1/messages", anthropicErrors, auth, json("messages"), h(messages(ctx)));
+  app.post("/v1/messages/count_tokens", anthropicErrors, auth, json("messages"), h(countTokens(ctx)));
   app.post("/v1/responses", auth, json("chat"), h(responses(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));

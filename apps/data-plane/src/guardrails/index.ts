@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import { compileRules, headerValue, mergeOutcomes, type CompiledGuardrails, type GuardrailRule, type RuleOutcome, type StageResult, type TextSegment } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { locals } from "../http/request-context.js";
+import { locals, type GuardState } from "../http/request-context.js";
 import { stage as traced } from "../http/tracing.js";
 
 export const GUARDRAILS_HEADER = "x-gateway-guardrails";
@@ -59,24 +59,15 @@ export class TextCollector implements GuardTexts {
   }
 }
 
-interface GuardState {
-  input?: RuleOutcome[];
-  output?: RuleOutcome[];
-}
-const states = new WeakMap<Response, GuardState>();
-
+/** The request's guardrail outcomes so far, kept with the rest of its state (http/request-context.ts). */
 function state(res: Response): GuardState {
-  let s = states.get(res);
-  if (!s) {
-    s = {};
-    states.set(res, s);
-  }
-  return s;
+  const l = locals(res);
+  return (l.guardrails ??= {});
 }
 
 /** Outcomes so far, one per rule (input and output merged), for the usage record; [] without rules. */
 export function guardrailOutcomes(res: Response): RuleOutcome[] {
-  const s = states.get(res);
+  const s = locals(res).guardrails;
   if (!s?.input && !s?.output) return [];
   return s.input ? mergeOutcomes(s.input, s.output) : s.output!;
 }

@@ -68,9 +68,17 @@ export function errorHandler(log: Logger) {
       }
     }
     const body = toErrorBody(gErr, requestId);
-    // The Anthropic SDK reads `{"type": "error", "error": {...}}`: the extra top-level field is allowed by the spec.
-    res.status(gErr.httpStatus).json(req.path.startsWith("/v1/messages") ? { type: "error", ...body } : body);
+    res.status(gErr.httpStatus).json(locals(res).errorShape === "anthropic" ? { type: "error", ...body } : body);
   };
+}
+
+/**
+ * Routes of the Messages API answer errors as the Anthropic SDK reads them, `{"type": "error",
+ * "error": {...}}` (the extra top-level field is allowed by the spec): set before anything can fail.
+ */
+export function anthropicErrors(_req: Request, res: Response, next: NextFunction): void {
+  locals(res).errorShape = "anthropic";
+  next();
 }
 
 export function notFound(req: Request, _res: Response, next: NextFunction): void {

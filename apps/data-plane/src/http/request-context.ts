@@ -1,8 +1,15 @@
 import { randomFillSync } from "node:crypto";
 import type { Response } from "express";
+import type { RuleOutcome } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
 import type { RateLimitState } from "../admission/rate-limiter.js";
 import type { RequestTrace } from "./tracing.js";
+
+/** The guardrail outcomes of a request's input and output stages (absent: the stage has not run). */
+export interface GuardState {
+  input?: RuleOutcome[];
+  output?: RuleOutcome[];
+}
 
 /** Per-request state kept on res.locals. */
 export interface RequestLocals {
@@ -30,6 +37,10 @@ export interface RequestLocals {
    */
   upstreamMs?: number;
   usageMs?: number;
+  /** The error body's shape: the Messages API's routes answer in Anthropic's (http/errors.ts). */
+  errorShape?: "anthropic";
+  /** Guardrail outcomes, for the x-gateway-guardrails header and the usage record (guardrails/index.ts). */
+  guardrails?: GuardState;
 }
 
 export function locals(res: Response): RequestLocals {
