@@ -5,7 +5,7 @@ import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateTextTokens } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../providers/index.js";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, StreamParser, UpstreamTarget } from "../providers/index.js";
 import { SseParser, type SseEvent } from "../providers/sse.js";
 import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
@@ -147,7 +147,7 @@ interface OpenedStream {
   chunks: AsyncIterator<unknown>;
   up: UpstreamResponse;
   parser: SseParser;
-  parseEvent: (data: string) => ParsedStreamEvent;
+  parseEvent: StreamParser;
   writer: ReturnType<ClientShape["stream"]>;
   guard: ((delta: string) => string | undefined) | undefined;
   first: string;
@@ -249,7 +249,15 @@ async function advance(s: OpenedStream): Promise<{ failure?: GatewayError; denie
     while (!s.first && !s.done) {
       if (s.at === s.backlog.length) {
         const next = await s.chunks.next();
-        if (next.done) return { failure: new GatewayError("upstream_error", "The provider ended the stream before it was complete.") };
+        if (next.done) {
+          // A provider whose streams end by closing (no terminal event) says whether this one was complete.
+          const last = s.parseEvent.end?.();
+          if (!last?.done) return { failure: new GatewayError("upstream_error", "The provider ended the stream before it was complete.") };
+          if (last.usage) s.usage = last.usage;
+          s.done = true;
+          s.writer.done?.(last);
+          break;
+        }
         s.backlog = s.parser.push(next.value as Uint8Array);
         s.at = 0;
       }

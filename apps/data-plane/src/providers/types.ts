@@ -3,10 +3,10 @@ import type { Deployment, Provider } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
 
 /** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
-export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal";
+export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal" | "gemini";
 
 export function isProviderKind(v: string): v is ProviderKind {
-  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal";
+  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal" || v === "gemini";
 }
 
 /** A catalog provider whose kind was narrowed once, when the catalog loaded. */
@@ -78,13 +78,24 @@ export interface ParsedStreamEvent {
   done: boolean;
 }
 
+/** Reads one upstream stream's SSE data payloads, in order (stateful: some providers spread usage over events). */
+export interface StreamParser {
+  (data: string): ParsedStreamEvent;
+  /**
+   * For providers whose complete stream ends when the connection closes, with no terminal event
+   * (Gemini): called when the upstream body ends; the `done` event when the stream was complete,
+   * undefined when it broke off. Absent: a stream without its terminal event broke off.
+   */
+  end?: () => ParsedStreamEvent | undefined;
+}
+
 /** One provider's chat translation: build the request, parse responses and streams, map errors. */
 export interface ChatAdapter {
   buildChatRequest(body: ChatRequestBody, target: UpstreamTarget): UpstreamHttpRequest;
   /** `request`: the body sent (buildChatRequest's), for answers whose reading depends on it. */
   parseChatResponse(json: unknown, publicModel: string, request?: ChatRequestBody): ParsedChatResponse;
-  /** A parser for one upstream stream (stateful: some providers spread usage over events). */
-  streamParser(publicModel: string, upstreamModel: string, request?: ChatRequestBody): (data: string) => ParsedStreamEvent;
+  /** A parser for one upstream stream. */
+  streamParser(publicModel: string, upstreamModel: string, request?: ChatRequestBody): StreamParser;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
 
