@@ -51,7 +51,14 @@ describe("the request: chat completions → generateContent", () => {
       body({
         messages: [
           { role: "system", content: "Be terse." },
-          { role: "user", content: [{ type: "text", text: "what is this" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }, { type: "image_url", image_url: { url: "https://example.com/cat.JPG?x=1" } }] },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this" },
+              { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+              { type: "image_url", image_url: { url: "https://example.com/cat.JPG?x=1" } },
+            ],
+          },
           { role: "assistant", content: "a cat" },
           { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
           { role: "user", content: "and this?" },
@@ -62,7 +69,10 @@ describe("the request: chat completions → generateContent", () => {
     );
     expect(out.systemInstruction).toEqual({ parts: [{ text: "Be terse." }, { text: "Answer in French." }] });
     expect(out.contents).toEqual([
-      { role: "user", parts: [{ text: "what is this" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { fileData: { fileUri: "https://example.com/cat.JPG?x=1", mimeType: "image/jpeg" } }] },
+      {
+        role: "user",
+        parts: [{ text: "what is this" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { fileData: { fileUri: "https://example.com/cat.JPG?x=1", mimeType: "image/jpeg" } }],
+      },
       { role: "model", parts: [{ text: "a cat" }] },
       // Consecutive user messages are one turn.
       { role: "user", parts: [{ text: "and this?" }, { inlineData: { mimeType: "audio/wav", data: "UklGRg==" } }] },
@@ -72,7 +82,21 @@ describe("the request: chat completions → generateContent", () => {
 
   it("maps the sampling fields to generationConfig", () => {
     const out = openAIToGemini(
-      body({ temperature: 0.2, top_p: 0.9, stop: "END", max_tokens: 50, max_completion_tokens: 64, seed: 7, n: 2, presence_penalty: 0.5, frequency_penalty: -0.5, user: "u-1", store: false, metadata: { a: "b" }, service_tier: "auto" }),
+      body({
+        temperature: 0.2,
+        top_p: 0.9,
+        stop: "END",
+        max_tokens: 50,
+        max_completion_tokens: 64,
+        seed: 7,
+        n: 2,
+        presence_penalty: 0.5,
+        frequency_penalty: -0.5,
+        user: "u-1",
+        store: false,
+        metadata: { a: "b" },
+        service_tier: "auto",
+      }),
       "gemini-2.5-flash",
     );
     expect(out.generationConfig).toEqual({ temperature: 0.2, topP: 0.9, stopSequences: ["END"], maxOutputTokens: 64, seed: 7, candidateCount: 2, presencePenalty: 0.5, frequencyPenalty: -0.5 });
@@ -90,7 +114,11 @@ describe("the request: chat completions → generateContent", () => {
             $schema: "http://json-schema.org/draft-07/schema#",
             type: "object",
             additionalProperties: false,
-            properties: { location: { type: "string", format: "uri-reference" }, unit: { type: ["string", "null"], enum: ["celsius", "fahrenheit"] }, days: { type: "integer", minimum: 1, exclusiveMaximum: 15 } },
+            properties: {
+              location: { type: "string", format: "uri-reference" },
+              unit: { type: ["string", "null"], enum: ["celsius", "fahrenheit"] },
+              days: { type: "integer", minimum: 1, exclusiveMaximum: 15 },
+            },
             required: ["location", "unit", "missing"],
           },
         },
@@ -151,12 +179,26 @@ describe("the request: chat completions → generateContent", () => {
       // Every response of the step in the one turn after its calls; JSON outputs decoded.
       { role: "user", parts: [{ functionResponse: { name: "get_time", response: { output: "09:00" } } }, { functionResponse: { name: "get_weather", response: { output: { temp: 21 } } } }] },
     ]);
-    refused(body({ messages: [{ role: "user", content: "x" }, { role: "tool", tool_call_id: "nope", content: "1" }] }), "messages[1].tool_call_id");
+    refused(
+      body({
+        messages: [
+          { role: "user", content: "x" },
+          { role: "tool", tool_call_id: "nope", content: "1" },
+        ],
+      }),
+      "messages[1].tool_call_id",
+    );
     refused(body({ messages: [{ role: "assistant", content: null, tool_calls: [{ id: "a", function: { name: "f", arguments: "[1]" } }] }] }), "messages[0].tool_calls[0].function.arguments");
   });
 
   it("gives a Gemini 3 model Google's stand-in signature for a call it did not sign (another provider's, or the client's own)", () => {
-    const history = body({ messages: [{ role: "user", content: "q" }, { role: "assistant", content: null, tool_calls: [{ id: "toolu_01", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "toolu_01", content: "r" }] });
+    const history = body({
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: null, tool_calls: [{ id: "toolu_01", type: "function", function: { name: "f", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "toolu_01", content: "r" },
+      ],
+    });
     const parts = (model: string) => openAIToGemini(history, model).contents[1]!.parts!;
     expect(parts("gemini-3-flash-preview")).toEqual([{ functionCall: { name: "f", args: {} }, thoughtSignature: SKIP_SIGNATURE }]);
     // Gemini 2.5 checks no signatures: nothing is made up for it.
@@ -168,7 +210,11 @@ describe("the request: chat completions → generateContent", () => {
       type: "object",
       additionalProperties: false,
       $defs: { Step: { type: "object", properties: { explanation: { type: "string" }, output: { type: "string" } }, required: ["explanation", "output"], additionalProperties: false } },
-      properties: { steps: { type: "array", items: { $ref: "#/$defs/Step" }, minItems: 1 }, final_answer: { anyOf: [{ type: "string" }, { type: "null" }] }, confidence: { type: "number", format: "double" } },
+      properties: {
+        steps: { type: "array", items: { $ref: "#/$defs/Step" }, minItems: 1 },
+        final_answer: { anyOf: [{ type: "string" }, { type: "null" }] },
+        confidence: { type: "number", format: "double" },
+      },
       required: ["steps", "final_answer", "confidence"],
     };
     const g = openAIToGemini(body({ response_format: { type: "json_schema", json_schema: { name: "math", strict: true, schema } } }), "gemini-2.5-flash").generationConfig!;
@@ -176,7 +222,11 @@ describe("the request: chat completions → generateContent", () => {
     expect(g.responseSchema).toEqual({
       type: "OBJECT",
       properties: {
-        steps: { type: "ARRAY", minItems: 1, items: { type: "OBJECT", properties: { explanation: { type: "STRING" }, output: { type: "STRING" } }, propertyOrdering: ["explanation", "output"], required: ["explanation", "output"] } },
+        steps: {
+          type: "ARRAY",
+          minItems: 1,
+          items: { type: "OBJECT", properties: { explanation: { type: "STRING" }, output: { type: "STRING" } }, propertyOrdering: ["explanation", "output"], required: ["explanation", "output"] },
+        },
         final_answer: { type: "STRING", nullable: true },
         confidence: { type: "NUMBER", format: "double" },
       },
@@ -185,7 +235,15 @@ describe("the request: chat completions → generateContent", () => {
     });
     expect(openAIToGemini(body({ response_format: { type: "json_object" } }), "gemini-2.5-flash").generationConfig).toEqual({ responseMimeType: "application/json" });
     const recursive = { type: "object", properties: { child: { $ref: "#" } }, $defs: {} };
-    refused(body({ response_format: { type: "json_schema", json_schema: { name: "r", schema: { ...recursive, properties: { child: { $ref: "#/$defs/Node" } }, $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } } } } } } }), "response_format.json_schema.schema");
+    refused(
+      body({
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "r", schema: { ...recursive, properties: { child: { $ref: "#/$defs/Node" } }, $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } } } } },
+        },
+      }),
+      "response_format.json_schema.schema",
+    );
     refused(body({ response_format: { type: "json_schema", json_schema: { name: "r", schema: recursive } } }), "response_format.json_schema.schema");
   });
 
@@ -223,7 +281,13 @@ describe("answers: generateContent → chat completion", () => {
     expect(parsed.body).toMatchObject({ object: "chat.completion", model: "gw-gemini", id: "chatcmpl-kq1oaPicLbanqtsP0Yq3wQk" });
     // promptTokenCount includes the cached tokens; thoughts are not in candidatesTokenCount.
     expect(parsed.usage).toEqual({ input_tokens: 4381, output_tokens: 33 + 235, cached_input_tokens: 4096, reasoning_tokens: 235, estimated: false });
-    expect(parsed.body.usage).toEqual({ prompt_tokens: 4381, completion_tokens: 268, total_tokens: 4649, prompt_tokens_details: { cached_tokens: 4096 }, completion_tokens_details: { reasoning_tokens: 235 } });
+    expect(parsed.body.usage).toEqual({
+      prompt_tokens: 4381,
+      completion_tokens: 268,
+      total_tokens: 4649,
+      prompt_tokens_details: { cached_tokens: 4096 },
+      completion_tokens_details: { reasoning_tokens: 235 },
+    });
     // Gemini 2.5 Flash's prices: $0.30 input, $0.03 cached input, $2.50 output (thinking included) per million tokens.
     const prices = { input_price_minor_per_mtok: 300_000, cached_input_price_minor_per_mtok: 30_000, output_price_minor_per_mtok: 2_500_000 };
     expect(tokenLineItems(parsed.usage!, prices).map((i) => [i.item, i.quantity, i.unit_price_minor])).toEqual([
@@ -251,7 +315,9 @@ describe("answers: generateContent → chat completion", () => {
     expect(calls.every((c) => /^call_[0-9a-f]{24}/.test(c.id) && /^[A-Za-z0-9_-]+$/.test(c.id))).toBe(true);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
     // Only the first call was signed, as Gemini signs parallel calls.
-    expect(signatureOf(calls[0]!.id)).toBe((json("answer-function-call.json") as { candidates: Array<{ content: { parts: Array<{ thoughtSignature?: string }> } }> }).candidates[0]!.content.parts[0]!.thoughtSignature);
+    expect(signatureOf(calls[0]!.id)).toBe(
+      (json("answer-function-call.json") as { candidates: Array<{ content: { parts: Array<{ thoughtSignature?: string }> } }> }).candidates[0]!.content.parts[0]!.thoughtSignature,
+    );
     expect(signatureOf(calls[1]!.id)).toBeUndefined();
     // The conversation continued through the gateway gives Gemini the signature on the same part.
     const next = openAIToGemini(
@@ -298,7 +364,9 @@ describe("streams: streamGenerateContent?alt=sse → chat chunks", () => {
     // The thought-only chunk shows nothing but counts.
     expect(parsed[0]!.forward).toBeUndefined();
     expect(parsed[0]!.text).toContain("Counting the primes");
-    const chunks = parsed.filter((p) => p.forward).map((p) => JSON.parse(p.forward!) as { id: string; model: string; choices: Array<{ delta: { role?: string; content?: string }; finish_reason: string | null }> });
+    const chunks = parsed
+      .filter((p) => p.forward)
+      .map((p) => JSON.parse(p.forward!) as { id: string; model: string; choices: Array<{ delta: { role?: string; content?: string }; finish_reason: string | null }> });
     expect(new Set(chunks.map((c) => c.id))).toEqual(new Set(["chatcmpl-bq5paNOdC4Ciz7IPs5vTgAs"]));
     expect(chunks.every((c) => c.model === "gw-gemini")).toBe(true);
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: "assistant", content: "The primes below ten are 2, 3, 5" });
@@ -308,7 +376,10 @@ describe("streams: streamGenerateContent?alt=sse → chat chunks", () => {
     expect(parsed.filter((p) => p.usage)).toHaveLength(1);
     const last = parsed.at(-1)!;
     expect(last.usage).toEqual({ input_tokens: 2071, output_tokens: 19 + 311, cached_input_tokens: 1920, reasoning_tokens: 311, estimated: false });
-    expect(JSON.parse(last.usageForward!)).toMatchObject({ choices: [], usage: { prompt_tokens: 2071, completion_tokens: 330, prompt_tokens_details: { cached_tokens: 1920 }, completion_tokens_details: { reasoning_tokens: 311 } } });
+    expect(JSON.parse(last.usageForward!)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 2071, completion_tokens: 330, prompt_tokens_details: { cached_tokens: 1920 }, completion_tokens_details: { reasoning_tokens: 311 } },
+    });
     // No [DONE]: the stream is complete because the last chunk finished.
     expect(parsed.some((p) => p.done)).toBe(false);
     expect(parse.end?.()).toMatchObject({ done: true, usage: last.usage });
@@ -322,7 +393,9 @@ describe("streams: streamGenerateContent?alt=sse → chat chunks", () => {
 
   it("streams a function call as one tool_call delta (index, signed id, name, arguments) and finishes with tool_calls", () => {
     const { parse, parsed } = parseAll("stream-function-call.sse");
-    const chunk = JSON.parse(parsed[0]!.forward!) as { choices: Array<{ delta: { role?: string; tool_calls: Array<{ index: number; id: string; type: string; function: { name: string; arguments: string } }> }; finish_reason: string }> };
+    const chunk = JSON.parse(parsed[0]!.forward!) as {
+      choices: Array<{ delta: { role?: string; tool_calls: Array<{ index: number; id: string; type: string; function: { name: string; arguments: string } }> }; finish_reason: string }>;
+    };
     const [call] = chunk.choices[0]!.delta.tool_calls;
     expect(call).toMatchObject({ index: 0, type: "function", function: { name: "get_current_weather", arguments: '{"location":"Boston, MA"}' } });
     expect(signatureOf(call!.id)).toBe("EtYCCtMCAcu98PA/W5EO7nxsGk6cZoG/q2R3JUg1ZozcCIBMNKb2ZSm+hVfU8bHyQAVnMBb+1Ndp");
@@ -359,7 +432,8 @@ describe("streams: streamGenerateContent?alt=sse → chat chunks", () => {
     expect(() => parse(fixture("error-overloaded.json"))).toThrow(expect.objectContaining({ code: "upstream_error" }));
     expect(() => geminiChat.streamParser("gw-gemini", "m")(fixture("prompt-blocked.json"))).toThrow(expect.objectContaining({ code: "invalid_request" }));
     const two = geminiChat.streamParser("gw-gemini", "m", body({ n: 2 }));
-    const finishing = (index: number) => JSON.stringify({ candidates: [{ index, content: { role: "model", parts: [{ text: "x" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 } });
+    const finishing = (index: number) =>
+      JSON.stringify({ candidates: [{ index, content: { role: "model", parts: [{ text: "x" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 } });
     expect(two(finishing(0)).usage).toBeUndefined();
     expect(two.end?.()).toBeUndefined();
     const last = two(finishing(1));

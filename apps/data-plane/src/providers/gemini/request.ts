@@ -118,7 +118,8 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
     throw bad(f, `'${f}' has no equivalent for this model's provider.`);
   }
   if (given(body.modalities) && !(Array.isArray(body.modalities) && body.modalities.every((m) => m === "text"))) throw bad("modalities", "Only text output is supported for this model's provider.");
-  if (given(body.service_tier) && body.service_tier !== "auto" && body.service_tier !== "default") throw bad("service_tier", `service_tier '${String(body.service_tier)}' has no equivalent for this model's provider.`);
+  if (given(body.service_tier) && body.service_tier !== "auto" && body.service_tier !== "default")
+    throw bad("service_tier", `service_tier '${String(body.service_tier)}' has no equivalent for this model's provider.`);
   // Gemini may answer with several calls at once and has no switch for it.
   if (body.parallel_tool_calls === false) throw bad("parallel_tool_calls", "'parallel_tool_calls: false' has no equivalent for this model's provider.");
   const gen = geminiGeneration(upstreamModel) ?? 0;
