@@ -11,6 +11,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
       { code: "fake-openai", kind: "openai", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-anthropic", kind: "anthropic", base_url: `${fakeUpstreamUrl}/v1`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
       { code: "fake-fal", kind: "fal", base_url: `${fakeUpstreamUrl}/fal`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
+      // Google's Gemini API, as at https://generativelanguage.googleapis.com/v1beta.
+      { code: "fake-gemini", kind: "gemini", base_url: `${fakeUpstreamUrl}/gemini/v1beta`, credential_ref: "FAKE_UPSTREAM_API_KEY" },
     ],
     models: [
       {
@@ -69,6 +71,19 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         // Anthropic's web search: $10 per 1,000 searches.
         web_search_price_minor: 10_000,
         deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
+      },
+      {
+        id: "gw-gemini",
+        status: "published",
+        routes: ["chat", "messages"],
+        context_window: 1_048_576,
+        max_output_tokens: 8_192,
+        // Prices of no other demo model, so a bill shows which one was used. Gemini bills thinking at
+        // the output price (no reasoning price: the default) and cache reads at a quarter of the input.
+        input_price_minor_per_mtok: 350_000,
+        output_price_minor_per_mtok: 2_800_000,
+        cached_input_price_minor_per_mtok: 87_500,
+        deployments: [{ provider: "fake-gemini", upstream_model: "fake-gemini", priority: 0 }],
       },
       {
         id: "gw-embed-small",
@@ -138,5 +153,5 @@ function videoModel(
   };
 }
 
-export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-gpt", "gw-claude", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
+export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-gpt", "gw-claude", "gw-gemini", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";

@@ -14,6 +14,11 @@ export interface SeedOptions {
   existingSecret?: string;
   /** gRPC over TLS (a client certificate when the services require mTLS). */
   tls?: ClientTlsFiles;
+  /**
+   * Provider kinds the control-plane being seeded does not know yet (an earlier release refuses the
+   * whole catalog for one): their providers, and the models only they serve, are left out.
+   */
+  omitKinds?: readonly string[];
 }
 
 export interface SeedResult {
@@ -29,10 +34,14 @@ export async function seedDemo(o: SeedOptions): Promise<SeedResult> {
   const control = createClient(controlService(), o.controlPlaneAddr, options);
   const ledger = createClient(ledgerService(), o.ledgerAddr, options);
   try {
-    await admin.ApplyCatalog({ document_json: JSON.stringify(demoCatalog(o.fakeUpstreamUrl)) });
+    const catalog = demoCatalog(o.fakeUpstreamUrl);
+    const omitted = new Set(catalog.providers.filter((p) => o.omitKinds?.includes(p.kind)).map((p) => p.code));
+    const providers = catalog.providers.filter((p) => !omitted.has(p.code));
+    const models = catalog.models.map((m) => ({ ...m, deployments: m.deployments.filter((d) => !omitted.has(d.provider)) })).filter((m) => m.deployments.length > 0);
+    await admin.ApplyCatalog({ document_json: JSON.stringify({ providers, models }) });
     const orgs = await admin.ListOrgs({});
     const org = orgs.orgs.find((x) => x.name === o.orgName) ?? (await admin.CreateOrg({ name: o.orgName }));
-    await admin.EnableModels({ org: org.id, models: DEMO_MODELS });
+    await admin.EnableModels({ org: org.id, models: DEMO_MODELS.filter((id) => models.some((m) => m.id === id)) });
     await ledger.TopUp({ org_id: org.id, amount_minor: o.topUpMinor, idempotency_key: `seed-${org.id}-${o.topUpMinor}` });
     if (o.existingSecret) {
       const hash = createHash("sha256").update(o.existingSecret).digest("hex");

@@ -41,7 +41,7 @@ describe("chat completions through the official openai SDK", () => {
       expect(m.owned_by).toBe("gateway");
       ids.push(m.id);
     }
-    expect(ids.sort()).toEqual(["gw-chat-large", "gw-chat-mini", "gw-claude", "gw-embed-small", "gw-gpt", "gw-image", "gw-video", "gw-video-edit", "gw-video-i2v", "gw-video-ref"]);
+    expect(ids.sort()).toEqual(["gw-chat-large", "gw-chat-mini", "gw-claude", "gw-embed-small", "gw-gemini", "gw-gpt", "gw-image", "gw-video", "gw-video-edit", "gw-video-i2v", "gw-video-ref"]);
   });
 
   it("completes, bills the exact cost, and the usage record and balance agree", async () => {

@@ -15,7 +15,7 @@ export interface MessagesBody {
   thinking?: { type?: string; budget_tokens?: number };
 }
 
-interface JsonSchema {
+export interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -30,7 +30,8 @@ interface JsonSchema {
 /**
  * The smallest value a schema allows, derived from the user's text: strings are the text, numbers
  * its word count, objects their required properties (every property when none is listed), arrays
- * `minItems` items. What a forced tool's input looks like, so callers can check the shape.
+ * `minItems` items. What a forced tool's input looks like, so callers can check the shape. Types
+ * may be written in Gemini's upper case (`STRING`, `OBJECT` …).
  */
 export function valueFor(schema: JsonSchema | undefined, text: string): unknown {
   if (!schema) return text;
@@ -39,7 +40,7 @@ export function valueFor(schema: JsonSchema | undefined, text: string): unknown 
   const alt = schema.anyOf ?? schema.oneOf;
   if (alt?.length) return valueFor(alt.find((s) => s.type !== "null") ?? alt[0], text);
   const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== "null") ?? "null") : (schema.type ?? (schema.properties ? "object" : "string"));
-  switch (type) {
+  switch (type.toLowerCase()) {
     case "object": {
       const props = schema.properties ?? {};
       const keys = schema.required ?? Object.keys(props);

@@ -42,6 +42,8 @@ export interface Directives {
   cachedTokens: number;
   /** `reasoning=N`: N reasoning tokens per choice (within the completion limit), part of the completion tokens. */
   reasoningTokens: number;
+  /** `block` or `block=REASON`: Gemini blocks the prompt (promptFeedback.blockReason, no candidates; default SAFETY). */
+  block?: string;
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
@@ -85,6 +87,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "reasoning":
         d.reasoningTokens = n;
+        break;
+      case "block":
+        d.block = v || "SAFETY";
         break;
       case "flaky": {
         const [tag, count] = (v ?? "").split(":");

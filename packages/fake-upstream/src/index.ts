@@ -5,13 +5,15 @@ import { handleEmbeddings } from "./openai-embeddings.js";
 import { handleAnthropic, handleAnthropicCountTokens, type PromptCache } from "./anthropic-messages.js";
 import { flakyStatus, parseDirectives } from "./directives.js";
 import { handleVideo } from "./video.js";
+import { handleGemini } from "./gemini.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
 
 /**
  * A fake model provider for tests, benchmarks and the local demo: OpenAI-compatible chat
- * completions (JSON and SSE with a final usage chunk), deterministic, with fault injection.
+ * completions (JSON and SSE with a final usage chunk), the Anthropic Messages API, Google's Gemini
+ * API (under /gemini/v1beta), video APIs; deterministic, with fault injection.
  * Not part of a production deployment.
  */
 export interface FakeUpstreamOptions {
@@ -82,6 +84,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       }
       // Video routes check their own credentials (fal's scheme is `Authorization: Key …`; files are public).
       if (await handleVideo(req, res, path, body, opts.apiKey)) return;
+      // Gemini takes its key in x-goog-api-key.
+      if (await handleGemini(req, res, path, body, opts.apiKey)) return;
       if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
         res.writeHead(401, { "content-type": "application/json" }).end(
           JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }),

@@ -13,7 +13,7 @@ const route = z.string().superRefine((r, c) => {
 
 const ProviderDoc = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
-  kind: z.enum(["openai", "anthropic", "openai-compatible", "fal"]),
+  kind: z.enum(["openai", "anthropic", "openai-compatible", "fal", "gemini"]),
   base_url: z.string().url(),
   credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
   auth_header: z.string().regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name").default(""),

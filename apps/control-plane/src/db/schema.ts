@@ -27,7 +27,7 @@ export interface ApiKeysTable {
 
 export interface ProvidersTable {
   code: string;
-  kind: "openai" | "anthropic" | "openai-compatible" | "fal";
+  kind: "openai" | "anthropic" | "openai-compatible" | "fal" | "gemini";
   base_url: string;
   credential_ref: string;
   auth_header: ColumnType<string, string | undefined, string>;

@@ -3,10 +3,10 @@ import type { Deployment, Provider } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
 
 /** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
-export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal";
+export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal" | "gemini";
 
 export function isProviderKind(v: string): v is ProviderKind {
-  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal";
+  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal" || v === "gemini";
 }
 
 /** A catalog provider whose kind was narrowed once, when the catalog loaded. */
@@ -78,12 +78,16 @@ export interface ParsedStreamEvent {
   done: boolean;
 }
 
-/**
- * A stream parser: one upstream SSE data payload at a time. Stateful (some providers spread usage
- * over events). `end`, when present, is asked when the upstream body ends without a terminal event
- * (providers whose streams end with the connection): a `done` event if the stream was complete.
- */
-export type StreamParser = ((data: string) => ParsedStreamEvent) & { end?: () => ParsedStreamEvent | undefined };
+/** Reads one upstream stream's SSE data payloads, in order (stateful: some providers spread usage over events). */
+export interface StreamParser {
+  (data: string): ParsedStreamEvent;
+  /**
+   * For providers whose complete stream ends when the connection closes, with no terminal event
+   * (Gemini): called when the upstream body ends; the `done` event when the stream was complete,
+   * undefined when it broke off. Absent: a stream without its terminal event broke off.
+   */
+  end?: () => ParsedStreamEvent | undefined;
+}
 
 /**
  * One provider wire format for bodies of type B: build the request, parse answers and streams, map

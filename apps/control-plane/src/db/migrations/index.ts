@@ -8,6 +8,7 @@ import { modelLimits } from "./20261124000000-model-limits.js";
 import { providerConnections } from "./20261125000000-provider-connections.js";
 import { cacheReasoningPrices } from "./20261126000000-cache-reasoning-prices.js";
 import { webSearchPrice } from "./20261127000000-web-search-price.js";
+import { geminiProviderKind } from "./20261128000000-gemini-provider-kind.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "20261125000000-provider-connections": providerConnections,
   "20261126000000-cache-reasoning-prices": cacheReasoningPrices,
   "20261127000000-web-search-price": webSearchPrice,
+  "20261128000000-gemini-provider-kind": geminiProviderKind,
 };

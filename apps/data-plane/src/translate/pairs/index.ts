@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { Planned } from "../../admission/plan.js";
 import { anthropicChat } from "../../providers/anthropic/chat.js";
+import { geminiChat } from "../../providers/gemini/chat.js";
 import { openAICompatibleChat } from "../../providers/openai-compatible/chat.js";
 import { openAIChat } from "../../providers/openai/index.js";
 import type { ProviderKind, UpstreamTarget } from "../../providers/types.js";
@@ -24,18 +25,21 @@ export const TRANSLATORS: { [A in ClientApi]: Record<ProviderKind, Translator<A>
     openai: chatTo(openAIChat),
     "openai-compatible": chatTo(compatible),
     anthropic: chatTo(anthropicChat),
+    gemini: chatTo(geminiChat),
     fal: undefined,
   },
   messages: {
     openai: messagesThroughChat(openAIChat),
     "openai-compatible": messagesThroughChat(compatible),
     anthropic: messagesToAnthropic,
+    gemini: messagesThroughChat(geminiChat),
     fal: undefined,
   },
   responses: {
     openai: responsesToOpenAI,
     "openai-compatible": responsesThroughChat(compatible),
     anthropic: responsesToAnthropic,
+    gemini: responsesThroughChat(geminiChat),
     fal: undefined,
   },
 };
