@@ -6,6 +6,7 @@ import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods, 
 
 export * from "./messages.js";
 export * from "./caller-auth.js";
+export * from "./catalog.js";
 export { grpc };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
+import { PROVIDER_KINDS } from "@gateway/proto";
 import { ROUTES } from "./routes.js";
 
 const count = z.number().int().nonnegative();
@@ -13,7 +14,7 @@ const route = z.string().superRefine((r, c) => {
 
 const ProviderDoc = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
-  kind: z.enum(["openai", "anthropic", "openai-compatible", "fal", "gemini"]),
+  kind: z.enum(PROVIDER_KINDS),
   base_url: z.string().url(),
   credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
   auth_header: z.string().regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name").default(""),

@@ -1,4 +1,4 @@
-import type { VideoSpec } from "@gateway/proto";
+import type { ProviderKind, VideoSpec } from "@gateway/proto";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 export interface OrganizationsTable {
@@ -27,7 +27,7 @@ export interface ApiKeysTable {
 
 export interface ProvidersTable {
   code: string;
-  kind: "openai" | "anthropic" | "openai-compatible" | "fal" | "gemini";
+  kind: ProviderKind;
   base_url: string;
   credential_ref: string;
   auth_header: ColumnType<string, string | undefined, string>;

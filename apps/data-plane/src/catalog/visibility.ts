@@ -1,9 +1,9 @@
-import type { KeyContext, Model, TrialPolicy } from "@gateway/proto";
+import type { KeyContext, Model, Route, TrialPolicy } from "@gateway/proto";
 import { GatewayError } from "@gateway/errors";
 import type { CatalogView } from "./catalog-cache.js";
 
-/** Route kinds a key can be scoped to. */
-export type RouteKind = "chat" | "messages" | "responses" | "embeddings" | "images" | "video";
+/** Route kinds a key can be scoped to (one list, in @gateway/proto). */
+export type RouteKind = Route;
 
 /** The catalog route a model must serve for a request route: every chat model serves the Responses API. */
 export const modelRoute = (route: RouteKind): RouteKind => (route === "responses" ? "chat" : route);

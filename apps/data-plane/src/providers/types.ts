@@ -1,13 +1,9 @@
 import type { GatewayError } from "@gateway/errors";
-import type { Deployment, Provider } from "@gateway/proto";
+import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
 
-/** Every provider kind the catalog may name; the adapter switch over it is exhaustive. */
-export type ProviderKind = "openai" | "anthropic" | "openai-compatible" | "fal" | "gemini";
-
-export function isProviderKind(v: string): v is ProviderKind {
-  return v === "openai" || v === "anthropic" || v === "openai-compatible" || v === "fal" || v === "gemini";
-}
+/** Every provider kind the catalog may name (one list, in @gateway/proto); the adapter switch over it is exhaustive. */
+export { type ProviderKind, isProviderKind } from "@gateway/proto";
 
 /** A catalog provider whose kind was narrowed once, when the catalog loaded. */
 export type CatalogProvider = Omit<Provider, "kind"> & { kind: ProviderKind };

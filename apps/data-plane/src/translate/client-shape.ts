@@ -1,4 +1,5 @@
 import type { GatewayError } from "@gateway/errors";
+import type { ClientApi } from "./translation.js";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "./openai-to-anthropic.js";
 import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "./responses-output.js";
@@ -27,7 +28,7 @@ export interface StreamWriter {
  * shape.
  */
 export interface ClientShape {
-  route: "chat" | "messages" | "responses";
+  route: ClientApi;
   body(openai: Record<string, unknown>, usage: NormalizedUsage): unknown;
   stream(): StreamWriter;
   /**

@@ -1,0 +1,328 @@
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "@gateway/errors";
+import { parseRulesDocument } from "@gateway/guardrails";
+import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
+import { translateFor } from "../translate/pairs/index.js";
+import { responsesToChat } from "../translate/responses.js";
+import { serveChat } from "./chat.js";
+import { end } from "./ending.js";
+import type { ServedAnswer, ServedStream } from "./route.js";
+import {
+  SSE_DONE,
+  anthropicEvent,
+  chatContent,
+  dataOf,
+  gate,
+  jsonReply,
+  openAIChunk,
+  openAICompletion,
+  sse,
+  sseReply,
+  testbed,
+  type Bed,
+  type BedOptions,
+  type Read,
+} from "./testing/scripted-upstream.js";
+
+const BODY_BYTES = 400; // the prompt estimate: 100 tokens
+
+const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Say hello" }], stream: true, ...o });
+
+async function serve(bed: Bed, body: ChatRequestBody) {
+  const call = bed.call(body);
+  const served = await serveChat(bed.ctx, call, { routes: translateFor("chat", bed.planned, { body, model: bed.model }), stream: body.stream === true, bodyBytes: BODY_BYTES });
+  return { call, served };
+}
+
+/** serveChat then end(), for a stream: what the client got and what was billed is on the bed. */
+async function streamed(o: BedOptions, body = chatBody()): Promise<Bed> {
+  const bed = testbed(o);
+  const { call, served } = await serve(bed, body);
+  expect(served.kind).toBe("stream");
+  await end(bed.ctx, "chat", call, served);
+  return bed;
+}
+
+const role = sse(openAIChunk({ role: "assistant", content: "" }));
+const word = (w: string) => sse(openAIChunk({ content: w }));
+
+/** An output rule checked window by window on streams (as the control-plane normalizes it). */
+const windowRule = (rule: Record<string, unknown>) => parseRulesDocument(JSON.stringify({ rules: [{ stage: "output", streaming: "window", action: "deny", ...rule }] }));
+
+describe("end: an output guardrail refusing a stream (window mode)", () => {
+  it("mid-stream: the frames before the refused piece, then the stream's error frame; billed with status 400", async () => {
+    const reads: Read[] = [role, word("The answer"), word(" is "), word("forbidden knowledge"), word(" and more"), sse(openAIChunk({ finish: "stop" })), SSE_DONE];
+    const bed = testbed({ script: [sseReply(reads)], guardrails: windowRule({ name: "no-secrets", plugin: "keywords", config: { words: ["forbidden"] } }) });
+    const { call, served } = await serve(bed, chatBody());
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("The answer is ");
+    expect(bed.res.received).not.toContain("forbidden");
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(bed.res.statusCode).toBe(200); // the stream had started
+    const error = dataOf(bed.res.ended!) as Array<{ error: { code: string; type: string; message: string } }>;
+    expect(error).toHaveLength(1);
+    expect(error[0]!.error).toMatchObject({ code: "guardrail_denied", type: "invalid_request_error", message: "Output blocked by guardrail 'no-secrets' (keywords): contains a blocked word." });
+    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(true);
+    expect(bed.upstream.calls[0]!.body!.delivered).toBe(4); // nothing read after the refused piece
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 400, stream: true, guardrails: [{ plugin: "keywords", name: "no-secrets", outcome: "denied" }] });
+    // No usage came: what the model generated is counted, the refused piece included
+    // ("The answer is forbidden knowledge", 33 characters: 9 tokens), as the provider charges it.
+    expect(bed.published[0]!.usage).toMatchObject({ input_tokens: 100, output_tokens: 9, estimated: true });
+    expect(bed.settled).toEqual([100 + 2 * 9]);
+  });
+
+  it("the refused piece in the same read as allowed frames: those frames go out first, then the error", async () => {
+    const reads: Read[] = [role, word("Fine") + word(" text") + word(" FORBIDDEN") + word(" never sent"), SSE_DONE];
+    const bed = await streamed({ script: [sseReply(reads)], guardrails: windowRule({ plugin: "keywords", config: { words: ["forbidden"] } }) });
+    expect(chatContent(bed.res.received)).toBe("Fine text");
+    expect((dataOf(bed.res.ended!)[0] as { error: { code: string } }).error.code).toBe("guardrail_denied");
+    expect(bed.published.map((e) => e.status)).toEqual([400]);
+  });
+
+  it("in the very first frame: no stream starts, end() throws the 400, billed with status 400, not retried", async () => {
+    const reads: Read[] = [sse(openAIChunk({ role: "assistant", content: "my secret is 1234" })), word(" more"), SSE_DONE];
+    const bed = testbed({ script: [sseReply(reads), sseReply(reads)], retries: 1, guardrails: windowRule({ plugin: "regex", config: { patterns: ["secret is \\d+"] } }) });
+    const { call, served } = await serve(bed, chatBody());
+    expect(served.kind).toBe("stream");
+    expect((served as ServedStream).stream.pending).toBe("");
+
+    const err = await end(bed.ctx, "chat", call, served).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as GatewayError).code).toBe("guardrail_denied");
+    expect((err as GatewayError).httpStatus).toBe(400);
+    expect(bed.upstream.calls).toHaveLength(1);
+    expect(bed.res.writeHeadCalls).toBe(0);
+    expect(bed.res.headersSent).toBe(false); // the error handler can still answer 400
+    expect(bed.res.frames).toEqual([]);
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(true);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 400, stream: true, guardrails: [{ plugin: "regex", outcome: "denied" }], usage: { input_tokens: 100, output_tokens: 5, estimated: true } });
+    expect(bed.settled).toEqual([110]);
+  });
+});
+
+describe("end: the usage billed for a stream, wherever the provider put it", () => {
+  it("usage in the final chunk that still has choices (forwarded with it)", async () => {
+    const usage = { prompt_tokens: 1117, completion_tokens: 2, total_tokens: 1119, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 0 } };
+    const bed = await streamed({ script: [sseReply([role, word("Hello"), sse(openAIChunk({ content: " there", finish: "stop", usage })), SSE_DONE])] });
+
+    expect(chatContent(bed.res.received)).toBe("Hello there");
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 1117, output_tokens: 2, cached_input_tokens: 1024, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false });
+    // 93 uncached + 1024 cached input at 1, 2 output at 2.
+    expect(bed.published[0]!.cost_minor).toBe(1117 + 4);
+    expect(bed.settled).toEqual([1121]);
+  });
+
+  const usageOnly = { prompt_tokens: 1290, completion_tokens: 452, prompt_tokens_details: { cached_tokens: 1152 }, completion_tokens_details: { reasoning_tokens: 448 } };
+  const afterFinish = () => sseReply([role, word("Forty-two."), sse(openAIChunk({ finish: "stop" })), sse(openAIChunk({ noChoices: true, usage: usageOnly })), SSE_DONE]);
+
+  it("usage in a usage-only chunk after the finish: billed; withheld from a client that did not ask for it", async () => {
+    const bed = await streamed({ script: [afterFinish()] });
+    expect(chatContent(bed.res.received)).toBe("Forty-two.");
+    expect(bed.res.received).not.toContain('"usage"');
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, cache_creation_input_tokens: 0, reasoning_tokens: 448, estimated: false });
+    expect(bed.published[0]!.cost_minor).toBe(1290 + 2 * 452);
+  });
+
+  it("the same usage-only chunk is forwarded to a client that asked (stream_options.include_usage), before [DONE]", async () => {
+    const bed = await streamed({ script: [afterFinish()] }, chatBody({ stream_options: { include_usage: true } }));
+    const data = dataOf(bed.res.received);
+    expect(data.at(-1)).toBe("[DONE]");
+    expect(data.at(-2)).toMatchObject({ model: "gw-chat", choices: [], usage: { prompt_tokens: 1290, completion_tokens: 452 } });
+    expect(bed.published[0]!.usage).toMatchObject({ input_tokens: 1290, output_tokens: 452, estimated: false });
+  });
+
+  const noUsage: Array<[string, Read]> = [
+    ["no usage at all", sse(openAIChunk({ finish: "stop" }))],
+    ["an all-zero usage", sse(openAIChunk({ finish: "stop", usage: { prompt_tokens: 0, completion_tokens: 0 } }))],
+  ];
+
+  it.each(noUsage)("%s: estimated, counted from the delivered text", async (_what, finish) => {
+    const bed = await streamed({ script: [sseReply([role, word("Hello"), word(" there,"), word(" friend"), finish, SSE_DONE])] });
+    expect(chatContent(bed.res.received)).toBe("Hello there, friend");
+    expect(bed.res.ended).toBe(SSE_DONE);
+    // 19 characters: 5 tokens; the prompt at 4 bytes per token.
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 100, output_tokens: 5, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: true });
+    expect(bed.published[0]!.cost_minor).toBe(110);
+    expect(bed.published[0]!.status).toBe(200);
+  });
+
+  const anthropicStream = () =>
+    sseReply([
+      anthropicEvent({
+        type: "message_start",
+        message: { id: "msg_1", type: "message", role: "assistant", model: "alpha-model", content: [], usage: { input_tokens: 25, cache_read_input_tokens: 10, cache_creation_input_tokens: 5, output_tokens: 1 } },
+      }),
+      anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      anthropicEvent({ type: "ping" }),
+      anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }),
+      anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: " there" } }),
+      anthropicEvent({ type: "content_block_stop", index: 0 }),
+      anthropicEvent({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 15 } }),
+      anthropicEvent({ type: "message_stop" }),
+    ]);
+
+  it("Anthropic usage split between message_start and message_delta (through the chat adapter)", async () => {
+    const bed = await streamed({ script: [anthropicStream()], deployments: [{ code: "alpha", kind: "anthropic" }] });
+    expect(chatContent(bed.res.received)).toBe("Hi there");
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(bed.res.received).not.toContain('"usage"');
+    // Cache reads and writes are prompt tokens too: 25 + 10 + 5.
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 40, output_tokens: 15, cached_input_tokens: 10, cache_creation_input_tokens: 5, reasoning_tokens: 0, estimated: false });
+    expect(bed.published[0]!.cost_minor).toBe(40 + 2 * 15);
+  });
+
+  it("Anthropic usage, forwarded in the chat shape to a client that asked for it", async () => {
+    const bed = await streamed({ script: [anthropicStream()], deployments: [{ code: "alpha", kind: "anthropic" }] }, chatBody({ stream_options: { include_usage: true } }));
+    const data = dataOf(bed.res.received);
+    expect(data.at(-2)).toMatchObject({ choices: [], usage: { prompt_tokens: 40, completion_tokens: 15, total_tokens: 55, prompt_tokens_details: { cached_tokens: 10 } } });
+  });
+});
+
+describe("end: a whole answer (the answer executor)", () => {
+  const usage = { prompt_tokens: 30, completion_tokens: 7 };
+
+  it("a 200 after one 429 with Retry-After 0: one retry, the answer sent after its usage event", async () => {
+    const bed = testbed({ script: [jsonReply({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "0" } }), jsonReply(openAICompletion("Hello!", usage))], retries: 2 });
+    const { call, served } = await serve(bed, chatBody({ stream: false }));
+    expect(served.kind).toBe("answer");
+    expect(bed.upstream.calls).toHaveLength(2);
+    expect(bed.attempts.map((a) => a.outcome)).toEqual(["model_unavailable", "ok"]);
+    expect(bed.res.locals.served).toEqual({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
+    await end(bed.ctx, "chat", call, served);
+
+    expect(bed.res.statusCode).toBe(200);
+    expect(bed.res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(bed.res.headers["x-gateway-retry-count"]).toBe("1");
+    expect(JSON.parse(bed.res.ended!)).toEqual({ ...openAICompletion("Hello!", usage), model: "gw-chat" });
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, stream: false, usage: { input_tokens: 30, output_tokens: 7, estimated: false }, cost_minor: 44 });
+    expect(bed.settled).toEqual([44]);
+    expect(bed.timeline.indexOf("publish")).toBeLessThan(bed.timeline.indexOf("end"));
+  });
+
+  it("a 429 whose Retry-After is beyond the retry cap is not retried there: the next deployment answers", async () => {
+    const bed = testbed({
+      script: [jsonReply({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "60" } }), jsonReply(openAICompletion("From beta", usage, "beta-model"))],
+      deployments: [
+        { code: "alpha", kind: "openai-compatible" },
+        { code: "beta", kind: "openai-compatible" },
+      ],
+      retries: 2,
+    });
+    const { call, served } = await serve(bed, chatBody({ stream: false }));
+    await end(bed.ctx, "chat", call, served);
+    expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "beta"]);
+    expect(bed.res.locals.served).toEqual({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
+    expect((JSON.parse(bed.res.ended!) as { model: string }).model).toBe("gw-chat");
+    expect(bed.published[0]).toMatchObject({ provider: "beta", status: 200 });
+  });
+
+  it("a client gone during the attempt: the attempt runs to its end, billed with status 499, nothing written", async () => {
+    const held = gate();
+    const bed = testbed({ script: [jsonReply(openAICompletion("Too late", usage), { gate: held.promise })] });
+    const serving = serve(bed, chatBody({ stream: false }));
+    const upstreamCall = await bed.upstream.called(1);
+    bed.res.leave();
+    held.release();
+    const { call, served } = await serving;
+    expect(upstreamCall.signal.aborted).toBe(false); // the provider call is not cancelled: it charges anyway
+    await end(bed.ctx, "chat", call, served);
+
+    expect(bed.upstream.calls).toHaveLength(1);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 499, stream: false, usage: { input_tokens: 30, output_tokens: 7, estimated: false } });
+    expect(bed.settled).toEqual([44]);
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.res.frames).toEqual([]);
+    expect(bed.res.headers["content-type"]).toBeUndefined();
+  });
+});
+
+describe("end: the Responses keep() path", () => {
+  const responsesBody: ResponsesRequestBody = { model: "gw-chat", input: "Say hello", store: true };
+
+  /** serveChat for /v1/responses over an OpenAI-compatible deployment (translated through chat), with a recording keep. */
+  async function serveResponses(bed: Bed, body: ResponsesRequestBody, keep: (response: Record<string, unknown>) => Promise<boolean>) {
+    const echo = { id: "resp_test", createdAt: 1_700_000_000, model: bed.model.id, request: body };
+    const routes = translateFor("responses", bed.planned, { body, chat: () => responsesToChat(body), echo, keep, headers: { version: undefined, beta: undefined }, model: bed.model });
+    const call = bed.call(body);
+    const served = await serveChat(bed.ctx, call, { routes, stream: body.stream === true, bodyBytes: BODY_BYTES });
+    return { call, served };
+  }
+
+  it("an answer is stored (keep awaited) before it is sent, and says it was", async () => {
+    const held = gate();
+    const bed = testbed({ script: [jsonReply(openAICompletion("Hello!", { prompt_tokens: 30, completion_tokens: 7 }))] });
+    const kept: Array<Record<string, unknown>> = [];
+    const keepCalled = gate();
+    const { call, served } = await serveResponses(bed, responsesBody, async (response) => {
+      kept.push(response);
+      bed.timeline.push("keep");
+      keepCalled.release();
+      await held.promise;
+      bed.timeline.push("kept");
+      return true;
+    });
+    expect(served.kind).toBe("answer");
+    expect((served as ServedAnswer).keep).toBeDefined();
+    expect(bed.upstream.calls[0]!.request.url).toBe("https://alpha.example/v1/chat/completions");
+    expect(bed.upstream.sentBody(1)).toMatchObject({ model: "alpha-model", messages: [{ role: "user", content: "Say hello" }] });
+
+    const ending = end(bed.ctx, "responses", call, served);
+    await keepCalled.promise;
+    expect(bed.res.endCalls).toBe(0); // held while storing
+    held.release();
+    await ending;
+
+    expect(bed.timeline.indexOf("kept")).toBeLessThan(bed.timeline.indexOf("end"));
+    expect(bed.timeline.indexOf("publish")).toBeLessThan(bed.timeline.indexOf("end"));
+    const answer = JSON.parse(bed.res.ended!) as Record<string, unknown>;
+    expect(answer).toMatchObject({ id: "resp_test", object: "response", status: "completed", model: "gw-chat", store: true, usage: { input_tokens: 30, output_tokens: 7 } });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.id).toBe("resp_test");
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ route: "responses", status: 200 });
+  });
+
+  it("an answer that could not be stored still goes out, saying store: false", async () => {
+    const bed = testbed({ script: [jsonReply(openAICompletion("Hello!", { prompt_tokens: 30, completion_tokens: 7 }))] });
+    const { call, served } = await serveResponses(bed, responsesBody, async () => false);
+    await end(bed.ctx, "responses", call, served);
+    expect(JSON.parse(bed.res.ended!)).toMatchObject({ object: "response", store: false });
+  });
+
+  it("a stream's complete answer is stored after its usage event and before its last frame (response.completed)", async () => {
+    const held = gate();
+    const keepCalled = gate();
+    const bed = testbed({ script: [sseReply([role, word("Hel"), word("lo"), sse(openAIChunk({ finish: "stop" })), sse(openAIChunk({ noChoices: true, usage: { prompt_tokens: 30, completion_tokens: 2 } })), SSE_DONE])] });
+    const { call, served } = await serveResponses(bed, { ...responsesBody, stream: true }, async (response) => {
+      expect(response).toMatchObject({ id: "resp_test", status: "completed" });
+      keepCalled.release();
+      await held.promise;
+      bed.timeline.push("kept");
+      return true;
+    });
+    const ending = end(bed.ctx, "responses", call, served);
+    await keepCalled.promise;
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.res.received).not.toContain("response.completed");
+    held.release();
+    await ending;
+
+    const events = dataOf(bed.res.received) as Array<{ type: string; delta?: string; response?: Record<string, unknown> }>;
+    expect(events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("")).toBe("Hello");
+    expect(events.at(-1)).toMatchObject({ type: "response.completed", response: { id: "resp_test", store: true, usage: { input_tokens: 30, output_tokens: 2 } } });
+    expect(bed.timeline.indexOf("publish")).toBeLessThan(bed.timeline.indexOf("kept"));
+    expect(bed.timeline.indexOf("kept")).toBeLessThan(bed.timeline.indexOf("end"));
+    expect(bed.published.map((e) => e.status)).toEqual([200]);
+  });
+});

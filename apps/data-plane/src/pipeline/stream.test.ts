@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "@gateway/errors";
+import type { ChatRequestBody, ParsedStreamEvent, StreamParser, WireAdapter } from "../providers/index.js";
+import { openAIShape } from "../translate/client-shape.js";
+import { translateFor, type Routed } from "../translate/pairs/index.js";
+import { chatAnswerTexts } from "../translate/texts.js";
+import { bind } from "../translate/translation.js";
+import { serveChat } from "./chat.js";
+import { end } from "./ending.js";
+import type { ServedStream } from "./route.js";
+import { relay } from "./stream.js";
+import { SSE_DONE, chatContent, dataOf, gate, openAIChunk, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+
+const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Tell me a story" }], stream: true, ...o });
+
+/** Decoded body size given to serveChat: the prompt estimate is 400 / 4 = 100 tokens. */
+const BODY_BYTES = 400;
+
+async function openStream(bed: Bed, routes?: Routed[], body = chatBody()) {
+  const call = bed.call(body);
+  const served = await serveChat(bed.ctx, call, { routes: routes ?? translateFor("chat", bed.planned, { body, model: bed.model }), stream: true, bodyBytes: BODY_BYTES });
+  expect(served.kind).toBe("stream");
+  return { call, served: served as ServedStream };
+}
+
+const role = sse(openAIChunk({ role: "assistant", content: "" }));
+const word = (w: string) => sse(openAIChunk({ content: w }));
+
+describe("relay: the client leaves mid-stream", () => {
+  it("right after its second frame: relay stops, the upstream body is destroyed, what was delivered is billed once, no end frame", async () => {
+    const bed = testbed({ script: [sseReply([role, word("Once upon"), word(" a time"), word(" there was"), sse(openAIChunk({ finish: "stop" })), SSE_DONE])] });
+    const { call, served } = await openStream(bed);
+    bed.res.onWrite = (frames) => {
+      if (frames.length === 2) bed.res.leave();
+    };
+    await end(bed.ctx, "chat", call, served);
+
+    const body = bed.upstream.calls[0]!.body!;
+    expect(bed.res.frames).toHaveLength(2);
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(body.destroyed).toBe(true);
+    expect(body.delivered).toBe(2); // nothing more was read from the provider
+    // The provider reported no usage: the prompt estimate and "Once upon" (9 characters: 3 tokens).
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, stream: true, usage: { input_tokens: 100, output_tokens: 3, estimated: true }, cost_minor: 100 + 2 * 3 });
+    expect(bed.settled).toEqual([106]);
+    expect(bed.timeline.indexOf("client-left")).toBeLessThan(bed.timeline.indexOf("publish"));
+  });
+
+  it("while relay waits for the provider: the pending read is cancelled with the request, billed once for what was delivered", async () => {
+    const held = gate();
+    const reads: Read[] = [role, word("Once"), word(" upon"), { data: word(" a time"), gate: held.promise }, SSE_DONE];
+    const bed = testbed({ script: [sseReply(reads)] });
+    const { call, served } = await openStream(bed);
+    const ending = end(bed.ctx, "chat", call, served);
+    const body = bed.upstream.calls[0]!.body!;
+    await body.asking(3);
+    // Three reads delivered, the fourth awaited: the client leaves now.
+    bed.res.leave();
+    await ending;
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.endCalls).toBe(0);
+    expect(body.destroyed).toBe(true);
+    expect(body.delivered).toBe(3);
+    expect(bed.upstream.calls[0]!.signal.aborted).toBe(true); // the upstream call followed the client
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { input_tokens: 100, output_tokens: 3, estimated: true } });
+    held.release();
+  });
+
+  it("after the provider's usage came (in the last content chunk): billed with the provider's usage, not an estimate", async () => {
+    const usage = { prompt_tokens: 57, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 0 } };
+    const bed = testbed({ script: [sseReply([role, word("Once"), sse(openAIChunk({ content: " upon", finish: "stop", usage })), SSE_DONE])] });
+    const { call, served } = await openStream(bed);
+    bed.res.onWrite = (frames) => {
+      if (frames.length === 3) bed.res.leave();
+    };
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(true);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { input_tokens: 57, output_tokens: 9, estimated: false }, cost_minor: 57 + 18 });
+  });
+
+  it("relay itself reports no failure for a client that left (nothing to tell it)", async () => {
+    const bed = testbed({ script: [sseReply([role, word("a"), word("b"), SSE_DONE])] });
+    const { call, served } = await openStream(bed);
+    bed.res.onWrite = () => bed.res.leave();
+    await expect(relay(call.res, served.stream, call.client)).resolves.toEqual({});
+    expect(bed.res.frames).toHaveLength(1);
+    expect(served.stream.done).toBe(false);
+    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(true);
+  });
+});
+
+/**
+ * A provider whose stream ends with the connection (no terminal event): each SSE data is
+ * `{"t": "text"}`, and `{"stop": true}` marks a complete answer. With `withEnd`, the parser has
+ * `end()`, which says whether the stream was complete when the body ended.
+ */
+function connectionEndedAdapter(withEnd: boolean): WireAdapter<ChatRequestBody> {
+  return {
+    buildChatRequest: (body, target) => ({ url: `${target.provider.base_url}/generate`, headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: body.messages }) }),
+    parseChatResponse: (json) => ({ body: json as Record<string, unknown>, usage: undefined }),
+    streamParser: (publicModel) => {
+      let stopped = false;
+      const parse = (data: string): ParsedStreamEvent => {
+        const ev = JSON.parse(data) as { t?: string; stop?: boolean };
+        if (ev.stop) stopped = true;
+        const chunk = { id: "gen-1", object: "chat.completion.chunk", created: 1, model: publicModel, choices: [{ index: 0, delta: ev.t ? { content: ev.t } : {}, finish_reason: ev.stop ? "stop" : null }] };
+        return { forward: JSON.stringify(chunk), chunk, text: ev.t ?? "", done: false };
+      };
+      if (!withEnd) return parse;
+      const parser: StreamParser = Object.assign(parse, { end: (): ParsedStreamEvent | undefined => (stopped ? { forward: undefined, text: "", done: true } : undefined) });
+      return parser;
+    },
+    mapError: (status, text) => new GatewayError(status >= 500 ? "upstream_error" : "invalid_request", text),
+  };
+}
+
+function connectionEndedRoutes(bed: Bed, withEnd: boolean): Routed[] {
+  const body = chatBody();
+  const translation = bind(connectionEndedAdapter(withEnd), body, bed.model, openAIShape(body, bed.model.id), chatAnswerTexts);
+  return bed.planned.map((p) => ({ target: p.target, translation }));
+}
+
+describe("relay: a provider whose stream ends with the connection", () => {
+  const complete = [sse({ t: "Hi" }), sse({ t: " there" }), sse({ stop: true })];
+
+  it("with a parser end() that says the answer was complete: the stream completes ([DONE]), billed 200", async () => {
+    const bed = testbed({ script: [sseReply(complete)] });
+    const { call, served } = await openStream(bed, connectionEndedRoutes(bed, true));
+    await end(bed.ctx, "chat", call, served);
+
+    expect(bed.upstream.calls[0]!.request.url).toBe("https://alpha.example/v1/generate");
+    expect(chatContent(bed.res.received)).toBe("Hi there");
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(served.stream.done).toBe(true);
+    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(false);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { input_tokens: 100, output_tokens: 2, estimated: true } });
+  });
+
+  it("with end() but closed before the answer was complete: the explicit error frame", async () => {
+    const bed = testbed({ script: [sseReply(complete.slice(0, 2))] });
+    const { call, served } = await openStream(bed, connectionEndedRoutes(bed, true));
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Hi there");
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 2, estimated: true } });
+  });
+
+  it("without done and without end(): the explicit error frame, even after the provider's stop marker", async () => {
+    const bed = testbed({ script: [sseReply(complete)] });
+    const { call, served } = await openStream(bed, connectionEndedRoutes(bed, false));
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Hi there");
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
+    expect(bed.published).toHaveLength(1);
+  });
+
+  it("with end(), a connection closed before any frame (incomplete): retried before the first byte, not served", async () => {
+    const bed = testbed({ script: [sseReply([]), sseReply(complete)], retries: 1 });
+    const { call, served } = await openStream(bed, connectionEndedRoutes(bed, true));
+    await end(bed.ctx, "chat", call, served);
+
+    expect(bed.upstream.calls).toHaveLength(2);
+    expect(bed.attempts.map((a) => a.outcome)).toEqual(["upstream_error", "ok"]);
+    expect(chatContent(bed.res.received)).toBe("Hi there");
+    expect(bed.res.ended).toBe(SSE_DONE);
+  });
+});
