@@ -1,12 +1,7 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { imageNodeFlags } from "../../../scripts/lib/image.ts";
 
 /**
- * The data-plane's node flags as deployed (NODE_OPTIONS in deploy/k8s/data-plane.yaml), so the
- * benchmarks measure the process production runs.
+ * The data-plane's node flags as its image runs it (NODE_OPTIONS of the data-plane stage in
+ * deploy/Dockerfile, which the manifests keep), so the benchmarks measure the process production runs.
  */
-export const DEPLOY_NODE_FLAGS: string[] = (
-  /name: NODE_OPTIONS, value: "([^"]*)"/.exec(readFileSync(resolve(import.meta.dirname, "../../../deploy/k8s/data-plane.yaml"), "utf8"))?.[1] ?? ""
-)
-  .split(/\s+/)
-  .filter(Boolean);
+export const DEPLOY_NODE_FLAGS: string[] = imageNodeFlags("data-plane");

@@ -22,7 +22,7 @@
  * SOAK_SNAPSHOT_DIR=<dir>: also writes a heap snapshot of the data-plane when warm and at the end of
  * the idle period (compare them with bench/heap-diff.ts). Writing one takes ~150 MiB of native
  * memory that the allocator keeps: the RSS figures of such a run do not count. SOAK_NODE_FLAGS: node flags for the
- * data-plane instead of the deploy default (deploy/k8s/data-plane.yaml NODE_OPTIONS).
+ * data-plane instead of the deploy default (the image's NODE_OPTIONS, deploy/Dockerfile).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
