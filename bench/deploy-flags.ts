@@ -1,4 +1,4 @@
-import { imageNodeFlags } from "../../../scripts/lib/image.ts";
+import { imageNodeFlags } from "../scripts/lib/image.ts";
 
 /**
  * The data-plane's node flags as its image runs it (NODE_OPTIONS of the data-plane stage in
