@@ -1,5 +1,5 @@
 /**
- * What every benchmark needs of the processes it starts (apps/data-plane/bench, apps/ledger/bench):
+ * What every benchmark needs of the processes it starts (bench/):
  * their CPU and memory from /proc, stopping them, percentiles, and the commit a figure belongs to.
  */
 import { execFileSync, type ChildProcess } from "node:child_process";

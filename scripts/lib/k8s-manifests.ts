@@ -4,11 +4,12 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { parseAllDocuments } from "yaml";
+import { imageEnv } from "./image.ts";
 
 /**
  * Checks of the Kubernetes manifests in deploy/: rendering (Kustomize, through `kubectl kustomize`),
  * the Kubernetes schemas, and the rules this deployment depends on (probes, requests, budgets, the
- * NATS cluster's size against the stream replicas).
+ * NATS cluster's size against the stream replicas, the image's node flags kept).
  *
  * The schemas are the Kubernetes OpenAPI definitions as the `kubernetes-models` package carries them,
  * applied twice: its validators (generated from the OpenAPI schemas) check types, required fields,
@@ -122,6 +123,7 @@ interface Probe {
 }
 interface Container {
   name: string;
+  image?: string;
   env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } }>;
   ports?: Array<{ containerPort: number; name?: string }>;
   readinessProbe?: Probe;
@@ -205,6 +207,34 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
     if (!find(objects, ref.kind, ref.name)) problems.push(`${id(hpa)}: scales ${ref.kind}/${ref.name}, which does not exist`);
   }
   problems.push(...natsProblems(objects));
+  problems.push(...imageProblems(objects));
+  return problems;
+}
+
+/**
+ * Each gateway container against its image (deploy/Dockerfile): the Dockerfile has a stage for the
+ * service, and a NODE_OPTIONS the manifest sets (which replaces the image's) keeps the image's flags,
+ * so `docker run` and the pods run the same node.
+ */
+function imageProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const w of workloads(objects)) {
+    for (const c of w.spec.template.spec.containers) {
+      const service = /^gateway\/([a-z0-9-]+)(?::|@|$)/.exec(c.image ?? "")?.[1];
+      if (service === undefined) continue;
+      const env = imageEnv(service);
+      if (env === undefined) {
+        problems.push(`${id(w)} ${c.name}: deploy/Dockerfile has no stage ${service} to build ${c.image} from`);
+        continue;
+      }
+      const own = c.env?.find((e) => e.name === "NODE_OPTIONS");
+      if (own === undefined) continue;
+      const flags = (own.value ?? "").split(/\s+/);
+      const dropped = (env.NODE_OPTIONS ?? "").split(/\s+/).filter((f) => f && !flags.includes(f));
+      if (own.valueFrom) problems.push(`${id(w)} ${c.name}: NODE_OPTIONS from a reference replaces the image's node flags unchecked; set it by value`);
+      else if (dropped.length > 0) problems.push(`${id(w)} ${c.name}: its NODE_OPTIONS replaces the image's and drops ${dropped.join(" ")} (deploy/Dockerfile)`);
+    }
+  }
   return problems;
 }
 

@@ -4,11 +4,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, eventually, freePort, startNats, startPostgres, type NatsHandle, type PostgresHandle } from "@gateway/testing";
+import { imageEnv } from "../../scripts/lib/image.ts";
 
 /**
  * Each service as its image runs it: the layout `pnpm deploy --prod --legacy` makes (what
  * deploy/Dockerfile copies into the image, nothing else from the repository), started with
- * `node dist/main.js` against real Postgres and NATS until it reports ready.
+ * `node dist/main.js` and the environment of its image (NODE_ENV, the data-plane's NODE_OPTIONS)
+ * against real Postgres and NATS until it reports ready.
  */
 const root = resolve(import.meta.dirname, "../..");
 const TOKEN = "deploy-layout-admin-token-0123456789";
@@ -25,9 +27,11 @@ function deployLayout(service: string): string {
   return dir;
 }
 
-function start(dir: string, env: Record<string, string>): ChildProcess {
-  // Only what an image has: its own folder, node, and its environment.
-  const child = spawn(process.execPath, ["dist/main.js"], { cwd: dir, env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+function start(service: string, dir: string, env: Record<string, string>): ChildProcess {
+  // Only what an image has: its own folder, node, the image's environment and the pod's.
+  const image = imageEnv(service);
+  if (!image) throw new Error(`deploy/Dockerfile has no stage ${service}`);
+  const child = spawn(process.execPath, ["dist/main.js"], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...image, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4_000)));
   child.once("exit", (code) => {
@@ -64,7 +68,7 @@ describe("the deployed layout of each service", () => {
     // The contracts travel with the package, not beside the repository.
     expect(existsSync(join(control, "node_modules/@gateway/proto/dist/proto/gateway/control/v1/control.proto"))).toBe(true);
     expect(existsSync(join(control, "proto"))).toBe(false);
-    start(control, {
+    start("control-plane", control, {
       CONTROL_PLANE_DATABASE_URL: db,
       CONTROL_PLANE_NATS_URL: nats.url,
       CONTROL_PLANE_GRPC_PORT: String(controlGrpc),
@@ -74,7 +78,7 @@ describe("the deployed layout of each service", () => {
       CONTROL_PLANE_LOG_LEVEL: "warn",
     });
     const ledger = deployLayout("ledger");
-    start(ledger, {
+    start("ledger", ledger, {
       LEDGER_DATABASE_URL: db,
       LEDGER_NATS_URL: nats.url,
       LEDGER_GRPC_PORT: String(ledgerGrpc),
@@ -87,7 +91,8 @@ describe("the deployed layout of each service", () => {
     await eventually(ready(ledgerOps), 30_000, "ledger ready");
 
     const dp = deployLayout("data-plane");
-    start(dp, {
+    // With the image's NODE_OPTIONS: node refuses to start on a flag it does not allow there.
+    start("data-plane", dp, {
       DATA_PLANE_PORT: String(dataPlane),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlGrpc}`,
       DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerGrpc}`,

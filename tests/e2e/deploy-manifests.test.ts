@@ -6,6 +6,7 @@ import { loadConfig as loadDataPlaneConfig } from "@gateway/data-plane";
 import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { DOCKERFILE, imageEnv, imageNodeFlags, parseStages } from "../../scripts/lib/image.ts";
 import { checkTarget, deploymentProblems, envValue, find, type K8sObject, parseManifests, render, resolvePort, root, TARGETS, validateSchemas, type Workload, workloads } from "../../scripts/lib/k8s-manifests.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
@@ -105,6 +106,36 @@ describe("deploy/ manifests", () => {
     expect(find<Workload>(small, "StatefulSet", "nats")!.spec.replicas).toBe(1);
     expect(envValue(ledgerOf(small).spec.template.spec.containers[0]!, "LEDGER_STREAM_REPLICAS")).toBe("1");
     expect(envValue(find<Workload>(small, "StatefulSet", "data-plane")!.spec.template.spec.containers[0]!, "DATA_PLANE_RESPONSES_REPLICAS")).toBe("1");
+  });
+
+  it("runs the data-plane with the node flags of its image (deploy/Dockerfile) in every target, and refuses a NODE_OPTIONS that drops them", () => {
+    // The image is the stage SERVICE names, each built on the runtime stage (NODE_ENV) with its own settings.
+    const stages = parseStages(readFileSync(DOCKERFILE, "utf8"));
+    expect([...stages.values()].at(-1)!.base).toBe("$" + "{SERVICE}");
+    for (const service of ["control-plane", "ledger", "data-plane"]) expect(stages.get(service)?.base, service).toBe("runtime");
+    // The flag the memory figures rest on (docs/operations.md, "Memory at saturation").
+    const flags = imageNodeFlags("data-plane");
+    expect(flags).toContainEqual(expect.stringMatching(/^--max-semi-space-size=\d+$/));
+    // Node starts only with flags it allows in NODE_OPTIONS (deploy-layout.test.ts starts the data-plane so).
+    for (const f of flags) expect(process.allowedNodeEnvironmentFlags.has(f.split("=")[0]!), f).toBe(true);
+    expect(imageEnv("data-plane")).toEqual({ NODE_ENV: "production", NODE_OPTIONS: flags.join(" ") });
+    expect(imageEnv("ledger")).toEqual({ NODE_ENV: "production" });
+    // No target sets its own NODE_OPTIONS, so the pods run the image's flags as they are.
+    for (const target of TARGETS) {
+      for (const w of workloads(objectsOf(target))) for (const c of w.spec.template.spec.containers) expect(envValue(c, "NODE_OPTIONS"), `${target} ${w.metadata.name}`).toBeUndefined();
+    }
+
+    const dataPlaneOf = (o: K8sObject[]) => find<Workload>(o, "StatefulSet", "data-plane")!.spec.template.spec.containers[0]!;
+    const withOptions = (value: string) => {
+      const o = objectsOf("deploy/overlays/production");
+      dataPlaneOf(o).env!.push({ name: "NODE_OPTIONS", value });
+      return deploymentProblems(o);
+    };
+    expect(withOptions("--enable-source-maps")).toContain(`StatefulSet/data-plane data-plane: its NODE_OPTIONS replaces the image's and drops ${flags.join(" ")} (deploy/Dockerfile)`);
+    expect(withOptions(`${flags.join(" ")} --enable-source-maps`)).toEqual([]);
+    const renamed = objectsOf("deploy/k8s");
+    Object.assign(dataPlaneOf(renamed), { image: "gateway/router:1.2.3" });
+    expect(deploymentProblems(renamed)).toContain("StatefulSet/data-plane data-plane: deploy/Dockerfile has no stage router to build gateway/router:1.2.3 from");
   });
 
   it("spreads every production workload over hosts and zones, NATS one node per host", () => {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
+import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
 interface Block { type?: string; text?: string; content?: unknown; tool_use_id?: string; cache_control?: unknown }
@@ -10,54 +11,9 @@ export interface MessagesBody {
   system?: string | Block[];
   max_tokens?: number;
   stream?: boolean;
-  tools?: Array<{ type?: string; name?: string; max_uses?: number; cache_control?: unknown; input_schema?: JsonSchema }>;
+  tools?: Array<{ type?: string; name?: string; max_uses?: number; cache_control?: unknown; input_schema?: unknown; strict?: boolean }>;
   tool_choice?: { type?: string; name?: string };
   thinking?: { type?: string; budget_tokens?: number };
-}
-
-export interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  minItems?: number;
-}
-
-/**
- * The smallest value a schema allows, derived from the user's text: strings are the text, numbers
- * its word count, objects their required properties (every property when none is listed), arrays
- * `minItems` items. What a forced tool's input looks like, so callers can check the shape. Types
- * may be written in Gemini's upper case (`STRING`, `OBJECT` …).
- */
-export function valueFor(schema: JsonSchema | undefined, text: string): unknown {
-  if (!schema) return text;
-  if ("const" in schema) return schema.const;
-  if (schema.enum?.length) return schema.enum[0];
-  const alt = schema.anyOf ?? schema.oneOf;
-  if (alt?.length) return valueFor(alt.find((s) => s.type !== "null") ?? alt[0], text);
-  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== "null") ?? "null") : (schema.type ?? (schema.properties ? "object" : "string"));
-  switch (type.toLowerCase()) {
-    case "object": {
-      const props = schema.properties ?? {};
-      const keys = schema.required ?? Object.keys(props);
-      return Object.fromEntries(keys.map((k) => [k, valueFor(props[k], text)]));
-    }
-    case "array":
-      return Array.from({ length: schema.minItems ?? 0 }, () => valueFor(schema.items, text));
-    case "integer":
-    case "number":
-      return text.split(/\s+/).filter(Boolean).length;
-    case "boolean":
-      return true;
-    case "null":
-      return null;
-    default:
-      return text;
-  }
 }
 
 /** Prompt prefixes already cached, by their JSON (per fake instance). */
@@ -116,7 +72,8 @@ function textOf(c: unknown): string {
 
 /**
  * The Anthropic Messages API, faked: echoes the last user turn, calls the first tool when offered
- * (or the one `tool_choice` forces, with an input its `input_schema` allows).
+ * (or the one `tool_choice` forces, by name or `any`, with an input its `input_schema` allows; none
+ * with `none`).
  * With `thinking: {type: "enabled"}` a thinking block (with a signature) comes first; with
  * `cache_control` on a block, cache writes and reads are reported (see cacheUsage).
  */
@@ -133,15 +90,16 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const last = messages.at(-1);
   const lastBlocks = Array.isArray(last?.content) ? last.content : [];
   const toolResult = lastBlocks.find((b) => b.type === "tool_result");
-  const forced = body.tool_choice?.type === "tool" ? body.tools?.find((t) => t.name === body.tool_choice?.name) : undefined;
   // Server tools (typed: web_search_…, web_fetch_…) run at the provider; only client tools are called back.
   const clientTools = (body.tools ?? []).filter((t) => t.type === undefined || t.type === "custom");
-  const tool = forced?.name ?? clientTools[0]?.name;
+  const choice = body.tool_choice?.type;
+  const forced = choice === "tool" ? body.tools?.find((t) => t.name === body.tool_choice?.name) : choice === "any" ? clientTools[0] : undefined;
+  const tool = choice === "none" ? undefined : (forced?.name ?? clientTools[0]?.name);
   // Web search runs up to twice (within max_uses) and is reported in usage.server_tool_use, as Anthropic bills it.
   const webSearch = body.tools?.find((t) => typeof t.type === "string" && t.type.startsWith("web_search_"));
   const searches = webSearch ? Math.min(2, webSearch.max_uses ?? 2) : 0;
   const userText = stripMarkers(textOf(last?.content));
-  const toolInput = forced ? valueFor(forced.input_schema, userText) : { text: userText };
+  const toolInput = forced ? minimalInstance(forced.input_schema ?? { type: "object" }, { text: userText, strict: forced.strict === true }) : { text: userText };
   const toolUse = tool && (forced || !toolResult) ? { type: "tool_use", id: `toolu_${Date.now().toString(36)}`, name: tool, input: toolInput } : undefined;
   let words = (toolResult ? `Tool said: ${textOf(toolResult.content)}` : `Echo: ${userText}`).split(/\s+/).filter(Boolean);
   let stop = toolUse ? "tool_use" : "end_turn";

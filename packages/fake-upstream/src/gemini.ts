@@ -1,9 +1,20 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { valueFor, type JsonSchema } from "./anthropic-messages.js";
+import { minimalInstance } from "./schema-object.js";
 import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
 import { sleep } from "./openai-chat.js";
 import { countTokens } from "./tokens.js";
+
+/** The parts of Gemini's schema subset the fake checks (types in upper case). */
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  nullable?: boolean;
+}
 
 /**
  * Google's Gemini API, faked under `/gemini/v1beta`: `POST models/{model}:generateContent` and
@@ -211,12 +222,12 @@ async function generate(body: GenerateContentBody, model: string, stream: boolea
   const mode = body.toolConfig?.functionCallingConfig?.mode ?? "AUTO";
   const allowed = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
   const fn = last.role === "user" && !responses.length && mode !== "NONE" ? declarations.find((f) => !allowed?.length || allowed.includes(f.name ?? "")) : undefined;
-  const call = fn?.name ? { name: fn.name, args: mode === "ANY" && allowed?.length ? valueFor(fn.parameters, userText) : { text: userText } } : undefined;
+  const call = fn?.name ? { name: fn.name, args: mode === "ANY" && allowed?.length ? minimalInstance(fn.parameters, { text: userText, strict: true }) : { text: userText } } : undefined;
   const json = g.responseMimeType === "application/json";
   let reply: string;
   if (responses.length) {
     reply = `Tool said: ${responses.map((p) => (typeof p.functionResponse!.response?.output === "string" ? p.functionResponse!.response.output : JSON.stringify(p.functionResponse!.response?.output ?? p.functionResponse!.response))).join(" ")}`;
-  } else if (json) reply = JSON.stringify(g.responseSchema ? valueFor(g.responseSchema, userText) : { text: userText });
+  } else if (json) reply = JSON.stringify(g.responseSchema ? minimalInstance(g.responseSchema, { text: userText, strict: true }) : { text: userText });
   else if (d.words !== undefined) reply = Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ");
   else reply = d.reply ?? `Echo: ${userText}`;
 

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
+import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
 export interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
-interface ToolDef { type?: string; function?: { name?: string } }
+interface ToolDef { type?: string; function?: { name?: string; parameters?: unknown; strict?: boolean | null } }
 interface ChatBody {
   model?: string;
   messages?: ChatMessage[];
@@ -12,6 +13,8 @@ interface ChatBody {
   max_tokens?: number;
   max_completion_tokens?: number;
   tools?: ToolDef[];
+  tool_choice?: "none" | "auto" | "required" | { type?: string; function?: { name?: string } };
+  response_format?: { type?: string; json_schema?: { schema?: unknown; strict?: boolean | null } };
   /** Choices to generate (each one costs its completion tokens, as OpenAI bills). */
   n?: number;
 }
@@ -65,18 +68,55 @@ export interface Plan {
   completionTokens: number;
 }
 
+/** The tool the fake may call: offered (called after a user turn, with its text) or forced (always called, with arguments its parameters allow). */
+export interface ToolPick {
+  name: string;
+  forced: boolean;
+  /** The function's JSON Schema, read when the call is forced. */
+  parameters?: unknown;
+  /** Every declared property in the arguments, not only the required ones. */
+  strict?: boolean;
+}
+
+/** A structured answer the caller asked for: JSON text (for its schema) instead of the echo. */
+export type ReplyFormat = { type: "json_schema"; schema: unknown; strict?: boolean } | { type: "json_object" };
+
+/**
+ * JSON text whose whitespace-separated words join back to the same text: whitespace inside its
+ * strings other than a lone space is written as an escape, so the word-by-word deltas, the token
+ * count and a `length` cut all see the answer as the caller will parse it.
+ */
+function wordSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<=\s)\s|[^\S ]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The JSON a structured answer carries: an instance of the schema, or for json_object the user's text in an object. */
+function structuredReply(format: ReplyFormat, text: string): string {
+  return wordSafeJson(format.type === "json_schema" ? minimalInstance(format.schema, { text, strict: format.strict === true }) : { text });
+}
+
 /**
  * The deterministic answer: with tools offered and a user turn last, the fake calls the first tool
- * with the user's text; after a tool result it answers with what the tool said; else it echoes.
- * Reasoning comes first and counts against the completion limit, as at OpenAI.
+ * with the user's text; a forced tool is called with arguments its schema allows; after a tool
+ * result it answers with what the tool said; else it echoes. A structured `format` answers with
+ * JSON for it instead. Reasoning comes first and counts against the completion limit, as at OpenAI.
  */
-export function planReply(model: string, messages: ChatMessage[], tool: string | undefined, limit: number | undefined, choices: number): Plan {
+export function planReply(model: string, messages: ChatMessage[], tool: ToolPick | undefined, limit: number | undefined, choices: number, format?: ReplyFormat): Plan {
   const prompt = messages.map((m) => textOf(m.content)).join("\n");
   const d = parseDirectives(model, prompt);
   const failWith = flakyStatus(d);
   const last = messages.at(-1);
-  const toolCall = tool && last?.role === "user" ? { id: `call_${Date.now().toString(36)}`, type: "function" as const, function: { name: tool, arguments: JSON.stringify({ text: stripMarkers(textOf(last.content)) }) } } : undefined;
-  const reply = last?.role === "tool" ? `Tool said: ${textOf(last.content)}` : d.words !== undefined ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ") : replyFor(messages, d.reply);
+  const userText = stripMarkers(textOf([...messages].reverse().find((m) => m.role === "user")?.content));
+  const args = tool?.forced ? minimalInstance(tool.parameters ?? { type: "object" }, { text: userText, strict: tool.strict === true }) : { text: userText };
+  const toolCall =
+    tool && (tool.forced || last?.role === "user") ? { id: `call_${Date.now().toString(36)}`, type: "function" as const, function: { name: tool.name, arguments: JSON.stringify(args) } } : undefined;
+  const reply = format
+    ? structuredReply(format, userText)
+    : last?.role === "tool"
+      ? `Tool said: ${textOf(last.content)}`
+      : d.words !== undefined
+        ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ")
+        : replyFor(messages, d.reply);
   let words = reply.split(/\s+/).filter(Boolean);
   let finish = "stop";
   const reasoning = typeof limit === "number" && limit > 0 ? Math.min(d.reasoningTokens, limit) : d.reasoningTokens;
@@ -101,11 +141,27 @@ export function failure(res: ServerResponse, d: Directives, status: number): voi
   res.writeHead(status, headers).end(JSON.stringify({ error: { message: `fake upstream status ${status}`, type: "server_error", code: null } }));
 }
 
+/** The tool `tool_choice` forces (a named function, or the first one when "required"), else the first one offered; none for "none". */
+function chatTool(body: ChatBody): ToolPick | undefined {
+  const tc = body.tool_choice;
+  if (tc === "none") return undefined;
+  const named = typeof tc === "object" ? tc?.function?.name : undefined;
+  const fn = (named === undefined ? body.tools?.[0] : body.tools?.find((t) => t.function?.name === named))?.function;
+  if (!fn?.name) return undefined;
+  return { name: fn.name, forced: named !== undefined || tc === "required", parameters: fn.parameters, strict: fn.strict === true };
+}
+
+function chatFormat(rf: ChatBody["response_format"]): ReplyFormat | undefined {
+  if (rf?.type === "json_schema") return { type: "json_schema", schema: rf.json_schema?.schema ?? { type: "object" }, strict: rf.json_schema?.strict === true };
+  if (rf?.type === "json_object") return { type: "json_object" };
+  return undefined;
+}
+
 export async function handleChat(body: ChatBody, res: ServerResponse, _req: IncomingMessage): Promise<void> {
   const model = body.model ?? "";
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
-  const plan = planReply(model, messages, body.tools?.[0]?.function?.name, body.max_completion_tokens ?? body.max_tokens, choices);
+  const plan = planReply(model, messages, chatTool(body), body.max_completion_tokens ?? body.max_tokens, choices, chatFormat(body.response_format));
   const { d, toolCall, words, finish, reasoning, promptCount, completionTokens } = plan;
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;

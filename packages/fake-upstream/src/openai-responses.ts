@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { cut, failure, planReply, sleep, type ChatMessage } from "./openai-chat.js";
+import { cut, failure, planReply, sleep, type ChatMessage, type ReplyFormat, type ToolPick } from "./openai-chat.js";
 
 type Json = Record<string, unknown>;
 
@@ -10,7 +10,9 @@ interface ResponsesBody {
   instructions?: string | null;
   stream?: boolean;
   max_output_tokens?: number | null;
-  tools?: Array<{ type?: string; name?: string }>;
+  tools?: Array<{ type?: string; name?: string; parameters?: unknown; strict?: boolean | null }>;
+  tool_choice?: "none" | "auto" | "required" | { type?: string; name?: string };
+  text?: { format?: { type?: string; schema?: unknown; strict?: boolean | null } } | null;
   store?: boolean;
   previous_response_id?: string | null;
   reasoning?: { effort?: string | null; summary?: string | null } | null;
@@ -39,8 +41,30 @@ function messagesOf(body: ResponsesBody): ChatMessage[] {
 }
 
 /**
+ * The function `tool_choice` forces (by name, or the first when "required"), else the first one
+ * offered; none for "none". Function tools are strict unless they say otherwise, as at OpenAI.
+ */
+function responsesTool(body: ResponsesBody): ToolPick | undefined {
+  const tc = body.tool_choice;
+  if (tc === "none") return undefined;
+  const functions = (body.tools ?? []).filter((t) => t.type === "function");
+  const named = typeof tc === "object" && tc?.type === "function" ? tc.name : undefined;
+  const fn = named === undefined ? functions[0] : functions.find((t) => t.name === named);
+  if (!fn?.name) return undefined;
+  return { name: fn.name, forced: named !== undefined || tc === "required", parameters: fn.parameters, strict: fn.strict !== false };
+}
+
+function responsesFormat(body: ResponsesBody): ReplyFormat | undefined {
+  const f = body.text?.format;
+  if (f?.type === "json_schema") return { type: "json_schema", schema: f.schema ?? { type: "object" }, strict: f.strict === true };
+  if (f?.type === "json_object") return { type: "json_object" };
+  return undefined;
+}
+
+/**
  * OpenAI's Responses API, faked with the same deterministic answers as chat completions: the echo,
- * a call of the first function tool after a user turn, what the tool said after its output, and the
+ * a call of the first function tool after a user turn (a forced one always, with arguments its
+ * parameters allow), what the tool said after its output, JSON for a `text.format` schema, and the
  * directives (`reasoning=N` adds a reasoning item and reasoning tokens, `cached=N` cached input
  * tokens, `cut`, `status`, `malformed` …). Refuses `previous_response_id` and `store: true`, which
  * a gateway that keeps conversations itself must never send. Streams the documented event
@@ -52,8 +76,7 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
     res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake: the gateway must send store: false and no previous_response_id", type: "invalid_request_error", param: "store", code: null } }));
     return;
   }
-  const tool = body.tools?.find((t) => t.type === "function")?.name;
-  const plan = planReply(model, messagesOf(body), tool, body.max_output_tokens ?? undefined, 1);
+  const plan = planReply(model, messagesOf(body), responsesTool(body), body.max_output_tokens ?? undefined, 1, responsesFormat(body));
   const { d, toolCall, words, reasoning } = plan;
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;
@@ -81,8 +104,8 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
     reasoning: { effort: body.reasoning?.effort ?? null, summary: null },
     store: false,
     temperature: 1,
-    text: { format: { type: "text" } },
-    tool_choice: "auto",
+    text: body.text ?? { format: { type: "text" } },
+    tool_choice: body.tool_choice ?? "auto",
     tools: body.tools ?? [],
     top_p: 1,
     truncation: "disabled",

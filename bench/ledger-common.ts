@@ -4,9 +4,9 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { USAGE_STREAM, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService } from "@gateway/proto";
 import { freePort } from "@gateway/testing";
-import { root, sleep, stopChild as stopProcess } from "../../../scripts/lib/bench.ts";
+import { root, sleep, stopChild as stopProcess } from "../scripts/lib/bench.ts";
 
-export { cpuMicros, pct, root, sleep, treeCpu, treeDelta } from "../../../scripts/lib/bench.ts";
+export { cpuMicros, pct, root, sleep, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
 
 export const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 

@@ -5,7 +5,7 @@
  * from the first acknowledgement to an empty durable. Reports events/s and the CPU per event of the
  * ledger process(es) and of Postgres (postmaster + backends). Bounded: N events, then it stops.
  *
- *   make build && node apps/ledger/bench/backlog.ts [events=100000] [batch=500] [ledgers=1]
+ *   make build && node bench/ledger-backlog.ts [events=100000] [batch=500] [ledgers=1]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
 import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createDatabase, startNats, startPostgres } from "@gateway/testing";
-import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 100_000);
 const BATCH = Number(process.argv[3] ?? 500);

@@ -7,7 +7,7 @@
  * collection: the data-plane it starts gets --expose-gc and a SIGUSR2 handler that runs gc()). Ends with a one-line JSON summary on stdout. Bounded: a
  * fixed number of streams on loopback, a deadline, and it kills only the processes it started.
  *
- *   make build && node apps/data-plane/bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0]
+ *   make build && node bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0]
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
  * old fixed pool. Needs a file descriptor limit of about 3 × streams (Node raises its soft limit to
@@ -22,10 +22,10 @@ import { createControlPlane, loadConfig as controlConfig } from "@gateway/contro
 import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
 import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
-import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { memory, pct, root } from "../../../scripts/lib/bench.ts";
-import { seedDemo } from "../../../scripts/lib/seed.ts";
+import { memory, pct, root } from "../scripts/lib/bench.ts";
+import { seedDemo } from "../scripts/lib/seed.ts";
 
 const STREAMS = Number(process.argv[2] ?? 2000);
 const WORDS = Number(process.argv[3] ?? 40);

@@ -13,7 +13,7 @@
  * Ends with one JSON line (`{"bench":"hot-path",…}`) to compare runs with (docs/operations.md).
  * Bounded: fixed request counts on loopback; stops by itself and ends only what it started.
  *
- *   make build && node apps/data-plane/bench/hot-path.ts [requests=8000] [concurrency=16] [sequential=1000] [rounds=4]
+ *   make build && node bench/hot-path.ts [requests=8000] [concurrency=16] [sequential=1000] [rounds=4]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,10 +23,10 @@ import { Agent, request } from "undici";
 import { connect } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
-import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
-import { seedDemo } from "../../../scripts/lib/seed.ts";
+import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
+import { seedDemo } from "../scripts/lib/seed.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { cpuMicros, gitCommit, memory, pct, root, stopChild, treeCpu, treeDelta } from "../../../scripts/lib/bench.ts";
+import { cpuMicros, gitCommit, memory, pct, root, stopChild, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
 
 const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -155,7 +155,7 @@ const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_SPOOL_DIR: spool,
   FAKE_UPSTREAM_API_KEY,
 });
-const bare = spawnNode("apps/data-plane/bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY });
+const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY });
 children.push(dp, bare);
 await waitForPort(dpPort, 30_000);
 await waitForPort(barePort, 30_000);
@@ -245,7 +245,7 @@ for (const t of [direct, viaBare, gateway]) {
 }
 // The floor under "added": the acknowledgement every answer waits for (the usage event stored by
 // JetStream), timed alone with the data-plane's own publish on a scratch stream of the same server.
-const { JetStreamPublish } = await import("../dist/usage/jetstream-publish.js");
+const { JetStreamPublish } = await import("../apps/data-plane/dist/usage/jetstream-publish.js");
 const floorNc = await connect({ servers: nats.url });
 await (await jetstreamManager(floorNc)).streams.add({ name: "BENCH_FLOOR", subjects: ["benchfloor.>"] });
 const floorPublish = new JetStreamPublish(floorNc);

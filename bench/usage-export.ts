@@ -6,14 +6,14 @@
  * With heap_mib, both run with that V8 old-space limit: an export that needed memory in proportion
  * to N would die of it; RSS alone is mostly garbage V8 has not collected yet.
  *
- *   make build && node apps/ledger/bench/export.ts [records=1000000] [format=csv] [pause_s=3] [heap_mib=0]
+ *   make build && node bench/usage-export.ts [records=1000000] [format=csv] [pause_s=3] [heap_mib=0]
  */
 import { spawn } from "node:child_process";
 import pg from "pg";
 import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
-import { gitCommit, memory } from "../../../scripts/lib/bench.ts";
-import { ledgerEnv, root, sleep, spawnNode, step, stopChild, waitReady } from "./common.ts";
+import { gitCommit, memory } from "../scripts/lib/bench.ts";
+import { ledgerEnv, root, sleep, spawnNode, step, stopChild, waitReady } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const FORMAT = process.argv[3] ?? "csv";

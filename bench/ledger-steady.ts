@@ -7,7 +7,7 @@
  * 50 ms on the latest event, as GET /v1/usage would find it). Postgres as the hot-path bench runs
  * it (fsync off). Bounded: a fixed duration, then it stops by itself.
  *
- *   make build && node apps/ledger/bench/steady.ts [events_per_s=2000] [seconds=15] [events_per_message=4] [ledger_script=apps/ledger/dist/main.js]
+ *   make build && node bench/ledger-steady.ts [events_per_s=2000] [seconds=15] [events_per_message=4] [ledger_script=apps/ledger/dist/main.js]
  */
 import { readFileSync } from "node:fs";
 import { connect } from "@nats-io/transport-node";
@@ -15,7 +15,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
 import { USAGE_BATCH_SUBJECT, type UsageEventV1 } from "@gateway/events";
 import { createDatabase, startNats, startPostgres } from "@gateway/testing";
-import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
 const RATE = Number(process.argv[2] ?? 2000);
 const SECONDS = Number(process.argv[3] ?? 15);

@@ -17,12 +17,12 @@
  * (`{"bench":"soak",…}`); exits 1 when a target is missed. Bounded: stops by itself after
  * warm-up + load + idle and ends only what it started.
  *
- *   make build && node apps/data-plane/bench/soak.ts [load_s=300] [idle_s=120] [concurrency=64]
+ *   make build && node bench/soak.ts [load_s=300] [idle_s=120] [concurrency=64]
  *
  * SOAK_SNAPSHOT_DIR=<dir>: also writes a heap snapshot of the data-plane when warm and at the end of
  * the idle period (compare them with bench/heap-diff.ts). Writing one takes ~150 MiB of native
  * memory that the allocator keeps: the RSS figures of such a run do not count. SOAK_NODE_FLAGS: node flags for the
- * data-plane instead of the deploy default (deploy/k8s/data-plane.yaml NODE_OPTIONS).
+ * data-plane instead of the deploy default (the image's NODE_OPTIONS, deploy/Dockerfile).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -33,10 +33,10 @@ import { join, resolve } from "node:path";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { adminService, createClient } from "@gateway/proto";
 import { Agent, request } from "undici";
-import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
+import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { gitCommit, memory, root, sleep, stopChild } from "../../../scripts/lib/bench.ts";
-import { seedDemo } from "../../../scripts/lib/seed.ts";
+import { gitCommit, memory, root, sleep, stopChild } from "../scripts/lib/bench.ts";
+import { seedDemo } from "../scripts/lib/seed.ts";
 
 const LOAD_S = Number(process.argv[2] ?? 300);
 const IDLE_S = Number(process.argv[3] ?? 120);

@@ -4,7 +4,7 @@
  * per-request leak shows as a count that grows with the requests served (Timeout, AbortSignal,
  * closures of a handler, …). Prints the largest changes by count; offline, reads only the two files.
  *
- *   node apps/data-plane/bench/heap-diff.ts before.heapsnapshot after.heapsnapshot [rows=30]
+ *   node bench/heap-diff.ts before.heapsnapshot after.heapsnapshot [rows=30]
  */
 import { readFileSync } from "node:fs";
 

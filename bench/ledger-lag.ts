@@ -8,7 +8,7 @@
  * seconds while both replicas keep serving from their credit leases; then it starts again and the
  * time to drain the backlog, with the load still running, is reported.
  *
- *   make build && node apps/ledger/bench/lag.ts [seconds=20] [concurrency=32] [outageSeconds=0]
+ *   make build && node bench/ledger-lag.ts [seconds=20] [concurrency=32] [outageSeconds=0]
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,9 +21,9 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
 import { startFakeUpstream } from "@gateway/fake-upstream";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
-import { FAKE_UPSTREAM_API_KEY } from "../../../scripts/lib/demo-catalog.ts";
-import { seedDemo } from "../../../scripts/lib/seed.ts";
-import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./common.ts";
+import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
+import { seedDemo } from "../scripts/lib/seed.ts";
+import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
 const SECONDS = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
