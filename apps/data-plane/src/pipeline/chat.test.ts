@@ -7,22 +7,7 @@ import { ClientGoneError } from "./attempts.js";
 import { serveChat } from "./chat.js";
 import { end } from "./ending.js";
 import type { ServedStream } from "./route.js";
-import {
-  SSE_DONE,
-  anthropicEvent,
-  brokenRead,
-  chatContent,
-  dataOf,
-  gate,
-  jsonReply,
-  openAIChunk,
-  refusedReply,
-  sse,
-  sseReply,
-  testbed,
-  type Bed,
-  type Reply,
-} from "./testing/scripted-upstream.js";
+import { SSE_DONE, anthropicEvent, brokenRead, chatContent, dataOf, gate, jsonReply, openAIChunk, refusedReply, sse, sseReply, testbed, type Bed, type Reply } from "./testing/scripted-upstream.js";
 
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Say hello" }], stream: true, ...o });
 
@@ -73,7 +58,11 @@ describe("serveChat: a stream retried before its first byte", () => {
     expect(bed.res.ended).toBe(SSE_DONE);
     // Every chunk the client got names the public model, never the deployment's.
     expect(bed.res.received).not.toContain("alpha-model");
-    expect(dataOf(bed.res.received).filter((d) => d !== "[DONE]").every((d) => (d as { model: string }).model === "gw-chat")).toBe(true);
+    expect(
+      dataOf(bed.res.received)
+        .filter((d) => d !== "[DONE]")
+        .every((d) => (d as { model: string }).model === "gw-chat"),
+    ).toBe(true);
     // The provider was asked for usage (include_usage), the client's usage-only chunk withheld (it did not ask).
     expect(bed.upstream.sentBody(2)).toMatchObject({ model: "alpha-model", stream: true, stream_options: { include_usage: true } });
     expect(bed.res.received).not.toContain('"usage"');

@@ -14,6 +14,7 @@ import {
   dataOf,
   gate,
   jsonReply,
+  nextTurn,
   openAIChunk,
   openAICompletion,
   sse,
@@ -107,6 +108,57 @@ describe("end: an output guardrail refusing a stream (window mode)", () => {
   });
 });
 
+/**
+ * Output rules check the answer's content (docs/guardrails.md, "What runs where": chat completions'
+ * output is "choices' message content"). Through the Anthropic chat adapter, thinking is counted
+ * for billing but never shown to a chat client.
+ */
+describe("end: output guardrails and text the client never sees", () => {
+  const rules = windowRule({ plugin: "keywords", config: { words: ["forbidden"] } });
+  const thinking = "Is this about forbidden topics? No.";
+
+  it("a whole answer: its thinking is not checked, the content passes", async () => {
+    const message = {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "alpha-model",
+      content: [
+        { type: "thinking", thinking, signature: "sig" },
+        { type: "text", text: "Hello" },
+      ],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 20, output_tokens: 12 },
+    };
+    const bed = testbed({ script: [jsonReply(message)], deployments: [{ code: "alpha", kind: "anthropic" }], guardrails: rules });
+    const { call, served } = await serve(bed, chatBody({ stream: false }));
+    await end(bed.ctx, "chat", call, served);
+    expect((JSON.parse(bed.res.ended!) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Hello");
+    expect(bed.published[0]).toMatchObject({ status: 200, guardrails: [{ plugin: "keywords", outcome: "pass" }] });
+  });
+
+  // The window-mode guard reads what is sent, not what is counted for billing: hidden thinking (and
+  // text beside a structured answer) never reaches the client, as in the answer above.
+  it("a stream: hidden thinking containing a blocked word does not refuse the stream", async () => {
+    const reads: Read[] = [
+      anthropicEvent({ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "alpha-model", content: [], usage: { input_tokens: 20, output_tokens: 1 } } }),
+      anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } }),
+      anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking } }),
+      anthropicEvent({ type: "content_block_stop", index: 0 }),
+      anthropicEvent({ type: "content_block_start", index: 1, content_block: { type: "text", text: "" } }),
+      anthropicEvent({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hello" } }),
+      anthropicEvent({ type: "content_block_stop", index: 1 }),
+      anthropicEvent({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 12 } }),
+      anthropicEvent({ type: "message_stop" }),
+    ];
+    const bed = await streamed({ script: [sseReply(reads)], deployments: [{ code: "alpha", kind: "anthropic" }], guardrails: rules });
+    expect(bed.res.received).not.toContain("forbidden");
+    expect(chatContent(bed.res.received)).toBe("Hello");
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(bed.published[0]).toMatchObject({ status: 200, guardrails: [{ plugin: "keywords", outcome: "pass" }] });
+  });
+});
+
 describe("end: the usage billed for a stream, wherever the provider put it", () => {
   it("usage in the final chunk that still has choices (forwarded with it)", async () => {
     const usage = { prompt_tokens: 1117, completion_tokens: 2, total_tokens: 1119, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 0 } };
@@ -159,7 +211,14 @@ describe("end: the usage billed for a stream, wherever the provider put it", () 
     sseReply([
       anthropicEvent({
         type: "message_start",
-        message: { id: "msg_1", type: "message", role: "assistant", model: "alpha-model", content: [], usage: { input_tokens: 25, cache_read_input_tokens: 10, cache_creation_input_tokens: 5, output_tokens: 1 } },
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "alpha-model",
+          content: [],
+          usage: { input_tokens: 25, cache_read_input_tokens: 10, cache_creation_input_tokens: 5, output_tokens: 1 },
+        },
       }),
       anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
       anthropicEvent({ type: "ping" }),
@@ -226,6 +285,20 @@ describe("end: a whole answer (the answer executor)", () => {
     expect(bed.published[0]).toMatchObject({ provider: "beta", status: 200 });
   });
 
+  it("the answer waits for its usage event to be durable", async () => {
+    const durable = gate();
+    const bed = testbed({ script: [jsonReply(openAICompletion("Hello!", usage))], publishGate: durable.promise });
+    const { call, served } = await serve(bed, chatBody({ stream: false }));
+    const ending = end(bed.ctx, "chat", call, served);
+    await nextTurn();
+    expect(bed.published).toHaveLength(1);
+    expect(bed.res.endCalls).toBe(0);
+    expect(bed.settled).toEqual([]);
+    durable.release();
+    await ending;
+    expect(bed.timeline.slice(-3)).toEqual(["durable", "settle", "end"]);
+  });
+
   it("a client gone during the attempt: the attempt runs to its end, billed with status 499, nothing written", async () => {
     const held = gate();
     const bed = testbed({ script: [jsonReply(openAICompletion("Too late", usage), { gate: held.promise })] });
@@ -246,6 +319,14 @@ describe("end: a whole answer (the answer executor)", () => {
     expect(bed.res.headers["content-type"]).toBeUndefined();
   });
 });
+
+/** The text of a Responses stream's output_text deltas. */
+function responsesText(text: string): string {
+  return (dataOf(text) as Array<{ type?: string; delta?: string }>)
+    .filter((e) => e.type === "response.output_text.delta")
+    .map((e) => e.delta)
+    .join("");
+}
 
 describe("end: the Responses keep() path", () => {
   const responsesBody: ResponsesRequestBody = { model: "gw-chat", input: "Say hello", store: true };
@@ -279,7 +360,11 @@ describe("end: the Responses keep() path", () => {
 
     const ending = end(bed.ctx, "responses", call, served);
     await keepCalled.promise;
-    expect(bed.res.endCalls).toBe(0); // held while storing
+    await nextTurn();
+    // Billed, but held while storing.
+    expect(bed.published).toHaveLength(1);
+    expect(bed.settled).toHaveLength(1);
+    expect(bed.res.endCalls).toBe(0);
     held.release();
     await ending;
 
@@ -303,7 +388,9 @@ describe("end: the Responses keep() path", () => {
   it("a stream's complete answer is stored after its usage event and before its last frame (response.completed)", async () => {
     const held = gate();
     const keepCalled = gate();
-    const bed = testbed({ script: [sseReply([role, word("Hel"), word("lo"), sse(openAIChunk({ finish: "stop" })), sse(openAIChunk({ noChoices: true, usage: { prompt_tokens: 30, completion_tokens: 2 } })), SSE_DONE])] });
+    const bed = testbed({
+      script: [sseReply([role, word("Hel"), word("lo"), sse(openAIChunk({ finish: "stop" })), sse(openAIChunk({ noChoices: true, usage: { prompt_tokens: 30, completion_tokens: 2 } })), SSE_DONE])],
+    });
     const { call, served } = await serveResponses(bed, { ...responsesBody, stream: true }, async (response) => {
       expect(response).toMatchObject({ id: "resp_test", status: "completed" });
       keepCalled.release();
@@ -313,13 +400,16 @@ describe("end: the Responses keep() path", () => {
     });
     const ending = end(bed.ctx, "responses", call, served);
     await keepCalled.promise;
+    await nextTurn();
+    // Relayed and billed; the last frame waits for the store.
+    expect(responsesText(bed.res.received)).toBe("Hello");
+    expect(bed.settled).toHaveLength(1);
     expect(bed.res.endCalls).toBe(0);
     expect(bed.res.received).not.toContain("response.completed");
     held.release();
     await ending;
 
-    const events = dataOf(bed.res.received) as Array<{ type: string; delta?: string; response?: Record<string, unknown> }>;
-    expect(events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("")).toBe("Hello");
+    const events = dataOf(bed.res.received) as Array<{ type: string; response?: Record<string, unknown> }>;
     expect(events.at(-1)).toMatchObject({ type: "response.completed", response: { id: "resp_test", store: true, usage: { input_tokens: 30, output_tokens: 2 } } });
     expect(bed.timeline.indexOf("publish")).toBeLessThan(bed.timeline.indexOf("kept"));
     expect(bed.timeline.indexOf("kept")).toBeLessThan(bed.timeline.indexOf("end"));

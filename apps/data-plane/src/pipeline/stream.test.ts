@@ -9,7 +9,7 @@ import { serveChat } from "./chat.js";
 import { end } from "./ending.js";
 import type { ServedStream } from "./route.js";
 import { relay } from "./stream.js";
-import { SSE_DONE, chatContent, dataOf, gate, openAIChunk, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+import { SSE_DONE, chatContent, dataOf, gate, nextTurn, openAIChunk, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
 
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Tell me a story" }], stream: true, ...o });
 
@@ -112,7 +112,13 @@ function connectionEndedAdapter(withEnd: boolean): WireAdapter<ChatRequestBody> 
       const parse = (data: string): ParsedStreamEvent => {
         const ev = JSON.parse(data) as { t?: string; stop?: boolean };
         if (ev.stop) stopped = true;
-        const chunk = { id: "gen-1", object: "chat.completion.chunk", created: 1, model: publicModel, choices: [{ index: 0, delta: ev.t ? { content: ev.t } : {}, finish_reason: ev.stop ? "stop" : null }] };
+        const chunk = {
+          id: "gen-1",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: publicModel,
+          choices: [{ index: 0, delta: ev.t ? { content: ev.t } : {}, finish_reason: ev.stop ? "stop" : null }],
+        };
         return { forward: JSON.stringify(chunk), chunk, text: ev.t ?? "", done: false };
       };
       if (!withEnd) return parse;
@@ -181,5 +187,22 @@ describe("relay: a provider whose stream ends with the connection", () => {
     expect(bed.attempts.map((a) => a.outcome)).toEqual(["upstream_error", "ok"]);
     expect(chatContent(bed.res.received)).toBe("Hi there");
     expect(bed.res.ended).toBe(SSE_DONE);
+  });
+});
+
+describe("relay then end: the last frame", () => {
+  it("a stream's last frame waits for its usage event to be durable", async () => {
+    const durable = gate();
+    const bed = testbed({ script: [sseReply([role, word("a"), word("b"), SSE_DONE])], publishGate: durable.promise });
+    const { call, served } = await openStream(bed);
+    const ending = end(bed.ctx, "chat", call, served);
+    await nextTurn();
+    expect(chatContent(bed.res.received)).toBe("ab");
+    expect(bed.published).toHaveLength(1);
+    expect(bed.res.endCalls).toBe(0);
+    durable.release();
+    await ending;
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(bed.timeline.slice(-3)).toEqual(["durable", "settle", "end"]);
   });
 });

@@ -89,7 +89,7 @@ export class OpenedStream {
     }
   }
 
-  /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses it). */
+  /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses them). */
   private take(parsed: ReturnType<StreamParser>): GatewayError | undefined {
     if (parsed.usage) this.usage = parsed.usage;
     this.text += parsed.text;
@@ -98,9 +98,12 @@ export class OpenedStream {
       this.writer.done?.(parsed);
       return undefined;
     }
-    const violation = this.guard && parsed.text ? this.guard(parsed.text) : undefined;
+    const frames = this.writer.chunk(parsed);
+    // The window-mode rules read what the client would see: text that is counted but never sent
+    // (hidden thinking, a structured answer's preamble) is not theirs to refuse.
+    const violation = this.guard && frames && parsed.text ? this.guard(parsed.text) : undefined;
     if (violation) return new GatewayError("guardrail_denied", violation);
-    this.pending += this.writer.chunk(parsed);
+    this.pending += frames;
     return undefined;
   }
 }

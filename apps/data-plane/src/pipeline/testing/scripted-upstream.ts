@@ -83,10 +83,7 @@ export function sse(data: unknown, event?: string): string {
 export const SSE_DONE = "data: [DONE]\n\n";
 
 /** An OpenAI chat-completions chunk from the provider (its own model name). */
-export function openAIChunk(
-  o: { content?: string; role?: string; finish?: string; usage?: Record<string, unknown> | null; noChoices?: boolean },
-  model = "alpha-model",
-): Record<string, unknown> {
+export function openAIChunk(o: { content?: string; role?: string; finish?: string; usage?: Record<string, unknown> | null; noChoices?: boolean }, model = "alpha-model"): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
   if (o.role) delta.role = o.role;
   if (o.content !== undefined) delta.content = o.content;
@@ -363,6 +360,8 @@ export interface BedOptions {
   breakerThreshold?: number;
   /** The org's guardrail rules (normalized, as the control-plane sends them). */
   guardrails?: GuardrailRule[];
+  /** Holds each usage publish until released (the event becoming durable at JetStream). */
+  publishGate?: Promise<unknown>;
 }
 
 export interface Bed {
@@ -378,7 +377,7 @@ export interface Bed {
   settled: number[];
   /** Attempts as the metric counts them. */
   attempts: Array<{ provider: string; outcome: string }>;
-  /** Ordered marks: publish, settle, writeHead, write, end, client-left (tests add their own). */
+  /** Ordered marks: publish, durable, settle, writeHead, write, end, client-left (tests add their own). */
   timeline: string[];
   /** The request's call (one per bed: its client signal follows `res`). */
   call<B>(body: B): Call<B, "chat">;
@@ -463,6 +462,8 @@ export function testbed(o: BedOptions): Bed {
       publish: async (event: UsageEventV1) => {
         published.push(event);
         timeline.push("publish");
+        if (o.publishGate) await o.publishGate;
+        timeline.push("durable");
       },
     },
     rateLimiter: { addTokens: () => undefined },
@@ -524,4 +525,12 @@ export function chatContent(text: string): string {
     for (const c of choices) if (typeof c.delta?.content === "string") s += c.delta.content;
   }
   return s;
+}
+
+/**
+ * One turn of the event loop: every promise continuation already queued has run (no clock
+ * involved). For asserting that something is still held back after all there was to do.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
