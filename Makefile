@@ -25,8 +25,9 @@ down: bootstrap
 test: check
 	@pnpm exec vitest run
 
-## Fails on a type error anywhere (src, *.test.ts, tests/, bench/, scripts/) or a lint finding.
+## Fails on a type error anywhere (src, *.test.ts, tests/, bench/, scripts/), a lint finding or a file the formatter would change (`pnpm format` fixes those).
 check: build
+	@pnpm exec biome format --reporter=summary
 	@pnpm exec turbo run typecheck typecheck:root lint lint:root --continue --output-logs=errors-only
 
 typecheck: build

@@ -94,7 +94,14 @@ function spawnNode(script: string, env: Record<string, string>): ChildProcess {
 async function metricsText(url: string): Promise<string> {
   return (await request(`${url}/metrics`)).body.text();
 }
-const metric = (text: string, line: string) => Number(text.split("\n").find((l) => l.startsWith(line))?.split(" ").pop() ?? NaN);
+const metric = (text: string, line: string) =>
+  Number(
+    text
+      .split("\n")
+      .find((l) => l.startsWith(line))
+      ?.split(" ")
+      .pop() ?? NaN,
+  );
 
 const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 step("starting infrastructure");
@@ -140,7 +147,14 @@ const ledger = spawnNode("apps/ledger/dist/main.js", {
 });
 children.push(control, ledger);
 await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
-const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${controlPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
+const seeded = await seedDemo({
+  controlPlaneAddr: `127.0.0.1:${controlPort}`,
+  ledgerAddr: `127.0.0.1:${ledgerPort}`,
+  adminToken: token,
+  fakeUpstreamUrl: fakeUrl,
+  orgName: "bench",
+  topUpMinor: 1_000_000_000,
+});
 
 step("seeded; starting data-plane and bare proxy");
 const spool = mkdtempSync(join(tmpdir(), "bench-spool-"));
@@ -182,7 +196,9 @@ async function ledgerCaughtUp(): Promise<void> {
 }
 
 step("measuring CPU at concurrency");
-console.log(`non-streaming: ${N} requests per target in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process; data-plane node flags as deployed: ${DEPLOY_NODE_FLAGS.join(" ") || "none"})`);
+console.log(
+  `non-streaming: ${N} requests per target in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process; data-plane node flags as deployed: ${DEPLOY_NODE_FLAGS.join(" ") || "none"})`,
+);
 const others = { "control-plane": control.pid!, ledger: ledger.pid!, nats: nats.pid, postgres: pg.pid };
 const pids = { gateway: dp.pid!, "bare proxy": bare.pid! };
 // Warm-up (JIT, connection pools, leases, caches): a few thousand requests each, or the per-request
@@ -217,9 +233,15 @@ const total = perRound * ROUNDS;
 const cpu = Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, v / total]));
 const rps = Object.fromEntries(Object.entries(elapsed).map(([k, v]) => [k, total / (v / 1000)]));
 for (const name of ["bare proxy", "gateway"]) {
-  console.log(`${name.padEnd(12)} cpu/request ${cpu[name]!.toFixed(0).padStart(4)} µs   rps ${rps[name]!.toFixed(0).padStart(5)}   p50 ${pct(lat[name]!, 50).toFixed(2)} ms   p99 ${pct(lat[name]!, 99).toFixed(2)} ms`);
+  console.log(
+    `${name.padEnd(12)} cpu/request ${cpu[name]!.toFixed(0).padStart(4)} µs   rps ${rps[name]!.toFixed(0).padStart(5)}   p50 ${pct(lat[name]!, 50).toFixed(2)} ms   p99 ${pct(lat[name]!, 99).toFixed(2)} ms`,
+  );
 }
-console.log(`  per gateway request elsewhere: ${Object.keys(others).map((k) => `${k} ${cpu[k]!.toFixed(0)} µs`).join(", ")}`);
+console.log(
+  `  per gateway request elsewhere: ${Object.keys(others)
+    .map((k) => `${k} ${cpu[k]!.toFixed(0)} µs`)
+    .join(", ")}`,
+);
 const ratio = cpu.gateway! / cpu["bare proxy"]!;
 console.log(`  gateway / bare proxy CPU per request: ${ratio.toFixed(2)}× overall; by round ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${pct(ratios, 50).toFixed(2)})`);
 
@@ -275,8 +297,12 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms p99 ${pct(xs, 99
 const added = (xs: Record<string, number[]>, p: number) => pct(xs.gateway!, p) - pct(xs["bare proxy"]!, p);
 const beyond = (p: number) => pct(ownLatency, p) - pct(seq["bare proxy"]!, p);
 console.log(`one at a time (${SEQUENTIAL}): direct ${fmt(seq.upstream!)} | via bare proxy ${fmt(seq["bare proxy"]!)} | via gateway ${fmt(seq.gateway!)}`);
-console.log(`  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms; of which the JetStream acknowledgement every answer waits for: ${fmt(ackFloor)} (timed alone)`);
-console.log(`  the wait for the durable usage event inside each gateway request (Server-Timing usage): ${fmt(usageWait)}; added beyond it: p50 ${beyond(50).toFixed(2)} ms p99 ${beyond(99).toFixed(2)} ms`);
+console.log(
+  `  added by the gateway over the bare proxy: p50 ${added(seq, 50).toFixed(2)} ms p99 ${added(seq, 99).toFixed(2)} ms; of which the JetStream acknowledgement every answer waits for: ${fmt(ackFloor)} (timed alone)`,
+);
+console.log(
+  `  the wait for the durable usage event inside each gateway request (Server-Timing usage): ${fmt(usageWait)}; added beyond it: p50 ${beyond(50).toFixed(2)} ms p99 ${beyond(99).toFixed(2)} ms`,
+);
 console.log(`  the spool's way instead, one append + fdatasync of the same event: ${fmt(syncFloor)} (timed alone)`);
 console.log(`stream first byte (${STREAMS} sequential): direct ${fmt(first.upstream!)} | via bare proxy ${fmt(first["bare proxy"]!)} | via gateway ${fmt(first.gateway!)}`);
 console.log(`  added by the gateway over the bare proxy: p50 ${added(first, 50).toFixed(2)} ms p99 ${added(first, 99).toFixed(2)} ms`);
@@ -286,7 +312,12 @@ const memGateway = mib(memory(dp.pid!));
 const memBare = mib(memory(bare.pid!));
 console.log(`memory after the run: gateway RSS ${memGateway.rss} MiB (peak ${memGateway.peak}) | bare proxy RSS ${memBare.rss} MiB (peak ${memBare.peak})`);
 const m = await metricsText(gateway.url);
-console.log(m.split("\n").filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_usage_publish_batch_events_sum") || l.startsWith("gateway_usage_publish_batch_events_count")).join("\n"));
+console.log(
+  m
+    .split("\n")
+    .filter((l) => l.startsWith("gateway_usage_events_total") || l.startsWith("gateway_usage_publish_batch_events_sum") || l.startsWith("gateway_usage_publish_batch_events_count"))
+    .join("\n"),
+);
 
 console.log(
   JSON.stringify({
@@ -316,7 +347,13 @@ console.log(
       added_beyond_usage_wait_p50: round(beyond(50)),
       added_beyond_usage_wait_p99: round(beyond(99)),
     },
-    stream_first_byte_ms: { direct_p50: round(pct(first.upstream!, 50)), bare_p50: round(pct(first["bare proxy"]!, 50)), gateway_p50: round(pct(first.gateway!, 50)), added_p50: round(added(first, 50)), added_p99: round(added(first, 99)) },
+    stream_first_byte_ms: {
+      direct_p50: round(pct(first.upstream!, 50)),
+      bare_p50: round(pct(first["bare proxy"]!, 50)),
+      gateway_p50: round(pct(first.gateway!, 50)),
+      added_p50: round(added(first, 50)),
+      added_p99: round(added(first, 99)),
+    },
     rss_mib: { gateway: memGateway.rss, gateway_peak: memGateway.peak, bare: memBare.rss },
   }),
 );

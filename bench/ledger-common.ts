@@ -20,7 +20,10 @@ export const stopChild = (c: ChildProcess) => stopProcess(c, 20_000);
 export async function waitReady(opsPort: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`ops port ${opsPort} not ready within ${timeoutMs} ms`);
     await sleep(50);
@@ -32,7 +35,6 @@ export async function pending(jsm: JetStreamManager, durable = "ledger"): Promis
   const c = await jsm.consumers.info(USAGE_STREAM, durable);
   return { pending: c.num_pending + c.num_ack_pending, ackFloor: c.ack_floor.stream_seq };
 }
-
 
 /** A ledger's environment on free ports, with `extra` settings on top. */
 export async function ledgerEnv(dbUrl: string, natsUrl: string, token: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {

@@ -38,7 +38,17 @@ const pgServer = await startPostgres({ durable: true });
 const nats = await startNats();
 const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
 const dbUrl = await createDatabase(pgServer.url, "lag_bench");
-const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+const control = createControlPlane(
+  controlConfig({
+    CONTROL_PLANE_DATABASE_URL: dbUrl,
+    CONTROL_PLANE_NATS_URL: nats.url,
+    CONTROL_PLANE_GRPC_PORT: "0",
+    CONTROL_PLANE_OPS_PORT: "0",
+    CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
+    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
+    CONTROL_PLANE_LOG_LEVEL: "silent",
+  }),
+);
 await control.start();
 const ledgerPort = await freePort();
 const ledgerOps = await freePort();
@@ -53,7 +63,14 @@ const ledgerEnv = {
 };
 let ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
 await waitReady(ledgerOps);
-const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${control.grpcPort}`, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: TOKEN, fakeUpstreamUrl: fake.url, orgName: "lag-bench", topUpMinor: 1_000_000_000_000 });
+const seeded = await seedDemo({
+  controlPlaneAddr: `127.0.0.1:${control.grpcPort}`,
+  ledgerAddr: `127.0.0.1:${ledgerPort}`,
+  adminToken: TOKEN,
+  fakeUpstreamUrl: fake.url,
+  orgName: "lag-bench",
+  topUpMinor: 1_000_000_000_000,
+});
 
 step("starting two data-plane replicas");
 const replicas: { child: ChildProcess; url: string }[] = [];
@@ -82,7 +99,9 @@ const chat = async (url: string) => {
   return { status: r.statusCode, id: String(r.headers["x-request-id"] ?? "") };
 };
 for (const r of replicas) {
-  for (let i = 0; i < 100; i++) if ((await chat(r.url)).status === 200) break; else await sleep(100);
+  for (let i = 0; i < 100; i++)
+    if ((await chat(r.url)).status === 200) break;
+    else await sleep(100);
 }
 
 const nc = await connect({ servers: nats.url });
@@ -110,7 +129,8 @@ const readDelays: number[] = [];
 const sampler = (async () => {
   while (performance.now() < stopAt) {
     pendingSamples.push((await pending(jsm)).pending);
-    if (process.env.BENCH_TRACE && pendingSamples.length % 4 === 0) step(`t=${((performance.now() - (stopAt - SECONDS * 1000)) / 1000).toFixed(0)} s pending ${pendingSamples.at(-1)} answered ${done}`);
+    if (process.env.BENCH_TRACE && pendingSamples.length % 4 === 0)
+      step(`t=${((performance.now() - (stopAt - SECONDS * 1000)) / 1000).toFixed(0)} s pending ${pendingSamples.at(-1)} answered ${done}`);
     await sleep(250);
   }
 })();
@@ -171,16 +191,29 @@ const drainMs = performance.now() - tail;
 
 console.log(`two data-plane replicas at saturation for ${SECONDS} s (concurrency ${CONCURRENCY}), durable Postgres, one ledger`);
 if (outageResult) {
-  console.log(`  ledger stopped ${OUTAGE} s: backlog ${outageResult.backlog} events (${outageResult.backlogStart} before); restarted, ready in ${outageResult.readyMs.toFixed(0)} ms, caught up (≤ 100 pending) ${(outageResult.drainMs / 1000).toFixed(2)} s after the restart while the load continued`);
+  console.log(
+    `  ledger stopped ${OUTAGE} s: backlog ${outageResult.backlog} events (${outageResult.backlogStart} before); restarted, ready in ${outageResult.readyMs.toFixed(0)} ms, caught up (≤ 100 pending) ${(outageResult.drainMs / 1000).toFixed(2)} s after the restart while the load continued`,
+  );
 }
 console.log(`  requests ${done} ok (${(done / secs).toFixed(0)}/s), ${failed} failed`);
 console.log(`  unacknowledged usage events (every 250 ms): p50 ${pct(pendingSamples, 50)} p99 ${pct(pendingSamples, 99)} max ${Math.max(...pendingSamples)}`);
-console.log(`  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`);
+console.log(
+  `  answer → usage record readable: p50 ${pct(readDelays, 50).toFixed(0)} ms p99 ${pct(readDelays, 99).toFixed(0)} ms max ${Math.max(...readDelays).toFixed(0)} ms (${readDelays.length} probes)`,
+);
 console.log(`  GET /v1/usage/{id} right after the answer (every 200 ms): ${[...lookups].map(([s, n]) => `${n}× ${s}`).join(", ")}`);
 const ledgerMetrics = await (await fetch(`http://127.0.0.1:${ledgerOps}/metrics`)).text();
-const metricValue = (name: string) => Number(ledgerMetrics.split("\n").find((l) => l.startsWith(name))?.split(" ").pop() ?? NaN);
+const metricValue = (name: string) =>
+  Number(
+    ledgerMetrics
+      .split("\n")
+      .find((l) => l.startsWith(name))
+      ?.split(" ")
+      .pop() ?? NaN,
+  );
 const batches = metricValue("ledger_apply_batch_events_count");
-console.log(`  ledger batches: ${batches}, mean ${(metricValue("ledger_apply_batch_events_sum") / batches).toFixed(1)} events, mean apply ${((metricValue("ledger_apply_duration_seconds_sum") / metricValue("ledger_apply_duration_seconds_count")) * 1000).toFixed(1)} ms`);
+console.log(
+  `  ledger batches: ${batches}, mean ${(metricValue("ledger_apply_batch_events_sum") / batches).toFixed(1)} events, mean apply ${((metricValue("ledger_apply_duration_seconds_sum") / metricValue("ledger_apply_duration_seconds_count")) * 1000).toFixed(1)} ms`,
+);
 console.log(`  backlog left when the load stopped drained in ${drainMs.toFixed(0)} ms`);
 console.log(`  CPU per request: ledger ${(ledgerCpu / done).toFixed(1)} µs, Postgres ${(pgCpu / done).toFixed(1)} µs`);
 console.log(

@@ -103,7 +103,14 @@ await drain();
 
 const metrics = async () => {
   const text = await (await fetch(`http://127.0.0.1:${env.LEDGER_OPS_PORT}/metrics`)).text();
-  return (name: string) => Number(text.split("\n").find((l) => l.startsWith(name))?.split(" ").pop() ?? NaN);
+  return (name: string) =>
+    Number(
+      text
+        .split("\n")
+        .find((l) => l.startsWith(name))
+        ?.split(" ")
+        .pop() ?? NaN,
+    );
 };
 step(`load: ${RATE} events/s in messages of ${PER_MESSAGE} for ${SECONDS} s (${SCRIPT})`);
 const m0 = await metrics();
@@ -149,7 +156,9 @@ const result = {
   publish_to_record_ms: { p50: Math.round(pct(delays, 50)), p99: Math.round(pct(delays, 99)), max: Math.round(Math.max(...delays)), probes: delays.length },
   accounts_out_of_balance: check.rows[0]!.bad,
 };
-console.log(`ledger at ${RATE} events/s (${PER_MESSAGE} per message): CPU per event ledger ${result.cpu_us_per_event.ledger} µs, Postgres ${result.cpu_us_per_event.postgres} µs; ${batches} batches of ${result.mean_batch_events} events, ${result.mean_apply_ms} ms each; publish → record p50 ${result.publish_to_record_ms.p50} ms p99 ${result.publish_to_record_ms.p99} ms`);
+console.log(
+  `ledger at ${RATE} events/s (${PER_MESSAGE} per message): CPU per event ledger ${result.cpu_us_per_event.ledger} µs, Postgres ${result.cpu_us_per_event.postgres} µs; ${batches} batches of ${result.mean_batch_events} events, ${result.mean_apply_ms} ms each; publish → record p50 ${result.publish_to_record_ms.p50} ms p99 ${result.publish_to_record_ms.p99} ms`,
+);
 console.log(JSON.stringify(result));
 
 await db.end();

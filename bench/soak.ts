@@ -215,7 +215,11 @@ const dp = spawnNode(
 children.push(dp);
 // The inspector announces itself on stderr; everything else goes through.
 dp.stderr!.on("data", (b: Buffer) => {
-  const text = b.toString().split("\n").filter((l) => l && !/^(Debugger listening|For help, see|Debugger attached|Debugger ending)/.test(l)).join("\n");
+  const text = b
+    .toString()
+    .split("\n")
+    .filter((l) => l && !/^(Debugger listening|For help, see|Debugger attached|Debugger ending)/.test(l))
+    .join("\n");
   if (text) process.stderr.write(`${text}\n`);
 });
 await waitForPort(dpPort, 30_000);
@@ -248,8 +252,23 @@ const chat = (model: string, content: string, extra: object = {}) => ({ model, m
 const prompt = "Summarise the quarterly planning notes for the benchmark please";
 const kinds: Kind[] = [
   { name: "chat", weight: 30, path: "/v1/chat/completions", body: () => chat("gw-chat-mini", prompt), expect: 200 },
-  { name: "chat_stream", weight: 16, path: "/v1/chat/completions", stream: true, body: () => chat("gw-chat-mini", `${prompt} [[fake:words=80]]`, { stream: true, stream_options: { include_usage: true } }), expect: 200 },
-  { name: "chat_stream_left", weight: 6, path: "/v1/chat/completions", stream: true, leaveAfter: 2, body: () => chat("gw-chat-mini", `${prompt} [[fake:words=400,chunk_delay=3]]`, { stream: true }), expect: 200 },
+  {
+    name: "chat_stream",
+    weight: 16,
+    path: "/v1/chat/completions",
+    stream: true,
+    body: () => chat("gw-chat-mini", `${prompt} [[fake:words=80]]`, { stream: true, stream_options: { include_usage: true } }),
+    expect: 200,
+  },
+  {
+    name: "chat_stream_left",
+    weight: 6,
+    path: "/v1/chat/completions",
+    stream: true,
+    leaveAfter: 2,
+    body: () => chat("gw-chat-mini", `${prompt} [[fake:words=400,chunk_delay=3]]`, { stream: true }),
+    expect: 200,
+  },
   { name: "messages", weight: 8, path: "/v1/messages", body: () => chat("gw-claude", prompt), expect: 200 },
   { name: "messages_stream", weight: 5, path: "/v1/messages", stream: true, body: () => chat("gw-claude", `${prompt} [[fake:words=60]]`, { stream: true }), expect: 200 },
   { name: "embeddings", weight: 10, path: "/v1/embeddings", body: () => ({ model: "gw-embed-small", input: [prompt, "a second input to embed"] }), expect: 200 },
@@ -374,7 +393,9 @@ const afterLoad = memory(dp.pid!);
 const afterLoadHeap = await inspector.heap();
 const afterLoadBreakdown = await inspector.breakdown();
 step(`  memory after load (MiB): ${JSON.stringify(afterLoadBreakdown)} ${smaps(dp.pid!)}`);
-step(`load done: ${requests} requests (${Math.round(requests / loadSecs)}/s); heap ${afterLoadHeap.toFixed(1)} MiB (uncollected), RSS ${afterLoad.rss.toFixed(0)} MiB, peak ${afterLoad.peak.toFixed(0)} MiB`);
+step(
+  `load done: ${requests} requests (${Math.round(requests / loadSecs)}/s); heap ${afterLoadHeap.toFixed(1)} MiB (uncollected), RSS ${afterLoad.rss.toFixed(0)} MiB, peak ${afterLoad.peak.toFixed(0)} MiB`,
+);
 
 phase = "idle";
 step(`idle: ${IDLE_S} s`);
@@ -399,12 +420,20 @@ const mix = Object.fromEntries([...stats].map(([name, s]) => [name, s.sent]));
 const unexpected = Object.fromEntries([...stats].filter(([, s]) => s.unexpected > 0).map(([name, s]) => [name, s.statuses]));
 
 console.log(`soak: ${LOAD_S} s at concurrency ${CONCURRENCY} (after ${WARMUP_S} s warm-up), then ${IDLE_S} s idle; ${availableParallelism()} cores`);
-console.log(`requests: ${requests} (${Math.round(requests / loadSecs)}/s): ${Object.entries(mix).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+console.log(
+  `requests: ${requests} (${Math.round(requests / loadSecs)}/s): ${Object.entries(mix)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")}`,
+);
 if (Object.keys(unexpected).length) console.log(`unexpected statuses: ${JSON.stringify(unexpected)}`);
-console.log(`heap (after a full GC): start ${startHeap.toFixed(1)} MiB, warm ${warmHeap.toFixed(1)} MiB, under load ${collectedUnderLoad.map((c) => `${c.heap}@${c.t}s`).join(" ") || "-"}, end of idle ${endHeap.toFixed(1)} MiB (${heapGrowth >= 0 ? "+" : ""}${heapGrowth.toFixed(1)} MiB vs warm; target ≤ +${TARGET_HEAP_GROWTH_MIB}) ${pass.heap ? "PASS" : "FAIL"}`);
+console.log(
+  `heap (after a full GC): start ${startHeap.toFixed(1)} MiB, warm ${warmHeap.toFixed(1)} MiB, under load ${collectedUnderLoad.map((c) => `${c.heap}@${c.t}s`).join(" ") || "-"}, end of idle ${endHeap.toFixed(1)} MiB (${heapGrowth >= 0 ? "+" : ""}${heapGrowth.toFixed(1)} MiB vs warm; target ≤ +${TARGET_HEAP_GROWTH_MIB}) ${pass.heap ? "PASS" : "FAIL"}`,
+);
 console.log(`heap in use under load (garbage included): max ${Math.max(...loadSamples.map((s) => s.heap)).toFixed(0)} MiB`);
 if (SNAPSHOT_DIR) console.log("RSS below includes the heap snapshots' native memory (SOAK_SNAPSHOT_DIR): not comparable");
-console.log(`RSS: start ${startRss.toFixed(0)} MiB, warm ${warmRss.toFixed(0)} MiB, after load ${afterLoad.rss.toFixed(0)} MiB, end of idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB (target ≤ ${TARGET_RSS_PEAK_MIB}) ${pass.rss ? "PASS" : "FAIL"}`);
+console.log(
+  `RSS: start ${startRss.toFixed(0)} MiB, warm ${warmRss.toFixed(0)} MiB, after load ${afterLoad.rss.toFixed(0)} MiB, end of idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB (target ≤ ${TARGET_RSS_PEAK_MIB}) ${pass.rss ? "PASS" : "FAIL"}`,
+);
 
 console.log(
   JSON.stringify({

@@ -82,10 +82,30 @@ const db = await createDatabase(pg.url, "bench_streams");
 const token = "bench-admin-token-0123456789";
 /** The data-plane's caller token at the control-plane and the ledger. */
 const dpToken = "bench-data-plane-token-0123456789";
-const control = createControlPlane(controlConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: token, CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+const control = createControlPlane(
+  controlConfig({
+    CONTROL_PLANE_DATABASE_URL: db,
+    CONTROL_PLANE_NATS_URL: nats.url,
+    CONTROL_PLANE_GRPC_PORT: "0",
+    CONTROL_PLANE_OPS_PORT: "0",
+    CONTROL_PLANE_ADMIN_TOKEN: token,
+    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
+    CONTROL_PLANE_LOG_LEVEL: "silent",
+  }),
+);
 await control.start();
 const ledgerPort = await freePort();
-const ledger = createLedger(ledgerConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(ledgerPort), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: token, LEDGER_DATA_PLANE_TOKEN: dpToken, LEDGER_LOG_LEVEL: "silent" }));
+const ledger = createLedger(
+  ledgerConfig({
+    LEDGER_DATABASE_URL: db,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: String(ledgerPort),
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: token,
+    LEDGER_DATA_PLANE_TOKEN: dpToken,
+    LEDGER_LOG_LEVEL: "silent",
+  }),
+);
 await ledger.start();
 const controlAddr = `127.0.0.1:${control.grpcPort}`;
 const seeded = await seedDemo({ controlPlaneAddr: controlAddr, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
@@ -98,17 +118,21 @@ if (MAX_CONNECTIONS > 0) {
 step("starting the data-plane");
 const dpPort = await freePort();
 const spool = mkdtempSync(join(tmpdir(), "bench-streams-spool-"));
-const dp = spawnNode("apps/data-plane/dist/main.js", {
-  DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
-  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-  DATA_PLANE_LEDGER_TOKEN: dpToken,
-  DATA_PLANE_NATS_URL: nats.url,
-  DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
-  DATA_PLANE_SPOOL_DIR: spool,
-  FAKE_UPSTREAM_API_KEY,
-}, [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL]);
+const dp = spawnNode(
+  "apps/data-plane/dist/main.js",
+  {
+    DATA_PLANE_PORT: String(dpPort),
+    DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
+    DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+    DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
+    DATA_PLANE_LEDGER_TOKEN: dpToken,
+    DATA_PLANE_NATS_URL: nats.url,
+    DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+    DATA_PLANE_SPOOL_DIR: spool,
+    FAKE_UPSTREAM_API_KEY,
+  },
+  [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL],
+);
 await waitForPort(dpPort, 20_000);
 const dpUrl = `http://127.0.0.1:${dpPort}`;
 for (let i = 0; i < 100; i++) {
@@ -180,9 +204,13 @@ const after = { heap: await settledHeapMiB(dpUrl, dp.pid!, 8_000), rss: rssMiB(d
 const perStreamKiB = peak.open > 0 ? ((peak.rss - before.rss) * 1024) / peak.open : 0;
 console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms, provider max_connections ${MAX_CONNECTIONS || "default"}`);
 console.log(`  open at once: ${peakOpen} (client side), ${upstreamPeak} connections at the fake upstream; failed ${failed}`);
-console.log(`  all done in ${(totalMs / 1000).toFixed(1)} s; one stream ideal ${(IDEAL_MS / 1000).toFixed(1)} s; per stream p50 ${(pct(durations, 50) / 1000).toFixed(2)} s p99 ${(pct(durations, 99) / 1000).toFixed(2)} s`);
+console.log(
+  `  all done in ${(totalMs / 1000).toFixed(1)} s; one stream ideal ${(IDEAL_MS / 1000).toFixed(1)} s; per stream p50 ${(pct(durations, 50) / 1000).toFixed(2)} s p99 ${(pct(durations, 99) / 1000).toFixed(2)} s`,
+);
 console.log(`  connection wait: mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`);
-console.log(`  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB`);
+console.log(
+  `  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB`,
+);
 console.log(
   JSON.stringify({
     bench: "streams",

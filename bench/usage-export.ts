@@ -72,20 +72,16 @@ step(`a page's plan, half-way:\n${plan.rows.map((r) => `    ${r["QUERY PLAN"]}`)
 
 step(`exporting as ${FORMAT}; the reader pauses ${PAUSE_S} s half-way`);
 const ledgerBefore = memory(ledger.pid!);
-const ctl = spawn(
-  `${root}/bin/gatewayctl`,
-  ["usage", "export", "--org", org.id, "--from", "2026-01-01", "--to", "2026-02-01", "--format", FORMAT],
-  {
-    env: {
-      ...process.env,
-      GATEWAY_ADMIN_TOKEN: TOKEN,
-      GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`,
-      GATEWAY_LEDGER_ADDR: `127.0.0.1:${ledgerEnvironment.LEDGER_GRPC_PORT}`,
-      ...heapOptions,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+const ctl = spawn(`${root}/bin/gatewayctl`, ["usage", "export", "--org", org.id, "--from", "2026-01-01", "--to", "2026-02-01", "--format", FORMAT], {
+  env: {
+    ...process.env,
+    GATEWAY_ADMIN_TOKEN: TOKEN,
+    GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`,
+    GATEWAY_LEDGER_ADDR: `127.0.0.1:${ledgerEnvironment.LEDGER_GRPC_PORT}`,
+    ...heapOptions,
   },
-);
+  stdio: ["ignore", "pipe", "inherit"],
+});
 let bytes = 0;
 let lines = 0;
 let paused = false;
@@ -114,7 +110,9 @@ const code = await new Promise<number | null>((r) => ctl.on("exit", (c) => r(c))
 const seconds = (performance.now() - t0) / 1000 - (paused ? PAUSE_S : 0);
 clearInterval(sampler);
 const records = lines - (FORMAT === "csv" ? 1 : 0);
-console.log(`usage export: ${records}/${N} records (${(bytes / 2 ** 20).toFixed(0)} MiB of ${FORMAT}) in ${seconds.toFixed(1)} s without the pause: ${Math.round(records / seconds)} records/s; exit ${code}`);
+console.log(
+  `usage export: ${records}/${N} records (${(bytes / 2 ** 20).toFixed(0)} MiB of ${FORMAT}) in ${seconds.toFixed(1)} s without the pause: ${Math.round(records / seconds)} records/s; exit ${code}`,
+);
 console.log(`  peak RSS: gatewayctl ${ctlPeak.toFixed(0)} MiB, ledger ${ledgerPeak.toFixed(0)} MiB (${ledgerBefore.rss.toFixed(0)} MiB before)`);
 console.log(
   JSON.stringify({

@@ -317,10 +317,11 @@ async function up(): Promise<void> {
 
 const cmd = process.argv[2];
 if (cmd === "down") await down();
-else if (cmd === "up") await up().catch(async (err: unknown) => {
-  console.error("make up failed:", err);
-  await shutdown(1);
-});
+else if (cmd === "up")
+  await up().catch(async (err: unknown) => {
+    console.error("make up failed:", err);
+    await shutdown(1);
+  });
 else {
   console.error("usage: node scripts/local-stack.ts up|down");
   process.exit(2);

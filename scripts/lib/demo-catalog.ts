@@ -116,8 +116,17 @@ export function demoCatalog(fakeUpstreamUrl: string) {
       },
       // Video: prices are minor credit units per second of output.
       videoModel("gw-video", "text-to-video", [{ provider: "fake", upstream_model: "fake-video", priority: 0 }], { durations: [4, 8, 12], resolutions: ["720p", "1080p"], audio: false }),
-      videoModel("gw-video-i2v", "image-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/image-to-video", priority: 0 }], { durations: [5, 10], resolutions: ["720p", "1080p"], audio: true }),
-      videoModel("gw-video-ref", "reference-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/reference-to-video", priority: 0 }], { durations: [5], resolutions: ["720p"], audio: false, max_images: 4 }),
+      videoModel("gw-video-i2v", "image-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/image-to-video", priority: 0 }], {
+        durations: [5, 10],
+        resolutions: ["720p", "1080p"],
+        audio: true,
+      }),
+      videoModel("gw-video-ref", "reference-to-video", [{ provider: "fake-fal", upstream_model: "fake-ai/video/reference-to-video", priority: 0 }], {
+        durations: [5],
+        resolutions: ["720p"],
+        audio: false,
+        max_images: 4,
+      }),
       videoModel("gw-video-edit", "video-edit", [{ provider: "fake-fal", upstream_model: "fake-ai/video/edit", priority: 0 }], { durations: [5], resolutions: ["720p"], audio: false }),
     ],
   };

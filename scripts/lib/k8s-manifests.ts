@@ -70,7 +70,16 @@ function strictProblems(objects: K8sObject[]): string[] {
     lines.push(`export const m${i}: T${i} = ${JSON.stringify(o, null, 1)};`.replace(/\n/g, " "));
   });
   const source = lines.join("\n");
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2022.d.ts"],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, lang, ...rest) => (resolve(name) === file ? ts.createSourceFile(name, source, lang) : getSourceFile(name, lang, ...rest));
@@ -197,7 +206,8 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
     if (backends.length === 0) problems.push(`${id(s)}: selects no pods`);
     for (const w of backends) {
       for (const p of s.spec.ports) {
-        if (!w.spec.template.spec.containers.some((c) => resolvePort(c, p.targetPort ?? p.port) !== undefined)) problems.push(`${id(s)}: port ${p.name ?? p.port} targets ${p.targetPort ?? p.port}, which ${id(w)} does not expose`);
+        if (!w.spec.template.spec.containers.some((c) => resolvePort(c, p.targetPort ?? p.port) !== undefined))
+          problems.push(`${id(s)}: port ${p.name ?? p.port} targets ${p.targetPort ?? p.port}, which ${id(w)} does not expose`);
       }
     }
   }

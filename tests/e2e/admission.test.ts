@@ -23,14 +23,14 @@ beforeAll(async () => {
   // Gossip every 50 ms so the cross-replica rate-limit test has ample slack under CI load.
   stack = await startStack("admission", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_RATE_LIMIT_GOSSIP_MS: "50" } });
   await stack.applyCatalog({
-      providers: [{ code: "nocred", kind: "openai-compatible", base_url: `${stack.fake.url}/v1`, credential_ref: "NO_SUCH_CREDENTIAL" }],
-      models: [
-        model("gw-draft", { status: "draft" }),
-        model("gw-nocred", { deployments: [{ provider: "nocred", upstream_model: "fake-chat" }] }),
-        model("gw-embed-only", { routes: ["embeddings"] }),
-        model("gw-tiny", { context_window: 40, max_output_tokens: 10, deployments: [{ provider: "fake", upstream_model: "gpt-4o-mini" }] }),
-      ],
-    });
+    providers: [{ code: "nocred", kind: "openai-compatible", base_url: `${stack.fake.url}/v1`, credential_ref: "NO_SUCH_CREDENTIAL" }],
+    models: [
+      model("gw-draft", { status: "draft" }),
+      model("gw-nocred", { deployments: [{ provider: "nocred", upstream_model: "fake-chat" }] }),
+      model("gw-embed-only", { routes: ["embeddings"] }),
+      model("gw-tiny", { context_window: 40, max_output_tokens: 10, deployments: [{ provider: "fake", upstream_model: "gpt-4o-mini" }] }),
+    ],
+  });
   // A replica with a small chat body limit and the context-window pre-check on.
   strict = await stack.addDataPlane({ DATA_PLANE_BODY_LIMIT_CHAT_BYTES: "2048", DATA_PLANE_CONTEXT_PRECHECK: "true" });
 });
@@ -89,10 +89,14 @@ describe("trial", () => {
     const before = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
     const policy = await stack.admin.SetTrialPolicy({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 1_000 });
     expect(policy.version).toBe(before.version + 1);
-    const after = await eventually(async () => {
-      const p = (await (await fetch(`${stack.baseUrl(1)}/trial-policy`)).json()) as TrialPolicyBody;
-      return p.version === policy.version ? p : undefined;
-    }, 2_000, "new trial policy served");
+    const after = await eventually(
+      async () => {
+        const p = (await (await fetch(`${stack.baseUrl(1)}/trial-policy`)).json()) as TrialPolicyBody;
+        return p.version === policy.version ? p : undefined;
+      },
+      2_000,
+      "new trial policy served",
+    );
     expect(after.policy_hash).not.toBe(before.policy_hash);
     expect(after.allowed_models).toEqual(["gw-chat-mini"]);
     // Setting the same content again changes nothing.
@@ -108,10 +112,14 @@ describe("trial", () => {
     await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 600, idempotency_key: `unlock-${org.orgId}` });
     // ledger event → control-plane → change event → both replicas, within about a second.
     for (const replica of [0, 1]) {
-      await eventually(async () => {
-        const m = (await (await fetch(`${stack.baseUrl(replica)}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as ModelsBody;
-        return m.data.length === 2 ? true : undefined;
-      }, 2_000, `trial ended on replica ${replica}`);
+      await eventually(
+        async () => {
+          const m = (await (await fetch(`${stack.baseUrl(replica)}/models`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as ModelsBody;
+          return m.data.length === 2 ? true : undefined;
+        },
+        2_000,
+        `trial ended on replica ${replica}`,
+      );
       const r = await post(stack.baseUrl(replica), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large", max_tokens: 5 }));
       expect(r.status).toBe(200);
     }

@@ -127,7 +127,7 @@ describe("gatewayctl usage export", () => {
     made.push(await chat(a, "[[fake:cached=3,reasoning=7]] two, with cached and reasoning tokens"));
     made.push(await chat(a, "three, streamed", { stream: true }));
     await chat(b, "and one more of theirs");
-    made.push(await chat(a, "four, with a comma, and \"quotes\""));
+    made.push(await chat(a, 'four, with a comma, and "quotes"'));
     to = new Date(Date.now() + 1).toISOString();
   });
 

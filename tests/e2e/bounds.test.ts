@@ -44,14 +44,22 @@ afterAll(async () => {
 const org = (balanceMinor: number) => createOrg(stack, { balanceMinor, models: MODELS });
 const openai = (o: TestOrg) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
 const credits = (o: TestOrg) => stack.ledgerClient.GetCredits({ org_id: o.orgId });
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status ?? 0);
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: { status?: number }) => e.status ?? 0,
+  );
 
 /** Every answered request's record is in; returns what they cost. */
 async function settled(o: TestOrg, answered: number): Promise<number> {
-  const rows = await eventually(async () => {
-    const r = await sql<{ cost_minor: number }>`SELECT cost_minor FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(stack.ledger().db);
-    return r.rows.length >= answered ? r.rows : undefined;
-  }, 10_000, "usage applied");
+  const rows = await eventually(
+    async () => {
+      const r = await sql<{ cost_minor: number }>`SELECT cost_minor FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(stack.ledger().db);
+      return r.rows.length >= answered ? r.rows : undefined;
+    },
+    10_000,
+    "usage applied",
+  );
   return rows.reduce((s, r) => s + r.cost_minor, 0);
 }
 
@@ -108,11 +116,29 @@ describe("the hold", () => {
       openai(o).chat.completions.create({
         model: "gw-vision",
         max_tokens: 10,
-        messages: [{ role: "user", content: [{ type: "text", text: "what is it" }, { type: "image_url", image_url: { url: "https://img.example/cat.png" } }] }],
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is it" },
+              { type: "image_url", image_url: { url: "https://img.example/cat.png" } },
+            ],
+          },
+        ],
       });
     expect(await status(ask())).toBe(402);
     const rich = await org(20_000);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => status(openai(rich).chat.completions.create({ model: "gw-vision", max_tokens: 10, messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://img.example/dog.png" } }] }] }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        status(
+          openai(rich).chat.completions.create({
+            model: "gw-vision",
+            max_tokens: 10,
+            messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://img.example/dog.png" } }] }],
+          }),
+        ),
+      ),
+    );
     const ok = answers.filter((s) => s === 200).length;
     expect(ok).toBeGreaterThan(0);
     expect(answers.every((s) => s === 200 || s === 402)).toBe(true);
@@ -142,7 +168,9 @@ describe("the hold", () => {
   it("bounds text in any script: concurrent CJK prompts billed a token per byte never overdraw", async () => {
     const o = await org(30_000);
     const prompt = "日本語の文章です。".repeat(200); // 5,400 UTF-8 bytes, 1,800 characters
-    const answers = await Promise.all(Array.from({ length: 12 }, () => status(openai(o).chat.completions.create({ model: "gw-bytes", max_tokens: 20, messages: [{ role: "user", content: prompt }] }))));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => status(openai(o).chat.completions.create({ model: "gw-bytes", max_tokens: 20, messages: [{ role: "user", content: prompt }] }))),
+    );
     const ok = answers.filter((s) => s === 200).length;
     expect(ok).toBeGreaterThan(0);
     expect(answers.every((s) => s === 200 || s === 402)).toBe(true);

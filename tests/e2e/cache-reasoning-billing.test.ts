@@ -40,11 +40,7 @@ beforeAll(async () => {
     models: [{ id: "gw-reasoner", routes: ["chat"], context_window: 128_000, max_output_tokens: 4_096, ...PRICES, deployments: [{ provider: "fake", upstream_model: "fake-reasoner", priority: 0 }] }],
   });
   await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-reasoner"] });
-  const warm = await eventually(
-    () => client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "warm up" }] }).withResponse(),
-    5_000,
-    "gw-reasoner visible",
-  );
+  const warm = await eventually(() => client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "warm up" }] }).withResponse(), 5_000, "gw-reasoner visible");
   // Settled before the first test reads the balance.
   expect((await get(`/usage/${warm.response.headers.get("x-gateway-trace-id")}`)).status).toBe(200);
 });
@@ -114,12 +110,15 @@ describe("the hold at the dearest price of each token kind", () => {
     // At the input and output prices alone the hold would be smaller: this balance would have been enough.
     expect(Math.ceil((bytes * PRICES.input_price_minor_per_mtok + 100 * PRICES.output_price_minor_per_mtok) / 1_000_000)).toBeLessThan(hold - 1);
     const o = await createOrg(stack, { balanceMinor: hold - 1, models: ["gw-reasoner"] });
-    const send = () =>
-      fetch(`${stack.baseUrl()}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json" }, body });
-    const refused = await eventually(async () => {
-      const r = await send();
-      return r.status === 404 ? undefined : r;
-    }, 5_000, "gw-reasoner visible to the new org");
+    const send = () => fetch(`${stack.baseUrl()}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json" }, body });
+    const refused = await eventually(
+      async () => {
+        const r = await send();
+        return r.status === 404 ? undefined : r;
+      },
+      5_000,
+      "gw-reasoner visible to the new org",
+    );
     expect(refused.status).toBe(402);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_credits");
 

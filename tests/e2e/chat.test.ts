@@ -6,8 +6,7 @@ import type { AnyBody, ErrorBody, TrialPolicyBody } from "../support/api.ts";
 
 const PRICE_IN = 150_000; // gw-chat-mini, minor units per million input tokens
 const PRICE_OUT = 600_000;
-const expectedCost = (u: { prompt_tokens: number; completion_tokens: number }) =>
-  Math.ceil((u.prompt_tokens * PRICE_IN + u.completion_tokens * PRICE_OUT) / 1_000_000);
+const expectedCost = (u: { prompt_tokens: number; completion_tokens: number }) => Math.ceil((u.prompt_tokens * PRICE_IN + u.completion_tokens * PRICE_OUT) / 1_000_000);
 
 interface UsageBody {
   object: string;
@@ -46,9 +45,7 @@ describe("chat completions through the official openai SDK", () => {
 
   it("completes, bills the exact cost, and the usage record and balance agree", async () => {
     const before = await get("/credits");
-    const { data, response } = await client.chat.completions
-      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "Hello there gateway" }] })
-      .withResponse();
+    const { data, response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "Hello there gateway" }] }).withResponse();
     expect(data.choices[0]!.message.content).toBe("Echo: Hello there gateway");
     expect(data.model).toBe("gw-chat-mini");
     const traceId = response.headers.get("x-gateway-trace-id")!;
@@ -156,9 +153,7 @@ describe("chat completions through the official openai SDK", () => {
   });
 
   it("keeps its own usage chunk from a client that did not ask for it, and still bills", async () => {
-    const { data: stream, response } = await client.chat.completions
-      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "no usage please" }], stream: true })
-      .withResponse();
+    const { data: stream, response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "no usage please" }], stream: true }).withResponse();
     let sawUsage = false;
     for await (const chunk of stream) if (chunk.usage) sawUsage = true;
     expect(sawUsage).toBe(false);
@@ -169,21 +164,21 @@ describe("chat completions through the official openai SDK", () => {
 
   it("falls back to the next deployment and says so in the headers", async () => {
     await stack.applyCatalog({
-        models: [
-          {
-            id: "gw-flaky",
-            routes: ["chat"],
-            context_window: 8000,
-            max_output_tokens: 1000,
-            input_price_minor_per_mtok: 1_000_000,
-            output_price_minor_per_mtok: 2_000_000,
-            deployments: [
-              { provider: "fake", upstream_model: "fake-chat+status=503", priority: 0 },
-              { provider: "fake-backup", upstream_model: "fake-chat", priority: 1 },
-            ],
-          },
-        ],
-      });
+      models: [
+        {
+          id: "gw-flaky",
+          routes: ["chat"],
+          context_window: 8000,
+          max_output_tokens: 1000,
+          input_price_minor_per_mtok: 1_000_000,
+          output_price_minor_per_mtok: 2_000_000,
+          deployments: [
+            { provider: "fake", upstream_model: "fake-chat+status=503", priority: 0 },
+            { provider: "fake-backup", upstream_model: "fake-chat", priority: 1 },
+          ],
+        },
+      ],
+    });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-flaky"] });
     const { data, response } = await eventually(
       () => client.chat.completions.create({ model: "gw-flaky", messages: [{ role: "user", content: "try again" }] }).withResponse(),
@@ -230,10 +225,14 @@ describe("errors a caller sees", () => {
     expect((await get("/models", created.secret)).status).toBe(200);
     await stack.admin.RevokeKey({ key_id: created.key!.id });
     // The revocation event evicts the cached key on the replica within about a second.
-    const revoked = await eventually(async () => {
-      const r = await get("/models", created.secret);
-      return r.status === 401 ? r : undefined;
-    }, 2_000, "revoked key refused");
+    const revoked = await eventually(
+      async () => {
+        const r = await get("/models", created.secret);
+        return r.status === 401 ? r : undefined;
+      },
+      2_000,
+      "revoked key refused",
+    );
     expect(revoked.body.error.code).toBe("revoked_api_key");
   });
 

@@ -21,9 +21,7 @@ it("never spends more than the balance under 200 concurrent requests on two repl
   const balance = maxCost * 10;
   const org = await createOrg(stack, { balanceMinor: balance });
 
-  const results = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => post(stack.baseUrl(i % 2), org.secret, "/chat/completions", body)),
-  );
+  const results = await Promise.all(Array.from({ length: 200 }, (_, i) => post(stack.baseUrl(i % 2), org.secret, "/chat/completions", body)));
   const ok = results.filter((r) => r.status === 200);
   const refused = results.filter((r) => r.status !== 200);
   expect(ok.length).toBeGreaterThanOrEqual(10);
@@ -35,10 +33,14 @@ it("never spends more than the balance under 200 concurrent requests on two repl
   }
 
   const ids = ok.map((r) => r.headers.get("x-gateway-trace-id")!);
-  const records = await eventually(async () => {
-    const rows = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
-    return rows.rows.length >= ids.length ? rows.rows : undefined;
-  }, 10_000, "usage records of every success");
+  const records = await eventually(
+    async () => {
+      const rows = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+      return rows.rows.length >= ids.length ? rows.rows : undefined;
+    },
+    10_000,
+    "usage records of every success",
+  );
   // Exactly one record per 2xx, and none for a refusal.
   expect(records.map((r) => r.request_id).sort()).toEqual([...ids].sort());
   const spent = records.reduce((s, r) => s + r.cost_minor, 0);

@@ -7,7 +7,21 @@ import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { DOCKERFILE, imageEnv, imageNodeFlags, parseStages } from "../../scripts/lib/image.ts";
-import { checkTarget, deploymentProblems, envValue, find, type K8sObject, parseManifests, render, resolvePort, root, TARGETS, validateSchemas, type Workload, workloads } from "../../scripts/lib/k8s-manifests.ts";
+import {
+  checkTarget,
+  deploymentProblems,
+  envValue,
+  find,
+  type K8sObject,
+  parseManifests,
+  render,
+  resolvePort,
+  root,
+  TARGETS,
+  validateSchemas,
+  type Workload,
+  workloads,
+} from "../../scripts/lib/k8s-manifests.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /**
@@ -26,7 +40,11 @@ describe("deploy/ manifests", () => {
   it.each(TARGETS)("%s renders to manifests that validate", async (target) => {
     const { objects, problems } = await checkTarget(target);
     expect(problems).toEqual([]);
-    expect(workloads(objects).map((w) => w.metadata.name).sort()).toEqual(["control-plane", "data-plane", "ledger", "nats"]);
+    expect(
+      workloads(objects)
+        .map((w) => w.metadata.name)
+        .sort(),
+    ).toEqual(["control-plane", "data-plane", "ledger", "nats"]);
     expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toHaveLength(4);
   });
 
@@ -62,7 +80,10 @@ describe("deploy/ manifests", () => {
     mkdirSync(dir);
     try {
       writeFileSync(join(dir, "kustomization.yaml"), "resources: [../k8s]\npatches:\n  - path: broken.yaml\n");
-      writeFileSync(join(dir, "broken.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ledger }\nspec:\n  template:\n    spec:\n      containers:\n        - name: ledger\n          readinessProbe: { httpGet: { path: /readyz, port: ops }, periodSecond: 2 }\n");
+      writeFileSync(
+        join(dir, "broken.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ledger }\nspec:\n  template:\n    spec:\n      containers:\n        - name: ledger\n          readinessProbe: { httpGet: { path: /readyz, port: ops }, periodSecond: 2 }\n",
+      );
       const { problems } = await checkTarget(dir);
       expect(problems.join("\n")).toMatch(/Deployment\/ledger: .*'"periodSecond"' does not exist in type 'IProbe'/);
       writeFileSync(join(dir, "broken.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ledgr }\nspec: { replicas: 1 }\n");
@@ -141,10 +162,20 @@ describe("deploy/ manifests", () => {
   it("spreads every production workload over hosts and zones, NATS one node per host", () => {
     const o = objectsOf("deploy/overlays/production");
     for (const w of workloads(o)) {
-      const spec = w.spec.template.spec as { topologySpreadConstraints?: Array<{ topologyKey: string }>; affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: Array<{ topologyKey: string }> } } };
-      expect(spec.topologySpreadConstraints?.map((c) => c.topologyKey), w.metadata.name).toContain("topology.kubernetes.io/zone");
+      const spec = w.spec.template.spec as {
+        topologySpreadConstraints?: Array<{ topologyKey: string }>;
+        affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: Array<{ topologyKey: string }> } };
+      };
+      expect(
+        spec.topologySpreadConstraints?.map((c) => c.topologyKey),
+        w.metadata.name,
+      ).toContain("topology.kubernetes.io/zone");
       if (w.metadata.name === "nats") expect(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.map((a) => a.topologyKey)).toEqual(["kubernetes.io/hostname"]);
-      else expect(spec.topologySpreadConstraints?.map((c) => c.topologyKey), w.metadata.name).toContain("kubernetes.io/hostname");
+      else
+        expect(
+          spec.topologySpreadConstraints?.map((c) => c.topologyKey),
+          w.metadata.name,
+        ).toContain("kubernetes.io/hostname");
       expect(w.spec.replicas, w.metadata.name).toBeGreaterThanOrEqual(3);
     }
   });

@@ -63,10 +63,14 @@ it("runs an organization's whole admin lifecycle, as a runbook would", async () 
   writeFileSync(join(dir, "trial.yaml"), "allowed_models: [gw-chat-mini]\nunlock_topup_minor: 2500000\n");
   const policy = await ctl("trial-policy", "set", "-f", join(dir, "trial.yaml"));
   expect(policy).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000 });
-  const served = await eventually(async () => {
-    const p = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
-    return p.version === policy.version ? p : undefined;
-  }, 2_000, "new trial policy served");
+  const served = await eventually(
+    async () => {
+      const p = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
+      return p.version === policy.version ? p : undefined;
+    },
+    2_000,
+    "new trial policy served",
+  );
   expect(served).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000, policy_hash: policy.policy_hash });
 });
 

@@ -74,7 +74,7 @@ describe("outcomes and headers", () => {
     expect(JSON.stringify(sent.body)).not.toContain("jane.doe@example.com");
     // The outcomes are stored with the usage record.
     const id = response.headers.get("x-gateway-trace-id")!;
-    const usage = (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${(await openai.apiKey)}` } })).json()) as UsageBody;
+    const usage = (await (await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${await openai.apiKey}` } })).json()) as UsageBody;
     expect(usage.guardrails).toEqual([
       { plugin: "pii", name: "no-pii", outcome: "masked" },
       { plugin: "keywords", outcome: "pass" },
@@ -175,11 +175,15 @@ describe("outcomes and headers", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("x-gateway-guardrails")).toBe("pii:masked,keywords:pass,length:pass");
     expect(r.body.request.prompt).toContain("[EMAIL]");
-    const usage = await eventually(async () => {
-      await fetch(`${stack.baseUrl()}/video/generations/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
-      const u = await fetch(`${stack.baseUrl()}/usage/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
-      return u.status === 200 ? ((await u.json()) as UsageBody) : undefined;
-    }, 10_000, "video billed");
+    const usage = await eventually(
+      async () => {
+        await fetch(`${stack.baseUrl()}/video/generations/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+        const u = await fetch(`${stack.baseUrl()}/usage/${r.body.id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+        return u.status === 200 ? ((await u.json()) as UsageBody) : undefined;
+      },
+      10_000,
+      "video billed",
+    );
     expect(usage.guardrails.map((g: { outcome: string }) => g.outcome)).toEqual(["masked", "pass", "pass"]);
     const metrics = await (await fetch(`${stack.dataPlanes[0]!.url}/metrics`)).text();
     expect(metrics).toMatch(/gateway_guardrail_outcomes_total\{plugin="pii",outcome="masked"[^}]*\} [1-9]/);
@@ -282,10 +286,14 @@ describe("operator patterns", () => {
     const first = await openai.responses.create({ model: "gw-chat-mini", input: "a forbidden plan" });
     expect(first.output_text).toBe("Echo: a forbidden plan");
     await stack.admin.SetGuardrails({ org: org.orgId, document: RULES });
-    await eventually(async () => {
-      const r = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] });
-      return r.status === 400 ? r : undefined;
-    }, 5_000, "rules applied");
+    await eventually(
+      async () => {
+        const r = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] });
+        return r.status === 400 ? r : undefined;
+      },
+      5_000,
+      "rules applied",
+    );
     // The new input is harmless; the history it continues is not, and it would go to the provider.
     const err = await openai.responses.create({ model: "gw-chat-mini", input: "and now?", previous_response_id: first.id }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
@@ -302,7 +310,14 @@ describe("operator patterns", () => {
         { type: "function_call_output", call_id: "call_1", output },
       ],
     });
-    const denied = await raw(org, "/responses", turn([{ type: "input_text", text: "the " }, { type: "input_text", text: "forbidden plan" }]));
+    const denied = await raw(
+      org,
+      "/responses",
+      turn([
+        { type: "input_text", text: "the " },
+        { type: "input_text", text: "forbidden plan" },
+      ]),
+    );
     expect(denied.status).toBe(400);
     expect(denied.body.error.code).toBe("guardrail_denied");
     const masked = await raw(org, "/responses", turn([{ type: "input_text", text: "write to jane.doe@example.com" }]));
@@ -314,9 +329,13 @@ describe("operator patterns", () => {
     const { org, openai } = await orgWith("");
     expect((await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] })).choices).toHaveLength(1);
     await stack.admin.SetGuardrails({ org: org.orgId, document: RULES });
-    await eventually(async () => {
-      const r = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] });
-      return r.status === 400 ? r : undefined;
-    }, 5_000, "rules applied");
+    await eventually(
+      async () => {
+        const r = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: [{ role: "user", content: "forbidden" }] });
+        return r.status === 400 ? r : undefined;
+      },
+      5_000,
+      "rules applied",
+    );
   });
 });

@@ -82,9 +82,11 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
       const onVictim = w % 2 === 1;
       if (onVictim && victimDead) return;
       try {
-        const { response } = await clients[w % 2]!.chat.completions
-          .create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: `worker ${w} asks for a few words` }] })
-          .withResponse();
+        const { response } = await clients[w % 2]!.chat.completions.create({
+          model: "gw-chat-mini",
+          max_tokens: 8,
+          messages: [{ role: "user", content: `worker ${w} asks for a few words` }],
+        }).withResponse();
         answered.push(response.headers.get("x-request-id")!);
         // The victim serves a few requests, then dies holding an open lease with consumed credit in it.
         if (onVictim && ++victimAnswers === 5) kill();
@@ -119,10 +121,14 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
   // The consumer returns; everything answered is applied once, then the leftover holds are freed.
   await stack.stopLedger();
   await stack.startLedger();
-  const rows = await eventually(async () => {
-    const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
-    return answered.every((id) => r.rows.some((row) => row.request_id === id)) ? r.rows : undefined;
-  }, 15_000, "every answered request applied");
+  const rows = await eventually(
+    async () => {
+      const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+      return answered.every((id) => r.rows.some((row) => row.request_id === id)) ? r.rows : undefined;
+    },
+    15_000,
+    "every answered request applied",
+  );
   // Every answer billed once; beyond them only requests the kill cut after their usage was
   // published (the provider charged for those), at most one per victim worker.
   const billed = new Set(rows.map((r) => r.request_id));
@@ -130,10 +136,14 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
   expect(answered.filter((id) => !billed.has(id))).toEqual([]);
   expect(rows.length - answered.length).toBeLessThanOrEqual(4);
   const spent = rows.reduce((s, r) => s + r.cost_minor, 0);
-  const settled = await eventually(async () => {
-    const c = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
-    return c.held_minor === 0 ? c : undefined;
-  }, 15_000, "holds released after the consumer caught up");
+  const settled = await eventually(
+    async () => {
+      const c = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
+      return c.held_minor === 0 ? c : undefined;
+    },
+    15_000,
+    "holds released after the consumer caught up",
+  );
   expect(settled.spent_minor).toBe(spent);
   expect(settled.balance_minor).toBe(balance - spent);
   // The documented margin is zero here: the fake provider never charges more than the hold.

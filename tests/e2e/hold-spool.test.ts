@@ -41,15 +41,23 @@ it("keeps an idle lease with spooled usage alive through a NATS outage, then bil
   expect((await stack.ledgerClient.GetCredits({ org_id: org.orgId })).held_minor).toBe(holds[0]!.granted_minor);
 
   await stack.startNats();
-  const rows = await eventually(async () => {
-    const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
-    return r.rows.length >= answered.length ? r.rows : undefined;
-  }, 20_000, "spooled usage applied");
+  const rows = await eventually(
+    async () => {
+      const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+      return r.rows.length >= answered.length ? r.rows : undefined;
+    },
+    20_000,
+    "spooled usage applied",
+  );
   expect(rows.map((r) => r.request_id).sort()).toEqual([...answered].sort());
   const spent = rows.reduce((s, r) => s + r.cost_minor, 0);
-  const settled = await eventually(async () => {
-    const c = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
-    return c.held_minor === 0 ? c : undefined;
-  }, 20_000, "lease released and settled after the spool was published");
+  const settled = await eventually(
+    async () => {
+      const c = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
+      return c.held_minor === 0 ? c : undefined;
+    },
+    20_000,
+    "lease released and settled after the spool was published",
+  );
   expect(settled).toMatchObject({ spent_minor: spent, balance_minor: balance - spent });
 });

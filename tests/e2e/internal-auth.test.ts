@@ -95,7 +95,9 @@ describe("with caller tokens", () => {
         refused.push(`${svc.name.split(".").at(-1)}/${method}`);
       }
     }
-    expect(refused).toEqual(expect.arrayContaining(["LedgerService/TopUp", "LedgerService/ListHolds", "AdminService/CreateKey", "AdminService/ApplyCatalog", "AdminService/RevokeKey", "AdminService/SetOrgBudget"]));
+    expect(refused).toEqual(
+      expect.arrayContaining(["LedgerService/TopUp", "LedgerService/ListHolds", "AdminService/CreateKey", "AdminService/ApplyCatalog", "AdminService/RevokeKey", "AdminService/SetOrgBudget"]),
+    );
     // Refused before anything ran: a TopUp through the typed client changes no balance.
     const before = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });
     const dpLedger = createClient(ledgerService(), `127.0.0.1:${stack.ledger().grpcPort}`, {

@@ -23,9 +23,7 @@ it("serves requests while the ledger is down and bills every one exactly once wh
   const ids: string[] = [];
   let expected = 0;
   for (let i = 0; i < N; i++) {
-    const { data, response } = await client.chat.completions
-      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: `request number ${i} ${"word ".repeat(i)}` }] })
-      .withResponse();
+    const { data, response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: `request number ${i} ${"word ".repeat(i)}` }] }).withResponse();
     ids.push(response.headers.get("x-gateway-trace-id")!);
     expected += Math.ceil((data.usage!.prompt_tokens * 150_000 + data.usage!.completion_tokens * 600_000) / 1_000_000);
   }
@@ -36,10 +34,14 @@ it("serves requests while the ledger is down and bills every one exactly once wh
   expect(((await away.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "service_unavailable", message: "Billing is temporarily unavailable; please retry." });
   await stack.startLedger();
 
-  const records = await eventually(async () => {
-    const found = await Promise.all(ids.map((id) => stack.ledgerClient.GetUsage({ request_id: id, org_id: stack.demo.orgId, wait_ms: 0 }).catch(() => undefined)));
-    return found.every(Boolean) ? found : undefined;
-  }, 15_000, "all usage records applied");
+  const records = await eventually(
+    async () => {
+      const found = await Promise.all(ids.map((id) => stack.ledgerClient.GetUsage({ request_id: id, org_id: stack.demo.orgId, wait_ms: 0 }).catch(() => undefined)));
+      return found.every(Boolean) ? found : undefined;
+    },
+    15_000,
+    "all usage records applied",
+  );
   expect(records).toHaveLength(N);
   expect(records.reduce((s, r) => s + r!.cost_minor, 0)).toBe(expected);
   const after = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });

@@ -144,9 +144,7 @@ describe("an Anthropic-provider model, through both SDKs", () => {
   const claudeCost = (i: number, o: number) => Math.ceil((i * 800_000 + o * 4_000_000) / 1_000_000);
 
   it("Anthropic SDK: create and stream, billed at the model's prices", async () => {
-    const { data, response } = await anthropic.messages
-      .create({ model: "gw-claude", max_tokens: 50, system: "Be brief.", messages: [{ role: "user", content: "hello claude" }] })
-      .withResponse();
+    const { data, response } = await anthropic.messages.create({ model: "gw-claude", max_tokens: 50, system: "Be brief.", messages: [{ role: "user", content: "hello claude" }] }).withResponse();
     expect(data.content).toEqual([{ type: "text", text: "Echo: hello claude" }]);
     expect(response.headers.get("x-gateway-provider")).toBe("fake-anthropic");
     const sent = stack.fake.requests.at(-1)!;
@@ -165,7 +163,13 @@ describe("an Anthropic-provider model, through both SDKs", () => {
 
   it("OpenAI SDK: chat, stream with usage, and a tool round trip, translated to the Messages API", async () => {
     const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
-    const r = await openai.chat.completions.create({ model: "gw-claude", messages: [{ role: "system", content: "sys" }, { role: "user", content: "hi from openai" }] });
+    const r = await openai.chat.completions.create({
+      model: "gw-claude",
+      messages: [
+        { role: "system", content: "sys" },
+        { role: "user", content: "hi from openai" },
+      ],
+    });
     expect(r.choices[0]!.message.content).toBe("Echo: hi from openai");
     expect(r.choices[0]!.finish_reason).toBe("stop");
     expect(r.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 4 });
@@ -218,7 +222,14 @@ describe("/v1/messages native to an Anthropic deployment", () => {
   it("returns thinking blocks with their signature and the provider's message id; top_k, thinking and anthropic-beta reach the provider", async () => {
     const { data, response } = await anthropic.messages
       .create(
-        { model: "gw-claude", max_tokens: 2048, thinking, top_k: 5, metadata: { user_id: "u-1" }, messages: [{ role: "user", content: "why is the sky blue" }] } as Anthropic.MessageCreateParamsNonStreaming,
+        {
+          model: "gw-claude",
+          max_tokens: 2048,
+          thinking,
+          top_k: 5,
+          metadata: { user_id: "u-1" },
+          messages: [{ role: "user", content: "why is the sky blue" }],
+        } as Anthropic.MessageCreateParamsNonStreaming,
         { headers: { "anthropic-beta": "interleaved-thinking-2025-05-14", "anthropic-version": "2023-06-01" } },
       )
       .withResponse();
@@ -260,7 +271,9 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     // The hold covers max_uses searches: 5 of them do not fit in 30,000 minor, one does.
     const small = await createOrg(stack, { balanceMinor: 30_000, models: ["gw-claude"] });
     const poor = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: small.secret, maxRetries: 0 });
-    await expect(poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 5 }] as never, messages: [{ role: "user", content: "search a lot" }] })).rejects.toMatchObject({ status: 402 });
+    await expect(
+      poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 5 }] as never, messages: [{ role: "user", content: "search a lot" }] }),
+    ).rejects.toMatchObject({ status: 402 });
     const one = await poor.messages.create({ model: "gw-claude", max_tokens: 100, tools: [{ ...search, max_uses: 1 }] as never, messages: [{ role: "user", content: "search once" }] });
     expect((one.usage as unknown as { server_tool_use?: unknown }).server_tool_use).toEqual({ web_search_requests: 1 });
 

@@ -44,13 +44,27 @@ describe("monitoring in deploy/", () => {
   });
 
   it("covers what the operators are paged for, each alert with a runbook that exists", () => {
-    for (const metric of ["ledger_consumer_pending_events", "gateway_usage_spooled_events", "ledger_dead_letters_total", "gateway_http_requests_total", "gateway_circuit_breakers_open", "ledger_lease_refusals_total"]) {
+    for (const metric of [
+      "ledger_consumer_pending_events",
+      "gateway_usage_spooled_events",
+      "ledger_dead_letters_total",
+      "gateway_http_requests_total",
+      "gateway_circuit_breakers_open",
+      "ledger_lease_refusals_total",
+    ]) {
       expect(alerts).toContain(metric);
     }
     const alertNames = [...alerts.matchAll(/- alert: (\w+)/g)].map((m) => m[1]!);
     const runbooks = [...alerts.matchAll(/runbook_url: "docs\/operations\.md#([a-z0-9-]+)"/g)].map((m) => m[1]!);
     expect(runbooks).toHaveLength(alertNames.length);
-    const anchors = new Set([...operations.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")));
+    const anchors = new Set(
+      [...operations.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+        m[1]!
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, "")
+          .replace(/ /g, "-"),
+      ),
+    );
     expect(runbooks.filter((r) => !anchors.has(r))).toEqual([]);
     for (const name of alertNames) expect(operations).toContain(`\`${name}\``);
   });

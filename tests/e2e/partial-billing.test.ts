@@ -32,7 +32,11 @@ interface Row {
   cost_minor: number;
 }
 const record = (id: string) =>
-  eventually(async () => (await sql<Row>`SELECT request_id, status, estimated, input_tokens, output_tokens, cost_minor FROM ledger.usage_records WHERE request_id = ${id}`.execute(stack.ledger().db)).rows[0], 10_000, `usage of ${id}`);
+  eventually(
+    async () => (await sql<Row>`SELECT request_id, status, estimated, input_tokens, output_tokens, cost_minor FROM ledger.usage_records WHERE request_id = ${id}`.execute(stack.ledger().db)).rows[0],
+    10_000,
+    `usage of ${id}`,
+  );
 
 it("streams for longer than the per-attempt timeout when chunks keep coming, and bills the provider's usage", async () => {
   const stream = await client.chat.completions
@@ -106,7 +110,8 @@ it("bills a non-streaming request whose client went away for what the provider d
   setTimeout(() => abort.abort(), 200);
   await expect(pending).rejects.toThrow();
   const r = await eventually(
-    async () => (await sql<Row>`SELECT request_id, status, estimated, input_tokens, output_tokens, cost_minor FROM ledger.usage_records WHERE org_id = ${fresh.orgId}`.execute(stack.ledger().db)).rows[0],
+    async () =>
+      (await sql<Row>`SELECT request_id, status, estimated, input_tokens, output_tokens, cost_minor FROM ledger.usage_records WHERE org_id = ${fresh.orgId}`.execute(stack.ledger().db)).rows[0],
     10_000,
     "usage of the abandoned request",
   );

@@ -59,7 +59,15 @@ describe("natively to OpenAI's Responses API", () => {
       .withResponse();
     const sent = lastSent("/v1/responses");
     // The output limit the hold covered (the catalog's, none being asked) goes with it.
-    expect(sent).toMatchObject({ model: "fake-gpt", instructions: "Be exact.", input: "[[fake:cached=3,reasoning=12]] native please", reasoning: { effort: "high" }, store: false, metadata: { run: "n1" }, max_output_tokens: 8_192 });
+    expect(sent).toMatchObject({
+      model: "fake-gpt",
+      instructions: "Be exact.",
+      input: "[[fake:cached=3,reasoning=12]] native please",
+      reasoning: { effort: "high" },
+      store: false,
+      metadata: { run: "n1" },
+      max_output_tokens: 8_192,
+    });
     expect(sent.previous_response_id).toBeUndefined();
     // The provider's Response, with the public model and what the gateway owns.
     expect(data.model).toBe("gw-gpt");
@@ -126,7 +134,10 @@ describe("natively to OpenAI's Responses API", () => {
     }
     // Nor files of the gateway's account, or images the hold does not count, by another way in.
     await expect(
-      client.responses.create({ model: "gw-gpt", input: [{ role: "user", content: [{ type: "input_image", image_url: "https://example.com/a.png", file_id: "file-someone_elses", detail: "auto" }] }] } as never),
+      client.responses.create({
+        model: "gw-gpt",
+        input: [{ role: "user", content: [{ type: "input_image", image_url: "https://example.com/a.png", file_id: "file-someone_elses", detail: "auto" }] }],
+      } as never),
     ).rejects.toMatchObject({ status: 400, error: { param: "input[0].content[0].image_url" } });
     const toolTurn = (output: unknown) => [
       { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}" },
@@ -138,7 +149,13 @@ describe("natively to OpenAI's Responses API", () => {
     });
     expect(stack.fake.requests.length).toBe(before);
     // A tool output in text parts goes through.
-    const parts = await client.responses.create({ model: "gw-gpt", input: toolTurn([{ type: "input_text", text: "three " }, { type: "input_text", text: "found" }]) } as never);
+    const parts = await client.responses.create({
+      model: "gw-gpt",
+      input: toolTurn([
+        { type: "input_text", text: "three " },
+        { type: "input_text", text: "found" },
+      ]),
+    } as never);
     expect(parts.output_text).toBe("Tool said: three found");
     // The cheaper tiers go through as sent.
     await client.responses.create({ model: "gw-gpt", input: "flex is fine", service_tier: "flex" });
@@ -170,7 +187,13 @@ describe("to Anthropic deployments through the Messages API, not the chat shape"
   it("sends instructions as system and reasoning.effort as extended thinking; thinking comes back as a reasoning item", async () => {
     const r = await client.responses.create({ model: "gw-claude", instructions: "Think first.", input: "why is the sky blue", reasoning: { effort: "low" }, max_output_tokens: 4_000 });
     const sent = lastSent("/v1/messages");
-    expect(sent).toMatchObject({ model: "fake-claude", system: "Think first.", max_tokens: 4_000, thinking: { type: "enabled", budget_tokens: 1_024 }, messages: [{ role: "user", content: [{ type: "text", text: "why is the sky blue" }] }] });
+    expect(sent).toMatchObject({
+      model: "fake-claude",
+      system: "Think first.",
+      max_tokens: 4_000,
+      thinking: { type: "enabled", budget_tokens: 1_024 },
+      messages: [{ role: "user", content: [{ type: "text", text: "why is the sky blue" }] }],
+    });
     expect(r.output_text).toBe("Echo: why is the sky blue");
     const reasoning = r.output.find((o) => o.type === "reasoning");
     expect(reasoning).toMatchObject({ summary: [{ type: "summary_text", text: "Thinking about: why is the sky blue" }] });

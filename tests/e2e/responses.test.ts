@@ -68,7 +68,9 @@ describe("the Responses API through the official openai SDK", () => {
   });
 
   it("round-trips a function tool: a function_call item, then its output answered", async () => {
-    const tools = [{ type: "function" as const, name: "lookup", description: "Looks a word up", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, strict: false }];
+    const tools = [
+      { type: "function" as const, name: "lookup", description: "Looks a word up", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, strict: false },
+    ];
     const first = await client.responses.create({ model: "gw-chat-mini", input: "find gateways", tools });
     const call = first.output.find((o) => o.type === "function_call");
     expect(call).toMatchObject({ type: "function_call", name: "lookup", status: "completed" });

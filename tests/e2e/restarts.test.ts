@@ -85,10 +85,14 @@ async function chat(content: string): Promise<string> {
 
 /** Waits until the ledger has applied the usage of these requests. */
 async function billed(ids: string[], timeoutMs = 20_000): Promise<void> {
-  await eventually(async () => {
-    const found = await Promise.all(ids.map((id) => ledgerClient.GetUsage({ request_id: id, org_id: demo.orgId, wait_ms: 0 }).catch(() => undefined)));
-    return found.every(Boolean) ? true : undefined;
-  }, timeoutMs, `usage of ${ids.length} request(s) applied`);
+  await eventually(
+    async () => {
+      const found = await Promise.all(ids.map((id) => ledgerClient.GetUsage({ request_id: id, org_id: demo.orgId, wait_ms: 0 }).catch(() => undefined)));
+      return found.every(Boolean) ? true : undefined;
+    },
+    timeoutMs,
+    `usage of ${ids.length} request(s) applied`,
+  );
 }
 
 /** Calls that borrow pooled connections the whole time, so the kill hits connections in use too. */
@@ -272,9 +276,16 @@ describe("nats-server stopped and started again", () => {
     const other = new OpenAI({ baseURL: `${dp.url}/v1`, apiKey: created.secret, maxRetries: 0 });
     await other.models.list();
     await admin.RevokeKey({ key_id: created.key!.id });
-    await eventually(async () => {
-      const r = await other.models.list().then(() => undefined, (err: unknown) => err);
-      return r instanceof OpenAI.AuthenticationError ? true : undefined;
-    }, 5_000, "revoked key refused");
+    await eventually(
+      async () => {
+        const r = await other.models.list().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        return r instanceof OpenAI.AuthenticationError ? true : undefined;
+      },
+      5_000,
+      "revoked key refused",
+    );
   }, 120_000);
 });

@@ -34,7 +34,10 @@ class Balancer {
       const port = this.backends[this.next++ % Math.max(1, this.backends.length)];
       if (port === undefined) return void client.destroy();
       const upstream = connect(port, "127.0.0.1");
-      for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
         a.pipe(b);
         a.on("error", () => b.destroy());
         a.on("close", () => b.destroy());
@@ -139,8 +142,23 @@ async function replica(tree: string, service: Service, name: string, extra: Reco
   const spool = mkdtempSync(join(tmpdir(), `gw-upgrade-${name}-`));
   // The environment both releases read; the current one also gets its caller credentials.
   const env: Record<Service, Record<string, string>> = {
-    "control-plane": { CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: String(grpc), CONTROL_PLANE_OPS_PORT: String(http), CONTROL_PLANE_ADMIN_TOKEN: ADMIN, CONTROL_PLANE_LOG_LEVEL: "warn" },
-    ledger: { LEDGER_DATABASE_URL: dbUrl, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(grpc), LEDGER_OPS_PORT: String(http), LEDGER_ADMIN_TOKEN: ADMIN, LEDGER_LOG_LEVEL: "warn", LEDGER_SWEEP_INTERVAL_MS: "200" },
+    "control-plane": {
+      CONTROL_PLANE_DATABASE_URL: dbUrl,
+      CONTROL_PLANE_NATS_URL: nats.url,
+      CONTROL_PLANE_GRPC_PORT: String(grpc),
+      CONTROL_PLANE_OPS_PORT: String(http),
+      CONTROL_PLANE_ADMIN_TOKEN: ADMIN,
+      CONTROL_PLANE_LOG_LEVEL: "warn",
+    },
+    ledger: {
+      LEDGER_DATABASE_URL: dbUrl,
+      LEDGER_NATS_URL: nats.url,
+      LEDGER_GRPC_PORT: String(grpc),
+      LEDGER_OPS_PORT: String(http),
+      LEDGER_ADMIN_TOKEN: ADMIN,
+      LEDGER_LOG_LEVEL: "warn",
+      LEDGER_SWEEP_INTERVAL_MS: "200",
+    },
     "data-plane": {
       DATA_PLANE_PORT: String(http),
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlLb.port}`,
@@ -177,13 +195,25 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     const oldLedger = await replica(previous, "ledger", "ledger-old");
     ledgerLb.set([oldLedger.grpc]);
     // Seeded through the previous release's control-plane, which refuses a catalog with a kind it does not know.
-    const seeded = await seedDemo({ controlPlaneAddr: `127.0.0.1:${controlLb.port}`, ledgerAddr: `127.0.0.1:${ledgerLb.port}`, adminToken: ADMIN, fakeUpstreamUrl: `${fake.url}`, orgName: "upgrade", topUpMinor: 500_000_000, omitKinds: ["gemini"] });
+    const seeded = await seedDemo({
+      controlPlaneAddr: `127.0.0.1:${controlLb.port}`,
+      ledgerAddr: `127.0.0.1:${ledgerLb.port}`,
+      adminToken: ADMIN,
+      fakeUpstreamUrl: `${fake.url}`,
+      orgName: "upgrade",
+      topUpMinor: 500_000_000,
+      omitKinds: ["gemini"],
+    });
     const oldDp = await replica(previous, "data-plane", "dp-old");
     const oldUrl = { name: "dp-old", url: `http://127.0.0.1:${oldDp.http}` };
-    await eventually(async () => {
-      const r = await fetch(`${oldUrl.url}/v1/models`, { headers: { authorization: `Bearer ${seeded.secret}` } });
-      return ((await r.json()) as { data?: unknown[] }).data?.length ? true : undefined;
-    }, 15_000, "the org out of trial");
+    await eventually(
+      async () => {
+        const r = await fetch(`${oldUrl.url}/v1/models`, { headers: { authorization: `Bearer ${seeded.secret}` } });
+        return ((await r.json()) as { data?: unknown[] }).data?.length ? true : undefined;
+      },
+      15_000,
+      "the org out of trial",
+    );
 
     const load = new Load(seeded.secret);
     load.route([oldUrl]);
@@ -240,10 +270,14 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     try {
-      const billed = await eventually(async () => {
-        const r = await db.query<{ n: string; cost: string }>("SELECT count(*) AS n, coalesce(sum(cost_minor), 0) AS cost FROM ledger.usage_records WHERE org_id = $1", [seeded.orgId]);
-        return Number(r.rows[0]!.n) >= ids.length ? r.rows[0]! : undefined;
-      }, 60_000, "every request billed");
+      const billed = await eventually(
+        async () => {
+          const r = await db.query<{ n: string; cost: string }>("SELECT count(*) AS n, coalesce(sum(cost_minor), 0) AS cost FROM ledger.usage_records WHERE org_id = $1", [seeded.orgId]);
+          return Number(r.rows[0]!.n) >= ids.length ? r.rows[0]! : undefined;
+        },
+        60_000,
+        "every request billed",
+      );
       expect(Number(billed.n)).toBe(ids.length);
       const recorded = await db.query<{ request_id: string }>("SELECT request_id FROM ledger.usage_records WHERE org_id = $1", [seeded.orgId]);
       expect(new Set(recorded.rows.map((r) => r.request_id))).toEqual(new Set(ids));

@@ -16,9 +16,7 @@ afterAll(async () => {
 
 describe("retries and timeouts", () => {
   it("retries the same provider on a retryable failure and reports the retry count", async () => {
-    const { data, response } = await client.chat.completions
-      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "again [[fake:flaky=retry-1:2]]" }] })
-      .withResponse();
+    const { data, response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "again [[fake:flaky=retry-1:2]]" }] }).withResponse();
     expect(data.choices[0]!.message.content).toBe("Echo: again");
     expect(response.headers.get("x-gateway-provider")).toBe("fake");
     expect(response.headers.get("x-gateway-retry-count")).toBe("2");
@@ -64,21 +62,21 @@ describe("retries and timeouts", () => {
 describe("fallbacks", () => {
   it("a malformed provider answer falls back; a cooled-down deployment is skipped", async () => {
     await stack.applyCatalog({
-        models: [
-          {
-            id: "gw-broken-first",
-            routes: ["chat"],
-            context_window: 8000,
-            max_output_tokens: 100,
-            input_price_minor_per_mtok: 1,
-            output_price_minor_per_mtok: 1,
-            deployments: [
-              { provider: "fake", upstream_model: "fake-chat+malformed", priority: 0 },
-              { provider: "fake-backup", upstream_model: "fake-chat", priority: 1 },
-            ],
-          },
-        ],
-      });
+      models: [
+        {
+          id: "gw-broken-first",
+          routes: ["chat"],
+          context_window: 8000,
+          max_output_tokens: 100,
+          input_price_minor_per_mtok: 1,
+          output_price_minor_per_mtok: 1,
+          deployments: [
+            { provider: "fake", upstream_model: "fake-chat+malformed", priority: 0 },
+            { provider: "fake-backup", upstream_model: "fake-chat", priority: 1 },
+          ],
+        },
+      ],
+    });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-broken-first"] });
     const call = () => post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("hello", { model: "gw-broken-first" }));
     let r = await call();

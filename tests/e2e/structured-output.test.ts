@@ -21,7 +21,12 @@ const person = {
   json_schema: {
     name: "person",
     strict: true,
-    schema: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" }, tags: { type: "array", items: { type: "string" } } }, required: ["name", "age", "tags"], additionalProperties: false },
+    schema: {
+      type: "object",
+      properties: { name: { type: "string" }, age: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+      required: ["name", "age", "tags"],
+      additionalProperties: false,
+    },
   },
 };
 const messages = [{ role: "user" as const, content: "Ada Lovelace was thirty six" }];

@@ -67,10 +67,14 @@ describe("tracing across the three services", () => {
     expect(response.headers.get("x-gateway-provider")).toBe("fake-backup");
     const requestId = response.headers.get("x-request-id")!;
 
-    const spans = await eventually(() => {
-      const s = inTrace(traceId);
-      return s.some((x) => x.name === "ledger.usage.apply") && s.some((x) => x.kind === SERVER && x.service === "data-plane") ? s : undefined;
-    }, 10_000, "spans of the traced request from every service");
+    const spans = await eventually(
+      () => {
+        const s = inTrace(traceId);
+        return s.some((x) => x.name === "ledger.usage.apply") && s.some((x) => x.kind === SERVER && x.service === "data-plane") ? s : undefined;
+      },
+      10_000,
+      "spans of the traced request from every service",
+    );
 
     // The data-plane's request span is the caller's child and names the request.
     const root = one(spans, "POST /v1/chat/completions", "data-plane");
@@ -90,7 +94,15 @@ describe("tracing across the three services", () => {
     // Each upstream attempt: two failures on the first deployment (the first try and its retry), then the fallback.
     const serve = one(spans, "gateway.serve");
     const attempts = spans.filter((s) => s.name === "gateway.upstream_attempt").sort((a, b) => Number(a.attributes["gateway.attempt"]) - Number(b.attributes["gateway.attempt"]));
-    expect(attempts.map((a) => [a.attributes["gateway.provider"], a.attributes["http.response.status_code"], a.attributes["gateway.retry"], a.attributes["gateway.fallback"], a.attributes["gateway.outcome"]])).toEqual([
+    expect(
+      attempts.map((a) => [
+        a.attributes["gateway.provider"],
+        a.attributes["http.response.status_code"],
+        a.attributes["gateway.retry"],
+        a.attributes["gateway.fallback"],
+        a.attributes["gateway.outcome"],
+      ]),
+    ).toEqual([
       ["fake", 503, 0, 0, "upstream_error"],
       ["fake", 503, 1, 0, "upstream_error"],
       ["fake-backup", 200, 0, 1, "ok"],

@@ -22,10 +22,14 @@ it("a top-up made while the control-plane is down still ends the trial once it i
   await again.start();
   const admin = createClient(adminService(), `127.0.0.1:${again.grpcPort}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${stack.adminToken}` } });
   try {
-    await eventually(async () => {
-      const { orgs } = await admin.ListOrgs({});
-      return orgs.find((o) => o.id === org.id && !o.in_trial);
-    }, 5_000, "trial ended after the control-plane came back");
+    await eventually(
+      async () => {
+        const { orgs } = await admin.ListOrgs({});
+        return orgs.find((o) => o.id === org.id && !o.in_trial);
+      },
+      5_000,
+      "trial ended after the control-plane came back",
+    );
   } finally {
     admin.close();
     await again.stop();

@@ -63,10 +63,14 @@ const poll = (id: string, o: TestOrg = org, replica = 0) => call("GET", `/video/
 const credits = async (o: TestOrg = org) => (await call("GET", "/credits", o.secret)).body as { balance_minor: number; held_minor: number; spent_minor: number };
 
 async function until(id: string, status: string, replica = 0, o: TestOrg = org) {
-  return eventually(async () => {
-    const r = await poll(id, o, replica);
-    return r.body.status === status ? r : undefined;
-  }, 15_000, `job ${id} ${status}`);
+  return eventually(
+    async () => {
+      const r = await poll(id, o, replica);
+      return r.body.status === status ? r : undefined;
+    },
+    15_000,
+    `job ${id} ${status}`,
+  );
 }
 
 function expect400(r: { status: number; body: AnyBody }, param: string, message: RegExp) {
@@ -200,15 +204,23 @@ describe("jobs", () => {
     const content = await fetch(url, { headers: { authorization: `Bearer ${o.secret}` } });
     expect(content.status).toBe(200);
     expect(content.headers.get("content-type")).toBe("video/mp4");
-    expect(Buffer.from(await content.arrayBuffer()).subarray(4, 8).toString()).toBe("ftyp");
+    expect(
+      Buffer.from(await content.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe("ftyp");
 
     const usage = await call("GET", `/usage/${r.body.id}`, o.secret);
     expect(usage.status).toBe(200);
     expect(usage.body).toMatchObject({ route: "video", cost_credits_minor: 800_000, line_items: [{ item: "video_seconds", quantity: 8, unit_price_minor: 100_000, per: "second" }] });
-    await eventually(async () => {
-      const c = await credits(o);
-      return c.held_minor === 0 ? c : undefined;
-    }, 5_000, "hold released");
+    await eventually(
+      async () => {
+        const c = await credits(o);
+        return c.held_minor === 0 ? c : undefined;
+      },
+      5_000,
+      "hold released",
+    );
     const after = await credits(o);
     expect(before.balance_minor - after.balance_minor).toBe(800_000);
   });
@@ -235,13 +247,17 @@ describe("jobs", () => {
     expect(r.status).toBe(200);
     const cost = 5 * 100_000;
     // No poll: watch the ledger only.
-    const record = await eventually(async () => {
-      try {
-        return await stack.ledgerClient.GetUsage({ request_id: r.body.id, org_id: o.orgId, wait_ms: 0 });
-      } catch {
-        return undefined;
-      }
-    }, 15_000, "usage recorded without a poll");
+    const record = await eventually(
+      async () => {
+        try {
+          return await stack.ledgerClient.GetUsage({ request_id: r.body.id, org_id: o.orgId, wait_ms: 0 });
+        } catch {
+          return undefined;
+        }
+      },
+      15_000,
+      "usage recorded without a poll",
+    );
     expect(record.cost_minor).toBe(cost);
     await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
     // Both reconcilers keep running: nothing is billed twice.

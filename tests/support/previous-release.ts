@@ -11,7 +11,9 @@ import { join, resolve } from "node:path";
 export const root = resolve(import.meta.dirname, "../..");
 
 export function previousReleaseCommit(): string {
-  const lines = readFileSync(join(root, "deploy/previous-release"), "utf8").split("\n").map((l) => l.trim());
+  const lines = readFileSync(join(root, "deploy/previous-release"), "utf8")
+    .split("\n")
+    .map((l) => l.trim());
   const commit = lines.find((l) => l && !l.startsWith("#"));
   if (!commit || !/^[0-9a-f]{40}$/.test(commit)) throw new Error("deploy/previous-release must name a full 40-hex commit");
   return commit;

@@ -158,11 +158,15 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   for (let i = 0; i < (opts.dataPlanes ?? 1); i++) await addDataPlane();
 
   // The demo top-up ends the org's trial through ledger → control-plane → cache eviction; wait for it.
-  await eventually(async () => {
-    const r = await fetch(`${dataPlanes[0]!.url}/v1/models`, { headers: { authorization: `Bearer ${demo.secret}` } });
-    const j = (await r.json()) as { data?: unknown[] };
-    return j.data && j.data.length > 0 ? true : undefined;
-  }, 10_000, "demo org out of trial");
+  await eventually(
+    async () => {
+      const r = await fetch(`${dataPlanes[0]!.url}/v1/models`, { headers: { authorization: `Bearer ${demo.secret}` } });
+      const j = (await r.json()) as { data?: unknown[] };
+      return j.data && j.data.length > 0 ? true : undefined;
+    },
+    10_000,
+    "demo org out of trial",
+  );
 
   return {
     controlConfig,

@@ -6,7 +6,10 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 
 const Schema = z.object({
   CONTROL_PLANE_DATABASE_URL: z.string().min(1, "required: a PostgreSQL connection string"),
-  CONTROL_PLANE_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("control"),
+  CONTROL_PLANE_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default("control"),
   CONTROL_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   CONTROL_PLANE_GRPC_HOST: z.string().default("127.0.0.1"),
   CONTROL_PLANE_GRPC_PORT: int(50051),

@@ -1,7 +1,19 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { migrate, type Kysely } from "@gateway/db";
 import { startOpsServer } from "@gateway/observability";
-import { addHealthService, addService, adminService, bindServer, CallerAuthenticator, callerGuard, controlService, grpc, serverCredentials, shutdownServer, unauthenticatedCallers } from "@gateway/proto";
+import {
+  addHealthService,
+  addService,
+  adminService,
+  bindServer,
+  CallerAuthenticator,
+  callerGuard,
+  controlService,
+  grpc,
+  serverCredentials,
+  shutdownServer,
+  unauthenticatedCallers,
+} from "@gateway/proto";
 import { Counter } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
@@ -41,7 +53,6 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-
 /** Builds the control-plane; start() migrates, connects NATS and serves gRPC + ops HTTP. */
 export function createControlPlane(config: ControlPlaneConfig, overrides: ControlOverrides = {}): ControlPlane {
   const ctx = createContext(config, overrides);
@@ -49,8 +60,21 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
   const onUnexpected = (err: unknown, method: string) => ctx.log.error({ err, method }, "rpc failed");
   // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS.
   const callers = new CallerAuthenticator(config.callerTokens);
-  const refusals = new Counter({ name: "control_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.registry] });
-  const unauthenticated = unauthenticatedCallers(config.unauthenticatedCallers, new Counter({ name: "control_rpc_unauthenticated_calls_total", help: "gRPC calls admitted without credentials (CONTROL_PLANE_UNAUTHENTICATED_CALLERS, during an upgrade)", labelNames: ["method"], registers: [ctx.registry] }));
+  const refusals = new Counter({
+    name: "control_rpc_refusals_total",
+    help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)",
+    labelNames: ["method", "reason"],
+    registers: [ctx.registry],
+  });
+  const unauthenticated = unauthenticatedCallers(
+    config.unauthenticatedCallers,
+    new Counter({
+      name: "control_rpc_unauthenticated_calls_total",
+      help: "gRPC calls admitted without credentials (CONTROL_PLANE_UNAUTHENTICATED_CALLERS, during an upgrade)",
+      labelNames: ["method"],
+      registers: [ctx.registry],
+    }),
+  );
   const guard = (def: { name: string }) =>
     callerGuard(
       def.name,
@@ -156,4 +180,3 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
     },
   };
 }
-

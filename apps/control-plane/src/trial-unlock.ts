@@ -20,7 +20,10 @@ export class TrialUnlocker {
   private stopping = false;
   private readonly abort = new AbortController();
 
-  constructor(private readonly ctx: ControlContext, private readonly nc: NatsConnection) {}
+  constructor(
+    private readonly ctx: ControlContext,
+    private readonly nc: NatsConnection,
+  ) {}
 
   /** Ensures the stream and the durable and starts consuming; throws if that fails (the caller retries). */
   async start(): Promise<void> {
@@ -39,12 +42,22 @@ export class TrialUnlocker {
     // The ledger owns the stream; create it with the same settings if the ledger has not yet.
     await jsm.streams.info(LEDGER_STREAM).catch(() =>
       jsm.streams
-        .add({ name: LEDGER_STREAM, subjects: LEDGER_STREAM_SUBJECTS, storage: StorageType.File, retention: RetentionPolicy.Limits, discard: DiscardPolicy.Old, max_age: 7 * 24 * 3600 * 1e9, duplicate_window: 120 * 1e9 })
+        .add({
+          name: LEDGER_STREAM,
+          subjects: LEDGER_STREAM_SUBJECTS,
+          storage: StorageType.File,
+          retention: RetentionPolicy.Limits,
+          discard: DiscardPolicy.Old,
+          max_age: 7 * 24 * 3600 * 1e9,
+          duplicate_window: 120 * 1e9,
+        })
         .catch(() => jsm.streams.info(LEDGER_STREAM)),
     );
-    await jsm.consumers.info(LEDGER_STREAM, DURABLE).catch(() =>
-      jsm.consumers.add(LEDGER_STREAM, { durable_name: DURABLE, filter_subject: LEDGER_BALANCE_SUBJECT, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: 30 * 1e9 }),
-    );
+    await jsm.consumers
+      .info(LEDGER_STREAM, DURABLE)
+      .catch(() =>
+        jsm.consumers.add(LEDGER_STREAM, { durable_name: DURABLE, filter_subject: LEDGER_BALANCE_SUBJECT, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: 30 * 1e9 }),
+      );
     const consumer = await jetstream(this.nc).consumers.get(LEDGER_STREAM, DURABLE);
     const messages = await consumer.consume({ max_messages: 100 });
     this.messages = messages;

@@ -27,7 +27,15 @@ const changes: ControlChangedV1[] = [];
 const catalog = {
   providers: [{ code: "p1", kind: "openai-compatible", base_url: "http://127.0.0.1:1/v1", credential_ref: "P1_KEY" }],
   models: [
-    { id: "m-chat", routes: ["chat", "messages"], context_window: 8000, max_output_tokens: 1000, input_price_minor_per_mtok: 10, output_price_minor_per_mtok: 20, deployments: [{ provider: "p1", upstream_model: "up-chat" }] },
+    {
+      id: "m-chat",
+      routes: ["chat", "messages"],
+      context_window: 8000,
+      max_output_tokens: 1000,
+      input_price_minor_per_mtok: 10,
+      output_price_minor_per_mtok: 20,
+      deployments: [{ provider: "p1", upstream_model: "up-chat" }],
+    },
     { id: "m-draft", status: "draft", routes: ["chat"], context_window: 8000, max_output_tokens: 1000, input_price_minor_per_mtok: 10, output_price_minor_per_mtok: 20 },
   ],
 };
@@ -35,13 +43,28 @@ const catalog = {
 beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "cp_service");
   nats = await startNats();
-  cp = createControlPlane(loadConfig({ CONTROL_PLANE_DATABASE_URL: db, CONTROL_PLANE_NATS_URL: nats.url, CONTROL_PLANE_GRPC_PORT: "0", CONTROL_PLANE_OPS_PORT: "0", CONTROL_PLANE_ADMIN_TOKEN: TOKEN, CONTROL_PLANE_DATA_PLANE_TOKEN: DATA_PLANE_TOKEN, CONTROL_PLANE_LOG_LEVEL: "silent" }));
+  cp = createControlPlane(
+    loadConfig({
+      CONTROL_PLANE_DATABASE_URL: db,
+      CONTROL_PLANE_NATS_URL: nats.url,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_OPS_PORT: "0",
+      CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
+      CONTROL_PLANE_DATA_PLANE_TOKEN: DATA_PLANE_TOKEN,
+      CONTROL_PLANE_LOG_LEVEL: "silent",
+    }),
+  );
   await cp.start();
   const addr = `127.0.0.1:${cp.grpcPort}`;
   admin = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
   control = createClient(controlService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${DATA_PLANE_TOKEN}` } });
   nc = await connect({ servers: nats.url });
-  nc.subscribe(CONTROL_CHANGED_SUBJECT, { callback: (_e, m) => { const ev = decodeEvent(ControlChangedV1, m.data); if (ev) changes.push(ev); } });
+  nc.subscribe(CONTROL_CHANGED_SUBJECT, {
+    callback: (_e, m) => {
+      const ev = decodeEvent(ControlChangedV1, m.data);
+      if (ev) changes.push(ev);
+    },
+  });
   await admin.ApplyCatalog({ document_json: JSON.stringify(catalog) });
 });
 
@@ -95,12 +118,25 @@ describe("keys", () => {
     expect(created.key!.prefix).toBe(created.secret.slice(0, 15));
     const rows = await sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE id = ${created.key!.id}`.execute(cp.db);
     const row = rows.rows[0]!;
-    expect(Object.values(row).map(String).some((v) => v.includes(created.secret))).toBe(false);
+    expect(
+      Object.values(row)
+        .map(String)
+        .some((v) => v.includes(created.secret)),
+    ).toBe(false);
     expect(row.key_hash).toBe(sha(created.secret));
 
     const auth = await control.AuthenticateKey({ key_hash: sha(created.secret) });
     expect(auth.found).toBe(true);
-    expect(auth.key).toMatchObject({ key_id: created.key!.id, org_id: org.id, org_name: "keys-org", revoked: false, routes: ["chat"], model_allowlist: ["m-chat"], org_enabled_models: ["m-chat"], org_in_trial: true });
+    expect(auth.key).toMatchObject({
+      key_id: created.key!.id,
+      org_id: org.id,
+      org_name: "keys-org",
+      revoked: false,
+      routes: ["chat"],
+      model_allowlist: ["m-chat"],
+      org_enabled_models: ["m-chat"],
+      org_in_trial: true,
+    });
     expect((await control.AuthenticateKey({ key_hash: sha("sk-gateway-unknown") })).found).toBe(false);
     await expect(admin.CreateKey({ org: org.id, routes: ["teleport"], models: [], name: "" })).rejects.toMatchObject({ code: "invalid_request" });
     await expect(admin.CreateKey({ org: "no-such-org", routes: [], models: [], name: "" })).rejects.toMatchObject({ code: "not_found" });
@@ -223,7 +259,10 @@ describe("gatewayctl", () => {
     expect(orgJson).toMatchObject({ name: "cli-org" });
 
     const dir = mkdtempSync(join(tmpdir(), "gwctl-"));
-    writeFileSync(join(dir, "catalog.yaml"), "models:\n  - id: m-cli\n    routes: [chat]\n    context_window: 1000\n    max_output_tokens: 100\n    input_price_minor_per_mtok: 1\n    output_price_minor_per_mtok: 2\n    deployments:\n      - { provider: p1, upstream_model: up-cli }\n");
+    writeFileSync(
+      join(dir, "catalog.yaml"),
+      "models:\n  - id: m-cli\n    routes: [chat]\n    context_window: 1000\n    max_output_tokens: 100\n    input_price_minor_per_mtok: 1\n    output_price_minor_per_mtok: 2\n    deployments:\n      - { provider: p1, upstream_model: up-cli }\n",
+    );
     const applied = await cli(["catalog", "apply", "-f", join(dir, "catalog.yaml"), "--json"]);
     expect(applied.code).toBe(0);
     expect(JSON.parse(applied.stdout)).toMatchObject({ models: 1 });
@@ -259,10 +298,34 @@ describe("gatewayctl", () => {
 
 describe("video job claims", () => {
   const job = (id: string, orgId: string) => ({
-    id, org_id: orgId, key_id: "key_x", model: "m-video", provider: "p1", upstream_model: "up-video", upstream_job_id: "up-1", upstream_json: "{}",
-    request_json: '{"prompt":"x"}', status: "queued", progress: 0, error_code: "", error_message: "", outputs_json: "[]", duration_s: 4,
-    price_minor_per_second: 100, max_cost_minor: 400, lease_id: "lease_x", cost_minor: 0, settled: false, trace_id: "req_x",
-    created_at_ms: 0, updated_at_ms: 0, completed_at_ms: 0, refreshed_at_ms: 0, resolution: "720p", audio: false, guardrails_json: "[]",
+    id,
+    org_id: orgId,
+    key_id: "key_x",
+    model: "m-video",
+    provider: "p1",
+    upstream_model: "up-video",
+    upstream_job_id: "up-1",
+    upstream_json: "{}",
+    request_json: '{"prompt":"x"}',
+    status: "queued",
+    progress: 0,
+    error_code: "",
+    error_message: "",
+    outputs_json: "[]",
+    duration_s: 4,
+    price_minor_per_second: 100,
+    max_cost_minor: 400,
+    lease_id: "lease_x",
+    cost_minor: 0,
+    settled: false,
+    trace_id: "req_x",
+    created_at_ms: 0,
+    updated_at_ms: 0,
+    completed_at_ms: 0,
+    refreshed_at_ms: 0,
+    resolution: "720p",
+    audio: false,
+    guardrails_json: "[]",
   });
 
   it("gives a stale job to one of many concurrent claimers, and only the holder may write it", async () => {

@@ -52,10 +52,11 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
       const seconds = Number(process.hrtime.bigint() - l.startedHr) / 1e9;
       ctx.metrics.httpRequests.inc({ route, status: String(res.statusCode) });
       ctx.metrics.httpDuration.observe({ route }, seconds);
-      if (ctx.log.isLevelEnabled("info")) ctx.log.info(
-        { request_id: l.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, org_id: l.key?.org_id, key_id: l.key?.key_id, model: l.model },
-        "request",
-      );
+      if (ctx.log.isLevelEnabled("info"))
+        ctx.log.info(
+          { request_id: l.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, org_id: l.key?.org_id, key_id: l.key?.key_id, model: l.model },
+          "request",
+        );
     });
     next();
   });
@@ -100,10 +101,13 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     const ok = isReady();
     res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
   });
-  app.get("/metrics", h(async (_req, res) => {
-    res.setHeader("content-type", ctx.metrics.registry.contentType);
-    res.end(await ctx.metrics.registry.metrics());
-  }));
+  app.get(
+    "/metrics",
+    h(async (_req, res) => {
+      res.setHeader("content-type", ctx.metrics.registry.contentType);
+      res.end(await ctx.metrics.registry.metrics());
+    }),
+  );
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
   app.get("/v1/models", auth, h(listModels(ctx)));
   app.get("/v1/credits", auth, h(credits(ctx)));

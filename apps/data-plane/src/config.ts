@@ -289,7 +289,12 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
     tracing: otel.tracing,
-    responses: { retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000, replicas: e.DATA_PLANE_RESPONSES_REPLICAS, maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES, bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES },
+    responses: {
+      retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000,
+      replicas: e.DATA_PLANE_RESPONSES_REPLICAS,
+      maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES,
+      bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES,
+    },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
     video: {
       pollStaleMs: e.DATA_PLANE_VIDEO_POLL_STALE_MS,

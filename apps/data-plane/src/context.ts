@@ -85,7 +85,12 @@ function buildMetrics(): DataPlaneMetrics {
       registers: [registry],
     }),
     spoolSkippedLines: new Counter({ name: "gateway_usage_spool_skipped_lines_total", help: "Usage spool lines skipped by replay (torn or unparseable)", registers: [registry] }),
-    guardrailOutcomes: new Counter({ name: "gateway_guardrail_outcomes_total", help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)", labelNames: ["plugin", "outcome"], registers: [registry] }),
+    guardrailOutcomes: new Counter({
+      name: "gateway_guardrail_outcomes_total",
+      help: "Guardrail rule outcomes by plugin (pass, denied, masked, logged, error)",
+      labelNames: ["plugin", "outcome"],
+      registers: [registry],
+    }),
     upstreamConnectionWait: new Histogram({
       name: "gateway_upstream_connection_wait_seconds",
       help: "Time a provider request waited for a connection (dispatch to written on a socket or HTTP/2 session), by provider",
@@ -158,22 +163,70 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     config.catalogRefreshMs,
   );
   const nats: DataPlaneContext["nats"] = { current: undefined, js: undefined };
-  const spool = new UsageSpool({ dir: config.spoolDir, replicaId: config.replicaId, maxEvents: config.spoolMaxEvents, lockStaleMs: config.spoolLockStaleMs, log, skippedLines: metrics.spoolSkippedLines });
-  const leases = new LeaseManager(
-    { acquire: (r) => ledger.AcquireLease(r), release: (r) => ledger.ReleaseLease(r) },
+  const spool = new UsageSpool({
+    dir: config.spoolDir,
+    replicaId: config.replicaId,
+    maxEvents: config.spoolMaxEvents,
+    lockStaleMs: config.spoolLockStaleMs,
     log,
-    { holder: config.replicaId, chunkMinor: config.leaseChunkMinor, ttlMs: config.leaseTtlMs, idleMs: config.leaseIdleMs, maxOrgs: config.leaseMaxOrgs, unpublished: () => spool.size },
-  );
+    skippedLines: metrics.spoolSkippedLines,
+  });
+  const leases = new LeaseManager({ acquire: (r) => ledger.AcquireLease(r), release: (r) => ledger.ReleaseLease(r) }, log, {
+    holder: config.replicaId,
+    chunkMinor: config.leaseChunkMinor,
+    ttlMs: config.leaseTtlMs,
+    idleMs: config.leaseIdleMs,
+    maxOrgs: config.leaseMaxOrgs,
+    unpublished: () => spool.size,
+  });
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics, config.usageBatchEvents);
-  new Gauge({ name: "gateway_usage_spooled_events", help: "Usage events waiting in the local spool", registers: [metrics.registry], collect() { this.set(spool.size); } });
-  new Gauge({ name: "gateway_circuit_breakers_open", help: "Provider deployments cooling down after consecutive failures", registers: [metrics.registry], collect() { this.set(ctx.breaker.openCount); } });
-  new Gauge({ name: "gateway_key_cache_entries", help: "Cached key contexts", registers: [metrics.registry], collect() { this.set(keys.size); } });
+  new Gauge({
+    name: "gateway_usage_spooled_events",
+    help: "Usage events waiting in the local spool",
+    registers: [metrics.registry],
+    collect() {
+      this.set(spool.size);
+    },
+  });
+  new Gauge({
+    name: "gateway_circuit_breakers_open",
+    help: "Provider deployments cooling down after consecutive failures",
+    registers: [metrics.registry],
+    collect() {
+      this.set(ctx.breaker.openCount);
+    },
+  });
+  new Gauge({
+    name: "gateway_key_cache_entries",
+    help: "Cached key contexts",
+    registers: [metrics.registry],
+    collect() {
+      this.set(keys.size);
+    },
+  });
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
   const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });
-  const ctx: DataPlaneContext = { config, log, metrics, control, ledger, keys, catalog, leases, publisher, upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers, traced: tracing !== undefined }), rateLimiter, contextChecker, nats, tracing,
-    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs), media, videoJobs: undefined as unknown as VideoJobs,
-    responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }) };
+  const ctx: DataPlaneContext = {
+    config,
+    log,
+    metrics,
+    control,
+    ledger,
+    keys,
+    catalog,
+    leases,
+    publisher,
+    upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers, traced: tracing !== undefined }),
+    rateLimiter,
+    contextChecker,
+    nats,
+    tracing,
+    breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs),
+    media,
+    videoJobs: undefined as unknown as VideoJobs,
+    responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }),
+  };
   ctx.videoJobs = new VideoJobs(ctx);
   return ctx;
 }
@@ -192,7 +245,15 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
     for (let attempt = 0, first = true; !signal.aborted; first = false) {
       let nc: NatsConnection;
       try {
-        nc = await connect({ servers: ctx.config.natsUrl.split(",").map((s) => s.trim()), name: `data-plane ${ctx.config.replicaId}`, maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000, noAsyncTraces: true });
+        nc = await connect({
+          servers: ctx.config.natsUrl.split(",").map((s) => s.trim()),
+          name: `data-plane ${ctx.config.replicaId}`,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          ignoreAuthErrorAbort: true,
+          timeout: 5_000,
+          noAsyncTraces: true,
+        });
       } catch (err) {
         const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
         ctx.log.warn({ err, retry_in_ms: delayMs }, "NATS unreachable; usage events go to the spool meanwhile");
@@ -281,4 +342,3 @@ async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boole
   }
   return nc.closed();
 }
-

@@ -11,7 +11,10 @@ const stop = () => {
   // A stop that hangs (a peer that never answers) must not keep a pod from terminating; it gets
   // the HTTP drain plus the spool's shutdown replay. Unreplayed usage stays on disk either way.
   setTimeout(() => process.exit(1), 15_000 + config.shutdownReplayMs).unref();
-  void dataPlane.stop().then(() => process.exit(0), () => process.exit(1));
+  void dataPlane.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);

@@ -461,4 +461,3 @@ describe("usage spool", () => {
     expect(next.publisher.saturated).toBe(false);
   });
 });
-

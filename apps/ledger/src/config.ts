@@ -9,7 +9,10 @@ const required = (what: string) => ({ error: (issue: { input: unknown }) => (iss
 
 const Schema = z.object({
   LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")).min(1, "required: a PostgreSQL connection string"),
-  LEDGER_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("ledger"),
+  LEDGER_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default("ledger"),
   LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
   LEDGER_GRPC_PORT: port(50052),
@@ -21,7 +24,10 @@ const Schema = z.object({
   LEDGER_LEASE_MAX_TTL_MS: int(120_000, 1_000),
   /** How often expired leases are released, ms. */
   LEDGER_SWEEP_INTERVAL_MS: int(1_000, 50),
-  LEDGER_CONSUMER_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default("ledger"),
+  LEDGER_CONSUMER_DURABLE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("ledger"),
   /** Cap on how long GetUsage waits for a record not applied yet, ms. */
   LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
   LEDGER_DB_POOL_MAX: int(10, 1),

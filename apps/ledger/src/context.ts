@@ -68,12 +68,22 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     metrics: {
       registry,
       usageEvents: new Counter({ name: "ledger_usage_events_total", help: "Usage events by result", labelNames: ["result"], registers: [registry] }),
-      applySeconds: new Histogram({ name: "ledger_apply_duration_seconds", help: "Time to apply one batch of usage events", buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5], registers: [registry] }),
+      applySeconds: new Histogram({
+        name: "ledger_apply_duration_seconds",
+        help: "Time to apply one batch of usage events",
+        buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+        registers: [registry],
+      }),
       batchSize: new Histogram({ name: "ledger_apply_batch_events", help: "Usage events per applied batch", buckets: [1, 10, 50, 100, 250, 500, 1000], registers: [registry] }),
       deadLetters: new Counter({ name: "ledger_dead_letters_total", help: "Usage events that can never be applied, kept in dead_letters", labelNames: ["reason"], registers: [registry] }),
       leasesGranted: new Counter({ name: "ledger_leases_granted_minor_total", help: "Credit granted to leases, minor units", registers: [registry] }),
       leaseRefusals: new Counter({ name: "ledger_lease_refusals_total", help: "Lease requests refused: insufficient_credits or budget_exceeded", labelNames: ["reason"], registers: [registry] }),
-      leasesSettled: new Counter({ name: "ledger_leases_settled_total", help: "Closed leases whose remaining hold was released after the consumer caught up", labelNames: ["how"], registers: [registry] }),
+      leasesSettled: new Counter({
+        name: "ledger_leases_settled_total",
+        help: "Closed leases whose remaining hold was released after the consumer caught up",
+        labelNames: ["how"],
+        registers: [registry],
+      }),
       topUps: new Counter({ name: "ledger_top_ups_total", help: "Top-ups applied", registers: [registry] }),
     },
   };

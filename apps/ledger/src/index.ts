@@ -43,7 +43,12 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
   // Every caller presents a token naming its identity; what each identity may call is METHOD_GRANTS
   // (the data-plane: leases, usage and credit reads; TopUp, ListHolds and any new method: admin only).
   const callers = new CallerAuthenticator(config.callerTokens);
-  const refusals = new Counter({ name: "ledger_rpc_refusals_total", help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)", labelNames: ["method", "reason"], registers: [ctx.metrics.registry] });
+  const refusals = new Counter({
+    name: "ledger_rpc_refusals_total",
+    help: "gRPC calls refused: unauthenticated (no or unknown token) or not_allowed (outside the caller's grants)",
+    labelNames: ["method", "reason"],
+    registers: [ctx.metrics.registry],
+  });
   addService(
     server,
     ledgerService(),
@@ -64,7 +69,15 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
           refusals.inc({ method, reason });
           ctx.log.debug({ method, reason, caller: identity }, "rpc refused");
         },
-        unauthenticatedCallers(config.unauthenticatedCallers, new Counter({ name: "ledger_rpc_unauthenticated_calls_total", help: "gRPC calls admitted without credentials (LEDGER_UNAUTHENTICATED_CALLERS, during an upgrade)", labelNames: ["method"], registers: [ctx.metrics.registry] })),
+        unauthenticatedCallers(
+          config.unauthenticatedCallers,
+          new Counter({
+            name: "ledger_rpc_unauthenticated_calls_total",
+            help: "gRPC calls admitted without credentials (LEDGER_UNAUTHENTICATED_CALLERS, during an upgrade)",
+            labelNames: ["method"],
+            registers: [ctx.metrics.registry],
+          }),
+        ),
       ),
       onUnexpected: (err, method) => ctx.log.error({ err, method }, "rpc failed"),
       translate: unavailableWhenDbDown,

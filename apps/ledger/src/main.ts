@@ -8,7 +8,10 @@ const stop = () => {
   stopping = true;
   // A stop that hangs (a peer that never answers) must not keep a pod from terminating.
   setTimeout(() => process.exit(1), 20_000).unref();
-  void ledger.stop().then(() => process.exit(0), () => process.exit(1));
+  void ledger.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);

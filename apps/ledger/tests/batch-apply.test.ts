@@ -40,10 +40,14 @@ async function metric(l: Ledger, line: string): Promise<number> {
 
 async function drained(): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  await eventually(async () => {
-    const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
-    return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
-  }, 30_000, "usage stream drained");
+  await eventually(
+    async () => {
+      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
+      return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+    },
+    30_000,
+    "usage stream drained",
+  );
 }
 
 beforeAll(async () => {
@@ -162,7 +166,7 @@ describe("two ledgers on one durable", () => {
     // Redeliveries under other message ids reach the ledgers; the primary key stops them.
     await Promise.all(events.slice(0, 300).map((ev) => publish(ev, `${ev.request_id}-again`)));
     await drained();
-    const firstApplied = (await metric(ledgers[0]!, 'ledger_usage_events_total{result="applied",service="ledger"}'));
+    const firstApplied = await metric(ledgers[0]!, 'ledger_usage_events_total{result="applied",service="ledger"}');
     const secondApplied = await metric(second, 'ledger_usage_events_total{result="applied",service="ledger"}');
     expect(firstApplied + secondApplied - before).toBe(events.length);
     expect(secondApplied).toBeGreaterThan(0);

@@ -24,8 +24,7 @@ let client: TypedClient<LedgerServiceMethods>;
 
 const publish = (ev: UsageEventV1, msgID = ev.request_id) => js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID });
 const credits = (orgId: string) => client.GetCredits({ org_id: orgId });
-const records = async (orgId: string) =>
-  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${orgId}`.execute(ledgers[0]!.db)).rows[0]!.n;
+const records = async (orgId: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${orgId}`.execute(ledgers[0]!.db)).rows[0]!.n;
 
 async function boot(): Promise<Ledger> {
   const l = createLedger(loadConfig(env));
@@ -155,10 +154,14 @@ describe("usage consumer", () => {
     await publish(second);
     await client.GetUsage({ request_id: second.request_id, org_id: o, wait_ms: 5_000 });
     // The recreated durable starts at the beginning of the stream: all of it is redelivered.
-    await eventually(async () => {
-      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
-      return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
-    }, 10_000, "replay drained");
+    await eventually(
+      async () => {
+        const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
+        return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
+      },
+      10_000,
+      "replay drained",
+    );
     expect(await credits(o)).toMatchObject({ balance_minor: 970, spent_minor: 30 });
     expect(await records(o)).toBe(2);
   });

@@ -16,12 +16,23 @@ beforeAll(async () => {
   nats = await startNats();
   const port = await freePort();
   ledger = createLedger(
-    loadConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent", LEDGER_EXPORT_PAGE_ROWS: String(PAGE) }),
+    loadConfig({
+      LEDGER_DATABASE_URL: db,
+      LEDGER_NATS_URL: nats.url,
+      LEDGER_GRPC_PORT: String(port),
+      LEDGER_OPS_PORT: "0",
+      LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_LOG_LEVEL: "silent",
+      LEDGER_EXPORT_PAGE_ROWS: String(PAGE),
+    }),
   );
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
   // 95 records one millisecond apart from T0, of org_x; a few of org_y at the same instants.
-  for (const [org, n] of [["org_x", 95], ["org_y", 7]] as const) {
+  for (const [org, n] of [
+    ["org_x", 95],
+    ["org_y", 7],
+  ] as const) {
     await sql`
       INSERT INTO usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens, output_tokens,
         cached_input_tokens, estimated, cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, line_items, created_at, journal_txn_id)

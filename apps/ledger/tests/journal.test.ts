@@ -18,11 +18,18 @@ beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "ledger_journal");
   nats = await startNats();
   const port = await freePort();
-  ledger = createLedger(loadConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent" }));
+  ledger = createLedger(
+    loadConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent" }),
+  );
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
   nc = await connect({ servers: nats.url });
-  nc.subscribe(LEDGER_JOURNAL_SUBJECT, { callback: (_e, m) => { const ev = decodeEvent(LedgerJournalV1, m.data); if (ev) seen.push(ev); } });
+  nc.subscribe(LEDGER_JOURNAL_SUBJECT, {
+    callback: (_e, m) => {
+      const ev = decodeEvent(LedgerJournalV1, m.data);
+      if (ev) seen.push(ev);
+    },
+  });
 });
 afterAll(async () => {
   client?.close();
@@ -34,9 +41,25 @@ afterAll(async () => {
 it("publishes every journal transaction once, balanced, for the billing team", async () => {
   const top = await client.TopUp({ org_id: "org_j", amount_minor: 1_000, idempotency_key: "j-1" });
   const ev: UsageEventV1 = {
-    version: 1, request_id: "req_journal_1", org_id: "org_j", key_id: "key_j", model: "m", route: "chat", provider: "p", upstream_model: "u", lease_id: "",
-    usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false }, input_price_minor_per_mtok: 1, output_price_minor_per_mtok: 1,
-    cost_minor: 40, line_items: [], guardrails: [], stream: false, status: 200, created_at_ms: Date.now(), duration_ms: 1,
+    version: 1,
+    request_id: "req_journal_1",
+    org_id: "org_j",
+    key_id: "key_j",
+    model: "m",
+    route: "chat",
+    provider: "p",
+    upstream_model: "u",
+    lease_id: "",
+    usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 1,
+    output_price_minor_per_mtok: 1,
+    cost_minor: 40,
+    line_items: [],
+    guardrails: [],
+    stream: false,
+    status: 200,
+    created_at_ms: Date.now(),
+    duration_ms: 1,
   };
   await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
   const record = await client.GetUsage({ request_id: ev.request_id, org_id: "org_j", wait_ms: 3_000 });
@@ -47,8 +70,20 @@ it("publishes every journal transaction once, balanced, for the billing team", a
   await eventually(() => (seen.some((j) => j.txn_id === posting) && seen.some((j) => j.txn_id === top.top_up_id) ? true : undefined), 5_000, "journal published");
   const topUp = seen.find((j) => j.txn_id === top.top_up_id)!;
   const usage = seen.find((j) => j.txn_id === posting)!;
-  expect(topUp).toMatchObject({ kind: "top_up", entries: [{ account: "system:funding", amount_minor: -1_000 }, { account: "org:org_j", amount_minor: 1_000 }] });
-  expect(usage).toMatchObject({ kind: "usage", entries: [{ account: "org:org_j", amount_minor: -40 }, { account: "system:revenue", amount_minor: 40 }] });
+  expect(topUp).toMatchObject({
+    kind: "top_up",
+    entries: [
+      { account: "system:funding", amount_minor: -1_000 },
+      { account: "org:org_j", amount_minor: 1_000 },
+    ],
+  });
+  expect(usage).toMatchObject({
+    kind: "usage",
+    entries: [
+      { account: "org:org_j", amount_minor: -40 },
+      { account: "system:revenue", amount_minor: 40 },
+    ],
+  });
   for (const j of seen) expect(j.entries.reduce((s, e) => s + e.amount_minor, 0)).toBe(0);
   // Published once: a later pass finds nothing new.
   await new Promise((r) => setTimeout(r, 1_200));

@@ -28,7 +28,16 @@ beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "ledger_service");
   nats = await startNats();
   const port = await freePort();
-  env = { LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent", LEDGER_SWEEP_INTERVAL_MS: "100", LEDGER_USAGE_ARRIVAL_MS: "0" };
+  env = {
+    LEDGER_DATABASE_URL: db,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: String(port),
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: TOKEN,
+    LEDGER_LOG_LEVEL: "silent",
+    LEDGER_SWEEP_INTERVAL_MS: "100",
+    LEDGER_USAGE_ARRIVAL_MS: "0",
+  };
   ledger = createLedger(loadConfig(env));
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
@@ -60,17 +69,21 @@ describe("top-ups", () => {
     await topUp(o, 3_000, "t3-a");
     await topUp(o, 3_000, "t3-a");
     await topUp(o, 500, "t3-b");
-    const announced = await eventually(async () => {
-      const jsm = await jetstreamManager(nc);
-      const { state } = await jsm.streams.info(LEDGER_STREAM);
-      const seen: LedgerBalanceV1[] = [];
-      for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-        const m = await jsm.streams.getMessage(LEDGER_STREAM, { seq });
-        const ev = m && m.subject === LEDGER_BALANCE_SUBJECT ? decodeEvent(LedgerBalanceV1, m.data) : undefined;
-        if (ev?.org_id === o) seen.push(ev);
-      }
-      return seen.length >= 2 ? seen : undefined;
-    }, 5_000, "top-ups announced");
+    const announced = await eventually(
+      async () => {
+        const jsm = await jetstreamManager(nc);
+        const { state } = await jsm.streams.info(LEDGER_STREAM);
+        const seen: LedgerBalanceV1[] = [];
+        for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+          const m = await jsm.streams.getMessage(LEDGER_STREAM, { seq });
+          const ev = m && m.subject === LEDGER_BALANCE_SUBJECT ? decodeEvent(LedgerBalanceV1, m.data) : undefined;
+          if (ev?.org_id === o) seen.push(ev);
+        }
+        return seen.length >= 2 ? seen : undefined;
+      },
+      5_000,
+      "top-ups announced",
+    );
     expect(announced).toHaveLength(2);
     expect(announced.at(-1)).toMatchObject({ org_id: o, topped_up_minor: 3_500, reason: "top_up" });
   });
@@ -195,7 +208,10 @@ describe("usage events", () => {
     const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db);
     expect(rows.rows[0]!.n).toBe(1);
     expect(await client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 0 })).toMatchObject({ request_id: ev.request_id, org_id: o, cost_minor: 77, created_at_ms: ev.created_at_ms });
-    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("u1-other"), wait_ms: 1_000 })).rejects.toMatchObject({ code: "not_found", message: `No usage record for request '${ev.request_id}'.` });
+    await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("u1-other"), wait_ms: 1_000 })).rejects.toMatchObject({
+      code: "not_found",
+      message: `No usage record for request '${ev.request_id}'.`,
+    });
     expect((await client.ListHolds({ org_id: o })).leases[0]).toMatchObject({ remaining_minor: 1_000 - 78, applied_minor: 78 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 5_000 - 78, spent_minor: 78 });
     const unbalanced = await sql<{ txn_id: string }>`SELECT txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0`.execute(ledger.db);

@@ -27,11 +27,7 @@ beforeAll(async () => {
   // JetStream answers once the cluster elected its meta leader.
   await eventually(() => jsm.getAccountInfo().then(() => true), 40_000, "JetStream cluster ready");
   // And all three nodes joined it (under load that takes a while): an R3 stream can be placed.
-  await eventually(
-    () => jsm.streams.add({ name: "PROBE", subjects: ["probe.>"], num_replicas: 3 }).then(() => jsm.streams.delete("PROBE")),
-    40_000,
-    "three JetStream peers",
-  );
+  await eventually(() => jsm.streams.add({ name: "PROBE", subjects: ["probe.>"], num_replicas: 3 }).then(() => jsm.streams.delete("PROBE")), 40_000, "three JetStream peers");
   // An older deployment made USAGE with a single replica.
   await jsm.streams.add({ name: USAGE_STREAM, subjects: ["usage.v1.>"], storage: StorageType.File, retention: RetentionPolicy.Limits, num_replicas: 1 });
   // And the control-plane made LEDGER first, with its trial-unlock durable on it.
@@ -64,10 +60,14 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   // The durable too: a durable left on one node dies with it (this test found that).
   await eventually(async () => ((await jsm.consumers.info(USAGE_STREAM, "ledger")).cluster?.replicas?.length === 2 ? true : undefined), 20_000, "durable on three nodes");
   for (const name of [USAGE_STREAM, LEDGER_STREAM]) {
-    const info = await eventually(async () => {
-      const i = await jsm.streams.info(name);
-      return i.config.num_replicas === 3 && (i.cluster?.replicas?.length ?? 0) === 2 ? i : undefined;
-    }, 20_000, `${name} on three nodes`);
+    const info = await eventually(
+      async () => {
+        const i = await jsm.streams.info(name);
+        return i.config.num_replicas === 3 && (i.cluster?.replicas?.length ?? 0) === 2 ? i : undefined;
+      },
+      20_000,
+      `${name} on three nodes`,
+    );
     expect(info.config.num_replicas).toBe(3);
   }
   // Durables made before the move come along, so they do not die with a node either.
@@ -82,7 +82,14 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   const victim = cluster.nodes.find((_, i) => leader.endsWith(`-${i}`)) ?? cluster.nodes[0]!;
   await victim.stop();
   const second = usageEvent("org_r", "", 20);
-  await eventually(() => jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(second), { msgID: second.request_id }).then(() => true), 20_000, "publish acknowledged by the remaining quorum");
+  await eventually(
+    () =>
+      jetstream(nc)
+        .publish(USAGE_SUBJECT, encodeEvent(second), { msgID: second.request_id })
+        .then(() => true),
+    20_000,
+    "publish acknowledged by the remaining quorum",
+  );
   await eventually(() => client.GetUsage({ request_id: second.request_id, org_id: "org_r", wait_ms: 1_000 }), 40_000, "event applied after losing a node");
   expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 970, spent_minor: 30 });
 }, 90_000);

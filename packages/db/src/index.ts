@@ -8,8 +8,7 @@ export { createDbHealth, isConnectionError, unavailableWhenDbDown, type DbHealth
 
 /** int8 (bigint) as a JS number: every amount we store stays far below 2^53. */
 const types = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text"))) as typeof pg.types.getTypeParser,
 };
 
 export interface DbOptions {

@@ -3,8 +3,17 @@ import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
 import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
-interface Block { type?: string; text?: string; content?: unknown; tool_use_id?: string; cache_control?: unknown }
-interface Msg { role?: string; content?: string | Block[] }
+interface Block {
+  type?: string;
+  text?: string;
+  content?: unknown;
+  tool_use_id?: string;
+  cache_control?: unknown;
+}
+interface Msg {
+  role?: string;
+  content?: string | Block[];
+}
 export interface MessagesBody {
   model?: string;
   messages?: Msg[];
@@ -84,7 +93,9 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   if (d.delayMs) await sleep(d.delayMs);
   const failWith = flakyStatus(d);
   if (failWith !== undefined && failWith !== 200) {
-    res.writeHead(failWith, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: failWith === 529 ? "overloaded_error" : "api_error", message: `fake upstream status ${failWith}` } }));
+    res
+      .writeHead(failWith, { "content-type": "application/json" })
+      .end(JSON.stringify({ type: "error", error: { type: failWith === 529 ? "overloaded_error" : "api_error", message: `fake upstream status ${failWith}` } }));
     return;
   }
   const last = messages.at(-1);
@@ -113,7 +124,13 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const thinking = body.thinking?.type === "enabled" ? `Thinking about: ${userText}` : undefined;
   const signature = thinking ? `sig_${Buffer.from(thinking).toString("base64")}` : "";
   const output = (toolUse ? countTokens(JSON.stringify(toolUse.input)) : words.length) + (thinking ? countTokens(thinking) : 0);
-  const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached.read, cache_creation_input_tokens: cached.write, ...(searches ? { server_tool_use: { web_search_requests: searches } } : {}) };
+  const usage = {
+    input_tokens: input,
+    output_tokens: output,
+    cache_read_input_tokens: cached.read,
+    cache_creation_input_tokens: cached.write,
+    ...(searches ? { server_tool_use: { web_search_requests: searches } } : {}),
+  };
   const id = `msg_fake${Date.now().toString(36)}`;
   if (!body.stream) {
     if (d.malformed) {
@@ -122,9 +139,13 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     }
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
-        id, type: "message", role: "assistant", model: body.model,
+        id,
+        type: "message",
+        role: "assistant",
+        model: body.model,
         content: [...(thinking ? [{ type: "thinking", thinking, signature }] : []), toolUse ?? { type: "text", text: words.join(" ") }],
-        stop_reason: stop, stop_sequence: null,
+        stop_reason: stop,
+        stop_sequence: null,
         usage,
       }),
     );

@@ -49,24 +49,59 @@ export interface Directives {
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
 
 export function parseDirectives(modelName: string, prompt: string): Directives {
-  const d: Directives = { delayMs: 0, chunkDelayMs: 0, malformed: false, noUsage: false, videoFail: false, videoStuck: false, byteTokens: false, imageTokens: 0, audioTokens: 0, emptyUsage: false, cachedTokens: 0, reasoningTokens: 0 };
+  const d: Directives = {
+    delayMs: 0,
+    chunkDelayMs: 0,
+    malformed: false,
+    noUsage: false,
+    videoFail: false,
+    videoStuck: false,
+    byteTokens: false,
+    imageTokens: 0,
+    audioTokens: 0,
+    emptyUsage: false,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+  };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
   for (const raw of parts) {
     const [k, v] = raw.trim().split("=") as [string, string | undefined];
     const n = Number(v);
     switch (k) {
-      case "delay": d.delayMs = n; break;
-      case "chunk_delay": d.chunkDelayMs = n; break;
-      case "status": d.status = n; break;
-      case "malformed": d.malformed = true; break;
-      case "cut": d.cutAfter = n; break;
-      case "nousage": d.noUsage = true; break;
-      case "reply": d.reply = v ?? ""; break;
-      case "retry_after": d.retryAfterS = n; break;
-      case "video_ms": d.videoMs = n; break;
-      case "video_fail": d.videoFail = true; break;
-      case "video_stuck": d.videoStuck = true; break;
+      case "delay":
+        d.delayMs = n;
+        break;
+      case "chunk_delay":
+        d.chunkDelayMs = n;
+        break;
+      case "status":
+        d.status = n;
+        break;
+      case "malformed":
+        d.malformed = true;
+        break;
+      case "cut":
+        d.cutAfter = n;
+        break;
+      case "nousage":
+        d.noUsage = true;
+        break;
+      case "reply":
+        d.reply = v ?? "";
+        break;
+      case "retry_after":
+        d.retryAfterS = n;
+        break;
+      case "video_ms":
+        d.videoMs = n;
+        break;
+      case "video_fail":
+        d.videoFail = true;
+        break;
+      case "video_stuck":
+        d.videoStuck = true;
+        break;
       case "byte_tokens":
         d.byteTokens = true;
         break;
@@ -96,7 +131,8 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         d.flaky = { tag: tag ?? "", failures: Number(count ?? 1) };
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return d;

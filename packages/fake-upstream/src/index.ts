@@ -87,9 +87,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       // Gemini takes its key in x-goog-api-key.
       if (await handleGemini(req, res, path, body, opts.apiKey)) return;
       if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-        res.writeHead(401, { "content-type": "application/json" }).end(
-          JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }),
-        );
+        res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }));
         return;
       }
       if (req.method === "POST" && path === "/v1/chat/completions" && body && typeof body === "object") {
@@ -132,9 +130,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data }));
         return;
       }
-      res.writeHead(404, { "content-type": "application/json" }).end(
-        JSON.stringify({ error: { message: `Unknown path ${path}`, type: "invalid_request_error" } }),
-      );
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `Unknown path ${path}`, type: "invalid_request_error" } }));
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();

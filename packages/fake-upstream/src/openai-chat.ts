@@ -3,8 +3,15 @@ import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./d
 import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
-export interface ChatMessage { role?: string; content?: unknown; tool_call_id?: string }
-interface ToolDef { type?: string; function?: { name?: string; parameters?: unknown; strict?: boolean | null } }
+export interface ChatMessage {
+  role?: string;
+  content?: unknown;
+  tool_call_id?: string;
+}
+interface ToolDef {
+  type?: string;
+  function?: { name?: string; parameters?: unknown; strict?: boolean | null };
+}
 interface ChatBody {
   model?: string;
   messages?: ChatMessage[];
@@ -22,9 +29,7 @@ interface ChatBody {
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content
-      .map((p: unknown) => (p && typeof p === "object" && "text" in p && typeof p.text === "string" ? p.text : ""))
-      .join(" ");
+    return content.map((p: unknown) => (p && typeof p === "object" && "text" in p && typeof p.text === "string" ? p.text : "")).join(" ");
   }
   return "";
 }
@@ -186,7 +191,12 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
         object: "chat.completion",
         created,
         model,
-        choices: Array.from({ length: choices }, (_, index) => ({ index, message: toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content }, finish_reason: finish, logprobs: null })),
+        choices: Array.from({ length: choices }, (_, index) => ({
+          index,
+          message: toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content },
+          finish_reason: finish,
+          logprobs: null,
+        })),
         ...(d.noUsage ? {} : { usage }),
       }),
     );

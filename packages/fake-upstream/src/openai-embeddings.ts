@@ -29,7 +29,5 @@ export function handleEmbeddings(body: EmbeddingsBody, res: ServerResponse): voi
     const embedding = body.encoding_format === "base64" ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v;
     return { object: "embedding", index, embedding };
   });
-  res.writeHead(200, { "content-type": "application/json" }).end(
-    JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }),
-  );
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));
 }

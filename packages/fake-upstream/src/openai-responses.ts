@@ -73,7 +73,9 @@ function responsesFormat(body: ResponsesBody): ReplyFormat | undefined {
 export async function handleResponses(body: ResponsesBody, res: ServerResponse): Promise<void> {
   const model = body.model ?? "";
   if (body.previous_response_id || body.store !== false) {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake: the gateway must send store: false and no previous_response_id", type: "invalid_request_error", param: "store", code: null } }));
+    res
+      .writeHead(400, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { message: "fake: the gateway must send store: false and no previous_response_id", type: "invalid_request_error", param: "store", code: null } }));
     return;
   }
   const plan = planReply(model, messagesOf(body), responsesTool(body), body.max_output_tokens ?? undefined, 1, responsesFormat(body));
@@ -85,7 +87,13 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
   const createdAt = Math.floor(Date.now() / 1000);
   const usage = d.noUsage
     ? null
-    : { input_tokens: plan.promptCount, input_tokens_details: { cached_tokens: plan.cachedCount }, output_tokens: plan.completionTokens, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: plan.promptCount + plan.completionTokens };
+    : {
+        input_tokens: plan.promptCount,
+        input_tokens_details: { cached_tokens: plan.cachedCount },
+        output_tokens: plan.completionTokens,
+        output_tokens_details: { reasoning_tokens: reasoning },
+        total_tokens: plan.promptCount + plan.completionTokens,
+      };
   const truncated = plan.finish === "length";
   const shell = (status: string, output: Json[], u: Json | null): Json => ({
     id: responseId,

@@ -46,7 +46,9 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 function directivesOf(model: string, body: Record<string, unknown>): Directives {
   // Media-only requests carry no prompt: look for markers in every string field.
-  const text = Object.values(body).map((v) => (typeof v === "string" ? v : Array.isArray(v) ? v.join(" ") : "")).join(" ");
+  const text = Object.values(body)
+    .map((v) => (typeof v === "string" ? v : Array.isArray(v) ? v.join(" ") : ""))
+    .join(" ");
   return parseDirectives(model, text);
 }
 

@@ -107,8 +107,7 @@ interface Compiled {
   check: Check | undefined;
 }
 
-const applies = (rule: GuardrailRule, route: string, stage: Stage) =>
-  (rule.stage === "both" || rule.stage === stage) && (rule.routes.length === 0 || rule.routes.includes(route));
+const applies = (rule: GuardrailRule, route: string, stage: Stage) => (rule.stage === "both" || rule.stage === stage) && (rule.routes.length === 0 || rule.routes.includes(route));
 
 const label = (rule: GuardrailRule) => (rule.name ? `'${rule.name}' (${rule.plugin})` : `'${rule.plugin}'`);
 
@@ -206,7 +205,12 @@ export class CompiledGuardrails {
       for (const s of segments) chars += s.text.length;
       const maxChars = rule.config.max_chars as number | undefined;
       const maxTokens = rule.config.max_tokens as number | undefined;
-      const over = maxChars !== undefined && chars > maxChars ? `${chars} characters exceed ${maxChars}` : maxTokens !== undefined && Math.ceil(chars / 4) > maxTokens ? `about ${Math.ceil(chars / 4)} tokens exceed ${maxTokens}` : undefined;
+      const over =
+        maxChars !== undefined && chars > maxChars
+          ? `${chars} characters exceed ${maxChars}`
+          : maxTokens !== undefined && Math.ceil(chars / 4) > maxTokens
+            ? `about ${Math.ceil(chars / 4)} tokens exceed ${maxTokens}`
+            : undefined;
       if (!over) return void outcomes.push(this.outcome(rule, "pass"));
       if (rule.action === "log") return void outcomes.push(this.outcome(rule, "logged"));
       outcomes.push(this.outcome(rule, "denied"));

@@ -33,7 +33,15 @@ describe("rules documents", () => {
 
   it("fills defaults and accepts JSON", () => {
     const [r] = parseRulesDocument('{"rules":[{"plugin":"pii"}]}');
-    expect(r).toMatchObject({ plugin: "pii", stage: "input", routes: [], action: "deny", failure_mode: "closed", streaming: "refuse", config: { types: ["email", "phone", "card", "iban", "ssn", "ip"] } });
+    expect(r).toMatchObject({
+      plugin: "pii",
+      stage: "input",
+      routes: [],
+      action: "deny",
+      failure_mode: "closed",
+      streaming: "refuse",
+      config: { types: ["email", "phone", "card", "iban", "ssn", "ip"] },
+    });
     expect(parseRulesDocument("")).toEqual([]);
   });
 });
@@ -41,9 +49,7 @@ describe("rules documents", () => {
 describe("pii", () => {
   const mask = "rules:\n  - plugin: pii\n    action: mask\n";
   it("masks each type with a typed placeholder", async () => {
-    const r = await run(mask, [
-      "mail jane.doe@example.com, call +44 20 7946 0958 or (555) 123-4567, card 4111 1111 1111 1111, iban GB82 WEST 1234 5698 7654 32, ssn 123-45-6789, host 10.1.2.3",
-    ]);
+    const r = await run(mask, ["mail jane.doe@example.com, call +44 20 7946 0958 or (555) 123-4567, card 4111 1111 1111 1111, iban GB82 WEST 1234 5698 7654 32, ssn 123-45-6789, host 10.1.2.3"]);
     expect(r.texts[0]).toBe("mail [EMAIL], call [PHONE] or [PHONE], card [CARD], iban [IBAN], ssn [SSN], host [IP]");
     expect(r.header).toBe("pii:masked");
   });
@@ -120,8 +126,14 @@ describe("order, routes and stages", () => {
   });
 
   it("merges two stages into one entry per rule", () => {
-    const a = [{ plugin: "pii", outcome: "masked" as const }, { plugin: "regex", outcome: "skipped" as const }];
-    const b = [{ plugin: "pii", outcome: "skipped" as const }, { plugin: "regex", outcome: "pass" as const }];
+    const a = [
+      { plugin: "pii", outcome: "masked" as const },
+      { plugin: "regex", outcome: "skipped" as const },
+    ];
+    const b = [
+      { plugin: "pii", outcome: "skipped" as const },
+      { plugin: "regex", outcome: "pass" as const },
+    ];
     expect(headerValue(mergeOutcomes(a, b))).toBe("pii:masked,regex:pass");
   });
 

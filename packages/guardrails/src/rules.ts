@@ -32,7 +32,10 @@ export interface GuardrailRule {
 export class GuardrailConfigError extends Error {}
 
 const base = {
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, . _ - (at most 64)").optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, . _ - (at most 64)")
+    .optional(),
   stage: z.enum(["input", "output", "both"]).default("input"),
   routes: z.array(z.enum(GUARDRAIL_ROUTES)).default([]),
   failure_mode: z.enum(["open", "closed"]).default("closed"),
@@ -40,10 +43,26 @@ const base = {
 };
 const action3 = z.enum(["deny", "mask", "log"]).default("deny");
 const action2 = z.enum(["deny", "log"]).default("deny");
-const items = (what: string, max: number) => z.array(z.string().min(1, `empty ${what}`).max(max, `a ${what} is at most ${max} characters`)).min(1).max(MAX_ITEMS);
+const items = (what: string, max: number) =>
+  z
+    .array(z.string().min(1, `empty ${what}`).max(max, `a ${what} is at most ${max} characters`))
+    .min(1)
+    .max(MAX_ITEMS);
 
 const Rule = z.discriminatedUnion("plugin", [
-  z.strictObject({ ...base, plugin: z.literal("pii"), action: action3, config: z.strictObject({ types: z.array(z.enum(PII_TYPES)).min(1).default([...PII_TYPES]) }).default({ types: [...PII_TYPES] }) }),
+  z.strictObject({
+    ...base,
+    plugin: z.literal("pii"),
+    action: action3,
+    config: z
+      .strictObject({
+        types: z
+          .array(z.enum(PII_TYPES))
+          .min(1)
+          .default([...PII_TYPES]),
+      })
+      .default({ types: [...PII_TYPES] }),
+  }),
   z.strictObject({ ...base, plugin: z.literal("regex"), action: action3, config: z.strictObject({ patterns: items("pattern", MAX_PATTERN) }) }),
   z.strictObject({ ...base, plugin: z.literal("keywords"), action: action3, config: z.strictObject({ words: items("word", 200), case_sensitive: z.boolean().default(false) }) }),
   z.strictObject({
@@ -59,7 +78,10 @@ const Rule = z.discriminatedUnion("plugin", [
     plugin: z.literal("webhook"),
     action: action2,
     config: z.strictObject({
-      url: z.string().url().refine((u) => /^https?:\/\//.test(u), "an http(s) URL"),
+      url: z
+        .string()
+        .url()
+        .refine((u) => /^https?:\/\//.test(u), "an http(s) URL"),
       timeout_ms: z.number().int().min(1).max(10_000).default(1_000),
       headers: z.record(z.string(), z.string()).default({}),
     }),

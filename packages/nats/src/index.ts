@@ -102,6 +102,9 @@ export async function connectNats(o: NatsLinkOptions): Promise<NatsConnection> {
  */
 export async function closeNats(nc: NatsConnection | undefined): Promise<void> {
   if (!nc || nc.isClosed()) return;
-  const drained = nc.drain().then(() => true, () => false);
+  const drained = nc.drain().then(
+    () => true,
+    () => false,
+  );
   if (!(await Promise.race([drained, sleep(2_000, false, { ref: false })]))) await nc.close().catch(() => undefined);
 }

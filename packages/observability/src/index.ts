@@ -8,9 +8,9 @@ export { Registry, Counter, Gauge, Histogram } from "prom-client";
 /** Paths pino blanks out wherever they appear in a log line: secrets never reach the logs. */
 export const REDACT_PATHS = [
   "req.headers.authorization",
-  "req.headers[\"x-api-key\"]",
+  'req.headers["x-api-key"]',
   "headers.authorization",
-  "headers[\"x-api-key\"]",
+  'headers["x-api-key"]',
   "authorization",
   "secret",
   "*.secret",

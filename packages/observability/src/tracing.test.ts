@@ -10,7 +10,10 @@ describe("tracingFromEnv", () => {
   });
 
   it("reads the standard variables: the traces path appended to the base endpoint, protobuf by default, parent-based sampling", () => {
-    const { tracing, problems } = tracingFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/", OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc,team=gw", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod" }, "data-plane");
+    const { tracing, problems } = tracingFromEnv(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/", OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc,team=gw", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod" },
+      "data-plane",
+    );
     expect(problems).toEqual([]);
     expect(tracing).toMatchObject({
       url: "http://collector:4318/v1/traces",
@@ -20,13 +23,31 @@ describe("tracingFromEnv", () => {
       resourceAttributes: { "deployment.environment": "prod" },
       sampler: "parentbased_always_on",
     });
-    const traces = tracingFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://vendor/api/traces", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "gw-ledger-eu", OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }, "ledger").tracing;
+    const traces = tracingFromEnv(
+      {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://vendor/api/traces",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_SERVICE_NAME: "gw-ledger-eu",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0.1",
+      },
+      "ledger",
+    ).tracing;
     expect(traces).toMatchObject({ url: "https://vendor/api/traces", protocol: "http/json", serviceName: "gw-ledger-eu", sampler: "parentbased_traceidratio", samplerRatio: 0.1 });
   });
 
   it("names every problem at once", () => {
-    const { problems } = tracingFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_TRACES_SAMPLER: "sometimes", OTEL_TRACES_SAMPLER_ARG: "2", OTEL_TRACES_EXPORTER: "zipkin" }, "x");
-    expect(problems.map((p) => p.split(":")[0])).toEqual(["OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG"]);
+    const { problems } = tracingFromEnv(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_TRACES_SAMPLER: "sometimes", OTEL_TRACES_SAMPLER_ARG: "2", OTEL_TRACES_EXPORTER: "zipkin" },
+      "x",
+    );
+    expect(problems.map((p) => p.split(":")[0])).toEqual([
+      "OTEL_TRACES_EXPORTER",
+      "OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT",
+      "OTEL_EXPORTER_OTLP_PROTOCOL",
+      "OTEL_TRACES_SAMPLER",
+      "OTEL_TRACES_SAMPLER_ARG",
+    ]);
   });
 });
 

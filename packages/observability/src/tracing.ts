@@ -1,4 +1,18 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type TextMapGetter, type TextMapPropagator, type Tracer } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+  type TextMapGetter,
+  type TextMapPropagator,
+  type Tracer,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator, parseKeyPairsIntoRecord, parseTraceParent } from "@opentelemetry/core";
 import { createRequire } from "node:module";

@@ -232,7 +232,10 @@ export function serverCallerSettings(prefix: string, env: Record<string, string 
       if (required) problems.push(`${name}: required: at least 16 characters each`);
       return [];
     }
-    const list = raw.split(",").map((t) => t.trim()).filter(Boolean);
+    const list = raw
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (list.length === 0 || list.some((t) => t.length < 16)) problems.push(`${name}: at least 16 characters each`);
     return list;
   };

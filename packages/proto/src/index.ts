@@ -37,10 +37,7 @@ export interface ServiceDef<M extends Methods> {
 let cache: grpc.GrpcObject | undefined;
 function loadAll(): grpc.GrpcObject {
   if (!cache) {
-    const def = protoLoader.loadSync(
-      ["gateway/control/v1/control.proto", "gateway/ledger/v1/ledger.proto", "grpc/health/v1/health.proto"],
-      LOADER_OPTIONS,
-    );
+    const def = protoLoader.loadSync(["gateway/control/v1/control.proto", "gateway/ledger/v1/ledger.proto", "grpc/health/v1/health.proto"], LOADER_OPTIONS);
     cache = grpc.loadPackageDefinition(def);
   }
   return cache;
@@ -70,8 +67,12 @@ export const controlService = (): ServiceDef<ControlServiceMethods> => service("
 export const adminService = (): ServiceDef<AdminServiceMethods> => service("gateway.control.v1.AdminService");
 export const ledgerService = (): ServiceDef<LedgerServiceMethods> => service("gateway.ledger.v1.LedgerService");
 
-export interface HealthCheckRequest { service: string }
-export interface HealthCheckResponse { status: "UNKNOWN" | "SERVING" | "NOT_SERVING" | "SERVICE_UNKNOWN" }
+export interface HealthCheckRequest {
+  service: string;
+}
+export interface HealthCheckResponse {
+  status: "UNKNOWN" | "SERVING" | "NOT_SERVING" | "SERVICE_UNKNOWN";
+}
 export type HealthMethods = { Check: [HealthCheckRequest, HealthCheckResponse] };
 export const healthService = (): ServiceDef<HealthMethods> => service("grpc.health.v1.Health");
 
@@ -93,9 +94,7 @@ export function addHealthService(server: grpc.Server, services: string[], ready:
  * stops early cancels the call.
  */
 export type TypedClient<M extends Methods> = {
-  [K in keyof M]: M[K][1] extends ServerStream<infer R>
-    ? (request: M[K][0], opts?: CallOptions) => AsyncIterable<R>
-    : (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
+  [K in keyof M]: M[K][1] extends ServerStream<infer R> ? (request: M[K][0], opts?: CallOptions) => AsyncIterable<R> : (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
 } & { close(): void; raw: grpc.Client };
 
 export interface CallOptions {
@@ -168,8 +167,7 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
           if (err) {
             const e = errorFromGrpc(err, def.name);
             reject(options.mapError ? options.mapError(e) : e);
-          }
-          else resolve(res);
+          } else resolve(res);
         });
       });
   }
@@ -277,9 +275,7 @@ export function addService<M extends Methods>(server: grpc.Server, def: ServiceD
 /** Binds a server on host:port (port 0 = any free port) and returns the bound port; insecure without `credentials`. */
 export function bindServer(server: grpc.Server, host: string, port: number, credentials?: grpc.ServerCredentials): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, credentials ?? grpc.ServerCredentials.createInsecure(), (err, bound) =>
-      err ? reject(err) : resolve(bound),
-    );
+    server.bindAsync(`${host}:${port}`, credentials ?? grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
 }
 

@@ -12,7 +12,9 @@ export interface ServerStream<T> {
   readonly __serverStreamOf: T;
 }
 
-export interface AuthenticateKeyRequest { key_hash: string }
+export interface AuthenticateKeyRequest {
+  key_hash: string;
+}
 export interface KeyContext {
   key_id: string;
   org_id: string;
@@ -30,9 +32,19 @@ export interface KeyContext {
   guardrails_json: string;
   guardrails_version: number;
 }
-export interface AuthenticateKeyResponse { found: boolean; key: KeyContext | null }
-export interface GetCatalogRequest { known_version: number }
-export interface Deployment { provider: string; upstream_model: string; priority: number; weight: number }
+export interface AuthenticateKeyResponse {
+  found: boolean;
+  key: KeyContext | null;
+}
+export interface GetCatalogRequest {
+  known_version: number;
+}
+export interface Deployment {
+  provider: string;
+  upstream_model: string;
+  priority: number;
+  weight: number;
+}
 export interface Model {
   id: string;
   status: string;
@@ -60,7 +72,11 @@ export interface Model {
   /** Minor units per web search (a server tool billed per use); absent: web search not offered. */
   web_search_price_minor?: number;
 }
-export interface VideoPrice { resolution: string; price_minor_per_second: number; audio_price_minor_per_second: number }
+export interface VideoPrice {
+  resolution: string;
+  price_minor_per_second: number;
+  audio_price_minor_per_second: number;
+}
 export interface VideoSpec {
   kind: string;
   durations: number[];
@@ -100,9 +116,20 @@ export interface VideoJob {
   audio: boolean;
   guardrails_json: string;
 }
-export interface GetVideoJobRequest { org_id: string; job_id: string }
-export interface ClaimVideoJobsRequest { holder: string; job_id: string; stale_after_ms: number; claim_ms: number; limit: number }
-export interface ClaimVideoJobsResponse { jobs: VideoJob[] }
+export interface GetVideoJobRequest {
+  org_id: string;
+  job_id: string;
+}
+export interface ClaimVideoJobsRequest {
+  holder: string;
+  job_id: string;
+  stale_after_ms: number;
+  claim_ms: number;
+  limit: number;
+}
+export interface ClaimVideoJobsResponse {
+  jobs: VideoJob[];
+}
 export interface UpdateVideoJobRequest {
   job_id: string;
   holder: string;
@@ -117,7 +144,11 @@ export interface UpdateVideoJobRequest {
   duration_s: number;
   release_claim: boolean;
 }
-export interface ImagePrice { size: string; quality: string; price_minor: number }
+export interface ImagePrice {
+  size: string;
+  quality: string;
+  price_minor: number;
+}
 export interface Provider {
   code: string;
   kind: string;
@@ -129,7 +160,12 @@ export interface Provider {
   /** HTTP/2 by ALPN to an https origin. */
   http2: boolean;
 }
-export interface CatalogSnapshot { version: number; not_modified: boolean; models: Model[]; providers: Provider[] }
+export interface CatalogSnapshot {
+  version: number;
+  not_modified: boolean;
+  models: Model[];
+  providers: Provider[];
+}
 export type GetTrialPolicyRequest = Record<string, never>;
 export interface TrialPolicy {
   version: number;
@@ -139,11 +175,29 @@ export interface TrialPolicy {
   policy_hash: string;
 }
 
-export interface Org { id: string; name: string; enabled_models: string[]; in_trial: boolean; created_at_ms: number; monthly_budget_minor: number }
-export interface CreateOrgRequest { name: string }
+export interface Org {
+  id: string;
+  name: string;
+  enabled_models: string[];
+  in_trial: boolean;
+  created_at_ms: number;
+  monthly_budget_minor: number;
+}
+export interface CreateOrgRequest {
+  name: string;
+}
 export type ListOrgsRequest = Record<string, never>;
-export interface ListOrgsResponse { orgs: Org[] }
-export interface CreateKeyRequest { org: string; routes: string[]; models: string[]; name: string; rpm_limit?: number; tpm_limit?: number }
+export interface ListOrgsResponse {
+  orgs: Org[];
+}
+export interface CreateKeyRequest {
+  org: string;
+  routes: string[];
+  models: string[];
+  name: string;
+  rpm_limit?: number;
+  tpm_limit?: number;
+}
 export interface ApiKey {
   id: string;
   org_id: string;
@@ -157,16 +211,43 @@ export interface ApiKey {
   rpm_limit: number;
   tpm_limit: number;
 }
-export interface CreatedKey { key: ApiKey | null; secret: string }
-export interface RevokeKeyRequest { key_id: string }
-export interface ListKeysRequest { org: string }
-export interface ListKeysResponse { keys: ApiKey[] }
-export interface EnableModelsRequest { org: string; models: string[] }
-export interface ApplyCatalogRequest { document_json: string }
-export interface ApplyCatalogResponse { version: number; providers: number; models: number }
-export interface SetOrgTrialRequest { org: string; in_trial: boolean }
-export interface SetOrgBudgetRequest { org: string; monthly_budget_minor: number }
-export interface SetTrialPolicyRequest { allowed_models: string[]; unlock_topup_minor: number }
+export interface CreatedKey {
+  key: ApiKey | null;
+  secret: string;
+}
+export interface RevokeKeyRequest {
+  key_id: string;
+}
+export interface ListKeysRequest {
+  org: string;
+}
+export interface ListKeysResponse {
+  keys: ApiKey[];
+}
+export interface EnableModelsRequest {
+  org: string;
+  models: string[];
+}
+export interface ApplyCatalogRequest {
+  document_json: string;
+}
+export interface ApplyCatalogResponse {
+  version: number;
+  providers: number;
+  models: number;
+}
+export interface SetOrgTrialRequest {
+  org: string;
+  in_trial: boolean;
+}
+export interface SetOrgBudgetRequest {
+  org: string;
+  monthly_budget_minor: number;
+}
+export interface SetTrialPolicyRequest {
+  allowed_models: string[];
+  unlock_topup_minor: number;
+}
 
 export interface AcquireLeaseRequest {
   org_id: string;
@@ -189,8 +270,15 @@ export interface Lease {
   created_at_ms: number;
   available_after_minor: number;
 }
-export interface ReleaseLeaseRequest { lease_id: string; consumed_minor: number }
-export interface GetUsageRequest { request_id: string; org_id: string; wait_ms: number }
+export interface ReleaseLeaseRequest {
+  lease_id: string;
+  consumed_minor: number;
+}
+export interface GetUsageRequest {
+  request_id: string;
+  org_id: string;
+  wait_ms: number;
+}
 export interface UsageRecord {
   request_id: string;
   org_id: string;
@@ -224,9 +312,17 @@ export interface UsageRecord {
   recorded_at_ms: number;
 }
 /** Window [from_ms, to_ms) in Unix milliseconds. */
-export interface ExportUsageRequest { org_id: string; from_ms: number; to_ms: number }
-export interface UsagePage { records: UsageRecord[] }
-export interface GetCreditsRequest { org_id: string }
+export interface ExportUsageRequest {
+  org_id: string;
+  from_ms: number;
+  to_ms: number;
+}
+export interface UsagePage {
+  records: UsageRecord[];
+}
+export interface GetCreditsRequest {
+  org_id: string;
+}
 export interface Credits {
   org_id: string;
   balance_minor: number;
@@ -235,15 +331,38 @@ export interface Credits {
   topped_up_minor: number;
   month_spent_minor: number;
 }
-export interface TopUpRequest { org_id: string; amount_minor: number; idempotency_key: string }
-export interface TopUpResponse { top_up_id: string; duplicate: boolean; credits: Credits | null }
-export interface ListHoldsRequest { org_id: string }
-export interface ListHoldsResponse { leases: Lease[] }
+export interface TopUpRequest {
+  org_id: string;
+  amount_minor: number;
+  idempotency_key: string;
+}
+export interface TopUpResponse {
+  top_up_id: string;
+  duplicate: boolean;
+  credits: Credits | null;
+}
+export interface ListHoldsRequest {
+  org_id: string;
+}
+export interface ListHoldsResponse {
+  leases: Lease[];
+}
 
 /** Method name → [request, response] of each service; drives the typed client and server. */
-export interface SetGuardrailsRequest { org: string; document: string }
-export interface GetGuardrailsRequest { org: string }
-export interface Guardrails { org_id: string; version: number; rules_json: string; document: string; rules: number }
+export interface SetGuardrailsRequest {
+  org: string;
+  document: string;
+}
+export interface GetGuardrailsRequest {
+  org: string;
+}
+export interface Guardrails {
+  org_id: string;
+  version: number;
+  rules_json: string;
+  document: string;
+  rules: number;
+}
 export type ControlServiceMethods = {
   AuthenticateKey: [AuthenticateKeyRequest, AuthenticateKeyResponse];
   GetCatalog: [GetCatalogRequest, CatalogSnapshot];

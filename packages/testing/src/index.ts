@@ -60,7 +60,10 @@ export async function waitForPort(port: number, timeoutMs: number, host = "127.0
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const sock = connect({ port, host });
-      sock.once("connect", () => { sock.destroy(); resolve(true); });
+      sock.once("connect", () => {
+        sock.destroy();
+        resolve(true);
+      });
       sock.once("error", () => resolve(false));
     });
     if (ok) return;
@@ -99,7 +102,10 @@ function manage(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Manage
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-        child.once("exit", () => { clearTimeout(timer); resolve(); });
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
         child.kill(signal);
       }),
   };

@@ -12,20 +12,27 @@ const route = z.string().superRefine((r, c) => {
   if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
 });
 
-const ProviderDoc = z.object({
-  code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
-  kind: z.enum(PROVIDER_KINDS),
-  base_url: z.string().url(),
-  credential_ref: z.string().regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name").default(""),
-  auth_header: z.string().regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name").default(""),
-  /** Connections (HTTP/2: sessions) one data-plane replica opens to the origin; 0 = the default (4096). */
-  max_connections: count.max(MAX_CONNECTIONS, `at most ${MAX_CONNECTIONS} (one replica's ports to one address)`).default(0),
-  /** HTTP/2 by ALPN; the provider must speak it. */
-  http2: z.boolean().default(false),
-}).superRefine((p, c) => {
-  if (p.http2 && !p.base_url.startsWith("https:"))
-    c.addIssue({ code: "custom", path: ["http2"], message: "HTTP/2 is negotiated over TLS: it needs an https base_url (plain http speaks HTTP/1.1)" });
-});
+const ProviderDoc = z
+  .object({
+    code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
+    kind: z.enum(PROVIDER_KINDS),
+    base_url: z.string().url(),
+    credential_ref: z
+      .string()
+      .regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name")
+      .default(""),
+    auth_header: z
+      .string()
+      .regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name")
+      .default(""),
+    /** Connections (HTTP/2: sessions) one data-plane replica opens to the origin; 0 = the default (4096). */
+    max_connections: count.max(MAX_CONNECTIONS, `at most ${MAX_CONNECTIONS} (one replica's ports to one address)`).default(0),
+    /** HTTP/2 by ALPN; the provider must speak it. */
+    http2: z.boolean().default(false),
+  })
+  .superRefine((p, c) => {
+    if (p.http2 && !p.base_url.startsWith("https:")) c.addIssue({ code: "custom", path: ["http2"], message: "HTTP/2 is negotiated over TLS: it needs an https base_url (plain http speaks HTTP/1.1)" });
+  });
 
 const DeploymentDoc = z.object({
   provider: z.string().min(1),
@@ -43,9 +50,7 @@ const VideoDoc = z
     aspect_ratios: z.array(aspect).min(1),
     audio: z.boolean().default(false),
     max_images: z.number().int().min(0).max(16).default(0),
-    prices: z
-      .array(z.object({ resolution: z.string().min(1).default("*"), price_minor_per_second: count, audio_price_minor_per_second: count.default(0) }))
-      .min(1),
+    prices: z.array(z.object({ resolution: z.string().min(1).default("*"), price_minor_per_second: count, audio_price_minor_per_second: count.default(0) })).min(1),
   })
   .superRefine((v, c) => {
     if (v.kind === "reference-to-video" && v.max_images < 1) c.addIssue({ code: "custom", path: ["max_images"], message: "a reference-to-video model takes at least one image" });
@@ -54,57 +59,57 @@ const VideoDoc = z
     }
   });
 
-const ModelDoc = z.object({
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,255}$/, "public model id: letters, digits and . _ : / -"),
-  status: z.enum(["draft", "published"]).default("published"),
-  routes: z.array(route).min(1),
-  context_window: count,
-  max_output_tokens: count,
-  input_price_minor_per_mtok: count,
-  output_price_minor_per_mtok: count,
-  deployments: z.array(DeploymentDoc).default([]),
-  image_prices: z
-    .array(z.object({ size: z.string().min(1).default("*"), quality: z.enum(["standard", "hd", "*"]).default("*"), price_minor: count }))
-    .default([]),
-  video: VideoDoc.optional(),
-  /** Admission counts every image part at this many prompt tokens (providers bill images by size, not bytes). */
-  max_input_tokens_per_image: count.default(DEFAULT_IMAGE_TOKENS),
-  /** Every audio part at this many; 0 = the part's bytes (always more than its tokens). */
-  max_input_tokens_per_audio: count.default(0),
-  default_image_size: z.string().max(32).default(""),
-  /**
-   * Prompt-cache reads, prompt-cache writes and reasoning tokens, per million. Absent (null) = cache
-   * reads and writes at the input price, reasoning at the output price: a catalog that sets none of
-   * them bills as before. Applying a document without one resets it to that default.
-   */
-  cached_input_price_minor_per_mtok: count.nullable().default(null),
-  cache_write_price_minor_per_mtok: count.nullable().default(null),
-  reasoning_price_minor_per_mtok: count.nullable().default(null),
-  /** Per web search (Anthropic's server tool, billed per use). Absent (null): web search is refused. */
-  web_search_price_minor: count.nullable().default(null),
-}).superRefine((m, c) => {
-  if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
-  // A billable request must never be free, and a chat model must be able to answer.
-  const chat = m.routes.includes("chat") || m.routes.includes("messages");
-  if (chat && m.max_output_tokens < 1) c.addIssue({ code: "custom", path: ["max_output_tokens"], message: "a chat model needs an output limit of at least 1 token" });
-  if (chat && m.output_price_minor_per_mtok < 1)
-    c.addIssue({ code: "custom", path: ["output_price_minor_per_mtok"], message: "a chat model's output must have a price (a billable request would be free)" });
-  if ((chat || m.routes.includes("embeddings")) && m.input_price_minor_per_mtok < 1) {
-    c.addIssue({ code: "custom", path: ["input_price_minor_per_mtok"], message: "input tokens must have a price (a billable request would be free)" });
-  }
-  if (m.routes.includes("images")) {
-    if (m.image_prices.length === 0) c.addIssue({ code: "custom", path: ["image_prices"], message: "an image model needs at least one image price" });
-    for (const [i, p] of m.image_prices.entries())
-      if (p.price_minor < 1) c.addIssue({ code: "custom", path: ["image_prices", i, "price_minor"], message: "an image must have a price (a billable request would be free)" });
-    if (m.default_image_size && !m.image_prices.some((p) => p.size === m.default_image_size || p.size === "*")) {
-      c.addIssue({ code: "custom", path: ["default_image_size"], message: `no image price for the default size ${m.default_image_size}` });
+const ModelDoc = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,255}$/, "public model id: letters, digits and . _ : / -"),
+    status: z.enum(["draft", "published"]).default("published"),
+    routes: z.array(route).min(1),
+    context_window: count,
+    max_output_tokens: count,
+    input_price_minor_per_mtok: count,
+    output_price_minor_per_mtok: count,
+    deployments: z.array(DeploymentDoc).default([]),
+    image_prices: z.array(z.object({ size: z.string().min(1).default("*"), quality: z.enum(["standard", "hd", "*"]).default("*"), price_minor: count })).default([]),
+    video: VideoDoc.optional(),
+    /** Admission counts every image part at this many prompt tokens (providers bill images by size, not bytes). */
+    max_input_tokens_per_image: count.default(DEFAULT_IMAGE_TOKENS),
+    /** Every audio part at this many; 0 = the part's bytes (always more than its tokens). */
+    max_input_tokens_per_audio: count.default(0),
+    default_image_size: z.string().max(32).default(""),
+    /**
+     * Prompt-cache reads, prompt-cache writes and reasoning tokens, per million. Absent (null) = cache
+     * reads and writes at the input price, reasoning at the output price: a catalog that sets none of
+     * them bills as before. Applying a document without one resets it to that default.
+     */
+    cached_input_price_minor_per_mtok: count.nullable().default(null),
+    cache_write_price_minor_per_mtok: count.nullable().default(null),
+    reasoning_price_minor_per_mtok: count.nullable().default(null),
+    /** Per web search (Anthropic's server tool, billed per use). Absent (null): web search is refused. */
+    web_search_price_minor: count.nullable().default(null),
+  })
+  .superRefine((m, c) => {
+    if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
+    // A billable request must never be free, and a chat model must be able to answer.
+    const chat = m.routes.includes("chat") || m.routes.includes("messages");
+    if (chat && m.max_output_tokens < 1) c.addIssue({ code: "custom", path: ["max_output_tokens"], message: "a chat model needs an output limit of at least 1 token" });
+    if (chat && m.output_price_minor_per_mtok < 1)
+      c.addIssue({ code: "custom", path: ["output_price_minor_per_mtok"], message: "a chat model's output must have a price (a billable request would be free)" });
+    if ((chat || m.routes.includes("embeddings")) && m.input_price_minor_per_mtok < 1) {
+      c.addIssue({ code: "custom", path: ["input_price_minor_per_mtok"], message: "input tokens must have a price (a billable request would be free)" });
     }
-  }
-  if (m.video)
-    for (const [i, p] of m.video.prices.entries())
-      if (p.price_minor_per_second < 1)
-        c.addIssue({ code: "custom", path: ["video", "prices", i, "price_minor_per_second"], message: "a video second must have a price (a billable request would be free)" });
-});
+    if (m.routes.includes("images")) {
+      if (m.image_prices.length === 0) c.addIssue({ code: "custom", path: ["image_prices"], message: "an image model needs at least one image price" });
+      for (const [i, p] of m.image_prices.entries())
+        if (p.price_minor < 1) c.addIssue({ code: "custom", path: ["image_prices", i, "price_minor"], message: "an image must have a price (a billable request would be free)" });
+      if (m.default_image_size && !m.image_prices.some((p) => p.size === m.default_image_size || p.size === "*")) {
+        c.addIssue({ code: "custom", path: ["default_image_size"], message: `no image price for the default size ${m.default_image_size}` });
+      }
+    }
+    if (m.video)
+      for (const [i, p] of m.video.prices.entries())
+        if (p.price_minor_per_second < 1)
+          c.addIssue({ code: "custom", path: ["video", "prices", i, "price_minor_per_second"], message: "a video second must have a price (a billable request would be free)" });
+  });
 
 export const CatalogDocument = z.object({
   providers: z.array(ProviderDoc).default([]),

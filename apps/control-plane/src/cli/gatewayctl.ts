@@ -79,7 +79,13 @@ function readDocument(file: string): unknown {
   }
 }
 
-const list = (v: string | undefined) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 function need<T>(v: T | undefined, what: string): T {
   if (v === undefined || v === "") throw new UsageError(`missing ${what}`);
@@ -178,7 +184,11 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     }
     case "key list": {
       const { keys } = await clients().admin.ListKeys({ org: need(v.org, "--org") });
-      return out.print({ keys }, keys.map((k) => `${k.id}\t${k.prefix}…\t${k.revoked ? "revoked" : "active"}\t${k.routes.join(",") || "all routes"}\t${k.models.join(",") || "all models"}\t${k.name}`).join("\n") || "(no keys)");
+      return out.print(
+        { keys },
+        keys.map((k) => `${k.id}\t${k.prefix}…\t${k.revoked ? "revoked" : "active"}\t${k.routes.join(",") || "all routes"}\t${k.models.join(",") || "all models"}\t${k.name}`).join("\n") ||
+          "(no keys)",
+      );
     }
     case "models enable": {
       if (pos.length < 2) throw new UsageError("models enable takes ORG and at least one MODEL");
@@ -259,7 +269,9 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       const { leases } = await c.ledger.ListHolds({ org_id: await resolveOrgId(c, pos[0]!) });
       return out.print(
         { holds: leases.map((l) => ({ id: l.lease_id, ...l })) },
-        leases.map((l) => `${l.lease_id}\t${l.status}\theld ${l.remaining_minor}\tgranted ${l.granted_minor}\tapplied ${l.applied_minor}\t${l.holder}\texpires ${new Date(l.expires_at_ms).toISOString()}`).join("\n") || "(no holds)",
+        leases
+          .map((l) => `${l.lease_id}\t${l.status}\theld ${l.remaining_minor}\tgranted ${l.granted_minor}\tapplied ${l.applied_minor}\t${l.holder}\texpires ${new Date(l.expires_at_ms).toISOString()}`)
+          .join("\n") || "(no holds)",
       );
     }
     case "usage export": {

@@ -29,11 +29,9 @@ const STREAM_NOT_FOUND = 10059;
  * Returns the number of postings written.
  */
 export async function tailJournal(o: JournalTailOptions): Promise<number> {
-  const nc = await connect({ servers: o.servers.split(",").map((s) => s.trim()), name: "gatewayctl-journal-tail", timeout: 5_000, maxReconnectAttempts: -1 }).catch(
-    (err: unknown) => {
-      throw new GatewayError("service_unavailable", `cannot reach NATS at ${o.servers}: ${(err as Error).message}`);
-    },
-  );
+  const nc = await connect({ servers: o.servers.split(",").map((s) => s.trim()), name: "gatewayctl-journal-tail", timeout: 5_000, maxReconnectAttempts: -1 }).catch((err: unknown) => {
+    throw new GatewayError("service_unavailable", `cannot reach NATS at ${o.servers}: ${(err as Error).message}`);
+  });
   try {
     const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
     const stream = await jsm.streams.info(LEDGER_STREAM).catch((err: unknown) => {

@@ -14,7 +14,18 @@ describe("parseInstant", () => {
   });
 
   it("refuses what is not one instant: no zone, impossible dates, other notations", () => {
-    for (const bad of ["2026-11-01T09:30:00", "2026-02-30", "2026-13-01", "2026-11-01T24:00:00Z", "2026-11-01T09:60Z", "2026-11-01T09:30:00+25:00", "yesterday", "1764000000000", "2026-11-01 09:30:00Z", ""]) {
+    for (const bad of [
+      "2026-11-01T09:30:00",
+      "2026-02-30",
+      "2026-13-01",
+      "2026-11-01T24:00:00Z",
+      "2026-11-01T09:60Z",
+      "2026-11-01T09:30:00+25:00",
+      "yesterday",
+      "1764000000000",
+      "2026-11-01 09:30:00Z",
+      "",
+    ]) {
       expect({ bad, ms: parseInstant(bad) }).toEqual({ bad, ms: undefined });
     }
   });

@@ -9,7 +9,7 @@ const record: UsageRecord = {
   model: "gw-chat-mini",
   route: "chat",
   provider: "fake",
-  upstream_model: "odd,\"name\"\nwith a newline",
+  upstream_model: 'odd,"name"\nwith a newline',
   input_tokens: 12,
   output_tokens: 30,
   cached_input_tokens: 2,

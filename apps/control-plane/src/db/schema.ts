@@ -92,7 +92,6 @@ export interface TrialPolicyTable {
   unlock_topup_minor: number;
 }
 
-
 export interface VideoJobsTable {
   id: string;
   org_id: string;

@@ -13,7 +13,17 @@ export function applyCatalog(ctx: ControlContext) {
         await trx
           .insertInto("providers")
           .values({ ...p, updated_at: new Date() })
-          .onConflict((oc) => oc.column("code").doUpdateSet({ kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref, auth_header: p.auth_header, max_connections: p.max_connections, http2: p.http2, updated_at: new Date() }))
+          .onConflict((oc) =>
+            oc.column("code").doUpdateSet({
+              kind: p.kind,
+              base_url: p.base_url,
+              credential_ref: p.credential_ref,
+              auth_header: p.auth_header,
+              max_connections: p.max_connections,
+              http2: p.http2,
+              updated_at: new Date(),
+            }),
+          )
           .execute();
       }
       const known = new Set((await trx.selectFrom("providers").select("code").execute()).map((p) => p.code));

@@ -34,11 +34,17 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.cache_write_price_minor_per_mtok !== null ? { cache_write_price_minor_per_mtok: m.cache_write_price_minor_per_mtok } : {}),
           ...(m.reasoning_price_minor_per_mtok !== null ? { reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok } : {}),
           ...(m.web_search_price_minor !== null ? { web_search_price_minor: m.web_search_price_minor } : {}),
-          deployments: deployments
-            .filter((d) => d.model_id === m.id)
-            .map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
+          deployments: deployments.filter((d) => d.model_id === m.id).map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
         })),
-        providers: providers.map((p) => ({ code: p.code, kind: p.kind, base_url: p.base_url, credential_ref: p.credential_ref, auth_header: p.auth_header, max_connections: p.max_connections, http2: p.http2 })),
+        providers: providers.map((p) => ({
+          code: p.code,
+          kind: p.kind,
+          base_url: p.base_url,
+          credential_ref: p.credential_ref,
+          auth_header: p.auth_header,
+          max_connections: p.max_connections,
+          http2: p.http2,
+        })),
       };
     });
   };

@@ -21,9 +21,7 @@ export function setGuardrails(ctx: ControlContext) {
     const row = await ctx.db
       .insertInto("guardrail_rules")
       .values({ org_id: org.id, document: req.document, rules: JSON.stringify(rules), version: 1, updated_at: new Date() })
-      .onConflict((oc) =>
-        oc.column("org_id").doUpdateSet((eb) => ({ document: req.document, rules: JSON.stringify(rules), version: eb("guardrail_rules.version", "+", 1), updated_at: new Date() })),
-      )
+      .onConflict((oc) => oc.column("org_id").doUpdateSet((eb) => ({ document: req.document, rules: JSON.stringify(rules), version: eb("guardrail_rules.version", "+", 1), updated_at: new Date() })))
       .returningAll()
       .executeTakeFirstOrThrow();
     ctx.publishChange({ kind: "org", id: org.id });

@@ -108,9 +108,7 @@ export function createVideoJob(ctx: ControlContext) {
 /** Another organization's job answers exactly like a missing one. */
 export function getVideoJob(ctx: ControlContext) {
   return async (req: GetVideoJobRequest): Promise<VideoJob> => {
-    const row = ID.test(req.job_id) && req.org_id
-      ? await ctx.db.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).where("org_id", "=", req.org_id).executeTakeFirst()
-      : undefined;
+    const row = ID.test(req.job_id) && req.org_id ? await ctx.db.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).where("org_id", "=", req.org_id).executeTakeFirst() : undefined;
     if (!row) throw new GatewayError("not_found", `No video job with id '${req.job_id.slice(0, 80)}'.`);
     return toVideoJob(row);
   };

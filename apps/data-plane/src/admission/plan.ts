@@ -31,4 +31,3 @@ export function plan<C extends Capability>(ctx: DataPlaneContext, model: Model, 
   if (out.length === 0) throw new GatewayError("model_unavailable", `The model '${model.id}' has no configured provider deployment for this route on this gateway.`);
   return closed.length ? closed : out;
 }
-

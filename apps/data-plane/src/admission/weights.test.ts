@@ -7,7 +7,7 @@ describe("orderDeployments", () => {
   it("orders by priority and splits equal priorities by weight", () => {
     const deps = [d("backup", 1, 1), d("a", 0, 3), d("b", 0, 1)];
     let seed = 1;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const firsts = new Map<string, number>();
     for (let i = 0; i < 4000; i++) {
       const order = orderDeployments(deps, random);

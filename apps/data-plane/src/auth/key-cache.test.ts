@@ -4,15 +4,30 @@ import type { KeyContext } from "@gateway/proto";
 import { KeyCache } from "./key-cache.js";
 
 const key = (id: string, org = "org_1"): KeyContext => ({
-  key_id: id, org_id: org, org_name: "o", revoked: false, routes: [], model_allowlist: [], org_enabled_models: [],
-  org_in_trial: false, rpm_limit: 0, tpm_limit: 0, monthly_budget_minor: 0, display_prefix: "sk-gateway-x", guardrails_json: "", guardrails_version: 0,
+  key_id: id,
+  org_id: org,
+  org_name: "o",
+  revoked: false,
+  routes: [],
+  model_allowlist: [],
+  org_enabled_models: [],
+  org_in_trial: false,
+  rpm_limit: 0,
+  tpm_limit: 0,
+  monthly_budget_minor: 0,
+  display_prefix: "sk-gateway-x",
+  guardrails_json: "",
+  guardrails_version: 0,
 });
 
 function setup(opts: Partial<{ ttlMs: number; maxStaleMs: number; negativeTtlMs: number; maxEntries: number }> = {}) {
   let t = 1_000;
   const calls: string[] = [];
   let down = false;
-  const known = new Map<string, KeyContext>([["h1", key("key_1")], ["h2", key("key_2", "org_2")]]);
+  const known = new Map<string, KeyContext>([
+    ["h1", key("key_1")],
+    ["h2", key("key_2", "org_2")],
+  ]);
   const cache = new KeyCache(
     async (h) => {
       calls.push(h);

@@ -36,7 +36,10 @@ export class KeyCache {
   private readonly now: () => number;
   private nextSweep = 0;
 
-  constructor(private readonly lookup: KeyLookup, private readonly opts: KeyCacheOptions) {
+  constructor(
+    private readonly lookup: KeyLookup,
+    private readonly opts: KeyCacheOptions,
+  ) {
     this.now = opts.now ?? Date.now;
   }
 

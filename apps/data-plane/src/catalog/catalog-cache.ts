@@ -30,7 +30,11 @@ export class CatalogCache {
   private refreshing: Promise<void> | undefined;
   private loadedOnce = false;
 
-  constructor(private readonly source: CatalogSource, private readonly log: Logger, private readonly refreshMs: number) {}
+  constructor(
+    private readonly source: CatalogSource,
+    private readonly log: Logger,
+    private readonly refreshMs: number,
+  ) {}
 
   get current(): CatalogView {
     return this.view;
@@ -80,6 +84,9 @@ export function buildView(snapshot: CatalogSnapshot): CatalogView {
   // The kind is narrowed here, once: everything downstream switches over the closed union.
   const providers = new Map<string, CatalogProvider>();
   for (const p of snapshot.providers) if (isProviderKind(p.kind)) providers.set(p.code, { ...p, kind: p.kind });
-  const publishedIds = snapshot.models.filter((m) => m.status === "published").map((m) => m.id).sort();
+  const publishedIds = snapshot.models
+    .filter((m) => m.status === "published")
+    .map((m) => m.id)
+    .sort();
   return { version: snapshot.version, models, providers, publishedIds };
 }

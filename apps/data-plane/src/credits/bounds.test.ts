@@ -49,7 +49,12 @@ describe("prompt bounds", () => {
 
   it("count token-array embedding inputs exactly and strings per byte", () => {
     expect(embeddingsInputBound(model, [1, 2, 3, 4])).toBe(4);
-    expect(embeddingsInputBound(model, [[1, 2], [3, 4, 5]])).toBe(5);
+    expect(
+      embeddingsInputBound(model, [
+        [1, 2],
+        [3, 4, 5],
+      ]),
+    ).toBe(5);
     expect(embeddingsInputBound(model, ["héllo", "ab"])).toBe(6 + 2);
     expect(embeddingsInputBound({ context_window: 10 }, "x".repeat(50))).toBe(10);
   });

@@ -77,7 +77,14 @@ describe("cache and reasoning prices", () => {
     // 1000 × 3.75 (cache write) + 500 × 20 (reasoning) = 13,750
     expect(bound).toBe(13_750);
     // Any split of at most 1000 prompt and 500 completion tokens costs no more than the hold.
-    for (const [c, w, r] of [[0, 0, 0], [0, 1_000, 500], [1_000, 0, 0], [300, 700, 250], [0, 1_000, 0], [0, 0, 500]] as const) {
+    for (const [c, w, r] of [
+      [0, 0, 0],
+      [0, 1_000, 500],
+      [1_000, 0, 0],
+      [300, 700, 250],
+      [0, 1_000, 0],
+      [0, 0, 500],
+    ] as const) {
       expect(costMinor({ input_tokens: 1_000, output_tokens: 500, cached_input_tokens: c, cache_creation_input_tokens: w, reasoning_tokens: r }, model)).toBeLessThanOrEqual(bound);
     }
     expect(costMinor({ input_tokens: 1_000, output_tokens: 500, cache_creation_input_tokens: 1_000, reasoning_tokens: 500 }, model)).toBe(bound);

@@ -11,12 +11,34 @@ class RecordingLedger implements LeaseLedger {
   constructor(private readonly now: () => number) {}
   async acquire(req: AcquireLeaseRequest): Promise<Lease> {
     this.acquired.push(req);
-    return { lease_id: req.lease_id || "lease_1", org_id: req.org_id, granted_minor: 1_000, remaining_minor: 1_000, expires_at_ms: this.now() + req.ttl_ms, status: "open", holder: req.holder, applied_minor: 0, created_at_ms: this.now(), available_after_minor: 100_000 };
+    return {
+      lease_id: req.lease_id || "lease_1",
+      org_id: req.org_id,
+      granted_minor: 1_000,
+      remaining_minor: 1_000,
+      expires_at_ms: this.now() + req.ttl_ms,
+      status: "open",
+      holder: req.holder,
+      applied_minor: 0,
+      created_at_ms: this.now(),
+      available_after_minor: 100_000,
+    };
   }
   async release(req: ReleaseLeaseRequest): Promise<Lease> {
     this.released.push(req);
     if (!req.lease_id) throw new GatewayError("not_found", "no lease");
-    return { lease_id: req.lease_id, org_id: "org", granted_minor: 1_000, remaining_minor: 0, expires_at_ms: 0, status: "released", holder: "", applied_minor: 0, created_at_ms: 0, available_after_minor: 0 };
+    return {
+      lease_id: req.lease_id,
+      org_id: "org",
+      granted_minor: 1_000,
+      remaining_minor: 0,
+      expires_at_ms: 0,
+      status: "released",
+      holder: "",
+      applied_minor: 0,
+      created_at_ms: 0,
+      available_after_minor: 0,
+    };
   }
 }
 
@@ -26,7 +48,15 @@ describe("LeaseManager with usage still spooled", () => {
     const now = () => t;
     const ledger = new RecordingLedger(now);
     let spooled = 1;
-    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 1_000, ttlMs: 10_000, idleMs: 100, maxOrgs: 10, now, unpublished: () => spooled });
+    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), {
+      holder: "r1",
+      chunkMinor: 1_000,
+      ttlMs: 10_000,
+      idleMs: 100,
+      maxOrgs: 10,
+      now,
+      unpublished: () => spooled,
+    });
     const r = await m.reserve("org", 50);
     r.settle(40);
     t += 200; // idle

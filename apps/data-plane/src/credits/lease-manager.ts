@@ -34,7 +34,11 @@ class LeaseState {
   closed = false;
   /** The org had little credit left at the ledger: hand the lease back as soon as it is idle. */
   tight = false;
-  constructor(readonly id: string, public expiresAt: number, public lastUsed: number) {}
+  constructor(
+    readonly id: string,
+    public expiresAt: number,
+    public lastUsed: number,
+  ) {}
   get available(): number {
     return this.granted - this.reserved - this.consumed;
   }
@@ -62,7 +66,11 @@ export class LeaseManager {
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
-  constructor(private readonly ledger: LeaseLedger, private readonly log: Logger, private readonly opts: LeaseManagerOptions) {
+  constructor(
+    private readonly ledger: LeaseLedger,
+    private readonly log: Logger,
+    private readonly opts: LeaseManagerOptions,
+  ) {
     this.now = opts.now ?? Date.now;
   }
 

@@ -11,9 +11,7 @@ const ms = (v: number) => Math.round(v * 100) / 100;
  * until these headers. What the gateway itself added is total − upstream − usage (docs/operations.md).
  */
 function serverTiming(upstreamMs: number, usageMs: number | undefined, totalMs: number): string {
-  return usageMs === undefined
-    ? `upstream;dur=${ms(upstreamMs)}, total;dur=${ms(totalMs)}`
-    : `upstream;dur=${ms(upstreamMs)}, usage;dur=${ms(usageMs)}, total;dur=${ms(totalMs)}`;
+  return usageMs === undefined ? `upstream;dur=${ms(upstreamMs)}, total;dur=${ms(totalMs)}` : `upstream;dur=${ms(upstreamMs)}, usage;dur=${ms(usageMs)}, total;dur=${ms(totalMs)}`;
 }
 
 /**

@@ -71,4 +71,3 @@ async function publishTraced(ctx: DataPlaneContext, res: Response, event: UsageE
     throw err;
   }
 }
-

@@ -43,7 +43,9 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       if (step.denied && !opened.pending) opened.ending = step;
       else if (!opened.pending) {
         opened.abandon();
-        throw opened.done ? new GatewayError("upstream_error", "The provider sent an empty stream.") : (step.failure ?? new GatewayError("upstream_error", "The provider ended the stream before it was complete."));
+        throw opened.done
+          ? new GatewayError("upstream_error", "The provider sent an empty stream.")
+          : (step.failure ?? new GatewayError("upstream_error", "The provider ended the stream before it was complete."));
       }
       // Frames to send, and maybe the end that came with them: the stream has started either way.
       else if (step.denied || step.failure) opened.ending = step;

@@ -25,7 +25,8 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
     return send(res, JSON.stringify(served.body));
   }
   const stream = served.kind === "stream";
-  const bill: Bill = (target, charge, status) => billUsage(ctx, res, { model, route, target, reservation, usage: charge.usage, costMinor: charge.costMinor, ...(charge.lineItems ? { lineItems: charge.lineItems } : {}), stream, status });
+  const bill: Bill = (target, charge, status) =>
+    billUsage(ctx, res, { model, route, target, reservation, usage: charge.usage, costMinor: charge.costMinor, ...(charge.lineItems ? { lineItems: charge.lineItems } : {}), stream, status });
   return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
 }
 

@@ -6,7 +6,11 @@
 export class CircuitBreaker {
   private readonly state = new Map<string, { failures: number; openUntil: number }>();
 
-  constructor(private readonly threshold: number, private readonly cooldownMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly threshold: number,
+    private readonly cooldownMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   static key(provider: string, upstreamModel: string): string {
     return `${provider}\u0000${upstreamModel}`;

@@ -7,7 +7,7 @@ describe("SseParser", () => {
   it("joins events split across chunks and skips comments", () => {
     const p = new SseParser();
     expect(p.push(enc('data: {"a"'))).toEqual([]);
-    expect(p.push(enc(':1}\n\n: keep-alive\n\nevent: ping\ndata: {}\r\n\r\ndata: [DONE]\n\n'))).toEqual([
+    expect(p.push(enc(":1}\n\n: keep-alive\n\nevent: ping\ndata: {}\r\n\r\ndata: [DONE]\n\n"))).toEqual([
       { event: undefined, data: '{"a":1}' },
       { event: "ping", data: "{}" },
       { event: undefined, data: "[DONE]" },

@@ -99,7 +99,7 @@ describe("Anthropic wire fixtures", () => {
     const parse = anthropicChat.streamParser("gw-sonnet", "claude-sonnet-4-5-20250929");
     const parsed = events("anthropic-stream-tool-use.sse").map((e) => parse(e.data));
     const args = parsed
-      .flatMap((p) => ((p.chunk?.choices as Array<{ delta: { tool_calls?: Array<{ function?: { arguments?: string } }> } }>) ?? []))
+      .flatMap((p) => (p.chunk?.choices as Array<{ delta: { tool_calls?: Array<{ function?: { arguments?: string } }> } }>) ?? [])
       .flatMap((c) => c.delta.tool_calls ?? [])
       .map((t) => t.function?.arguments ?? "")
       .join("");
@@ -131,7 +131,11 @@ describe("Anthropic wire fixtures", () => {
 });
 
 describe("credentials", () => {
-  const target = (auth_header: string): UpstreamTarget => ({ provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header, max_connections: 0, http2: false }, deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 }, apiKey: "secret-1" });
+  const target = (auth_header: string): UpstreamTarget => ({
+    provider: { code: "p", kind: "openai-compatible", base_url: "https://x/v1", credential_ref: "K", auth_header, max_connections: 0, http2: false },
+    deployment: { provider: "p", upstream_model: "u", priority: 0, weight: 1 },
+    apiKey: "secret-1",
+  });
   it("sends the credential as a bearer token, or in the provider's own header", () => {
     expect(openai.buildChatRequest({ model: "m", messages: [] }, target("")).headers.authorization).toBe("Bearer secret-1");
     const azure = openai.buildChatRequest({ model: "m", messages: [] }, target("api-key")).headers;
@@ -148,7 +152,13 @@ describe("request translation", () => {
       system: [{ type: "text", text: "S" }],
       stop_sequences: ["END"],
       messages: [
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AAA" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: "AAA" } },
+          ],
+        },
         { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: { a: 1 } }] },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
       ],
@@ -157,7 +167,13 @@ describe("request translation", () => {
     });
     expect(out.messages).toEqual([
       { role: "system", content: "S" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } },
+        ],
+      },
       { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "f", arguments: '{"a":1}' } }] },
       { role: "tool", tool_call_id: "t1", content: "ok" },
     ]);
@@ -166,7 +182,19 @@ describe("request translation", () => {
 
   it("OpenAI request → Anthropic: images in content become image blocks", () => {
     const out = openAIToAnthropic(
-      { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "what is this" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }] }] },
+      {
+        model: "m",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this" },
+              { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } },
+              { type: "image_url", image_url: { url: "https://example.com/a.png" } },
+            ],
+          },
+        ],
+      },
       "claude-x",
     );
     expect((out.messages as Array<{ content: unknown[] }>)[0]!.content).toEqual([
@@ -183,7 +211,14 @@ describe("request translation", () => {
         messages: [
           { role: "system", content: "S" },
           { role: "user", content: "q" },
-          { role: "assistant", content: null, tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "f", arguments: "{}" } }] },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: "a", function: { name: "f", arguments: "{}" } },
+              { id: "b", function: { name: "f", arguments: "{}" } },
+            ],
+          },
           { role: "tool", tool_call_id: "a", content: "1" },
           { role: "tool", tool_call_id: "b", content: "2" },
         ],
@@ -195,6 +230,8 @@ describe("request translation", () => {
     const msgs = out.messages as Array<{ role: string; content: unknown[] }>;
     expect(msgs.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(msgs[2]!.content).toHaveLength(2);
-    expect(() => openAIToAnthropic({ model: "m", messages: [{ role: "user", content: "q" }], n: 3 }, "c")).toThrow(expect.objectContaining({ code: "invalid_request", context: expect.objectContaining({ param: "n" }) }));
+    expect(() => openAIToAnthropic({ model: "m", messages: [{ role: "user", content: "q" }], n: 3 }, "c")).toThrow(
+      expect.objectContaining({ code: "invalid_request", context: expect.objectContaining({ param: "n" }) }),
+    );
   });
 });

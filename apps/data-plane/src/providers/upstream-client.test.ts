@@ -101,7 +101,17 @@ describe("provider URLs", () => {
     expect(split("http://[::1]:9/a")).toEqual(["http://[::1]:9", "/a"]);
     // Left to undici's URL parsing: credentials, no path, a query before the path, a fragment,
     // spaces, non-ASCII, backslashes, other schemes.
-    for (const u of ["https://user:pw@host/a", "https://host", "https://host?x=/a", "https://host/a#frag", "https://host/a b", "https://host/modèle", "https://host\\a/b", "ftp://host/a", "HTTPS://host/a"]) {
+    for (const u of [
+      "https://user:pw@host/a",
+      "https://host",
+      "https://host?x=/a",
+      "https://host/a#frag",
+      "https://host/a b",
+      "https://host/modèle",
+      "https://host\\a/b",
+      "ftp://host/a",
+      "HTTPS://host/a",
+    ]) {
       expect(plainOrigin(u)).toBe(-1);
     }
   });
@@ -116,7 +126,10 @@ describe("upstream client pools", () => {
   it("opens at most the provider's max_connections; the rest queue and are served as connections free", async () => {
     const server = await holdingHttpServer();
     const { upstream, registry } = client();
-    closers.push(() => server.close(), () => upstream.close());
+    closers.push(
+      () => server.close(),
+      () => upstream.close(),
+    );
     const calls = Array.from({ length: 5 }, () => upstream.send(provider(server.url, 2), post(server.url), 30_000, NEVER_ABORTED));
     await until(() => server.held.length === 2);
     await new Promise((r) => setTimeout(r, 100));
@@ -137,7 +150,10 @@ describe("upstream client pools", () => {
   it("fails a request still waiting for a connection at its timeout, and never sends it", async () => {
     const server = await holdingHttpServer();
     const { upstream } = client();
-    closers.push(() => server.close(), () => upstream.close());
+    closers.push(
+      () => server.close(),
+      () => upstream.close(),
+    );
     const first = upstream.send(provider(server.url, 1), post(server.url), 30_000, NEVER_ABORTED);
     await until(() => server.held.length === 1);
     const queued = upstream.send(provider(server.url, 1), post(server.url), 1_000, NEVER_ABORTED);
@@ -158,7 +174,10 @@ describe("upstream client pools", () => {
   it("a client that leaves while its request is queued releases it without sending it", async () => {
     const server = await holdingHttpServer();
     const { upstream } = client();
-    closers.push(() => server.close(), () => upstream.close());
+    closers.push(
+      () => server.close(),
+      () => upstream.close(),
+    );
     const first = upstream.send(provider(server.url, 1), post(server.url), 30_000, NEVER_ABORTED);
     await until(() => server.held.length === 1);
     const gone = new AbortController();
@@ -173,7 +192,10 @@ describe("upstream client pools", () => {
   it("rebuilds a provider's pool when the catalog changes its limit", async () => {
     const server = await holdingHttpServer();
     const { upstream } = client();
-    closers.push(() => server.close(), () => upstream.close());
+    closers.push(
+      () => server.close(),
+      () => upstream.close(),
+    );
     const one = Array.from({ length: 3 }, () => upstream.send(provider(server.url, 1), post(server.url), 30_000, NEVER_ABORTED));
     await until(() => server.held.length === 1);
     // The same provider now allows 3: new calls go to a new pool while the old one drains.
@@ -198,7 +220,9 @@ describe("HTTP/2 providers", () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "h2-cert-"));
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1"], { stdio: "ignore" });
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1"], {
+      stdio: "ignore",
+    });
     cert = readFileSync(join(dir, "cert.pem"));
     key = readFileSync(join(dir, "key.pem"));
     // A self-signed test certificate.

@@ -15,7 +15,10 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /** Why an attempt failed before a response: decides whether the next deployment is tried. */
 export class UpstreamTransportError extends Error {
-  constructor(readonly kind: "timeout" | "connect" | "aborted", message: string) {
+  constructor(
+    readonly kind: "timeout" | "connect" | "aborted",
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -144,7 +147,11 @@ class ProviderPool extends Dispatcher {
   private readonly agent: Agent;
   private readonly settings: { maxConnections: number; h2: boolean; baseUrl: string };
 
-  constructor(provider: PoolSettings, private readonly pending: Set<Attempt>, private readonly wait: { observe(v: number): void }) {
+  constructor(
+    provider: PoolSettings,
+    private readonly pending: Set<Attempt>,
+    private readonly wait: { observe(v: number): void },
+  ) {
     super();
     const h2 = provider.http2 && provider.base_url.startsWith("https:");
     const connections = provider.max_connections > 0 ? provider.max_connections : DEFAULT_MAX_CONNECTIONS;
@@ -317,12 +324,7 @@ export function classify(err: unknown, clientSignal: AbortSignal): UpstreamTrans
   if (err instanceof GatewayError || err instanceof UpstreamTransportError) return err;
   if (clientSignal.aborted) return new UpstreamTransportError("aborted", "client went away");
   const name = err instanceof Error ? err.name : "";
-  if (
-    name === "TimeoutError" ||
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError
-  ) {
+  if (name === "TimeoutError" || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
     return new UpstreamTransportError("timeout", "the provider did not answer in time");
   }
   return new UpstreamTransportError("connect", `could not reach the provider: ${err instanceof Error ? err.message : String(err)}`);

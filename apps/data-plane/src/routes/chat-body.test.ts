@@ -11,7 +11,13 @@ const bodies: unknown[] = [
   { ...ok, stream: null, stream_options: null, max_tokens: null, max_completion_tokens: null, n: null },
   { ...ok, max_completion_tokens: 9_007_199_254_740_991 },
   { ...ok, model: "m".repeat(256) },
-  { ...ok, messages: [{ role: "system", content: "a" }, { role: "user", content: [{ type: "text", text: "b" }] }] },
+  {
+    ...ok,
+    messages: [
+      { role: "system", content: "a" },
+      { role: "user", content: [{ type: "text", text: "b" }] },
+    ],
+  },
   null,
   [],
   [ok],

@@ -14,13 +14,15 @@ const INPUT = "'input' must be a non-empty string, a token array, or an array of
 const EmbeddingsBody = z.looseObject({
   model: modelId,
   // One string, one token array (a single input, as long as the model takes), or up to 2048 of either.
-  input: z.unknown().refine(
-    (input) =>
-      (typeof input === "string" && input.length > 0) ||
-      isTokens(input) ||
-      (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || input.every(isTokens))),
-    INPUT,
-  ),
+  input: z
+    .unknown()
+    .refine(
+      (input) =>
+        (typeof input === "string" && input.length > 0) ||
+        isTokens(input) ||
+        (Array.isArray(input) && input.length > 0 && input.length <= 2048 && (input.every((s) => typeof s === "string" && s.length > 0) || input.every(isTokens))),
+      INPUT,
+    ),
   encoding_format: z.enum(["float", "base64"], { error: "'encoding_format' must be 'float' or 'base64'." }).optional(),
   dimensions: positiveInt("dimensions"),
 });
@@ -39,7 +41,9 @@ export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
     guard: { stream: false, texts: () => fieldTexts(body, "input") },
   }),
   async serve(ctx, { body, model, planned, res, client, timeoutMs }) {
-    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)));
+    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) =>
+      adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)),
+    );
     const usage = { input_tokens: value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };
     return { kind: "answer", target: p.target, charge: { usage, costMinor: costMinor(usage, model) }, render: () => ({ ...value.body, model: model.id }) };
   },

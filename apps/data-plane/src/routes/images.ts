@@ -23,14 +23,24 @@ interface ImageRequest {
 /** Form bodies carry strings: "2" is n = 2; an empty field is absent. */
 const formInt = (v: unknown): unknown => (v === "" ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v);
 const emptyIsAbsent = (v: unknown): unknown => (v === "" ? undefined : v);
-const oneOf = <T extends [string, ...string[]]>(field: string, values: T) =>
-  z.preprocess(emptyIsAbsent, z.enum(values, { error: `'${field}' must be one of ${values.join(", ")}.` }).optional());
+const oneOf = <T extends [string, ...string[]]>(field: string, values: T) => z.preprocess(emptyIsAbsent, z.enum(values, { error: `'${field}' must be one of ${values.join(", ")}.` }).optional());
 
 /** The image request the gateway takes (JSON, urlencoded or multipart fields). */
 const ImageBody = z.object({
-  model: z.string({ error: "'model' is required: a public model id of 1 to 256 characters." }).min(1, "'model' is required: a public model id of 1 to 256 characters.").max(256, "'model' is required: a public model id of 1 to 256 characters."),
+  model: z
+    .string({ error: "'model' is required: a public model id of 1 to 256 characters." })
+    .min(1, "'model' is required: a public model id of 1 to 256 characters.")
+    .max(256, "'model' is required: a public model id of 1 to 256 characters."),
   prompt: z.string({ error: "'prompt' is required: 1 to 4000 characters." }).min(1, "'prompt' is required: 1 to 4000 characters.").max(4000, "'prompt' is required: 1 to 4000 characters."),
-  n: z.preprocess(formInt, z.number({ error: "'n' must be an integer from 1 to 10." }).int("'n' must be an integer from 1 to 10.").min(1, "'n' must be an integer from 1 to 10.").max(10, "'n' must be an integer from 1 to 10.").default(1)),
+  n: z.preprocess(
+    formInt,
+    z
+      .number({ error: "'n' must be an integer from 1 to 10." })
+      .int("'n' must be an integer from 1 to 10.")
+      .min(1, "'n' must be an integer from 1 to 10.")
+      .max(10, "'n' must be an integer from 1 to 10.")
+      .default(1),
+  ),
   size: z.preprocess(emptyIsAbsent, z.string({ error: "'size' must be a string." }).optional()),
   user: z.string({ error: "'user' must be a string." }).optional(),
   quality: oneOf("quality", ["standard", "hd"]),
@@ -82,7 +92,9 @@ export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
     // The size billed is the size asked for: the catalog's default goes upstream explicitly.
     const size = body.size ?? (model.default_image_size || undefined);
     const upstreamBody: Record<string, unknown> = { ...body, ...(size ? { size } : {}) };
-    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) => adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)));
+    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) =>
+      adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)),
+    );
     // Bill what was delivered: a provider that returns fewer images is charged for fewer.
     const delivered = Math.min(value.images, body.n);
     const attributes: Record<string, string> = { size: size ?? "default", quality: body.quality ?? "standard" };

@@ -48,7 +48,9 @@ function billedServerTools(tools: unknown): number {
     const type = tool.type;
     if (typeof type !== "string") return;
     if (CODE_EXECUTION.test(type)) {
-      throw new GatewayError("invalid_request", `'tools[${i}]': the server tool '${type}' is not supported: the provider bills it per container-hour, which the gateway has no price or hold for.`, { param: `tools[${i}]` });
+      throw new GatewayError("invalid_request", `'tools[${i}]': the server tool '${type}' is not supported: the provider bills it per container-hour, which the gateway has no price or hold for.`, {
+        param: `tools[${i}]`,
+      });
     }
     if (!WEB_SEARCH.test(type)) return;
     if (tool.max_uses === undefined || tool.max_uses === null) tool.max_uses = DEFAULT_WEB_SEARCHES;
@@ -98,7 +100,13 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     };
   },
   serve: (ctx, call) => {
-    const { body: { raw }, model, planned, req, res } = call;
+    const {
+      body: { raw },
+      model,
+      planned,
+      req,
+      res,
+    } = call;
     // After the input guardrails, which may have masked `raw`.
     const routes = translateFor("messages", planned, { body: raw, headers: messagesHeaders(req), model });
     return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });

@@ -20,10 +20,7 @@ export function usage(ctx: DataPlaneContext) {
     const wait = Date.now() - born < RECENT_MS || id.startsWith("vid_") ? ctx.config.usageWaitMs : 0;
     // The ledger's errors arrive as callers should see them (usage_pending with Retry-After,
     // not_found, service_unavailable when it is away), so they pass through unchanged.
-    const r = await ctx.ledger.GetUsage(
-      { request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait },
-      { timeoutMs: ctx.config.ledgerTimeoutMs + wait },
-    );
+    const r = await ctx.ledger.GetUsage({ request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait }, { timeoutMs: ctx.config.ledgerTimeoutMs + wait });
     res.json({
       object: "usage",
       request_id: r.request_id,

@@ -21,7 +21,9 @@ const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) :
 export function videoBodyGuard(req: Request, _res: Response, next: NextFunction): void {
   const type = req.headers["content-type"] ?? "";
   if (/^multipart\//i.test(type) || /^application\/x-www-form-urlencoded/i.test(type)) {
-    next(new GatewayError("unsupported_media_type", "Video media are URLs only: file uploads are not accepted. Send a JSON body with https:// URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl."));
+    next(
+      new GatewayError("unsupported_media_type", "Video media are URLs only: file uploads are not accepted. Send a JSON body with https:// URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl."),
+    );
     return;
   }
   next();
@@ -54,9 +56,7 @@ export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): R
     completed_at: isTerminal(job.status) ? seconds(job.completed_at_ms) : null,
     request,
     error: job.status === "failed" || job.status === "cancelled" ? { code: job.error_code || "video_generation_failed", message: job.error_message || "The video could not be generated." } : null,
-    outputs: done
-      ? outputs.map((o) => ({ type: o.type, url: o.gateway_content ? `${base}/v1/video/generations/${job.id}/content` : o.url, content_type: o.content_type }))
-      : [],
+    outputs: done ? outputs.map((o) => ({ type: o.type, url: o.gateway_content ? `${base}/v1/video/generations/${job.id}/content` : o.url, content_type: o.content_type })) : [],
     usage: done ? { duration_seconds: job.duration_s, resolution: job.resolution, audio: job.audio } : null,
     max_cost_credits_minor: job.max_cost_minor,
     cost_credits_minor: done ? job.cost_minor : job.status === "failed" || job.status === "cancelled" ? 0 : null,
@@ -111,7 +111,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
     const l = locals(res);
     const key = l.key!;
     const lease = reservation.leaseId;
-    const release = () => ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
+    const release = () =>
+      ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     let served;
     try {
       served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
@@ -156,9 +157,14 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.
-      await p.adapter.cancel(videoHttp(ctx, p.target, 5_000), p.target, { upstreamJobId: submitted.upstreamJobId ?? "", upstreamModel: p.target.deployment.upstream_model, upstreamState: submitted.upstreamState ?? {} });
+      await p.adapter.cancel(videoHttp(ctx, p.target, 5_000), p.target, {
+        upstreamJobId: submitted.upstreamJobId ?? "",
+        upstreamModel: p.target.deployment.upstream_model,
+        upstreamState: submitted.upstreamState ?? {},
+      });
       await release();
-      if (err instanceof GatewayError && err.code === "service_unavailable") throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
+      if (err instanceof GatewayError && err.code === "service_unavailable")
+        throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
     }
     // Billed by the job's own record when it completes (video/jobs.ts), from the hold made here.

@@ -45,9 +45,7 @@ export function openAIShape(req: ChatRequestBody, _publicModel: string): ClientS
     route: "chat",
     body: (openai) => openai,
     stream: () => ({
-      chunk: (ev) =>
-        (ev.forward === undefined || (ev.usageOnly && !wantsUsage) ? "" : `data: ${ev.forward}\n\n`) +
-        (ev.usageForward && wantsUsage ? `data: ${ev.usageForward}\n\n` : ""),
+      chunk: (ev) => (ev.forward === undefined || (ev.usageOnly && !wantsUsage) ? "" : `data: ${ev.forward}\n\n`) + (ev.usageForward && wantsUsage ? `data: ${ev.usageForward}\n\n` : ""),
       end: () => "data: [DONE]\n\n",
       error: (e, requestId) => `data: ${JSON.stringify({ error: { message: e.message, type: e.type, code: e.code, request_id: requestId } })}\n\n`,
     }),

@@ -71,7 +71,10 @@ describe("Responses to Anthropic's Messages API", () => {
     expect(types.slice(0, 2)).toEqual(["response.created", "response.in_progress"]);
     expect(types.at(-1)).toBe("response.completed");
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
-    const thinking = events.filter((e) => e.type === "response.reasoning_summary_text.delta").map((e) => e.delta).join("");
+    const thinking = events
+      .filter((e) => e.type === "response.reasoning_summary_text.delta")
+      .map((e) => e.delta)
+      .join("");
     expect(thinking).toBe("Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3");
     const final = events.at(-1)!.response as { output: Json[]; usage: Json };
     expect(final.output.map((o) => o.type)).toEqual(["reasoning", "message"]);

@@ -71,7 +71,12 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: Me
     const at = `input[${i}]`;
     switch (item.type ?? "message") {
       case "message":
-        if (item.role === "system" || item.role === "developer") system.push(blocks(item.content, `${at}.content`).map((b) => String(b.text ?? "")).join("\n"));
+        if (item.role === "system" || item.role === "developer")
+          system.push(
+            blocks(item.content, `${at}.content`)
+              .map((b) => String(b.text ?? ""))
+              .join("\n"),
+          );
         else push(item.role === "assistant" ? "assistant" : "user", blocks(item.content, `${at}.content`));
         break;
       case "function_call": {
@@ -105,7 +110,12 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: Me
   if (system.length) out.system = system.join("\n");
   if (raw.stream === true) out.stream = true;
   if (typeof raw.user === "string") out.metadata = { user_id: raw.user };
-  if (Array.isArray(raw.tools)) out.tools = (raw.tools as Json[]).map((t) => ({ name: t.name, ...(typeof t.description === "string" ? { description: t.description } : {}), input_schema: t.parameters ?? { type: "object", properties: {} } }));
+  if (Array.isArray(raw.tools))
+    out.tools = (raw.tools as Json[]).map((t) => ({
+      name: t.name,
+      ...(typeof t.description === "string" ? { description: t.description } : {}),
+      input_schema: t.parameters ?? { type: "object", properties: {} },
+    }));
   const tc = raw.tool_choice;
   if (tc === "auto") out.tool_choice = { type: "auto" };
   else if (tc === "required") out.tool_choice = { type: "any" };

@@ -13,7 +13,6 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-
 /** An input content part as a chat content part. */
 function chatPart(p: unknown, at: string): Json {
   if (!isObject(p)) throw new GatewayError("invalid_request", `'${at}' must be an object.`, { param: at });
@@ -26,7 +25,8 @@ function chatPart(p: unknown, at: string): Json {
     case "input_image": {
       const url = p.image_url;
       // With a file id beside the URL the provider would read a file of the gateway's own account.
-      if (typeof url !== "string" || (p.file_id !== undefined && p.file_id !== null)) throw new GatewayError("invalid_request", `'${at}.image_url' must be a URL or data URL (file ids are not supported).`, { param: `${at}.image_url` });
+      if (typeof url !== "string" || (p.file_id !== undefined && p.file_id !== null))
+        throw new GatewayError("invalid_request", `'${at}.image_url' must be a URL or data URL (file ids are not supported).`, { param: `${at}.image_url` });
       return { type: "image_url", image_url: { url, ...(typeof p.detail === "string" ? { detail: p.detail } : {}) } };
     }
     default:
@@ -102,7 +102,15 @@ function chatTools(tools: unknown): Json[] | undefined {
     if (!isObject(t) || t.type !== "function" || typeof t.name !== "string") {
       throw new GatewayError("invalid_request", `'tools[${i}]': only function tools ({type: "function", name, parameters}) are supported.`, { param: `tools[${i}]` });
     }
-    return { type: "function", function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.parameters ?? { type: "object", properties: {} }, ...(t.strict !== undefined && t.strict !== null ? { strict: t.strict } : {}) } };
+    return {
+      type: "function",
+      function: {
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        parameters: t.parameters ?? { type: "object", properties: {} },
+        ...(t.strict !== undefined && t.strict !== null ? { strict: t.strict } : {}),
+      },
+    };
   });
 }
 
@@ -121,7 +129,15 @@ export function chatResponseFormat(text: unknown): unknown {
   if (f.type === "json_object") return { type: "json_object" };
   if (f.type === "json_schema") {
     if (typeof f.name !== "string" || !isObject(f.schema)) throw new GatewayError("invalid_request", "'text.format' json_schema needs 'name' and 'schema'.", { param: "text.format" });
-    return { type: "json_schema", json_schema: { name: f.name, schema: f.schema, ...(f.strict !== undefined && f.strict !== null ? { strict: f.strict } : {}), ...(typeof f.description === "string" ? { description: f.description } : {}) } };
+    return {
+      type: "json_schema",
+      json_schema: {
+        name: f.name,
+        schema: f.schema,
+        ...(f.strict !== undefined && f.strict !== null ? { strict: f.strict } : {}),
+        ...(typeof f.description === "string" ? { description: f.description } : {}),
+      },
+    };
   }
   throw new GatewayError("invalid_request", `'text.format.type' '${String(f.type)}' is not supported (text, json_object, json_schema).`, { param: "text.format.type" });
 }
@@ -137,7 +153,8 @@ export function chatResponseFormat(text: unknown): unknown {
  */
 function refuseUnbillable(body: Json): void {
   const refuse = (param: string, why: string) => new GatewayError("invalid_request", `'${param}' is not supported: ${why}`, { param });
-  if (body.background !== undefined && body.background !== null && body.background !== false) throw refuse("background", "responses are generated while the request is open (use stream for long answers).");
+  if (body.background !== undefined && body.background !== null && body.background !== false)
+    throw refuse("background", "responses are generated while the request is open (use stream for long answers).");
   if (body.prompt !== undefined && body.prompt !== null) throw refuse("prompt", "stored prompt templates are not available through the gateway; send instructions and input.");
   if (body.conversation !== undefined && body.conversation !== null) throw refuse("conversation", "continue a conversation with previous_response_id.");
   if (body.service_tier !== undefined && body.service_tier !== null && !acceptedServiceTier(body.service_tier)) {

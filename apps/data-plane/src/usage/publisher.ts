@@ -154,10 +154,7 @@ export class UsagePublisher {
       const batch = queued.slice(start, end);
       start = end;
       this.metrics.publishBatch.observe(batch.length);
-      const sent =
-        batch.length === 1
-          ? this.send(batch[0]!.requestId, batch[0]!.line, "warn")
-          : this.sendBatch(batch.map((q) => q.line).join("\n"), batch[0]!.requestId, batch.length);
+      const sent = batch.length === 1 ? this.send(batch[0]!.requestId, batch[0]!.line, "warn") : this.sendBatch(batch.map((q) => q.line).join("\n"), batch[0]!.requestId, batch.length);
       this.inFlight++;
       void sent.then((acked) => {
         this.inFlight--;

@@ -12,7 +12,6 @@ const READ_CHUNK = 256 * 1024;
 /** Events per write + fdatasync; everything queued meanwhile shares the next one. */
 const WRITE_BATCH = 1_024;
 
-
 export interface UsageSpoolOptions {
   /** Folder of the spool files; every process on it replays the files of dead ones. */
   dir: string;
@@ -365,7 +364,10 @@ export class UsageSpool {
         await writer.datasync();
       } catch (err) {
         // What reached the file is a torn line for replay to skip; this file takes nothing more.
-        seg.end = await writer.stat().then((s) => s.size, () => seg.end);
+        seg.end = await writer.stat().then(
+          (s) => s.size,
+          () => seg.end,
+        );
         this.seal(seg);
         throw err;
       }
@@ -510,10 +512,7 @@ export class UsageSpool {
       this.lines--;
     }
     this.skippedLines?.inc();
-    this.log.warn(
-      { file: seg.name, offset, bytes },
-      torn ? "skipped a torn last line in a usage spool file" : "skipped an unparseable line in a usage spool file",
-    );
+    this.log.warn({ file: seg.name, offset, bytes }, torn ? "skipped a torn last line in a usage spool file" : "skipped an unparseable line in a usage spool file");
   }
 
   private async scan(): Promise<void> {

@@ -75,7 +75,10 @@ export class VideoJobs {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (!this.running) this.running = this.reconcile().then(() => undefined).finally(() => (this.running = undefined));
+      if (!this.running)
+        this.running = this.reconcile()
+          .then(() => undefined)
+          .finally(() => (this.running = undefined));
     }, this.ctx.config.video.reconcileMs);
     this.timer.unref();
   }
@@ -153,7 +156,11 @@ export class VideoJobs {
     }
     if ((!st || !isTerminal(st.status)) && age > this.ctx.config.video.maxAgeMs) {
       if (found) await found.adapter.cancel(videoHttp(this.ctx, found.target, 5_000), found.target, jobRef(job));
-      st = { status: "failed", progress: st?.progress ?? job.progress, error: { code: "timeout", message: `The provider did not finish the video within ${Math.round(this.ctx.config.video.maxAgeMs / 1000)} s.` } };
+      st = {
+        status: "failed",
+        progress: st?.progress ?? job.progress,
+        error: { code: "timeout", message: `The provider did not finish the video within ${Math.round(this.ctx.config.video.maxAgeMs / 1000)} s.` },
+      };
     }
     if (!st || !isTerminal(st.status)) {
       // Keep the hold alive while the job runs (the ledger expires idle leases).

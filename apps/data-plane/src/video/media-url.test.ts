@@ -38,7 +38,10 @@ describe("isForbiddenAddress", () => {
 
 describe("MediaUrlChecker", () => {
   const refusal = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(GatewayError);
     return err as GatewayError;
   };

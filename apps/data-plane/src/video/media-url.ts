@@ -50,7 +50,7 @@ const V4_COMPILED = V4_RULES.map(([base, bits, name]) => {
 
 function v4Class(ip: string): string | undefined {
   const n = v4(ip);
-  for (const r of V4_COMPILED) if (((n & r.mask) >>> 0) === r.net) return r.name;
+  for (const r of V4_COMPILED) if ((n & r.mask) >>> 0 === r.net) return r.name;
   return undefined;
 }
 
@@ -107,10 +107,17 @@ export function isForbiddenAddress(ip: string): string | undefined {
 /** `host=addr,addr;host2=addr` → map; throws naming the bad entry. */
 export function parseStaticHosts(spec: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const entry of spec.split(";").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(";")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf("=");
     const host = entry.slice(0, eq).trim().toLowerCase();
-    const addrs = entry.slice(eq + 1).split(",").map((a) => a.trim()).filter(Boolean);
+    const addrs = entry
+      .slice(eq + 1)
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
     if (eq < 1 || !host || addrs.length === 0 || addrs.some((a) => isIP(a) === 0)) {
       throw new Error(`invalid static host entry '${entry}': expected host=address[,address]`);
     }

@@ -37,11 +37,24 @@ const mediaUrl = (f: string) =>
 /** The body's shape (its fit to the model is checked later, against the catalog: planVideo). */
 const VideoBody = z
   .object({
-    model: z.string({ error: "'model' is required: a public model id of 1 to 256 characters." }).min(1, "'model' is required: a public model id of 1 to 256 characters.").max(256, "'model' is required: a public model id of 1 to 256 characters."),
+    model: z
+      .string({ error: "'model' is required: a public model id of 1 to 256 characters." })
+      .min(1, "'model' is required: a public model id of 1 to 256 characters.")
+      .max(256, "'model' is required: a public model id of 1 to 256 characters."),
     prompt: optional(z.string({ error: "'prompt' must be a string of at most 8000 characters." }).max(8000, "'prompt' must be a string of at most 8000 characters.")),
-    duration: optional(z.number({ error: "'duration' must be a positive integer number of seconds." }).int("'duration' must be a positive integer number of seconds.").min(1, "'duration' must be a positive integer number of seconds.")),
+    duration: optional(
+      z
+        .number({ error: "'duration' must be a positive integer number of seconds." })
+        .int("'duration' must be a positive integer number of seconds.")
+        .min(1, "'duration' must be a positive integer number of seconds."),
+    ),
     resolution: optional(z.string({ error: "'resolution' must be a string." }).max(32, "'resolution' must be a string.")),
-    aspectRatio: optional(z.string({ error: "'aspectRatio' must be a string." }).max(32, "'aspectRatio' must be a string.").regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "'aspectRatio' must be <w>:<h>, e.g. 16:9.")),
+    aspectRatio: optional(
+      z
+        .string({ error: "'aspectRatio' must be a string." })
+        .max(32, "'aspectRatio' must be a string.")
+        .regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "'aspectRatio' must be <w>:<h>, e.g. 16:9."),
+    ),
     generateAudio: optional(z.boolean({ error: "'generateAudio' must be a boolean." })),
     imageUrl: mediaUrl("imageUrl"),
     refAudioUrl: mediaUrl("refAudioUrl"),

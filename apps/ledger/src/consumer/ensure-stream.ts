@@ -1,14 +1,4 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamManager,
-  type StreamConfig,
-  type StreamInfo,
-} from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from "@nats-io/jetstream";
 import { LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
 

@@ -263,7 +263,10 @@ export class UsageConsumer {
     if (items.length === 0) return;
     const { metrics } = this.ctx;
     try {
-      const { applied } = await applyUsageBatch(this.ctx.db, items.map((i) => i.ev!));
+      const { applied } = await applyUsageBatch(
+        this.ctx.db,
+        items.map((i) => i.ev!),
+      );
       for (const i of items) i.delivery.settled();
       if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
       // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.

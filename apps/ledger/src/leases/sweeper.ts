@@ -19,7 +19,11 @@ export class LeaseSweeper {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (!this.running) this.running = this.sweep().then(() => undefined).catch((err: unknown) => this.ctx.log.warn({ err }, "lease sweep failed")).finally(() => (this.running = undefined));
+      if (!this.running)
+        this.running = this.sweep()
+          .then(() => undefined)
+          .catch((err: unknown) => this.ctx.log.warn({ err }, "lease sweep failed"))
+          .finally(() => (this.running = undefined));
     }, this.ctx.config.sweepIntervalMs);
     this.timer.unref();
   }

@@ -59,7 +59,11 @@ export function acquireLease(ctx: LedgerContext) {
       const wanted = req.amount_minor;
       if (wanted > 0 && (available < req.min_amount_minor || available <= 0)) {
         ctx.metrics.leaseRefusals.inc({ reason: "insufficient_credits" });
-        throw new GatewayError("insufficient_credits", `Your organization's credit balance is too low for this request (available ${Math.max(0, available)}, needed ${req.min_amount_minor} minor units).`, { action: "top_up" });
+        throw new GatewayError(
+          "insufficient_credits",
+          `Your organization's credit balance is too low for this request (available ${Math.max(0, available)}, needed ${req.min_amount_minor} minor units).`,
+          { action: "top_up" },
+        );
       }
       // The need in full; beyond it, at most a quarter of what is available, so one replica's
       // lease does not strand a small balance that other replicas need.
@@ -71,7 +75,9 @@ export function acquireLease(ctx: LedgerContext) {
         const budgetLeft = budget - (await monthSpent(trx, req.org_id)) - account.held_minor;
         if (budgetLeft < req.min_amount_minor || budgetLeft <= 0) {
           ctx.metrics.leaseRefusals.inc({ reason: "budget_exceeded" });
-          throw new GatewayError("budget_exceeded", `Your organization's monthly budget is reached (${Math.max(0, budgetLeft)} left of ${budget}, needed ${req.min_amount_minor} minor units).`, { action: "contact_org_admin" });
+          throw new GatewayError("budget_exceeded", `Your organization's monthly budget is reached (${Math.max(0, budgetLeft)} left of ${budget}, needed ${req.min_amount_minor} minor units).`, {
+            action: "contact_org_admin",
+          });
         }
         grant = Math.min(grant, budgetLeft);
       }

@@ -34,13 +34,7 @@ export function exportUsage(ctx: LedgerContext) {
     let after: { at: string; requestId: string } | undefined;
     try {
       for (;;) {
-        let q = ctx.db
-          .selectFrom("usage_records")
-          .selectAll()
-          .select(CURSOR_AT.as("cursor_at"))
-          .where("org_id", "=", req.org_id)
-          .where("created_at", ">=", from)
-          .where("created_at", "<", to);
+        let q = ctx.db.selectFrom("usage_records").selectAll().select(CURSOR_AT.as("cursor_at")).where("org_id", "=", req.org_id).where("created_at", ">=", from).where("created_at", "<", to);
         if (after) {
           const { at, requestId } = after;
           // created_at >= the cursor bounds the index scan; the OR skips the cursor's own tie group up to its row.

@@ -79,6 +79,8 @@ export function getUsage(ctx: LedgerContext) {
     }
     const through = ctx.watermark.appliedThrough;
     const behind = through > 0 ? `${Math.ceil((Date.now() - through) / 1000)} s` : "an unknown time";
-    throw new GatewayError("usage_pending", `The usage of request '${req.request_id.slice(0, 80)}' is not recorded yet: billing is behind (usage is applied up to ${behind} ago). Retry shortly.`, { retry_after_s: 1 });
+    throw new GatewayError("usage_pending", `The usage of request '${req.request_id.slice(0, 80)}' is not recorded yet: billing is behind (usage is applied up to ${behind} ago). Retry shortly.`, {
+      retry_after_s: 1,
+    });
   };
 }

@@ -17,7 +17,10 @@ export class TopUpAnnouncer {
   private running: Promise<void> | undefined;
   private again = false;
 
-  constructor(private readonly ctx: LedgerContext, private readonly nc: NatsConnection) {}
+  constructor(
+    private readonly ctx: LedgerContext,
+    private readonly nc: NatsConnection,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => this.kick(), 1_000);

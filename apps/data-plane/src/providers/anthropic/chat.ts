@@ -78,7 +78,11 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
     switch (m.role) {
       case "system":
       case "developer":
-        system.push(contentBlocks(m.content, where).map((b) => String(b.text ?? "")).join("\n"));
+        system.push(
+          contentBlocks(m.content, where)
+            .map((b) => String(b.text ?? ""))
+            .join("\n"),
+        );
         break;
       case "user":
         push("user", contentBlocks(m.content, where));
@@ -206,7 +210,12 @@ export const anthropicChat: ChatAdapter = {
     const answerTool = request ? structuredOutputTool(request)?.name : undefined;
     const answer = m.content.find((b) => b.type === "tool_use" && b.name === answerTool);
     // The structured answer is the content; text around it would make it unparseable.
-    const text = answer ? JSON.stringify(answer.input ?? {}) : m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+    const text = answer
+      ? JSON.stringify(answer.input ?? {})
+      : m.content
+          .filter((b) => b.type === "text")
+          .map((b) => b.text ?? "")
+          .join("");
     const toolCalls = m.content.filter((b) => b.type === "tool_use" && b !== answer).map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
     const finish = answer && !toolCalls.length && m.stop_reason === "tool_use" ? "stop" : finishReason(m.stop_reason);
     const usage = normalize(m.usage);
@@ -216,7 +225,9 @@ export const anthropicChat: ChatAdapter = {
         object: "chat.completion",
         created: Math.floor(Date.now() / 1000),
         model: publicModel,
-        choices: [{ index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish, logprobs: null }],
+        choices: [
+          { index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish, logprobs: null },
+        ],
         ...(usage ? { usage: openAIUsage(usage) } : {}),
       },
       usage,
@@ -238,7 +249,15 @@ export const anthropicChat: ChatAdapter = {
       return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
     };
     return (data: string): ParsedStreamEvent => {
-      let ev: { type?: string; message?: { id?: string; usage?: AnthropicUsage }; index?: number; content_block?: { type?: string; id?: string; name?: string }; delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown }; usage?: AnthropicUsage; error?: { message?: string } };
+      let ev: {
+        type?: string;
+        message?: { id?: string; usage?: AnthropicUsage };
+        index?: number;
+        content_block?: { type?: string; id?: string; name?: string };
+        delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown };
+        usage?: AnthropicUsage;
+        error?: { message?: string };
+      };
       try {
         ev = JSON.parse(data) as typeof ev;
       } catch {
@@ -282,7 +301,9 @@ export const anthropicChat: ChatAdapter = {
           return { forward: undefined, text: "", done: false };
         case "message_delta": {
           // No usage on the final delta: leave it unknown so the gateway counts what it delivered.
-          const usage = ev.usage ? normalize({ cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens }) : undefined;
+          const usage = ev.usage
+            ? normalize({ cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens })
+            : undefined;
           const answered = answerIndex !== undefined && toolIndex.size === 0 && ev.delta?.stop_reason === "tool_use";
           const finish = chunk({}, answered ? "stop" : finishReason(ev.delta?.stop_reason));
           const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };

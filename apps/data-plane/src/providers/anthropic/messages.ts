@@ -36,7 +36,13 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
       let output = "";
       return (data: string): ParsedStreamEvent => {
         // Also handed on parsed (`chunk`), for shapes that translate the events (Responses).
-        let ev: { type?: string; message?: { model?: string; usage?: AnthropicUsage }; delta?: { type?: string; text?: string; thinking?: string; partial_json?: string }; usage?: AnthropicUsage; error?: { message?: string } };
+        let ev: {
+          type?: string;
+          message?: { model?: string; usage?: AnthropicUsage };
+          delta?: { type?: string; text?: string; thinking?: string; partial_json?: string };
+          usage?: AnthropicUsage;
+          error?: { message?: string };
+        };
         try {
           ev = JSON.parse(data) as typeof ev;
         } catch {

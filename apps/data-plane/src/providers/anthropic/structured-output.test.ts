@@ -88,7 +88,7 @@ describe("response_format on Anthropic: the stream", () => {
   it("turns input_json_delta of the answer tool into content deltas that parse, finish_reason stop", () => {
     const parse = anthropicChat.streamParser("gw-claude", "claude-sonnet-4-5-20250929", request({ stream: true }));
     const parsed = events("anthropic-stream-forced-tool.sse").map((e) => parse(e.data));
-    const deltas = parsed.flatMap((p) => ((p.chunk?.choices as Array<{ delta: { content?: string; tool_calls?: unknown[] }; finish_reason: string | null }>) ?? []));
+    const deltas = parsed.flatMap((p) => (p.chunk?.choices as Array<{ delta: { content?: string; tool_calls?: unknown[] }; finish_reason: string | null }>) ?? []);
     expect(deltas.some((d) => d.delta.tool_calls)).toBe(false);
     const content = deltas.map((d) => d.delta.content ?? "").join("");
     expect(JSON.parse(content)).toEqual({ name: "Ada Lovelace", age: 36 });

@@ -83,36 +83,37 @@ export function openAICompatibleChat(): ChatAdapter {
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    streamParser: (publicModel: string, upstreamModel: string) => (data: string): ParsedStreamEvent => {
-      if (data === "[DONE]") return { forward: undefined, text: "", done: true };
-      let event: {
-        choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
-        usage?: OpenAIUsage | null;
-        error?: unknown;
-      };
-      try {
-        event = JSON.parse(data) as typeof event;
-      } catch {
-        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-      }
-      if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
-      const usage = normalizeOpenAIUsage(event.usage);
-      let text = "";
-      // Everything the model generated counts when the provider reports no usage: content,
-      // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
-      for (const c of event.choices ?? []) {
-        const d = c.delta;
-        if (!d) continue;
-        if (typeof d.content === "string") text += d.content;
-        if (typeof d.reasoning_content === "string") text += d.reasoning_content;
-        if (typeof d.reasoning === "string") text += d.reasoning;
-        for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
-      }
-      const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-      const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
-      return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
-    },
-
+    streamParser:
+      (publicModel: string, upstreamModel: string) =>
+      (data: string): ParsedStreamEvent => {
+        if (data === "[DONE]") return { forward: undefined, text: "", done: true };
+        let event: {
+          choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
+          usage?: OpenAIUsage | null;
+          error?: unknown;
+        };
+        try {
+          event = JSON.parse(data) as typeof event;
+        } catch {
+          throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+        }
+        if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
+        const usage = normalizeOpenAIUsage(event.usage);
+        let text = "";
+        // Everything the model generated counts when the provider reports no usage: content,
+        // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
+        for (const c of event.choices ?? []) {
+          const d = c.delta;
+          if (!d) continue;
+          if (typeof d.content === "string") text += d.content;
+          if (typeof d.reasoning_content === "string") text += d.reasoning_content;
+          if (typeof d.reasoning === "string") text += d.reasoning;
+          for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
+        }
+        const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
+        const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
+        return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
+      },
 
     mapError: mapOpenAIError,
   };

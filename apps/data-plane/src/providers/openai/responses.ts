@@ -53,24 +53,26 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
     return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage) };
   },
 
-  streamParser: (publicModel: string) => (data: string): ParsedStreamEvent => {
-    let ev: { type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown };
-    try {
-      ev = JSON.parse(data) as typeof ev;
-    } catch {
-      throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-    }
-    const type = String(ev.type ?? "");
-    if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
-    if (type === "response.completed" || type === "response.incomplete") {
-      const usage = normalizeResponsesUsage(ev.response?.usage);
-      return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
-    }
-    if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
-    if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
-    if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
-    return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
-  },
+  streamParser:
+    (publicModel: string) =>
+    (data: string): ParsedStreamEvent => {
+      let ev: { type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown };
+      try {
+        ev = JSON.parse(data) as typeof ev;
+      } catch {
+        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+      }
+      const type = String(ev.type ?? "");
+      if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
+      if (type === "response.completed" || type === "response.incomplete") {
+        const usage = normalizeResponsesUsage(ev.response?.usage);
+        return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
+      }
+      if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
+      if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
+      if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
+      return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
+    },
 
   mapError: mapOpenAIError,
 };

@@ -89,7 +89,11 @@ export const falVideo: VideoAdapter = {
         throw new GatewayError("upstream_error", "The provider returned an invalid queue status.");
     }
     if (s.error) {
-      return { status: "failed", progress: 0, error: { code: typeof s.error_type === "string" ? s.error_type : "video_generation_failed", message: typeof s.error === "string" ? s.error : "The provider could not generate the video." } };
+      return {
+        status: "failed",
+        progress: 0,
+        error: { code: typeof s.error_type === "string" ? s.error_type : "video_generation_failed", message: typeof s.error === "string" ? s.error : "The provider could not generate the video." },
+      };
     }
     const res = await http.call({ method: "GET", url: u.result, headers: falAuth(target) });
     if (res.status === 422 || res.status === 400) {

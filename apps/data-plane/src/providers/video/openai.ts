@@ -40,7 +40,10 @@ function toStatus(v: OpenAIVideo): VideoStatus {
       return {
         ...base,
         status: "failed",
-        error: { code: typeof v.error?.code === "string" ? v.error.code : "video_generation_failed", message: typeof v.error?.message === "string" ? v.error.message : "The provider could not generate the video." },
+        error: {
+          code: typeof v.error?.code === "string" ? v.error.code : "video_generation_failed",
+          message: typeof v.error?.message === "string" ? v.error.message : "The provider could not generate the video.",
+        },
       };
     default:
       throw new GatewayError("upstream_error", `The provider returned an unknown video status '${String(v.status).slice(0, 32)}'.`);

@@ -27,7 +27,17 @@ const target = (kind: ProviderKind, base: string, model: string): UpstreamTarget
   deployment: { provider: kind, upstream_model: model, priority: 0, weight: 1 },
   apiKey: "secret-key",
 });
-const spec: VideoJobSpec = { prompt: "A calico cat playing a piano on stage", durationS: 8, resolution: "720p", aspectRatio: "16:9", generateAudio: false, imageUrl: undefined, imageUrls: undefined, refAudioUrl: undefined, refVideoUrl: undefined };
+const spec: VideoJobSpec = {
+  prompt: "A calico cat playing a piano on stage",
+  durationS: 8,
+  resolution: "720p",
+  aspectRatio: "16:9",
+  generateAudio: false,
+  imageUrl: undefined,
+  imageUrls: undefined,
+  refAudioUrl: undefined,
+  refVideoUrl: undefined,
+};
 
 describe("OpenAI videos API", () => {
   const t = target("openai", "https://api.openai.com/v1", "sora-2");
@@ -71,7 +81,11 @@ describe("fal queue API", () => {
 
   it("polls the status, then fetches the result once COMPLETED", async () => {
     const submitted = fixture("fal-queue-submit.json") as { status_url: string; response_url: string };
-    const ref = { upstreamJobId: "764cabcf-b745-4b3e-ae38-1200304cf45b", upstreamModel: t.deployment.upstream_model, upstreamState: { status_url: submitted.status_url, response_url: submitted.response_url } };
+    const ref = {
+      upstreamJobId: "764cabcf-b745-4b3e-ae38-1200304cf45b",
+      upstreamModel: t.deployment.upstream_model,
+      upstreamState: { status_url: submitted.status_url, response_url: submitted.response_url },
+    };
     expect(await falVideo.status(scripted([200, fixture("fal-queue-status-in-progress.json")]), t, ref)).toMatchObject({ status: "in_progress" });
     const http = scripted([200, fixture("fal-queue-status-completed.json")], [200, fixture("fal-queue-result.json")]);
     const done = await falVideo.status(http, t, ref);
