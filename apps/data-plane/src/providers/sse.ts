@@ -1,3 +1,5 @@
+import { GatewayError } from "@gateway/errors";
+
 /**
  * Incremental server-sent-events parser: feed it byte chunks as they arrive, get complete events.
  * Handles events split across chunks and both \n and \r\n line endings.
@@ -48,4 +50,13 @@ function parseBlock(block: string): SseEvent | undefined {
   }
   if (data.length === 0 && event === undefined) return undefined;
   return { event, data: data.join("\n") };
+}
+
+/** One stream event's JSON payload; a payload that is not JSON is the provider's failure (retryable before the first frame). */
+export function parseStreamEvent<T>(data: string): T {
+  try {
+    return JSON.parse(data) as T;
+  } catch {
+    throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+  }
 }

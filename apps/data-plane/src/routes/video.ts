@@ -29,21 +29,20 @@ export function videoBodyGuard(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
+/** A JSON column of the job record; a value that does not parse reads as empty. */
+function column<T>(json: string, empty: T): T {
+  try {
+    return json ? (JSON.parse(json) as T) : empty;
+  } catch {
+    return empty;
+  }
+}
+
 /** The job record callers see (docs/video.md). */
 export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): Record<string, unknown> {
   const base = ctx.config.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
-  let outputs: VideoOutput[] = [];
-  try {
-    outputs = JSON.parse(job.outputs_json || "[]") as VideoOutput[];
-  } catch {
-    outputs = [];
-  }
-  let request: Record<string, unknown> = {};
-  try {
-    request = JSON.parse(job.request_json || "{}") as Record<string, unknown>;
-  } catch {
-    request = {};
-  }
+  const outputs = column<VideoOutput[]>(job.outputs_json, []);
+  const request = column<Record<string, unknown>>(job.request_json, {});
   const done = job.status === "completed";
   return {
     id: job.id,
@@ -201,13 +200,7 @@ export function videoContent(ctx: DataPlaneContext) {
     const job = await ownJob(ctx, req, res);
     if (job.status !== "completed") throw new GatewayError("not_found", `Video job '${job.id}' has no content: it is ${job.status}.`);
     serveJobHeaders(res, job);
-    let outputs: VideoOutput[] = [];
-    try {
-      outputs = JSON.parse(job.outputs_json || "[]") as VideoOutput[];
-    } catch {
-      outputs = [];
-    }
-    const out = outputs[0];
+    const out = column<VideoOutput[]>(job.outputs_json, [])[0];
     if (out && !out.gateway_content && out.url) {
       res.redirect(302, out.url);
       return;

@@ -39,6 +39,22 @@ export interface ClientShape {
   keep?(answer: unknown): Promise<boolean>;
 }
 
+/** Stores a complete Response; resolves whether it was stored. */
+type Keep = (response: Record<string, unknown>) => Promise<boolean>;
+
+/**
+ * Storage for the shapes whose answers are Responses (the Responses API's `store`): the answer's
+ * keep and the stream writer's (of its final Response), each marking `store` in the Response with
+ * the outcome. Empty when the request did not ask for storage.
+ */
+function storage(keep: Keep | undefined) {
+  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
+  return {
+    answer: kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {},
+    stream: (final: (usage: NormalizedUsage) => Record<string, unknown>) => (kept ? { keep: async (usage: NormalizedUsage) => void (await kept(final(usage))) } : {}),
+  };
+}
+
 export function openAIShape(req: ChatRequestBody, _publicModel: string): ClientShape {
   const wantsUsage = req.stream_options?.include_usage === true;
   return {
@@ -71,8 +87,8 @@ export function anthropicShape(publicModel: string): ClientShape {
  * The Responses shape; `keep` stores a Response (and marks `store` in it with the outcome) when the
  * request asked for storage.
  */
-export function responsesShape(echo: ResponseEcho, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
-  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
+export function responsesShape(echo: ResponseEcho, keep?: Keep): ClientShape {
+  const stored = storage(keep);
   return {
     route: "responses",
     body: (openai, usage) => completionToResponse(openai, usage, echo),
@@ -82,10 +98,10 @@ export function responsesShape(echo: ResponseEcho, keep?: (response: Record<stri
         chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
         end: (usage) => w.end(usage),
         error: (e) => w.error(e),
-        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(w.final(usage))) } : {}),
+        ...stored.stream((usage) => w.final(usage)),
       };
     },
-    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
+    ...stored.answer,
   };
 }
 
@@ -96,13 +112,13 @@ export function responsesShape(echo: ResponseEcho, keep?: (response: Record<stri
  * framed them; lifecycle events are re-framed with that Response, and the terminal one is held
  * back until the usage event is durable (and the response stored).
  */
-export function responsesNativeShape(request: Record<string, unknown>, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
+export function responsesNativeShape(request: Record<string, unknown>, keep?: Keep): ClientShape {
+  const stored = storage(keep);
   const own = (response: Record<string, unknown>) => {
     response.store = request.store !== false;
     response.previous_response_id = typeof request.previous_response_id === "string" ? request.previous_response_id : null;
     return response;
   };
-  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
   const frame = (ev: Record<string, unknown>) => `event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`;
   return {
     route: "responses",
@@ -130,16 +146,16 @@ export function responsesNativeShape(request: Record<string, unknown>, keep?: (r
           return frame(last!);
         },
         error: (e) => frame({ type: "error", sequence_number: events, code: e.code, message: e.message, param: null }),
-        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(final(usage))) } : {}),
+        ...stored.stream(final),
       };
     },
-    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
+    ...stored.answer,
   };
 }
 
 /** The Responses shape translated from an Anthropic deployment's Messages answer or stream (not via chat). */
-export function responsesFromMessagesShape(echo: ResponseEcho, structured: string | undefined, keep?: (response: Record<string, unknown>) => Promise<boolean>): ClientShape {
-  const kept = keep && (async (response: Record<string, unknown>) => (response.store = await keep(response)));
+export function responsesFromMessagesShape(echo: ResponseEcho, structured: string | undefined, keep?: Keep): ClientShape {
+  const stored = storage(keep);
   return {
     route: "responses",
     body: (message, usage) => messageToResponse(message, usage, echo, structured),
@@ -150,9 +166,9 @@ export function responsesFromMessagesShape(echo: ResponseEcho, structured: strin
         chunk: (ev) => translate(ev.chunk),
         end: (usage) => w.end(usage),
         error: (e) => w.error(e),
-        ...(kept ? { keep: async (usage: NormalizedUsage) => void (await kept(w.final(usage))) } : {}),
+        ...stored.stream((usage) => w.final(usage)),
       };
     },
-    ...(kept ? { keep: (answer: unknown) => kept(answer as Record<string, unknown>) } : {}),
+    ...stored.answer,
   };
 }

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { parseStreamEvent } from "../sse.js";
 import { mapOpenAIError } from "../openai-compatible/chat.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 
@@ -249,7 +250,7 @@ export const anthropicChat: ChatAdapter = {
       return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
     };
     return (data: string): ParsedStreamEvent => {
-      let ev: {
+      const ev = parseStreamEvent<{
         type?: string;
         message?: { id?: string; usage?: AnthropicUsage };
         index?: number;
@@ -257,12 +258,7 @@ export const anthropicChat: ChatAdapter = {
         delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown };
         usage?: AnthropicUsage;
         error?: { message?: string };
-      };
-      try {
-        ev = JSON.parse(data) as typeof ev;
-      } catch {
-        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-      }
+      }>(data);
       switch (ev.type) {
         case "message_start":
           id = ev.message?.id ?? id;

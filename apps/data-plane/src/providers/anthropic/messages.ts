@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { parseStreamEvent } from "../sse.js";
 import type { MessagesAdapter, MessagesRequestBody, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 import { estimateTextTokens } from "../../credits/cost.js";
 import { ANTHROPIC_VERSION, anthropicChat, normalize, type AnthropicUsage } from "./chat.js";
@@ -36,18 +37,13 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
       let output = "";
       return (data: string): ParsedStreamEvent => {
         // Also handed on parsed (`chunk`), for shapes that translate the events (Responses).
-        let ev: {
+        const ev = parseStreamEvent<{
           type?: string;
           message?: { model?: string; usage?: AnthropicUsage };
           delta?: { type?: string; text?: string; thinking?: string; partial_json?: string };
           usage?: AnthropicUsage;
           error?: { message?: string };
-        };
-        try {
-          ev = JSON.parse(data) as typeof ev;
-        } catch {
-          throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-        }
+        }>(data);
         const type = String(ev.type ?? "");
         const frame = (payload: string) => `event: ${type}\ndata: ${payload}\n\n`;
         switch (type) {

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { parseStreamEvent } from "../sse.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 
 interface OpenAIUsage {
@@ -87,16 +88,11 @@ export function openAICompatibleChat(): ChatAdapter {
       (publicModel: string, upstreamModel: string) =>
       (data: string): ParsedStreamEvent => {
         if (data === "[DONE]") return { forward: undefined, text: "", done: true };
-        let event: {
+        const event = parseStreamEvent<{
           choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
           usage?: OpenAIUsage | null;
           error?: unknown;
-        };
-        try {
-          event = JSON.parse(data) as typeof event;
-        } catch {
-          throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-        }
+        }>(data);
         if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
         const usage = normalizeOpenAIUsage(event.usage);
         let text = "";

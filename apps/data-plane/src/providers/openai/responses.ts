@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { parseStreamEvent } from "../sse.js";
 import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
@@ -56,12 +57,7 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
   streamParser:
     (publicModel: string) =>
     (data: string): ParsedStreamEvent => {
-      let ev: { type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown };
-      try {
-        ev = JSON.parse(data) as typeof ev;
-      } catch {
-        throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
-      }
+      const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown }>(data);
       const type = String(ev.type ?? "");
       if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
       if (type === "response.completed" || type === "response.incomplete") {
