@@ -180,6 +180,37 @@ export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): No
   };
 }
 
+/** One event of a Messages stream, the fields the gateway reads (both parsers of the wire format use it). */
+export interface MessagesStreamEvent {
+  type?: string;
+  message?: { id?: string; model?: string; usage?: AnthropicUsage };
+  index?: number;
+  content_block?: { type?: string; id?: string; name?: string };
+  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown };
+  usage?: AnthropicUsage;
+  error?: { message?: string };
+}
+
+/**
+ * The usage of one Messages stream, the one accounting for both of its parsers (native and chat):
+ * input and cache counts come in message_start, the output count (and, from newer API versions,
+ * final input counts and server tool use) in message_delta; a count the delta leaves out keeps its
+ * message_start value. A delta without usage leaves it unknown, so the gateway counts what it delivered.
+ */
+export function messagesStreamUsage() {
+  let started: AnthropicUsage = {};
+  return {
+    start(u: AnthropicUsage | undefined): void {
+      started = u ?? {};
+    },
+    delta(u: AnthropicUsage | undefined): NormalizedUsage | undefined {
+      if (!u) return undefined;
+      const defined = Object.fromEntries(Object.entries(u).filter(([k, v]) => typeof v === "number" || (k === "server_tool_use" && v)));
+      return normalize({ ...started, ...defined });
+    },
+  };
+}
+
 function finishReason(stop: unknown): string {
   switch (stop) {
     case "max_tokens":
@@ -240,9 +271,7 @@ export const anthropicChat: ChatAdapter = {
     /** The content block index of the structured answer's tool_use, once it started. */
     let answerIndex: number | undefined;
     let id = "chatcmpl-anthropic";
-    let inputTokens = 0;
-    let cacheRead = 0;
-    let cacheWrite = 0;
+    const usageOf = messagesStreamUsage();
     const toolIndex = new Map<number, number>();
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => {
@@ -250,21 +279,11 @@ export const anthropicChat: ChatAdapter = {
       return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
     };
     return (data: string): ParsedStreamEvent => {
-      const ev = parseStreamEvent<{
-        type?: string;
-        message?: { id?: string; usage?: AnthropicUsage };
-        index?: number;
-        content_block?: { type?: string; id?: string; name?: string };
-        delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown };
-        usage?: AnthropicUsage;
-        error?: { message?: string };
-      }>(data);
+      const ev = parseStreamEvent<MessagesStreamEvent>(data);
       switch (ev.type) {
         case "message_start":
           id = ev.message?.id ?? id;
-          inputTokens = ev.message?.usage?.input_tokens ?? 0;
-          cacheRead = ev.message?.usage?.cache_read_input_tokens ?? 0;
-          cacheWrite = ev.message?.usage?.cache_creation_input_tokens ?? 0;
+          usageOf.start(ev.message?.usage);
           return { ...chunk({ role: "assistant", content: "" }, null), text: "", done: false };
         case "content_block_start":
           if (ev.content_block?.type === "tool_use" && answerTool !== undefined && ev.content_block.name === answerTool) {
@@ -296,10 +315,7 @@ export const anthropicChat: ChatAdapter = {
           if (ev.delta?.type === "thinking_delta") return { forward: undefined, text: ev.delta.thinking ?? "", done: false };
           return { forward: undefined, text: "", done: false };
         case "message_delta": {
-          // No usage on the final delta: leave it unknown so the gateway counts what it delivered.
-          const usage = ev.usage
-            ? normalize({ cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, ...ev.usage, input_tokens: ev.usage.input_tokens ?? inputTokens })
-            : undefined;
+          const usage = usageOf.delta(ev.usage);
           const answered = answerIndex !== undefined && toolIndex.size === 0 && ev.delta?.stop_reason === "tool_use";
           const finish = chunk({}, answered ? "stop" : finishReason(ev.delta?.stop_reason));
           const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };

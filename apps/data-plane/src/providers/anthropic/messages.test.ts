@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SseParser } from "../sse.js";
 import type { UpstreamTarget } from "../types.js";
+import { anthropicChat } from "./chat.js";
 import { anthropicMessages } from "./messages.js";
 
 /** Wire fixtures in the shape of Anthropic's extended-thinking reference (thinking + signature blocks). */
@@ -62,5 +63,27 @@ describe("Anthropic native passthrough", () => {
     const parse = adapter.streamParser("gw-sonnet", "x");
     expect(() => parse("{not json")).toThrow(/invalid stream event/);
     expect(() => parse('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toThrow(/Overloaded/);
+  });
+});
+
+describe("one usage accounting for both parsers of a Messages stream", () => {
+  const events = [
+    { type: "message_start", message: { id: "msg_1", model: "claude-x", usage: { input_tokens: 25, cache_read_input_tokens: 10, cache_creation_input_tokens: 5, output_tokens: 1 } } },
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
+    { type: "content_block_stop", index: 0 },
+    // Newer API versions repeat some counts on the final delta, as null when unknown; server tool use is the delta's.
+    { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 15, cache_read_input_tokens: null, server_tool_use: { web_search_requests: 2 } } },
+    { type: "message_stop" },
+  ];
+  const billed = (parse: (data: string) => { usage?: unknown }) => events.map((e) => parse(JSON.stringify(e)).usage).filter((u) => u !== undefined);
+  const expected = { input_tokens: 40, output_tokens: 15, cached_input_tokens: 10, cache_creation_input_tokens: 5, web_search_requests: 2, estimated: false };
+
+  it("the native parser keeps message_start's counts the delta leaves out or nulls", () => {
+    expect(billed(adapter.streamParser("gw-claude", "claude-x"))).toEqual([expected]);
+  });
+
+  it("the chat translation bills exactly the same", () => {
+    expect(billed(anthropicChat.streamParser("gw-claude", "claude-x", { model: "gw-claude", messages: [], stream: true }))).toEqual([expected]);
   });
 });

@@ -2,7 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
 import type { MessagesAdapter, MessagesRequestBody, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 import { estimateTextTokens } from "../../credits/cost.js";
-import { ANTHROPIC_VERSION, anthropicChat, normalize, type AnthropicUsage } from "./chat.js";
+import { ANTHROPIC_VERSION, anthropicChat, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./chat.js";
 
 /**
  * The Messages API to an Anthropic deployment, natively: the client's body goes through with every
@@ -31,24 +31,16 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
       return { body: { ...(m as Record<string, unknown>), model: publicModel }, usage: normalize(m.usage) };
     },
     streamParser: (publicModel: string) => {
-      // Usage is spread over the stream: input and cache counts in message_start, the running
-      // output count (and, from newer API versions, final input counts) in message_delta.
-      let started: AnthropicUsage = {};
+      const usageOf = messagesStreamUsage();
       let output = "";
       return (data: string): ParsedStreamEvent => {
         // Also handed on parsed (`chunk`), for shapes that translate the events (Responses).
-        const ev = parseStreamEvent<{
-          type?: string;
-          message?: { model?: string; usage?: AnthropicUsage };
-          delta?: { type?: string; text?: string; thinking?: string; partial_json?: string };
-          usage?: AnthropicUsage;
-          error?: { message?: string };
-        }>(data);
+        const ev = parseStreamEvent<MessagesStreamEvent>(data);
         const type = String(ev.type ?? "");
         const frame = (payload: string) => `event: ${type}\ndata: ${payload}\n\n`;
         switch (type) {
           case "message_start":
-            started = ev.message?.usage ?? {};
+            usageOf.start(ev.message?.usage);
             if (ev.message) ev.message.model = publicModel;
             return { forward: frame(JSON.stringify(ev)), text: "", done: false };
           case "content_block_delta": {
@@ -56,15 +48,13 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
             const d = ev.delta;
             const text = (d?.type === "text_delta" ? d.text : d?.type === "thinking_delta" ? d.thinking : d?.type === "input_json_delta" ? d.partial_json : "") ?? "";
             output += text;
-            return { forward: frame(data), chunk: ev, text, done: false };
+            return { forward: frame(data), chunk: ev as Record<string, unknown>, text, done: false };
           }
           case "message_delta": {
             // No usage on the final delta: leave it unknown so the gateway counts what it delivered,
             // and give the client the count (the SDKs read message_delta.usage unconditionally).
-            if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), chunk: ev, text: "", done: false };
-            // Counts the delta leaves out keep their message_start value; server tool counts are the delta's.
-            const defined = Object.fromEntries(Object.entries(ev.usage).filter(([k, v]) => typeof v === "number" || (k === "server_tool_use" && v)));
-            return { forward: frame(data), chunk: ev, usage: normalize({ ...started, ...defined }), text: "", done: false };
+            if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateTextTokens(output) } })), chunk: ev as Record<string, unknown>, text: "", done: false };
+            return { forward: frame(data), chunk: ev as Record<string, unknown>, usage: usageOf.delta(ev.usage), text: "", done: false };
           }
           case "message_stop":
             // Sent by the client shape's end, after the usage event is durable.
@@ -72,7 +62,7 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
           case "error":
             throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${ev.error?.message ?? "unknown"}`);
           default:
-            return { forward: frame(data), chunk: ev, text: "", done: false };
+            return { forward: frame(data), chunk: ev as Record<string, unknown>, text: "", done: false };
         }
       };
     },
