@@ -1,10 +1,12 @@
 import type { Request, Response } from "express";
+import type { KeyContext } from "@gateway/proto";
 import type { LineItem } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import type { GuardTexts } from "../guardrails/index.js";
 import type { Capability, NormalizedUsage, UpstreamTarget } from "../providers/index.js";
+import { locals } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal } from "./attempts.js";
 import { end } from "./ending.js";
@@ -48,9 +50,29 @@ export interface ServedUnbilled {
 
 export type Served = ServedAnswer | ServedStream | ServedUnbilled;
 
+/**
+ * The authenticated request as a route sees it, passed explicitly to its admission and serve stages
+ * (routes never read the response's locals: the HTTP edge keeps those, http/request-context.ts).
+ */
+export interface RequestState {
+  requestId: string;
+  /** Unix ms when the request arrived. */
+  startedAt: number;
+  key: KeyContext;
+  /** Size of the request body after Content-Encoding was undone, bytes (the prompt bound's basis); absent for form bodies. */
+  bodyBytes: number | undefined;
+}
+
+function requestState(res: Response): RequestState {
+  const l = locals(res);
+  // Model routes are behind authentication: a key is always there.
+  return { requestId: l.requestId, startedAt: l.startedAt, key: l.key!, bodyBytes: l.bodyBytes };
+}
+
 /** What a route's serve stage gets: the validated body, admission's result and the request's bounds. */
 export interface Call<B, C extends Capability> extends Admission<C> {
   body: B;
+  state: RequestState;
   req: Request;
   res: Response;
   /** Aborts when the client goes away. */
@@ -73,7 +95,7 @@ export interface RouteSpec<B, C extends Capability> {
    * What admission needs: model id, the cost bound, guardrail texts, context-check texts, network
    * checks. May validate the body against the catalog (the model's own limits) before anything else.
    */
-  admission(body: B, res: Response, ctx: DataPlaneContext): Omit<AdmissionRequest<C>, "route" | "capability">;
+  admission(body: B, state: RequestState, ctx: DataPlaneContext): Omit<AdmissionRequest<C>, "route" | "capability">;
   /** The attempts over the planned deployments (pipeline/attempts.ts): what was served. */
   serve(ctx: DataPlaneContext, call: Call<B, C>): Promise<Served>;
 }
@@ -90,9 +112,10 @@ export interface RouteSpec<B, C extends Capability> {
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = stage(res, "validate", () => spec.parse(req.body));
-    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, res, ctx) }));
+    const state = requestState(res);
+    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx) }));
     try {
-      const call: Call<B, C> = { body, ...admission, req, res, client: clientSignal(res), timeoutMs: clampedTimeout(ctx, req) };
+      const call: Call<B, C> = { body, state, ...admission, req, res, client: clientSignal(res), timeoutMs: clampedTimeout(ctx, req) };
       let served: Served;
       try {
         served = await stage(res, "serve", () => spec.serve(ctx, call));

@@ -1,6 +1,5 @@
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
-import { locals } from "../http/request-context.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody } from "../providers/index.js";
@@ -13,8 +12,8 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
   route: "chat",
   capability: "chat",
   parse: validateChatBody,
-  admission: (body, res) => {
-    const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(body));
+  admission: (body, state) => {
+    const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(body));
     return {
       modelId: body.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(body.messages)),
@@ -26,9 +25,9 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
     };
   },
   serve: (ctx, call) => {
-    const { body, model, planned, res } = call;
+    const { body, model, planned, state } = call;
     const routes = translateFor("chat", planned, { body, model });
-    return serveChat(ctx, call, { routes, stream: body.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: body.stream === true, bodyBytes: state.bodyBytes ?? 0 });
   },
 };
 

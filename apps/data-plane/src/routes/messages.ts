@@ -5,7 +5,6 @@ import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
-import { locals } from "../http/request-context.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { MessagesRequestBody } from "../providers/index.js";
@@ -86,8 +85,8 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
     return { raw: body, webSearches: billedServerTools(body.tools) };
   },
-  admission: ({ raw, webSearches }, res) => {
-    const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
+  admission: ({ raw, webSearches }, state) => {
+    const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
       modelId: raw.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
@@ -105,11 +104,11 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       model,
       planned,
       req,
-      res,
+      state,
     } = call;
     // After the input guardrails, which may have masked `raw`.
     const routes = translateFor("messages", planned, { body: raw, headers: messagesHeaders(req), model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: state.bodyBytes ?? 0 });
   },
 };
 

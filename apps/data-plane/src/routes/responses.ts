@@ -64,9 +64,9 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     const instructionMessages = typeof raw.instructions === "string" && raw.instructions ? 1 : 0;
     return { raw, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
-  admission: (r, res, ctx) => {
+  admission: (r, state, ctx) => {
     const { raw } = r;
-    const bodyBytes = locals(res).bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
+    const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
       modelId: raw.model,
@@ -79,7 +79,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       ...(previous
         ? {
             prepare: async () => {
-              const found = await ctx.responses.get(locals(res).key!.org_id, previous).catch((err: unknown) => {
+              const found = await ctx.responses.get(state.key.org_id, previous).catch((err: unknown) => {
                 throw storeAway(err);
               });
               if (!found.found) throw notStored(previous, true);
@@ -93,8 +93,8 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     };
   },
   serve: (ctx, call) => {
-    const { body, model, planned, req, res } = call;
-    const orgId = locals(res).key!.org_id;
+    const { body, model, planned, req, state } = call;
+    const orgId = state.key.org_id;
     // After the input guardrails, which may have masked the texts: every shape is built from it.
     const raw = body.withHistory;
     let chat: ChatRequestBody | undefined;
@@ -104,9 +104,9 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
         ? undefined
         : (response: Record<string, unknown>) =>
             ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(body.instructionMessages), assistantTurn(response)] });
-    const echo = { id: body.id, createdAt: Math.floor(locals(res).startedAt / 1000), model: model.id, request: raw };
+    const echo = { id: body.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw };
     const routes = translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: locals(res).bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: state.bodyBytes ?? 0 });
   },
 };
 

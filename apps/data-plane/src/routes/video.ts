@@ -78,11 +78,11 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
   route: "video",
   capability: "video",
   parse: (raw) => ({ input: validateVideoBody(raw) }),
-  admission(state, res, ctx) {
-    const body = state.input;
+  admission(request, { key }, ctx) {
+    const body = request.input;
     // Visibility and policy first (403/404 before any 400 about the model's values).
-    const plan = planVideo(resolveModel(locals(res).key!, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
-    state.plan = plan;
+    const plan = planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
+    request.plan = plan;
     return {
       modelId: body.model,
       promptTokensBound: () => 0,
@@ -104,11 +104,10 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       },
     };
   },
-  async serve(ctx, { body: state, model, planned, reservation, req, res, client, timeoutMs }) {
-    const body = state.input;
-    const plan = state.plan!;
-    const l = locals(res);
-    const key = l.key!;
+  async serve(ctx, { body: video, state, model, planned, reservation, req, res, client, timeoutMs }) {
+    const body = video.input;
+    const plan = video.plan!;
+    const { key } = state;
     const lease = reservation.leaseId;
     const release = () =>
       ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
@@ -125,7 +124,7 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
     let job: VideoJob;
     try {
       job = await ctx.control.CreateVideoJob({
-        id: newVideoJobId(l.startedAt),
+        id: newVideoJobId(state.startedAt),
         org_id: key.org_id,
         key_id: key.key_id,
         model: model.id,
@@ -145,7 +144,7 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
         lease_id: lease,
         cost_minor: 0,
         settled: false,
-        trace_id: l.requestId,
+        trace_id: state.requestId,
         created_at_ms: 0,
         updated_at_ms: 0,
         completed_at_ms: 0,

@@ -491,7 +491,17 @@ export function testbed(o: BedOptions): Bed {
     settled,
     attempts,
     timeline,
-    call: (body) => ({ body, model, planned, reservation, req, res: response, client, timeoutMs: 5_000 }),
+    call: (body) => ({
+      body,
+      state: { requestId: locals.requestId, startedAt: locals.startedAt, key, bodyBytes: undefined },
+      model,
+      planned,
+      reservation,
+      req,
+      res: response,
+      client,
+      timeoutMs: 5_000,
+    }),
   };
 }
 
