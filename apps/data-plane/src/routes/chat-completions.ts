@@ -17,9 +17,10 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
     return {
       modelId: body.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(body.messages)),
-      requestedOutput: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+      // Both limit fields set: the larger is held, and the one limit the provider gets.
+      requestedOutput: body.max_completion_tokens || body.max_tokens ? Math.max(body.max_completion_tokens ?? 0, body.max_tokens ?? 0) : undefined,
       choices: typeof body.n === "number" ? body.n : 1,
-      outputParam: body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens",
+      outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
       promptTexts: () => textsOf(chatRequestTexts(body)),
       guard: { stream: body.stream === true, texts: () => chatRequestTexts(body) },
     };

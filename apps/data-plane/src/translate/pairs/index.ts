@@ -17,29 +17,31 @@ const compatible = openAICompatibleChat();
 
 /**
  * How each client API reaches each provider kind: one translator per pair, natively where the
- * provider speaks the client's API. A new provider kind is a compile error here until each client
+ * provider speaks the client's API. Through a chat adapter, the output limit the hold covered goes
+ * in the field that kind reads: OpenAI's reasoning models refuse `max_tokens`, OpenAI-compatible
+ * servers read it; the Anthropic and Gemini adapters read either. A new provider kind is a compile error here until each client
  * API has its entry (undefined: the kind serves no chat model, like video-only fal).
  */
 export const TRANSLATORS: { [A in ClientApi]: Record<ProviderKind, Translator<A> | undefined> } = {
   chat: {
-    openai: chatTo(openAIChat),
-    "openai-compatible": chatTo(compatible),
-    anthropic: chatTo(anthropicChat),
-    gemini: chatTo(geminiChat),
+    openai: chatTo(openAIChat, "max_completion_tokens"),
+    "openai-compatible": chatTo(compatible, "max_tokens"),
+    anthropic: chatTo(anthropicChat, "max_tokens"),
+    gemini: chatTo(geminiChat, "max_tokens"),
     fal: undefined,
   },
   messages: {
-    openai: messagesThroughChat(openAIChat),
-    "openai-compatible": messagesThroughChat(compatible),
+    openai: messagesThroughChat(openAIChat, "max_completion_tokens"),
+    "openai-compatible": messagesThroughChat(compatible, "max_tokens"),
     anthropic: messagesToAnthropic,
-    gemini: messagesThroughChat(geminiChat),
+    gemini: messagesThroughChat(geminiChat, "max_tokens"),
     fal: undefined,
   },
   responses: {
     openai: responsesToOpenAI,
-    "openai-compatible": responsesThroughChat(compatible),
+    "openai-compatible": responsesThroughChat(compatible, "max_tokens"),
     anthropic: responsesToAnthropic,
-    gemini: responsesThroughChat(geminiChat),
+    gemini: responsesThroughChat(geminiChat, "max_tokens"),
     fal: undefined,
   },
 };

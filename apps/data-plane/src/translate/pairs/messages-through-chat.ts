@@ -1,6 +1,7 @@
 import type { ChatAdapter } from "../../providers/types.js";
 import { anthropicToOpenAI } from "../anthropic-to-openai.js";
 import { anthropicShape } from "../client-shape.js";
+import { withOutputLimit, type OutputLimitField } from "../output-limit.js";
 import { chatAnswerTexts } from "../texts.js";
 import { bind, type Translator } from "../translation.js";
 
@@ -10,6 +11,6 @@ import { bind, type Translator } from "../translation.js";
  * translated back to the Messages shape event by event.
  */
 export const messagesThroughChat =
-  (adapter: ChatAdapter): Translator<"messages"> =>
+  (adapter: ChatAdapter, field: OutputLimitField): Translator<"messages"> =>
   ({ body, model }) =>
-    bind(adapter, anthropicToOpenAI(body), model, anthropicShape(model.id), chatAnswerTexts);
+    bind(adapter, withOutputLimit(anthropicToOpenAI(body), model, field), model, anthropicShape(model.id), chatAnswerTexts);
