@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
-import { maxTokenCostMinor } from "../credits/cost.js";
+import { maxTokenCostMinor, tokenPrices } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
@@ -30,6 +30,12 @@ export interface AdmissionRequest<C extends Capability> {
   perUseCostMinor?: (model: Model) => number;
   /** Nothing is billed (a token count): no hold, and no check of usage recording capacity. */
   free?: boolean;
+  /**
+   * A dry run (`x-gateway-dry-run: true`): every stage runs, the credit check included (a hold is
+   * placed and released at once, so a request the balance cannot cover is the same 402), and the
+   * admission returns the estimate instead of a hold.
+   */
+  dryRun?: boolean;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
@@ -50,6 +56,21 @@ export interface Admission<C extends Capability> {
   /** The deployments to try, in order (never empty). */
   planned: Planned<C>[];
   reservation: Reservation;
+  /** A dry run's answer: the most the request can cost and how it was bounded. */
+  estimate?: Estimate;
+}
+
+/** What a dry run answers (docs/billing.md): the hold the request would take and its parts. */
+export interface Estimate {
+  object: "estimate";
+  model: string;
+  route: string;
+  /** The hold the request would take, minor credit units. */
+  max_cost_minor: number;
+  /** How it was bounded: tokens at their dearest price, per-use tools, or the unit price. */
+  lines: Array<{ item: string; quantity: number; unit_price_minor: number; per: string; cost_minor: number }>;
+  /** The deployments the request would try, in order. */
+  deployments: Array<{ provider: string; upstream_model: string }>;
 }
 
 const NOTHING_HELD: Reservation = { leaseId: "", amount: 0, settle: () => undefined };
@@ -88,12 +109,18 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     if (pending) await pending;
   }
   if (req.verify) await stage(res, "verify", req.verify);
-  if (req.free) return { model, planned, reservation: NOTHING_HELD };
+  if (req.free) return { model, planned, reservation: NOTHING_HELD, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, 0, 0) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const maxCost = (req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model)) + (req.perUseCostMinor?.(model) ?? 0);
+  if (req.dryRun) {
+    // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
+    const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
+    held.settle(0);
+    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, maxOut, maxCost) };
+  }
   const hold = stage(res, "credits.hold", () =>
     req.dedicatedHold
       ? ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
@@ -102,6 +129,27 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
   return { model, planned, reservation };
+}
+
+function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], maxOut: number, maxCost: number): Estimate {
+  const lines: Estimate["lines"] = [];
+  const perUse = req.perUseCostMinor?.(model) ?? 0;
+  if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: maxCost - perUse, per: "request", cost_minor: maxCost - perUse });
+  else {
+    const p = tokenPrices(model);
+    const tokens = (item: string, quantity: number, price: number) => ({ item, quantity, unit_price_minor: price, per: "1M tokens", cost_minor: Math.ceil((quantity * price) / 1_000_000) });
+    lines.push(tokens("input_tokens", req.promptTokensBound(model), Math.max(p.input, p.cachedInput, p.cacheWrite)));
+    if (maxOut > 0) lines.push(tokens("output_tokens", maxOut, Math.max(p.output, p.reasoning)));
+  }
+  if (perUse > 0) lines.push({ item: "server_tools", quantity: 1, unit_price_minor: perUse, per: "request", cost_minor: perUse });
+  return {
+    object: "estimate",
+    model: model.id,
+    route: req.route,
+    max_cost_minor: maxCost,
+    lines,
+    deployments: planned.map((p) => ({ provider: p.target.provider.code, upstream_model: p.target.deployment.upstream_model })),
+  };
 }
 
 /** The key's rate limits: 429 when over; the state is kept for the x-ratelimit-* headers. */

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
 import type { KeyContext } from "@gateway/proto";
 import type { LineItem } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
@@ -63,6 +64,16 @@ export interface RequestState {
   bodyBytes: number | undefined;
 }
 
+/** `x-gateway-dry-run: true` asks for admission alone (docs/billing.md#dry-run); any other value than true/false is a 400. */
+function dryRunOf(req: Request): boolean {
+  const v = req.headers["x-gateway-dry-run"];
+  if (v === undefined) return false;
+  const s = (Array.isArray(v) ? v.join(",") : v).trim().toLowerCase();
+  if (s === "true") return true;
+  if (s === "false" || s === "") return false;
+  throw new GatewayError("invalid_request", "The 'x-gateway-dry-run' header must be 'true' or 'false'.", { param: "x-gateway-dry-run" });
+}
+
 function requestState(res: Response): RequestState {
   const l = locals(res);
   // Model routes are behind authentication: a key is always there.
@@ -111,14 +122,16 @@ export interface RouteSpec<B, C extends Capability> {
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response): Promise<void> => {
+    const dryRun = dryRunOf(req);
     const body = stage(res, "validate", () => spec.parse(req.body));
     const state = requestState(res);
-    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx) }));
+    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
     try {
       const call: Call<B, C> = { body, state, ...admission, req, res, client: clientSignal(res), timeoutMs: clampedTimeout(ctx, req) };
       let served: Served;
       try {
-        served = await stage(res, "serve", () => spec.serve(ctx, call));
+        // A dry run ends at admission: nothing held, no provider called, the estimate is the answer.
+        served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(res, "serve", () => spec.serve(ctx, call));
       } catch (err) {
         // The client left before anything was served: nobody to answer, nothing to bill.
         if (err instanceof ClientGoneError) return;
