@@ -41,13 +41,20 @@ describe("retries and timeouts", () => {
   });
 
   it("x-gateway-timeout-ms bounds each attempt; an invalid value falls back to the default", async () => {
-    const started = Date.now();
-    // The provider would answer after 3 s; each of the three attempts gives up after ~1 s (undici's
-    // timers tick every ~0.5 s), so the whole request ends well before one full answer could.
-    const timedOut = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait [[fake:delay=3000]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "1000" });
+    // The provider would answer after 3 s; the attempt gives up after ~1 s. The provider received the
+    // request and may still be generating (and billing) it: no retry and no fallback start, which
+    // would each cost a whole answer more than the hold covers (it was six attempts).
+    const sentBefore = stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("wait-once")).length;
+    const timedOut = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait-once [[fake:delay=3000]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "1000" });
     expect(timedOut.status).toBe(504);
     expect(timedOut.body.error.code).toBe("upstream_timeout");
-    expect(Date.now() - started).toBeLessThan(3000 * 3);
+    expect(timedOut.headers.get("x-gateway-retry-count")).toBe("0");
+    expect(timedOut.headers.get("x-gateway-attempted-fallbacks")).toBeNull();
+    expect(stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("wait-once")).length - sentBefore).toBe(1);
+    // Nor to a model's backup deployment: 1 attempt in all, not 3 on each of fake and fake-backup.
+    const viaMini = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait-mini [[fake:delay=1500]]"), { "x-gateway-timeout-ms": "1000" });
+    expect(viaMini.status).toBe(504);
+    expect(stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("wait-mini"))).toHaveLength(1);
     const fine = await post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("wait [[fake:delay=1200]]", { model: "gw-chat-large" }), { "x-gateway-timeout-ms": "soon" });
     expect(fine.status).toBe(200);
   });

@@ -24,10 +24,17 @@ export class ClientGoneError extends Error {
   }
 }
 
+/**
+ * Whether another attempt may follow. Not after a timeout of a request the provider received (or a
+ * stream that went quiet after it answered): the provider may still be generating it, and will bill
+ * it, and the hold covers one worst case, so a second attempt could spend past it (docs/billing.md).
+ */
 function retryable(err: GatewayError | UpstreamTransportError): boolean {
-  if (err instanceof UpstreamTransportError) return err.kind !== "aborted";
-  return err.code === "upstream_error" || err.code === "model_unavailable" || err.code === "upstream_timeout";
+  if (err instanceof UpstreamTransportError) return err.kind === "connect" || (err.kind === "timeout" && !err.sent);
+  return err.code === "upstream_error" || err.code === "model_unavailable";
 }
+
+const timedOut = (err: GatewayError | UpstreamTransportError) => (err instanceof UpstreamTransportError ? err.kind === "timeout" : err.code === "upstream_timeout");
 
 export function toGatewayError(err: GatewayError | UpstreamTransportError): GatewayError {
   if (err instanceof GatewayError) return err;
@@ -49,7 +56,8 @@ export function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
  * deployment with exponential backoff and full jitter (Retry-After honoured up to the cap), then
  * falls back to the next; every outcome feeds the circuit breaker and the attempts metric. What
  * served the request (or what failed) is recorded in the request's locals for the response headers.
- * A client that went away stops the loop (no new attempt starts) with ClientGoneError.
+ * A client that went away stops the loop (no new attempt starts) with ClientGoneError; a timeout
+ * after the request reached the provider ends it with that timeout (a 504).
  */
 export async function attemptAll<P extends { target: UpstreamTarget }, T>(
   ctx: DataPlaneContext,
@@ -88,7 +96,10 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
       ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome });
       if (span) endAttempt(span, outcome, e);
       if (client.aborted) throw new ClientGoneError();
-      if (!retryable(e)) throw toGatewayError(e);
+      if (!retryable(e)) {
+        if (timedOut(e)) ctx.breaker.failure(breakerKey);
+        throw toGatewayError(e);
+      }
       lastErr = e;
       ctx.breaker.failure(breakerKey);
       const retryAfterMs = e instanceof GatewayError && e.context.retry_after_s !== undefined ? e.context.retry_after_s * 1000 : undefined;

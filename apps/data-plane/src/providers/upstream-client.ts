@@ -18,6 +18,11 @@ export class UpstreamTransportError extends Error {
   constructor(
     readonly kind: "timeout" | "connect" | "aborted",
     message: string,
+    /**
+     * The request reached the provider before the attempt gave up on it (a timeout waiting for its
+     * answer, not for a connection): the provider may be generating it, and will bill it.
+     */
+    readonly sent = false,
   ) {
     super(message);
   }
@@ -237,7 +242,11 @@ class Attempt implements Dispatcher.DispatchHandler {
       return;
     }
     if (now < this.deadline) return;
-    const err = new UpstreamTransportError("timeout", this.state === QUEUED ? "the provider did not answer in time (no connection free before the timeout)" : "the provider did not answer in time");
+    const err = new UpstreamTransportError(
+      "timeout",
+      this.state === QUEUED ? "the provider did not answer in time (no connection free before the timeout)" : "the provider did not answer in time",
+      this.state === SENT,
+    );
     if (this.state === SENT && this.abortRequest) {
       this.pending.delete(this);
       this.abortRequest(err);
@@ -324,8 +333,9 @@ export function classify(err: unknown, clientSignal: AbortSignal): UpstreamTrans
   if (err instanceof GatewayError || err instanceof UpstreamTransportError) return err;
   if (clientSignal.aborted) return new UpstreamTransportError("aborted", "client went away");
   const name = err instanceof Error ? err.name : "";
-  if (name === "TimeoutError" || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
-    return new UpstreamTransportError("timeout", "the provider did not answer in time");
+  if (err instanceof undiciErrors.ConnectTimeoutError) return new UpstreamTransportError("timeout", "the provider did not accept a connection in time");
+  if (name === "TimeoutError" || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    return new UpstreamTransportError("timeout", "the provider did not answer in time", true);
   }
   return new UpstreamTransportError("connect", `could not reach the provider: ${err instanceof Error ? err.message : String(err)}`);
 }
