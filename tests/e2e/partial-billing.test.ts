@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "@gateway/db";
 import { eventually } from "@gateway/testing";
+import { countTokens, stripMarkers } from "@gateway/fake-upstream";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 
@@ -120,4 +121,24 @@ it("bills a non-streaming request whose client went away for what the provider d
   expect(r.cost_minor).toBeGreaterThan(0);
   const c = await stack.ledgerClient.GetCredits({ org_id: fresh.orgId });
   expect(c.balance_minor).toBe(1_000_000 - r.cost_minor);
+});
+
+it("a stream that ends before its usage bills the input the provider already reported (Anthropic's message_start), not an estimate from the body", async () => {
+  const demo = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+  // The provider breaks off after two words: no message_delta, so no final usage.
+  const prompt = `[[fake:cut=2]] ${"please count every one of these words ".repeat(8)}`;
+  const stream = await demo.chat.completions.create({ model: "gw-claude", stream: true, messages: [{ role: "user", content: prompt }] }).withResponse();
+  let failed: unknown;
+  try {
+    for await (const _chunk of stream.data) {
+      // reading until the gateway's error event
+    }
+  } catch (err) {
+    failed = err;
+  }
+  expect(failed).toBeDefined();
+  const r = await record(stream.response.headers.get("x-request-id")!);
+  // The fake's message_start counts every prompt word: 48 (the body is ~400 bytes, which estimated ~100).
+  expect(r).toMatchObject({ status: 200, estimated: true, input_tokens: countTokens(stripMarkers(prompt)) });
+  expect(r.output_tokens).toBeGreaterThan(0);
 });

@@ -18,9 +18,15 @@ export interface ChatServing {
   bodyBytes: number;
 }
 
-/** The charge for usage: the provider's, or what was generated, counted, when it reported none. */
-function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generated: () => string): Charge {
-  const u = usage ?? { input_tokens: Math.ceil(bodyBytes / 4), output_tokens: estimateTextTokens(generated()), cached_input_tokens: 0, estimated: true };
+/**
+ * The charge for usage: the provider's; when it reported none, what was generated, counted, on top
+ * of what it had reported so far (a stream's input and cache counts from its start, which a stream
+ * that ended early has; the prompt estimated from the body otherwise).
+ */
+function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generated: () => string, reported?: NormalizedUsage): Charge {
+  const output = () => Math.max(reported?.output_tokens ?? 0, estimateTextTokens(generated()));
+  const u =
+    usage ?? (reported ? { ...reported, output_tokens: output(), estimated: true } : { input_tokens: Math.ceil(bodyBytes / 4), output_tokens: output(), cached_input_tokens: 0, estimated: true });
   return { usage: u, costMinor: costMinor(u, model) };
 }
 
@@ -51,7 +57,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       else if (step.denied || step.failure) opened.ending = step;
       return opened;
     });
-    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, s.bodyBytes, stream.usage, () => stream.text) };
+    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, s.bodyBytes, stream.usage, () => stream.text, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, res, s.routes, client, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);

@@ -23,6 +23,8 @@ export class OpenedStream {
   /** Client frames ready to send. */
   pending = "";
   usage: NormalizedUsage | undefined;
+  /** What the provider reported before its final usage (the floor of a stream that ends early). */
+  reported: NormalizedUsage | undefined;
   /** Everything generated so far, for counting when the provider reports no usage. */
   text = "";
   /** The terminal event was read: the stream is complete. */
@@ -92,6 +94,7 @@ export class OpenedStream {
   /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses them). */
   private take(parsed: ReturnType<StreamParser>): GatewayError | undefined {
     if (parsed.usage) this.usage = parsed.usage;
+    else if (parsed.reported) this.reported = parsed.reported;
     this.text += parsed.text;
     if (parsed.done) {
       this.done = true;

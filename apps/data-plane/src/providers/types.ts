@@ -68,6 +68,12 @@ export interface ParsedStreamEvent {
   /** A usage-only chunk that follows `forward`, for clients that asked for usage. */
   usageForward?: string;
   usage?: NormalizedUsage;
+  /**
+   * What the provider has reported so far when its final usage is still to come (Anthropic's
+   * message_start input and cache counts, Gemini's running usageMetadata): the floor of the bill
+   * of a stream that ends before its usage (the client left, the provider broke off).
+   */
+  reported?: NormalizedUsage;
   /** Text content carried by this event (for counting tokens when usage is missing). */
   text: string;
   /** True on the terminal `[DONE]`. */

@@ -200,8 +200,10 @@ export interface MessagesStreamEvent {
 export function messagesStreamUsage() {
   let started: AnthropicUsage = {};
   return {
-    start(u: AnthropicUsage | undefined): void {
+    /** message_start's counts; what the provider reported so far (input and cache; the output it will count later). */
+    start(u: AnthropicUsage | undefined): NormalizedUsage | undefined {
       started = u ?? {};
+      return normalize({ ...started, output_tokens: 0 });
     },
     delta(u: AnthropicUsage | undefined): NormalizedUsage | undefined {
       if (!u) return undefined;
@@ -210,6 +212,8 @@ export function messagesStreamUsage() {
     },
   };
 }
+
+const reported = (u: NormalizedUsage | undefined) => (u ? { reported: u } : {});
 
 function finishReason(stop: unknown): string {
   switch (stop) {
@@ -283,8 +287,7 @@ export const anthropicChat: ChatAdapter = {
       switch (ev.type) {
         case "message_start":
           id = ev.message?.id ?? id;
-          usageOf.start(ev.message?.usage);
-          return { ...chunk({ role: "assistant", content: "" }, null), text: "", done: false };
+          return { ...chunk({ role: "assistant", content: "" }, null), ...reported(usageOf.start(ev.message?.usage)), text: "", done: false };
         case "content_block_start":
           if (ev.content_block?.type === "tool_use" && answerTool !== undefined && ev.content_block.name === answerTool) {
             answerIndex = ev.index ?? 0;

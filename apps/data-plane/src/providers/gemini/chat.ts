@@ -217,7 +217,8 @@ export const geminiChat: ChatAdapter = {
       });
       const done = finished >= candidates;
       const billed = done ? usage : undefined;
-      const ev: ParsedStreamEvent = { forward: undefined, text, done: false, ...(billed ? { usage: billed } : {}) };
+      // Gemini's running counts (the prompt's at least) are the floor of a stream that ends early.
+      const ev: ParsedStreamEvent = { forward: undefined, text, done: false, ...(billed ? { usage: billed } : usage ? { reported: usage } : {}) };
       if (choices.length) {
         const chunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices };
         ev.forward = JSON.stringify(chunk);
