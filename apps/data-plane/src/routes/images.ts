@@ -25,6 +25,8 @@ const formInt = (v: unknown): unknown => (v === "" ? undefined : typeof v === "s
 const emptyIsAbsent = (v: unknown): unknown => (v === "" ? undefined : v);
 const oneOf = <T extends [string, ...string[]]>(field: string, values: T) => z.preprocess(emptyIsAbsent, z.enum(values, { error: `'${field}' must be one of ${values.join(", ")}.` }).optional());
 
+const SIZE = "'size' must be WIDTHxHEIGHT in pixels (e.g. 1024x1024) or auto.";
+
 /** The image request the gateway takes (JSON, urlencoded or multipart fields). */
 const ImageBody = z.object({
   model: z
@@ -41,7 +43,14 @@ const ImageBody = z.object({
       .max(10, "'n' must be an integer from 1 to 10.")
       .default(1),
   ),
-  size: z.preprocess(emptyIsAbsent, z.string({ error: "'size' must be a string." }).optional()),
+  // Bounded here: the size is an attribute of the usage event, which NATS refuses past its payload limit.
+  size: z.preprocess(
+    emptyIsAbsent,
+    z
+      .string({ error: SIZE })
+      .regex(/^(?:auto|[1-9]\d{1,4}x[1-9]\d{1,4})$/, SIZE)
+      .optional(),
+  ),
   user: z.string({ error: "'user' must be a string." }).optional(),
   quality: oneOf("quality", ["standard", "hd"]),
   style: oneOf("style", ["vivid", "natural"]),
