@@ -39,10 +39,11 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
         const type = String(ev.type ?? "");
         const frame = (payload: string) => `event: ${type}\ndata: ${payload}\n\n`;
         switch (type) {
-          case "message_start":
+          case "message_start": {
             const reported = usageOf.start(ev.message?.usage);
             if (ev.message) ev.message.model = publicModel;
             return { forward: frame(JSON.stringify(ev)), ...(reported ? { reported } : {}), text: "", done: false };
+          }
           case "content_block_delta": {
             // Text, thinking and tool arguments are all output: counted if the provider reports no usage.
             const d = ev.delta;
