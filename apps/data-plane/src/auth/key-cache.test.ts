@@ -94,3 +94,53 @@ describe("KeyCache", () => {
     expect(s.cache.size).toBe(1);
   });
 });
+
+describe("a change event during a lookup", () => {
+  /** A lookup answered by hand: the control-plane's answer arrives when the test says so. */
+  function manual() {
+    const answers: Array<(k: KeyContext | undefined) => void> = [];
+    const cache = new KeyCache((_h) => new Promise<KeyContext | undefined>((resolve) => answers.push(resolve)), { ttlMs: 30_000, maxStaleMs: 1_000, negativeTtlMs: 10, maxEntries: 10 });
+    return { cache, answers };
+  }
+
+  it("a revocation that arrives while the key is being looked up is not undone by the lookup's older answer", async () => {
+    const { cache, answers } = manual();
+    const first = cache.get("h1");
+    // The revocation event is handled while the lookup is in flight ...
+    cache.evictKeyId("key_1");
+    // ... and the lookup's answer, read before the revocation, says the key is fine.
+    answers[0]!(key("key_1"));
+    await Promise.resolve();
+    // It is not cached: the request asks again and gets the answer after the revocation.
+    expect(answers).toHaveLength(2);
+    answers[1]!(undefined);
+    expect(await first).toBeUndefined();
+    expect(cache.fresh("h1")).toEqual({ key: undefined, freshUntil: expect.any(Number), staleUntil: expect.any(Number) });
+  });
+
+  it("an answer overtaken twice serves that request only and is never cached", async () => {
+    const { cache, answers } = manual();
+    const first = cache.get("h1");
+    cache.evictOrg("org_1");
+    answers[0]!(key("key_1"));
+    await Promise.resolve();
+    cache.evictHash("h1");
+    answers[1]!(key("key_1"));
+    expect(await first).toEqual(key("key_1"));
+    expect(cache.fresh("h1")).toBeUndefined();
+    // The next request looks the key up again.
+    const next = cache.get("h1");
+    expect(answers).toHaveLength(3);
+    answers[2]!(undefined);
+    expect(await next).toBeUndefined();
+  });
+
+  it("a lookup with no event in between is cached as before", async () => {
+    const { cache, answers } = manual();
+    const first = cache.get("h1");
+    answers[0]!(key("key_1"));
+    expect(await first).toEqual(key("key_1"));
+    expect(await cache.get("h1")).toEqual(key("key_1"));
+    expect(answers).toHaveLength(1);
+  });
+});

@@ -35,6 +35,8 @@ export class KeyCache {
   private readonly inflight = new Map<string, Promise<KeyContext | undefined>>();
   private readonly now: () => number;
   private nextSweep = 0;
+  /** Bumped by every eviction: a lookup that was in flight across one may carry the answer from before it. */
+  private generation = 0;
 
   constructor(
     private readonly lookup: KeyLookup,
@@ -78,16 +80,24 @@ export class KeyCache {
   private load(keyHash: string): Promise<KeyContext | undefined> {
     const pending = this.inflight.get(keyHash);
     if (pending) return pending;
-    const p = this.lookup(keyHash)
-      .then((key) => {
-        const now = this.now();
-        const ttl = key ? this.opts.ttlMs : this.opts.negativeTtlMs;
-        this.set(keyHash, { key, freshUntil: now + ttl, staleUntil: now + ttl + (key ? this.opts.maxStaleMs : 0) });
-        return key;
-      })
-      .finally(() => this.inflight.delete(keyHash));
+    const p = this.fetch(keyHash, 1).finally(() => this.inflight.delete(keyHash));
     this.inflight.set(keyHash, p);
     return p;
+  }
+
+  /**
+   * One lookup, cached unless a change event (a revocation …) arrived while it was in flight: its
+   * answer may predate the change, and caching it would undo the eviction for a whole TTL. Then it
+   * asks again (once); a second answer overtaken too is returned to this request only, not cached.
+   */
+  private async fetch(keyHash: string, retries: number): Promise<KeyContext | undefined> {
+    const generation = this.generation;
+    const key = await this.lookup(keyHash);
+    if (generation !== this.generation) return retries > 0 ? this.fetch(keyHash, retries - 1) : key;
+    const now = this.now();
+    const ttl = key ? this.opts.ttlMs : this.opts.negativeTtlMs;
+    this.set(keyHash, { key, freshUntil: now + ttl, staleUntil: now + ttl + (key ? this.opts.maxStaleMs : 0) });
+    return key;
   }
 
   private set(keyHash: string, entry: Entry): void {
@@ -110,15 +120,18 @@ export class KeyCache {
 
   /** A key changed (created, revoked): forget it so the next request asks again. */
   evictHash(keyHash: string): void {
+    this.generation++;
     this.entries.delete(keyHash);
   }
 
   evictKeyId(keyId: string): void {
+    this.generation++;
     for (const [hash, e] of this.entries) if (e.key?.key_id === keyId) this.entries.delete(hash);
   }
 
   /** An organization changed: forget every key of it. Rare, so a scan is fine. */
   evictOrg(orgId: string): void {
+    this.generation++;
     for (const [hash, e] of this.entries) if (e.key?.org_id === orgId) this.entries.delete(hash);
   }
 
@@ -127,6 +140,7 @@ export class KeyCache {
    * make every one revalidate on next use.
    */
   expireAll(): void {
+    this.generation++;
     for (const e of this.entries.values()) e.freshUntil = 0;
     for (const [hash, e] of this.entries) if (!e.key) this.entries.delete(hash);
   }
