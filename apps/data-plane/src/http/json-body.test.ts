@@ -138,6 +138,15 @@ describe("jsonBody", () => {
     expect(await send({ headers: { "content-type": "application/json; charset=utf-16le" }, body: utf16 })).toEqual({ status: 200, json: { body: message, bodyBytes: utf16.length } });
   });
 
+  it("measures a UTF-16 body at least by its UTF-8 bytes, what the prompt bound counts a token per", async () => {
+    // CJK: 3 UTF-8 bytes a character, 2 in UTF-16; a tokenizer may read a token per UTF-8 byte.
+    const cjk = { model: "m", messages: [{ role: "user", content: "漢字仮名交じり文".repeat(50) }] };
+    const utf8 = Buffer.byteLength(JSON.stringify(cjk));
+    const utf16 = Buffer.from(JSON.stringify(cjk), "utf16le");
+    expect(utf16.length).toBeLessThan(utf8);
+    expect(await send({ headers: { "content-type": "application/json; charset=utf-16le" }, body: utf16 })).toEqual({ status: 200, json: { body: cjk, bodyBytes: utf8 } });
+  });
+
   it("refuses another charset with a 415, before reading the body", async () => {
     for (const charset of ["latin1", "utf8", "utf-foo"]) {
       const r = await send({ headers: { "content-type": `application/json; charset=${charset}` }, body: raw });

@@ -54,7 +54,13 @@ export function jsonBody(limit: number): (req: Request, res: Response, next: Nex
     if (charset && charset !== "utf-8") {
       if (charset.startsWith("utf-")) {
         otherUnicode ??= express.json({ limit, type: () => true, verify: (_req, res, buf) => void (locals(res as Response).bodyBytes = buf.length) });
-        return otherUnicode(req, res, next);
+        return otherUnicode(req, res, (err?: unknown) => {
+          // The prompt bound is a token per byte of UTF-8, what tokenizers read: a UTF-16 body's bytes
+          // would undercount CJK text by a third (3 UTF-8 bytes a character, 2 UTF-16 bytes).
+          const l = locals(res);
+          if (!err && l.bodyBytes !== undefined) l.bodyBytes = Math.max(l.bodyBytes, Buffer.byteLength(JSON.stringify(req.body) ?? ""));
+          next(err);
+        });
       }
       return next(new JsonBodyError(415, "charset.unsupported", `Unsupported charset "${charset}".`));
     }
