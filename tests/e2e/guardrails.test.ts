@@ -339,3 +339,24 @@ describe("operator patterns", () => {
     );
   });
 });
+
+describe("masks that grow the prompt", () => {
+  it("are held: the prompt bound is taken after the input guardrails masked", async () => {
+    const { org } = await orgWith(RULES);
+    // Each 6-byte address becomes the 7-byte "[EMAIL]": the prompt sent is 100 bytes longer than the body received.
+    const body = JSON.stringify({ model: "gw-chat-mini", max_tokens: 10, messages: [{ role: "user", content: Array(100).fill("x@y.io").join(" ") }] });
+    const r = await eventually(
+      async () => {
+        const x = await fetch(`${stack.baseUrl()}/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json", "x-gateway-dry-run": "true" },
+          body,
+        });
+        return x.status === 200 ? ((await x.json()) as AnyBody) : undefined;
+      },
+      5_000,
+      "the org's models visible",
+    );
+    expect(r.lines[0]).toMatchObject({ item: "input_tokens", quantity: Buffer.byteLength(body) + 100 });
+  });
+});

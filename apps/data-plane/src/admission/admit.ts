@@ -114,12 +114,12 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
   const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
-  const maxCost = (req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(req.promptTokensBound(model), maxOut, model)) + (req.perUseCostMinor?.(model) ?? 0);
+  const maxCost = (req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(promptBound(req, model, l.guardrails?.grownBytes), maxOut, model)) + (req.perUseCostMinor?.(model) ?? 0);
   if (req.dryRun) {
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
     const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
     held.settle(0);
-    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, maxOut, maxCost) };
+    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, maxOut, maxCost, l.guardrails?.grownBytes) };
   }
   const hold = stage(res, "credits.hold", () =>
     req.dedicatedHold
@@ -131,14 +131,20 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   return { model, planned, reservation };
 }
 
-function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], maxOut: number, maxCost: number): Estimate {
+/** The route's prompt bound, taken after the input guardrails: what their masks added counts too (a token per byte, within the context window). */
+function promptBound<C extends Capability>(req: AdmissionRequest<C>, model: Model, grownBytes = 0): number {
+  const bound = req.promptTokensBound(model) + grownBytes;
+  return model.context_window > 0 ? Math.min(bound, model.context_window) : bound;
+}
+
+function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], maxOut: number, maxCost: number, grownBytes?: number): Estimate {
   const lines: Estimate["lines"] = [];
   const perUse = req.perUseCostMinor?.(model) ?? 0;
   if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: maxCost - perUse, per: "request", cost_minor: maxCost - perUse });
   else {
     const p = tokenPrices(model);
     const tokens = (item: string, quantity: number, price: number) => ({ item, quantity, unit_price_minor: price, per: "1M tokens", cost_minor: Math.ceil((quantity * price) / 1_000_000) });
-    lines.push(tokens("input_tokens", req.promptTokensBound(model), Math.max(p.input, p.cachedInput, p.cacheWrite)));
+    lines.push(tokens("input_tokens", promptBound(req, model, grownBytes), Math.max(p.input, p.cachedInput, p.cacheWrite)));
     if (maxOut > 0) lines.push(tokens("output_tokens", maxOut, Math.max(p.output, p.reasoning)));
   }
   if (perUse > 0) lines.push({ item: "server_tools", quantity: 1, unit_price_minor: perUse, per: "request", cost_minor: perUse });

@@ -86,7 +86,13 @@ function finish(ctx: DataPlaneContext, res: Response, stage: "input" | "output",
   count(ctx, r.outcomes);
   publishHeader(res);
   if (r.denied) throw new GatewayError("guardrail_denied", r.denied.message);
-  for (let i = 0; i < texts.segments.length; i++) if (texts.segments[i]!.text !== before[i]) texts.write(i, texts.segments[i]!.text);
+  for (let i = 0; i < texts.segments.length; i++) {
+    const after = texts.segments[i]!.text;
+    if (after === before[i]) continue;
+    texts.write(i, after);
+    // A mask longer than what it hides grows the prompt after the body was measured: the hold adds it.
+    if (stage === "input") s.grownBytes = (s.grownBytes ?? 0) + Math.max(0, Buffer.byteLength(after) - Buffer.byteLength(before[i]!));
+  }
 }
 
 /**

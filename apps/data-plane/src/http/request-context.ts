@@ -9,6 +9,8 @@ import type { RequestTrace } from "./tracing.js";
 export interface GuardState {
   input?: RuleOutcome[];
   output?: RuleOutcome[];
+  /** UTF-8 bytes the input masks added to the prompt (a mask longer than what it hid). */
+  grownBytes?: number;
 }
 
 /** Per-request state kept on res.locals. */
