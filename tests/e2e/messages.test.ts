@@ -64,6 +64,16 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(stack.fake.requests.length).toBe(before);
   });
 
+  it("refuses the 1M-context beta the catalog cannot price, with a 400 naming the header, and sends nothing", async () => {
+    const before = stack.fake.requests.length;
+    const err = await anthropic.messages
+      .create({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: "hello" }] }, { headers: { "anthropic-beta": "interleaved-thinking-2025-05-14,context-1m-2025-08-07" } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "anthropic-beta" } });
+    expect(stack.fake.requests.length).toBe(before);
+  });
+
   it("streams every event in the native shape, with usage in the final message", async () => {
     const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
     const types: string[] = [];

@@ -62,6 +62,19 @@ function billedServerTools(tools: unknown): number {
   return searches;
 }
 
+/**
+ * Betas the provider bills above the catalog's prices are refused, not forwarded: `context-1m-…`
+ * opens a 1M-token window at premium rates past 200k tokens, which neither the prompt bound nor the
+ * catalog's price covers.
+ */
+const UNPRICED_BETA = /(^|,)\s*context-1m-/i;
+
+function refuseUnpricedBetas(beta: string | undefined): void {
+  if (beta && UNPRICED_BETA.test(beta)) {
+    throw new GatewayError("invalid_request", "The 'anthropic-beta' value 'context-1m-…' is not offered: its long-context prices are not in the gateway's catalog.", { param: "anthropic-beta" });
+  }
+}
+
 /** The model's price per web search; a model the catalog prices no search for refuses the tool. */
 function webSearchPrice(m: Model): number {
   if (m.web_search_price_minor === undefined || m.web_search_price_minor === null) {
@@ -106,8 +119,10 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       req,
       state,
     } = call;
+    const headers = messagesHeaders(req);
+    refuseUnpricedBetas(headers.beta);
     // After the input guardrails, which may have masked `raw`.
-    const routes = translateFor("messages", planned, { body: raw, headers: messagesHeaders(req), model });
+    const routes = translateFor("messages", planned, { body: raw, headers, model });
     return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: state.bodyBytes ?? 0 });
   },
 };
