@@ -74,6 +74,35 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(stack.fake.requests.length).toBe(before);
   });
 
+  it("refuses documents the provider would fetch and bill unbounded (file ids, URLs); inline documents go through", async () => {
+    const before = stack.fake.requests.length;
+    for (const [source, param] of [
+      [{ type: "file", file_id: "file_011CNha8iCJcU1wXNR6q4V8w" }, "messages[0].content[0].source"],
+      [{ type: "url", url: "https://example.com/report.pdf" }, "messages[0].content[0].source"],
+    ] as const) {
+      const err = await anthropic.messages
+        .create({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: [{ type: "document", source, title: "r" } as never, { type: "text", text: "summarise" }] }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { param } });
+    }
+    expect(stack.fake.requests.length).toBe(before);
+    const ok = await anthropic.messages.create({
+      model: "gw-claude",
+      max_tokens: 100,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "document", source: { type: "text", media_type: "text/plain", data: "quarterly numbers" } },
+            { type: "text", text: "summarise" },
+          ],
+        },
+      ],
+    });
+    expect(ok.type).toBe("message");
+  });
+
   it("streams every event in the native shape, with usage in the final message", async () => {
     const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
     const types: string[] = [];

@@ -97,4 +97,39 @@ describe("the output limit the hold covered goes upstream", () => {
     expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 300 });
     expect(sent("/v1/chat/completions")).not.toHaveProperty("max_tokens");
   });
+
+  it("chat file parts by file id are refused (read from the gateway's provider account, billed unseen); inline files go through", async () => {
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+    const before = stack.fake.requests.length;
+    const err = await client.chat.completions
+      .create({
+        model: "gw-chat-mini",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "read" },
+              { type: "file", file: { file_id: "file-abc123" } },
+            ],
+          },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).param).toBe("messages[0].content[1].file.file_id");
+    expect(stack.fake.requests.length).toBe(before);
+    const ok = await client.chat.completions.create({
+      model: "gw-chat-mini",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "read" },
+            { type: "file", file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0xLjQK" } },
+          ],
+        },
+      ],
+    });
+    expect(ok.choices[0]!.message.role).toBe("assistant");
+  });
 });

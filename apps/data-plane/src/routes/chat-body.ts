@@ -1,3 +1,4 @@
+import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import type { ChatRequestBody } from "../providers/types.js";
 import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt } from "../http/body.js";
@@ -47,5 +48,30 @@ export function plainChatBody(raw: unknown): raw is ChatRequestBody {
 
 /** Checks the fields the gateway itself relies on; everything else is passed to the provider unchanged. */
 export function validateChatBody(raw: unknown): ChatRequestBody {
-  return plainChatBody(raw) ? raw : (parseBody(ChatBody, raw) as ChatRequestBody);
+  const body = plainChatBody(raw) ? raw : (parseBody(ChatBody, raw) as ChatRequestBody);
+  refuseFileIds(body.messages);
+  return body;
+}
+
+/**
+ * A file part that names a file id is refused: the provider would read it from the gateway's own
+ * account (another organization's upload, as far as it knows) and bill tokens the prompt bound never
+ * saw. Files go inline (`file_data`), where the bound counts their bytes.
+ */
+function refuseFileIds(messages: unknown[]): void {
+  messages.forEach((m, i) => {
+    const content = (m as { content?: unknown }).content;
+    if (!Array.isArray(content)) return;
+    content.forEach((p: unknown, j) => {
+      const file = p && typeof p === "object" && (p as { type?: unknown }).type === "file" ? (p as { file?: { file_id?: unknown } }).file : undefined;
+      if (file && file.file_id !== undefined && file.file_id !== null) {
+        const param = `messages[${i}].content[${j}].file.file_id`;
+        throw new GatewayError(
+          "invalid_request",
+          `'${param}': file ids are not supported (the file would be read from the gateway's provider account and billed unseen); send the file inline as file_data.`,
+          { param },
+        );
+      }
+    });
+  });
 }

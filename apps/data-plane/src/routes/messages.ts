@@ -75,6 +75,32 @@ function refuseUnpricedBetas(beta: string | undefined): void {
   }
 }
 
+/**
+ * Content the provider fetches and bills by itself is refused: a document or image by file id (read
+ * from the gateway's own provider account) and a document by URL (pages the prompt bound never saw).
+ * Inline base64 and text documents go through: the bound counts their bytes.
+ */
+function refuseUnboundedSources(messages: unknown[], at = "messages"): void {
+  messages.forEach((m, i) => {
+    const content = (m as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) return;
+    content.forEach((b: unknown, j) => {
+      if (!b || typeof b !== "object") return;
+      const block = b as { type?: unknown; source?: { type?: unknown }; content?: unknown };
+      const where = `${at}[${i}].content[${j}]`;
+      const source = block.source?.type;
+      if ((block.type === "document" || block.type === "image") && (source === "file" || (block.type === "document" && source === "url"))) {
+        throw new GatewayError(
+          "invalid_request",
+          `'${where}.source': a ${block.type} by ${source === "file" ? "file id" : "URL"} is not supported (the provider would bill content the gateway cannot bound); send it inline (base64 or text).`,
+          { param: `${where}.source` },
+        );
+      }
+      if (block.type === "tool_result" && Array.isArray(block.content)) refuseUnboundedSources([{ content: block.content }], `${where}`);
+    });
+  });
+}
+
 /** The model's price per web search; a model the catalog prices no search for refuses the tool. */
 function webSearchPrice(m: Model): number {
   if (m.web_search_price_minor === undefined || m.web_search_price_minor === null) {
@@ -96,6 +122,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
+    refuseUnboundedSources(body.messages);
     return { raw: body, webSearches: billedServerTools(body.tools) };
   },
   admission: ({ raw, webSearches }, state) => {
