@@ -103,6 +103,28 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(ok.type).toBe("message");
   });
 
+  it("holds what web fetches can bring into the prompt (max_uses × max_content_tokens, sent when absent) and refuses mcp_servers", async () => {
+    const body = { model: "gw-claude", max_tokens: 100, tools: [{ type: "web_fetch_20250910", name: "web_fetch" }], messages: [{ role: "user", content: "read example.com" }] };
+    const dry = await fetch(`${stack.dataPlanes[0]!.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": stack.demo.secret, "content-type": "application/json", "anthropic-version": "2023-06-01", "x-gateway-dry-run": "true" },
+      body: JSON.stringify(body),
+    });
+    const estimate = (await dry.json()) as { lines: Array<{ item: string; unit_price_minor: number; cost_minor: number }> };
+    const inputPrice = estimate.lines.find((l) => l.item === "input_tokens")!.unit_price_minor;
+    // 5 fetches of at most 20,000 tokens each, at the dearest price of a prompt token.
+    expect(estimate.lines.find((l) => l.item === "server_tools")!.cost_minor).toBe(Math.ceil((5 * 20_000 * inputPrice) / 1_000_000));
+    await anthropic.messages.create(body as Anthropic.MessageCreateParamsNonStreaming);
+    const sent = stack.fake.requests.at(-1)!.body as { tools: Array<Record<string, unknown>> };
+    expect(sent.tools[0]).toMatchObject({ type: "web_fetch_20250910", max_uses: 5, max_content_tokens: 20_000 });
+
+    const err = await anthropic.messages
+      .create({ model: "gw-claude", max_tokens: 100, mcp_servers: [{ type: "url", url: "https://mcp.example.com/sse", name: "x" }], messages: [{ role: "user", content: "hi" }] } as never)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { param: "mcp_servers" } });
+  });
+
   it("streams every event in the native shape, with usage in the final message", async () => {
     const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
     const types: string[] = [];

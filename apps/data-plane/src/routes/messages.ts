@@ -3,6 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { maxTokenCostMinor } from "../credits/cost.js";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";
@@ -24,23 +25,40 @@ interface MessagesRequest {
   raw: MessagesRequestBody;
   /** The most web searches the request may run (its web search tools' max_uses), each billed per search. */
   webSearches: number;
+  /** The most tokens its web fetches may bring into the prompt (max_uses × max_content_tokens), billed as input. */
+  fetchedTokens: number;
 }
 
 /**
- * Server tools the provider bills per use beside the tokens. Web search (per search) is offered on
- * models the catalog prices it for: each web search tool's `max_uses` (set to
- * DEFAULT_WEB_SEARCHES when the request sets none) bounds the searches the hold covers. Code
- * execution (per container-hour) has no price and is refused. Server tools billed as tokens only
- * (web fetch) and client tools go through.
+ * Server tools the provider bills beside the tokens the gateway bounds. Web search (per search) is
+ * offered on models the catalog prices it for: each web search tool's `max_uses` (set to
+ * DEFAULT_WEB_SEARCHES when the request sets none) bounds the searches the hold covers. Web fetch
+ * bills what it fetched as input tokens: its `max_uses` (DEFAULT_WEB_FETCHES when absent) times its
+ * `max_content_tokens` (DEFAULT_FETCH_TOKENS when absent: both are then sent, so the provider keeps
+ * to them) are held at the input price. Code execution (per container-hour) has no price and is
+ * refused. Client tools go through.
  */
 const WEB_SEARCH = /^web_search_/;
+const WEB_FETCH = /^web_fetch_/;
 const CODE_EXECUTION = /^code_execution_/;
 export const DEFAULT_WEB_SEARCHES = 5;
+export const DEFAULT_WEB_FETCHES = 5;
+export const DEFAULT_FETCH_TOKENS = 20_000;
 
-/** The most web searches the request's tools allow; refuses code execution and a bad max_uses. */
-function billedServerTools(tools: unknown): number {
-  if (!Array.isArray(tools)) return 0;
-  let searches = 0;
+/** A positive integer field of a tool, set to `fallback` when absent; a 400 naming it otherwise. */
+function bounded(tool: Record<string, unknown>, field: string, fallback: number, max: number, at: string): number {
+  if (tool[field] === undefined || tool[field] === null) tool[field] = fallback;
+  const v = tool[field];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1 || v > max) {
+    throw new GatewayError("invalid_request", `'${at}.${field}' must be an integer from 1 to ${max}.`, { param: `${at}.${field}` });
+  }
+  return v;
+}
+
+/** The most web searches and fetched tokens the request's tools allow; refuses code execution and bad limits. */
+function billedServerTools(tools: unknown): { webSearches: number; fetchedTokens: number } {
+  const out = { webSearches: 0, fetchedTokens: 0 };
+  if (!Array.isArray(tools)) return out;
   tools.forEach((t: unknown, i) => {
     if (!t || typeof t !== "object") return;
     const tool = t as Record<string, unknown>;
@@ -51,15 +69,11 @@ function billedServerTools(tools: unknown): number {
         param: `tools[${i}]`,
       });
     }
-    if (!WEB_SEARCH.test(type)) return;
-    if (tool.max_uses === undefined || tool.max_uses === null) tool.max_uses = DEFAULT_WEB_SEARCHES;
-    const uses = tool.max_uses;
-    if (typeof uses !== "number" || !Number.isSafeInteger(uses) || uses < 1 || uses > 1_000) {
-      throw new GatewayError("invalid_request", `'tools[${i}].max_uses' must be an integer from 1 to 1000.`, { param: `tools[${i}].max_uses` });
-    }
-    searches += uses;
+    if (WEB_SEARCH.test(type)) out.webSearches += bounded(tool, "max_uses", DEFAULT_WEB_SEARCHES, 1_000, `tools[${i}]`);
+    else if (WEB_FETCH.test(type))
+      out.fetchedTokens += bounded(tool, "max_uses", DEFAULT_WEB_FETCHES, 100, `tools[${i}]`) * bounded(tool, "max_content_tokens", DEFAULT_FETCH_TOKENS, 1_000_000, `tools[${i}]`);
   });
-  return searches;
+  return out;
 }
 
 /**
@@ -123,15 +137,23 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
     refuseUnboundedSources(body.messages);
-    return { raw: body, webSearches: billedServerTools(body.tools) };
+    if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
+      throw new GatewayError(
+        "invalid_request",
+        "'mcp_servers' is not supported: the provider would call those servers and bill what they return as input the gateway cannot bound. Call tools through your own client (or the gateway's MCP endpoint when it exists).",
+        { param: "mcp_servers" },
+      );
+    }
+    return { raw: body, ...billedServerTools(body.tools) };
   },
-  admission: ({ raw, webSearches }, state) => {
+  admission: ({ raw, webSearches, fetchedTokens }, state) => {
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
       modelId: raw.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
       // The hold covers every search the web search tools allow, at the model's price per search.
-      ...(webSearches > 0 ? { perUseCostMinor: (m: Model) => webSearches * webSearchPrice(m) } : {}),
+      // Fetched content is prompt: held at the dearest price a prompt token has.
+      ...(webSearches > 0 || fetchedTokens > 0 ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens, 0, m) } : {}),
       requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
       promptTexts: () => textsOf(messagesRequestTexts(raw)),
