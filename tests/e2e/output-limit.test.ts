@@ -64,6 +64,11 @@ describe("the output limit the hold covered goes upstream", () => {
     expect(body.max_tokens).toBe(50);
     expect(body).not.toHaveProperty("max_completion_tokens");
 
+    // One field set: an OpenAI-compatible server gets the client's own (Azure's reasoning models take only max_completion_tokens).
+    await client.chat.completions.create({ model: "gw-chat-mini", max_completion_tokens: 40, messages: [{ role: "user", content: "go" }] });
+    expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 40 });
+    expect(sent("/v1/chat/completions")).not.toHaveProperty("max_tokens");
+
     const before = stack.fake.requests.length;
     const err = await client.chat.completions.create({ model: "gw-chat-mini", max_completion_tokens: 1, max_tokens: 1_000_000, messages: [{ role: "user", content: "go" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);

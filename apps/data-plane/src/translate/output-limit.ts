@@ -21,5 +21,8 @@ export function heldOutput(body: ChatRequestBody, model: Pick<Model, "max_output
 export function withOutputLimit(body: ChatRequestBody, model: Pick<Model, "max_output_tokens">, field: OutputLimitField): ChatRequestBody {
   const limit = heldOutput(body, model);
   const { max_tokens: _max, max_completion_tokens: _completion, ...rest } = body;
-  return limit > 0 ? { ...rest, [field]: limit } : rest;
+  // A server that reads max_tokens by default keeps the client's own choice of max_completion_tokens:
+  // OpenAI-compatible servers of reasoning models (Azure OpenAI's o-series) take only that one.
+  const to = field === "max_tokens" && body.max_completion_tokens != null && body.max_tokens == null ? "max_completion_tokens" : field;
+  return limit > 0 ? { ...rest, [to]: limit } : rest;
 }
