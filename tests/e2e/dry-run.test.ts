@@ -111,4 +111,16 @@ describe("dry runs", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: "invalid_request", param: "x-gateway-dry-run" });
   });
+
+  it("hold the earlier turns of a continued Responses conversation, not just the new input", async () => {
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
+    const long = "a long first turn ".repeat(500);
+    const first = await client.responses.create({ model: "gw-chat-mini", input: long, max_output_tokens: 50 });
+    const next = JSON.stringify({ model: "gw-chat-mini", input: "and then?", previous_response_id: first.id, max_output_tokens: 50 });
+    const r = await post(stack.baseUrl(), stack.demo.secret, "/responses", next, DRY);
+    expect(r.status).toBe(200);
+    const input = (r.body.lines as Array<{ item: string; quantity: number }>).find((l) => l.item === "input_tokens")!;
+    // The new body is ~100 bytes; the stored turns (the long input and the echoed answer) are held too.
+    expect(input.quantity).toBeGreaterThan(Buffer.byteLength(next) + Buffer.byteLength(long));
+  });
 });
