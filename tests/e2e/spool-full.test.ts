@@ -1,0 +1,65 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "@gateway/db";
+import { eventually } from "@gateway/testing";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createOrg } from "../support/orgs.ts";
+
+/**
+ * A replica whose usage spool is full refuses paid work with a 503 rather than answer what it could
+ * not bill; once NATS is back the spool drains, every spooled answer is billed once, and paid
+ * requests are answered again.
+ */
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack("spool_full", { dataPlaneEnv: { DATA_PLANE_SPOOL_MAX_EVENTS: "3" } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it("answers 503 with Retry-After once the spool is full, sends nothing upstream, and recovers when NATS is back", async () => {
+  const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+  // The key and lease are cached before NATS goes away.
+  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "warm up" }] }), 5_000, "gw-chat-mini visible");
+  await stack.stopNats();
+  const spooled: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { response } = await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: `spooled ${i}` }] }).withResponse();
+    spooled.push(response.headers.get("x-request-id")!);
+  }
+  expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(3);
+
+  const before = stack.fake.requests.length;
+  const refused = await fetch(`${stack.baseUrl()}/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "one too many" }] }),
+  });
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe("5");
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
+  expect(stack.fake.requests.length).toBe(before);
+
+  await stack.startNats();
+  const rows = await eventually(
+    async () => {
+      const r = await sql<{ request_id: string }>`SELECT request_id FROM ledger.usage_records WHERE request_id = ANY(${spooled})`.execute(stack.ledger().db);
+      return r.rows.length === spooled.length ? r.rows : undefined;
+    },
+    20_000,
+    "spooled usage applied",
+  );
+  expect(rows.map((r) => r.request_id).sort()).toEqual([...spooled].sort());
+  const again = await eventually(
+    async () => {
+      const r = await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "after recovery" }] }).catch(() => undefined);
+      return r;
+    },
+    20_000,
+    "paid requests answered again",
+  );
+  expect(again.choices[0]!.message.content).toContain("after recovery");
+});
