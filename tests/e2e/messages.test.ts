@@ -125,6 +125,28 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { param: "mcp_servers" } });
   });
 
+  it("refuses a one-hour prompt cache (billed at twice the input price, above the hold) and takes the default one", async () => {
+    const before = stack.fake.requests.length;
+    const err = await anthropic.messages
+      .create({
+        model: "gw-claude",
+        max_tokens: 50,
+        system: [{ type: "text", text: "A long policy", cache_control: { type: "ephemeral", ttl: "1h" } }],
+        messages: [{ role: "user", content: "hello" }],
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { param: "system[0].cache_control.ttl" } });
+    expect(stack.fake.requests.length).toBe(before);
+    const ok = await anthropic.messages.create({
+      model: "gw-claude",
+      max_tokens: 50,
+      system: [{ type: "text", text: "A long policy", cache_control: { type: "ephemeral" } }],
+      messages: [{ role: "user", content: [{ type: "text", text: "hello", cache_control: { type: "ephemeral", ttl: "5m" } }] }],
+    });
+    expect(ok.type).toBe("message");
+  });
+
   it("streams every event in the native shape, with usage in the final message", async () => {
     const stream = anthropic.messages.stream({ model: "gw-chat-mini", max_tokens: 100, messages: [{ role: "user", content: "stream in anthropic shape" }] });
     const types: string[] = [];

@@ -115,6 +115,29 @@ function refuseUnboundedSources(messages: unknown[], at = "messages"): void {
   });
 }
 
+/**
+ * A one-hour prompt cache write (`cache_control: {type: "ephemeral", ttl: "1h"}`) costs twice the
+ * input price at Anthropic, above the catalog's cache-write price the hold is taken at: refused,
+ * naming where it is, rather than billed above the hold. The default five-minute cache goes through.
+ */
+function refuseHourCache(body: MessagesRequestBody): void {
+  const check = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) return v.forEach((x, i) => check(x, `${at}[${i}]`));
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    const cache = o.cache_control as { ttl?: unknown } | undefined;
+    if (cache && typeof cache === "object" && cache.ttl !== undefined && cache.ttl !== null && cache.ttl !== "5m") {
+      throw new GatewayError("invalid_request", `'${at}.cache_control.ttl': only the default 5-minute prompt cache is offered (a longer one is priced above the gateway's catalog).`, {
+        param: `${at}.cache_control.ttl`,
+      });
+    }
+    if (Array.isArray(o.content)) check(o.content, `${at}.content`);
+  };
+  check(body.system, "system");
+  check(body.tools, "tools");
+  check(body.messages, "messages");
+}
+
 /** The model's price per web search; a model the catalog prices no search for refuses the tool. */
 function webSearchPrice(m: Model): number {
   if (m.web_search_price_minor === undefined || m.web_search_price_minor === null) {
@@ -137,6 +160,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
     refuseUnboundedSources(body.messages);
+    refuseHourCache(body);
     if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
       throw new GatewayError(
         "invalid_request",
