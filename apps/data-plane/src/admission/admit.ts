@@ -109,17 +109,17 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     if (pending) await pending;
   }
   if (req.verify) await stage(res, "verify", req.verify);
-  if (req.free) return { model, planned, reservation: NOTHING_HELD, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, 0, 0) } : {}) };
+  if (req.free) return { model, planned, reservation: NOTHING_HELD, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, { prompt: 0, output: 0, perUse: 0, total: 0 }) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
-  const maxOut = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
-  const maxCost = (req.maxCostMinor ? req.maxCostMinor(model) : maxTokenCostMinor(promptBound(req, model, l.guardrails?.grownBytes), maxOut, model)) + (req.perUseCostMinor?.(model) ?? 0);
+  const bound = boundOf(req, model, l.guardrails?.grownBytes);
+  const maxCost = bound.total;
   if (req.dryRun) {
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
     const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
     held.settle(0);
-    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, maxOut, maxCost, l.guardrails?.grownBytes) };
+    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, bound) };
   }
   const hold = stage(res, "credits.hold", () =>
     req.dedicatedHold
@@ -131,28 +131,45 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   return { model, planned, reservation };
 }
 
-/** The route's prompt bound, taken after the input guardrails: what their masks added counts too (a token per byte, within the context window). */
-function promptBound<C extends Capability>(req: AdmissionRequest<C>, model: Model, grownBytes = 0): number {
-  const bound = req.promptTokensBound(model) + grownBytes;
-  return model.context_window > 0 ? Math.min(bound, model.context_window) : bound;
+/** The most a request can cost (minor credit units) and its parts: the prompt and output token bounds, or a unit price, and per-use tools. */
+interface Bound {
+  /** Prompt tokens at most (0 on routes priced by unit). */
+  prompt: number;
+  /** Output tokens at most, every choice. */
+  output: number;
+  perUse: number;
+  total: number;
 }
 
-function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], maxOut: number, maxCost: number, grownBytes?: number): Estimate {
-  const lines: Estimate["lines"] = [];
+/**
+ * The request's bound, taken after the input guardrails: what their masks added to the prompt
+ * counts too (a token per byte, within the context window).
+ */
+function boundOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, grownBytes = 0): Bound {
+  const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
-  if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: maxCost - perUse, per: "request", cost_minor: maxCost - perUse });
+  if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse };
+  const asked = req.promptTokensBound(model) + grownBytes;
+  const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
+  return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model) + perUse };
+}
+
+function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {
+  const lines: Estimate["lines"] = [];
+  const { perUse, total } = bound;
+  if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: total - perUse, per: "request", cost_minor: total - perUse });
   else {
     const p = tokenPrices(model);
     const tokens = (item: string, quantity: number, price: number) => ({ item, quantity, unit_price_minor: price, per: "1M tokens", cost_minor: Math.ceil((quantity * price) / 1_000_000) });
-    lines.push(tokens("input_tokens", promptBound(req, model, grownBytes), Math.max(p.input, p.cachedInput, p.cacheWrite)));
-    if (maxOut > 0) lines.push(tokens("output_tokens", maxOut, Math.max(p.output, p.reasoning)));
+    lines.push(tokens("input_tokens", bound.prompt, Math.max(p.input, p.cachedInput, p.cacheWrite)));
+    if (bound.output > 0) lines.push(tokens("output_tokens", bound.output, Math.max(p.output, p.reasoning)));
   }
   if (perUse > 0) lines.push({ item: "server_tools", quantity: 1, unit_price_minor: perUse, per: "request", cost_minor: perUse });
   return {
     object: "estimate",
     model: model.id,
     route: req.route,
-    max_cost_minor: maxCost,
+    max_cost_minor: total,
     lines,
     deployments: planned.map((p) => ({ provider: p.target.provider.code, upstream_model: p.target.deployment.upstream_model })),
   };

@@ -96,12 +96,11 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
       ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome });
       if (span) endAttempt(span, outcome, e);
       if (client.aborted) throw new ClientGoneError();
-      if (!retryable(e)) {
-        if (timedOut(e)) ctx.breaker.failure(breakerKey);
-        throw toGatewayError(e);
-      }
+      // A timeout ends the request but still tells of the deployment's health.
+      const again = retryable(e);
+      if (again || timedOut(e)) ctx.breaker.failure(breakerKey);
+      if (!again) throw toGatewayError(e);
       lastErr = e;
-      ctx.breaker.failure(breakerKey);
       const retryAfterMs = e instanceof GatewayError && e.context.retry_after_s !== undefined ? e.context.retry_after_s * 1000 : undefined;
       if (served.retries < upstreamRetries && (retryAfterMs === undefined || retryAfterMs <= retryMaxMs)) {
         served.retries++;

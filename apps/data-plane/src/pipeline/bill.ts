@@ -10,13 +10,21 @@ import { locals } from "../http/request-context.js";
 import { startSpan } from "../http/tracing.js";
 import type { NormalizedUsage, UpstreamTarget } from "../providers/index.js";
 
+/** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
+export interface Charge {
+  usage: NormalizedUsage;
+  costMinor: number;
+  lineItems?: LineItem[];
+}
+
 /** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
 export async function billUsage(
   ctx: DataPlaneContext,
   res: Response,
-  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; usage: NormalizedUsage; costMinor: number; stream: boolean; status: number; lineItems?: LineItem[] },
+  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; charge: Charge; stream: boolean; status: number },
 ): Promise<void> {
   const l = locals(res);
+  const { usage, costMinor, lineItems } = o.charge;
   const event: UsageEventV1 = {
     version: 1,
     request_id: l.requestId,
@@ -28,18 +36,18 @@ export async function billUsage(
     upstream_model: o.target.deployment.upstream_model,
     lease_id: o.reservation.leaseId,
     usage: {
-      input_tokens: o.usage.input_tokens,
-      output_tokens: o.usage.output_tokens,
-      cached_input_tokens: o.usage.cached_input_tokens,
-      cache_creation_input_tokens: o.usage.cache_creation_input_tokens ?? 0,
-      reasoning_tokens: o.usage.reasoning_tokens ?? 0,
-      estimated: o.usage.estimated,
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cached_input_tokens: usage.cached_input_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      reasoning_tokens: usage.reasoning_tokens ?? 0,
+      estimated: usage.estimated,
     },
     input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
-    cost_minor: o.costMinor,
+    cost_minor: costMinor,
     // Token items are the ones costMinor priced (every token once, at one price).
-    line_items: o.lineItems ?? usageLineItems(o.usage, o.model),
+    line_items: lineItems ?? usageLineItems(usage, o.model),
     guardrails: guardrailOutcomes(res),
     stream: o.stream,
     status: o.status,
@@ -50,8 +58,8 @@ export async function billUsage(
   if (l.trace?.recording) await publishTraced(ctx, res, event);
   else await ctx.publisher.publish(event);
   l.usageMs = performance.now() - publishedAt;
-  o.reservation.settle(o.costMinor);
-  if (o.usage.input_tokens + o.usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, o.usage.input_tokens + o.usage.output_tokens);
+  o.reservation.settle(costMinor);
+  if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, usage.input_tokens + usage.output_tokens);
 }
 
 /**

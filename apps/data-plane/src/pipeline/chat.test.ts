@@ -13,8 +13,8 @@ const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model
 
 /** The route's serve stage for a chat-completions stream: the attempts until the first client frame. */
 async function openStream(bed: Bed, body = chatBody()) {
-  const call = bed.call(body);
-  const served = await serveChat(bed.ctx, call, { routes: translateFor("chat", bed.planned, { body, model: bed.model }), stream: true, bodyBytes: 400 });
+  const call = bed.call(body, 400);
+  const served = await serveChat(bed.ctx, call, { routes: translateFor("chat", bed.planned, { body, model: bed.model }), stream: true });
   expect(served.kind).toBe("stream");
   return { call, served: served as ServedStream };
 }

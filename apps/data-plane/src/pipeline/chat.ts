@@ -7,15 +7,14 @@ import type { NormalizedUsage } from "../providers/index.js";
 import { NEVER_ABORTED } from "../providers/upstream-client.js";
 import type { Routed } from "../translate/pairs/index.js";
 import { attemptAll, upstreamFailure } from "./attempts.js";
-import type { Call, Charge, Served } from "./route.js";
+import type { Charge } from "./bill.js";
+import type { Call, Served } from "./route.js";
 import { OpenedStream } from "./stream.js";
 
 /** A chat-like request (chat completions, Messages, Responses) translated for its deployments. */
-export interface ChatServing {
+interface ChatServing {
   routes: Routed[];
   stream: boolean;
-  /** Decoded body size, for the prompt estimate when a provider reports no usage. */
-  bodyBytes: number;
 }
 
 /**
@@ -39,6 +38,8 @@ function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | unde
  */
 export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">, s: ChatServing): Promise<Served> {
   const { model, res, client, timeoutMs } = call;
+  // The decoded body size, for the prompt estimate when a provider reports no usage.
+  const bodyBytes = call.state.bodyBytes ?? 0;
   if (s.stream) {
     const { planned, value: stream } = await attemptAll(ctx, res, s.routes, client, async ({ target, translation: t }) => {
       const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, client);
@@ -57,7 +58,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       else if (step.denied || step.failure) opened.ending = step;
       return opened;
     });
-    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, s.bodyBytes, stream.usage, () => stream.text, stream.reported) };
+    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.text, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, res, s.routes, client, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
@@ -72,7 +73,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   });
   const { target, translation: t } = planned;
   const { body } = parsed;
-  const charge = chargeOf(model, s.bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? ""));
+  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? ""));
   const keep = t.shape.keep;
   return {
     kind: "answer",
@@ -80,6 +81,6 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     charge,
     texts: () => t.answerTexts(body),
     render: () => t.shape.body(body, charge.usage),
-    ...(keep ? { keep: (answer: unknown) => keep(answer) } : {}),
+    ...(keep ? { keep } : {}),
   };
 }

@@ -30,8 +30,8 @@ const BODY_BYTES = 400; // the prompt estimate: 100 tokens
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Say hello" }], stream: true, ...o });
 
 async function serve(bed: Bed, body: ChatRequestBody) {
-  const call = bed.call(body);
-  const served = await serveChat(bed.ctx, call, { routes: translateFor("chat", bed.planned, { body, model: bed.model }), stream: body.stream === true, bodyBytes: BODY_BYTES });
+  const call = bed.call(body, BODY_BYTES);
+  const served = await serveChat(bed.ctx, call, { routes: translateFor("chat", bed.planned, { body, model: bed.model }), stream: body.stream === true });
   return { call, served };
 }
 
@@ -335,8 +335,8 @@ describe("end: the Responses keep() path", () => {
   async function serveResponses(bed: Bed, body: ResponsesRequestBody, keep: (response: Record<string, unknown>) => Promise<boolean>) {
     const echo = { id: "resp_test", createdAt: 1_700_000_000, model: bed.model.id, request: body };
     const routes = translateFor("responses", bed.planned, { body, chat: () => responsesToChat(body), echo, keep, headers: { version: undefined, beta: undefined }, model: bed.model });
-    const call = bed.call(body);
-    const served = await serveChat(bed.ctx, call, { routes, stream: body.stream === true, bodyBytes: BODY_BYTES });
+    const call = bed.call(body, BODY_BYTES);
+    const served = await serveChat(bed.ctx, call, { routes, stream: body.stream === true });
     return { call, served };
   }
 

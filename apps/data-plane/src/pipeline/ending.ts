@@ -5,8 +5,8 @@ import { runStage } from "../guardrails/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { locals } from "../http/request-context.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
-import { billUsage } from "./bill.js";
-import type { Call, Charge, Served, ServedAnswer, ServedStream } from "./route.js";
+import { billUsage, type Charge } from "./bill.js";
+import type { Call, Served, ServedAnswer, ServedStream } from "./route.js";
 import { relay } from "./stream.js";
 
 /** Publishes the usage event (durable before anything more is sent) and settles the hold. */
@@ -25,8 +25,7 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
     return send(res, JSON.stringify(served.body));
   }
   const stream = served.kind === "stream";
-  const bill: Bill = (target, charge, status) =>
-    billUsage(ctx, res, { model, route, target, reservation, usage: charge.usage, costMinor: charge.costMinor, ...(charge.lineItems ? { lineItems: charge.lineItems } : {}), stream, status });
+  const bill: Bill = (target, charge, status) => billUsage(ctx, res, { model, route, target, reservation, charge, stream, status });
   return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
 }
 

@@ -1,24 +1,17 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { KeyContext } from "@gateway/proto";
-import type { LineItem } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import type { GuardTexts } from "../guardrails/index.js";
-import type { Capability, NormalizedUsage, UpstreamTarget } from "../providers/index.js";
+import type { Capability, UpstreamTarget } from "../providers/index.js";
 import { locals } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal } from "./attempts.js";
+import type { Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
-
-/** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
-export interface Charge {
-  usage: NormalizedUsage;
-  costMinor: number;
-  lineItems?: LineItem[];
-}
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {

@@ -17,8 +17,8 @@ const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model
 const BODY_BYTES = 400;
 
 async function openStream(bed: Bed, routes?: Routed[], body = chatBody()) {
-  const call = bed.call(body);
-  const served = await serveChat(bed.ctx, call, { routes: routes ?? translateFor("chat", bed.planned, { body, model: bed.model }), stream: true, bodyBytes: BODY_BYTES });
+  const call = bed.call(body, BODY_BYTES);
+  const served = await serveChat(bed.ctx, call, { routes: routes ?? translateFor("chat", bed.planned, { body, model: bed.model }), stream: true });
   expect(served.kind).toBe("stream");
   return { call, served: served as ServedStream };
 }

@@ -4,6 +4,7 @@ import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody } from "../providers/index.js";
 import { translateFor } from "../translate/pairs/index.js";
+import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
 
@@ -18,7 +19,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       modelId: body.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(body.messages)),
       // Both limit fields set: the larger is held, and the one limit the provider gets.
-      requestedOutput: body.max_completion_tokens || body.max_tokens ? Math.max(body.max_completion_tokens ?? 0, body.max_tokens ?? 0) : undefined,
+      requestedOutput: askedOutput(body),
       choices: typeof body.n === "number" ? body.n : 1,
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
       promptTexts: () => textsOf(chatRequestTexts(body)),
@@ -26,9 +27,9 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
     };
   },
   serve: (ctx, call) => {
-    const { body, model, planned, state } = call;
+    const { body, model, planned } = call;
     const routes = translateFor("chat", planned, { body, model });
-    return serveChat(ctx, call, { routes, stream: body.stream === true, bodyBytes: state.bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: body.stream === true });
   },
 };
 

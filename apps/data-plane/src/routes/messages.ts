@@ -90,48 +90,34 @@ function refuseUnpricedBetas(beta: string | undefined): void {
 }
 
 /**
- * Content the provider fetches and bills by itself is refused: a document or image by file id (read
- * from the gateway's own provider account) and a document by URL (pages the prompt bound never saw).
- * Inline base64 and text documents go through: the bound counts their bytes.
+ * Content the provider would bill beyond what the hold covers is refused, naming where it is:
+ * - a document or image by file id (read from the gateway's own provider account) and a document by
+ *   URL (pages the prompt bound never saw); inline base64 and text documents go through, counted by
+ *   their bytes;
+ * - a one-hour prompt cache (`cache_control.ttl: "1h"`), written at twice the input price, above
+ *   the catalog's cache-write price the hold is taken at; the default five-minute cache goes through.
+ * One walk over the system prompt, the tools and every message's blocks, tool results included.
  */
-function refuseUnboundedSources(messages: unknown[], at = "messages"): void {
-  messages.forEach((m, i) => {
-    const content = (m as { content?: unknown } | null)?.content;
-    if (!Array.isArray(content)) return;
-    content.forEach((b: unknown, j) => {
-      if (!b || typeof b !== "object") return;
-      const block = b as { type?: unknown; source?: { type?: unknown }; content?: unknown };
-      const where = `${at}[${i}].content[${j}]`;
-      const source = block.source?.type;
-      if ((block.type === "document" || block.type === "image") && (source === "file" || (block.type === "document" && source === "url"))) {
-        throw new GatewayError(
-          "invalid_request",
-          `'${where}.source': a ${block.type} by ${source === "file" ? "file id" : "URL"} is not supported (the provider would bill content the gateway cannot bound); send it inline (base64 or text).`,
-          { param: `${where}.source` },
-        );
-      }
-      if (block.type === "tool_result" && Array.isArray(block.content)) refuseUnboundedSources([{ content: block.content }], `${where}`);
-    });
-  });
-}
-
-/**
- * A one-hour prompt cache write (`cache_control: {type: "ephemeral", ttl: "1h"}`) costs twice the
- * input price at Anthropic, above the catalog's cache-write price the hold is taken at: refused,
- * naming where it is, rather than billed above the hold. The default five-minute cache goes through.
- */
-function refuseHourCache(body: MessagesRequestBody): void {
+function refuseUnboundedContent(body: MessagesRequestBody): void {
   const check = (v: unknown, at: string): void => {
     if (Array.isArray(v)) return v.forEach((x, i) => check(x, `${at}[${i}]`));
     if (!v || typeof v !== "object") return;
-    const o = v as Record<string, unknown>;
-    const cache = o.cache_control as { ttl?: unknown } | undefined;
-    if (cache && typeof cache === "object" && cache.ttl !== undefined && cache.ttl !== null && cache.ttl !== "5m") {
+    const block = v as { type?: unknown; source?: { type?: unknown }; cache_control?: { ttl?: unknown }; content?: unknown };
+    const ttl = block.cache_control?.ttl;
+    if (ttl !== undefined && ttl !== null && ttl !== "5m") {
       throw new GatewayError("invalid_request", `'${at}.cache_control.ttl': only the default 5-minute prompt cache is offered (a longer one is priced above the gateway's catalog).`, {
         param: `${at}.cache_control.ttl`,
       });
     }
-    if (Array.isArray(o.content)) check(o.content, `${at}.content`);
+    const source = block.source?.type;
+    if ((block.type === "document" || block.type === "image") && (source === "file" || (block.type === "document" && source === "url"))) {
+      throw new GatewayError(
+        "invalid_request",
+        `'${at}.source': a ${block.type} by ${source === "file" ? "file id" : "URL"} is not supported (the provider would bill content the gateway cannot bound); send it inline (base64 or text).`,
+        { param: `${at}.source` },
+      );
+    }
+    if (Array.isArray(block.content)) check(block.content, `${at}.content`);
   };
   check(body.system, "system");
   check(body.tools, "tools");
@@ -159,8 +145,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
-    refuseUnboundedSources(body.messages);
-    refuseHourCache(body);
+    refuseUnboundedContent(body);
     if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
       throw new GatewayError(
         "invalid_request",
@@ -190,13 +175,12 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       model,
       planned,
       req,
-      state,
     } = call;
     const headers = messagesHeaders(req);
     refuseUnpricedBetas(headers.beta);
     // After the input guardrails, which may have masked `raw`.
     const routes = translateFor("messages", planned, { body: raw, headers, model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: state.bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true });
   },
 };
 

@@ -106,7 +106,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
             ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(body.instructionMessages), assistantTurn(response)] });
     const echo = { id: body.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw };
     const routes = translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true, bodyBytes: state.bodyBytes ?? 0 });
+    return serveChat(ctx, call, { routes, stream: raw.stream === true });
   },
 };
 

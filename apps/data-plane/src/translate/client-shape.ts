@@ -84,26 +84,31 @@ export function anthropicShape(publicModel: string): ClientShape {
 }
 
 /**
- * The Responses shape; `keep` stores a Response (and marks `store` in it with the outcome) when the
- * request asked for storage.
+ * A Responses shape translated from another wire format: `body` builds the Response, `translate`
+ * turns one upstream event into Responses events on the stream's writer. `keep` stores a Response
+ * (and marks `store` in it with the outcome) when the request asked for storage.
  */
-export function responsesShape(echo: ResponseEcho, keep?: Keep): ClientShape {
+function translatedResponses(echo: ResponseEcho, keep: Keep | undefined, body: ClientShape["body"], translate: (w: ResponsesStreamWriter) => StreamWriter["chunk"]): ClientShape {
   const stored = storage(keep);
   return {
     route: "responses",
-    body: (openai, usage) => completionToResponse(openai, usage, echo),
+    body,
     stream: () => {
       const w = new ResponsesStreamWriter(echo);
-      return {
-        chunk: (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
-        end: (usage) => w.end(usage),
-        error: (e) => w.error(e),
-        ...stored.stream((usage) => w.final(usage)),
-      };
+      return { chunk: translate(w), end: (usage) => w.end(usage), error: (e) => w.error(e), ...stored.stream((usage) => w.final(usage)) };
     },
     ...stored.answer,
   };
 }
+
+/** The Responses shape translated from chat completions. */
+export const responsesShape = (echo: ResponseEcho, keep?: Keep): ClientShape =>
+  translatedResponses(
+    echo,
+    keep,
+    (openai, usage) => completionToResponse(openai, usage, echo),
+    (w) => (ev) => (ev.chunk ? w.chunk(ev.chunk) : ""),
+  );
 
 /**
  * The Responses shape when the provider answered in it (a native passthrough): its Response, with
@@ -154,21 +159,13 @@ export function responsesNativeShape(request: Record<string, unknown>, keep?: Ke
 }
 
 /** The Responses shape translated from an Anthropic deployment's Messages answer or stream (not via chat). */
-export function responsesFromMessagesShape(echo: ResponseEcho, structured: string | undefined, keep?: Keep): ClientShape {
-  const stored = storage(keep);
-  return {
-    route: "responses",
-    body: (message, usage) => messageToResponse(message, usage, echo, structured),
-    stream: () => {
-      const w = new ResponsesStreamWriter(echo);
+export const responsesFromMessagesShape = (echo: ResponseEcho, structured: string | undefined, keep?: Keep): ClientShape =>
+  translatedResponses(
+    echo,
+    keep,
+    (message, usage) => messageToResponse(message, usage, echo, structured),
+    (w) => {
       const translate = messagesStreamToResponses(w, structured);
-      return {
-        chunk: (ev) => translate(ev.chunk),
-        end: (usage) => w.end(usage),
-        error: (e) => w.error(e),
-        ...stored.stream((usage) => w.final(usage)),
-      };
+      return (ev) => translate(ev.chunk);
     },
-    ...stored.answer,
-  };
-}
+  );

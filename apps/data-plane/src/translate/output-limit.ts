@@ -4,13 +4,15 @@ import type { ChatRequestBody } from "../providers/types.js";
 /** The chat-completions fields that limit the output: OpenAI's reasoning models read only the second. */
 export type OutputLimitField = "max_tokens" | "max_completion_tokens";
 
-/**
- * The output tokens per choice a chat body may produce, as admission holds them: the larger of its
- * two limit fields when it sets both, the one it sets, or the catalog's output limit.
- */
-export function heldOutput(body: ChatRequestBody, model: Pick<Model, "max_output_tokens">): number {
+/** The output tokens per choice a chat body asks for: the larger of its two limit fields when it sets both, the one it sets, or none. */
+export function askedOutput(body: ChatRequestBody): number | undefined {
   const asked = Math.max(body.max_tokens ?? 0, body.max_completion_tokens ?? 0);
-  return asked > 0 ? asked : model.max_output_tokens;
+  return asked > 0 ? asked : undefined;
+}
+
+/** The output tokens per choice admission holds for a chat body: what it asks for, or the catalog's output limit. */
+export function heldOutput(body: ChatRequestBody, model: Pick<Model, "max_output_tokens">): number {
+  return askedOutput(body) ?? model.max_output_tokens;
 }
 
 /**

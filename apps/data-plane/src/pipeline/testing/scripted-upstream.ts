@@ -380,7 +380,8 @@ export interface Bed {
   /** Ordered marks: publish, durable, settle, writeHead, write, end, client-left (tests add their own). */
   timeline: string[];
   /** The request's call (one per bed: its client signal follows `res`). */
-  call<B>(body: B): Call<B, "chat">;
+  /** A call of `body`, whose decoded size was `bodyBytes` (the prompt estimate's basis). */
+  call<B>(body: B, bodyBytes?: number): Call<B, "chat">;
 }
 
 /** Prices: 1 minor unit per input token, 2 per output token, so costs read off the counts. */
@@ -491,9 +492,9 @@ export function testbed(o: BedOptions): Bed {
     settled,
     attempts,
     timeline,
-    call: (body) => ({
+    call: (body, bodyBytes) => ({
       body,
-      state: { requestId: locals.requestId, startedAt: locals.startedAt, key, bodyBytes: undefined },
+      state: { requestId: locals.requestId, startedAt: locals.startedAt, key, bodyBytes },
       model,
       planned,
       reservation,

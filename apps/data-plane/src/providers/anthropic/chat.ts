@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
-import { mapOpenAIError } from "../openai-compatible/chat.js";
+import { chatCompletionUsage, mapOpenAIError } from "../openai-compatible/chat.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 
 /**
@@ -228,11 +228,6 @@ function finishReason(stop: unknown): string {
   }
 }
 
-function openAIUsage(u: NormalizedUsage | undefined): Record<string, unknown> | undefined {
-  if (!u) return undefined;
-  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, prompt_tokens_details: { cached_tokens: u.cached_input_tokens } };
-}
-
 export const anthropicChat: ChatAdapter = {
   buildChatRequest(body: ChatRequestBody, target: UpstreamTarget) {
     const headers: Record<string, string> = { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, accept: body.stream ? "text/event-stream" : "application/json" };
@@ -264,7 +259,7 @@ export const anthropicChat: ChatAdapter = {
         choices: [
           { index: 0, message: { role: "assistant", content: text || (toolCalls.length ? null : ""), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish, logprobs: null },
         ],
-        ...(usage ? { usage: openAIUsage(usage) } : {}),
+        ...(usage ? { usage: chatCompletionUsage(usage) } : {}),
       },
       usage,
     };
@@ -321,7 +316,7 @@ export const anthropicChat: ChatAdapter = {
           const usage = usageOf.delta(ev.usage);
           const answered = answerIndex !== undefined && toolIndex.size === 0 && ev.delta?.stop_reason === "tool_use";
           const finish = chunk({}, answered ? "stop" : finishReason(ev.delta?.stop_reason));
-          const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(usage) };
+          const usageChunk = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: chatCompletionUsage(usage) };
           // Two OpenAI chunks from one event: the finish, then the usage-only chunk.
           return { ...finish, usageForward: JSON.stringify(usageChunk), ...(usage ? { usage } : {}), text: "", done: false };
         }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
+import { chatCompletionUsage } from "../openai-compatible/chat.js";
 import { newCallId } from "./call-id.js";
 import { openAIToGemini } from "./request.js";
 import type { GeminiCandidate, GeminiErrorBody, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from "./wire.js";
@@ -27,16 +28,6 @@ export function normalizeGeminiUsage(u: GeminiUsageMetadata | undefined): Normal
   const output = count(u.candidatesTokenCount) + reasoning;
   if (input <= 0 && output <= 0) return undefined;
   return { input_tokens: input, output_tokens: output, cached_input_tokens: count(u.cachedContentTokenCount), reasoning_tokens: reasoning, estimated: false };
-}
-
-function openAIUsage(u: NormalizedUsage): Record<string, unknown> {
-  return {
-    prompt_tokens: u.input_tokens,
-    completion_tokens: u.output_tokens,
-    total_tokens: u.input_tokens + u.output_tokens,
-    prompt_tokens_details: { cached_tokens: u.cached_input_tokens },
-    completion_tokens_details: { reasoning_tokens: u.reasoning_tokens ?? 0 },
-  };
 }
 
 /** Gemini's finish reasons; what is not a stop, a length or a call ended on a safety or policy filter. */
@@ -167,7 +158,7 @@ export const geminiChat: ChatAdapter = {
       };
     });
     return {
-      body: { id: completionId(r), object: "chat.completion", created: Math.floor(Date.now() / 1000), model: publicModel, choices, ...(usage ? { usage: openAIUsage(usage) } : {}) },
+      body: { id: completionId(r), object: "chat.completion", created: Math.floor(Date.now() / 1000), model: publicModel, choices, ...(usage ? { usage: chatCompletionUsage(usage) } : {}) },
       usage,
     };
   },
@@ -226,7 +217,7 @@ export const geminiChat: ChatAdapter = {
       }
       if (billed && !usageSent) {
         usageSent = true;
-        ev.usageForward = JSON.stringify({ id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: openAIUsage(billed) });
+        ev.usageForward = JSON.stringify({ id, object: "chat.completion.chunk", created, model: publicModel, choices: [], usage: chatCompletionUsage(billed) });
       }
       return ev;
     };

@@ -33,6 +33,21 @@ export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): Normali
   };
 }
 
+/**
+ * Normalized usage in the chat-completions shape, for adapters that translate answers into it (the
+ * inverse of normalizeOpenAIUsage): totals with their parts; reasoning only where the provider counts it.
+ */
+export function chatCompletionUsage(u: NormalizedUsage | undefined): Record<string, unknown> | undefined {
+  if (!u) return undefined;
+  return {
+    prompt_tokens: u.input_tokens,
+    completion_tokens: u.output_tokens,
+    total_tokens: u.input_tokens + u.output_tokens,
+    prompt_tokens_details: { cached_tokens: u.cached_input_tokens },
+    ...(u.reasoning_tokens !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning_tokens } } : {}),
+  };
+}
+
 function upstreamMessage(bodyText: string): string {
   try {
     const j = JSON.parse(bodyText) as { error?: { message?: unknown } | string };
