@@ -26,7 +26,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         // OpenAI-style: cache reads at half the input price, writes at the input price.
         cached_input_price_minor_per_mtok: 75_000,
         deployments: [
-          { provider: "fake", upstream_model: "fake-chat", priority: 0 },
+          // What the provider charges the operator here (attempt records, margin): below the price.
+          { provider: "fake", upstream_model: "fake-chat", priority: 0, cost_input_price_minor_per_mtok: 100_000, cost_output_price_minor_per_mtok: 400_000 },
           { provider: "fake-backup", upstream_model: "fake-chat-backup", priority: 1 },
         ],
       },

@@ -239,8 +239,12 @@ describe("chat completions to Gemini through the openai SDK", () => {
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages");
     const requestId = (err as InstanceType<typeof OpenAI.BadRequestError>).headers?.get("x-request-id");
     expect(requestId).toBeTruthy();
+    // On record with its attempt, at nothing: Gemini does not bill a blocked prompt.
     const usage = await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${stack.demo.secret}` } });
-    expect(usage.status).toBe(404);
+    expect(usage.status).toBe(200);
+    const record = (await usage.json()) as UsageBody;
+    expect(record).toMatchObject({ status: 400, cost_credits_minor: 0, usage: { input_tokens: 0, output_tokens: 0 } });
+    expect(record.attempts).toMatchObject([{ attempt: 1, provider: "fake-gemini", outcome: "failed", cost_minor: 0, payer: "none" }]);
 
     const streamed = await openai.chat.completions.create({ model: "gw-gemini", stream: true, messages: [{ role: "user", content: "[[fake:block]] forbidden stream" }] }).catch((e: unknown) => e);
     expect(streamed).toBeInstanceOf(OpenAI.BadRequestError);

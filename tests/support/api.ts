@@ -19,6 +19,24 @@ export interface UsageBody {
   guardrails: { plugin: string; name?: string; outcome: string }[];
   /** Minor credit units. */
   cost_credits_minor: number;
+  /** HTTP status the caller got. */
+  status: number;
+  /** Every upstream attempt (docs/billing.md, "Attempts and who pays"). */
+  attempts: AttemptBody[];
+}
+
+export interface AttemptBody {
+  attempt: number;
+  provider: string;
+  upstream_model: string;
+  status: number;
+  outcome: "served" | "failed" | "timeout" | "client_gone" | "cut";
+  input_tokens: number;
+  output_tokens: number;
+  estimated: boolean;
+  cost_minor: number;
+  payer: "caller" | "operator" | "none";
+  duration_ms: number;
 }
 
 /** `GET /v1/trial-policy`. */

@@ -81,6 +81,7 @@ function event(requestId: string): UsageEventV1 {
     cost_minor: 1,
     line_items: [],
     guardrails: [],
+    attempts: [],
     stream: false,
     status: 200,
     created_at_ms: Date.now(),

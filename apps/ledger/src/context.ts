@@ -13,6 +13,8 @@ export interface LedgerMetrics {
   applySeconds: Histogram;
   batchSize: Histogram;
   deadLetters: Counter<"reason">;
+  attemptCost: Counter<"provider" | "payer">;
+  attempts: Counter<"provider" | "outcome">;
   leasesGranted: Counter;
   leasesSettled: Counter<"how">;
   leaseRefusals: Counter<"reason">;
@@ -75,6 +77,13 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
         registers: [registry],
       }),
       batchSize: new Histogram({ name: "ledger_apply_batch_events", help: "Usage events per applied batch", buckets: [1, 10, 50, 100, 250, 500, 1000], registers: [registry] }),
+      attemptCost: new Counter({
+        name: "ledger_attempt_provider_cost_minor_total",
+        help: "What providers charge the operator for the upstream attempts applied, minor units, by who pays: caller (billed), operator (absorbed), none",
+        labelNames: ["provider", "payer"],
+        registers: [registry],
+      }),
+      attempts: new Counter({ name: "ledger_upstream_attempts_total", help: "Upstream attempts applied, by provider and outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
       deadLetters: new Counter({ name: "ledger_dead_letters_total", help: "Usage events that can never be applied, kept in dead_letters", labelNames: ["reason"], registers: [registry] }),
       leasesGranted: new Counter({ name: "ledger_leases_granted_minor_total", help: "Credit granted to leases, minor units", registers: [registry] }),
       leaseRefusals: new Counter({ name: "ledger_lease_refusals_total", help: "Lease requests refused: insufficient_credits or budget_exceeded", labelNames: ["reason"], registers: [registry] }),

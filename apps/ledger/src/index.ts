@@ -21,6 +21,7 @@ import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
+import { costReport } from "./rpc/cost-report.js";
 import { exportUsage } from "./rpc/export-usage.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
@@ -60,6 +61,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       TopUp: topUp(ctx),
       ListHolds: listHolds(ctx),
       ExportUsage: exportUsage(ctx),
+      CostReport: costReport(ctx),
     },
     {
       guard: callerGuard(

@@ -56,6 +56,7 @@ it("publishes every journal transaction once, balanced, for the billing team", a
     cost_minor: 40,
     line_items: [],
     guardrails: [],
+    attempts: [],
     stream: false,
     status: 200,
     created_at_ms: Date.now(),

@@ -22,6 +22,7 @@ export function usageEvent(orgId: string, leaseId: string, costMinor: number, ov
     cost_minor: costMinor,
     line_items: [],
     guardrails: [],
+    attempts: [],
     stream: false,
     status: 200,
     created_at_ms: Date.now(),

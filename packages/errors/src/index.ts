@@ -92,6 +92,8 @@ export interface ErrorContext {
   param?: string;
   /** Seconds the caller should wait before retrying (sets `Retry-After`). */
   retry_after_s?: number;
+  /** The provider's HTTP status an upstream failure was mapped from (the attempt record's; never sent to callers). */
+  upstream_status?: number;
 }
 
 /** The one error class of the gateway: a code from {@link ERROR_CODES}, a message and context. */

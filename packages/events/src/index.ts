@@ -82,8 +82,44 @@ export const LineItem = z.object({
 });
 export type LineItem = z.infer<typeof LineItem>;
 
+/** How an upstream attempt ended (docs/billing.md, "Attempts and who pays"). */
+export const ATTEMPT_OUTCOMES = ["served", "failed", "timeout", "client_gone", "cut"] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Most attempts one usage event records (retries × deployments are bounded far below it by configuration). */
+export const MAX_RECORDED_ATTEMPTS = 32;
+
 /**
- * `usage.v1.recorded`: one per completed (billable) request. NATS message id = request_id. Strings
+ * One upstream attempt of a request, as the ledger records it. `outcome`: served (the provider
+ * answered), failed (it generated nothing: a connect error, 429, 5xx, an invalid answer), timeout
+ * (the request reached the provider and the gateway gave up waiting: the provider may bill it),
+ * client_gone (the caller left; what the provider did is billed), cut (the provider ended a stream
+ * early). `payer`: the caller (billed in cost_minor), the operator (absorbed: the provider may
+ * charge it, the caller is not billed), or none (the provider charges nothing).
+ */
+export const AttemptV1 = z.object({
+  /** 1-based, in the order the attempts were made. */
+  attempt: z.number().int().positive(),
+  provider: z.string().max(128),
+  upstream_model: z.string().max(512),
+  /** The provider's HTTP status; 0 when it never answered (connect error, timeout). */
+  status: z.number().int().nonnegative(),
+  outcome: z.enum(ATTEMPT_OUTCOMES),
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  /** The counts are not the provider's report: counted by the gateway, or (timeout) the request's worst case. */
+  estimated: z.boolean(),
+  /** The attempt at the catalog's price, minor credit units. */
+  cost_minor: minor,
+  /** What the provider charges the operator for it (the deployment's cost price; default the catalog price). */
+  provider_cost_minor: minor,
+  payer: z.enum(["caller", "operator", "none"]),
+  duration_ms: z.number().int().nonnegative(),
+});
+export type AttemptV1 = z.infer<typeof AttemptV1>;
+
+/**
+ * `usage.v1.recorded`: one per request that reached a provider (billed, or failed at every attempt). NATS message id = request_id. Strings
  * are bounded so that no valid event can be refused by Postgres (an index row too large).
  */
 export const UsageEventV1 = z.object({
@@ -110,6 +146,12 @@ export const UsageEventV1 = z.object({
   cost_minor: minor,
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
+  /**
+   * Every upstream attempt the request made, in order (added in place: older events have none,
+   * ledgers that predate it drop the field). An event for a request that failed at every attempt
+   * has cost_minor 0 and the error's status.
+   */
+  attempts: z.array(AttemptV1).max(MAX_RECORDED_ATTEMPTS).default([]),
   /** Guardrail outcomes in rule order (empty when the organization has no rules). */
   guardrails: z
     .array(z.object({ plugin: z.string(), name: z.string().optional(), outcome: z.enum(["pass", "denied", "masked", "logged", "error", "skipped"]) }))

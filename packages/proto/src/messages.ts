@@ -44,6 +44,10 @@ export interface Deployment {
   upstream_model: string;
   priority: number;
   weight: number;
+  /** What the provider charges the operator per million input tokens, minor units; absent = the model's price. */
+  cost_input_price_minor_per_mtok?: number;
+  /** What the provider charges the operator per million output tokens, minor units; absent = the model's price. */
+  cost_output_price_minor_per_mtok?: number;
 }
 export interface Model {
   id: string;
@@ -310,6 +314,38 @@ export interface UsageRecord {
   journal_txn_id: string;
   /** Unix ms when the ledger applied the record. */
   recorded_at_ms: number;
+  /** The upstream attempts, JSON (AttemptV1[] of @gateway/events); "[]" for records before attempts were kept. */
+  attempts_json: string;
+  /** What the provider charges the operator for all the attempts, minor units. */
+  provider_cost_minor: number;
+}
+/** Window [from_ms, to_ms) in Unix milliseconds (by request receipt). */
+export interface CostReportRequest {
+  from_ms: number;
+  to_ms: number;
+}
+export interface ProviderDayCost {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  provider: string;
+  attempts: number;
+  /** Attempts not served (failed, timeout). */
+  unserved: number;
+  provider_cost_minor: number;
+  /** Of provider_cost_minor: nobody was billed for it. */
+  absorbed_minor: number;
+}
+export interface OrgMargin {
+  org_id: string;
+  requests: number;
+  billed_minor: number;
+  provider_cost_minor: number;
+  absorbed_minor: number;
+  margin_minor: number;
+}
+export interface CostReportResponse {
+  providers: ProviderDayCost[];
+  orgs: OrgMargin[];
 }
 /** Window [from_ms, to_ms) in Unix milliseconds. */
 export interface ExportUsageRequest {
@@ -394,4 +430,5 @@ export type LedgerServiceMethods = {
   TopUp: [TopUpRequest, TopUpResponse];
   ListHolds: [ListHoldsRequest, ListHoldsResponse];
   ExportUsage: [ExportUsageRequest, ServerStream<UsagePage>];
+  CostReport: [CostReportRequest, CostReportResponse];
 };

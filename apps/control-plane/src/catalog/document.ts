@@ -39,6 +39,9 @@ const DeploymentDoc = z.object({
   upstream_model: z.string().min(1),
   priority: z.number().int().default(0),
   weight: z.number().int().positive().default(1),
+  /** What this provider charges the operator per million input (output) tokens: attempt records and margin; absent = the model's price. */
+  cost_input_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
+  cost_output_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
 });
 
 const aspect = z.string().regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "an aspect ratio <w>:<h>, e.g. 16:9");

@@ -8,6 +8,7 @@
  *   catalog apply -f FILE
  *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
  *   usage export --org ORG --from T --to T [--format csv|jsonl]   (the data on stdout, not one object)
+ *   usage costs --from T --to T
  *   journal tail [--from-start | --since T] [--count N]          (one JSON line per posting)
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
@@ -43,6 +44,9 @@ const USAGE = `usage: gatewayctl <command> [--json]
                                    usage records received in [from, to) with their line items, oldest
                                    first, streamed to stdout (docs/billing.md: columns and units);
                                    T is ISO-8601: 2026-11-01 (UTC) or 2026-11-01T09:30:00Z / +01:00
+  usage costs --from T --to T      what upstream attempts cost in [from, to): per UTC day and provider
+                                   (attempts, unserved, provider cost, absorbed by the operator) and per
+                                   organization (billed, provider cost, absorbed, margin); docs/billing.md
   journal tail [--from-start | --since T] [--count N] [--nats URL]
                                    follows the ledger's journal: one JSON line per posting, until
                                    Ctrl-C (or N postings); by default only postings made from now on
@@ -295,6 +299,16 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       }
       if (!started && format === "csv") await write(CSV_HEADER);
       return;
+    }
+    case "usage costs": {
+      if (pos.length > 0) throw new UsageError("usage costs takes --from and --to, no positional arguments");
+      const fromMs = instantFlag(v.from, "--from");
+      const toMs = instantFlag(v.to, "--to");
+      if (fromMs >= toMs) throw new UsageError(`--from must be before --to (the window is [from, to)), got ${new Date(fromMs).toISOString()} and ${new Date(toMs).toISOString()}`);
+      const r = await clients().ledger.CostReport({ from_ms: fromMs, to_ms: toMs });
+      const providers = r.providers.map((p) => `${p.day}\t${p.provider}\tattempts ${p.attempts}\tunserved ${p.unserved}\tprovider cost ${p.provider_cost_minor}\tabsorbed ${p.absorbed_minor}`);
+      const orgs = r.orgs.map((o) => `${o.org_id}\trequests ${o.requests}\tbilled ${o.billed_minor}\tprovider cost ${o.provider_cost_minor}\tabsorbed ${o.absorbed_minor}\tmargin ${o.margin_minor}`);
+      return out.print({ providers: r.providers, orgs: r.orgs }, [...(providers.length ? providers : ["(no attempts)"]), "", ...orgs].join("\n"));
     }
     case "journal tail": {
       if (pos.length > 0) throw new UsageError("journal tail takes no positional arguments");

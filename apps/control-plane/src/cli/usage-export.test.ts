@@ -27,6 +27,37 @@ const record: UsageRecord = {
   duration_ms: 41,
   journal_txn_id: "post_1",
   recorded_at_ms: Date.UTC(2026, 10, 1, 9, 30, 1),
+  attempts_json: JSON.stringify([
+    {
+      attempt: 1,
+      provider: "fake",
+      upstream_model: "m",
+      status: 503,
+      outcome: "failed",
+      input_tokens: 0,
+      output_tokens: 0,
+      estimated: false,
+      cost_minor: 0,
+      provider_cost_minor: 0,
+      payer: "none",
+      duration_ms: 4,
+    },
+    {
+      attempt: 2,
+      provider: "fake",
+      upstream_model: "m",
+      status: 200,
+      outcome: "served",
+      input_tokens: 12,
+      output_tokens: 30,
+      estimated: false,
+      cost_minor: 21,
+      provider_cost_minor: 15,
+      payer: "caller",
+      duration_ms: 30,
+    },
+  ]),
+  provider_cost_minor: 15,
 };
 
 describe("usage export formats", () => {
@@ -42,7 +73,9 @@ describe("usage export formats", () => {
     const line = formatRecord(record, "csv");
     expect(line).toBe(
       'req_1,org_1,key_1,2026-11-01T09:30:00.250Z,2026-11-01T09:30:01.000Z,gw-chat-mini,chat,fake,"odd,""name""\nwith a newline",200,true,false,41,12,2,0,30,5,150000,600000,21,post_1,' +
-        '"[{""item"":""input_tokens"",""quantity"":10,""unit_price_minor"":150000,""per"":""1M tokens""}]"\r\n',
+        '"[{""item"":""input_tokens"",""quantity"":10,""unit_price_minor"":150000,""per"":""1M tokens""}]",15,' +
+        '"[{""attempt"":1,""provider"":""fake"",""upstream_model"":""m"",""status"":503,""outcome"":""failed"",""input_tokens"":0,""output_tokens"":0,""estimated"":false,""cost_minor"":0,""provider_cost_minor"":0,""payer"":""none"",""duration_ms"":4},' +
+        '{""attempt"":2,""provider"":""fake"",""upstream_model"":""m"",""status"":200,""outcome"":""served"",""input_tokens"":12,""output_tokens"":30,""estimated"":false,""cost_minor"":21,""provider_cost_minor"":15,""payer"":""caller"",""duration_ms"":30}]"\r\n',
     );
   });
 
@@ -52,5 +85,10 @@ describe("usage export formats", () => {
     const o = JSON.parse(line) as Record<string, unknown>;
     expect(Object.keys(o)).toEqual([...USAGE_COLUMNS]);
     expect(o).toMatchObject({ created_at: "2026-11-01T09:30:00.250Z", stream: true, cost_minor: 21, status: 200, line_items: [{ item: "input_tokens", quantity: 10 }] });
+    expect(o.provider_cost_minor).toBe(15);
+    expect(o.attempts).toMatchObject([
+      { attempt: 1, outcome: "failed", payer: "none" },
+      { attempt: 2, outcome: "served", payer: "caller", cost_minor: 21 },
+    ]);
   });
 });

@@ -30,6 +30,8 @@ export const USAGE_COLUMNS = [
   "cost_minor",
   "journal_txn_id",
   "line_items",
+  "provider_cost_minor",
+  "attempts",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -60,6 +62,8 @@ function row(r: UsageRecord): Row {
     cost_minor: r.cost_minor,
     journal_txn_id: r.journal_txn_id,
     line_items: JSON.parse(r.line_items_json || "[]") as unknown[],
+    provider_cost_minor: r.provider_cost_minor,
+    attempts: JSON.parse(r.attempts_json || "[]") as unknown[],
   };
 }
 
@@ -71,7 +75,7 @@ export function csvField(value: string): string {
 /** The CSV header line (CRLF-terminated, as RFC 4180 has it). */
 export const CSV_HEADER = `${USAGE_COLUMNS.join(",")}\r\n`;
 
-/** One record as a CSV line (line items as a compact JSON array in one field) or a JSON line (nested). */
+/** One record as a CSV line (line items and attempts as compact JSON arrays in one field each) or a JSON line (nested). */
 export function formatRecord(r: UsageRecord, format: UsageFormat): string {
   const o = row(r);
   if (format === "jsonl") return `${JSON.stringify(o)}\n`;

@@ -72,6 +72,10 @@ export interface DeploymentsTable {
   upstream_model: string;
   priority: number;
   weight: number;
+  /** What the provider charges the operator, minor units per million input tokens; null = the model's price. */
+  cost_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Per million output tokens; null = the model's price. */
+  cost_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrgModelsTable {

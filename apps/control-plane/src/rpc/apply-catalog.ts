@@ -42,7 +42,17 @@ export function applyCatalog(ctx: ControlContext) {
         if (deployments.length) {
           await trx
             .insertInto("deployments")
-            .values(deployments.map((d) => ({ model_id: m.id, provider_code: d.provider, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })))
+            .values(
+              deployments.map((d) => ({
+                model_id: m.id,
+                provider_code: d.provider,
+                upstream_model: d.upstream_model,
+                priority: d.priority,
+                weight: d.weight,
+                cost_input_price_minor_per_mtok: d.cost_input_price_minor_per_mtok,
+                cost_output_price_minor_per_mtok: d.cost_output_price_minor_per_mtok,
+              })),
+            )
             .execute();
         }
       }

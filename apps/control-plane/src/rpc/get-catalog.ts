@@ -34,7 +34,16 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.cache_write_price_minor_per_mtok !== null ? { cache_write_price_minor_per_mtok: m.cache_write_price_minor_per_mtok } : {}),
           ...(m.reasoning_price_minor_per_mtok !== null ? { reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok } : {}),
           ...(m.web_search_price_minor !== null ? { web_search_price_minor: m.web_search_price_minor } : {}),
-          deployments: deployments.filter((d) => d.model_id === m.id).map((d) => ({ provider: d.provider_code, upstream_model: d.upstream_model, priority: d.priority, weight: d.weight })),
+          deployments: deployments
+            .filter((d) => d.model_id === m.id)
+            .map((d) => ({
+              provider: d.provider_code,
+              upstream_model: d.upstream_model,
+              priority: d.priority,
+              weight: d.weight,
+              ...(d.cost_input_price_minor_per_mtok !== null ? { cost_input_price_minor_per_mtok: d.cost_input_price_minor_per_mtok } : {}),
+              ...(d.cost_output_price_minor_per_mtok !== null ? { cost_output_price_minor_per_mtok: d.cost_output_price_minor_per_mtok } : {}),
+            })),
         })),
         providers: providers.map((p) => ({
           code: p.code,

@@ -56,6 +56,8 @@ export interface Admission<C extends Capability> {
   /** The deployments to try, in order (never empty). */
   planned: Planned<C>[];
   reservation: Reservation;
+  /** The most the request can cost and its parts (zero for a free request). */
+  bound: Bound;
   /** A dry run's answer: the most the request can cost and how it was bounded. */
   estimate?: Estimate;
 }
@@ -109,7 +111,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     if (pending) await pending;
   }
   if (req.verify) await stage(res, "verify", req.verify);
-  if (req.free) return { model, planned, reservation: NOTHING_HELD, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, { prompt: 0, output: 0, perUse: 0, total: 0 }) } : {}) };
+  if (req.free) return { model, planned, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
@@ -119,7 +121,7 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
     const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
     held.settle(0);
-    return { model, planned, reservation: NOTHING_HELD, estimate: estimateOf(req, model, planned, bound) };
+    return { model, planned, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
   }
   const hold = stage(res, "credits.hold", () =>
     req.dedicatedHold
@@ -128,18 +130,22 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
   );
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
-  return { model, planned, reservation };
+  return { model, planned, reservation, bound };
 }
 
 /** The most a request can cost (minor credit units) and its parts: the prompt and output token bounds, or a unit price, and per-use tools. */
-interface Bound {
+export interface Bound {
   /** Prompt tokens at most (0 on routes priced by unit). */
   prompt: number;
   /** Output tokens at most, every choice. */
   output: number;
   perUse: number;
   total: number;
+  /** Priced by unit (images, video): total is the unit price, not tokens. */
+  unitPriced?: boolean;
 }
+
+const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
 
 /**
  * The request's bound, taken after the input guardrails: what their masks added to the prompt
@@ -148,7 +154,7 @@ interface Bound {
 function boundOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, grownBytes = 0): Bound {
   const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
-  if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse };
+  if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
   const asked = req.promptTokensBound(model) + grownBytes;
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
   return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model) + perUse };

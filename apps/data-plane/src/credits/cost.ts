@@ -1,5 +1,5 @@
 import type { LineItem } from "@gateway/events";
-import type { Model } from "@gateway/proto";
+import type { Deployment, Model } from "@gateway/proto";
 
 /**
  * Token counts as the gateway normalizes them (docs/billing.md, "Token accounting"): the three
@@ -117,4 +117,25 @@ function clamp(part: number | undefined, total: number): number {
 /** Output token count of delivered text when the upstream reported none (4 chars/token, rounded up). */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/**
+ * The token prices a deployment's provider charges the operator (docs/billing.md, "Attempts and who
+ * pays"): the deployment's input and output cost prices, and the model's cache and reasoning prices
+ * scaled by the same ratio; a deployment without cost prices is charged at the model's prices.
+ */
+export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_input_price_minor_per_mtok" | "cost_output_price_minor_per_mtok">): PricedModel {
+  const ci = d.cost_input_price_minor_per_mtok;
+  const co = d.cost_output_price_minor_per_mtok;
+  if (ci === undefined && co === undefined) return model;
+  const p = tokenPrices(model);
+  const scaled = (price: number, base: number, cost: number | undefined) => (cost === undefined ? price : base > 0 ? Math.round((price * cost) / base) : cost);
+  return {
+    input_price_minor_per_mtok: ci ?? p.input,
+    cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, ci),
+    cache_write_price_minor_per_mtok: scaled(p.cacheWrite, p.input, ci),
+    output_price_minor_per_mtok: co ?? p.output,
+    reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, co),
+    web_search_price_minor: model.web_search_price_minor,
+  };
 }

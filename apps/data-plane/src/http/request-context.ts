@@ -1,5 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import type { Response } from "express";
+import type { AttemptV1 } from "@gateway/events";
 import type { RuleOutcome } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
 import type { RateLimitState } from "../admission/rate-limiter.js";
@@ -27,7 +28,7 @@ export interface RequestLocals {
   /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */
   bodyBytes?: number;
   /** The deployment that served (or last failed), its retries and the providers fallen back from. */
-  served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[] };
+  served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[]; attempts: AttemptV1[] };
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
   rateLimit?: RateLimitState;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */

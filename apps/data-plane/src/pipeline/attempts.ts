@@ -1,7 +1,11 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
+import { MAX_RECORDED_ATTEMPTS, type AttemptV1 } from "@gateway/events";
 import { SpanKind, endWithError, type Span } from "@gateway/observability";
+import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
+import type { Bound } from "../admission/admit.js";
+import { maxTokenCostMinor, providerPrices } from "../credits/cost.js";
 import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify, type UpstreamResponse } from "../providers/upstream-client.js";
@@ -51,53 +55,141 @@ export function clampedTimeout(ctx: DataPlaneContext, req: Request): number {
 }
 
 /**
+ * The worst one attempt can cost, for the attempt policy and for the record of an attempt whose
+ * outcome the provider never told (a timeout after it received the request).
+ */
+export interface WorstCase {
+  input_tokens: number;
+  output_tokens: number;
+  /** At the catalog's price, minor credit units: the request's bound. */
+  cost_minor: number;
+  /** At the deployment's cost price. */
+  providerCost(target: UpstreamTarget): number;
+}
+
+/** A request's worst case per attempt: its bound, at the catalog's price and at each deployment's cost price. */
+export function worstCaseOf(model: Model, bound: Bound): WorstCase {
+  return {
+    input_tokens: bound.prompt,
+    output_tokens: bound.output,
+    cost_minor: bound.total,
+    providerCost(t) {
+      const prices = providerPrices(model, t.deployment);
+      return bound.unitPriced || prices === model ? bound.total : maxTokenCostMinor(bound.prompt, bound.output, prices) + bound.perUse;
+    },
+  };
+}
+
+/** What the attempt loop needs of the request beside its deployments. */
+export interface AttemptCall {
+  res: Response;
+  /** Aborts when the client goes away. */
+  client: AbortSignal;
+  /** The credit held for the request, minor units: the worst cases of all attempts must fit in it. */
+  holdMinor: number;
+  worst: WorstCase;
+}
+
+/** The attempts a request made, as the ledger records them (the served one is completed when billed, pipeline/bill.ts). */
+export type AttemptRecords = AttemptV1[];
+
+function recordAttempt(attempts: AttemptRecords, a: Omit<AttemptV1, "attempt">): AttemptV1 {
+  const rec = { attempt: attempts.length + 1, ...a };
+  // Bounded: retries × deployments stay far below it; past it the last slot shows the latest.
+  if (attempts.length < MAX_RECORDED_ATTEMPTS) attempts.push(rec);
+  else attempts[MAX_RECORDED_ATTEMPTS - 1] = rec;
+  return rec;
+}
+
+/**
  * The one attempt loop of every route: calls `attempt` on the planned deployments until one
- * succeeds. A retryable failure (transport, 429, 5xx, an invalid answer) retries the same
- * deployment with exponential backoff and full jitter (Retry-After honoured up to the cap), then
- * falls back to the next; every outcome feeds the circuit breaker and the attempts metric. What
- * served the request (or what failed) is recorded in the request's locals for the response headers.
- * A client that went away stops the loop (no new attempt starts) with ClientGoneError; a timeout
- * after the request reached the provider ends it with that timeout (a 504).
+ * succeeds. A retryable failure (transport, 429, 5xx, an invalid answer: the provider generated
+ * nothing) retries the same deployment with exponential backoff and full jitter (Retry-After
+ * honoured up to the cap), then falls back to the next; every outcome feeds the circuit breaker and
+ * the attempts metric, and is recorded for the ledger (AttemptV1). What served the request (or
+ * what failed) is recorded in the request's locals for the response headers.
+ *
+ * The attempt policy (docs/billing.md, "Attempts and who pays"): an attempt that reached the
+ * provider and timed out counts at its worst case (the request's bound: the provider may still be
+ * generating it and will bill it); another attempt starts only while the worst cases of all such
+ * attempts and the next one fit the hold, otherwise the timeout is the answer (a 504). With a hold
+ * of one bound, that is no attempt after such a timeout. A client that went away stops the loop (no
+ * new attempt starts) with ClientGoneError.
  */
 export async function attemptAll<P extends { target: UpstreamTarget }, T>(
   ctx: DataPlaneContext,
-  res: Response,
+  call: AttemptCall,
   planned: readonly P[],
-  client: AbortSignal,
   attempt: (p: P) => Promise<T>,
 ): Promise<{ planned: P; value: T }> {
+  const { res, client, holdMinor, worst } = call;
   const l = locals(res);
-  const served = { provider: "", upstreamModel: "", retries: 0, fallbacks: [] as string[] };
+  const attempts: AttemptRecords = [];
+  const served = { provider: "", upstreamModel: "", retries: 0, fallbacks: [] as string[], attempts };
   l.served = served;
   const { upstreamRetries, retryMaxMs, retryBaseMs } = ctx.config;
   let lastErr: GatewayError | UpstreamTransportError | undefined;
+  // Worst cases of the attempts the provider may bill although they served nothing, minor units.
+  let exposed = 0;
   for (let i = 0, n = 0; i < planned.length; n++) {
     if (client.aborted) throw new ClientGoneError();
     const p = planned[i]!;
-    const breakerKey = CircuitBreaker.key(p.target.provider.code, p.target.deployment.upstream_model);
-    served.provider = p.target.provider.code;
-    served.upstreamModel = p.target.deployment.upstream_model;
+    const { provider, deployment } = p.target;
+    const breakerKey = CircuitBreaker.key(provider.code, deployment.upstream_model);
+    served.provider = provider.code;
+    served.upstreamModel = deployment.upstream_model;
     const span = l.trace?.recording ? attemptSpan(res, p, n, served.retries, i) : undefined;
     const startedAt = performance.now();
+    const unbilled = (outcome: AttemptV1["outcome"], status: number) =>
+      recordAttempt(attempts, {
+        provider: provider.code,
+        upstream_model: deployment.upstream_model,
+        status,
+        outcome,
+        input_tokens: 0,
+        output_tokens: 0,
+        estimated: false,
+        cost_minor: 0,
+        provider_cost_minor: 0,
+        payer: "none",
+        duration_ms: Math.round(performance.now() - startedAt),
+      });
     try {
       const value = await (span ? withSpan(span, () => attempt(p)) : attempt(p));
       l.upstreamMs = performance.now() - startedAt;
-      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome: "ok" });
+      // Completed by the bill with the usage and cost (or, if nothing is billed, by the failure record).
+      unbilled("served", 200);
+      ctx.metrics.upstreamAttempts.inc({ provider: provider.code, outcome: "ok" });
       ctx.breaker.success(breakerKey);
       if (span) endAttempt(span, "ok");
       return { planned: p, value };
     } catch (err) {
       if (err instanceof ClientGoneError) {
+        unbilled("client_gone", 0);
         if (span) endAttempt(span, "aborted", err);
         throw err;
       }
       const e = err instanceof GatewayError ? err : classify(err, client);
       const outcome = e instanceof UpstreamTransportError ? e.kind : e.code;
-      ctx.metrics.upstreamAttempts.inc({ provider: p.target.provider.code, outcome });
+      ctx.metrics.upstreamAttempts.inc({ provider: provider.code, outcome });
       if (span) endAttempt(span, outcome, e);
+      const sentTimeout = e instanceof UpstreamTransportError && e.kind === "timeout" && e.sent;
+      if (sentTimeout) {
+        // The provider received it and may bill it: its worst case, absorbed by the operator.
+        const rec = unbilled("timeout", 0);
+        Object.assign(rec, {
+          input_tokens: worst.input_tokens,
+          output_tokens: worst.output_tokens,
+          estimated: true,
+          cost_minor: worst.cost_minor,
+          provider_cost_minor: worst.providerCost(p.target),
+          payer: "operator",
+        });
+        exposed += worst.cost_minor;
+      } else unbilled(client.aborted ? "client_gone" : "failed", e instanceof GatewayError ? (e.context.upstream_status ?? 0) : 0);
       if (client.aborted) throw new ClientGoneError();
       // A timeout ends the request but still tells of the deployment's health.
-      const again = retryable(e);
+      const again = retryable(e) || (sentTimeout && exposed + worst.cost_minor <= holdMinor);
       if (again || timedOut(e)) ctx.breaker.failure(breakerKey);
       if (!again) throw toGatewayError(e);
       lastErr = e;
@@ -108,7 +200,7 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
         await new Promise((r) => setTimeout(r, Math.max(backoff, retryAfterMs ?? 0)));
         continue;
       }
-      served.fallbacks.push(p.target.provider.code);
+      served.fallbacks.push(provider.code);
       served.retries = 0;
       i++;
     }
@@ -145,7 +237,9 @@ function endAttempt(span: Span, outcome: string, err?: Error): void {
 export async function upstreamFailure(up: UpstreamResponse, mapError: (status: number, text: string, retryAfter: string | undefined) => GatewayError): Promise<GatewayError> {
   const text = await up.body.text().catch(() => "");
   const ra = up.headers["retry-after"];
-  return mapError(up.status, text, typeof ra === "string" ? ra : undefined);
+  const err = mapError(up.status, text, typeof ra === "string" ? ra : undefined);
+  err.context.upstream_status = up.status;
+  return err;
 }
 
 /** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */

@@ -1,14 +1,16 @@
 import type { Response } from "express";
-import type { LineItem, UsageEventV1 } from "@gateway/events";
+import { GatewayError } from "@gateway/errors";
+import type { AttemptV1, LineItem, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import { SpanKind, endWithError, traceparentOf } from "@gateway/observability";
 import type { DataPlaneContext } from "../context.js";
-import { usageLineItems } from "../credits/cost.js";
+import { lineItemsCostMinor, providerPrices, usageLineItems } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
-import { locals } from "../http/request-context.js";
+import { locals, type RequestLocals } from "../http/request-context.js";
 import { startSpan } from "../http/tracing.js";
 import type { NormalizedUsage, UpstreamTarget } from "../providers/index.js";
+import { ClientGoneError, type WorstCase } from "./attempts.js";
 
 /** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
 export interface Charge {
@@ -17,49 +19,124 @@ export interface Charge {
   lineItems?: LineItem[];
 }
 
+/** How the served attempt ended when not simply served: the caller left (billed what the provider did), or the provider cut a stream. */
+export type EndedEarly = "client_gone" | "cut";
+
 /** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
 export async function billUsage(
   ctx: DataPlaneContext,
   res: Response,
-  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; charge: Charge; stream: boolean; status: number },
+  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; charge: Charge; stream: boolean; status: number; ended?: EndedEarly },
 ): Promise<void> {
   const l = locals(res);
   const { usage, costMinor, lineItems } = o.charge;
-  const event: UsageEventV1 = {
-    version: 1,
-    request_id: l.requestId,
-    org_id: l.key!.org_id,
-    key_id: l.key!.key_id,
-    model: o.model.id,
-    route: o.route,
-    provider: o.target.provider.code,
-    upstream_model: o.target.deployment.upstream_model,
-    lease_id: o.reservation.leaseId,
-    usage: {
-      input_tokens: usage.input_tokens,
-      output_tokens: usage.output_tokens,
-      cached_input_tokens: usage.cached_input_tokens,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      reasoning_tokens: usage.reasoning_tokens ?? 0,
-      estimated: usage.estimated,
-    },
-    input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
-    output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
-    cost_minor: costMinor,
-    // Token items are the ones costMinor priced (every token once, at one price).
-    line_items: lineItems ?? usageLineItems(usage, o.model),
-    guardrails: guardrailOutcomes(res),
-    stream: o.stream,
-    status: o.status,
-    created_at_ms: l.startedAt,
-    duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
+  const attempts = l.served?.attempts ?? [];
+  // The attempt that served (the last): what the provider did, billed to the caller.
+  const last = attempts[attempts.length - 1];
+  if (last?.outcome === "served") {
+    last.outcome = o.ended ?? (o.status === 499 ? "client_gone" : "served");
+    last.input_tokens = usage.input_tokens;
+    last.output_tokens = usage.output_tokens;
+    last.estimated = usage.estimated;
+    last.cost_minor = costMinor;
+    last.provider_cost_minor = lineItems ? costMinor : providerCost(usage, costMinor, o.model, o.target);
+    last.payer = "caller";
+  }
+  const event = usageEvent(l, { ...o, attempts });
+  event.usage = {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cached_input_tokens: usage.cached_input_tokens,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    reasoning_tokens: usage.reasoning_tokens ?? 0,
+    estimated: usage.estimated,
   };
+  event.cost_minor = costMinor;
+  // Token items are the ones costMinor priced (every token once, at one price).
+  event.line_items = lineItems ?? usageLineItems(usage, o.model);
+  event.guardrails = guardrailOutcomes(res);
   const publishedAt = performance.now();
   if (l.trace?.recording) await publishTraced(ctx, res, event);
   else await ctx.publisher.publish(event);
   l.usageMs = performance.now() - publishedAt;
   o.reservation.settle(costMinor);
   if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, usage.input_tokens + usage.output_tokens);
+}
+
+/** The provider's charge to the operator for the served attempt: at the deployment's cost prices, or the catalog's. */
+function providerCost(usage: NormalizedUsage, costMinor: number, model: Model, target: UpstreamTarget): number {
+  const prices = providerPrices(model, target.deployment);
+  return prices === model ? costMinor : lineItemsCostMinor(usageLineItems(usage, prices));
+}
+
+/**
+ * A request that served nothing: its attempts are recorded in a usage event of cost 0 and the
+ * error's status (none when no attempt was made). An attempt that served but whose request failed
+ * after it (a video job that could not be stored) is the operator's, at its worst case. Nothing was
+ * billed, so the error is answered whether or not the event could be recorded.
+ */
+export async function billFailure(ctx: DataPlaneContext, res: Response, o: { model: Model; route: string; reservation: Reservation; worst: WorstCase; err: unknown }): Promise<void> {
+  const l = locals(res);
+  const served = l.served;
+  if (!served?.attempts.length) return;
+  const last = served.attempts[served.attempts.length - 1]!;
+  if (last.outcome === "served") {
+    // At the catalog's price: the record keeps no deployment to price it at cost.
+    Object.assign(last, {
+      input_tokens: o.worst.input_tokens,
+      output_tokens: o.worst.output_tokens,
+      estimated: true,
+      cost_minor: o.worst.cost_minor,
+      provider_cost_minor: o.worst.cost_minor,
+      payer: "operator",
+    });
+  }
+  const status = o.err instanceof ClientGoneError ? 499 : o.err instanceof GatewayError ? o.err.httpStatus : 500;
+  const event = usageEvent(l, {
+    model: o.model,
+    route: o.route,
+    provider: last.provider,
+    upstreamModel: last.upstream_model,
+    reservation: o.reservation,
+    stream: false,
+    status,
+    attempts: served.attempts,
+  });
+  event.guardrails = guardrailOutcomes(res);
+  try {
+    await ctx.publisher.publish(event);
+  } catch (err) {
+    ctx.log.warn({ err, request_id: l.requestId }, "the attempts of a failed request could not be recorded");
+  }
+}
+
+/** A usage event with nothing billed yet: the request, the deployment, the attempts. */
+function usageEvent(
+  l: RequestLocals,
+  o: { model: Model; route: string; target?: UpstreamTarget; provider?: string; upstreamModel?: string; reservation: Reservation; stream: boolean; status: number; attempts: AttemptV1[] },
+): UsageEventV1 {
+  return {
+    version: 1,
+    request_id: l.requestId,
+    org_id: l.key!.org_id,
+    key_id: l.key!.key_id,
+    model: o.model.id,
+    route: o.route,
+    provider: o.target?.provider.code ?? o.provider ?? "",
+    upstream_model: o.target?.deployment.upstream_model ?? o.upstreamModel ?? "",
+    lease_id: o.reservation.leaseId,
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
+    output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,
+    cost_minor: 0,
+    line_items: [],
+    attempts: o.attempts,
+    guardrails: [],
+    stream: o.stream,
+    status: o.status,
+    created_at_ms: l.startedAt,
+    duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
+  };
 }
 
 /**

@@ -42,7 +42,7 @@ describe("serveChat: a stream retried before its first byte", () => {
     const { call, served } = await openStream(bed);
 
     expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "alpha"]);
-    expect(bed.res.locals.served).toEqual({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
+    expect(bed.res.locals.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
     expect(bed.attempts.map((a) => a.outcome)).toEqual([first.kind === "refused" ? "connect" : "upstream_error", "ok"]);
     // Served once its first frame is ready, but nothing is written before the ending.
     expect(served.stream.pending).toContain('"role":"assistant"');
@@ -69,6 +69,11 @@ describe("serveChat: a stream retried before its first byte", () => {
     expect(bed.published).toHaveLength(1);
     expect(bed.published[0]).toMatchObject({ provider: "alpha", status: 200, stream: true, usage: { input_tokens: 12, output_tokens: 3, estimated: false } });
     expect(bed.settled).toEqual([12 + 2 * 3]);
+    // Both attempts are recorded: the first generated nothing (nobody pays), the second is the caller's.
+    expect(bed.published[0]!.attempts).toMatchObject([
+      { attempt: 1, provider: "alpha", status: first.kind === "json" ? 503 : 0, outcome: "failed", cost_minor: 0, payer: "none" },
+      { attempt: 2, provider: "alpha", status: 200, outcome: "served", input_tokens: 12, output_tokens: 3, cost_minor: 12 + 2 * 3, provider_cost_minor: 12 + 2 * 3, payer: "caller" },
+    ]);
   });
 
   it("the client leaving while the first attempt fails starts no new attempt and bills nothing", async () => {
@@ -132,7 +137,7 @@ describe("serveChat: fallback with the hold-back (a stream is served only once i
     expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "beta"]);
     expect(bed.upstream.calls[0]!.body!.destroyed).toBe(destroyed);
     expect(served.target.provider.code).toBe("beta");
-    expect(bed.res.locals.served).toEqual({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
+    expect(bed.res.locals.served).toMatchObject({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
     // The failure fed the breaker: alpha cools down (threshold 1), beta does not.
     expect(bed.ctx.breaker.isOpen(CircuitBreaker.key("alpha", "alpha-model"))).toBe(true);
     expect(bed.ctx.breaker.isOpen(CircuitBreaker.key("beta", "beta-model"))).toBe(false);
@@ -174,5 +179,7 @@ describe("serveChat: fallback with the hold-back (a stream is served only once i
     expect(bed.published).toHaveLength(1);
     // No usage came: the prompt (400 bytes / 4) and the delivered "Par" (1 token) are counted.
     expect(bed.published[0]).toMatchObject({ provider: "alpha", status: 200, usage: { input_tokens: 100, output_tokens: 1, estimated: true } });
+    // Cut by the provider: billed to the caller for what it delivered, marked as counted.
+    expect(bed.published[0]!.attempts).toMatchObject([{ attempt: 1, outcome: "cut", estimated: true, payer: "caller", cost_minor: bed.published[0]!.cost_minor }]);
   });
 });

@@ -41,7 +41,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   // The decoded body size, for the prompt estimate when a provider reports no usage.
   const bodyBytes = call.state.bodyBytes ?? 0;
   if (s.stream) {
-    const { planned, value: stream } = await attemptAll(ctx, res, s.routes, client, async ({ target, translation: t }) => {
+    const { planned, value: stream } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
       const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, client);
       if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
       const opened = new OpenedStream(up, t.streamParser(target), t.shape.stream(), streamOutputChecker(res, t.shape.route));
@@ -60,7 +60,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     });
     return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.text, stream.reported) };
   }
-  const { planned, value: parsed } = await attemptAll(ctx, res, s.routes, client, async ({ target, translation: t }) => {
+  const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
     if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
     let json: unknown;

@@ -5,12 +5,12 @@ import { runStage } from "../guardrails/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { locals } from "../http/request-context.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
-import { billUsage, type Charge } from "./bill.js";
+import { billUsage, type Charge, type EndedEarly } from "./bill.js";
 import type { Call, Served, ServedAnswer, ServedStream } from "./route.js";
 import { relay } from "./stream.js";
 
 /** Publishes the usage event (durable before anything more is sent) and settles the hold. */
-type Bill = (target: UpstreamTarget, charge: Charge, status: number) => Promise<void>;
+type Bill = (target: UpstreamTarget, charge: Charge, status: number, ended?: EndedEarly) => Promise<void>;
 
 /**
  * The one ending of every model route, after its attempts served something: the only place that
@@ -25,7 +25,7 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
     return send(res, JSON.stringify(served.body));
   }
   const stream = served.kind === "stream";
-  const bill: Bill = (target, charge, status) => billUsage(ctx, res, { model, route, target, reservation, charge, stream, status });
+  const bill: Bill = (target, charge, status, ended) => billUsage(ctx, res, { model, route, target, reservation, charge, stream, status, ended });
   return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
 }
 
@@ -90,7 +90,7 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
   const charge = served.charge();
   // A complete answer is stored (when the shape keeps answers) before its last frames say so.
   const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(charge.usage) : undefined;
-  await bill(target, charge, denied ? 400 : 200);
+  await bill(target, charge, denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
   await kept;
   if (client.aborted) return;
   const { requestId } = locals(res);

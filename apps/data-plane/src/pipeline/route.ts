@@ -8,8 +8,8 @@ import type { GuardTexts } from "../guardrails/index.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
 import { locals } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
-import { ClientGoneError, clampedTimeout, clientSignal } from "./attempts.js";
-import type { Charge } from "./bill.js";
+import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
+import { billFailure, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
 
@@ -73,14 +73,11 @@ function requestState(res: Response): RequestState {
   return { requestId: l.requestId, startedAt: l.startedAt, key: l.key!, bodyBytes: l.bodyBytes };
 }
 
-/** What a route's serve stage gets: the validated body, admission's result and the request's bounds. */
-export interface Call<B, C extends Capability> extends Admission<C> {
+/** What a route's serve stage gets: the validated body, admission's result and the request's bounds (and what the attempt loop needs). */
+export interface Call<B, C extends Capability> extends Admission<C>, AttemptCall {
   body: B;
   state: RequestState;
   req: Request;
-  res: Response;
-  /** Aborts when the client goes away. */
-  client: AbortSignal;
   /** Per-attempt timeout, ms (x-gateway-timeout-ms clamped). */
   timeoutMs: number;
 }
@@ -120,13 +117,25 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
     const state = requestState(res);
     const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
     try {
-      const call: Call<B, C> = { body, state, ...admission, req, res, client: clientSignal(res), timeoutMs: clampedTimeout(ctx, req) };
+      const call: Call<B, C> = {
+        body,
+        state,
+        ...admission,
+        req,
+        res,
+        client: clientSignal(res),
+        timeoutMs: clampedTimeout(ctx, req),
+        holdMinor: admission.reservation.amount,
+        worst: worstCaseOf(admission.model, admission.bound),
+      };
       let served: Served;
       try {
         // A dry run ends at admission: nothing held, no provider called, the estimate is the answer.
         served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(res, "serve", () => spec.serve(ctx, call));
       } catch (err) {
-        // The client left before anything was served: nobody to answer, nothing to bill.
+        // Nothing served, so nothing billed; the attempts made are recorded (who pays for them: docs/billing.md).
+        if (admission.bound.total > 0) await billFailure(ctx, res, { model: admission.model, route: spec.route, reservation: admission.reservation, worst: call.worst, err });
+        // The client left before anything was served: nobody to answer.
         if (err instanceof ClientGoneError) return;
         throw err;
       }

@@ -28,7 +28,8 @@ export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
   capability: "chat",
   parse: (raw) => parseBody(CountTokensBody, raw) as MessagesRequestBody,
   admission: (body) => ({ modelId: body.model, promptTokensBound: () => 0, requestedOutput: undefined, free: true }),
-  async serve(ctx, { body, planned, req, res, client, timeoutMs }) {
+  async serve(ctx, call) {
+    const { body, planned, req, timeoutMs } = call;
     const native = planned.flatMap((p) => {
       const messages = adapterFor(p.target.provider.kind).messages;
       return messages ? [{ target: p.target, adapter: messages(messagesHeaders(req)) }] : [];
@@ -38,7 +39,7 @@ export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
       if (Array.isArray(body.tools)) texts.push(JSON.stringify(body.tools));
       return { kind: "unbilled", body: { input_tokens: (ctx.contextChecker ?? new ContextChecker()).count(texts, planned[0]!.target.deployment.upstream_model) } };
     }
-    const { value } = await attemptAll(ctx, res, native, client, async ({ target, adapter }) => {
+    const { value } = await attemptAll(ctx, call, native, async ({ target, adapter }) => {
       const json = (await sendJson(ctx, target, adapter.buildCountTokensRequest(body, target), timeoutMs, adapter.mapError)) as { input_tokens?: unknown } | null;
       if (typeof json?.input_tokens !== "number") throw new GatewayError("upstream_error", "The provider returned an invalid token count.");
       return json.input_tokens;

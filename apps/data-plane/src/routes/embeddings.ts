@@ -40,8 +40,9 @@ export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
     requestedOutput: 0,
     guard: { stream: false, texts: () => fieldTexts(body, "input") },
   }),
-  async serve(ctx, { body, model, planned, res, client, timeoutMs }) {
-    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) =>
+  async serve(ctx, call) {
+    const { body, model, planned, timeoutMs } = call;
+    const { planned: p, value } = await attemptAll(ctx, call, planned, async ({ target, adapter }) =>
       adapter.parse(await sendJson(ctx, target, adapter.build(body, target), timeoutMs, adapter.mapError)),
     );
     const usage = { input_tokens: value.inputTokens, output_tokens: 0, cached_input_tokens: 0, estimated: false };

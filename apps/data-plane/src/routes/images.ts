@@ -95,13 +95,14 @@ export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
     maxCostMinor: (m) => imagePrice(m, body.size, body.quality) * body.n,
     guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
   }),
-  async serve(ctx, { body, model, planned, reservation, res, client, timeoutMs }) {
+  async serve(ctx, call) {
+    const { body, model, planned, reservation, timeoutMs } = call;
     // The hold is exactly n × the unit price (priced once, at admission).
     const unitPrice = reservation.amount / body.n;
     // The size billed is the size asked for: the catalog's default goes upstream explicitly.
     const size = body.size ?? (model.default_image_size || undefined);
     const upstreamBody: Record<string, unknown> = { ...body, ...(size ? { size } : {}) };
-    const { planned: p, value } = await attemptAll(ctx, res, planned, client, async ({ target, adapter }) =>
+    const { planned: p, value } = await attemptAll(ctx, call, planned, async ({ target, adapter }) =>
       adapter.parse(await sendJson(ctx, target, adapter.build(upstreamBody, target), timeoutMs, adapter.mapError)),
     );
     // Bill what was delivered: a provider that returns fewer images is charged for fewer.

@@ -29,6 +29,7 @@ export function usage(ctx: DataPlaneContext) {
       route: r.route,
       provider: r.provider,
       stream: r.stream,
+      status: r.status,
       usage: {
         input_tokens: r.input_tokens,
         output_tokens: r.output_tokens,
@@ -42,6 +43,16 @@ export function usage(ctx: DataPlaneContext) {
       line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],
       guardrails: r.guardrails_json ? (JSON.parse(r.guardrails_json) as unknown[]) : [],
       cost_credits_minor: r.cost_minor,
+      attempts: callerAttempts(r.attempts_json),
     });
   };
+}
+
+/**
+ * The request's upstream attempts as its caller sees them (docs/billing.md, "Attempts and who
+ * pays"): what the operator pays the provider is the operator's business and stays out.
+ */
+function callerAttempts(json: string): unknown[] {
+  const attempts = json ? (JSON.parse(json) as Array<Record<string, unknown>>) : [];
+  return attempts.map(({ provider_cost_minor: _, ...a }) => a);
 }

@@ -63,7 +63,7 @@ export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): R
 }
 
 function serveJobHeaders(res: Response, job: VideoJob): void {
-  locals(res).served = { provider: job.provider, upstreamModel: job.upstream_model, retries: 0, fallbacks: [] };
+  locals(res).served = { provider: job.provider, upstreamModel: job.upstream_model, retries: 0, fallbacks: [], attempts: [] };
   writeGatewayHeaders(res);
 }
 
@@ -104,7 +104,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       },
     };
   },
-  async serve(ctx, { body: video, state, model, planned, reservation, req, res, client, timeoutMs }) {
+  async serve(ctx, call) {
+    const { body: video, state, model, planned, reservation, req, res, client, timeoutMs } = call;
     const body = video.input;
     const plan = video.plan!;
     const { key } = state;
@@ -113,7 +114,7 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
       ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     let served;
     try {
-      served = await attemptAll(ctx, res, planned, client, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
+      served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
     } catch (err) {
       await release();
       throw err;

@@ -203,6 +203,23 @@ export class VideoJobs {
           { item: "video_seconds", quantity: job.duration_s, unit_price_minor: job.price_minor_per_second, per: "second", attributes: { resolution: job.resolution, audio: String(job.audio) } },
         ],
         guardrails: parseOutcomes(job.guardrails_json),
+        // The submit that started the job and the generation it bought, at the catalog's price.
+        attempts: [
+          {
+            attempt: 1,
+            provider: job.provider,
+            upstream_model: job.upstream_model,
+            status: 200,
+            outcome: "served",
+            input_tokens: 0,
+            output_tokens: 0,
+            estimated: false,
+            cost_minor: job.cost_minor,
+            provider_cost_minor: job.cost_minor,
+            payer: "caller",
+            duration_ms: Math.max(0, (job.completed_at_ms || Date.now()) - job.created_at_ms),
+          },
+        ],
         stream: false,
         status: 200,
         created_at_ms: job.completed_at_ms || Date.now(),

@@ -37,7 +37,25 @@ function record(ev: UsageEventV1): string {
     line_items: ev.line_items ?? [],
     guardrails: ev.guardrails ?? [],
     created_at_ms: ev.created_at_ms,
+    ...attemptCosts(ev),
   });
+}
+
+/**
+ * The attempts and what they cost the operator: the provider's charge for every attempt, and the
+ * part nobody was billed for. An event without attempts (a data-plane before them) cost the
+ * provider's charge at the catalog's price.
+ */
+function attemptCosts(ev: UsageEventV1): { attempts: UsageEventV1["attempts"]; provider_cost_minor: number; absorbed_minor: number } {
+  const attempts = ev.attempts ?? [];
+  if (attempts.length === 0) return { attempts, provider_cost_minor: ev.cost_minor, absorbed_minor: 0 };
+  let provider = 0;
+  let absorbed = 0;
+  for (const a of attempts) {
+    provider += a.provider_cost_minor;
+    if (a.payer === "operator") absorbed += a.provider_cost_minor;
+  }
+  return { attempts, provider_cost_minor: provider, absorbed_minor: absorbed };
 }
 
 /**

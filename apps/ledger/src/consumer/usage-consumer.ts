@@ -270,7 +270,10 @@ export class UsageConsumer {
       for (const i of items) i.delivery.settled();
       if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
       // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
-      if (applied.size > 0) metrics.usageEvents.inc({ result: "applied" }, applied.size);
+      if (applied.size > 0) {
+        metrics.usageEvents.inc({ result: "applied" }, applied.size);
+        countAttempts(metrics, items, applied);
+      }
       if (items.length > applied.size) metrics.usageEvents.inc({ result: "duplicate" }, items.length - applied.size);
     } catch (err) {
       if (!permanent(err)) throw err;
@@ -345,4 +348,18 @@ function endBatchSpan(tracer: Tracer, span: Span, startTime: number, items: Item
   if (span.isRecording()) span.setAttribute("ledger.applied", items.filter((i) => i.outcome === "applied").length);
   if (err) endWithError(span, err);
   else span.end();
+}
+
+/** The attempts of the events a batch applied (each request once), into the attempt metrics. */
+function countAttempts(metrics: LedgerContext["metrics"], items: readonly Item[], applied: ReadonlySet<string>): void {
+  const counted = new Set<string>();
+  for (const i of items) {
+    const ev = i.ev!;
+    if (!applied.has(ev.request_id) || counted.has(ev.request_id)) continue;
+    counted.add(ev.request_id);
+    for (const a of ev.attempts ?? []) {
+      metrics.attempts.inc({ provider: a.provider, outcome: a.outcome });
+      if (a.provider_cost_minor > 0) metrics.attemptCost.inc({ provider: a.provider, payer: a.payer }, a.provider_cost_minor);
+    }
+  }
 }

@@ -35,6 +35,8 @@ export function toRecord(r: UsageRow): UsageRecord {
     duration_ms: r.duration_ms,
     journal_txn_id: r.journal_txn_id ?? "",
     recorded_at_ms: r.recorded_at.getTime(),
+    attempts_json: JSON.stringify(r.attempts ?? []),
+    provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
   };
 }
 

@@ -9,6 +9,7 @@ import { providerConnections } from "./20261125000000-provider-connections.js";
 import { cacheReasoningPrices } from "./20261126000000-cache-reasoning-prices.js";
 import { webSearchPrice } from "./20261127000000-web-search-price.js";
 import { geminiProviderKind } from "./20261128000000-gemini-provider-kind.js";
+import { deploymentCostPrice } from "./20261129000000-deployment-cost-price.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "20261126000000-cache-reasoning-prices": cacheReasoningPrices,
   "20261127000000-web-search-price": webSearchPrice,
   "20261128000000-gemini-provider-kind": geminiProviderKind,
+  "20261129000000-deployment-cost-price": deploymentCostPrice,
 };

@@ -18,7 +18,8 @@ import type { RequestLocals } from "../../http/request-context.js";
 import { CircuitBreaker } from "../../providers/circuit-breaker.js";
 import { adapterFor, type CatalogProvider, type ProviderKind, type UpstreamHttpRequest } from "../../providers/index.js";
 import { classify, type PoolSettings } from "../../providers/upstream-client.js";
-import { clientSignal } from "../attempts.js";
+import type { Bound } from "../../admission/admit.js";
+import { clientSignal, worstCaseOf } from "../attempts.js";
 import type { Call } from "../route.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -47,7 +48,8 @@ export type Read = string | { data: string; gate?: Promise<unknown>; delayMs?: n
 export type Reply =
   | { kind: "json"; status: number; headers: Record<string, string>; body: unknown; gate?: Promise<unknown> }
   | { kind: "sse"; status: number; headers: Record<string, string>; reads: Read[]; gate?: Promise<unknown> }
-  | { kind: "refused"; message: string; gate?: Promise<unknown> };
+  | { kind: "refused"; message: string; gate?: Promise<unknown> }
+  | { kind: "timeout"; gate?: Promise<unknown> };
 
 interface ReplyOptions {
   status?: number;
@@ -68,6 +70,11 @@ export function sseReply(reads: Read[], o: ReplyOptions = {}): Reply {
 /** The connection fails before any response (as the real client reports it: a transport error). */
 export function refusedReply(message = "connect ECONNREFUSED 127.0.0.1:9"): Reply {
   return { kind: "refused", message };
+}
+
+/** The provider received the request and sent no answer within the attempt's timeout (undici's headers timeout). */
+export function timeoutReply(): Reply {
+  return { kind: "timeout" };
 }
 
 /** The connection closes under a body being read (undici's "other side closed"). */
@@ -237,6 +244,7 @@ export class ScriptedUpstream {
     try {
       if (reply.gate) await abortable(reply.gate, signal);
       if (reply.kind === "refused") throw new undiciErrors.SocketError(reply.message);
+      if (reply.kind === "timeout") throw new undiciErrors.HeadersTimeoutError();
     } catch (err) {
       throw classify(err, signal);
     }
@@ -362,6 +370,8 @@ export interface BedOptions {
   guardrails?: GuardrailRule[];
   /** Holds each usage publish until released (the event becoming durable at JetStream). */
   publishGate?: Promise<unknown>;
+  /** One attempt's worst case, minor units (default: the whole hold, 1,000,000). */
+  worstMinor?: number;
 }
 
 export interface Bed {
@@ -481,6 +491,8 @@ export function testbed(o: BedOptions): Bed {
       timeline.push("settle");
     },
   };
+  // One attempt's worst case: the whole hold unless the test says it is smaller.
+  const bound: Bound = { prompt: 1_000, output: 4_096, perUse: 0, total: o.worstMinor ?? reservation.amount };
   const client = clientSignal(response);
   return {
     ctx,
@@ -498,10 +510,13 @@ export function testbed(o: BedOptions): Bed {
       model,
       planned,
       reservation,
+      bound,
       req,
       res: response,
       client,
       timeoutMs: 5_000,
+      holdMinor: reservation.amount,
+      worst: worstCaseOf(model, bound),
     }),
   };
 }

@@ -1,19 +1,9 @@
 import { sql, type Kysely, type Migration } from "@gateway/db";
 import { applyUsageFunction } from "./20261125000000-apply-usage-function.js";
 
-/**
- * Usage records keep the prompt tokens written to the provider's prompt cache and the reasoning
- * tokens (both parts of input_tokens and output_tokens, like cached_input_tokens; 0 for records
- * before them), and apply_usage_batch stores them: the function of 20261125000000-apply-usage-function
- * with these two columns added, nothing else changed.
- */
-export const cacheReasoningTokens: Migration = {
-  async up(db: Kysely<unknown>) {
-    await sql`
-      ALTER TABLE usage_records ADD COLUMN cache_creation_input_tokens bigint NOT NULL DEFAULT 0;
-      ALTER TABLE usage_records ADD COLUMN reasoning_tokens bigint NOT NULL DEFAULT 0;
-    `.execute(db);
-    await sql`
+/** apply_usage_batch as this migration defines it (also what the next migration's down restores). */
+export async function createApplyUsageBatch(db: Kysely<unknown>): Promise<void> {
+  await sql`
       CREATE OR REPLACE FUNCTION apply_usage_batch(p_records jsonb, p_posting text, OUT applied text[], OUT posted boolean)
       LANGUAGE plpgsql AS $fn$
       DECLARE
@@ -100,6 +90,21 @@ export const cacheReasoningTokens: Migration = {
       END
       $fn$;
     `.execute(db);
+}
+
+/**
+ * Usage records keep the prompt tokens written to the provider's prompt cache and the reasoning
+ * tokens (both parts of input_tokens and output_tokens, like cached_input_tokens; 0 for records
+ * before them), and apply_usage_batch stores them: the function of 20261125000000-apply-usage-function
+ * with these two columns added, nothing else changed.
+ */
+export const cacheReasoningTokens: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`
+      ALTER TABLE usage_records ADD COLUMN cache_creation_input_tokens bigint NOT NULL DEFAULT 0;
+      ALTER TABLE usage_records ADD COLUMN reasoning_tokens bigint NOT NULL DEFAULT 0;
+    `.execute(db);
+    await createApplyUsageBatch(db);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP FUNCTION apply_usage_batch(jsonb, text)`.execute(db);
