@@ -271,6 +271,37 @@ describe("jobs", () => {
     expect(job.body.outputs[0].url).toMatch(/\/files\/video-.*\.mp4$/);
   });
 
+  it("a job that finishes while NATS is down keeps its hold open until its usage is in JetStream, then is billed once", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300]]", duration: 5 }, o);
+    expect(r.status).toBe(200);
+    const cost = 5 * 100_000;
+    const openLeases = async () => (await stack.ledgerClient.ListHolds({ org_id: o.orgId })).leases.filter((l) => l.status === "open");
+    expect(await openLeases()).toHaveLength(1);
+    await stack.stopNats();
+    try {
+      // Finished and billed as far as the job says, its usage event only in a replica's spool.
+      const done = await until(r.body.id, "completed", 0, o);
+      expect(done.body.cost_credits_minor).toBe(cost);
+      // A few reconciler passes (every 100 ms) and polls try to settle it: the lease stays open, nothing applied.
+      for (let i = 0; i < 5; i++) await poll(r.body.id, o, i % 2);
+      await new Promise((res) => setTimeout(res, 500));
+      const held = await openLeases();
+      expect(held).toHaveLength(1);
+      expect(held[0]!.applied_minor).toBe(0);
+      expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+    } finally {
+      await stack.startNats();
+    }
+    // Once JetStream has the event: applied once, and the hold released.
+    await eventually(async () => ((await openLeases()).length === 0 && (await credits(o)).held_minor === 0 ? true : undefined), 20_000, "lease settled after NATS returned");
+    await new Promise((res) => setTimeout(res, 500));
+    const after = await credits(o);
+    expect(before.balance_minor - after.balance_minor).toBe(cost);
+    expect(after.spent_minor - before.spent_minor).toBe(cost);
+  });
+
   it("a poll is served by a replica other than the creator, even after the creator is gone", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const extra = await stack.addDataPlane();

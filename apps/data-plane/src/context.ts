@@ -77,7 +77,12 @@ function buildMetrics(): DataPlaneMetrics {
       registers: [registry],
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
-    published: new Counter({ name: "gateway_usage_events_total", help: "Usage events by result (acked, spooled, replayed)", labelNames: ["result"], registers: [registry] }),
+    published: new Counter({
+      name: "gateway_usage_events_total",
+      help: "Usage events by result (acked, spooled, replayed, dead_lettered: refused by NATS for good, in the dead-letter file)",
+      labelNames: ["result"],
+      registers: [registry],
+    }),
     publishBatch: new Histogram({
       name: "gateway_usage_publish_batch_events",
       help: "Usage events per JetStream publish (coalesced per event-loop turn and while publishes await acknowledgement)",

@@ -117,7 +117,7 @@ const idsInStream = async (prefix: string) => (await streamContents(prefix)).ids
 
 /** Every name in the folder (spool files and locks). */
 const entries = (dir: string) => readdirSync(dir).sort();
-const spoolFiles = (dir: string) => entries(dir).filter((n) => n.endsWith(".jsonl"));
+const spoolFiles = (dir: string) => entries(dir).filter((n) => n.startsWith("usage-") && n.endsWith(".jsonl"));
 const spooledIds = (dir: string) =>
   spoolFiles(dir).flatMap((f) =>
     readFileSync(join(dir, f), "utf8")
@@ -136,7 +136,7 @@ interface Setup {
   spool: UsageSpool;
   publisher: UsagePublisher;
   logs: LogLine[];
-  count(result: "acked" | "spooled" | "replayed"): Promise<number>;
+  count(result: "acked" | "spooled" | "replayed" | "dead_lettered"): Promise<number>;
   skipped(): Promise<number>;
 }
 
@@ -313,6 +313,53 @@ describe("usage spool", () => {
     expect(await idsInStream("req_outage_")).toEqual(["req_outage_0", "req_outage_1"]);
     expect(await s.count("replayed")).toBe(2);
     expect(s.publisher.spooled).toBe(0);
+  });
+
+  it("sets aside an event JetStream refuses for its size in the dead-letter file, live or from the spool, and publishes the events behind it", async () => {
+    // The stream takes messages up to 4 KiB here; the large event (long guardrail names) is ~7 KiB.
+    const config = (await jsm.streams.info(USAGE_STREAM)).config;
+    await jsm.streams.update(USAGE_STREAM, { ...config, max_msg_size: 4096 });
+    const large = (id: string): UsageEventV1 => ({
+      ...event(id),
+      guardrails: Array.from({ length: 50 }, (_, i) => ({ plugin: "pii", name: `rule-${i}-${"x".repeat(120)}`, outcome: "pass" as const })),
+    });
+    const dir = tempDir();
+    const s = setup(dir);
+    await s.publisher.start();
+    try {
+      // Live: the caller resumes once the event is on disk in the dead-letter file.
+      await s.publisher.publish(large("req_dead_live"));
+      const deadIds = () =>
+        readFileSync(join(dir, "dead-letter.jsonl"), "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { reason: string; event: UsageEventV1 });
+      expect(deadIds().map((d) => d.event.request_id)).toEqual(["req_dead_live"]);
+      expect(deadIds()[0]!.reason).toMatch(/message size exceeds maximum/i);
+      // The whole event, as it would have been published: an operator can publish it by hand.
+      expect(deadIds()[0]!.event.guardrails).toHaveLength(50);
+      expect(await idsInStream("req_dead_live")).toEqual([]);
+      await s.publisher.publish(event("req_dead_after_0"));
+      expect(await idsInStream("req_dead_after_")).toEqual(["req_dead_after_0"]);
+
+      // From the spool: the refused event sits between two others; the replay sets it aside and goes on.
+      await stopNats();
+      try {
+        await s.publisher.publish(event("req_dead_spool_0"));
+        await s.publisher.publish(large("req_dead_spool_big"));
+        await s.publisher.publish(event("req_dead_spool_2"));
+        expect(spooledIds(dir)).toEqual(["req_dead_spool_0", "req_dead_spool_big", "req_dead_spool_2"]);
+      } finally {
+        await restartNats();
+      }
+      await eventually(() => (s.publisher.spooled === 0 && spoolFiles(dir).length === 0 ? true : undefined), 20_000, "spool replayed past the refused event");
+      expect(await idsInStream("req_dead_spool_")).toEqual(["req_dead_spool_0", "req_dead_spool_2"]);
+      expect(deadIds().map((d) => d.event.request_id)).toEqual(["req_dead_live", "req_dead_spool_big"]);
+      expect(await s.count("dead_lettered")).toBe(2);
+      expect(s.logs.some((l) => l.level === "error" && l.msg.includes("dead-lettered") && l.request_id === "req_dead_spool_big")).toBe(true);
+    } finally {
+      await jsm.streams.update(USAGE_STREAM, { ...config, max_msg_size: -1 });
+    }
   });
 
   it("replays the files of a dead predecessor (another replica id) on start, each event once, then removes them", async () => {

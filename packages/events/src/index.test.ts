@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageEventV1, decodeEvent, encodeEvent } from "./index.js";
+import { MAX_RECORDED_ATTEMPTS, MAX_USAGE_EVENT_BYTES, USAGE_BATCH_MAX_BYTES, UsageEventV1, decodeEvent, encodeEvent } from "./index.js";
 
 const event = {
   version: 1,
@@ -36,5 +36,49 @@ describe("usage.v1 traceparent", () => {
     expect(ev?.request_id).toBe(event.request_id);
     expect(ev?.traceparent).toBeUndefined();
     expect(decodeEvent(UsageEventV1, encodeEvent({ ...event, traceparent: 42 }))?.traceparent).toBeUndefined();
+  });
+});
+
+describe("usage.v1 size", () => {
+  it("the largest event the schema accepts fits one batch message and NATS's payload limit", () => {
+    const long = (n: number) => "x".repeat(n);
+    const attributes = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`${i}${long(63)}`, long(256)]));
+    const largest = {
+      ...event,
+      request_id: long(128),
+      org_id: long(128),
+      key_id: long(128),
+      model: long(256),
+      route: long(64),
+      provider: long(128),
+      upstream_model: long(512),
+      lease_id: long(128),
+      line_items: Array.from({ length: 50 }, () => ({ item: long(64), quantity: Number.MAX_SAFE_INTEGER, unit_price_minor: Number.MAX_SAFE_INTEGER, per: long(32), attributes })),
+      guardrails: Array.from({ length: 50 }, () => ({ plugin: long(64), name: long(128), outcome: "skipped" })),
+      attempts: Array.from({ length: MAX_RECORDED_ATTEMPTS }, (_, i) => ({
+        attempt: i + 1,
+        provider: long(128),
+        upstream_model: long(512),
+        status: 599,
+        outcome: "client_gone",
+        input_tokens: Number.MAX_SAFE_INTEGER,
+        output_tokens: Number.MAX_SAFE_INTEGER,
+        estimated: true,
+        cost_minor: Number.MAX_SAFE_INTEGER,
+        provider_cost_minor: Number.MAX_SAFE_INTEGER,
+        payer: "operator",
+        duration_ms: Number.MAX_SAFE_INTEGER,
+      })),
+      traceparent: long(128),
+    };
+    const parsed = UsageEventV1.safeParse(largest);
+    expect(parsed.success).toBe(true);
+    const bytes = encodeEvent(parsed.data).length;
+    expect(bytes).toBeLessThanOrEqual(MAX_USAGE_EVENT_BYTES);
+    expect(MAX_USAGE_EVENT_BYTES).toBeLessThan(USAGE_BATCH_MAX_BYTES);
+    // One more attribute, a longer one, or a longer guardrail name is refused.
+    expect(UsageEventV1.safeParse({ ...largest, line_items: [{ ...largest.line_items[0], attributes: { ...attributes, extra: "x" } }] }).success).toBe(false);
+    expect(UsageEventV1.safeParse({ ...largest, line_items: [{ ...largest.line_items[0], attributes: { size: long(257) } }] }).success).toBe(false);
+    expect(UsageEventV1.safeParse({ ...largest, guardrails: [{ plugin: "pii", name: long(129), outcome: "pass" }] }).success).toBe(false);
   });
 });

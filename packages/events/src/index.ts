@@ -71,20 +71,31 @@ export type UsageTokens = z.infer<typeof UsageTokens>;
 /** One billed quantity: tokens at a price per million, or units (images) at a price each. */
 export const LineItem = z.object({
   /** input_tokens, cached_input_tokens, cache_creation_input_tokens, output_tokens, reasoning_tokens, images … */
-  item: z.string(),
+  item: z.string().max(64),
   quantity: z.number().int().nonnegative(),
   /** Minor credit units per `per`. */
   unit_price_minor: z.number().int().nonnegative(),
   /** "1M tokens" or "image". */
-  per: z.string(),
-  /** Extra attributes of the item (size, quality). */
-  attributes: z.record(z.string(), z.string()).optional(),
+  per: z.string().max(32),
+  /** Extra attributes of the item (size, quality): a few short strings, bounded like every field (MAX_USAGE_EVENT_BYTES). */
+  attributes: z
+    .record(z.string().max(64), z.string().max(256))
+    .refine((a) => Object.keys(a).length <= 8, "at most 8 attributes")
+    .optional(),
 });
 export type LineItem = z.infer<typeof LineItem>;
 
 /** How an upstream attempt ended (docs/billing.md, "Attempts and who pays"). */
 export const ATTEMPT_OUTCOMES = ["served", "failed", "timeout", "client_gone", "cut"] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/**
+ * The most bytes a valid usage event can serialize to (every string, array and record of
+ * UsageEventV1 is bounded; packages/events checks the largest one): below one batch message and far
+ * below NATS's smallest usual max_payload (1 MiB), so no event the schema accepts is refused for
+ * its size. One that is anyway goes to the data-plane's dead-letter file (docs/operations.md).
+ */
+export const MAX_USAGE_EVENT_BYTES = 200 * 1024;
 
 /** Most attempts one usage event records (retries × deployments are bounded far below it by configuration). */
 export const MAX_RECORDED_ATTEMPTS = 32;
@@ -154,7 +165,7 @@ export const UsageEventV1 = z.object({
   attempts: z.array(AttemptV1).max(MAX_RECORDED_ATTEMPTS).default([]),
   /** Guardrail outcomes in rule order (empty when the organization has no rules). */
   guardrails: z
-    .array(z.object({ plugin: z.string(), name: z.string().optional(), outcome: z.enum(["pass", "denied", "masked", "logged", "error", "skipped"]) }))
+    .array(z.object({ plugin: z.string().max(64), name: z.string().max(128).optional(), outcome: z.enum(["pass", "denied", "masked", "logged", "error", "skipped"]) }))
     .max(50)
     .default([]),
   /** Whether the response was streamed. */

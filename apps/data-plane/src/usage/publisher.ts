@@ -3,6 +3,7 @@ import type { Logger } from "@gateway/observability";
 import type { Counter, Histogram } from "@gateway/observability";
 import type { UsageSpool } from "./spool.js";
 import type { AckedPublisher } from "./jetstream-publish.js";
+import { DeadLetterFile, refusedForGood } from "./dead-letter.js";
 
 export interface PublisherMetrics {
   published: Counter<"result">;
@@ -67,6 +68,8 @@ export class UsagePublisher {
     private readonly metrics: PublisherMetrics,
     /** Most events per message: 1 sends every event as its own `usage.v1.recorded` message. */
     private readonly batchEvents = USAGE_BATCH_MAX_EVENTS,
+    /** Where an event NATS refuses for good goes (never in front of the spool's other events). */
+    private readonly deadLetters = new DeadLetterFile(spool.dir),
   ) {}
 
   /** Takes over the spool files in the spool folder (earlier processes') and starts replaying. */
@@ -103,21 +106,27 @@ export class UsagePublisher {
     return this.spool.size;
   }
 
-  /** Resolves once the event is acknowledged by JetStream or on disk in the spool (fdatasync'd). */
-  publish(event: UsageEventV1): Promise<void> {
+  /**
+   * Resolves once the event is durable: acknowledged by JetStream ("acked", which includes an event
+   * JetStream refused for good and the dead-letter file took), or on disk in the spool
+   * (fdatasync'd; "spooled": the ledger has not got it yet).
+   */
+  publish(event: UsageEventV1): Promise<"acked" | "spooled"> {
     const line = JSON.stringify(event);
     if (this.natsDown && !this.spool.idle) return this.toSpool(event.request_id, line);
     return this.enqueue(event.request_id, line).then((acked) => {
       if (!acked) return this.toSpool(event.request_id, line);
       this.metrics.published.inc({ result: "acked" });
+      return "acked" as const;
     });
   }
 
-  private async toSpool(requestId: string, line: string): Promise<void> {
+  private async toSpool(requestId: string, line: string): Promise<"spooled"> {
     this.natsDown = true;
     await this.spool.append(line);
     this.metrics.published.inc({ result: "spooled" });
     this.log.warn({ request_id: requestId, spooled: this.spool.size }, "usage event spooled");
+    return "spooled";
   }
 
   /** Resolves with whether JetStream acknowledged the event, published with its turn's others. */
@@ -176,6 +185,12 @@ export class UsagePublisher {
     }
   }
 
+  /**
+   * One event as its own message. True once it is handled: acknowledged by JetStream, or refused
+   * for good (too large for NATS) and written to the dead-letter file instead. A batch holding
+   * such an event fails as a whole, goes to the spool, and the replay, one event at a time, sets
+   * it aside here.
+   */
   private async send(requestId: string, line: string, level: "warn" | "debug"): Promise<boolean> {
     const js = this.js();
     if (!js) return false;
@@ -183,9 +198,22 @@ export class UsagePublisher {
       await js.publish(USAGE_SUBJECT, line, { msgID: requestId, timeout: this.timeoutMs });
       return true;
     } catch (err) {
+      if (refusedForGood(err)) return this.deadLetter(requestId, line, err);
       this.log[level]({ err: String(err), request_id: requestId }, "usage publish failed");
       return false;
     }
+  }
+
+  private async deadLetter(requestId: string, line: string, err: unknown): Promise<boolean> {
+    try {
+      await this.deadLetters.write(line, String(err));
+    } catch (writeErr) {
+      this.log.error({ err: String(writeErr), request_id: requestId }, "usage event refused by NATS could not be dead-lettered; kept for retry");
+      return false;
+    }
+    this.metrics.published.inc({ result: "dead_lettered" });
+    this.log.error({ err: String(err), request_id: requestId, file: this.deadLetters.path }, "usage event refused by NATS for good: dead-lettered, not billed until replayed by hand");
+    return true;
   }
 
   /** Publishes spooled events oldest first, until the spool is empty or NATS fails. */

@@ -162,7 +162,8 @@ async function countLines(path: string, size: number): Promise<number> {
  * - Nothing here runs while the spool is empty: the normal request path does no file I/O.
  */
 export class UsageSpool {
-  private readonly dir: string;
+  /** The spool folder (the dead-letter file lives beside the segments). */
+  readonly dir: string;
   private readonly maxEvents: number;
   private readonly log: Logger;
   private readonly skippedLines: Pick<Counter, "inc"> | undefined;

@@ -182,7 +182,10 @@ export class VideoJobs {
     return this.settle(finished);
   }
 
-  /** Bills a finished job (usage event keyed by the job id) and releases its hold; then marks it settled. */
+  /**
+   * Bills a finished job (usage event keyed by the job id) and, once JetStream acknowledged the
+   * event, releases its hold; then marks it settled.
+   */
   private async settle(job: VideoJob): Promise<VideoJob> {
     if (job.status === "completed") {
       const ev: UsageEventV1 = {
@@ -225,7 +228,10 @@ export class VideoJobs {
         created_at_ms: job.completed_at_ms || Date.now(),
         duration_ms: Math.max(0, (job.completed_at_ms || Date.now()) - job.created_at_ms),
       };
-      await this.ctx.publisher.publish(ev);
+      // The hold stays until JetStream has the event: spooled, it might reach the ledger only after
+      // the ledger gave up waiting for a released lease's usage. The next claim publishes it again
+      // (a duplicate changes nothing) and settles once it is acknowledged.
+      if ((await this.ctx.publisher.publish(ev)) === "spooled") return this.update(job, { release_claim: true });
     }
     await this.ctx.ledger.ReleaseLease({ lease_id: job.lease_id, consumed_minor: job.status === "completed" ? job.cost_minor : 0 }).catch((err: unknown) => {
       // An expired lease was released by the ledger already; anything else is retried by the next claim.
