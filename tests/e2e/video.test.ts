@@ -302,6 +302,60 @@ describe("jobs", () => {
     expect(after.spent_minor - before.spent_minor).toBe(cost);
   });
 
+  it("honours Idempotency-Key: a retried create answers the first job, holds and submits nothing again, and a reused key with another request is a 409", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const body = { model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300]] idempotent", duration: 5 };
+    const submits = () => stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("idempotent")).length;
+    const before = submits();
+    const idem = { "idempotency-key": `video-${o.orgId}` };
+    const first = await call("POST", "/video/generations", o.secret, body, 0, idem);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const max = first.body.max_cost_credits_minor as number;
+    expect((await credits(o)).held_minor).toBe(max);
+    // The retry (another replica, as after a lost response): the same job, one hold, one submit.
+    const again = await call("POST", "/video/generations", o.secret, body, 1, idem);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.id).toBe(first.body.id);
+    expect((await credits(o)).held_minor).toBe(max);
+    expect(submits() - before).toBe(1);
+    // The key with a different request: refused, nothing held or sent.
+    const other = await call("POST", "/video/generations", o.secret, { ...body, duration: 10 }, 0, idem);
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({ code: "already_exists", param: "Idempotency-Key" });
+    expect(other.body.error.message).toContain(first.body.id);
+    expect(submits() - before).toBe(1);
+    // Another organization's key space is its own.
+    const o2 = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const theirs = await call("POST", "/video/generations", o2.secret, body, 0, idem);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.id).not.toBe(first.body.id);
+    // A malformed key is a 400 naming the header.
+    const bad = await call("POST", "/video/generations", o.secret, body, 0, { "idempotency-key": "has space" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe("Idempotency-Key");
+    // Billed once when it completes.
+    const startBalance = (await credits(o)).balance_minor;
+    await until(first.body.id, "completed", 0, o);
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    expect(startBalance - (await credits(o)).balance_minor).toBe(5 * 100_000);
+  });
+
+  it("two creates racing with one Idempotency-Key end with one job, billed once; the other hold is released", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const body = { model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300]] racing", duration: 5 };
+    const idem = { "idempotency-key": `race-${o.orgId}` };
+    const [a, b] = await Promise.all([call("POST", "/video/generations", o.secret, body, 0, idem), call("POST", "/video/generations", o.secret, body, 1, idem)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.id).toBe(b.body.id);
+    await until(a.body.id, "completed", 0, o);
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 10_000, "both holds released");
+    await new Promise((res) => setTimeout(res, 500));
+    expect(before.balance_minor - (await credits(o)).balance_minor).toBe(5 * 100_000);
+  });
+
   it("a poll is served by a replica other than the creator, even after the creator is gone", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const extra = await stack.addDataPlane();

@@ -326,6 +326,8 @@ describe("video job claims", () => {
     resolution: "720p",
     audio: false,
     guardrails_json: "[]",
+    idempotency_key: "",
+    request_hash: "",
   });
 
   it("gives a stale job to one of many concurrent claimers, and only the holder may write it", async () => {

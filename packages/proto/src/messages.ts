@@ -119,10 +119,16 @@ export interface VideoJob {
   resolution: string;
   audio: boolean;
   guardrails_json: string;
+  /** The caller's Idempotency-Key ("" = none): one job per (org, key). */
+  idempotency_key: string;
+  /** SHA-256 hex of the create request the key was first used with. */
+  request_hash: string;
 }
 export interface GetVideoJobRequest {
   org_id: string;
   job_id: string;
+  /** With job_id empty: the org's job created with this Idempotency-Key. */
+  idempotency_key?: string;
 }
 export interface ClaimVideoJobsRequest {
   holder: string;

@@ -128,6 +128,10 @@ export interface VideoJobsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
   refreshed_at: ColumnType<Date, Date | undefined, Date>;
   completed_at: Date | null;
+  /** The caller's Idempotency-Key; null = none. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 hex of the create request the key was first used with. */
+  request_hash: ColumnType<string, string | undefined, string>;
 }
 
 export interface GuardrailRulesTable {

@@ -43,6 +43,8 @@ export function toVideoJob(r: Row): VideoJob {
     resolution: r.resolution,
     audio: r.audio,
     guardrails_json: json(r.guardrails ?? []),
+    idempotency_key: r.idempotency_key ?? "",
+    request_hash: r.request_hash,
   };
 }
 
@@ -96,11 +98,14 @@ export function createVideoJob(ctx: ControlContext) {
         claimed_by: null,
         claim_until: null,
         completed_at: null,
+        idempotency_key: req.idempotency_key || null,
+        request_hash: req.request_hash,
       })
-      .onConflict((oc) => oc.column("id").doNothing())
+      .onConflict((oc) => oc.doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw new GatewayError("already_exists", `video job ${req.id} exists`);
+    // The id, or the organization's idempotency key, is taken: a job exists already.
+    if (!row) throw new GatewayError("already_exists", req.idempotency_key ? `a video job with idempotency key '${req.idempotency_key.slice(0, 80)}' exists` : `video job ${req.id} exists`);
     return toVideoJob(row);
   };
 }
@@ -108,6 +113,11 @@ export function createVideoJob(ctx: ControlContext) {
 /** Another organization's job answers exactly like a missing one. */
 export function getVideoJob(ctx: ControlContext) {
   return async (req: GetVideoJobRequest): Promise<VideoJob> => {
+    if (!req.job_id && req.idempotency_key && req.org_id) {
+      const byKey = await ctx.db.selectFrom("video_jobs").selectAll().where("org_id", "=", req.org_id).where("idempotency_key", "=", req.idempotency_key).executeTakeFirst();
+      if (!byKey) throw new GatewayError("not_found", "No video job with that idempotency key.");
+      return toVideoJob(byKey);
+    }
     const row = ID.test(req.job_id) && req.org_id ? await ctx.db.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).where("org_id", "=", req.org_id).executeTakeFirst() : undefined;
     if (!row) throw new GatewayError("not_found", `No video job with id '${req.job_id.slice(0, 80)}'.`);
     return toVideoJob(row);

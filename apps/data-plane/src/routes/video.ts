@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { NextFunction, Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
@@ -109,6 +110,7 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
     const body = video.input;
     const plan = video.plan!;
     const { key } = state;
+    const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
     const release = () =>
       ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
@@ -153,6 +155,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
         resolution: plan.spec.resolution,
         audio: plan.spec.generateAudio,
         guardrails_json: JSON.stringify(guardrailOutcomes(res)),
+        idempotency_key: idempotent?.key ?? "",
+        request_hash: idempotent?.hash ?? "",
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.
@@ -162,6 +166,11 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
         upstreamState: submitted.upstreamState ?? {},
       });
       await release();
+      // A concurrent create with the same Idempotency-Key recorded its job first: that one is the answer.
+      if (idempotent && err instanceof GatewayError && err.code === "already_exists") {
+        const winner = await priorJob(ctx, key.org_id, idempotent);
+        if (winner) return { kind: "unbilled", body: renderJob(ctx, req, winner) };
+      }
       if (err instanceof GatewayError && err.code === "service_unavailable")
         throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
@@ -171,7 +180,65 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
   },
 };
 
-export const createVideo = (ctx: DataPlaneContext) => handle(ctx, createVideoRoute);
+/** An Idempotency-Key and the hash of the request it came with. */
+interface Idempotent {
+  key: string;
+  hash: string;
+}
+
+/** `Idempotency-Key` (1–255 printable ASCII characters, like Stripe's and the top-ups'); absent: undefined. */
+function idempotencyOf(req: Request): Idempotent | undefined {
+  const raw = req.headers["idempotency-key"];
+  if (raw === undefined) return undefined;
+  const key = (Array.isArray(raw) ? raw.join(",") : raw).trim();
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw new GatewayError("invalid_request", "The 'Idempotency-Key' header must be 1 to 255 printable ASCII characters without spaces.", { param: "Idempotency-Key" });
+  return {
+    key,
+    hash: createHash("sha256")
+      .update(JSON.stringify(req.body ?? null))
+      .digest("hex"),
+  };
+}
+
+/**
+ * The organization's job created with this key, when it was created by the same request; a key
+ * reused for a different request is a 409 (the caller's bug: it would otherwise get a job it did
+ * not ask for).
+ */
+async function priorJob(ctx: DataPlaneContext, orgId: string, idem: Idempotent): Promise<VideoJob | undefined> {
+  let job: VideoJob;
+  try {
+    job = await ctx.control.GetVideoJob({ org_id: orgId, job_id: "", idempotency_key: idem.key });
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === "not_found") return undefined;
+    throw err;
+  }
+  if (job.request_hash !== idem.hash) {
+    throw new GatewayError("already_exists", `The Idempotency-Key '${idem.key.slice(0, 80)}' was used for a different video request (job ${job.id}); use a new key for a new request.`, {
+      param: "Idempotency-Key",
+    });
+  }
+  return job;
+}
+
+/**
+ * POST /v1/video/generations. With an Idempotency-Key, a retry of a create that already made a job
+ * answers that job (`Idempotent-Replayed: true`): nothing is held, nothing submitted again.
+ * Two creates racing with one key both submit, but only the first job is recorded; the other's
+ * provider job is cancelled at once and its hold released, and it answers the first job too.
+ */
+export const createVideo = (ctx: DataPlaneContext) => {
+  const create = handle(ctx, createVideoRoute);
+  return async (req: Request, res: Response): Promise<void> => {
+    const idem = idempotencyOf(req);
+    const prior = idem ? await priorJob(ctx, locals(res).key!.org_id, idem) : undefined;
+    if (!prior) return create(req, res);
+    res.setHeader("idempotent-replayed", "true");
+    serveJobHeaders(res, prior);
+    res.json(renderJob(ctx, req, prior));
+  };
+};
 
 /** Scope and rate limit of the read routes, then the job of the caller's organization (404 otherwise). */
 async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promise<VideoJob> {
