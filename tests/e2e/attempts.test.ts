@@ -101,6 +101,32 @@ describe("attempt records", () => {
     Object.assign(ledger, { billed: ledger.billed + billed, providerCost: ledger.providerCost + tokens(prompt_tokens, completion_tokens, 100_000, 400_000), requests: ledger.requests + 1 });
   });
 
+  it("a request served at once lists its one attempt, billed to the caller", async () => {
+    const { data, response } = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "once" }] }).withResponse();
+    const record = await usageOf(response.headers.get("x-request-id")!);
+    const billed = tokens(data.usage!.prompt_tokens, data.usage!.completion_tokens, 150_000, 600_000);
+    expect(record.attempts).toEqual([
+      {
+        attempt: 1,
+        provider: "fake",
+        upstream_model: "fake-chat",
+        status: 200,
+        outcome: "served",
+        input_tokens: data.usage!.prompt_tokens,
+        output_tokens: data.usage!.completion_tokens,
+        estimated: false,
+        cost_minor: billed,
+        payer: "caller",
+        duration_ms: expect.any(Number),
+      },
+    ]);
+    Object.assign(ledger, {
+      billed: ledger.billed + billed,
+      providerCost: ledger.providerCost + tokens(data.usage!.prompt_tokens, data.usage!.completion_tokens, 100_000, 400_000),
+      requests: ledger.requests + 1,
+    });
+  });
+
   it("a provider slower than the caller's timeout: one attempt, a 504, nothing billed, its worst case absorbed by the operator", async () => {
     const body = JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "slow [[fake:delay=2500]]" }] });
     // The hold this request takes, from a dry run: the worst one attempt can cost.
@@ -145,15 +171,17 @@ describe("attempt records", () => {
     const lines = (await ctl("usage", "export", "--org", org.orgId, "--from", from, "--to", to, "--format", "jsonl")).trim().split("\n");
     const rows = lines.map((l) => JSON.parse(l) as AnyBody);
     expect(rows).toHaveLength(ledger.requests);
-    expect(rows.map((r) => r.attempts.length)).toEqual([2, 1]);
-    expect(rows.map((r) => r.provider_cost_minor)).toEqual([ledger.providerCost - ledger.absorbed, ledger.absorbed]);
-    expect(rows[1].attempts[0]).toMatchObject({ outcome: "timeout", payer: "operator", provider_cost_minor: ledger.absorbed });
+    expect(rows.map((r) => r.attempts.length)).toEqual([2, 1, 1]);
+    expect(rows.map((r) => r.attempts.at(-1).outcome)).toEqual(["served", "served", "timeout"]);
+    expect(rows.map((r) => r.provider_cost_minor).reduce((a: number, b: number) => a + b)).toBe(ledger.providerCost);
+    expect(rows[2].attempts[0]).toMatchObject({ outcome: "timeout", payer: "operator", provider_cost_minor: ledger.absorbed });
+    expect(rows[2].provider_cost_minor).toBe(ledger.absorbed);
 
     const report = JSON.parse(await ctl("usage", "costs", "--from", from, "--to", to, "--json")) as AnyBody;
     const mine = (report.orgs as AnyBody[]).find((o) => o.org_id === org.orgId);
     expect(mine).toEqual({
       org_id: org.orgId,
-      requests: 2,
+      requests: 3,
       billed_minor: ledger.billed,
       provider_cost_minor: ledger.providerCost,
       absorbed_minor: ledger.absorbed,
@@ -162,7 +190,7 @@ describe("attempt records", () => {
     const today = new Date().toISOString().slice(0, 10);
     const fake = (report.providers as AnyBody[]).find((p) => p.provider === "fake" && p.day === today);
     // Other suites' requests do not reach this stack: the fake provider's row is this org's.
-    expect(fake).toEqual({ day: today, provider: "fake", attempts: 3, unserved: 2, provider_cost_minor: ledger.providerCost, absorbed_minor: ledger.absorbed });
+    expect(fake).toEqual({ day: today, provider: "fake", attempts: 4, unserved: 2, provider_cost_minor: ledger.providerCost, absorbed_minor: ledger.absorbed });
 
     const metrics = await (await fetch(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)).text();
     expect(metrics).toContain(`ledger_attempt_provider_cost_minor_total{provider="fake",payer="operator",service="ledger"} ${ledger.absorbed}`);

@@ -58,8 +58,8 @@ export interface UsageRecordsTable {
   recorded_at: ColumnType<Date, Date | undefined, never>;
   /** The journal posting (batch) that carried this record's cost; null for records before batching. */
   journal_txn_id: string | null;
-  /** Every upstream attempt (AttemptV1[]); [] for records before attempts were kept. */
-  attempts: ColumnType<unknown[], string | undefined, string>;
+  /** Every upstream attempt (AttemptV1[]), or {outcome, duration_ms} for one attempt billed as the record says; [] for records before attempts were kept. */
+  attempts: ColumnType<unknown[] | { outcome: string; duration_ms: number }, string | undefined, string>;
   /** What the provider charges the operator for the attempts; null for records before: their cost_minor. */
   provider_cost_minor: ColumnType<number | null, number | undefined, number>;
   /** Of provider_cost_minor: what nobody was billed for (attempts paid by the operator). */

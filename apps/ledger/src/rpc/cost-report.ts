@@ -10,9 +10,10 @@ const MAX_WINDOW_MS = 93 * 86_400_000;
  * What upstream attempts cost in [from_ms, to_ms) (requests received in it), for the operator
  * (docs/billing.md, "Attempts and who pays"): per UTC day and provider, the attempts, the unserved
  * ones, the provider's charge and the part nobody was billed for; per organization, what was billed,
- * what the providers charge for it, what was absorbed and the margin. Records from before attempts
- * were kept count as one attempt at the catalog's price. Two statements over the window (the BRIN
- * index on created_at), read in one snapshot.
+ * what the providers charge for it, what was absorbed and the margin. A record kept as its one
+ * billed attempt, and records from before attempts were kept, count as one attempt by the caller.
+ * Read organization by organization on usage_records (org_id, created_at), so no index of its own
+ * costs every insert; both statements in one read-only snapshot.
  */
 export function costReport(ctx: LedgerContext) {
   return async (req: CostReportRequest): Promise<CostReportResponse> => {
@@ -28,26 +29,35 @@ export function costReport(ctx: LedgerContext) {
       .setAccessMode("read only")
       .execute(async (trx) => {
         const providers = await sql<{ day: string; provider: string; attempts: number; unserved: number; provider_cost_minor: number; absorbed_minor: number }>`
-        SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a.provider,
-          count(*)::bigint AS attempts,
-          count(*) FILTER (WHERE a.outcome IN ('failed', 'timeout'))::bigint AS unserved,
-          coalesce(sum(a.provider_cost_minor), 0)::bigint AS provider_cost_minor,
-          coalesce(sum(a.provider_cost_minor) FILTER (WHERE a.payer = 'operator'), 0)::bigint AS absorbed_minor
-        FROM usage_records r
-        CROSS JOIN LATERAL (
-          SELECT x.provider, x.outcome, x.provider_cost_minor, x.payer
-          FROM jsonb_to_recordset(r.attempts) AS x(provider text, outcome text, provider_cost_minor bigint, payer text)
-          UNION ALL
-          SELECT r.provider, 'served', r.cost_minor, 'caller' WHERE jsonb_array_length(r.attempts) = 0
-        ) a
-        WHERE r.created_at >= ${from} AND r.created_at < ${to}
-        GROUP BY 1, 2 ORDER BY 1, 2`.execute(trx);
+          SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a.provider,
+            count(*)::bigint AS attempts,
+            count(*) FILTER (WHERE a.outcome IN ('failed', 'timeout'))::bigint AS unserved,
+            coalesce(sum(a.provider_cost_minor), 0)::bigint AS provider_cost_minor,
+            coalesce(sum(a.provider_cost_minor) FILTER (WHERE a.payer = 'operator'), 0)::bigint AS absorbed_minor
+          FROM accounts o
+          CROSS JOIN LATERAL (
+            SELECT * FROM usage_records u WHERE u.org_id = o.org_id AND u.created_at >= ${from} AND u.created_at < ${to}
+          ) r
+          CROSS JOIN LATERAL (
+            SELECT x.provider, x.outcome, x.provider_cost_minor, x.payer
+            FROM jsonb_to_recordset(CASE WHEN jsonb_typeof(r.attempts) = 'array' THEN r.attempts ELSE '[]' END)
+              AS x(provider text, outcome text, provider_cost_minor bigint, payer text)
+            UNION ALL
+            SELECT r.provider, coalesce(r.attempts->>'outcome', 'served'), coalesce(r.provider_cost_minor, r.cost_minor), 'caller'
+            WHERE jsonb_typeof(r.attempts) = 'object' OR r.attempts = '[]'
+          ) a
+          GROUP BY 1, 2 ORDER BY 1, 2`.execute(trx);
         const orgs = await sql<{ org_id: string; requests: number; billed_minor: number; provider_cost_minor: number; absorbed_minor: number }>`
-        SELECT org_id, count(*)::bigint AS requests, coalesce(sum(cost_minor), 0)::bigint AS billed_minor,
-          coalesce(sum(coalesce(provider_cost_minor, cost_minor)), 0)::bigint AS provider_cost_minor,
-          coalesce(sum(absorbed_minor), 0)::bigint AS absorbed_minor
-        FROM usage_records WHERE created_at >= ${from} AND created_at < ${to}
-        GROUP BY org_id ORDER BY org_id`.execute(trx);
+          SELECT o.org_id, r.requests, r.billed_minor, r.provider_cost_minor, r.absorbed_minor
+          FROM accounts o
+          CROSS JOIN LATERAL (
+            SELECT count(*)::bigint AS requests, coalesce(sum(cost_minor), 0)::bigint AS billed_minor,
+              coalesce(sum(coalesce(provider_cost_minor, cost_minor)), 0)::bigint AS provider_cost_minor,
+              coalesce(sum(absorbed_minor), 0)::bigint AS absorbed_minor
+            FROM usage_records u WHERE u.org_id = o.org_id AND u.created_at >= ${from} AND u.created_at < ${to}
+          ) r
+          WHERE r.requests > 0
+          ORDER BY o.org_id`.execute(trx);
         return {
           providers: providers.rows,
           orgs: orgs.rows.map((o) => ({ ...o, margin_minor: o.billed_minor - o.provider_cost_minor })),

@@ -8,6 +8,32 @@ const POLL_MS = 25;
 /** How long a lookup gives the watermark to pass it before answering usage_pending, ms. */
 const SETTLE_MAX_MS = 1_000;
 
+/**
+ * A record's attempts, whole: the stored array, or the one attempt billed as the record says,
+ * rebuilt from the record and the {outcome, duration_ms} kept for it (consumer/apply-usage.ts).
+ */
+export function attemptsOf(r: UsageRow): unknown[] {
+  const a = r.attempts as unknown;
+  if (Array.isArray(a)) return a;
+  const { outcome, duration_ms } = a as { outcome: string; duration_ms: number };
+  return [
+    {
+      attempt: 1,
+      provider: r.provider,
+      upstream_model: r.upstream_model,
+      status: 200,
+      outcome,
+      input_tokens: r.input_tokens,
+      output_tokens: r.output_tokens,
+      estimated: r.estimated,
+      cost_minor: r.cost_minor,
+      provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
+      payer: "caller",
+      duration_ms,
+    },
+  ];
+}
+
 /** The wire form of a usage record (GetUsage, ExportUsage). */
 export function toRecord(r: UsageRow): UsageRecord {
   return {
@@ -35,7 +61,7 @@ export function toRecord(r: UsageRow): UsageRecord {
     duration_ms: r.duration_ms,
     journal_txn_id: r.journal_txn_id ?? "",
     recorded_at_ms: r.recorded_at.getTime(),
-    attempts_json: JSON.stringify(r.attempts ?? []),
+    attempts_json: JSON.stringify(attemptsOf(r)),
     provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
   };
 }

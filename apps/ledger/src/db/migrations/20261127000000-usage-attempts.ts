@@ -2,12 +2,13 @@ import { sql, type Kysely, type Migration } from "@gateway/db";
 import { createApplyUsageBatch } from "./20261126000000-cache-reasoning-tokens.js";
 
 /**
- * Usage records keep every upstream attempt of their request (a JSON array of AttemptV1, `[]` for
- * records before attempts were kept), what the provider charges the operator for them
- * (`provider_cost_minor`; before: the cost at the catalog's price) and the part of it nobody was
- * billed for (`absorbed_minor`), and a BRIN index on created_at serves reports over every
- * organization by time (the cost report). apply_usage_batch stores the three: the function of
- * 20261126000000-cache-reasoning-tokens with those columns added, nothing else changed.
+ * Usage records keep every upstream attempt of their request (`attempts`: a JSON array of
+ * AttemptV1, or for the usual single attempt billed as the record says, only what the record does
+ * not say: `{"outcome", "duration_ms"}`; `[]` for records before attempts were kept), what the
+ * provider charges the operator for them (`provider_cost_minor`; before: NULL, the cost at the
+ * catalog's price) and the part of it nobody was billed for (`absorbed_minor`). apply_usage_batch
+ * stores the three: the function of 20261126000000-cache-reasoning-tokens with those columns
+ * added, nothing else changed.
  */
 export const usageAttempts: Migration = {
   async up(db: Kysely<unknown>) {
@@ -15,7 +16,6 @@ export const usageAttempts: Migration = {
       ALTER TABLE usage_records ADD COLUMN attempts jsonb NOT NULL DEFAULT '[]';
       ALTER TABLE usage_records ADD COLUMN provider_cost_minor bigint;
       ALTER TABLE usage_records ADD COLUMN absorbed_minor bigint NOT NULL DEFAULT 0;
-      CREATE INDEX usage_records_created_brin ON usage_records USING brin (created_at);
     `.execute(db);
     await sql`
       CREATE OR REPLACE FUNCTION apply_usage_batch(p_records jsonb, p_posting text, OUT applied text[], OUT posted boolean)
@@ -110,7 +110,6 @@ export const usageAttempts: Migration = {
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP FUNCTION apply_usage_batch(jsonb, text)`.execute(db);
-    await sql`DROP INDEX usage_records_created_brin`.execute(db);
     await sql`ALTER TABLE usage_records DROP COLUMN attempts, DROP COLUMN provider_cost_minor, DROP COLUMN absorbed_minor`.execute(db);
     await createApplyUsageBatch(db);
   },
