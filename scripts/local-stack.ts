@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { startNats, startPostgres, waitForPort, type ManagedProcess } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "./lib/demo-catalog.ts";
+import { writeNatsAuth } from "./lib/nats-auth.ts";
 import { seedDemo } from "./lib/seed.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -208,12 +209,19 @@ async function up(): Promise<void> {
   process.once("SIGINT", () => void shutdown(0));
   process.once("SIGTERM", () => void shutdown(0));
 
+  // NATS users (one per service, gatewayctl's read-only one, the operators' admin) with fresh
+  // passwords on every start: .local/nats-auth/<user>/password, and the server's auth.conf beside them.
+  const natsAuth = writeNatsAuth(join(local, "nats-auth"));
+  const gatewayctlNats = natsAuth.env("gatewayctl");
   const adminEnvPath = join(local, "admin.env");
   const adminEnv = readEnvFile(adminEnvPath);
   const adminToken = adminEnv.GATEWAY_ADMIN_TOKEN ?? `adm_${randomBytes(24).toString("base64url")}`;
   writeFileSync(
     adminEnvPath,
-    `GATEWAY_ADMIN_TOKEN=${adminToken}\nGATEWAY_CONTROL_PLANE_ADDR=127.0.0.1:${PORTS.control}\nGATEWAY_LEDGER_ADDR=127.0.0.1:${PORTS.ledger}\nGATEWAY_NATS_URL=nats://127.0.0.1:${PORTS.nats}\n`,
+    `GATEWAY_ADMIN_TOKEN=${adminToken}\nGATEWAY_CONTROL_PLANE_ADDR=127.0.0.1:${PORTS.control}\nGATEWAY_LEDGER_ADDR=127.0.0.1:${PORTS.ledger}\nGATEWAY_NATS_URL=nats://127.0.0.1:${PORTS.nats}\n` +
+      Object.entries(gatewayctlNats)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(""),
     { mode: 0o600 },
   );
 
@@ -233,7 +241,7 @@ async function up(): Promise<void> {
   let natsUrl = "";
   infra.push(
     await startInfra("nats", async () => {
-      const h = await startNats({ storeDir: join(local, "nats"), port: PORTS.nats, log: natsLog });
+      const h = await startNats({ storeDir: join(local, "nats"), port: PORTS.nats, configFile: natsAuth.configFile, env: natsAuth.serverEnv, log: natsLog });
       natsUrl = h.url;
       return h;
     }),
@@ -247,6 +255,7 @@ async function up(): Promise<void> {
     startService("control-plane", "apps/control-plane/dist/main.js", {
       CONTROL_PLANE_DATABASE_URL: dbUrl,
       CONTROL_PLANE_NATS_URL: nats.url,
+      ...natsAuth.env("control-plane"),
       CONTROL_PLANE_GRPC_PORT: String(PORTS.control),
       CONTROL_PLANE_OPS_PORT: String(PORTS.controlOps),
       CONTROL_PLANE_ADMIN_TOKEN: adminToken,
@@ -257,6 +266,7 @@ async function up(): Promise<void> {
     startService("ledger", "apps/ledger/dist/main.js", {
       LEDGER_DATABASE_URL: dbUrl,
       LEDGER_NATS_URL: nats.url,
+      ...natsAuth.env("ledger"),
       LEDGER_GRPC_PORT: String(PORTS.ledger),
       LEDGER_OPS_PORT: String(PORTS.ledgerOps),
       LEDGER_ADMIN_TOKEN: adminToken,
@@ -286,6 +296,7 @@ async function up(): Promise<void> {
       DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
       DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
       DATA_PLANE_NATS_URL: nats.url,
+      ...natsAuth.env("data-plane"),
       DATA_PLANE_SPOOL_DIR: join(local, "spool"),
       FAKE_UPSTREAM_API_KEY,
     }),
@@ -299,7 +310,8 @@ async function up(): Promise<void> {
 ────────────────────────────────────────────────────────────────────────
  Gateway is up.   Base URL: ${base}
  Demo key:        ${seeded.secret}
- (also in .local/demo.env; admin token for bin/gatewayctl in .local/admin.env)
+ (also in .local/demo.env; admin token for bin/gatewayctl in .local/admin.env;
+  NATS users and passwords in .local/nats-auth/, the operators' one is admin)
 
  curl ${base}/chat/completions \\
    -H "Authorization: Bearer ${seeded.secret}" -H "Content-Type: application/json" \\

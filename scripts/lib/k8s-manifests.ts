@@ -5,11 +5,13 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { parseAllDocuments } from "yaml";
 import { imageEnv } from "./image.ts";
+import { NATS_ENV_PREFIX, NATS_PASSWORD_ENV, NATS_USERS, authorizationBlock, natsSecretName } from "./nats-auth.ts";
 
 /**
  * Checks of the Kubernetes manifests in deploy/: rendering (Kustomize, through `kubectl kustomize`),
  * the Kubernetes schemas, and the rules this deployment depends on (probes, requests, budgets, the
- * NATS cluster's size against the stream replicas, the image's node flags kept).
+ * NATS cluster's size against the stream replicas, NATS's users and permissions, the image's node
+ * flags kept).
  *
  * The schemas are the Kubernetes OpenAPI definitions as the `kubernetes-models` package carries them,
  * applied twice: its validators (generated from the OpenAPI schemas) check types, required fields,
@@ -217,6 +219,7 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
     if (!find(objects, ref.kind, ref.name)) problems.push(`${id(hpa)}: scales ${ref.kind}/${ref.name}, which does not exist`);
   }
   problems.push(...natsProblems(objects));
+  problems.push(...natsAuthProblems(objects));
   problems.push(...imageProblems(objects));
   return problems;
 }
@@ -271,6 +274,37 @@ function natsProblems(objects: K8sObject[]): string[] {
         if (v !== undefined && nodes >= 3 && Number(v) < 3) problems.push(`${id(w)}: ${name}=${v} on a ${nodes}-node cluster: an acknowledged event would not survive losing a node`);
       }
     }
+  }
+  return problems;
+}
+
+/**
+ * NATS's users (docs/operations.md, "NATS credentials and permissions"): auth.conf is exactly what
+ * scripts/lib/nats-auth.ts generates and nats.conf includes it, the server reads every user's password
+ * from that user's Secret, and each service connects as its own user with its own Secret.
+ */
+function natsAuthProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const data = find(objects, "ConfigMap", "nats-config")?.data as Record<string, string> | undefined;
+  const nats = find<Workload>(objects, "StatefulSet", "nats");
+  if (!data || !nats) return problems; // natsProblems says so
+  if (data["auth.conf"] !== authorizationBlock()) problems.push("ConfigMap/nats-config: auth.conf differs from what scripts/lib/nats-auth.ts generates (`node scripts/nats-auth.ts conf`)");
+  if (!/^include\s+"?\.\/auth\.conf"?\s*$/m.test(data["nats.conf"] ?? "")) problems.push("nats.conf: does not include ./auth.conf, so NATS would take anyone's usage events");
+  const fromSecret = (c: Container, name: string, secret: string) => {
+    const ref = c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+    return ref?.name === secret && ref.key === "password";
+  };
+  const server = nats.spec.template.spec.containers[0]!;
+  for (const user of NATS_USERS) {
+    if (!fromSecret(server, NATS_PASSWORD_ENV[user], natsSecretName(user))) problems.push(`StatefulSet/nats: ${NATS_PASSWORD_ENV[user]} must come from Secret ${natsSecretName(user)}, key password`);
+  }
+  for (const user of ["control-plane", "ledger", "data-plane"] as const) {
+    const w = workloads(objects).find((x) => x.metadata.name === user);
+    if (!w) continue;
+    const c = w.spec.template.spec.containers[0]!;
+    const prefix = NATS_ENV_PREFIX[user];
+    if (envValue(c, `${prefix}NATS_USER`) !== user) problems.push(`${id(w)}: ${prefix}NATS_USER must be ${user} (its own NATS user)`);
+    if (!fromSecret(c, `${prefix}NATS_PASSWORD`, natsSecretName(user))) problems.push(`${id(w)}: ${prefix}NATS_PASSWORD must come from Secret ${natsSecretName(user)}, key password`);
   }
   return problems;
 }

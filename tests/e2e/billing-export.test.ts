@@ -30,6 +30,7 @@ function ctlEnv(): NodeJS.ProcessEnv {
     GATEWAY_CONTROL_PLANE_ADDR: `127.0.0.1:${stack.control.grpcPort}`,
     GATEWAY_LEDGER_ADDR: `127.0.0.1:${stack.ledger().grpcPort}`,
     GATEWAY_NATS_URL: stack.nats.url,
+    ...stack.natsAuth.env("gatewayctl"),
   };
 }
 
@@ -290,10 +291,15 @@ describe("an export of tens of thousands of records", () => {
 });
 
 describe("gatewayctl journal tail", () => {
-  /** The consumers on the LEDGER stream, through the JetStream API on the ledger's own connection. */
+  /** The consumers on the LEDGER stream, through the JetStream API as the operators' NATS user. */
   async function ledgerConsumers(): Promise<string[]> {
-    const reply = await stack.ledger().ctx.nats!.request("$JS.API.CONSUMER.NAMES.LEDGER", "{}", { timeout: 5_000 });
-    return ((reply.json() as { consumers: string[] | null }).consumers ?? []).sort();
+    const nc = await stack.natsAs("admin");
+    try {
+      const reply = await nc.request("$JS.API.CONSUMER.NAMES.LEDGER", "{}", { timeout: 5_000 });
+      return ((reply.json() as { consumers: string[] | null }).consumers ?? []).sort();
+    } finally {
+      await nc.close();
+    }
   }
 
   it("prints the posting of a top-up made while it runs, and stops on SIGINT leaving no consumer behind", async () => {
@@ -357,6 +363,15 @@ describe("gatewayctl journal tail", () => {
     const unreachable = await ctl(["journal", "tail", "--nats", "nats://127.0.0.1:1"]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1/);
+    // A refused NATS user is named, never its password (nor one written into the URL).
+    const wrong = "WrongPassword0123456789";
+    const refused = await ctl(["journal", "tail"], { ...ctlEnv(), GATEWAY_NATS_PASSWORD: wrong });
+    expect(refused.stderr).toMatch(/NATS refused the credentials of user "gatewayctl" .*GATEWAY_NATS_USER and GATEWAY_NATS_PASSWORD/);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toContain(wrong);
+    const inUrl = await ctl(["journal", "tail", "--nats", stack.nats.url.replace("nats://", `nats://gatewayctl:${wrong}@`)], { ...ctlEnv(), GATEWAY_NATS_USER: "", GATEWAY_NATS_PASSWORD: "" });
+    expect(inUrl.code).toBe(1);
+    expect(inUrl.stderr).not.toContain(wrong);
   });
 
   it("a reader that stops early (| head) ends the tail quietly at its next posting", async () => {

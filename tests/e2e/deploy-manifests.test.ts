@@ -7,6 +7,7 @@ import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { DOCKERFILE, imageEnv, imageNodeFlags, parseStages } from "../../scripts/lib/image.ts";
+import { authorizationBlock } from "../../scripts/lib/nats-auth.ts";
 import {
   checkTarget,
   deploymentProblems,
@@ -114,6 +115,28 @@ describe("deploy/ manifests", () => {
     const conf = find(twoRoutes, "ConfigMap", "nats-config")!.data as Record<string, string>;
     conf["nats.conf"] = conf["nats.conf"]!.replace(/\s*nats:\/\/nats-2\.nats-cluster:6222/, "");
     expect(deploymentProblems(twoRoutes).join("\n")).toMatch(/routes nats-0.nats-cluster, nats-1.nats-cluster do not name the 3 nodes/);
+  });
+
+  it("runs NATS with the generated users and permissions, each service as its own user, and refuses a manifest that strays", () => {
+    for (const target of TARGETS) {
+      const conf = find(objectsOf(target), "ConfigMap", "nats-config")!.data as Record<string, string>;
+      expect(conf["auth.conf"], target).toBe(authorizationBlock());
+      expect(conf["nats.conf"], target).toMatch(/^include \.\/auth\.conf$/m);
+    }
+    const widened = objectsOf("deploy/k8s");
+    const conf = find(widened, "ConfigMap", "nats-config")!.data as Record<string, string>;
+    conf["auth.conf"] = conf["auth.conf"]!.replace('"_INBOX.gatewayctl.>"', '"_INBOX.gatewayctl.>"\n        "usage.v1.>"');
+    expect(deploymentProblems(widened)).toContain("ConfigMap/nats-config: auth.conf differs from what scripts/lib/nats-auth.ts generates (`node scripts/nats-auth.ts conf`)");
+
+    const open = objectsOf("deploy/overlays/small");
+    const small = find(open, "ConfigMap", "nats-config")!.data as Record<string, string>;
+    small["nats.conf"] = small["nats.conf"]!.replace(/^include .*$/m, "");
+    expect(deploymentProblems(open)).toContain("nats.conf: does not include ./auth.conf, so NATS would take anyone's usage events");
+
+    const borrowed = objectsOf("deploy/overlays/production");
+    const password = envOf(ledgerOf(borrowed), "LEDGER_NATS_PASSWORD") as { valueFrom?: { secretKeyRef: { name: string; key: string } } };
+    password.valueFrom!.secretKeyRef.name = "gateway-nats-data-plane";
+    expect(deploymentProblems(borrowed)).toContain("Deployment/ledger: LEDGER_NATS_PASSWORD must come from Secret gateway-nats-ledger, key password");
   });
 
   it("runs NATS as a three-node JetStream cluster with R3 streams, and as one fsync-always node in the small overlay", () => {

@@ -10,6 +10,7 @@ import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { adminService, createClient, healthService, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, startPostgres, type NatsHandle, type PostgresHandle } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
+import { writeNatsAuth } from "../../scripts/lib/nats-auth.ts";
 import { seedDemo, type SeedResult } from "../../scripts/lib/seed.ts";
 
 /**
@@ -34,6 +35,8 @@ const tempDir = (prefix: string) => {
 };
 const pgDir = tempDir("gw-restart-pg-");
 const natsDir = tempDir("gw-restart-nats-");
+// NATS with the services' users, as everywhere: each reconnects with its own credentials.
+const natsAuth = writeNatsAuth(tempDir("gw-restart-nats-auth-"));
 
 let pg: PostgresHandle;
 let nats: NatsHandle;
@@ -125,11 +128,12 @@ async function restartPostgres(): Promise<void> {
 beforeAll(async () => {
   pg = await startPostgres({ dataDir: pgDir });
   const dbUrl = await createDatabase(pg.url, "restarts");
-  nats = await startNats({ storeDir: natsDir });
+  nats = await startNats({ storeDir: natsDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv });
   fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
   controlEnv = {
     CONTROL_PLANE_DATABASE_URL: dbUrl,
     CONTROL_PLANE_NATS_URL: nats.url,
+    ...natsAuth.env("control-plane"),
     CONTROL_PLANE_GRPC_PORT: "0",
     CONTROL_PLANE_OPS_PORT: "0",
     CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
@@ -141,6 +145,7 @@ beforeAll(async () => {
   ledgerEnv = {
     LEDGER_DATABASE_URL: dbUrl,
     LEDGER_NATS_URL: nats.url,
+    ...natsAuth.env("ledger"),
     LEDGER_GRPC_PORT: String(await freePort()),
     LEDGER_OPS_PORT: "0",
     LEDGER_ADMIN_TOKEN: TOKEN,
@@ -164,6 +169,7 @@ beforeAll(async () => {
       DATA_PLANE_CONTROL_PLANE_TOKEN: DP_CONTROL_TOKEN,
       DATA_PLANE_LEDGER_TOKEN: DP_LEDGER_TOKEN,
       DATA_PLANE_NATS_URL: nats.url,
+      ...natsAuth.env("data-plane"),
       DATA_PLANE_LOG_LEVEL: "silent",
       DATA_PLANE_REPLICA_ID: "dp-restarts",
       DATA_PLANE_SPOOL_DIR: tempDir("gw-restart-spool-"),
@@ -256,7 +262,7 @@ describe("nats-server stopped and started again", () => {
     const lateStarts = Promise.all([lateControl.start(), lateLedger.start()]);
     await eventually(async () => ((await statusOf(`http://127.0.0.1:${lateControl.opsPort}/readyz`)) === 503 ? true : undefined), 10_000, "late control-plane says not ready");
 
-    nats = await startNats({ port, storeDir });
+    nats = await startNats({ port, storeDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv });
     await allReport("ready", [control, ledger], "control-plane and ledger ready again");
     await lateStarts;
     await allReport("ready", [lateControl, lateLedger], "late starters ready once NATS is back");

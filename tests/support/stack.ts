@@ -7,7 +7,9 @@ import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
+import { writeNatsAuth, type NatsAuth, type NatsUser } from "../../scripts/lib/nats-auth.ts";
 import { seedDemo, type SeedResult } from "../../scripts/lib/seed.ts";
 import { makeTestCerts, type TestCerts } from "./certs.ts";
 
@@ -27,6 +29,12 @@ export interface StackOptions {
   mtls?: boolean;
   /** Settings given to all three services (the standard OTEL_* variables). */
   serviceEnv?: Record<string, string>;
+  /**
+   * The suite makes NATS refuse things on purpose. Otherwise stop() fails when nats-server refused
+   * anything (a subject or JetStream call a service uses that its permissions in
+   * scripts/lib/nats-auth.ts leave out).
+   */
+  natsViolationsExpected?: boolean;
 }
 
 /**
@@ -38,9 +46,18 @@ export interface Stack {
   controlConfig: Record<string, string>;
   dbUrl: string;
   readonly nats: NatsHandle;
+  /**
+   * The users NATS runs with (scripts/lib/nats-auth.ts): each service connects as its own, with
+   * only its subjects; nothing connects without credentials.
+   */
+  natsAuth: NatsAuth;
+  /** A new NATS connection as `user` (close it when done). */
+  natsAs(user: NatsUser): Promise<NatsConnection>;
+  /** The permission violations nats-server has logged so far ("Publish Violation …", "Subscription Violation …"). */
+  natsViolations(): string[];
   fake: FakeUpstream;
   adminToken: string;
-  /** The DATA_PLANE_* caller tokens (and TLS files) a data-plane of this stack needs, for replicas started elsewhere. */
+  /** The DATA_PLANE_* caller tokens, NATS credentials (and TLS files) a data-plane of this stack needs, for replicas started elsewhere. */
   dataPlaneCallerEnv: Record<string, string>;
   /** The certificates, when the stack runs with mtls. */
   certs: TestCerts | undefined;
@@ -70,7 +87,16 @@ const silent = { LOG_LEVEL: "silent" };
 export async function startStack(name: string, opts: StackOptions = {}): Promise<Stack> {
   const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`);
   const natsDir = mkdtempSync(join(tmpdir(), "gw-stack-nats-"));
-  let nats = await startNats({ storeDir: natsDir });
+  // Fresh passwords for every service user, in a folder of their own (the store is not private).
+  const natsAuth = writeNatsAuth(mkdtempSync(join(tmpdir(), "gw-stack-nats-auth-")));
+  const natsLog: string[] = [];
+  const natsOptions = { storeDir: natsDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv, log: (line: string) => void natsLog.push(line) };
+  let nats = await startNats(natsOptions);
+  const violations = () =>
+    natsLog
+      .join("")
+      .split("\n")
+      .filter((l) => / Violation - /.test(l));
   const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
   const adminToken = "test-admin-token-0123456789";
   // Each server knows the data-plane by its own token: one leaked token opens one service, within its grants.
@@ -82,6 +108,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const dataPlaneCallerEnv: Record<string, string> = {
     DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
     DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
+    ...natsAuth.env("data-plane"),
     ...(certs ? { DATA_PLANE_GRPC_TLS_CA_FILE: certs.caFile, DATA_PLANE_GRPC_TLS_CERT_FILE: certs.client.certFile, DATA_PLANE_GRPC_TLS_KEY_FILE: certs.client.keyFile } : {}),
   };
   const spoolRoot = mkdtempSync(join(tmpdir(), "gw-spool-"));
@@ -89,6 +116,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const controlConfig = {
     CONTROL_PLANE_DATABASE_URL: dbUrl,
     CONTROL_PLANE_NATS_URL: nats.url,
+    ...natsAuth.env("control-plane"),
     CONTROL_PLANE_GRPC_PORT: "0",
     CONTROL_PLANE_OPS_PORT: "0",
     CONTROL_PLANE_ADMIN_TOKEN: adminToken,
@@ -103,6 +131,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const ledgerEnv = {
     LEDGER_DATABASE_URL: dbUrl,
     LEDGER_NATS_URL: nats.url,
+    ...natsAuth.env("ledger"),
     LEDGER_GRPC_PORT: String(ledgerPort),
     LEDGER_OPS_PORT: "0",
     LEDGER_ADMIN_TOKEN: adminToken,
@@ -174,11 +203,14 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     get nats() {
       return nats;
     },
+    natsAuth,
+    natsAs: (user) => connect({ servers: nats.url, name: `test as ${user}`, ...natsAuth.connectOptions(user) }),
+    natsViolations: violations,
     async stopNats() {
       await nats.stop();
     },
     async startNats() {
-      nats = await startNats({ port: nats.port, storeDir: natsDir });
+      nats = await startNats({ ...natsOptions, port: nats.port });
     },
     fake,
     adminToken,
@@ -216,7 +248,12 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
       await nats.stop();
       rmSync(spoolRoot, { recursive: true, force: true });
       rmSync(natsDir, { recursive: true, force: true });
+      rmSync(natsAuth.dir, { recursive: true, force: true });
       if (certs) rmSync(certs.dir, { recursive: true, force: true });
+      const refused = violations();
+      if (refused.length > 0 && !opts.natsViolationsExpected) {
+        throw new Error(`nats-server refused what a service did: grant it in scripts/lib/nats-auth.ts\n${refused.join("\n")}`);
+      }
     },
   };
 }

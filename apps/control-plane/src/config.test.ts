@@ -36,3 +36,12 @@ describe("loadConfig: caller tokens and TLS", () => {
     expect(loadConfig({ ...base, ...tls, CONTROL_PLANE_TLS_CLIENT_CA_FILE: "/ca.pem" }).tls).toEqual({ certFile: "/cert.pem", keyFile: "/key.pem", clientCaFile: "/ca.pem" });
   });
 });
+
+describe("loadConfig: the control-plane's NATS user", () => {
+  it("takes a user and its password together, and reports a half-set pair with the other problems", () => {
+    expect(loadConfig({ ...base, CONTROL_PLANE_NATS_USER: "control-plane", CONTROL_PLANE_NATS_PASSWORD: "Pw0123456789" }).natsCredentials).toEqual({ user: "control-plane", pass: "Pw0123456789" });
+    const message = problems({ ...base, CONTROL_PLANE_NATS_USER: "control-plane", CONTROL_PLANE_TLS_CERT_FILE: "/cert.pem" });
+    expect(message).toContain("CONTROL_PLANE_NATS_USER: needs CONTROL_PLANE_NATS_PASSWORD");
+    expect(message).toContain("CONTROL_PLANE_TLS_CERT_FILE: needs CONTROL_PLANE_TLS_KEY_FILE");
+  });
+});

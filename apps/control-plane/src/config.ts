@@ -1,3 +1,4 @@
+import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
@@ -11,6 +12,7 @@ const Schema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("control"),
   CONTROL_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  // CONTROL_PLANE_NATS_USER and CONTROL_PLANE_NATS_PASSWORD: natsCredentialsFromEnv.
   CONTROL_PLANE_GRPC_HOST: z.string().default("127.0.0.1"),
   CONTROL_PLANE_GRPC_PORT: int(50051),
   CONTROL_PLANE_OPS_HOST: z.string().default("127.0.0.1"),
@@ -24,6 +26,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   databaseUrl: string;
   dbSchema: string;
   natsUrl: string;
+  /** The control-plane's NATS user (its permissions: docs/operations.md); undefined: none sent. */
+  natsCredentials: NatsCredentials | undefined;
   grpcHost: string;
   grpcPort: number;
   opsHost: string;
@@ -38,7 +42,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
 export function loadConfig(env: Record<string, string | undefined>): ControlPlaneConfig {
   const parsed = Schema.safeParse(env);
   const callers = serverCallerSettings("CONTROL_PLANE_", env);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems];
+  const nats = natsCredentialsFromEnv("CONTROL_PLANE_", env);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems, ...nats.problems];
   const otel = tracingFromEnv(env, "control-plane");
   problems.push(...otel.problems);
   if (!parsed.success || problems.length > 0) {
@@ -49,6 +54,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     databaseUrl: e.CONTROL_PLANE_DATABASE_URL,
     dbSchema: e.CONTROL_PLANE_DB_SCHEMA,
     natsUrl: e.CONTROL_PLANE_NATS_URL,
+    natsCredentials: nats.credentials,
     grpcHost: e.CONTROL_PLANE_GRPC_HOST,
     grpcPort: e.CONTROL_PLANE_GRPC_PORT,
     opsHost: e.CONTROL_PLANE_OPS_HOST,

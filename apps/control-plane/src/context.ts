@@ -1,7 +1,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { connectNats } from "@gateway/nats";
 import { createDb, createDbHealth, type DbHealth, type Kysely } from "@gateway/db";
-import { CONTROL_CHANGED_SUBJECT, encodeEvent, type ControlChangedV1 } from "@gateway/events";
+import { CONTROL_CHANGED_SUBJECT, INBOX_PREFIX, encodeEvent, type ControlChangedV1 } from "@gateway/events";
 import { Counter, createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import type { ControlDb } from "./db/schema.js";
@@ -65,6 +65,8 @@ export function connectServiceNats(ctx: ControlContext, signal: AbortSignal, onR
   return connectNats({
     servers: ctx.config.natsUrl,
     name: "control-plane",
+    credentials: ctx.config.natsCredentials,
+    inboxPrefix: INBOX_PREFIX["control-plane"],
     log: ctx.log,
     signal,
     onState: (nc, connected) => {

@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, LedgerBalanceV1, decodeEvent } from "@gateway/events";
+import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, LedgerBalanceV1, TRIAL_UNLOCK_DURABLE as DURABLE, decodeEvent } from "@gateway/events";
 import type { ControlContext } from "./context.js";
 
-const DURABLE = "control-plane-trial";
 /** Pause before pulling again after the subscription ended unexpectedly, ms. */
 const REOPEN_DELAY_MS = 1_000;
 

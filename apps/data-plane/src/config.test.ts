@@ -20,3 +20,12 @@ describe("loadConfig: the data-plane's gRPC credentials", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CERT_FILE: "/c.pem" })).toThrow(/DATA_PLANE_GRPC_TLS_CERT_FILE: needs DATA_PLANE_GRPC_TLS_KEY_FILE/);
   });
 });
+
+describe("loadConfig: the data-plane's NATS user", () => {
+  it("takes a user and its password together; a half-set pair is refused by name, the password never shown", () => {
+    expect(loadConfig(tokens).natsCredentials).toBeUndefined();
+    expect(loadConfig({ ...tokens, DATA_PLANE_NATS_USER: "data-plane", DATA_PLANE_NATS_PASSWORD: "Pw0123456789" }).natsCredentials).toEqual({ user: "data-plane", pass: "Pw0123456789" });
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_NATS_PASSWORD: "Pw0123456789" })).toThrow(/DATA_PLANE_NATS_USER: needs DATA_PLANE_NATS_PASSWORD/);
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_NATS_PASSWORD: "Pw0123456789" })).not.toThrow(/Pw0123456789/);
+  });
+});

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
+import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import type { ClientTlsFiles } from "@gateway/proto";
 
@@ -23,6 +24,7 @@ const Schema = z.object({
   DATA_PLANE_GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
   DATA_PLANE_GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
   DATA_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  // DATA_PLANE_NATS_USER and DATA_PLANE_NATS_PASSWORD: natsCredentialsFromEnv.
   DATA_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_PLANE_REPLICA_ID: z.string().default(`${hostname()}-${process.pid}`),
   /** Deadline of control-plane calls, ms. */
@@ -141,6 +143,8 @@ export interface DataPlaneConfig {
   /** gRPC over TLS to both (a client certificate for mTLS); plaintext when undefined. */
   grpcTls: ClientTlsFiles | undefined;
   natsUrl: string;
+  /** This replica's NATS user (its permissions: docs/operations.md); undefined: none sent. */
+  natsCredentials: NatsCredentials | undefined;
   logLevel: DataPlaneEnv["DATA_PLANE_LOG_LEVEL"];
   replicaId: string;
   controlTimeoutMs: number;
@@ -199,8 +203,9 @@ const CREDENTIAL_CACHE_MAX = 1_024;
 export function loadConfig(env: Record<string, string | undefined>): DataPlaneConfig {
   const parsed = Schema.safeParse(env);
   const otel = tracingFromEnv(env, "data-plane");
-  if (!parsed.success || otel.problems.length > 0) {
-    const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...otel.problems];
+  const nats = natsCredentialsFromEnv("DATA_PLANE_", env);
+  if (!parsed.success || otel.problems.length > 0 || nats.problems.length > 0) {
+    const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...nats.problems, ...otel.problems];
     throw new Error(`invalid data-plane configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
@@ -247,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
         ? { caFile: e.DATA_PLANE_GRPC_TLS_CA_FILE, certFile: e.DATA_PLANE_GRPC_TLS_CERT_FILE, keyFile: e.DATA_PLANE_GRPC_TLS_KEY_FILE }
         : undefined,
     natsUrl: e.DATA_PLANE_NATS_URL,
+    natsCredentials: nats.credentials,
     logLevel: e.DATA_PLANE_LOG_LEVEL,
     replicaId: e.DATA_PLANE_REPLICA_ID,
     controlTimeoutMs: e.DATA_PLANE_CONTROL_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
+import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, INBOX_PREFIX, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
+import { natsAuthProblem } from "@gateway/nats";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
@@ -253,6 +254,8 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
         nc = await connect({
           servers: ctx.config.natsUrl.split(",").map((s) => s.trim()),
           name: `data-plane ${ctx.config.replicaId}`,
+          ...ctx.config.natsCredentials,
+          inboxPrefix: INBOX_PREFIX["data-plane"],
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
           ignoreAuthErrorAbort: true,
@@ -261,7 +264,9 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
         });
       } catch (err) {
         const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
-        ctx.log.warn({ err, retry_in_ms: delayMs }, "NATS unreachable; usage events go to the spool meanwhile");
+        const refused = natsAuthProblem(err, ctx.config.natsCredentials);
+        if (refused) ctx.log.error({ retry_in_ms: delayMs }, `${refused} (DATA_PLANE_NATS_USER, DATA_PLANE_NATS_PASSWORD); usage events go to the spool meanwhile`);
+        else ctx.log.warn({ err, retry_in_ms: delayMs }, "NATS unreachable; usage events go to the spool meanwhile");
         await sleep(delayMs, undefined, { signal }).catch(() => undefined);
         continue;
       }
@@ -280,7 +285,7 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
 /** Uses one connection until it closes; resolves with the error that closed it, if any. */
 async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boolean): Promise<Error | void> {
   ctx.nats.current = nc;
-  ctx.nats.js = new JetStreamPublish(nc);
+  ctx.nats.js = new JetStreamPublish(nc, INBOX_PREFIX["data-plane"]);
   ctx.responses.attach(nc);
   ctx.log.info("connected to NATS");
   nc.subscribe(CONTROL_CHANGED_SUBJECT, {

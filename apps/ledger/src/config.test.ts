@@ -36,3 +36,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, LEDGER_DATABASE_URL: "" })).toThrow(/LEDGER_DATABASE_URL: required/);
   });
 });
+
+describe("loadConfig: the ledger's NATS user", () => {
+  it("takes a user and its password together; an empty pair is none", () => {
+    expect(loadConfig({ ...base, LEDGER_NATS_USER: "ledger", LEDGER_NATS_PASSWORD: "Pw0123456789" }).natsCredentials).toEqual({ user: "ledger", pass: "Pw0123456789" });
+    expect(loadConfig({ ...base, LEDGER_NATS_USER: "", LEDGER_NATS_PASSWORD: "" }).natsCredentials).toBeUndefined();
+    expect(() => loadConfig({ ...base, LEDGER_NATS_USER: "ledger" })).toThrow(/LEDGER_NATS_USER: needs LEDGER_NATS_PASSWORD/);
+  });
+});

@@ -1,3 +1,4 @@
+import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
@@ -14,6 +15,7 @@ const Schema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("ledger"),
   LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  // LEDGER_NATS_USER and LEDGER_NATS_PASSWORD: natsCredentialsFromEnv.
   LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
@@ -64,6 +66,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   databaseUrl: string;
   dbSchema: string;
   natsUrl: string;
+  /** The ledger's NATS user (its permissions: docs/operations.md); undefined: none sent. */
+  natsCredentials: NatsCredentials | undefined;
   grpcHost: string;
   grpcPort: number;
   opsHost: string;
@@ -92,7 +96,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("LEDGER_") && v !== undefined && v !== ""));
   const parsed = Schema.safeParse(set);
   const callers = serverCallerSettings("LEDGER_", set);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems];
+  const nats = natsCredentialsFromEnv("LEDGER_", set);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems, ...nats.problems];
   const otel = tracingFromEnv(env, "ledger");
   problems.push(...otel.problems);
   if (!parsed.success || problems.length > 0) {
@@ -103,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     databaseUrl: e.LEDGER_DATABASE_URL,
     dbSchema: e.LEDGER_DB_SCHEMA,
     natsUrl: e.LEDGER_NATS_URL,
+    natsCredentials: nats.credentials,
     grpcHost: e.LEDGER_GRPC_HOST,
     grpcPort: e.LEDGER_GRPC_PORT,
     opsHost: e.LEDGER_OPS_HOST,

@@ -1,4 +1,5 @@
 import type { NatsConnection } from "@nats-io/transport-node";
+import { INBOX_PREFIX } from "@gateway/events";
 import { connectNats } from "@gateway/nats";
 import { createDb, createDbHealth, type DbHealth, type Kysely } from "@gateway/db";
 import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
@@ -121,6 +122,8 @@ export function connectServiceNats(ctx: LedgerContext, signal: AbortSignal, onRe
   return connectNats({
     servers: ctx.config.natsUrl,
     name: "ledger",
+    credentials: ctx.config.natsCredentials,
+    inboxPrefix: INBOX_PREFIX.ledger,
     log: ctx.log,
     signal,
     // JetStream management for every connection, before it is used (retried with the connection).

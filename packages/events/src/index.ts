@@ -224,6 +224,23 @@ export const RateLimitGossipV1 = z.object({
 });
 export type RateLimitGossipV1 = z.infer<typeof RateLimitGossipV1>;
 
+/**
+ * Reply subjects, one prefix per NATS identity: each client takes the answers to its requests
+ * (JetStream API replies, publish acknowledgements, pulled messages) under its own prefix, set as
+ * the connection's `inboxPrefix`, so NATS permissions let it read its own replies and nobody else's
+ * (the usage events pulled by a ledger, the journal gatewayctl follows). docs/operations.md, "NATS
+ * credentials and permissions".
+ */
+export const INBOX_PREFIX = {
+  "data-plane": "_INBOX.data-plane",
+  ledger: "_INBOX.ledger",
+  "control-plane": "_INBOX.control-plane",
+  gatewayctl: "_INBOX.gatewayctl",
+} as const;
+
+/** The control-plane's durable on stream LEDGER (`ledger.v1.balance` only): top-ups that end trials. */
+export const TRIAL_UNLOCK_DURABLE = "control-plane-trial";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -30,11 +30,51 @@ export async function retrying<T>(log: Logger, what: string, signal: AbortSignal
   }
 }
 
+/**
+ * A service's NATS user and password (docs/operations.md, "NATS credentials and permissions"). The
+ * server grants each user only the subjects its service needs; the password is never logged.
+ */
+export interface NatsCredentials {
+  user: string;
+  pass: string;
+}
+
+/**
+ * `<prefix>NATS_USER` and `<prefix>NATS_PASSWORD` from a service's environment: both or neither
+ * (none: connect without credentials, for a NATS that requires none). Problems name the variables,
+ * never a value.
+ */
+export function natsCredentialsFromEnv(prefix: string, env: Record<string, string | undefined>): { credentials: NatsCredentials | undefined; problems: string[] } {
+  const user = env[`${prefix}NATS_USER`] || undefined;
+  const pass = env[`${prefix}NATS_PASSWORD`] || undefined;
+  if (user && pass) return { credentials: { user, pass }, problems: [] };
+  if (!user && !pass) return { credentials: undefined, problems: [] };
+  return { credentials: undefined, problems: [`${prefix}NATS_USER: needs ${prefix}NATS_PASSWORD, and the other way round`] };
+}
+
+/** The servers of a NATS URL list with any password in them masked, for messages and logs. */
+export function redactNatsUrl(servers: string): string {
+  return servers.replace(/\/\/([^:@/,\s]*):[^@/,\s]*@/g, "//$1:***@");
+}
+
+/**
+ * What NATS refusing a connection's credentials means, said without the password; undefined for any
+ * other failure (unreachable, timed out).
+ */
+export function natsAuthProblem(err: unknown, credentials: NatsCredentials | undefined): string | undefined {
+  if (!(err instanceof Error) || !/authorization violation|authentication/i.test(err.message)) return undefined;
+  return credentials ? `NATS refused the credentials of user "${credentials.user}"` : "NATS requires credentials: none are configured (or the ones in its URL are wrong)";
+}
+
 export interface NatsLinkOptions {
   /** Comma-separated seed servers. */
   servers: string;
   /** Client name the server shows. */
   name: string;
+  /** User and password, when the server requires them. */
+  credentials?: NatsCredentials | undefined;
+  /** Prefix of this client's reply subjects (`INBOX_PREFIX` in @gateway/events): its NATS permissions allow only those. */
+  inboxPrefix: string;
   log: Logger;
   /** Aborts the waiting and the replacing (the service is stopping); abort before closing. */
   signal: AbortSignal;
@@ -55,7 +95,19 @@ export interface NatsLinkOptions {
 export async function connectNats(o: NatsLinkOptions): Promise<NatsConnection> {
   const dial = () =>
     retrying(o.log, "NATS connect", o.signal, async () => {
-      const nc = await connect({ servers: o.servers.split(",").map((s) => s.trim()), name: o.name, maxReconnectAttempts: -1, reconnectTimeWait: 500, ignoreAuthErrorAbort: true, timeout: 5_000 });
+      const nc = await connect({
+        servers: o.servers.split(",").map((s) => s.trim()),
+        name: o.name,
+        ...o.credentials,
+        inboxPrefix: o.inboxPrefix,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 500,
+        ignoreAuthErrorAbort: true,
+        timeout: 5_000,
+      }).catch((err: unknown) => {
+        const problem = natsAuthProblem(err, o.credentials);
+        throw problem ? new Error(problem, { cause: err }) : err;
+      });
       try {
         o.signal.throwIfAborted();
         await o.prepare?.(nc);

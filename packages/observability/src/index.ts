@@ -17,6 +17,10 @@ export const REDACT_PATHS = [
   "api_key",
   "*.api_key",
   "admin_token",
+  "password",
+  "*.password",
+  "pass",
+  "*.pass",
 ];
 
 export interface LoggerConfig {

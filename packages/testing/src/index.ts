@@ -196,12 +196,19 @@ export interface NatsHandle extends ManagedProcess {
 export interface StartNatsOptions {
   storeDir?: string;
   port?: number;
+  /**
+   * A nats-server configuration file (`-c`), such as the one scripts/lib/nats-auth.ts writes with
+   * the services' users and permissions; the address, port and store given here win over it.
+   */
+  configFile?: string;
+  /** Added to nats-server's environment (the passwords a configuration file reads from it). */
+  env?: Record<string, string>;
   log?: (line: string) => void;
 }
 
-/** One nats-server process with JetStream on loopback; `extra` adds arguments (cluster routes). */
-async function spawnNats(port: number, storeDir: string, removeStore: boolean, extra: string[], log?: (line: string) => void): Promise<NatsHandle> {
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+/** One nats-server process with JetStream on loopback; `extra` adds arguments (cluster routes, a configuration file). */
+async function spawnNats(port: number, storeDir: string, removeStore: boolean, extra: string[], log?: (line: string) => void, env?: Record<string, string>): Promise<NatsHandle> {
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...extra], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   child.stdout?.on("data", (d: Buffer) => log?.(d.toString()));
   child.stderr?.on("data", (d: Buffer) => log?.(d.toString()));
   const managed = manage(child);
@@ -221,8 +228,19 @@ async function spawnNats(port: number, storeDir: string, removeStore: boolean, e
 export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle> {
   const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), "gw-nats-"));
   mkdirSync(storeDir, { recursive: true });
-  const handle = await spawnNats(opts.port ?? (await freePort()), storeDir, !opts.storeDir, [], opts.log);
-  await waitForPort(handle.port, 15_000);
+  // The last of its output, to say why when it exits instead of listening (a bad configuration file).
+  const output: string[] = [];
+  const log = (line: string) => {
+    output.push(line);
+    if (output.length > 20) output.shift();
+    opts.log?.(line);
+  };
+  const handle = await spawnNats(opts.port ?? (await freePort()), storeDir, !opts.storeDir, opts.configFile ? ["-c", opts.configFile] : [], log, opts.env);
+  const exited = handle.exited.then(() => {
+    throw new Error(`nats-server exited before listening: ${output.join("").trim()}`);
+  });
+  exited.catch(() => undefined);
+  await Promise.race([waitForPort(handle.port, 15_000), exited]);
   return handle;
 }
 

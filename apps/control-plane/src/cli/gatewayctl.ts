@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { GatewayError } from "@gateway/errors";
+import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { tailJournal } from "./journal-tail.js";
 import { OutputClosedError, stdoutWriter } from "./output.js";
@@ -52,10 +53,18 @@ const USAGE = `usage: gatewayctl <command> [--json]
                                    Ctrl-C (or N postings); by default only postings made from now on
 
 environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),
-             GATEWAY_LEDGER_ADDR (127.0.0.1:50052), GATEWAY_NATS_URL (nats://127.0.0.1:4222); gRPC over TLS: GATEWAY_TLS_CA_FILE,
+             GATEWAY_LEDGER_ADDR (127.0.0.1:50052), GATEWAY_NATS_URL (nats://127.0.0.1:4222) with GATEWAY_NATS_USER
+             + GATEWAY_NATS_PASSWORD (the read-only gatewayctl user); gRPC over TLS: GATEWAY_TLS_CA_FILE,
              GATEWAY_TLS_CERT_FILE + GATEWAY_TLS_KEY_FILE (a client certificate, for mTLS)`;
 
 class UsageError extends Error {}
+
+/** GATEWAY_NATS_USER and GATEWAY_NATS_PASSWORD (both or neither): the read-only `gatewayctl` NATS user. */
+function natsCredentials(env: Record<string, string | undefined>): NatsCredentials | undefined {
+  const { credentials, problems } = natsCredentialsFromEnv("GATEWAY_", env);
+  if (problems.length > 0) throw new UsageError(problems.join("; "));
+  return credentials;
+}
 
 interface Out {
   json: boolean;
@@ -321,7 +330,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       process.once("SIGTERM", onSignal);
       try {
         const write = stdoutWriter(onSignal);
-        await tailJournal({ servers: v.nats ?? (env.GATEWAY_NATS_URL || "nats://127.0.0.1:4222"), start, limit, write, signal: stop.signal });
+        await tailJournal({ servers: v.nats ?? (env.GATEWAY_NATS_URL || "nats://127.0.0.1:4222"), credentials: natsCredentials(env), start, limit, write, signal: stop.signal });
       } finally {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);

@@ -1,11 +1,14 @@
 import { DeliverPolicy, JetStreamApiError, jetstream, jetstreamManager, type OrderedConsumerOptions } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { GatewayError } from "@gateway/errors";
-import { LEDGER_JOURNAL_SUBJECT, LEDGER_STREAM, LedgerJournalV1 } from "@gateway/events";
+import { INBOX_PREFIX, LEDGER_JOURNAL_SUBJECT, LEDGER_STREAM, LedgerJournalV1 } from "@gateway/events";
+import { natsAuthProblem, redactNatsUrl, type NatsCredentials } from "@gateway/nats";
 
 export interface JournalTailOptions {
   /** Comma-separated NATS servers. */
   servers: string;
+  /** The read-only `gatewayctl` NATS user, when the server requires credentials. */
+  credentials?: NatsCredentials | undefined;
   /** `new`: postings made from now on; `all`: the stream from its start; a number: from that Unix ms. */
   start: "new" | "all" | number;
   /** Stop after this many postings; 0 follows until stopped. */
@@ -29,14 +32,24 @@ const STREAM_NOT_FOUND = 10059;
  * Returns the number of postings written.
  */
 export async function tailJournal(o: JournalTailOptions): Promise<number> {
-  const nc = await connect({ servers: o.servers.split(",").map((s) => s.trim()), name: "gatewayctl-journal-tail", timeout: 5_000, maxReconnectAttempts: -1 }).catch((err: unknown) => {
-    throw new GatewayError("service_unavailable", `cannot reach NATS at ${o.servers}: ${(err as Error).message}`);
+  const where = redactNatsUrl(o.servers);
+  const nc = await connect({
+    servers: o.servers.split(",").map((s) => s.trim()),
+    name: "gatewayctl-journal-tail",
+    ...o.credentials,
+    inboxPrefix: INBOX_PREFIX.gatewayctl,
+    timeout: 5_000,
+    maxReconnectAttempts: -1,
+  }).catch((err: unknown) => {
+    const refused = natsAuthProblem(err, o.credentials);
+    if (refused) throw new GatewayError("service_unavailable", `${refused} at ${where}: set GATEWAY_NATS_USER and GATEWAY_NATS_PASSWORD (the gatewayctl user)`);
+    throw new GatewayError("service_unavailable", `cannot reach NATS at ${where}: ${(err as Error).message}`);
   });
   try {
     const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
     const stream = await jsm.streams.info(LEDGER_STREAM).catch((err: unknown) => {
       if (err instanceof JetStreamApiError && err.code === STREAM_NOT_FOUND) {
-        throw new GatewayError("not_found", `NATS at ${o.servers} has no ${LEDGER_STREAM} stream (the ledger creates it when it starts)`);
+        throw new GatewayError("not_found", `NATS at ${where} has no ${LEDGER_STREAM} stream (the ledger creates it when it starts)`);
       }
       throw err;
     });

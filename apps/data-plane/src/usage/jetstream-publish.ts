@@ -25,13 +25,18 @@ interface Pending {
  * connection closes.
  */
 export class JetStreamPublish implements AckedPublisher {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly nc: NatsConnection) {
+  /** `inboxPrefix`: the connection's reply prefix, the one subject space its NATS permissions let it read. */
+  constructor(
+    private readonly nc: NatsConnection,
+    inboxPrefix?: string,
+  ) {
+    this.inbox = createInbox(inboxPrefix);
     nc.subscribe(`${this.inbox}.*`, { callback: (err, msg) => (err ? undefined : this.reply(msg)) });
     void nc.closed().then(() => {
       this.closed = true;

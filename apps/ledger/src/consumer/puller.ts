@@ -59,17 +59,20 @@ interface Round {
  * server delivered them: they are processed, never left to their ack wait).
  */
 export class Puller {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   private readonly sub: Subscription;
   private next = 0;
   private round: Round | undefined;
 
+  /** `inboxPrefix`: the connection's reply prefix, the one subject space its NATS permissions let it read. */
   constructor(
     private readonly nc: NatsConnection,
     private readonly stream: string,
     private readonly durable: string,
     private readonly onMessage: (m: Delivered) => void,
+    inboxPrefix?: string,
   ) {
+    this.inbox = createInbox(inboxPrefix);
     this.sub = nc.subscribe(`${this.inbox}.*`, { callback: (err, m) => (err ? undefined : this.receive(m)) });
   }
 

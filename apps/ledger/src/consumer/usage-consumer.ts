@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
+import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
 import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
@@ -127,7 +127,7 @@ export class UsageConsumer {
   private async ensure(): Promise<void> {
     const { config, log } = this.ctx;
     await ensureUsageStream(await jetstreamManager(this.nc), config, log);
-    this.puller ??= new Puller(this.nc, USAGE_STREAM, config.consumerDurable, (m) => this.receive(m));
+    this.puller ??= new Puller(this.nc, USAGE_STREAM, config.consumerDurable, (m) => this.receive(m), INBOX_PREFIX.ledger);
     this.running = true;
   }
 
