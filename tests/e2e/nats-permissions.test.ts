@@ -74,6 +74,7 @@ function forgedUsage(costMinor: number): UsageEventV1 {
     cost_minor: costMinor,
     line_items: [],
     guardrails: [],
+    attempts: [],
     stream: false,
     status: 200,
     created_at_ms: Date.now(),
