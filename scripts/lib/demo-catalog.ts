@@ -84,6 +84,10 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         input_price_minor_per_mtok: 350_000,
         output_price_minor_per_mtok: 2_800_000,
         cached_input_price_minor_per_mtok: 87_500,
+        // Like Gemini 2.5 Pro: a prompt above 200k tokens prices the whole request higher (input 2×, output 1.5×).
+        long_context_threshold_tokens: 200_000,
+        long_context_input_price_minor_per_mtok: 700_000,
+        long_context_output_price_minor_per_mtok: 4_200_000,
         deployments: [{ provider: "fake-gemini", upstream_model: "fake-gemini", priority: 0 }],
       },
       {

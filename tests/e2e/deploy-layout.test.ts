@@ -106,5 +106,6 @@ describe("the deployed layout of each service", () => {
     // Ready means it reached the control-plane over gRPC: an unknown key is refused by it, not by a crash.
     const r = await fetch(`http://127.0.0.1:${dataPlane}/v1/models`, { headers: { authorization: `Bearer sk-gateway-${"x".repeat(43)}` } });
     expect(r.status).toBe(401);
-  });
+    // Three cold Node processes started one after another: give them the time a loaded CI machine needs.
+  }, 120_000);
 });

@@ -232,6 +232,34 @@ describe("chat completions to Gemini through the openai SDK", () => {
     expect(streamedRecord.cost_credits_minor).toBe(27);
   });
 
+  it("prices a prompt above 200k tokens at the long-context prices, every token of it, and holds for them", async () => {
+    const { secret, client } = await freshOrg();
+    // 210,000 words: above gw-gemini's long-context threshold (200,000 tokens); the fake answers 3 words.
+    const content = `[[fake:words=3]] ${"w ".repeat(210_000)}`;
+    const body = JSON.stringify({ model: "gw-gemini", max_tokens: 100, messages: [{ role: "user", content }] });
+    const dry = await fetch(`${stack.baseUrl()}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", "x-gateway-dry-run": "true" },
+      body,
+    });
+    const estimate = (await dry.json()) as AnyBody;
+    // The hold prices the prompt bound at the long-context input price (above the threshold too).
+    expect(estimate.lines).toMatchObject([
+      { item: "input_tokens", unit_price_minor: 700_000 },
+      { item: "output_tokens", quantity: 100, unit_price_minor: 4_200_000 },
+    ]);
+    const { data, response } = await client.chat.completions.create({ model: "gw-gemini", max_tokens: 100, messages: [{ role: "user", content }] }).withResponse();
+    expect(data.usage).toMatchObject({ prompt_tokens: 210_000, completion_tokens: 3 });
+    const record = (await get(`/usage/${response.headers.get("x-request-id")}`, secret)) as UsageBody;
+    expect(record.line_items).toEqual([
+      { item: "input_tokens", quantity: 210_000, unit_price_minor: 700_000, per: "1M tokens" },
+      { item: "output_tokens", quantity: 3, unit_price_minor: 4_200_000, per: "1M tokens" },
+    ]);
+    // 210,000 × 0.7 + 3 × 4.2 = 147,000 + 12.6 → 147,013 (at the normal prices it would be 73,509).
+    expect(record.cost_credits_minor).toBe(147_013);
+    await expectBalance(secret, 147_013);
+  });
+
   it("a prompt Gemini blocks is a 400 naming the block reason, answer or stream, and nothing is billed", async () => {
     const err = await openai.chat.completions.create({ model: "gw-gemini", messages: [{ role: "user", content: "[[fake:block=PROHIBITED_CONTENT]] something forbidden" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);

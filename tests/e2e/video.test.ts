@@ -172,10 +172,13 @@ describe("media URL safety", () => {
   });
 
   it("charges nothing for a refused request", async () => {
-    const before = await credits();
-    await create({ model: "gw-video-i2v", imageUrl: "https://metadata.test/a.png" });
-    const after = await credits();
-    expect(after.balance_minor).toBe(before.balance_minor);
+    // An org of its own: jobs the earlier tests started for the shared one are billed when they finish.
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://metadata.test/a.png" }, o);
+    expect(r.status).toBe(400);
+    const after = await credits(o);
+    expect(after).toMatchObject({ balance_minor: before.balance_minor, held_minor: 0 });
   });
 });
 
@@ -305,7 +308,7 @@ describe("jobs", () => {
   it("honours Idempotency-Key: a retried create answers the first job, holds and submits nothing again, and a reused key with another request is a 409", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const body = { model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300]] idempotent", duration: 5 };
-    const submits = () => stack.fake.requests.filter((q) => JSON.stringify(q.body).includes("idempotent")).length;
+    const submits = () => stack.fake.requests.filter((q) => q.method === "POST" && JSON.stringify(q.body ?? "").includes("idempotent")).length;
     const before = submits();
     const idem = { "idempotency-key": `video-${o.orgId}` };
     const first = await call("POST", "/video/generations", o.secret, body, 0, idem);

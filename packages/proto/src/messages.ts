@@ -75,6 +75,12 @@ export interface Model {
   reasoning_price_minor_per_mtok?: number;
   /** Minor units per web search (a server tool billed per use); absent: web search not offered. */
   web_search_price_minor?: number;
+  /** A prompt above this many tokens prices the whole request at the long-context prices; 0 (or absent) = none. */
+  long_context_threshold_tokens?: number;
+  /** Above the threshold, per million input tokens (cache prices scale alike); absent = the input price. */
+  long_context_input_price_minor_per_mtok?: number;
+  /** Above the threshold, per million output tokens (reasoning scales alike); absent = the output price. */
+  long_context_output_price_minor_per_mtok?: number;
 }
 export interface VideoPrice {
   resolution: string;

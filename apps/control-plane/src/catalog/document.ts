@@ -89,6 +89,14 @@ const ModelDoc = z
     reasoning_price_minor_per_mtok: count.nullable().default(null),
     /** Per web search (Anthropic's server tool, billed per use). Absent (null): web search is refused. */
     web_search_price_minor: count.nullable().default(null),
+    /**
+     * Long-context pricing (Gemini above 200k prompt tokens): a request whose prompt is above the
+     * threshold is priced, every token, at these input and output prices (cache and reasoning
+     * prices scale alike). 0 = none.
+     */
+    long_context_threshold_tokens: count.default(0),
+    long_context_input_price_minor_per_mtok: count.nullable().default(null),
+    long_context_output_price_minor_per_mtok: count.nullable().default(null),
   })
   .superRefine((m, c) => {
     if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });

@@ -62,6 +62,10 @@ export interface ModelsTable {
   /** Minor units per million reasoning tokens; null = the output price. */
   reasoning_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   web_search_price_minor: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A prompt above this many tokens is priced at the long-context prices; 0 = none. */
+  long_context_threshold_tokens: ColumnType<number, number | undefined, number>;
+  long_context_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  long_context_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -34,6 +34,9 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.cache_write_price_minor_per_mtok !== null ? { cache_write_price_minor_per_mtok: m.cache_write_price_minor_per_mtok } : {}),
           ...(m.reasoning_price_minor_per_mtok !== null ? { reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok } : {}),
           ...(m.web_search_price_minor !== null ? { web_search_price_minor: m.web_search_price_minor } : {}),
+          ...(m.long_context_threshold_tokens > 0 ? { long_context_threshold_tokens: m.long_context_threshold_tokens } : {}),
+          ...(m.long_context_input_price_minor_per_mtok !== null ? { long_context_input_price_minor_per_mtok: m.long_context_input_price_minor_per_mtok } : {}),
+          ...(m.long_context_output_price_minor_per_mtok !== null ? { long_context_output_price_minor_per_mtok: m.long_context_output_price_minor_per_mtok } : {}),
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({

@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
-import { maxTokenCostMinor, tokenPrices } from "../credits/cost.js";
+import { maxTokenCostMinor, pricesFor, tokenPrices } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
@@ -165,7 +165,7 @@ function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model
   const { perUse, total } = bound;
   if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: total - perUse, per: "request", cost_minor: total - perUse });
   else {
-    const p = tokenPrices(model);
+    const p = tokenPrices(pricesFor(model, bound.prompt));
     const tokens = (item: string, quantity: number, price: number) => ({ item, quantity, unit_price_minor: price, per: "1M tokens", cost_minor: Math.ceil((quantity * price) / 1_000_000) });
     lines.push(tokens("input_tokens", bound.prompt, Math.max(p.input, p.cachedInput, p.cacheWrite)));
     if (bound.output > 0) lines.push(tokens("output_tokens", bound.output, Math.max(p.output, p.reasoning)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costMinor, lineItemsCostMinor, maxTokenCostMinor, tokenLineItems, tokenPrices, usageLineItems } from "./cost.js";
+import { costMinor, lineItemsCostMinor, maxTokenCostMinor, providerPrices, tokenLineItems, tokenPrices, usageLineItems } from "./cost.js";
 
 describe("costMinor", () => {
   const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
@@ -105,5 +105,36 @@ describe("web searches", () => {
     expect(costMinor(usage, model)).toBe(813 + 20_000);
     expect(lineItemsCostMinor(items)).toBe(costMinor(usage, model));
     expect(usageLineItems({ input_tokens: 10, output_tokens: 1 }, model).some((i) => i.item === "web_search_requests")).toBe(false);
+  });
+});
+
+describe("long-context prices", () => {
+  // Like Gemini 2.5 Pro: above 200k prompt tokens input costs 2×, output 1.5×; cache reads a quarter of the input.
+  const model = {
+    input_price_minor_per_mtok: 1_250_000,
+    output_price_minor_per_mtok: 10_000_000,
+    cached_input_price_minor_per_mtok: 312_500,
+    long_context_threshold_tokens: 200_000,
+    long_context_input_price_minor_per_mtok: 2_500_000,
+    long_context_output_price_minor_per_mtok: 15_000_000,
+  };
+  it("apply to every token of a request whose prompt is above the threshold, and not at it", () => {
+    // At the threshold: 200,000 × 1.25 + 1,000 × 10 = 250,000 + 10,000.
+    expect(costMinor({ input_tokens: 200_000, output_tokens: 1_000 }, model)).toBe(260_000);
+    // One token more: 200,001 × 2.5 + 1,000 × 15 = 500,002.5 + 15,000 → 515,003.
+    expect(costMinor({ input_tokens: 200_001, output_tokens: 1_000 }, model)).toBe(515_003);
+    // Cache reads scale with the input: 100,001 cached at 0.625, 100,000 more at 2.5.
+    expect(usageLineItems({ input_tokens: 200_001, output_tokens: 0, cached_input_tokens: 100_001 }, model)).toEqual([
+      { item: "input_tokens", quantity: 100_000, unit_price_minor: 2_500_000, per: "1M tokens" },
+      { item: "cached_input_tokens", quantity: 100_001, unit_price_minor: 625_000, per: "1M tokens" },
+      { item: "output_tokens", quantity: 0, unit_price_minor: 15_000_000, per: "1M tokens" },
+    ]);
+  });
+  it("bound a hold whose prompt bound is above the threshold, and the provider's cost in the same ratio", () => {
+    expect(maxTokenCostMinor(300_000, 8_000, model)).toBe(300_000 * 2.5 + 8_000 * 15);
+    expect(maxTokenCostMinor(100_000, 8_000, model)).toBe(100_000 * 1.25 + 8_000 * 10);
+    // The deployment costs the operator 80% of the normal prices: its long-context prices are 80% too.
+    const provider = providerPrices(model, { cost_input_price_minor_per_mtok: 1_000_000, cost_output_price_minor_per_mtok: 8_000_000 });
+    expect(costMinor({ input_tokens: 300_000, output_tokens: 1_000 }, provider)).toBe(300_000 * 2 + 1_000 * 12);
   });
 });

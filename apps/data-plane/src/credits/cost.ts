@@ -22,8 +22,41 @@ export interface BillableTokens {
 
 export type PricedModel = Pick<
   Model,
-  "input_price_minor_per_mtok" | "output_price_minor_per_mtok" | "cached_input_price_minor_per_mtok" | "cache_write_price_minor_per_mtok" | "reasoning_price_minor_per_mtok" | "web_search_price_minor"
+  | "input_price_minor_per_mtok"
+  | "output_price_minor_per_mtok"
+  | "cached_input_price_minor_per_mtok"
+  | "cache_write_price_minor_per_mtok"
+  | "reasoning_price_minor_per_mtok"
+  | "web_search_price_minor"
+  | "long_context_threshold_tokens"
+  | "long_context_input_price_minor_per_mtok"
+  | "long_context_output_price_minor_per_mtok"
 >;
+
+/** A price scaled as its base was: `cost` for `base`, so `price` becomes price × cost / base (cost itself when the base is free). */
+const scaled = (price: number, base: number, cost: number | undefined) => (cost === undefined ? price : base > 0 ? Math.round((price * cost) / base) : cost);
+
+/**
+ * The prices a request with `inputTokens` prompt tokens is charged at: the model's, or above its
+ * long-context threshold (Gemini: 200k) the long-context input and output prices, the cache and
+ * reasoning prices scaled by the same ratio, for every token of the request (docs/billing.md,
+ * "Long context").
+ */
+export function pricesFor(model: PricedModel, inputTokens: number): PricedModel {
+  const threshold = model.long_context_threshold_tokens ?? 0;
+  if (threshold <= 0 || inputTokens <= threshold) return model;
+  const li = model.long_context_input_price_minor_per_mtok;
+  const lo = model.long_context_output_price_minor_per_mtok;
+  const p = tokenPrices(model);
+  return {
+    input_price_minor_per_mtok: li ?? p.input,
+    cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, li),
+    cache_write_price_minor_per_mtok: scaled(p.cacheWrite, p.input, li),
+    output_price_minor_per_mtok: lo ?? p.output,
+    reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, lo),
+    web_search_price_minor: model.web_search_price_minor,
+  };
+}
 
 /** A model's token prices, minor credit units per million, with the catalog's defaults applied. */
 export interface TokenPrices {
@@ -57,7 +90,7 @@ const PER_MTOK = "1M tokens";
  * `input_tokens` and `output_tokens` are always listed, the other three when non-zero.
  */
 export function tokenLineItems(tokens: BillableTokens, model: PricedModel): LineItem[] {
-  const p = tokenPrices(model);
+  const p = tokenPrices(pricesFor(model, Math.max(0, tokens.input_tokens)));
   const input = Math.max(0, tokens.input_tokens);
   const output = Math.max(0, tokens.output_tokens);
   const cached = clamp(tokens.cached_input_tokens, input);
@@ -106,7 +139,7 @@ export function costMinor(usage: BillableTokens, model: PricedModel): number {
  * completion price (a cache write is 1.25× the input price at Anthropic).
  */
 export function maxTokenCostMinor(inputTokens: number, outputTokens: number, model: PricedModel): number {
-  const p = tokenPrices(model);
+  const p = tokenPrices(pricesFor(model, inputTokens));
   return Math.ceil((inputTokens * Math.max(p.input, p.cachedInput, p.cacheWrite) + outputTokens * Math.max(p.output, p.reasoning)) / 1_000_000);
 }
 
@@ -129,7 +162,8 @@ export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_inp
   const co = d.cost_output_price_minor_per_mtok;
   if (ci === undefined && co === undefined) return model;
   const p = tokenPrices(model);
-  const scaled = (price: number, base: number, cost: number | undefined) => (cost === undefined ? price : base > 0 ? Math.round((price * cost) / base) : cost);
+  const li = model.long_context_input_price_minor_per_mtok;
+  const lo = model.long_context_output_price_minor_per_mtok;
   return {
     input_price_minor_per_mtok: ci ?? p.input,
     cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, ci),
@@ -137,5 +171,9 @@ export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_inp
     output_price_minor_per_mtok: co ?? p.output,
     reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, co),
     web_search_price_minor: model.web_search_price_minor,
+    // The provider's long-context prices in the same ratio to its normal ones.
+    ...(model.long_context_threshold_tokens ? { long_context_threshold_tokens: model.long_context_threshold_tokens } : {}),
+    ...(li !== undefined ? { long_context_input_price_minor_per_mtok: scaled(li, p.input, ci) } : {}),
+    ...(lo !== undefined ? { long_context_output_price_minor_per_mtok: scaled(lo, p.output, co) } : {}),
   };
 }

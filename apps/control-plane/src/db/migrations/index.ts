@@ -11,6 +11,7 @@ import { webSearchPrice } from "./20261127000000-web-search-price.js";
 import { geminiProviderKind } from "./20261128000000-gemini-provider-kind.js";
 import { deploymentCostPrice } from "./20261129000000-deployment-cost-price.js";
 import { videoIdempotency } from "./20261130000000-video-idempotency.js";
+import { longContextPrices } from "./20261201000000-long-context-prices.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "20261128000000-gemini-provider-kind": geminiProviderKind,
   "20261129000000-deployment-cost-price": deploymentCostPrice,
   "20261130000000-video-idempotency": videoIdempotency,
+  "20261201000000-long-context-prices": longContextPrices,
 };
