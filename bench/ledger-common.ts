@@ -94,23 +94,9 @@ export function chatUsageEvent(o: { requestId: string; prefix: string; org: numb
       { item: "output_tokens", quantity: output, unit_price_minor: 600_000, per: "1M tokens" },
     ],
     guardrails: [],
-    // One served attempt, as a data-plane records it (the attempts ride in every event).
-    attempts: [
-      {
-        attempt: 1,
-        provider: "fake",
-        upstream_model: "fake-chat",
-        status: 200,
-        outcome: "served",
-        input_tokens: input,
-        output_tokens: output,
-        estimated: false,
-        cost_minor: Math.ceil((input * 150_000 + output * 600_000) / 1_000_000),
-        provider_cost_minor: Math.ceil((input * 150_000 + output * 600_000) / 1_000_000),
-        payer: "caller",
-        duration_ms: 100 + (o.j % 50),
-      },
-    ],
+    // One attempt served as billed, as a data-plane sends it (served_attempt, attempts empty).
+    attempts: [],
+    served_attempt: { outcome: "served", duration_ms: 90 + (o.j % 50), provider_cost_minor: Math.ceil((input * 100_000 + output * 400_000) / 1_000_000) },
     stream: o.j % 4 === 0,
     status: 200,
     created_at_ms: o.createdAtMs,

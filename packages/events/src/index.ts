@@ -163,6 +163,13 @@ export const UsageEventV1 = z.object({
    * has cost_minor 0 and the error's status.
    */
   attempts: z.array(AttemptV1).max(MAX_RECORDED_ATTEMPTS).default([]),
+  /**
+   * The usual case, one attempt that served the request exactly as this event bills it (the
+   * caller pays, the provider answered 200): only what the event does not say, and `attempts`
+   * empty. Keeps the event, the ledger's validation and the stored record small for the case
+   * nearly every request is (docs/billing.md, "Attempts and who pays").
+   */
+  served_attempt: z.object({ outcome: z.enum(ATTEMPT_OUTCOMES), duration_ms: z.number().int().nonnegative(), provider_cost_minor: minor }).optional(),
   /** Guardrail outcomes in rule order (empty when the organization has no rules). */
   guardrails: z
     .array(z.object({ plugin: z.string().max(64), name: z.string().max(128).optional(), outcome: z.enum(["pass", "denied", "masked", "logged", "error", "skipped"]) }))

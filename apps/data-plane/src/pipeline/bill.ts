@@ -42,7 +42,10 @@ export async function billUsage(
     last.provider_cost_minor = lineItems ? costMinor : providerCost(usage, costMinor, o.model, o.target);
     last.payer = "caller";
   }
-  const event = usageEvent(l, { ...o, attempts });
+  // One attempt billed as the event says: sent as what the event does not say (served_attempt).
+  const single = attempts.length === 1 && last!.payer === "caller" && last!.status === 200;
+  const event = usageEvent(l, { ...o, attempts: single ? [] : attempts });
+  if (single) event.served_attempt = { outcome: last!.outcome, duration_ms: last!.duration_ms, provider_cost_minor: last!.provider_cost_minor };
   event.usage = {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,

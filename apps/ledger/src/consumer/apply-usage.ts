@@ -45,13 +45,16 @@ function record(ev: UsageEventV1): string {
  * The attempts and what they cost the operator: the provider's charge for every attempt, and the
  * part nobody was billed for. An event without attempts (a data-plane before them) cost the
  * provider's charge at the catalog's price. The usual case, one attempt billed to the caller
- * exactly as the record says, is stored as what the record does not say ({outcome, duration_ms}):
+ * exactly as the record says (the event's served_attempt, or a single such attempt), is stored as
+ * what the record does not say (attempt_outcome, attempt_ms):
  * a whole attempt per record made Postgres spend a third more per event (docs/operations.md);
  * attemptsOf (rpc/get-usage.ts) gives it back whole.
  */
-function attemptCosts(ev: UsageEventV1): { attempts: unknown; provider_cost_minor: number; absorbed_minor: number } {
+function attemptCosts(ev: UsageEventV1): { attempts?: unknown; attempt_outcome?: string; attempt_ms?: number; provider_cost_minor: number; absorbed_minor: number } {
+  const served = ev.served_attempt;
+  if (served) return { attempt_outcome: served.outcome, attempt_ms: served.duration_ms, provider_cost_minor: served.provider_cost_minor, absorbed_minor: 0 };
   const attempts = ev.attempts ?? [];
-  if (attempts.length === 0) return { attempts, provider_cost_minor: ev.cost_minor, absorbed_minor: 0 };
+  if (attempts.length === 0) return { provider_cost_minor: ev.cost_minor, absorbed_minor: 0 };
   const only = attempts[0]!;
   if (
     attempts.length === 1 &&
@@ -65,7 +68,7 @@ function attemptCosts(ev: UsageEventV1): { attempts: unknown; provider_cost_mino
     only.estimated === ev.usage.estimated &&
     only.cost_minor === ev.cost_minor
   ) {
-    return { attempts: { outcome: only.outcome, duration_ms: only.duration_ms }, provider_cost_minor: only.provider_cost_minor, absorbed_minor: 0 };
+    return { attempt_outcome: only.outcome, attempt_ms: only.duration_ms, provider_cost_minor: only.provider_cost_minor, absorbed_minor: 0 };
   }
   let provider = 0;
   let absorbed = 0;

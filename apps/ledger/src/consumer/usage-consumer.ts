@@ -350,16 +350,33 @@ function endBatchSpan(tracer: Tracer, span: Span, startTime: number, items: Item
   else span.end();
 }
 
-/** The attempts of the events a batch applied (each request once), into the attempt metrics. */
+/** The attempts of the events a batch applied (each request once), into the attempt metrics: one increment per label set and batch. */
 function countAttempts(metrics: LedgerContext["metrics"], items: readonly Item[], applied: ReadonlySet<string>): void {
   const counted = new Set<string>();
+  const attempts = new Map<string, number>();
+  const costs = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
   for (const i of items) {
     const ev = i.ev!;
     if (!applied.has(ev.request_id) || counted.has(ev.request_id)) continue;
     counted.add(ev.request_id);
-    for (const a of ev.attempts ?? []) {
-      metrics.attempts.inc({ provider: a.provider, outcome: a.outcome });
-      if (a.provider_cost_minor > 0) metrics.attemptCost.inc({ provider: a.provider, payer: a.payer }, a.provider_cost_minor);
+    const served = ev.served_attempt;
+    if (served) {
+      add(attempts, `${ev.provider}\n${served.outcome}`, 1);
+      if (served.provider_cost_minor > 0) add(costs, `${ev.provider}\ncaller`, served.provider_cost_minor);
+      continue;
     }
+    for (const a of ev.attempts ?? []) {
+      add(attempts, `${a.provider}\n${a.outcome}`, 1);
+      if (a.provider_cost_minor > 0) add(costs, `${a.provider}\n${a.payer}`, a.provider_cost_minor);
+    }
+  }
+  for (const [k, n] of attempts) {
+    const [provider, outcome] = k.split("\n") as [string, string];
+    metrics.attempts.inc({ provider, outcome }, n);
+  }
+  for (const [k, n] of costs) {
+    const [provider, payer] = k.split("\n") as [string, string];
+    metrics.attemptCost.inc({ provider, payer }, n);
   }
 }

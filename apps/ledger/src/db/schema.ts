@@ -58,8 +58,11 @@ export interface UsageRecordsTable {
   recorded_at: ColumnType<Date, Date | undefined, never>;
   /** The journal posting (batch) that carried this record's cost; null for records before batching. */
   journal_txn_id: string | null;
-  /** Every upstream attempt (AttemptV1[]), or {outcome, duration_ms} for one attempt billed as the record says; [] for records before attempts were kept. */
-  attempts: ColumnType<unknown[] | { outcome: string; duration_ms: number }, string | undefined, string>;
+  /** Every upstream attempt (AttemptV1[]); [] for one attempt billed as the record says (attempt_outcome set) and for records before attempts were kept. */
+  attempts: ColumnType<unknown[], string | undefined, string>;
+  /** One attempt billed as the record says: its outcome (served, client_gone, cut) and duration; null otherwise. */
+  attempt_outcome: ColumnType<string | null, string | null | undefined, string | null>;
+  attempt_ms: ColumnType<number | null, number | null | undefined, number | null>;
   /** What the provider charges the operator for the attempts; null for records before: their cost_minor. */
   provider_cost_minor: ColumnType<number | null, number | undefined, number>;
   /** Of provider_cost_minor: what nobody was billed for (attempts paid by the operator). */

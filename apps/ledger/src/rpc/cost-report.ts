@@ -40,11 +40,10 @@ export function costReport(ctx: LedgerContext) {
           ) r
           CROSS JOIN LATERAL (
             SELECT x.provider, x.outcome, x.provider_cost_minor, x.payer
-            FROM jsonb_to_recordset(CASE WHEN jsonb_typeof(r.attempts) = 'array' THEN r.attempts ELSE '[]' END)
-              AS x(provider text, outcome text, provider_cost_minor bigint, payer text)
+            FROM jsonb_to_recordset(r.attempts) AS x(provider text, outcome text, provider_cost_minor bigint, payer text)
             UNION ALL
-            SELECT r.provider, coalesce(r.attempts->>'outcome', 'served'), coalesce(r.provider_cost_minor, r.cost_minor), 'caller'
-            WHERE jsonb_typeof(r.attempts) = 'object' OR r.attempts = '[]'
+            SELECT r.provider, coalesce(r.attempt_outcome, 'served'), coalesce(r.provider_cost_minor, r.cost_minor), 'caller'
+            WHERE r.attempts = '[]'
           ) a
           GROUP BY 1, 2 ORDER BY 1, 2`.execute(trx);
         const orgs = await sql<{ org_id: string; requests: number; billed_minor: number; provider_cost_minor: number; absorbed_minor: number }>`

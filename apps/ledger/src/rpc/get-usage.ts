@@ -10,26 +10,24 @@ const SETTLE_MAX_MS = 1_000;
 
 /**
  * A record's attempts, whole: the stored array, or the one attempt billed as the record says,
- * rebuilt from the record and the {outcome, duration_ms} kept for it (consumer/apply-usage.ts).
+ * rebuilt from the record and its attempt_outcome and attempt_ms (consumer/apply-usage.ts).
  */
 export function attemptsOf(r: UsageRow): unknown[] {
-  const a = r.attempts as unknown;
-  if (Array.isArray(a)) return a;
-  const { outcome, duration_ms } = a as { outcome: string; duration_ms: number };
+  if (r.attempt_outcome === null) return r.attempts ?? [];
   return [
     {
       attempt: 1,
       provider: r.provider,
       upstream_model: r.upstream_model,
       status: 200,
-      outcome,
+      outcome: r.attempt_outcome,
       input_tokens: r.input_tokens,
       output_tokens: r.output_tokens,
       estimated: r.estimated,
       cost_minor: r.cost_minor,
       provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
       payer: "caller",
-      duration_ms,
+      duration_ms: r.attempt_ms ?? 0,
     },
   ];
 }

@@ -2,13 +2,13 @@ import { sql, type Kysely, type Migration } from "@gateway/db";
 import { createApplyUsageBatch } from "./20261126000000-cache-reasoning-tokens.js";
 
 /**
- * Usage records keep every upstream attempt of their request (`attempts`: a JSON array of
+ * Usage records keep every upstream attempt of their request: `attempts`, a JSON array of
  * AttemptV1, or for the usual single attempt billed as the record says, only what the record does
- * not say: `{"outcome", "duration_ms"}`; `[]` for records before attempts were kept), what the
- * provider charges the operator for them (`provider_cost_minor`; before: NULL, the cost at the
- * catalog's price) and the part of it nobody was billed for (`absorbed_minor`). apply_usage_batch
- * stores the three: the function of 20261126000000-cache-reasoning-tokens with those columns
- * added, nothing else changed.
+ * not say in two plain columns (`attempt_outcome`, `attempt_ms`; attempts then `[]`); records from
+ * before attempts were kept have `[]` and no outcome. Also what the provider charges the operator
+ * for them (`provider_cost_minor`; NULL before: the cost at the catalog's price) and the part of it
+ * nobody was billed for (`absorbed_minor`). apply_usage_batch stores them: the function of
+ * 20261126000000-cache-reasoning-tokens with those columns added, nothing else changed.
  */
 export const usageAttempts: Migration = {
   async up(db: Kysely<unknown>) {
@@ -16,6 +16,8 @@ export const usageAttempts: Migration = {
       ALTER TABLE usage_records ADD COLUMN attempts jsonb NOT NULL DEFAULT '[]';
       ALTER TABLE usage_records ADD COLUMN provider_cost_minor bigint;
       ALTER TABLE usage_records ADD COLUMN absorbed_minor bigint NOT NULL DEFAULT 0;
+      ALTER TABLE usage_records ADD COLUMN attempt_outcome text;
+      ALTER TABLE usage_records ADD COLUMN attempt_ms integer;
     `.execute(db);
     await sql`
       CREATE OR REPLACE FUNCTION apply_usage_batch(p_records jsonb, p_posting text, OUT applied text[], OUT posted boolean)
@@ -38,16 +40,16 @@ export const usageAttempts: Migration = {
           INSERT INTO usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens,
             output_tokens, cached_input_tokens, cache_creation_input_tokens, reasoning_tokens, estimated, cost_minor,
             input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, line_items, guardrails, created_at, journal_txn_id,
-            attempts, provider_cost_minor, absorbed_minor)
+            attempts, provider_cost_minor, absorbed_minor, attempt_outcome, attempt_ms)
           SELECT r.request_id, r.org_id, r.key_id, r.model, r.route, r.provider, r.upstream_model, r.lease_id, r.input_tokens,
             r.output_tokens, r.cached_input_tokens, coalesce(r.cache_creation_input_tokens, 0), coalesce(r.reasoning_tokens, 0), r.estimated,
             r.cost_minor, r.input_price_minor_per_mtok, r.output_price_minor_per_mtok, r.stream, r.status, r.duration_ms, r.line_items, r.guardrails, to_timestamp(r.created_at_ms / 1000.0), p_posting,
-            coalesce(r.attempts, '[]'), coalesce(r.provider_cost_minor, r.cost_minor), coalesce(r.absorbed_minor, 0)
+            coalesce(r.attempts, '[]'), coalesce(r.provider_cost_minor, r.cost_minor), coalesce(r.absorbed_minor, 0), r.attempt_outcome, r.attempt_ms
           FROM jsonb_to_recordset(p_records) AS r(request_id text, org_id text, key_id text, model text, route text,
             provider text, upstream_model text, lease_id text, input_tokens bigint, output_tokens bigint, cached_input_tokens bigint,
             cache_creation_input_tokens bigint, reasoning_tokens bigint, estimated boolean, cost_minor bigint, input_price_minor_per_mtok bigint, output_price_minor_per_mtok bigint, stream boolean,
             status integer, duration_ms integer, line_items jsonb, guardrails jsonb, created_at_ms bigint, attempts jsonb,
-            provider_cost_minor bigint, absorbed_minor bigint)
+            provider_cost_minor bigint, absorbed_minor bigint, attempt_outcome text, attempt_ms integer)
           ORDER BY r.request_id
           ON CONFLICT (request_id) DO NOTHING
           RETURNING request_id, org_id, lease_id, cost_minor, created_at
@@ -110,7 +112,7 @@ export const usageAttempts: Migration = {
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP FUNCTION apply_usage_batch(jsonb, text)`.execute(db);
-    await sql`ALTER TABLE usage_records DROP COLUMN attempts, DROP COLUMN provider_cost_minor, DROP COLUMN absorbed_minor`.execute(db);
+    await sql`ALTER TABLE usage_records DROP COLUMN attempts, DROP COLUMN provider_cost_minor, DROP COLUMN absorbed_minor, DROP COLUMN attempt_outcome, DROP COLUMN attempt_ms`.execute(db);
     await createApplyUsageBatch(db);
   },
 };
