@@ -32,7 +32,8 @@ beforeAll(async () => {
     models: [
       chatModel("gw-bytes", "fake-chat+byte_tokens"),
       chatModel("gw-vision", "fake-chat+image_tokens=1500", { max_input_tokens_per_image: 1_600 }),
-      chatModel("gw-audio", "fake-chat+audio_tokens=700", { max_input_tokens_per_audio: 800 }),
+      // Audio tokens at 3 minor each (text 1), as audio costs several times text at the providers.
+      chatModel("gw-audio", "fake-chat+audio_tokens=700", { max_input_tokens_per_audio: 800, audio_input_price_minor_per_mtok: 3_000_000, audio_output_price_minor_per_mtok: 3_000_000 }),
       { id: "gw-embed-bytes", routes: ["embeddings"], context_window: 8_000, max_output_tokens: 0, ...perToken, deployments: [{ provider: "fake", upstream_model: "fake-embed+byte_tokens" }] },
     ],
   });
@@ -157,12 +158,36 @@ describe("the hold", () => {
           messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }] }],
         }),
       );
-    expect(await audio(await org(500))).toBe(402);
+    // 800 audio tokens at 3 each are held: 2,400 and the text cannot be covered by 2,000.
+    expect(await audio(await org(2_000))).toBe(402);
     const o = await org(5_000);
     expect(await audio(o)).toBe(200);
     const spent = await settled(o, 1);
-    expect(spent).toBeGreaterThanOrEqual(700);
+    // The provider reported 700 audio tokens: billed at the audio price, not as text.
+    const r = await sql<{ line_items: Array<{ item: string; quantity: number; unit_price_minor: number }> }>`SELECT line_items FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(
+      stack.ledger().db,
+    );
+    expect(r.rows[0]!.line_items).toContainEqual({ item: "audio_input_tokens", quantity: 700, unit_price_minor: 3_000_000, per: "1M tokens" });
+    expect(spent).toBeGreaterThanOrEqual(700 * 3);
     expect((await credits(o)).balance_minor).toBe(5_000 - spent);
+  });
+
+  it("refuses audio on a model the catalog prices no audio for, in or out, naming the field, before anything is sent or held", async () => {
+    const o = await org(100_000);
+    const sent = stack.fake.requests.length;
+    const input = await openai(o)
+      .chat.completions.create({ model: "gw-bytes", max_tokens: 10, messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }] }] })
+      .catch((e: unknown) => e);
+    expect(input).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((input as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages");
+    expect((input as Error).message).toContain("Audio input is not available on model 'gw-bytes'");
+    const output = await openai(o)
+      .chat.completions.create({ model: "gw-bytes", max_tokens: 10, modalities: ["text", "audio"], audio: { voice: "alloy", format: "wav" }, messages: [{ role: "user", content: "say it" }] })
+      .catch((e: unknown) => e);
+    expect(output).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((output as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("audio");
+    expect(stack.fake.requests.length).toBe(sent);
+    expect((await credits(o)).held_minor).toBe(0);
   });
 
   it("bounds text in any script: concurrent CJK prompts billed a token per byte never overdraw", async () => {

@@ -49,6 +49,11 @@ export function replyFor(messages: ChatMessage[], fixed?: string): string {
   return `Echo: ${stripMarkers(textOf(lastUser?.content))}`;
 }
 
+/** The input_audio parts of the messages. */
+export function audioParts(messages: ChatMessage[]): number {
+  return messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((p: { type?: unknown }) => p?.type === "input_audio").length : 0), 0);
+}
+
 export function promptTokens(messages: ChatMessage[], d?: Pick<Directives, "byteTokens" | "imageTokens" | "audioTokens">): number {
   const count = d?.byteTokens ? (t: string) => Buffer.byteLength(t, "utf8") : countTokens;
   const parts = (type: string) => messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((p: { type?: unknown }) => p?.type === type).length : 0), 0);
@@ -173,7 +178,8 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   if (plan.failWith !== undefined && plan.failWith !== 200) return failure(res, d, plan.failWith);
   const content = words.join(" ");
   const details = {
-    prompt_tokens_details: { cached_tokens: plan.cachedCount, audio_tokens: 0 },
+    // Audio parts at `audio_tokens` each, as OpenAI reports them apart (priced above text).
+    prompt_tokens_details: { cached_tokens: plan.cachedCount, audio_tokens: audioParts(messages) * d.audioTokens },
     completion_tokens_details: { reasoning_tokens: reasoning * choices, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const usage = d.emptyUsage ? {} : { prompt_tokens: promptCount, completion_tokens: completionTokens, total_tokens: promptCount + completionTokens, ...details };

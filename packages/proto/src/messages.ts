@@ -81,6 +81,10 @@ export interface Model {
   long_context_input_price_minor_per_mtok?: number;
   /** Above the threshold, per million output tokens (reasoning scales alike); absent = the output price. */
   long_context_output_price_minor_per_mtok?: number;
+  /** Per million audio prompt tokens; absent = the model takes no audio input (a 400). */
+  audio_input_price_minor_per_mtok?: number;
+  /** Per million audio completion tokens; absent = the model produces no audio (a 400). */
+  audio_output_price_minor_per_mtok?: number;
 }
 export interface VideoPrice {
   resolution: string;

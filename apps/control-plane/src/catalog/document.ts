@@ -97,6 +97,9 @@ const ModelDoc = z
     long_context_threshold_tokens: count.default(0),
     long_context_input_price_minor_per_mtok: count.nullable().default(null),
     long_context_output_price_minor_per_mtok: count.nullable().default(null),
+    /** Audio prompt (completion) tokens, per million; absent = the model takes (produces) no audio: a 400. */
+    audio_input_price_minor_per_mtok: count.nullable().default(null),
+    audio_output_price_minor_per_mtok: count.nullable().default(null),
   })
   .superRefine((m, c) => {
     if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });

@@ -66,6 +66,9 @@ export interface ModelsTable {
   long_context_threshold_tokens: ColumnType<number, number | undefined, number>;
   long_context_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   long_context_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Per million audio prompt (completion) tokens; null = no audio. */
+  audio_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  audio_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

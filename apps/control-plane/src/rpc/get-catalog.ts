@@ -37,6 +37,8 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.long_context_threshold_tokens > 0 ? { long_context_threshold_tokens: m.long_context_threshold_tokens } : {}),
           ...(m.long_context_input_price_minor_per_mtok !== null ? { long_context_input_price_minor_per_mtok: m.long_context_input_price_minor_per_mtok } : {}),
           ...(m.long_context_output_price_minor_per_mtok !== null ? { long_context_output_price_minor_per_mtok: m.long_context_output_price_minor_per_mtok } : {}),
+          ...(m.audio_input_price_minor_per_mtok !== null ? { audio_input_price_minor_per_mtok: m.audio_input_price_minor_per_mtok } : {}),
+          ...(m.audio_output_price_minor_per_mtok !== null ? { audio_output_price_minor_per_mtok: m.audio_output_price_minor_per_mtok } : {}),
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({

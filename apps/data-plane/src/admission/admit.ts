@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
-import { maxTokenCostMinor, pricesFor, tokenPrices } from "../credits/cost.js";
+import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { locals } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
@@ -24,6 +24,8 @@ export interface AdmissionRequest<C extends Capability> {
   choices?: number;
   /** Name of the request field that set requestedOutput, for error messages. */
   outputParam?: string;
+  /** Audio sent (input parts) or asked for (output): held at the model's audio prices (credits/cost.ts). Read after prepare. */
+  audio?: () => AudioUse;
   /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
   maxCostMinor?: (model: Model) => number;
   /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
@@ -143,6 +145,8 @@ export interface Bound {
   total: number;
   /** Priced by unit (images, video): total is the unit price, not tokens. */
   unitPriced?: boolean;
+  /** Audio sent or asked for: its tokens held at the audio prices. */
+  audio?: AudioUse;
 }
 
 const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
@@ -157,7 +161,8 @@ function boundOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, g
   if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
   const asked = req.promptTokensBound(model) + grownBytes;
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
-  return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model) + perUse };
+  const audio = req.audio?.();
+  return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}) };
 }
 
 function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {
@@ -167,8 +172,9 @@ function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model
   else {
     const p = tokenPrices(pricesFor(model, bound.prompt));
     const tokens = (item: string, quantity: number, price: number) => ({ item, quantity, unit_price_minor: price, per: "1M tokens", cost_minor: Math.ceil((quantity * price) / 1_000_000) });
-    lines.push(tokens("input_tokens", bound.prompt, Math.max(p.input, p.cachedInput, p.cacheWrite)));
-    if (bound.output > 0) lines.push(tokens("output_tokens", bound.output, Math.max(p.output, p.reasoning)));
+    const audio = bound.audio ?? NO_AUDIO;
+    lines.push(tokens("input_tokens", bound.prompt, dearestInput(p, audio)));
+    if (bound.output > 0) lines.push(tokens("output_tokens", bound.output, dearestOutput(p, audio)));
   }
   if (perUse > 0) lines.push({ item: "server_tools", quantity: 1, unit_price_minor: perUse, per: "request", cost_minor: perUse });
   return {

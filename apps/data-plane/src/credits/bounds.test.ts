@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPromptBound, embeddingsInputBound, mediaParts } from "./bounds.js";
 
-const model = { context_window: 128_000, max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 };
+const model = { id: "m", context_window: 128_000, max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0, audio_input_price_minor_per_mtok: 10_000_000 };
 
 describe("prompt bounds", () => {
   it("count every decoded byte of text as a token, whatever the script", () => {
@@ -40,6 +40,13 @@ describe("prompt bounds", () => {
     const media = mediaParts(messages);
     expect(chatPromptBound(model, 6_000, media)).toBe(6_000);
     expect(chatPromptBound({ ...model, max_input_tokens_per_audio: 700 }, 6_000, media)).toBe(1_000 + 700);
+  });
+
+  it("refuse audio on a model the catalog prices no audio for, naming the field", () => {
+    const media = mediaParts([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }] }]);
+    const { audio_input_price_minor_per_mtok: _, ...noAudio } = model;
+    expect(() => chatPromptBound(noAudio, 1_000, media)).toThrow(expect.objectContaining({ code: "invalid_request", context: { param: "messages" } }));
+    expect(chatPromptBound(noAudio, 1_000, mediaParts([]))).toBe(1_000);
   });
 
   it("never exceed the context window", () => {

@@ -1,3 +1,4 @@
+import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 
 /**
@@ -79,7 +80,15 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
 }
 
 /** Worst-case prompt tokens of a chat-shaped request whose decoded body is `decodedBytes` long. */
-export function chatPromptBound(model: Pick<Model, "context_window" | "max_input_tokens_per_image" | "max_input_tokens_per_audio">, decodedBytes: number, media: MediaParts): number {
+export function chatPromptBound(
+  model: Pick<Model, "id" | "context_window" | "max_input_tokens_per_image" | "max_input_tokens_per_audio" | "audio_input_price_minor_per_mtok">,
+  decodedBytes: number,
+  media: MediaParts,
+): number {
+  // Audio tokens cost far more than text (OpenAI: 10-60×): a model the catalog prices no audio for takes none.
+  if (media.audio > 0 && model.audio_input_price_minor_per_mtok === undefined) {
+    throw new GatewayError("invalid_request", `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`, { param: "messages" });
+  }
   const text = Math.max(0, decodedBytes - media.mediaBytes);
   const audio = model.max_input_tokens_per_audio > 0 ? media.audio * model.max_input_tokens_per_audio : media.audioBytes;
   return capAtContext(model, text + media.images * model.max_input_tokens_per_image + audio);

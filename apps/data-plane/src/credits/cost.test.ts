@@ -55,7 +55,7 @@ describe("cache and reasoning prices", () => {
 
   it("defaults to today's prices when the catalog sets none: cache reads and writes at the input price, reasoning at the output price", () => {
     const plain = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
-    expect(tokenPrices(plain)).toEqual({ input: 150_000, cachedInput: 150_000, cacheWrite: 150_000, output: 600_000, reasoning: 600_000 });
+    expect(tokenPrices(plain)).toEqual({ input: 150_000, cachedInput: 150_000, cacheWrite: 150_000, output: 600_000, reasoning: 600_000, audioInput: 150_000, audioOutput: 600_000 });
     expect(costMinor(usage, plain)).toBe(costMinor({ input_tokens: 1_000, output_tokens: 500 }, plain));
     // A price set to 0 is a price (free cache reads), not "unset".
     expect(tokenPrices({ ...plain, cached_input_price_minor_per_mtok: 0 }).cachedInput).toBe(0);
@@ -136,5 +136,25 @@ describe("long-context prices", () => {
     // The deployment costs the operator 80% of the normal prices: its long-context prices are 80% too.
     const provider = providerPrices(model, { cost_input_price_minor_per_mtok: 1_000_000, cost_output_price_minor_per_mtok: 8_000_000 });
     expect(costMinor({ input_tokens: 300_000, output_tokens: 1_000 }, provider)).toBe(300_000 * 2 + 1_000 * 12);
+  });
+});
+
+describe("audio prices", () => {
+  // Like gpt-4o-mini-audio: text 150,000 / 600,000, audio 10,000,000 / 20,000,000 per million.
+  const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000, audio_input_price_minor_per_mtok: 10_000_000, audio_output_price_minor_per_mtok: 20_000_000 };
+  it("bill the audio part of the prompt and of the completion at the audio prices, the rest as text", () => {
+    expect(usageLineItems({ input_tokens: 1_100, output_tokens: 300, audio_input_tokens: 1_000, audio_output_tokens: 200 }, model)).toEqual([
+      { item: "input_tokens", quantity: 100, unit_price_minor: 150_000, per: "1M tokens" },
+      { item: "audio_input_tokens", quantity: 1_000, unit_price_minor: 10_000_000, per: "1M tokens" },
+      { item: "output_tokens", quantity: 100, unit_price_minor: 600_000, per: "1M tokens" },
+      { item: "audio_output_tokens", quantity: 200, unit_price_minor: 20_000_000, per: "1M tokens" },
+    ]);
+    // 100 × 0.15 + 1,000 × 10 + 100 × 0.6 + 200 × 20 = 15 + 10,000 + 60 + 4,000 = 14,075
+    expect(costMinor({ input_tokens: 1_100, output_tokens: 300, audio_input_tokens: 1_000, audio_output_tokens: 200 }, model)).toBe(14_075);
+  });
+  it("hold at the audio prices only a request that sends or asks for audio", () => {
+    expect(maxTokenCostMinor(1_000, 100, model)).toBe(150 + 60);
+    expect(maxTokenCostMinor(1_000, 100, model, { input: true, output: false })).toBe(10_000 + 60);
+    expect(maxTokenCostMinor(1_000, 100, model, { input: true, output: true })).toBe(10_000 + 2_000);
   });
 });

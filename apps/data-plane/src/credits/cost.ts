@@ -16,6 +16,10 @@ export interface BillableTokens {
   cache_creation_input_tokens?: number;
   /** Of output_tokens: reasoning (thinking) tokens. */
   reasoning_tokens?: number;
+  /** Of input_tokens: audio (OpenAI's prompt_tokens_details.audio_tokens). */
+  audio_input_tokens?: number;
+  /** Of output_tokens: audio (OpenAI's completion_tokens_details.audio_tokens). */
+  audio_output_tokens?: number;
   /** Web searches the provider ran (a server tool billed per use, beside the tokens). */
   web_search_requests?: number;
 }
@@ -31,6 +35,8 @@ export type PricedModel = Pick<
   | "long_context_threshold_tokens"
   | "long_context_input_price_minor_per_mtok"
   | "long_context_output_price_minor_per_mtok"
+  | "audio_input_price_minor_per_mtok"
+  | "audio_output_price_minor_per_mtok"
 >;
 
 /** A price scaled as its base was: `cost` for `base`, so `price` becomes price × cost / base (cost itself when the base is free). */
@@ -55,6 +61,17 @@ export function pricesFor(model: PricedModel, inputTokens: number): PricedModel 
     output_price_minor_per_mtok: lo ?? p.output,
     reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, lo),
     web_search_price_minor: model.web_search_price_minor,
+    ...audioScaled(model, p, li, lo),
+  };
+}
+
+/** The model's audio prices (when it has them) scaled as its input and output prices were. */
+function audioScaled(model: PricedModel, p: TokenPrices, input: number | undefined, output: number | undefined): Partial<PricedModel> {
+  const ai = model.audio_input_price_minor_per_mtok;
+  const ao = model.audio_output_price_minor_per_mtok;
+  return {
+    ...(ai !== undefined ? { audio_input_price_minor_per_mtok: scaled(ai, p.input, input) } : {}),
+    ...(ao !== undefined ? { audio_output_price_minor_per_mtok: scaled(ao, p.output, output) } : {}),
   };
 }
 
@@ -68,6 +85,10 @@ export interface TokenPrices {
   output: number;
   /** Absent in the catalog: the output price. */
   reasoning: number;
+  /** Absent in the catalog (no audio offered; a provider reporting some anyway): the input price. */
+  audioInput: number;
+  /** Absent in the catalog: the output price. */
+  audioOutput: number;
 }
 
 export function tokenPrices(model: PricedModel): TokenPrices {
@@ -77,6 +98,8 @@ export function tokenPrices(model: PricedModel): TokenPrices {
     cacheWrite: model.cache_write_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
     output: model.output_price_minor_per_mtok,
     reasoning: model.reasoning_price_minor_per_mtok ?? model.output_price_minor_per_mtok,
+    audioInput: model.audio_input_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
+    audioOutput: model.audio_output_price_minor_per_mtok ?? model.output_price_minor_per_mtok,
   };
 }
 
@@ -95,12 +118,16 @@ export function tokenLineItems(tokens: BillableTokens, model: PricedModel): Line
   const output = Math.max(0, tokens.output_tokens);
   const cached = clamp(tokens.cached_input_tokens, input);
   const written = clamp(tokens.cache_creation_input_tokens, input - cached);
+  const audioIn = clamp(tokens.audio_input_tokens, input - cached - written);
   const reasoning = clamp(tokens.reasoning_tokens, output);
-  const items: LineItem[] = [{ item: "input_tokens", quantity: input - cached - written, unit_price_minor: p.input, per: PER_MTOK }];
+  const audioOut = clamp(tokens.audio_output_tokens, output - reasoning);
+  const items: LineItem[] = [{ item: "input_tokens", quantity: input - cached - written - audioIn, unit_price_minor: p.input, per: PER_MTOK }];
   if (cached > 0) items.push({ item: "cached_input_tokens", quantity: cached, unit_price_minor: p.cachedInput, per: PER_MTOK });
   if (written > 0) items.push({ item: "cache_creation_input_tokens", quantity: written, unit_price_minor: p.cacheWrite, per: PER_MTOK });
-  items.push({ item: "output_tokens", quantity: output - reasoning, unit_price_minor: p.output, per: PER_MTOK });
+  if (audioIn > 0) items.push({ item: "audio_input_tokens", quantity: audioIn, unit_price_minor: p.audioInput, per: PER_MTOK });
+  items.push({ item: "output_tokens", quantity: output - reasoning - audioOut, unit_price_minor: p.output, per: PER_MTOK });
   if (reasoning > 0) items.push({ item: "reasoning_tokens", quantity: reasoning, unit_price_minor: p.reasoning, per: PER_MTOK });
+  if (audioOut > 0) items.push({ item: "audio_output_tokens", quantity: audioOut, unit_price_minor: p.audioOutput, per: PER_MTOK });
   return items;
 }
 
@@ -138,9 +165,26 @@ export function costMinor(usage: BillableTokens, model: PricedModel): number {
  * prompt token costs at most the dearest prompt price and each completion token the dearest
  * completion price (a cache write is 1.25× the input price at Anthropic).
  */
-export function maxTokenCostMinor(inputTokens: number, outputTokens: number, model: PricedModel): number {
+export function maxTokenCostMinor(inputTokens: number, outputTokens: number, model: PricedModel, audio: AudioUse = NO_AUDIO): number {
   const p = tokenPrices(pricesFor(model, inputTokens));
-  return Math.ceil((inputTokens * Math.max(p.input, p.cachedInput, p.cacheWrite) + outputTokens * Math.max(p.output, p.reasoning)) / 1_000_000);
+  return Math.ceil((inputTokens * dearestInput(p, audio) + outputTokens * dearestOutput(p, audio)) / 1_000_000);
+}
+
+/** Whether a request sends audio (input) or asks for it (output): only then are its tokens held at the audio prices. */
+export interface AudioUse {
+  input: boolean;
+  output: boolean;
+}
+export const NO_AUDIO: AudioUse = { input: false, output: false };
+
+/** The dearest price one prompt token of the request can cost: cache reads and writes, and audio when it sends some. */
+export function dearestInput(p: TokenPrices, audio: AudioUse = NO_AUDIO): number {
+  return Math.max(p.input, p.cachedInput, p.cacheWrite, audio.input ? p.audioInput : 0);
+}
+
+/** The dearest price one completion token can cost: reasoning, and audio when the request asks for it. */
+export function dearestOutput(p: TokenPrices, audio: AudioUse = NO_AUDIO): number {
+  return Math.max(p.output, p.reasoning, audio.output ? p.audioOutput : 0);
 }
 
 function clamp(part: number | undefined, total: number): number {
@@ -171,6 +215,7 @@ export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_inp
     output_price_minor_per_mtok: co ?? p.output,
     reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, co),
     web_search_price_minor: model.web_search_price_minor,
+    ...audioScaled(model, p, ci, co),
     // The provider's long-context prices in the same ratio to its normal ones.
     ...(model.long_context_threshold_tokens ? { long_context_threshold_tokens: model.long_context_threshold_tokens } : {}),
     ...(li !== undefined ? { long_context_input_price_minor_per_mtok: scaled(li, p.input, ci) } : {}),

@@ -75,7 +75,7 @@ export function worstCaseOf(model: Model, bound: Bound): WorstCase {
     cost_minor: bound.total,
     providerCost(t) {
       const prices = providerPrices(model, t.deployment);
-      return bound.unitPriced || prices === model ? bound.total : maxTokenCostMinor(bound.prompt, bound.output, prices) + bound.perUse;
+      return bound.unitPriced || prices === model ? bound.total : maxTokenCostMinor(bound.prompt, bound.output, prices, bound.audio) + bound.perUse;
     },
   };
 }

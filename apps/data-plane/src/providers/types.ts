@@ -18,6 +18,10 @@ export interface NormalizedUsage {
   cache_creation_input_tokens?: number;
   /** Of output_tokens: reasoning tokens (absent: 0). output_tokens counts every completion token. */
   reasoning_tokens?: number;
+  /** Of input_tokens: audio (absent: 0), at the catalog's audio input price. */
+  audio_input_tokens?: number;
+  /** Of output_tokens: audio (absent: 0), at the catalog's audio output price. */
+  audio_output_tokens?: number;
   /** Web searches the provider ran for the answer (a server tool billed per search; absent: 0). */
   web_search_requests?: number;
   /** True when counted by the gateway because the provider reported none. */

@@ -1,3 +1,4 @@
+import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { serveChat } from "../pipeline/chat.js";
@@ -8,6 +9,12 @@ import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
 
+/** The request asks for spoken output: `modalities` naming audio, or an `audio` output setting. */
+function asksForAudio(body: ChatRequestBody): boolean {
+  const b = body as ChatRequestBody & { modalities?: unknown; audio?: unknown };
+  return (Array.isArray(b.modalities) && b.modalities.includes("audio")) || (b.audio !== undefined && b.audio !== null);
+}
+
 /** POST /v1/chat/completions, for every chat model, streams included. */
 export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
   route: "chat",
@@ -15,9 +22,19 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
   parse: validateChatBody,
   admission: (body, state) => {
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(body));
+    const media = mediaParts(body.messages);
+    const audioOut = asksForAudio(body);
     return {
       modelId: body.model,
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(body.messages)),
+      promptTokensBound: (m) => {
+        if (audioOut && m.audio_output_price_minor_per_mtok === undefined) {
+          throw new GatewayError("invalid_request", `Audio output is not available on model '${m.id}' (the catalog prices no audio for it).`, {
+            param: body.audio !== undefined ? "audio" : "modalities",
+          });
+        }
+        return chatPromptBound(m, bodyBytes, media);
+      },
+      audio: () => ({ input: media.audio > 0, output: audioOut }),
       // Both limit fields set: the larger is held, and the one limit the provider gets.
       requestedOutput: askedOutput(body),
       choices: typeof body.n === "number" ? body.n : 1,

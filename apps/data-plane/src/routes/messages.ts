@@ -156,10 +156,12 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     return { raw: body, ...billedServerTools(body.tools) };
   },
   admission: ({ raw, webSearches, fetchedTokens }, state) => {
+    const media = mediaParts(raw.messages, raw.system);
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
       modelId: raw.model,
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, mediaParts(raw.messages, raw.system)),
+      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, media),
+      audio: () => ({ input: media.audio > 0, output: false }),
       // The hold covers every search the web search tools allow, at the model's price per search.
       // Fetched content is prompt: held at the dearest price a prompt token has.
       ...(webSearches > 0 || fetchedTokens > 0 ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens, 0, m) } : {}),

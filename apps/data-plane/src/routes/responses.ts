@@ -72,6 +72,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.withHistory.input)),
+      audio: () => ({ input: mediaParts(r.withHistory.input).audio > 0, output: false }),
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
       promptTexts: () => textsOf(responsesRequestTexts(r.withHistory)),

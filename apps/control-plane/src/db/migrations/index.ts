@@ -12,6 +12,7 @@ import { geminiProviderKind } from "./20261128000000-gemini-provider-kind.js";
 import { deploymentCostPrice } from "./20261129000000-deployment-cost-price.js";
 import { videoIdempotency } from "./20261130000000-video-idempotency.js";
 import { longContextPrices } from "./20261201000000-long-context-prices.js";
+import { audioPrices } from "./20261202000000-audio-prices.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "20261129000000-deployment-cost-price": deploymentCostPrice,
   "20261130000000-video-idempotency": videoIdempotency,
   "20261201000000-long-context-prices": longContextPrices,
+  "20261202000000-audio-prices": audioPrices,
 };

@@ -5,8 +5,8 @@ import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse,
 interface OpenAIUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
 }
 
 const count = (n: unknown): number => Math.max(0, Math.trunc(Number(n ?? 0)) || 0);
@@ -29,6 +29,9 @@ export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): Normali
     output_tokens: Math.max(0, Math.trunc(output)),
     cached_input_tokens: count(u.prompt_tokens_details?.cached_tokens),
     reasoning_tokens: count(u.completion_tokens_details?.reasoning_tokens),
+    // Audio tokens are priced apart (the catalog's audio prices); only present when non-zero.
+    ...(count(u.prompt_tokens_details?.audio_tokens) > 0 ? { audio_input_tokens: count(u.prompt_tokens_details?.audio_tokens) } : {}),
+    ...(count(u.completion_tokens_details?.audio_tokens) > 0 ? { audio_output_tokens: count(u.completion_tokens_details?.audio_tokens) } : {}),
     estimated: false,
   };
 }
