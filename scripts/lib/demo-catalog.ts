@@ -25,6 +25,9 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         output_price_minor_per_mtok: 600_000,
         // OpenAI-style: cache reads at half the input price, writes at the input price.
         cached_input_price_minor_per_mtok: 75_000,
+        // gpt-4o-mini bills an image at 2,833 tokens plus 5,667 per 512-px tile, up to 8 tiles at high
+        // detail: 48,169 (gpt-4o: 85 + 8 × 170 = 1,445, under the catalog's default of 2,000).
+        max_input_tokens_per_image: 48_169,
         deployments: [
           // What the provider charges the operator here (attempt records, margin): below the price.
           { provider: "fake", upstream_model: "fake-chat", priority: 0, cost_input_price_minor_per_mtok: 100_000, cost_output_price_minor_per_mtok: 400_000 },
