@@ -114,11 +114,16 @@ export class UsageConsumer {
     this.loop = this.poll();
   }
 
-  /** Stops pulling (a round asks only for what is there, so none is left open), applies and acks what came. */
+  /**
+   * Stops pulling, applies and acks what came. The round in flight is let finish, not interrupted:
+   * it asks only for what is there (no_wait), so the server ends it at once with its messages and a
+   * status, or it times out (NATS away). Interrupted, messages the server had already sent for it
+   * could arrive after the subscription closed and wait out the durable's 30 s ack wait, which a
+   * loaded machine made likely (apps/ledger/tests/ledger.test.ts, "one of two ledgers stops").
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
-    this.puller?.interrupt();
     await this.loop;
     this.puller?.close();
     await this.flush();
