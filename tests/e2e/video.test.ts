@@ -359,6 +359,26 @@ describe("jobs", () => {
     expect(before.balance_minor - (await credits(o)).balance_minor).toBe(5 * 100_000);
   });
 
+  it("a job whose submit was retried bills once and its usage record lists both submits", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: `[[fake:video_ms=300,flaky=submit-${o.orgId}:1]] retried`, duration: 5 }, o);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await until(r.body.id, "completed", 0, o);
+    const usage = await eventually(
+      async () => {
+        const u = await call("GET", `/usage/${r.body.id}`, o.secret);
+        return u.status === 200 ? u.body : undefined;
+      },
+      10_000,
+      "the job's usage record",
+    );
+    expect(usage.cost_credits_minor).toBe(5 * 100_000);
+    expect(usage.attempts).toMatchObject([
+      { attempt: 1, status: 503, outcome: "failed", cost_minor: 0, payer: "none" },
+      { attempt: 2, status: 200, outcome: "served", cost_minor: 5 * 100_000, payer: "caller" },
+    ]);
+  });
+
   it("a poll is served by a replica other than the creator, even after the creator is gone", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const extra = await stack.addDataPlane();

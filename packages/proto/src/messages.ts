@@ -133,6 +133,8 @@ export interface VideoJob {
   idempotency_key: string;
   /** SHA-256 hex of the create request the key was first used with. */
   request_hash: string;
+  /** The submit's upstream attempts (JSON array of usage.v1 attempts), carried into the job's usage event; absent: none recorded. */
+  attempts_json?: string;
 }
 export interface GetVideoJobRequest {
   org_id: string;

@@ -139,6 +139,8 @@ export interface VideoJobsTable {
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** SHA-256 hex of the create request the key was first used with. */
   request_hash: ColumnType<string, string | undefined, string>;
+  /** The submit's upstream attempts (usage.v1 attempts). */
+  attempts: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface GuardrailRulesTable {

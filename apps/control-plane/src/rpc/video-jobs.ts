@@ -45,6 +45,7 @@ export function toVideoJob(r: Row): VideoJob {
     guardrails_json: json(r.guardrails ?? []),
     idempotency_key: r.idempotency_key ?? "",
     request_hash: r.request_hash,
+    attempts_json: json(r.attempts ?? []),
   };
 }
 
@@ -100,6 +101,7 @@ export function createVideoJob(ctx: ControlContext) {
         completed_at: null,
         idempotency_key: req.idempotency_key || null,
         request_hash: req.request_hash,
+        attempts: parseJson("attempts_json", req.attempts_json ?? "", "[]"),
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()

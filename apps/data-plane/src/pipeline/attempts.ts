@@ -8,7 +8,7 @@ import type { Bound } from "../admission/admit.js";
 import { maxTokenCostMinor, providerPrices } from "../credits/cost.js";
 import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
-import { NEVER_ABORTED, UpstreamTransportError, classify, type UpstreamResponse } from "../providers/upstream-client.js";
+import { NEVER_ABORTED, UpstreamTransportError, classify, withUpstreamStatus, type UpstreamResponse } from "../providers/upstream-client.js";
 import { locals } from "../http/request-context.js";
 import { startSpan, withSpan } from "../http/tracing.js";
 
@@ -237,9 +237,7 @@ function endAttempt(span: Span, outcome: string, err?: Error): void {
 export async function upstreamFailure(up: UpstreamResponse, mapError: (status: number, text: string, retryAfter: string | undefined) => GatewayError): Promise<GatewayError> {
   const text = await up.body.text().catch(() => "");
   const ra = up.headers["retry-after"];
-  const err = mapError(up.status, text, typeof ra === "string" ? ra : undefined);
-  err.context.upstream_status = up.status;
-  return err;
+  return withUpstreamStatus(mapError(up.status, text, typeof ra === "string" ? ra : undefined), up.status);
 }
 
 /** One JSON request to a provider: the parsed body of a 200, the adapter's mapped error otherwise. */

@@ -329,6 +329,12 @@ export function plainOrigin(url: string): number {
   return slash;
 }
 
+/** A provider's error answer, mapped, marked with its HTTP status (the attempt record's; never sent to callers). */
+export function withUpstreamStatus(err: GatewayError, status: number): GatewayError {
+  err.context.upstream_status = status;
+  return err;
+}
+
 export function classify(err: unknown, clientSignal: AbortSignal): UpstreamTransportError | GatewayError {
   if (err instanceof GatewayError || err instanceof UpstreamTransportError) return err;
   if (clientSignal.aborted) return new UpstreamTransportError("aborted", "client went away");

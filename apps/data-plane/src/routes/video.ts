@@ -157,6 +157,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
         guardrails_json: JSON.stringify(guardrailOutcomes(res)),
         idempotency_key: idempotent?.key ?? "",
         request_hash: idempotent?.hash ?? "",
+        // Billed when the job completes: its event carries these (video/jobs.ts).
+        attempts_json: JSON.stringify(locals(res).served?.attempts ?? []),
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.

@@ -1,5 +1,6 @@
 import { GatewayError } from "@gateway/errors";
-import type { UsageEventV1 } from "@gateway/events";
+import { AttemptV1, MAX_RECORDED_ATTEMPTS, type UsageEventV1 } from "@gateway/events";
+import { z } from "zod";
 import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { adapterFor, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
@@ -206,23 +207,7 @@ export class VideoJobs {
           { item: "video_seconds", quantity: job.duration_s, unit_price_minor: job.price_minor_per_second, per: "second", attributes: { resolution: job.resolution, audio: String(job.audio) } },
         ],
         guardrails: parseOutcomes(job.guardrails_json),
-        // The submit that started the job and the generation it bought, at the catalog's price.
-        attempts: [
-          {
-            attempt: 1,
-            provider: job.provider,
-            upstream_model: job.upstream_model,
-            status: 200,
-            outcome: "served",
-            input_tokens: 0,
-            output_tokens: 0,
-            estimated: false,
-            cost_minor: job.cost_minor,
-            provider_cost_minor: job.cost_minor,
-            payer: "caller",
-            duration_ms: Math.max(0, (job.completed_at_ms || Date.now()) - job.created_at_ms),
-          },
-        ],
+        ...videoAttempts(job),
         stream: false,
         status: 200,
         created_at_ms: job.completed_at_ms || Date.now(),
@@ -257,4 +242,28 @@ export class VideoJobs {
       ...u,
     });
   }
+}
+
+/**
+ * The attempts of a completed job's usage event: its submit's attempts as recorded at creation,
+ * the last (the submit that started the job) completed with the generation it bought at the
+ * catalog's price and billed to the caller; a job whose submit served at once is sent as
+ * served_attempt (usage.v1), one recorded before attempts were kept likewise.
+ */
+function videoAttempts(job: VideoJob): Pick<UsageEventV1, "attempts" | "served_attempt"> {
+  const durationMs = Math.max(0, (job.completed_at_ms || Date.now()) - job.created_at_ms);
+  let recorded: AttemptV1[] = [];
+  try {
+    const parsed = z
+      .array(AttemptV1)
+      .max(MAX_RECORDED_ATTEMPTS)
+      .safeParse(JSON.parse(job.attempts_json || "[]"));
+    if (parsed.success) recorded = parsed.data;
+  } catch {
+    // Not JSON: the job still bills, as one attempt.
+  }
+  if (recorded.length <= 1) return { attempts: [], served_attempt: { outcome: "served", duration_ms: durationMs, provider_cost_minor: job.cost_minor } };
+  const last = recorded[recorded.length - 1]!;
+  Object.assign(last, { outcome: "served", status: 200, cost_minor: job.cost_minor, provider_cost_minor: job.cost_minor, payer: "caller", duration_ms: durationMs });
+  return { attempts: recorded };
 }

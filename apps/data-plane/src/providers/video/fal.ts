@@ -1,3 +1,4 @@
+import { withUpstreamStatus } from "../upstream-client.js";
 import { GatewayError } from "@gateway/errors";
 import type { UpstreamTarget } from "../types.js";
 import { trimBase, type VideoAdapter, type VideoHttp, type VideoJobRef, type VideoJobSpec } from "./types.js";
@@ -9,6 +10,10 @@ function falAuth(target: UpstreamTarget): Record<string, string> {
 }
 
 function falError(status: number, text: string, retryAfter: string | undefined): GatewayError {
+  return withUpstreamStatus(falErrorOf(status, text, retryAfter), status);
+}
+
+function falErrorOf(status: number, text: string, retryAfter: string | undefined): GatewayError {
   let detail = text.slice(0, 300);
   try {
     const j = JSON.parse(text) as { detail?: unknown };

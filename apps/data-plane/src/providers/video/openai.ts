@@ -1,3 +1,4 @@
+import { withUpstreamStatus } from "../upstream-client.js";
 import { GatewayError } from "@gateway/errors";
 import { mapOpenAIError, openAIAuthHeaders } from "../openai-compatible/chat.js";
 import type { UpstreamTarget } from "../types.js";
@@ -65,13 +66,13 @@ export const openAIVideo: VideoAdapter = {
       headers: { "content-type": "application/json", ...openAIAuthHeaders(target) },
       body: JSON.stringify(body),
     });
-    if (r.status !== 200) throw mapOpenAIError(r.status, r.text, r.retryAfter);
+    if (r.status !== 200) throw withUpstreamStatus(mapOpenAIError(r.status, r.text, r.retryAfter), r.status);
     return toStatus(r.json as OpenAIVideo);
   },
   async status(http, target, job: VideoJobRef) {
     const r = await http.call({ method: "GET", url: `${trimBase(target.provider.base_url)}/videos/${encodeURIComponent(job.upstreamJobId)}`, headers: openAIAuthHeaders(target) });
     if (r.status === 404) return { status: "failed", progress: 0, error: { code: "provider_job_not_found", message: "The provider no longer knows this job." } };
-    if (r.status !== 200) throw mapOpenAIError(r.status, r.text, r.retryAfter);
+    if (r.status !== 200) throw withUpstreamStatus(mapOpenAIError(r.status, r.text, r.retryAfter), r.status);
     return toStatus(r.json as OpenAIVideo);
   },
   content(target, job) {
