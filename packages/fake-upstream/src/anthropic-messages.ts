@@ -112,7 +112,8 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const userText = stripMarkers(textOf(last?.content));
   const toolInput = forced ? minimalInstance(forced.input_schema ?? { type: "object" }, { text: userText, strict: forced.strict === true }) : { text: userText };
   const toolUse = tool && (forced || !toolResult) ? { type: "tool_use", id: `toolu_${Date.now().toString(36)}`, name: tool, input: toolInput } : undefined;
-  let words = (toolResult ? `Tool said: ${textOf(toolResult.content)}` : `Echo: ${userText}`).split(/\s+/).filter(Boolean);
+  const reply = toolResult ? `Tool said: ${textOf(toolResult.content)}` : d.words !== undefined ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ") : `Echo: ${userText}`;
+  let words = reply.split(/\s+/).filter(Boolean);
   let stop = toolUse ? "tool_use" : "end_turn";
   if (!toolUse && body.max_tokens && words.length > body.max_tokens) {
     words = words.slice(0, body.max_tokens);
@@ -176,6 +177,14 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
       if (d.cutAfter !== undefined && i >= d.cutAfter) {
         await sleep(20);
         res.socket?.destroy();
+        return;
+      }
+      if (d.chunkDelayMs > 0) await sleep(d.chunkDelayMs);
+      if (res.destroyed) return;
+      if (d.streamErrorAfter !== undefined && i >= d.streamErrorAfter) {
+        // Anthropic's mid-stream failure: an error event (its documented overloaded_error), then the end.
+        send("error", { error: { type: "overloaded_error", message: "Overloaded" } });
+        res.end();
         return;
       }
       send("content_block_delta", { index: at, delta: { type: "text_delta", text: i === 0 ? words[i] : ` ${words[i]}` } });

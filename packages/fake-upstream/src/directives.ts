@@ -42,6 +42,8 @@ export interface Directives {
   cachedTokens: number;
   /** `reasoning=N`: N reasoning tokens per choice (within the completion limit), part of the completion tokens. */
   reasoningTokens: number;
+  /** `stream_error=N`: after N content chunks the stream carries the provider's error event (then nothing more). */
+  streamErrorAfter?: number;
   /** `block` or `block=REASON`: Gemini blocks the prompt (promptFeedback.blockReason, no candidates; default SAFETY). */
   block?: string;
 }
@@ -116,6 +118,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "words":
         d.words = n;
+        break;
+      case "stream_error":
+        d.streamErrorAfter = n;
         break;
       case "cached":
         d.cachedTokens = n;

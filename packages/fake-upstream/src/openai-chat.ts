@@ -232,6 +232,11 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     }
     if (d.chunkDelayMs > 0) await sleep(d.chunkDelayMs);
     if (res.destroyed) return;
+    if (d.streamErrorAfter !== undefined && i >= d.streamErrorAfter) {
+      // OpenAI reports a failure mid-stream as a data chunk with an error object, then closes.
+      res.end(`data: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } })}\n\n`);
+      return;
+    }
     if (d.malformed && i === 1) {
       res.write("data: {not json\n\n");
       continue;

@@ -193,7 +193,12 @@ function clamp(part: number | undefined, total: number): number {
 
 /** Output token count of delivered text when the upstream reported none (4 chars/token, rounded up). */
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimateCharTokens(text.length);
+}
+
+/** The same estimate from a count of characters (streams count what they generated, not keep it). */
+export function estimateCharTokens(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { costMinor, estimateTextTokens } from "../credits/cost.js";
+import { costMinor, estimateCharTokens } from "../credits/cost.js";
 import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
 import { NEVER_ABORTED } from "../providers/upstream-client.js";
@@ -22,8 +22,8 @@ interface ChatServing {
  * of what it had reported so far (a stream's input and cache counts from its start, which a stream
  * that ended early has; the prompt estimated from the body otherwise).
  */
-function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generated: () => string, reported?: NormalizedUsage): Charge {
-  const output = () => Math.max(reported?.output_tokens ?? 0, estimateTextTokens(generated()));
+function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generatedChars: () => number, reported?: NormalizedUsage): Charge {
+  const output = () => Math.max(reported?.output_tokens ?? 0, estimateCharTokens(generatedChars()));
   const u =
     usage ?? (reported ? { ...reported, output_tokens: output(), estimated: true } : { input_tokens: Math.ceil(bodyBytes / 4), output_tokens: output(), cached_input_tokens: 0, estimated: true });
   return { usage: u, costMinor: costMinor(u, model) };
@@ -44,7 +44,10 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     const { planned, value: stream } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
       const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, client);
       if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
-      const opened = new OpenedStream(up, t.streamParser(target), t.shape.stream(), streamOutputChecker(res, t.shape.route));
+      const guard = streamOutputChecker(res, t.shape.route);
+      // Relayed as the provider framed it when the client speaks its wire format and no guardrail reads the output.
+      const read = (!guard && t.passthrough(target)) || t.streamParser(target);
+      const opened = new OpenedStream(up, read, t.shape.stream(), guard);
       const step = await opened.advance();
       // A refusal before the first frame is the runner's to bill and answer (a 400).
       if (step.denied && !opened.pending) opened.ending = step;
@@ -58,7 +61,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       else if (step.denied || step.failure) opened.ending = step;
       return opened;
     });
-    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.text, stream.reported) };
+    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
@@ -73,7 +76,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   });
   const { target, translation: t } = planned;
   const { body } = parsed;
-  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? ""));
+  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length);
   const keep = t.shape.keep;
   return {
     kind: "answer",

@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import type { Response } from "express";
 import { GatewayError } from "@gateway/errors";
-import type { NormalizedUsage, StreamParser } from "../providers/index.js";
-import { SseParser, type SseEvent } from "../providers/sse.js";
+import type { NormalizedUsage, StreamParser, StreamPassthrough } from "../providers/index.js";
+import { PassthroughScanner, SseParser, type PlainRun, type SseEvent } from "../providers/sse.js";
 import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { StreamWriter } from "../translate/client-shape.js";
 import { toGatewayError } from "./attempts.js";
@@ -25,27 +25,40 @@ export class OpenedStream {
   usage: NormalizedUsage | undefined;
   /** What the provider reported before its final usage (the floor of a stream that ends early). */
   reported: NormalizedUsage | undefined;
-  /** Everything generated so far, for counting when the provider reports no usage. */
-  text = "";
+  /** Characters generated so far, for counting when the provider reports no usage. */
+  generated = 0;
   /** The terminal event was read: the stream is complete. */
   done = false;
   /** How the stream ends after the frames already read (read together with them, sent after them). */
   ending: StreamEnd | undefined;
   private readonly chunks: AsyncIterator<unknown>;
-  private readonly sse = new SseParser();
-  /** Events of the last upstream read not handled yet, from `at` on. */
-  private backlog: SseEvent[] = [];
+  private readonly parse: StreamParser;
+  /** Splits upstream reads into events for the parser (and, in a passthrough, runs sent as they came). */
+  private readonly scan: { push(chunk: Uint8Array): Array<SseEvent | PlainRun> };
+  /** Events (and plain runs) of the last upstream read not handled yet, from `at` on. */
+  private backlog: Array<SseEvent | PlainRun> = [];
   private at = 0;
   /** The first frame went out: from now on, what one upstream read brought goes out in one write. */
   private flowing = false;
 
+  /**
+   * `read`: the stream's parser, or its passthrough (the client's shape is the provider's wire
+   * format and no output guardrail reads the stream), whose plain runs go out without being parsed.
+   */
   constructor(
     readonly up: UpstreamResponse,
-    private readonly parse: StreamParser,
+    read: StreamParser | StreamPassthrough,
     readonly writer: StreamWriter,
     private readonly guard: ((delta: string) => string | undefined) | undefined,
   ) {
     this.chunks = up.body[Symbol.asyncIterator]();
+    if (typeof read === "function") {
+      this.parse = read;
+      this.scan = new SseParser();
+    } else {
+      this.parse = read.parser;
+      this.scan = new PassthroughScanner(read.plain, read.rewrite);
+    }
   }
 
   /** Stops reading the provider (a stream that did not complete). */
@@ -72,12 +85,18 @@ export class OpenedStream {
             this.take(last);
             return {};
           }
-          this.backlog = this.sse.push(next.value as Uint8Array);
+          this.backlog = this.scan.push(next.value as Uint8Array);
           this.at = 0;
         }
         while (this.at < this.backlog.length) {
-          const denied = this.take(this.parse(this.backlog[this.at++]!.data));
-          if (denied) return { denied };
+          const item = this.backlog[this.at++]!;
+          if ("frames" in item) {
+            this.pending += item.frames;
+            this.generated += item.chars;
+          } else {
+            const denied = this.take(this.parse(item.data));
+            if (denied) return { denied };
+          }
           if (this.done) break;
           if (this.pending && !this.flowing) {
             this.flowing = true;
@@ -95,7 +114,7 @@ export class OpenedStream {
   private take(parsed: ReturnType<StreamParser>): GatewayError | undefined {
     if (parsed.usage) this.usage = parsed.usage;
     else if (parsed.reported) this.reported = parsed.reported;
-    this.text += parsed.text;
+    this.generated += parsed.text.length;
     if (parsed.done) {
       this.done = true;
       this.writer.done?.(parsed);

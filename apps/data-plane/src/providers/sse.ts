@@ -9,34 +9,86 @@ export interface SseEvent {
   data: string;
 }
 
-export class SseParser {
-  private buffer = "";
+/**
+ * The complete SSE blocks of a text stream (each without its blank line), found with one search per
+ * block and one slice for what is left of a read; a stream that uses \r\n is found by a regular
+ * expression instead.
+ */
+class Blocks {
+  private rest = "";
   private readonly decoder = new TextDecoder();
+  /** The stream frames its events with \r\n (seen once, assumed from then on). */
+  crlf = false;
+
+  /** The text of one read appended to what was left; `end` is where its last complete block ends. */
+  text(chunk: Uint8Array): string {
+    const t = this.rest + this.decoder.decode(chunk, { stream: true });
+    if (!this.crlf && t.includes("\r")) this.crlf = true;
+    return t;
+  }
+
+  /** Calls `each(start, end)` for every complete block of `t` (end excludes the blank line); keeps the rest. */
+  split(t: string, each: (start: number, end: number, next: number) => void): void {
+    let at = 0;
+    if (!this.crlf) {
+      for (let i = t.indexOf("\n\n"); i !== -1; i = t.indexOf("\n\n", at)) {
+        each(at, i, i + 2);
+        at = i + 2;
+      }
+    } else {
+      const sep = /\r?\n\r?\n/g;
+      for (let m = sep.exec(t); m; m = sep.exec(t)) {
+        each(at, m.index, m.index + m[0].length);
+        at = m.index + m[0].length;
+      }
+    }
+    this.rest = at === 0 ? t : t.slice(at);
+  }
+
+  /** Keeps `rest` for the next read (the start of an event still to come). */
+  keep(rest: string): void {
+    this.rest = rest;
+  }
+
+  /** Whatever is left when the stream ends (an unterminated last block). */
+  flush(): string {
+    const rest = this.rest + this.decoder.decode();
+    this.rest = "";
+    return rest;
+  }
+}
+
+export class SseParser {
+  private readonly blocks = new Blocks();
 
   push(chunk: Uint8Array): SseEvent[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
+    const t = this.blocks.text(chunk);
     const out: SseEvent[] = [];
-    for (;;) {
-      const m = /\r?\n\r?\n/.exec(this.buffer);
-      if (!m) break;
-      const block = this.buffer.slice(0, m.index);
-      this.buffer = this.buffer.slice(m.index + m[0].length);
-      const ev = parseBlock(block);
+    this.blocks.split(t, (start, end) => {
+      const ev = parseBlock(t.slice(start, end));
       if (ev) out.push(ev);
-    }
+    });
     return out;
   }
 
   /** Whatever is left when the stream ends (an unterminated last event). */
   flush(): SseEvent[] {
-    const rest = this.buffer + this.decoder.decode();
-    this.buffer = "";
+    const rest = this.blocks.flush();
     const ev = rest.trim() ? parseBlock(rest) : undefined;
     return ev ? [ev] : [];
   }
 }
 
-function parseBlock(block: string): SseEvent | undefined {
+/**
+ * One block's event. The usual shapes (`data: …`, `event: …\ndata: …`, one line each) are read
+ * without splitting; anything else (comments, several data lines, other fields) line by line.
+ */
+export function parseBlock(block: string): SseEvent | undefined {
+  const nl = block.indexOf("\n");
+  if (nl === -1 && block.startsWith("data: ")) return { event: undefined, data: block.slice(6) };
+  if (nl !== -1 && block.startsWith("event: ") && block.startsWith("data: ", nl + 1) && block.indexOf("\n", nl + 1) === -1 && !block.includes("\r")) {
+    return { event: block.slice(7, nl), data: block.slice(nl + 7) };
+  }
   let event: string | undefined;
   const data: string[] = [];
   for (const line of block.split(/\r?\n/)) {
@@ -58,5 +110,115 @@ export function parseStreamEvent<T>(data: string): T {
     return JSON.parse(data) as T;
   } catch {
     throw new GatewayError("upstream_error", "The provider sent an invalid stream event.");
+  }
+}
+
+/**
+ * A wire format's reading of text for a passthrough (one block, or every complete block of a read):
+ * the characters the model generated in it when all of it goes out as it came, or -1 when some
+ * block must be read by the stream's parser (usage, the end, an error, an unusual framing).
+ */
+export type PlainBlock = (text: string) => number;
+
+/**
+ * A PlainBlock from one regular expression over the text: the JSON string values of `keys` are what
+ * the model generated (their lengths summed, escapes decoded); a match of `special` (a pattern
+ * source) means the parser is needed. One pass, no JSON parse. `"key":"` can only be a key followed
+ * by a string, and a special mark can only be matched outside the generated strings, which the
+ * first alternative consumes whole: inside a JSON string every quote is escaped.
+ */
+export function plainText(keys: string[], special: string): PlainBlock {
+  const re = new RegExp(`"(?:${keys.join("|")})":\\s*"((?:[^"\\\\]|\\\\.)*)"|${special}`, "g");
+  return (text) => {
+    let n = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const v = m[1];
+      if (v === undefined) return -1;
+      n += v.length - (v.includes("\\") ? escapeSurplus(v) : 0);
+    }
+    return n;
+  };
+}
+
+/** How many more characters a JSON string body's escapes take than what they stand for (\uXXXX: 5, the others: 1). */
+function escapeSurplus(v: string): number {
+  let surplus = 0;
+  for (let b = v.indexOf("\\"); b !== -1; b = v.indexOf("\\", b)) {
+    const u = v.charCodeAt(b + 1) === 117;
+    surplus += u ? 5 : 1;
+    b += u ? 6 : 2;
+  }
+  return surplus;
+}
+
+/** A plain run of a passthrough: the client frames of consecutive plain blocks, as they came. */
+export interface PlainRun {
+  frames: string;
+  /** The characters the model generated in them (for counting when the provider reports no usage). */
+  chars: number;
+}
+
+/**
+ * The passthrough reading of a stream whose wire format is the client's: blocks that only carry
+ * what the model generated go out as the provider framed them (no JSON parse or serialization).
+ * Usually every complete block of a read is plain, and the read goes out as one run after one pass
+ * of `plain` over it; otherwise each block is read alone and those `plain` cannot vouch for come
+ * back as events for the stream's parser, in order. `rewrite` (the public model id in place of the
+ * provider's) is applied to each run.
+ */
+export class PassthroughScanner {
+  private readonly blocks = new Blocks();
+
+  constructor(
+    private readonly plain: PlainBlock,
+    private readonly rewrite?: (frames: string) => string,
+  ) {}
+
+  push(chunk: Uint8Array): Array<PlainRun | SseEvent> {
+    const t = this.blocks.text(chunk);
+    if (!this.blocks.crlf) {
+      const last = t.lastIndexOf("\n\n");
+      if (last === -1) {
+        this.blocks.keep(t);
+        return [];
+      }
+      const end = last + 2;
+      const complete = end === t.length ? t : t.slice(0, end);
+      const chars = this.plain(complete);
+      if (chars >= 0) {
+        this.blocks.keep(end === t.length ? "" : t.slice(end));
+        return [this.run(complete, chars)];
+      }
+    }
+    const out: Array<PlainRun | SseEvent> = [];
+    let runStart = -1;
+    let runEnd = 0;
+    let chars = 0;
+    const close = () => {
+      if (runStart === -1) return;
+      out.push(this.run(t.slice(runStart, runEnd), chars));
+      runStart = -1;
+      chars = 0;
+    };
+    this.blocks.split(t, (start, end, next) => {
+      const block = t.slice(start, end);
+      const n = this.blocks.crlf ? -1 : this.plain(block);
+      if (n >= 0) {
+        if (runStart === -1) runStart = start;
+        runEnd = next;
+        chars += n;
+        return;
+      }
+      close();
+      const ev = parseBlock(block);
+      if (ev) out.push(ev);
+    });
+    close();
+    return out;
+  }
+
+  private run(frames: string, chars: number): PlainRun {
+    return { frames: this.rewrite ? this.rewrite(frames) : frames, chars };
   }
 }

@@ -1,3 +1,4 @@
+import type { PlainBlock } from "./sse.js";
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
@@ -96,6 +97,18 @@ export interface StreamParser {
 }
 
 /**
+ * A stream relayed as the provider framed it (the client's wire format is the provider's, and no
+ * output guardrail reads it): blocks that only carry generated text go out as they came, in runs;
+ * the rest are read by `parser`, which shares `plain`'s state (providers/sse.ts PassthroughScanner).
+ */
+export interface StreamPassthrough {
+  plain: PlainBlock;
+  parser: StreamParser;
+  /** Applied to plain runs before they go out (the public model id in place of the provider's). */
+  rewrite?: (frames: string) => string;
+}
+
+/**
  * One provider wire format for bodies of type B: build the request, parse answers and streams, map
  * errors. `ChatAdapter` takes chat-completions bodies (every chat provider has one: it translates
  * them to its own format); the native passthroughs take the client's Messages or Responses bodies.
@@ -106,6 +119,11 @@ export interface WireAdapter<B> {
   parseChatResponse(json: unknown, publicModel: string, request?: B): ParsedChatResponse;
   /** A parser for one upstream stream. */
   streamParser(publicModel: string, upstreamModel: string, request?: B): StreamParser;
+  /**
+   * The passthrough reading of one upstream stream, for pairs whose client shape is this wire
+   * format (absent: every event is parsed and written again).
+   */
+  passthrough?(publicModel: string, upstreamModel: string, request?: B): StreamPassthrough;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
 

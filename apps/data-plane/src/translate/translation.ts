@@ -1,7 +1,7 @@
 import type { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { TextCollector } from "../guardrails/index.js";
-import type { MessagesHeaders, ParsedChatResponse, StreamParser, UpstreamHttpRequest, UpstreamTarget, WireAdapter } from "../providers/types.js";
+import type { MessagesHeaders, ParsedChatResponse, StreamParser, StreamPassthrough, UpstreamHttpRequest, UpstreamTarget, WireAdapter } from "../providers/types.js";
 import type { ChatRequestBody, MessagesRequestBody, ResponsesRequestBody } from "../providers/types.js";
 import type { ClientShape } from "./client-shape.js";
 import type { ResponseEcho } from "./responses-output.js";
@@ -18,6 +18,11 @@ export interface Translation {
   parse(json: unknown): ParsedChatResponse;
   /** A parser for one upstream stream from this deployment. */
   streamParser(target: UpstreamTarget): StreamParser;
+  /**
+   * The passthrough reading of one upstream stream, when the client's shape is the provider's wire
+   * format (chat completions to a chat-completions server, Messages to Anthropic); else undefined.
+   */
+  passthrough(target: UpstreamTarget): StreamPassthrough | undefined;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
   /** The client API's shape of the answer and the stream. */
   shape: ClientShape;
@@ -33,6 +38,7 @@ class Bound<B> implements Translation {
     private readonly publicModel: string,
     readonly shape: ClientShape,
     readonly answerTexts: (answer: Record<string, unknown>) => TextCollector,
+    private readonly native: boolean,
   ) {}
   request(target: UpstreamTarget): UpstreamHttpRequest {
     return this.adapter.buildChatRequest(this.body, target);
@@ -43,13 +49,20 @@ class Bound<B> implements Translation {
   streamParser(target: UpstreamTarget): StreamParser {
     return this.adapter.streamParser(this.publicModel, target.deployment.upstream_model, this.body);
   }
+  passthrough(target: UpstreamTarget): StreamPassthrough | undefined {
+    return this.native ? this.adapter.passthrough?.(this.publicModel, target.deployment.upstream_model, this.body) : undefined;
+  }
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {
     return this.adapter.mapError(status, bodyText, retryAfter);
   }
 }
 
-export function bind<B>(adapter: WireAdapter<B>, body: B, model: Model, shape: ClientShape, answerTexts: (answer: Record<string, unknown>) => TextCollector): Translation {
-  return new Bound(adapter, body, model.id, shape, answerTexts);
+/**
+ * `native`: the client's shape is the adapter's wire format (its frames go out as they came), so
+ * streams may be relayed by the adapter's passthrough.
+ */
+export function bind<B>(adapter: WireAdapter<B>, body: B, model: Model, shape: ClientShape, answerTexts: (answer: Record<string, unknown>) => TextCollector, native = false): Translation {
+  return new Bound(adapter, body, model.id, shape, answerTexts, native);
 }
 
 /** The client APIs of chat models. */

@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
-import { parseStreamEvent } from "../sse.js";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { parseStreamEvent, plainText } from "../sse.js";
+import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
 
 interface OpenAIUsage {
   prompt_tokens?: number;
@@ -102,33 +102,56 @@ export function openAICompatibleChat(): ChatAdapter {
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    streamParser:
-      (publicModel: string, upstreamModel: string) =>
-      (data: string): ParsedStreamEvent => {
-        if (data === "[DONE]") return { forward: undefined, text: "", done: true };
-        const event = parseStreamEvent<{
-          choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
-          usage?: OpenAIUsage | null;
-          error?: unknown;
-        }>(data);
-        if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
-        const usage = normalizeOpenAIUsage(event.usage);
-        let text = "";
-        // Everything the model generated counts when the provider reports no usage: content,
-        // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
-        for (const c of event.choices ?? []) {
-          const d = c.delta;
-          if (!d) continue;
-          if (typeof d.content === "string") text += d.content;
-          if (typeof d.reasoning_content === "string") text += d.reasoning_content;
-          if (typeof d.reasoning === "string") text += d.reasoning;
-          for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
-        }
-        const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-        const forward = data.replaceAll(`"model":"${upstreamModel}"`, `"model":"${publicModel}"`);
-        return { forward, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
-      },
+    streamParser: (publicModel: string) => chatStreamParser(publicModel),
+
+    // Chat completions to a chat-completions server: chunks go out as they came, only the model id
+    // replaced; the usage chunk, [DONE] and error chunks are parsed.
+    passthrough: (publicModel: string) => ({ plain: chatPlainChunks, parser: chatStreamParser(publicModel), rewrite: publicModelIn(publicModel) }),
 
     mapError: mapOpenAIError,
   };
 }
+
+/**
+ * Puts the public model id in place of whatever model a provider names (`"model":"…"` is only ever a
+ * key in JSON text: quotes inside strings are escaped), a dated snapshot id included.
+ */
+export function publicModelIn(publicModel: string): (json: string) => string {
+  const to = `"model":${JSON.stringify(publicModel)}`;
+  return (json) => json.replace(/"model":"(?:[^"\\]|\\.)*"/g, to);
+}
+
+/** One chat-completions stream's chunks, parsed: usage, counted text, the end, errors. */
+function chatStreamParser(publicModel: string): StreamParser {
+  const rewrite = publicModelIn(publicModel);
+  return (data: string): ParsedStreamEvent => {
+    if (data === "[DONE]") return { forward: undefined, text: "", done: true };
+    const event = parseStreamEvent<{
+      choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
+      usage?: OpenAIUsage | null;
+      error?: unknown;
+    }>(data);
+    if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
+    const usage = normalizeOpenAIUsage(event.usage);
+    let text = "";
+    // Everything the model generated counts when the provider reports no usage: content,
+    // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
+    for (const c of event.choices ?? []) {
+      const d = c.delta;
+      if (!d) continue;
+      if (typeof d.content === "string") text += d.content;
+      if (typeof d.reasoning_content === "string") text += d.reasoning_content;
+      if (typeof d.reasoning === "string") text += d.reasoning;
+      for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
+    }
+    const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
+    return { forward: rewrite(data), chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
+  };
+}
+
+/**
+ * Chunks the chat passthrough sends as they came, with the characters chatStreamParser would count
+ * in them; the parser reads [DONE] and chunks with usage or an error. OpenAI sends `"usage":null`
+ * on every chunk of a stream that asked for usage: those are plain.
+ */
+export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|\[DONE\]`);

@@ -8,4 +8,4 @@ import { bind, type Translator } from "../translation.js";
  * (every field, only the model rewritten; the client's anthropic-version and anthropic-beta
  * headers forwarded) and the answer and stream events come back as the provider sent them.
  */
-export const messagesToAnthropic: Translator<"messages"> = ({ body, headers, model }) => bind(anthropicMessages(headers), body, model, anthropicNativeShape(), messagesAnswerTexts);
+export const messagesToAnthropic: Translator<"messages"> = ({ body, headers, model }) => bind(anthropicMessages(headers), body, model, anthropicNativeShape(), messagesAnswerTexts, true);

@@ -1,0 +1,201 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { anthropicNativeShape } from "../translate/native-shape.js";
+import { openAIShape, type StreamWriter } from "../translate/client-shape.js";
+import { anthropicMessages } from "./anthropic/messages.js";
+import { openAICompatibleChat } from "./openai-compatible/chat.js";
+import { PassthroughScanner, SseParser, type PlainRun, type SseEvent } from "./sse.js";
+import type { NormalizedUsage, StreamParser, StreamPassthrough } from "./types.js";
+
+/**
+ * The passthrough fast path must send, bill and count exactly what the parsing path does: every
+ * recorded provider stream and a set of adversarial ones, cut into reads every which way, give the
+ * same client bytes, the same usage and the same count of generated characters both ways.
+ */
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
+const enc = new TextEncoder();
+
+interface Outcome {
+  client: string;
+  usage: NormalizedUsage | undefined;
+  chars: number;
+  done: boolean;
+  error?: string;
+}
+
+/** Reads `text` in the given reads through the parsing path (every event parsed and written again). */
+function parsed(reads: Uint8Array[], parser: StreamParser, writer: StreamWriter): Outcome {
+  const sse = new SseParser();
+  const out: Outcome = { client: "", usage: undefined, chars: 0, done: false };
+  try {
+    for (const r of reads) for (const ev of sse.push(r)) feed(out, parser(ev.data), writer);
+  } catch (err) {
+    out.error = (err as Error).message;
+  }
+  return out;
+}
+
+/** The same reads through the passthrough (as pipeline/stream.ts OpenedStream uses it). */
+function passed(reads: Uint8Array[], pass: StreamPassthrough, writer: StreamWriter): Outcome {
+  const scan = new PassthroughScanner(pass.plain, pass.rewrite);
+  const out: Outcome = { client: "", usage: undefined, chars: 0, done: false };
+  try {
+    for (const r of reads)
+      for (const item of scan.push(r) as Array<PlainRun | SseEvent>) {
+        if ("frames" in item) {
+          out.client += item.frames;
+          out.chars += item.chars;
+        } else feed(out, pass.parser(item.data), writer);
+      }
+  } catch (err) {
+    out.error = (err as Error).message;
+  }
+  return out;
+}
+
+function feed(out: Outcome, ev: ReturnType<StreamParser>, writer: StreamWriter): void {
+  if (ev.usage) out.usage = ev.usage;
+  out.chars += ev.text.length;
+  if (ev.done) out.done = true;
+  else out.client += writer.chunk(ev);
+}
+
+/** Deterministic cuts: whole, one read per event, every 7 bytes, and pseudo-random sizes (a multi-byte character split too). */
+function cuts(text: string): Uint8Array[][] {
+  const bytes = enc.encode(text);
+  const every = (n: number) => Array.from({ length: Math.ceil(bytes.length / n) }, (_, i) => bytes.slice(i * n, (i + 1) * n));
+  let seed = 7;
+  const random: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const n = 1 + (seed % 97);
+    random.push(bytes.slice(at, at + n));
+    at += n;
+  }
+  const perEvent = text.split(/(?<=\n\n)/).map((e) => enc.encode(e));
+  return [[bytes], perEvent, every(7), every(1), random];
+}
+
+const chat = openAICompatibleChat();
+const chatBoth = (text: string, includeUsage: boolean, publicModel = "gw-chat") => {
+  const req = { model: publicModel, messages: [], stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) };
+  return cuts(text).map((reads) => ({
+    slow: parsed(reads, chat.streamParser(publicModel, "fake-chat"), openAIShape(req, publicModel).stream()),
+    fast: passed(reads, chat.passthrough!(publicModel, "fake-chat"), openAIShape(req, publicModel).stream()),
+  }));
+};
+const messages = anthropicMessages({ version: undefined, beta: undefined });
+const messagesBoth = (text: string, publicModel = "gw-claude") =>
+  cuts(text).map((reads) => ({
+    slow: parsed(reads, messages.streamParser(publicModel, "claude"), anthropicNativeShape().stream()),
+    fast: passed(reads, messages.passthrough!(publicModel, "claude"), anthropicNativeShape().stream()),
+  }));
+
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-chat-2025-01-01", choices: [{ index: 0, delta, finish_reason: null }], usage: null, ...extra })}\n\n`;
+
+describe("chat completions passthrough", () => {
+  it("recorded OpenAI streams: the same client bytes, usage and counted characters as parsing every chunk, however the reads fall", () => {
+    for (const name of ["openai-chat-stream-reasoning-cached.sse", "openai-chat-stream-usage-in-final-choice.sse"])
+      for (const includeUsage of [true, false])
+        for (const { slow, fast } of chatBoth(fixture(name), includeUsage)) {
+          expect(fast).toEqual(slow);
+          expect(fast.done).toBe(true);
+          expect(fast.usage).toBeDefined();
+          // The provider's dated model id never reaches the client.
+          expect(fast.client).not.toMatch(/"model":"(o4-mini|gpt-4o)/);
+          expect(fast.client).toContain('"model":"gw-chat"');
+        }
+  });
+
+  it("adversarial text: escapes, unicode, look-alike markers inside content, tool arguments, reasoning, a spaced usage object", () => {
+    const text = [
+      chunk({ role: "assistant", content: "" }),
+      chunk({ content: 'He said "usage":{"prompt_tokens":1} and [DONE] and "error": no' }),
+      chunk({ content: 'back\\slash \\" quote\n newline \u00e9 \u{1F600} \t tab' }),
+      chunk({ reasoning_content: "thinking… 思考" }),
+      chunk({ tool_calls: [{ index: 0, id: "t1", type: "function", function: { name: "f", arguments: '{"a":"\\"b\\""}' } }] }),
+      // Written by hand: \u escapes the provider chose to send (6 characters, one unit each).
+      'data: {"id":"c1","model":"fake-chat","choices":[{"index":0,"delta":{"content":"caf\\u00e9 \\ud83d\\ude00"}}],"usage":null}\n\n',
+      'data: {"id":"c1","model":"fake-chat","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage": {"prompt_tokens": 12, "completion_tokens": 34}}\n\n',
+      "data: [DONE]\n\n",
+    ].join("");
+    for (const includeUsage of [true, false])
+      for (const { slow, fast } of chatBoth(text, includeUsage)) {
+        expect(fast).toEqual(slow);
+        expect(fast.usage).toMatchObject({ input_tokens: 12, output_tokens: 34 });
+        expect(fast.done).toBe(true);
+      }
+    // The characters counted are the decoded content's, as the parser counts them.
+    const fast = chatBoth(text, true)[0]!.fast;
+    const decoded =
+      'He said "usage":{"prompt_tokens":1} and [DONE] and "error": no' + 'back\\slash \\" quote\n newline \u00e9 \u{1F600} \t tab' + "thinking… 思考" + '{"a":"\\"b\\""}' + "caf\u00e9 \u{1F600}";
+    expect(fast.chars).toBe(decoded.length);
+  });
+
+  it("an error chunk mid-stream: the frames before it go out, then the same failure as parsing", () => {
+    const text = chunk({ content: "one" }) + chunk({ content: " two" }) + 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n' + chunk({ content: " three" });
+    for (const { slow, fast } of chatBoth(text, true)) {
+      expect(fast).toEqual(slow);
+      expect(fast.error).toMatch(/error mid-stream: overloaded/);
+      expect(fast.client).toContain('"content":" two"');
+      expect(fast.client).not.toContain("three");
+    }
+  });
+
+  it("a cut stream (no usage, no [DONE]): the same frames and the same count of generated characters", () => {
+    const text = chunk({ role: "assistant", content: "" }) + chunk({ content: "Once upon" }) + chunk({ content: " a time" }) + 'data: {"id":"c1","choices":[{"delta":{"content":" th';
+    for (const { slow, fast } of chatBoth(text, true)) {
+      expect(fast).toEqual(slow);
+      expect(fast).toMatchObject({ done: false, usage: undefined, chars: "Once upon a time".length });
+    }
+  });
+
+  it("\\r\\n framing and comments: read event by event, as the parsing path reads them", () => {
+    const text = `: keep-alive\r\n\r\n${chunk({ content: "a" }).replace("\n\n", "\r\n\r\n")}${chunk({ content: "b" }).replace("\n\n", "\r\n\r\n")}data: [DONE]\r\n\r\n`;
+    for (const { slow, fast } of chatBoth(text, true)) {
+      expect(fast).toEqual(slow);
+      expect(fast.done).toBe(true);
+      expect(fast.client).not.toContain("keep-alive");
+    }
+  });
+});
+
+describe("Messages passthrough", () => {
+  it("recorded Anthropic streams: the same client bytes, usage and counted characters as parsing every event, however the reads fall", () => {
+    for (const name of ["anthropic-stream-thinking.sse", "anthropic-stream-tool-use.sse", "anthropic-stream-forced-tool.sse", "anthropic-stream-cache-write.sse"])
+      for (const { slow, fast } of messagesBoth(fixture(name))) {
+        expect(fast).toEqual(slow);
+        expect(fast.done).toBe(true);
+        expect(fast.usage).toBeDefined();
+        expect(fast.client).toContain('"model":"gw-claude"');
+        expect(fast.client).not.toContain("message_stop");
+      }
+  });
+
+  it("a stream whose message_delta has no usage: the client's estimate counts the deltas the passthrough did not parse", () => {
+    const text = [
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude","content":[],"usage":{"input_tokens":5,"output_tokens":1}}}\n\n',
+      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"sixteen chars..."}}\n\n',
+      'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ].join("");
+    for (const { slow, fast } of messagesBoth(text)) {
+      expect(fast).toEqual(slow);
+      expect(fast.client).toContain('"usage":{"output_tokens":4}');
+    }
+  });
+
+  it("an error event mid-stream: the same frames before it and the same failure", () => {
+    const text =
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}\n\n' +
+      'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n';
+    for (const { slow, fast } of messagesBoth(text)) {
+      expect(fast).toEqual(slow);
+      expect(fast.error).toMatch(/Overloaded/);
+    }
+  });
+});
