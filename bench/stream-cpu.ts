@@ -160,13 +160,16 @@ interface Target {
   headers: Record<string, string>;
   model: string;
 }
-const prompt = `benchmark stream [[fake:words=${WORDS}${CHUNK_DELAY_MS ? `,chunk_delay=${CHUNK_DELAY_MS}` : ""}]]`;
-const bodyOf = (t: Target) =>
-  JSON.stringify(
+const bodyOf = (t: Target, words: number) => {
+  const prompt = `benchmark stream [[fake:words=${words}${CHUNK_DELAY_MS ? `,chunk_delay=${CHUNK_DELAY_MS}` : ""}]]`;
+  return JSON.stringify(
     t.wire === "chat"
-      ? { model: t.model, stream: true, stream_options: { include_usage: true }, max_tokens: WORDS + 16, messages: [{ role: "user", content: prompt }] }
-      : { model: t.model, stream: true, max_tokens: WORDS + 16, messages: [{ role: "user", content: prompt }] },
+      ? { model: t.model, stream: true, stream_options: { include_usage: true }, max_tokens: words + 16, messages: [{ role: "user", content: prompt }] }
+      : { model: t.model, stream: true, max_tokens: words + 16, messages: [{ role: "user", content: prompt }] },
   );
+};
+/** The short streams of each round: the slope between them and the long ones is the CPU of one chunk. */
+const SHORT = Math.max(2, Math.round(WORDS / 10));
 const gwAuth = { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" };
 const anthropicAuth = { "x-api-key": seeded.secret, "anthropic-version": "2023-06-01", "content-type": "application/json" };
 const allTargets: Target[] = [
@@ -196,20 +199,20 @@ const targets = only ? allTargets.filter((t) => only.includes(t.name)) : allTarg
 
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
 let sawBytes = 0;
-async function one(t: Target): Promise<void> {
-  const r = await request(t.url, { method: "POST", dispatcher: agent, headers: t.headers, body: bodyOf(t) });
+async function one(t: Target, words: number): Promise<void> {
+  const r = await request(t.url, { method: "POST", dispatcher: agent, headers: t.headers, body: bodyOf(t, words) });
   if (r.statusCode !== 200) throw new Error(`${t.name}: status ${r.statusCode}: ${await r.body.text()}`);
   let n = 0;
   for await (const chunk of r.body) n += (chunk as Buffer).length;
   sawBytes = n;
 }
-async function load(t: Target, n: number): Promise<number> {
+async function load(t: Target, n: number, words = WORDS): Promise<number> {
   let next = 0;
   const t0 = performance.now();
   const worker = async () => {
     while (next < n) {
       next++;
-      await one(t);
+      await one(t, words);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -249,15 +252,18 @@ function writes(pid: number): number {
 
 const others = { "control-plane": control.pid!, ledger: ledger.pid!, nats: nats.pid, postgres: pg.pid };
 const cpu: Record<string, number[]> = {};
-const fixed: Record<string, number[]> = {};
+const short: Record<string, number[]> = {};
+const system: Record<string, number[]> = {};
 const rate: Record<string, number[]> = {};
 const syscw: Record<string, number[]> = {};
 const ratio: Record<string, number[]> = {};
+const chunkRatio: Record<string, number[]> = {};
 console.log(
-  `streams: ${STREAMS} per target per round × ${ROUNDS} alternating rounds, ${WORDS} one-word chunks each (usage in the last)${CHUNK_DELAY_MS ? `, one every ${CHUNK_DELAY_MS} ms` : ", written at once"}, concurrency ${CONCURRENCY}, loopback, fake upstream, every component its own process (data-plane flags: ${DEPLOY_NODE_FLAGS.join(" ") || "none"}); ${availableParallelism()} cores`,
+  `streams: ${STREAMS} per target per round × ${ROUNDS} alternating rounds, ${WORDS} one-word chunks each (usage in the last)${CHUNK_DELAY_MS ? `, one every ${CHUNK_DELAY_MS} ms` : ", written at once"}, and as many of ${SHORT} chunks (CPU per chunk: the slope between the two), concurrency ${CONCURRENCY}, loopback, fake upstream, every component its own process (data-plane flags: ${DEPLOY_NODE_FLAGS.join(" ") || "none"}); ${availableParallelism()} cores`,
 );
+const slope = (long: number, shortStream: number) => (long - shortStream) / (WORDS - SHORT);
 for (let round = 0; round < ROUNDS; round++) {
-  const bareOf: Partial<Record<Wire, number>> = {};
+  const bareOf: Partial<Record<Wire, { stream: number; chunk: number }>> = {};
   for (const t of targets) {
     const before = cpuMicros(t.pid);
     const writesBefore = writes(t.pid);
@@ -270,36 +276,47 @@ for (let round = 0; round < ROUNDS; round++) {
     if (t.gateway) {
       await ledgerCaughtUp();
       const rest = Object.entries(others).reduce((s, [k, p]) => s + treeDelta(beforeOthers[k]!, treeCpu(p)), 0) / STREAMS;
-      (fixed[t.name] ??= []).push(perStream + rest);
+      (system[t.name] ??= []).push(perStream + rest);
     }
-    if (t.name.startsWith("bare")) bareOf[t.wire] = perStream;
-    else (ratio[t.name] ??= []).push(perStream / bareOf[t.wire]!);
+    const beforeShort = cpuMicros(t.pid);
+    await load(t, STREAMS, SHORT);
+    const perShort = (cpuMicros(t.pid) - beforeShort) / STREAMS;
+    (short[t.name] ??= []).push(perShort);
+    const perChunk = slope(perStream, perShort);
+    if (t.name.startsWith("bare")) bareOf[t.wire] = { stream: perStream, chunk: perChunk };
+    else if (bareOf[t.wire]) {
+      (ratio[t.name] ??= []).push(perStream / bareOf[t.wire]!.stream);
+      (chunkRatio[t.name] ??= []).push(perChunk / bareOf[t.wire]!.chunk);
+    }
   }
 }
 
 const med = (xs: number[] | undefined) => (xs?.length ? pct(xs, 50) : NaN);
 const range = (xs: number[], f = (x: number) => x.toFixed(0)) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+const byRound = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(", ");
 const summary: Record<string, unknown> = {};
 for (const t of targets) {
   const c = cpu[t.name]!;
-  const perChunk = med(c) / WORDS;
+  const chunks = c.map((x, i) => slope(x, short[t.name]![i]!));
   const line = [
     `${t.name.padEnd(26)} ${med(rate[t.name]).toFixed(0).padStart(5)} streams/s (${range(rate[t.name]!)})`,
-    `cpu/stream ${med(c).toFixed(0).padStart(5)} µs (${range(c)})`,
-    `≈ ${perChunk.toFixed(2)} µs/chunk`,
-    ratio[t.name] ? `× bare ${med(ratio[t.name]).toFixed(2)} (by round ${ratio[t.name]!.map((r) => r.toFixed(2)).join(", ")})` : "",
-    fixed[t.name] ? `with control-plane, ledger, NATS, Postgres ${med(fixed[t.name]).toFixed(0)} µs/stream` : "",
-    `${med(syscw[t.name]).toFixed(1)} write calls/stream`,
+    `cpu/stream ${med(c).toFixed(0).padStart(5)} µs (${range(c)}; ${med(short[t.name]).toFixed(0)} at ${SHORT} chunks)`,
+    `per chunk ${med(chunks).toFixed(2)} µs (${range(chunks, (x) => x.toFixed(2))})`,
+    ratio[t.name] ? `× bare: per stream ${med(ratio[t.name]).toFixed(2)} (${byRound(ratio[t.name]!)}), per chunk ${med(chunkRatio[t.name]).toFixed(2)} (${byRound(chunkRatio[t.name]!)})` : "",
+    system[t.name] ? `with control-plane, ledger, NATS, Postgres ${med(system[t.name]).toFixed(0)} µs/stream` : "",
+    `${med(syscw[t.name]).toFixed(1)} writes/stream`,
     `${bytes[t.name]} bytes/stream`,
   ];
   console.log(line.filter(Boolean).join("   "));
   summary[t.name] = {
     streams_per_s: Math.round(med(rate[t.name])),
     cpu_us_per_stream: Math.round(med(c)),
-    cpu_us_per_chunk: r2(perChunk),
+    cpu_us_per_short_stream: Math.round(med(short[t.name])),
+    cpu_us_per_chunk: r2(med(chunks)),
     write_calls_per_stream: r2(med(syscw[t.name])),
     ...(ratio[t.name] ? { ratio_vs_bare: r2(med(ratio[t.name])), ratio_by_round: ratio[t.name]!.map(r2) } : {}),
-    ...(fixed[t.name] ? { cpu_us_per_stream_with_fixed: Math.round(med(fixed[t.name])) } : {}),
+    ...(chunkRatio[t.name] ? { chunk_ratio_vs_bare: r2(med(chunkRatio[t.name])), chunk_ratio_by_round: chunkRatio[t.name]!.map(r2) } : {}),
+    ...(system[t.name] ? { cpu_us_per_stream_whole_system: Math.round(med(system[t.name])) } : {}),
   };
 }
 const rss = { gateway: Math.round(memory(dp.pid!).rss), bare: Math.round(memory(bare.pid!).rss), ...(portkey ? { portkey: Math.round(memory(portkey.pid!).rss) } : {}) };

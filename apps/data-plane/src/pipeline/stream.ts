@@ -57,7 +57,7 @@ export class OpenedStream {
       this.scan = new SseParser();
     } else {
       this.parse = read.parser;
-      this.scan = new PassthroughScanner(read.plain, read.rewrite);
+      this.scan = new PassthroughScanner(read.plain, read.rewrite, writer.passed !== undefined);
     }
   }
 
@@ -93,6 +93,7 @@ export class OpenedStream {
           if ("frames" in item) {
             this.pending += item.frames;
             this.generated += item.chars;
+            if (item.events) this.writer.passed?.(item.events);
           } else {
             const denied = this.take(this.parse(item.data));
             if (denied) return { denied };

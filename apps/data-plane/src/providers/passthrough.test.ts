@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
+import { GatewayError } from "@gateway/errors";
 import { describe, expect, it } from "vitest";
 import { anthropicNativeShape } from "../translate/native-shape.js";
-import { openAIShape, type StreamWriter } from "../translate/client-shape.js";
+import { openAIShape, responsesNativeShape, type StreamWriter } from "../translate/client-shape.js";
 import { anthropicMessages } from "./anthropic/messages.js";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
+import { openAIResponses } from "./openai/responses.js";
 import { PassthroughScanner, SseParser, type PlainRun, type SseEvent } from "./sse.js";
 import type { NormalizedUsage, StreamParser, StreamPassthrough } from "./types.js";
 
@@ -17,6 +19,7 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const enc = new TextEncoder();
 
 interface Outcome {
+  /** Everything the client gets: the frames, then the end (or the error event) the writer adds. */
   client: string;
   usage: NormalizedUsage | undefined;
   chars: number;
@@ -33,12 +36,18 @@ function parsed(reads: Uint8Array[], parser: StreamParser, writer: StreamWriter)
   } catch (err) {
     out.error = (err as Error).message;
   }
+  return ending(out, writer);
+}
+
+function ending(out: Outcome, writer: StreamWriter): Outcome {
+  if (out.error) out.client += writer.error(new GatewayError("upstream_error", out.error), "req_1");
+  else if (out.done) out.client += writer.end(out.usage ?? { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: true });
   return out;
 }
 
 /** The same reads through the passthrough (as pipeline/stream.ts OpenedStream uses it). */
 function passed(reads: Uint8Array[], pass: StreamPassthrough, writer: StreamWriter): Outcome {
-  const scan = new PassthroughScanner(pass.plain, pass.rewrite);
+  const scan = new PassthroughScanner(pass.plain, pass.rewrite, writer.passed !== undefined);
   const out: Outcome = { client: "", usage: undefined, chars: 0, done: false };
   try {
     for (const r of reads)
@@ -46,12 +55,13 @@ function passed(reads: Uint8Array[], pass: StreamPassthrough, writer: StreamWrit
         if ("frames" in item) {
           out.client += item.frames;
           out.chars += item.chars;
+          if (item.events) writer.passed?.(item.events);
         } else feed(out, pass.parser(item.data), writer);
       }
   } catch (err) {
     out.error = (err as Error).message;
   }
-  return out;
+  return ending(out, writer);
 }
 
 function feed(out: Outcome, ev: ReturnType<StreamParser>, writer: StreamWriter): void {
@@ -170,7 +180,9 @@ describe("Messages passthrough", () => {
         expect(fast.done).toBe(true);
         expect(fast.usage).toBeDefined();
         expect(fast.client).toContain('"model":"gw-claude"');
-        expect(fast.client).not.toContain("message_stop");
+        // The provider's message_stop is held back; the one the gateway writes after billing ends the stream.
+        expect(fast.client.split("event: message_stop")).toHaveLength(2);
+        expect(fast.client.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
       }
   });
 
@@ -196,6 +208,39 @@ describe("Messages passthrough", () => {
     for (const { slow, fast } of messagesBoth(text)) {
       expect(fast).toEqual(slow);
       expect(fast.error).toMatch(/Overloaded/);
+    }
+  });
+});
+
+describe("Responses passthrough to OpenAI", () => {
+  const both = (text: string) =>
+    cuts(text).map((reads) => ({
+      slow: parsed(reads, openAIResponses.streamParser("gw-gpt", "gpt"), responsesNativeShape({ model: "gw-gpt", input: "hi", store: false }).stream()),
+      fast: passed(reads, openAIResponses.passthrough!("gw-gpt", "gpt"), responsesNativeShape({ model: "gw-gpt", input: "hi", store: false }).stream()),
+    }));
+  const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+  it("a recorded OpenAI stream: the same client bytes (the terminal event rebuilt with the public model), usage and counted characters", () => {
+    for (const { slow, fast } of both(fixture("openai-responses-stream-reasoning-cached.sse"))) {
+      expect(fast).toEqual(slow);
+      expect(fast.done).toBe(true);
+      expect(fast.usage).toBeDefined();
+      expect(fast.client).toContain('"model":"gw-gpt"');
+    }
+  });
+
+  it("a failure mid-stream: the gateway's error event numbered after every event passed through; audio deltas are not counted as text", () => {
+    const text = [
+      ev("response.created", { sequence_number: 0, response: { id: "r", model: "gpt", status: "in_progress", output: [] } }),
+      ev("response.output_text.delta", { sequence_number: 1, item_id: "m", output_index: 0, content_index: 0, delta: "Hello" }),
+      ev("response.audio.delta", { sequence_number: 2, delta: "UklGRiQAAABXQVZFZm10IBAAAAABAAEA" }),
+      ev("response.output_text.delta", { sequence_number: 3, item_id: "m", output_index: 0, content_index: 0, delta: " world" }),
+      ev("response.failed", { sequence_number: 4, response: { id: "r", status: "failed", error: { message: "boom" } } }),
+    ].join("");
+    for (const { slow, fast } of both(text)) {
+      expect(fast).toEqual(slow);
+      expect(fast.chars).toBe("Hello world".length);
+      expect(fast.client).toMatch(/"sequence_number":4,"code":"upstream_error"/);
     }
   });
 });

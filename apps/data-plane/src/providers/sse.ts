@@ -157,6 +157,8 @@ export interface PlainRun {
   frames: string;
   /** The characters the model generated in them (for counting when the provider reports no usage). */
   chars: number;
+  /** How many events they are (counted only for a scanner asked to). */
+  events: number;
 }
 
 /**
@@ -170,9 +172,11 @@ export interface PlainRun {
 export class PassthroughScanner {
   private readonly blocks = new Blocks();
 
+  /** `countEvents`: count the events of each run (for shapes that number their events). */
   constructor(
     private readonly plain: PlainBlock,
     private readonly rewrite?: (frames: string) => string,
+    private readonly countEvents = false,
   ) {}
 
   push(chunk: Uint8Array): Array<PlainRun | SseEvent> {
@@ -188,18 +192,20 @@ export class PassthroughScanner {
       const chars = this.plain(complete);
       if (chars >= 0) {
         this.blocks.keep(end === t.length ? "" : t.slice(end));
-        return [this.run(complete, chars)];
+        return [this.run(complete, chars, this.countEvents ? count(complete, "\n\n") : 0)];
       }
     }
     const out: Array<PlainRun | SseEvent> = [];
     let runStart = -1;
     let runEnd = 0;
     let chars = 0;
+    let events = 0;
     const close = () => {
       if (runStart === -1) return;
-      out.push(this.run(t.slice(runStart, runEnd), chars));
+      out.push(this.run(t.slice(runStart, runEnd), chars, events));
       runStart = -1;
       chars = 0;
+      events = 0;
     };
     this.blocks.split(t, (start, end, next) => {
       const block = t.slice(start, end);
@@ -208,6 +214,7 @@ export class PassthroughScanner {
         if (runStart === -1) runStart = start;
         runEnd = next;
         chars += n;
+        events++;
         return;
       }
       close();
@@ -218,7 +225,13 @@ export class PassthroughScanner {
     return out;
   }
 
-  private run(frames: string, chars: number): PlainRun {
-    return { frames: this.rewrite ? this.rewrite(frames) : frames, chars };
+  private run(frames: string, chars: number, events: number): PlainRun {
+    return { frames: this.rewrite ? this.rewrite(frames) : frames, chars, events };
   }
+}
+
+function count(text: string, of: string): number {
+  let n = 0;
+  for (let i = text.indexOf(of); i !== -1; i = text.indexOf(of, i + of.length)) n++;
+  return n;
 }

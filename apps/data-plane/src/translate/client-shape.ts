@@ -20,6 +20,11 @@ export interface StreamWriter {
   keep?(usage: NormalizedUsage): Promise<void>;
   /** Sees the terminal upstream event (which is not sent: end() says how the stream ends). */
   done?(ev: ParsedStreamEvent): void;
+  /**
+   * Sees how many events a passthrough sent as they came, without chunk() (for shapes that number
+   * their events); a writer with it gets the counts.
+   */
+  passed?(events: number): void;
 }
 
 /**
@@ -145,6 +150,9 @@ export function responsesNativeShape(request: Record<string, unknown>, keep?: Ke
         },
         done: (ev) => {
           last = ev.chunk;
+        },
+        passed: (n) => {
+          events += n;
         },
         end: (usage) => {
           final(usage);

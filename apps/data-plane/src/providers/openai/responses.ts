@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
-import { parseStreamEvent } from "../sse.js";
-import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { parseStreamEvent, plainText } from "../sse.js";
+import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
 interface ResponsesUsage {
@@ -54,21 +54,37 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
     return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage) };
   },
 
-  streamParser:
-    (publicModel: string) =>
-    (data: string): ParsedStreamEvent => {
-      const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown }>(data);
-      const type = String(ev.type ?? "");
-      if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
-      if (type === "response.completed" || type === "response.incomplete") {
-        const usage = normalizeResponsesUsage(ev.response?.usage);
-        return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
-      }
-      if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
-      if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
-      if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
-      return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
-    },
+  streamParser: (publicModel: string) => responsesStreamParser(publicModel),
+
+  // Responses to OpenAI: events go out as the provider framed them; lifecycle and terminal events,
+  // errors and deltas of other kinds are parsed.
+  passthrough: (publicModel: string) => ({ plain: plainResponsesEvents, parser: responsesStreamParser(publicModel) }),
 
   mapError: mapOpenAIError,
 };
+
+/**
+ * Events a Responses passthrough sends as they came, with the characters the parser counts in them
+ * (the `delta` of the generated kinds); lifecycle and terminal events, errors and every other kind
+ * of delta (audio, say, which is not text) are parsed.
+ */
+const plainResponsesEvents = plainText(
+  ["delta"],
+  String.raw`"type":\s*"(?:response\.(?:created|in_progress|queued|completed|incomplete|failed)"|error"|(?!response\.(?:output_text|refusal|function_call_arguments|reasoning_summary_text|reasoning_text)\.delta")[^"]*\.delta")`,
+);
+
+function responsesStreamParser(publicModel: string): StreamParser {
+  return (data: string): ParsedStreamEvent => {
+    const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown }>(data);
+    const type = String(ev.type ?? "");
+    if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
+    if (type === "response.completed" || type === "response.incomplete") {
+      const usage = normalizeResponsesUsage(ev.response?.usage);
+      return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
+    }
+    if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
+    if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
+    if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
+    return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
+  };
+}

@@ -22,4 +22,4 @@ export function nativeResponsesBody(raw: ResponsesRequestBody, maxOutput: number
 
 /** Responses to a provider that speaks the Responses API (OpenAI): natively, its Response objects and events passed on. */
 export const responsesToOpenAI: Translator<"responses"> = ({ body, keep, model }) =>
-  bind(openAIResponses, nativeResponsesBody(body, model.max_output_tokens), model, responsesNativeShape(body, keep), responsesAnswerTexts);
+  bind(openAIResponses, nativeResponsesBody(body, model.max_output_tokens), model, responsesNativeShape(body, keep), responsesAnswerTexts, true);
