@@ -9,7 +9,8 @@ import { Agent, request } from "undici";
 
 const upstream = process.env.BARE_UPSTREAM!;
 const key = process.env.FAKE_UPSTREAM_API_KEY!;
-const agent = new Agent({ keepAliveTimeout: 30_000, connections: 512 });
+/** Connections per upstream origin (BARE_CONNECTIONS; the stream concurrency bench gives it the gateway's 4,096). */
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: Number(process.env.BARE_CONNECTIONS ?? 512) });
 const app = express();
 app.use(express.json());
 const proxy =

@@ -4,9 +4,10 @@
  * module, V8 builtins (JSON.parse, a socket write) by function. Prints self time per group in ms
  * and as a share, per profile, and the top functions.
  *
- *   node bench/profile-summary.ts <dir or .cpuprofile files…> [--top=25] [--per=<count>]
+ *   node bench/profile-summary.ts <dir or .cpuprofile files…> [--top=25] [--per=<count>] [--stages]
  *
- * `--per=N` also divides by N (streams, requests) to print µs per unit.
+ * `--per=N` also divides by N (streams, requests) to print µs per unit; `--stages` groups by the
+ * stage of the path instead (stageOf).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -22,9 +23,44 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/**
+ * The stage of a stream's (or request's) path a frame belongs to, for `--stages`: what the issue
+ * of a chunk costs, stage by stage (docs/operations.md, "Where a streamed chunk's CPU goes").
+ */
+export function stageOf(url: string, fn: string): string {
+  const g = groupOf(url, fn);
+  if (fn === "(garbage collector)") return "GC";
+  if (fn === "(program)") return "V8 and native, unattributed";
+  if (/^builtin RegExp: "\(\?:content|^builtin RegExp: "\(\?:text|^builtin RegExp: "\(\?:delta/.test(g)) return "passthrough scan (one regular expression per read)";
+  if (/^builtin RegExp: "model"/.test(g)) return "model id rewrite";
+  if (fn === "parseStreamEvent" || g === "builtin parse") return "JSON parse of stream events";
+  if (g === "data-plane/providers/sse" || /RegExp: \\r\?\\n/.test(g) || g === "node:encoding") return "SSE framing (split, decode)";
+  if (/^data-plane\/(providers|translate)\//.test(g)) return "reading and translating events (adapters, writers)";
+  if (g === "builtin stringify") return "JSON serialization";
+  if (/^data-plane\/guardrails/.test(g)) return "guardrail stream checks";
+  if (g === "data-plane/pipeline/stream") return "relay loop (advance, relay)";
+  if (/^builtin (writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString)$/.test(g) || /^node:(_http_outgoing|stream_base_commons|net|streams\/writable)$/.test(g))
+    return "socket writes (syscalls and node's write path)";
+  if (g === "undici" || g.startsWith("wasm://") || g === "builtin js-to-wasm" || g === "builtin wasm-to-js" || g === "node:streams/readable" || g === "node:buffer")
+    return "reading the provider (undici, body stream)";
+  if (/^node:(process\/task_queues|timers|events|async_hooks)$/.test(g) || g === "builtin runMicrotasks") return "promises, ticks, timers, events";
+  if (/^node:(modules|bootstrap|deps\/amaro)/.test(g) || /^builtin (internalModuleStat|readFileUtf8|lstat|readlink|Module)$/.test(g) || g === "node:fs" || g === "node:path")
+    return "start-up (module loading)";
+  if (
+    /^@nats-io|usage\/|^@protobufjs|protobufjs|@grpc|^zod$|prom-client|^data-plane\/(admission|auth|credits|http|catalog|pipeline|usage|context)|^express$|^router$|^body-parser|^raw-body|^node:_http_server|^node:_http_common|^node:_http_incoming|^node:crypto/.test(
+      g,
+    )
+  )
+    return "per request (auth, admission, hold, usage event, metrics, HTTP parsing)";
+  return "other";
+}
+
 const args = process.argv.slice(2);
 const top = Number(args.find((a) => a.startsWith("--top="))?.slice(6) ?? 25);
 const per = Number(args.find((a) => a.startsWith("--per="))?.slice(6) ?? 0);
+const stages = args.includes("--stages");
+/** `--within=<stage>`: only that stage's frames, grouped by module (what a stage is made of). */
+const within = args.find((a) => a.startsWith("--within="))?.slice(9);
 const files = args
   .filter((a) => !a.startsWith("--"))
   .flatMap((a) =>
@@ -59,7 +95,8 @@ for (const file of files) {
     const { url, functionName, lineNumber } = n.callFrame;
     if (functionName === "(idle)") continue;
     total += us;
-    const g = groupOf(url, functionName);
+    if (within && stageOf(url, functionName) !== within) continue;
+    const g = stages ? stageOf(url, functionName) : groupOf(url, functionName);
     groups.set(g, (groups.get(g) ?? 0) + us);
     const f = `${functionName || "(anonymous)"} ${g}:${lineNumber + 1}`;
     fns.set(f, (fns.get(f) ?? 0) + us);

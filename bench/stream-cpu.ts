@@ -13,9 +13,11 @@
  *   - translated messages→chat: Messages to the OpenAI-shaped deployment;
  *   - translated chat→messages: chat completions to the Anthropic deployment;
  *   - portkey chat (optional): chat completions through Portkey to the same upstream.
- * Reports, per target, streams/s, the proxy process's CPU per stream and per chunk, and its ratio to
- * the bare proxy on the same wire format (by round, median); for the gateway also what the
- * control-plane, ledger, NATS and Postgres spend per stream (fixed costs included). Ends with one
+ * Reports, per target, streams/s, the proxy process's CPU per stream and per chunk (the slope between
+ * the round's long streams and as many short ones), write system calls per stream, and the ratios
+ * to the bare proxy piping the provider's wire format (by round, median: the bytes read per chunk
+ * are the same; a translated stream's client format differs); for the gateway also what the
+ * control-plane, ledger, NATS and Postgres spend per stream (the whole system's CPU per stream). Ends with one
  * JSON line (`{"bench":"stream-cpu",…}`). Bounded: fixed counts on loopback; ends only what it started.
  *
  *   make build && node bench/stream-cpu.ts [streams=400] [words=200] [concurrency=32] [rounds=3] [chunk_delay_ms=0]
@@ -24,8 +26,9 @@
  * a few reads (the per-stream costs dominate); with a delay (2 ms, say, and more concurrency) every
  * chunk is a read of its own, as with a real provider, and the per-chunk costs show.
  *
- * `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there
- * (`node bench/profile-summary.ts <dir>` groups them by stage).
+ * `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there and runs
+ * only the long streams, max(200, streams/2) to warm up and `streams` per round, so a profile divides
+ * evenly by stream (`node bench/profile-summary.ts <dir> --stages --per=<streams>`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -45,6 +48,7 @@ const ROUNDS = Number(process.argv[5] ?? 3);
 /** 0: the upstream writes a stream's chunks at once (a few reads per stream); > 0: one chunk every this many ms (about one read per chunk, as real providers send them). */
 const CHUNK_DELAY_MS = Number(process.argv[6] ?? 0);
 const PORTKEY = process.env.BENCH_PORTKEY;
+const PROFILED = Boolean(process.env.BENCH_CPU_PROF);
 const DEADLINE_MS = 20 * 60_000;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
@@ -153,8 +157,13 @@ interface Target {
   name: string;
   /** The process whose CPU is the target's. */
   pid: number;
-  /** The bare proxy target it is compared with (same wire format to the client). */
+  /** The client's wire format. */
   wire: Wire;
+  /**
+   * The provider's wire format: the target is compared with the bare proxy piping it (the bytes
+   * every proxy must read per chunk; for a translated stream they are not the client's).
+   */
+  upstream: Wire;
   gateway: boolean;
   url: string;
   headers: Record<string, string>;
@@ -173,18 +182,19 @@ const SHORT = Math.max(2, Math.round(WORDS / 10));
 const gwAuth = { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" };
 const anthropicAuth = { "x-api-key": seeded.secret, "anthropic-version": "2023-06-01", "content-type": "application/json" };
 const allTargets: Target[] = [
-  { name: "bare chat", pid: bare.pid!, wire: "chat", gateway: false, url: `http://127.0.0.1:${barePort}/v1/chat/completions`, headers: gwAuth, model: "fake-chat" },
-  { name: "bare messages", pid: bare.pid!, wire: "messages", gateway: false, url: `http://127.0.0.1:${barePort}/v1/messages`, headers: anthropicAuth, model: "fake-claude" },
-  { name: "passthrough chat", pid: dp.pid!, wire: "chat", gateway: true, url: `${gw}/v1/chat/completions`, headers: gwAuth, model: "gw-chat-mini" },
-  { name: "passthrough messages", pid: dp.pid!, wire: "messages", gateway: true, url: `${gw}/v1/messages`, headers: anthropicAuth, model: "gw-claude" },
-  { name: "translated messages→chat", pid: dp.pid!, wire: "messages", gateway: true, url: `${gw}/v1/messages`, headers: anthropicAuth, model: "gw-chat-mini" },
-  { name: "translated chat→messages", pid: dp.pid!, wire: "chat", gateway: true, url: `${gw}/v1/chat/completions`, headers: gwAuth, model: "gw-claude" },
+  { name: "bare chat", pid: bare.pid!, wire: "chat", upstream: "chat", gateway: false, url: `http://127.0.0.1:${barePort}/v1/chat/completions`, headers: gwAuth, model: "fake-chat" },
+  { name: "bare messages", pid: bare.pid!, wire: "messages", upstream: "messages", gateway: false, url: `http://127.0.0.1:${barePort}/v1/messages`, headers: anthropicAuth, model: "fake-claude" },
+  { name: "passthrough chat", pid: dp.pid!, wire: "chat", upstream: "chat", gateway: true, url: `${gw}/v1/chat/completions`, headers: gwAuth, model: "gw-chat-mini" },
+  { name: "passthrough messages", pid: dp.pid!, wire: "messages", upstream: "messages", gateway: true, url: `${gw}/v1/messages`, headers: anthropicAuth, model: "gw-claude" },
+  { name: "translated messages→chat", pid: dp.pid!, wire: "messages", upstream: "chat", gateway: true, url: `${gw}/v1/messages`, headers: anthropicAuth, model: "gw-chat-mini" },
+  { name: "translated chat→messages", pid: dp.pid!, wire: "chat", upstream: "messages", gateway: true, url: `${gw}/v1/chat/completions`, headers: gwAuth, model: "gw-claude" },
   ...(portkey
     ? [
         {
           name: "portkey chat",
           pid: portkey.pid!,
           wire: "chat" as const,
+          upstream: "chat" as const,
           gateway: false,
           url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
           headers: { authorization: `Bearer ${FAKE_UPSTREAM_API_KEY}`, "x-portkey-provider": "openai", "x-portkey-custom-host": `${fakeUrl}/v1`, "content-type": "application/json" },
@@ -278,15 +288,16 @@ for (let round = 0; round < ROUNDS; round++) {
       const rest = Object.entries(others).reduce((s, [k, p]) => s + treeDelta(beforeOthers[k]!, treeCpu(p)), 0) / STREAMS;
       (system[t.name] ??= []).push(perStream + rest);
     }
+    // A profiled run streams only the long ones (its profile divides evenly by stream): no slope.
     const beforeShort = cpuMicros(t.pid);
-    await load(t, STREAMS, SHORT);
-    const perShort = (cpuMicros(t.pid) - beforeShort) / STREAMS;
+    if (!PROFILED) await load(t, STREAMS, SHORT);
+    const perShort = PROFILED ? NaN : (cpuMicros(t.pid) - beforeShort) / STREAMS;
     (short[t.name] ??= []).push(perShort);
     const perChunk = slope(perStream, perShort);
     if (t.name.startsWith("bare")) bareOf[t.wire] = { stream: perStream, chunk: perChunk };
-    else if (bareOf[t.wire]) {
-      (ratio[t.name] ??= []).push(perStream / bareOf[t.wire]!.stream);
-      (chunkRatio[t.name] ??= []).push(perChunk / bareOf[t.wire]!.chunk);
+    else if (bareOf[t.upstream]) {
+      (ratio[t.name] ??= []).push(perStream / bareOf[t.upstream]!.stream);
+      (chunkRatio[t.name] ??= []).push(perChunk / bareOf[t.upstream]!.chunk);
     }
   }
 }

@@ -147,13 +147,13 @@ let open = 0;
 let peakOpen = 0;
 let failed = 0;
 
-/** One stream through the gateway: open once its first chunk arrived, until its last. */
-async function stream(i: number, words: number, delayMs: number): Promise<number> {
+/** One stream through the gateway (or `to` another proxy): open once its first chunk arrived, until its last. */
+async function stream(i: number, words: number, delayMs: number, to = dpUrl): Promise<number> {
   const body = JSON.stringify({ model: "gw-chat-mini", stream: true, max_tokens: 200, messages: [{ role: "user", content: `stream ${i} [[fake:words=${words},chunk_delay=${delayMs}]]` }] });
   const t = performance.now();
   let counted = false;
   try {
-    const r = await request(`${dpUrl}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" }, body });
+    const r = await request(`${to}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${seeded.secret}`, "content-type": "application/json" }, body });
     if (r.statusCode !== 200) {
       failed++;
       await r.body.text();
@@ -196,6 +196,24 @@ const upstreamPeak = ((await (await request(`${fakeUrl}/_fake/connections`)).bod
 const waitCount = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_count", 'provider="fake"');
 const waitSum = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_sum", 'provider="fake"');
 
+// The same streams through the bare express + undici proxy on the same machine: the floor this
+// machine allows (the load generator and the fake upstream share its cores with the proxy).
+step("the same streams through the bare proxy");
+const barePort = await freePort();
+const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" });
+await waitForPort(barePort, 20_000);
+const bareUrl = `http://127.0.0.1:${barePort}`;
+await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10, bareUrl)));
+const gatewayPeakOpen = peakOpen;
+peakOpen = 0;
+const tBare = performance.now();
+const bareDurations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS, bareUrl)));
+const bareMs = performance.now() - tBare;
+const bareOpen = peakOpen;
+peakOpen = gatewayPeakOpen;
+const bareRss = memory(bare.pid!).peak;
+bare.kill("SIGTERM");
+
 step("pausing to let the replica settle");
 await agent.close();
 // Past the fake upstream's 5 s keep-alive: the idle upstream connections are gone too.
@@ -206,6 +224,9 @@ console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms, pr
 console.log(`  open at once: ${peakOpen} (client side), ${upstreamPeak} connections at the fake upstream; failed ${failed}`);
 console.log(
   `  all done in ${(totalMs / 1000).toFixed(1)} s; one stream ideal ${(IDEAL_MS / 1000).toFixed(1)} s; per stream p50 ${(pct(durations, 50) / 1000).toFixed(2)} s p99 ${(pct(durations, 99) / 1000).toFixed(2)} s`,
+);
+console.log(
+  `  bare proxy, same streams: open at once ${bareOpen}, all done in ${(bareMs / 1000).toFixed(1)} s, per stream p50 ${(pct(bareDurations, 50) / 1000).toFixed(2)} s, RSS peak ${bareRss.toFixed(0)} MiB`,
 );
 console.log(`  connection wait: mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`);
 console.log(
@@ -225,6 +246,7 @@ console.log(
     ideal_ms: IDEAL_MS,
     p50_ms: Math.round(pct(durations, 50)),
     p99_ms: Math.round(pct(durations, 99)),
+    bare: { peak_open: bareOpen, total_ms: Math.round(bareMs), p50_ms: Math.round(pct(bareDurations, 50)), rss_peak_mib: Math.round(bareRss) },
     connection_wait_mean_ms: waitCount ? Number(((waitSum / waitCount) * 1000).toFixed(2)) : 0,
     rss_mib: { before: Math.round(before.rss), peak: Math.round(peak.rss), after: Math.round(after.rss) },
     heap_mib: { before: Number(before.heap.toFixed(1)), peak: Number(peak.heap.toFixed(1)), after: Number(after.heap.toFixed(1)) },

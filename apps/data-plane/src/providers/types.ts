@@ -117,8 +117,11 @@ export interface WireAdapter<B> {
   buildChatRequest(body: B, target: UpstreamTarget): UpstreamHttpRequest;
   /** `request`: the body sent (buildChatRequest's), for answers whose reading depends on it. */
   parseChatResponse(json: unknown, publicModel: string, request?: B): ParsedChatResponse;
-  /** A parser for one upstream stream. */
-  streamParser(publicModel: string, upstreamModel: string, request?: B): StreamParser;
+  /**
+   * A parser for one upstream stream. `frames` false: the client shape translates the parsed
+   * events (`chunk`) and never sends `forward`, which the parser may then leave out.
+   */
+  streamParser(publicModel: string, upstreamModel: string, request?: B, frames?: boolean): StreamParser;
   /**
    * The passthrough reading of one upstream stream, for pairs whose client shape is this wire
    * format (absent: every event is parsed and written again).

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { NormalizedUsage } from "../providers/types.js";
 
 /** OpenAI chat-completion results → Anthropic Messages responses and stream events. */
@@ -18,7 +18,8 @@ export function stopReason(finish: unknown): string {
 }
 
 export function messageId(): string {
-  return `msg_${randomBytes(12).toString("hex")}`;
+  // randomUUID draws from a cached pool of entropy: no call into the system's random source per id.
+  return `msg_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }
 
 function anthropicUsage(u: NormalizedUsage | undefined): Record<string, number> {
@@ -107,7 +108,8 @@ export class AnthropicStreamWriter {
           this.open = { index: this.next++, kind: "text" };
           out += frame("content_block_start", { index: this.open.index, content_block: { type: "text", text: "" } });
         }
-        out += frame("content_block_delta", { index: this.open.index, delta: { type: "text_delta", text: d.content } });
+        // The most frequent frame of a translated stream, written without building its object.
+        out += `event: content_block_delta\ndata: {"type":"content_block_delta","index":${this.open.index},"delta":{"type":"text_delta","text":${JSON.stringify(d.content)}}}\n\n`;
       }
       for (const tc of d?.tool_calls ?? []) {
         const ti = tc.index ?? 0;

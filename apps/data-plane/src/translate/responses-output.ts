@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { GatewayError } from "@gateway/errors";
 import type { NormalizedUsage } from "../providers/types.js";
 
@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("hex")}`;
+/** 32 hex digits from randomUUID's cached pool of entropy (no call into the system's random source per id). */
+export const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 
 /** Responses usage from the billed usage. */
 export function responsesUsage(u: NormalizedUsage | undefined): Json {

@@ -47,7 +47,7 @@ class Bound<B> implements Translation {
     return this.adapter.parseChatResponse(json, this.publicModel, this.body);
   }
   streamParser(target: UpstreamTarget): StreamParser {
-    return this.adapter.streamParser(this.publicModel, target.deployment.upstream_model, this.body);
+    return this.adapter.streamParser(this.publicModel, target.deployment.upstream_model, this.body, this.native);
   }
   passthrough(target: UpstreamTarget): StreamPassthrough | undefined {
     return this.native ? this.adapter.passthrough?.(this.publicModel, target.deployment.upstream_model, this.body) : undefined;

@@ -102,7 +102,7 @@ export function openAICompatibleChat(): ChatAdapter {
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    streamParser: (publicModel: string) => chatStreamParser(publicModel),
+    streamParser: (publicModel: string, _upstreamModel: string, _request?: ChatRequestBody, frames = true) => chatStreamParser(publicModel, frames),
 
     // Chat completions to a chat-completions server: chunks go out as they came, only the model id
     // replaced; the usage chunk, [DONE] and error chunks are parsed.
@@ -121,8 +121,12 @@ export function publicModelIn(publicModel: string): (json: string) => string {
   return (json) => json.replace(/"model":"(?:[^"\\]|\\.)*"/g, to);
 }
 
-/** One chat-completions stream's chunks, parsed: usage, counted text, the end, errors. */
-function chatStreamParser(publicModel: string): StreamParser {
+/**
+ * One chat-completions stream's chunks, parsed: usage, counted text, the end, errors; with `frames`,
+ * each chunk's text for a chat client too (`forward`, the model id public), which a translating
+ * client shape does not read.
+ */
+function chatStreamParser(publicModel: string, frames = true): StreamParser {
   const rewrite = publicModelIn(publicModel);
   return (data: string): ParsedStreamEvent => {
     if (data === "[DONE]") return { forward: undefined, text: "", done: true };
@@ -145,7 +149,7 @@ function chatStreamParser(publicModel: string): StreamParser {
       for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
     }
     const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-    return { forward: rewrite(data), chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
+    return { forward: frames ? rewrite(data) : undefined, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
   };
 }
 
