@@ -55,7 +55,9 @@ describe("serveChat: a stream retried before its first byte", () => {
     expect(bed.res.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
     expect(chatContent(bed.res.received)).toBe("Hello world");
     expect(bed.res.received).not.toContain("overloaded");
-    expect(bed.res.ended).toBe(SSE_DONE);
+    // [DONE] once, last (the frames read with the provider's end go out with it, in one write).
+    expect(bed.res.received.split(SSE_DONE)).toEqual([expect.any(String), ""]);
+    expect(bed.res.ended!.endsWith(SSE_DONE)).toBe(true);
     // Every chunk the client got names the public model, never the deployment's.
     expect(bed.res.received).not.toContain("alpha-model");
     expect(
@@ -151,7 +153,9 @@ describe("serveChat: fallback with the hold-back (a stream is served only once i
     expect(bed.res.headers["x-gateway-attempted-fallbacks"]).toBe("alpha");
     expect(chatContent(bed.res.received)).toBe("Bonjour !");
     expect(bed.res.received).not.toContain("alpha");
-    expect(bed.res.ended).toBe(SSE_DONE);
+    // [DONE] once, last (the frames read with the provider's end go out with it, in one write).
+    expect(bed.res.received.split(SSE_DONE)).toEqual([expect.any(String), ""]);
+    expect(bed.res.ended!.endsWith(SSE_DONE)).toBe(true);
     const chunks = dataOf(bed.res.received).filter((d) => d !== "[DONE]") as Array<{ model: string; choices: Array<{ finish_reason: string | null }> }>;
     expect(chunks.every((c) => c.model === "gw-chat")).toBe(true);
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");

@@ -4,6 +4,7 @@ import type { RouteKind } from "../catalog/visibility.js";
 import { runStage } from "../guardrails/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { locals } from "../http/request-context.js";
+import { utf8 } from "../http/utf8.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
 import { billUsage, type Charge, type EndedEarly } from "./bill.js";
 import type { Call, Served, ServedAnswer, ServedStream } from "./route.js";
@@ -33,7 +34,7 @@ function send(res: Response, json: string): void {
   writeGatewayHeaders(res);
   res.statusCode = 200;
   res.setHeader("content-type", "application/json; charset=utf-8");
-  res.end(json);
+  res.end(utf8(json));
 }
 
 async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: ServedAnswer, bill: Bill): Promise<void> {
@@ -94,5 +95,6 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
   await kept;
   if (client.aborted) return;
   const { requestId } = locals(res);
-  res.end(denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage));
+  // The frames read with the end (the last text, the usage chunk) and the last frame: one write.
+  res.end(utf8(s.pending + (denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage))));
 }

@@ -205,4 +205,25 @@ describe("relay then end: the last frame", () => {
     expect(bed.res.ended).toBe(SSE_DONE);
     expect(bed.timeline.slice(-3)).toEqual(["durable", "settle", "end"]);
   });
+
+  it("the frames that came in the same read as the provider's end go out with the last frame, in one write, once the usage event is durable", async () => {
+    const durable = gate();
+    const usage = { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } };
+    const last = word(" c") + sse(openAIChunk({ finish: "stop" })) + sse(openAIChunk({ usage })) + SSE_DONE;
+    const bed = testbed({ script: [sseReply([role, word("a"), word(" b"), last])], publishGate: durable.promise });
+    const { call, served } = await openStream(bed, undefined, chatBody({ stream_options: { include_usage: true } }));
+    const ending = end(bed.ctx, "chat", call, served);
+    await nextTurn();
+    // " c", the finish and the usage chunk were read with [DONE]: none of them is written yet.
+    expect(chatContent(bed.res.received)).toBe("a b");
+    expect(bed.res.endCalls).toBe(0);
+    const writes = bed.res.frames.length;
+    durable.release();
+    await ending;
+    expect(bed.res.frames).toHaveLength(writes);
+    expect(chatContent(bed.res.ended!)).toBe(" c");
+    expect(bed.res.ended).toContain('"completion_tokens":3');
+    expect(bed.res.ended!.endsWith(SSE_DONE)).toBe(true);
+    expect(bed.published[0]).toMatchObject({ usage: { input_tokens: 7, output_tokens: 3, estimated: false } });
+  });
 });

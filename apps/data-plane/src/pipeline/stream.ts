@@ -5,6 +5,7 @@ import type { NormalizedUsage, StreamParser, StreamPassthrough } from "../provid
 import { PassthroughScanner, SseParser, type PlainRun, type SseEvent } from "../providers/sse.js";
 import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { StreamWriter } from "../translate/client-shape.js";
+import { utf8 } from "../http/utf8.js";
 import { toGatewayError } from "./attempts.js";
 
 /** How a stream ended early: the provider failed, or a window-mode output guardrail refused a piece. */
@@ -133,22 +134,23 @@ export class OpenedStream {
 
 /**
  * Sends the stream's frames to the client as they are read, until it completes, fails, is refused
- * or the client leaves; what one upstream read brought goes out in one write.
+ * or the client leaves; what one upstream read brought goes out in one write. Frames read together
+ * with the end stay in `pending`: the ending sends them with its last frame, in one write, once the
+ * usage event is durable.
  */
 export async function relay(res: Response, s: OpenedStream, client: AbortSignal): Promise<StreamEnd> {
   let { failure, denied } = s.ending ?? {};
-  for (;;) {
+  while (!s.done && !client.aborted && !failure && !denied) {
     const frames = s.pending;
     s.pending = "";
     if (frames) {
-      const flowing = res.write(frames);
+      const flowing = res.write(utf8(frames));
       // Node holds a response's writes until the next tick (it corks the socket), and the frames
       // that came in the same read as the first one are translated before that tick: sent now.
       res.socket?.uncork();
       if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
+      if (client.aborted) break;
     }
-    if (s.done || client.aborted || failure || denied) break;
-    // Frames read before an end go out first (next turn of the loop), then the end.
     ({ failure, denied } = await s.advance());
   }
   s.abandon();

@@ -316,20 +316,21 @@ export class FakeResponse extends EventEmitter {
     return this;
   }
 
-  write(chunk: string): boolean {
+  write(chunk: string | Uint8Array): boolean {
     if (this.writableFinished) throw new Error("write after end");
     this.headersSent = true;
-    this.frames.push(chunk);
+    // Bytes as a client decodes them (the gateway writes UTF-8 it encoded itself).
+    this.frames.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
     this.timeline.push("write");
     this.onWrite?.(this.frames);
     return true;
   }
 
-  end(chunk?: string): this {
+  end(chunk?: string | Uint8Array): this {
     if (this.writableFinished) throw new Error("end called twice");
     this.endCalls++;
     this.headersSent = true;
-    if (chunk !== undefined) this.ended = chunk;
+    if (chunk !== undefined) this.ended = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
     this.writableFinished = true;
     this.timeline.push("end");
     this.emit("finish");
