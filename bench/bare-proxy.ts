@@ -33,5 +33,6 @@ const proxy =
   };
 app.post("/v1/chat/completions", proxy("/v1/chat/completions", "fake-chat", { authorization: `Bearer ${key}` }));
 app.post("/v1/messages", proxy("/v1/messages", "fake-claude", { "x-api-key": key, "anthropic-version": "2023-06-01" }));
-const server = app.listen(Number(process.env.BARE_PORT), "127.0.0.1");
+// The same listen backlog as the data-plane's (DATA_PLANE_LISTEN_BACKLOG).
+const server = app.listen(Number(process.env.BARE_PORT), "127.0.0.1", 4096);
 process.once("SIGTERM", () => server.close(() => process.exit(0)));

@@ -98,6 +98,12 @@ const Schema = z.object({
   DATA_PLANE_HEADERS_TIMEOUT_MS: int(15_000, 100),
   /** Idle keep-alive sockets are closed after this, ms. */
   DATA_PLANE_KEEP_ALIVE_TIMEOUT_MS: int(65_000, 100),
+  /**
+   * Connections the kernel queues for the server before it accepts them (capped by
+   * net.core.somaxconn). Node's default, 511, overflows when a burst of clients connects at once:
+   * the rest wait a second or more for their SYN to be sent again.
+   */
+  DATA_PLANE_LISTEN_BACKLOG: int(4096, 1),
   /** Largest body per route, bytes; unset routes use DATA_PLANE_BODY_LIMIT_BYTES. */
   DATA_PLANE_BODY_LIMIT_CHAT_BYTES: z.coerce.number().int().min(1_024).optional(),
   DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
@@ -168,6 +174,7 @@ export interface DataPlaneConfig {
   contextPrecheck: boolean;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  listenBacklog: number;
   rateLimitGossipMs: number;
   rateLimitMaxKeys: number;
   leaseChunkMinor: number;
@@ -281,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     contextPrecheck: ["true", "1", "on"].includes(e.DATA_PLANE_CONTEXT_PRECHECK),
     headersTimeoutMs: e.DATA_PLANE_HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: e.DATA_PLANE_KEEP_ALIVE_TIMEOUT_MS,
+    listenBacklog: e.DATA_PLANE_LISTEN_BACKLOG,
     rateLimitGossipMs: e.DATA_PLANE_RATE_LIMIT_GOSSIP_MS,
     rateLimitMaxKeys: e.DATA_PLANE_RATE_LIMIT_MAX_KEYS,
     leaseChunkMinor: e.DATA_PLANE_LEASE_CHUNK_MINOR,

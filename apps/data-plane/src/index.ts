@@ -54,7 +54,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       );
       await new Promise<void>((resolve, reject) => {
         s.once("error", reject);
-        s.listen(config.port, config.host, () => resolve());
+        s.listen(config.port, config.host, config.listenBacklog, () => resolve());
       });
       server = s;
       const a = server.address();

@@ -144,7 +144,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+    // A provider's front door takes a burst of connections (Node's default backlog, 511, does not).
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", 4096, () => resolve());
   });
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
