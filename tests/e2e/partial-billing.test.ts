@@ -104,11 +104,14 @@ it("counts streamed tool-call arguments when the provider reports no usage", asy
 it("bills a non-streaming request whose client went away for what the provider did", async () => {
   const fresh = await createOrg(stack, { balanceMinor: 1_000_000 });
   const abort = new AbortController();
+  const prompt = `[[fake:delay=800]] a slow answer please ${fresh.orgId}`;
   const pending = new OpenAI({ baseURL: stack.baseUrl(), apiKey: fresh.secret, maxRetries: 0 }).chat.completions.create(
-    { model: "gw-chat-mini", messages: [{ role: "user", content: "[[fake:delay=800]] a slow answer please" }] },
+    { model: "gw-chat-mini", messages: [{ role: "user", content: prompt }] },
     { signal: abort.signal },
   );
-  setTimeout(() => abort.abort(), 200);
+  // The client leaves once the provider has the request (not after a guess at how long that takes).
+  await eventually(() => (stack.fake.requests.some((q) => JSON.stringify(q.body).includes(fresh.orgId)) ? true : undefined), 10_000, "the provider received the request");
+  abort.abort();
   await expect(pending).rejects.toThrow();
   const r = await eventually(
     async () =>

@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import { startPostgres, type PostgresHandle } from "@gateway/testing";
+import { staleBuilds } from "./fresh-build.ts";
 
 /**
  * One throwaway PostgreSQL server for the whole run (each suite creates its own database on it);
@@ -7,6 +9,9 @@ import { startPostgres, type PostgresHandle } from "@gateway/testing";
 let pg: PostgresHandle | undefined;
 
 export async function setup(): Promise<void> {
+  // The end-to-end suites run the services from dist: a build older than its sources tests old code.
+  const stale = staleBuilds(resolve(import.meta.dirname, "../.."));
+  if (stale.length) throw new Error(`Stale build: ${stale.join(", ")} changed since the last build. Run 'make build' first ('make test' builds before testing).`);
   pg = await startPostgres();
   process.env.TEST_PG_URL = pg.url;
 }

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type NatsHandle } from "@gateway/testing";
+import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { Puller, type Delivered } from "./puller.js";
 
 let nats: NatsHandle;
@@ -56,11 +56,13 @@ describe("pull rounds", () => {
     const { got, puller, publish } = await durable("R2");
     await publish(1);
     await puller.pull(10, 2_000);
+    const nakedAt = Date.now();
     got[0]!.nak(300);
     await nc.flush();
     expect(await puller.pull(10, 2_000)).toEqual({ end: "drained", got: 0 });
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await puller.pull(10, 2_000)).toEqual({ end: "drained", got: 1 });
+    // Pulled until it is back (no sleep guessing the redelivery), and never before its delay passed.
+    await eventually(async () => ((await puller.pull(10, 2_000)).got === 1 ? true : undefined), 10_000, "the nak'd message back");
+    expect(Date.now() - nakedAt).toBeGreaterThanOrEqual(300);
     expect(got.map((m) => m.seq)).toEqual([1, 1]);
     puller.close();
   });
