@@ -1,12 +1,17 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import type { AnyBody, ErrorBody, TrialPolicyBody } from "../support/api.ts";
 
 const PRICE_IN = 150_000; // gw-chat-mini, minor units per million input tokens
 const PRICE_OUT = 600_000;
-const expectedCost = (u: { prompt_tokens: number; completion_tokens: number }) => Math.ceil((u.prompt_tokens * PRICE_IN + u.completion_tokens * PRICE_OUT) / 1_000_000);
+/** The catalog's prices times what the fake provider itself reported (not the gateway's usage). */
+const expectedCost = (marker: string) => {
+  const p = providerUsage(stack.fake, marker);
+  return Math.ceil((p.input * PRICE_IN + p.output * PRICE_OUT) / 1_000_000);
+};
 
 interface UsageBody {
   object: string;
@@ -61,7 +66,7 @@ describe("chat completions through the official openai SDK", () => {
     const u = usage.body as UsageBody;
     expect(u).toMatchObject({ object: "usage", request_id: traceId, model: "gw-chat-mini" });
     expect(u.usage).toMatchObject({ input_tokens: data.usage!.prompt_tokens, output_tokens: data.usage!.completion_tokens });
-    expect(u.cost_credits_minor).toBe(expectedCost(data.usage!));
+    expect(u.cost_credits_minor).toBe(expectedCost("Hello there gateway"));
     expect(u.cost_credits_minor).toBeGreaterThan(0);
     expect((u as unknown as { line_items: unknown[] }).line_items).toEqual([
       { item: "input_tokens", quantity: data.usage!.prompt_tokens, unit_price_minor: PRICE_IN, per: "1M tokens" },
@@ -147,7 +152,7 @@ describe("chat completions through the official openai SDK", () => {
     expect(usage).toBeDefined();
     const traceId = response.headers.get("x-gateway-trace-id")!;
     const u = (await get(`/usage/${traceId}`)).body as UsageBody;
-    expect(u.cost_credits_minor).toBe(expectedCost(usage!));
+    expect(u.cost_credits_minor).toBe(expectedCost("stream these five words"));
     const after = await get("/credits");
     expect(before.body.balance_minor - after.body.balance_minor).toBe(u.cost_credits_minor);
   });

@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg } from "../support/orgs.ts";
 import type { ErrorBody, UsageBody } from "../support/api.ts";
@@ -51,7 +52,9 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(response.headers.get("x-gateway-retry-count")).toBe("0");
     const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
     expect(u.route).toBe("messages");
-    expect(u.cost_credits_minor).toBe(cost(u.usage.input_tokens, data.usage.output_tokens));
+    // The catalog's prices times what the provider (OpenAI-shaped, the request translated) reported.
+    const p = providerUsage(stack.fake, "second question here");
+    expect(u.cost_credits_minor).toBe(cost(p.input, p.output));
   });
 
   it("refuses a field with no chat equivalent (thinking) with a 400 naming it, and sends nothing upstream", async () => {
@@ -237,7 +240,8 @@ describe("an Anthropic-provider model, through both SDKs", () => {
     expect(sent.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(sent.body).toMatchObject({ model: "fake-claude", system: "Be brief.", max_tokens: 50 });
     const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
-    expect(u.cost_credits_minor).toBe(claudeCost(data.usage.input_tokens, data.usage.output_tokens));
+    const p = providerUsage(stack.fake, "hello claude");
+    expect(u.cost_credits_minor).toBe(claudeCost(p.input, p.output));
 
     const final = await anthropic.messages.stream({ model: "gw-claude", max_tokens: 50, messages: [{ role: "user", content: "stream from claude" }] }).finalMessage();
     expect(final.content).toEqual([{ type: "text", text: "Echo: stream from claude" }]);
@@ -342,7 +346,8 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     const u = await usageOf(response.headers.get("x-gateway-trace-id")!);
     const searches = u.line_items.find((i) => (i as { item: string }).item === "web_search_requests");
     expect(searches).toEqual({ item: "web_search_requests", quantity: 2, unit_price_minor: 10_000, per: "search" });
-    const tokens = Math.ceil((data.usage.input_tokens * 800_000 + data.usage.output_tokens * 4_000_000) / 1_000_000);
+    const p = providerUsage(stack.fake, "search the web");
+    const tokens = Math.ceil((p.input * 800_000 + p.output * 4_000_000) / 1_000_000);
     expect(u.cost_credits_minor).toBe(tokens + 2 * 10_000);
     // Streamed, the searches come in message_delta's usage and are billed the same way.
     const streamed = anthropic.messages.stream({ model: "gw-claude", max_tokens: 100, tools: [search] as never, messages: [{ role: "user", content: "search while streaming" }] });

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { handleChat } from "./openai-chat.js";
 import { handleResponses } from "./openai-responses.js";
 import { handleEmbeddings } from "./openai-embeddings.js";
@@ -28,6 +28,11 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /**
+   * What the fake answered (the JSON or the whole event stream, up to 256 KiB), once the answer
+   * ended: tests take the provider's own usage from it (`providerUsage`), not from the gateway.
+   */
+  answer?: string;
 }
 
 export interface FakeUpstream {
@@ -41,6 +46,30 @@ export interface FakeUpstream {
 }
 
 const MAX_RECORDED = 200;
+const MAX_ANSWER = 256 * 1024;
+
+/** Keeps what the fake writes for one request on its record (bounded), complete when the answer ends. */
+function recordAnswer(res: ServerResponse, entry: RecordedRequest): void {
+  const parts: string[] = [];
+  let size = 0;
+  const keep = (chunk: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_ANSWER) return;
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+    size += text.length;
+    parts.push(text);
+  };
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as ServerResponse["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    entry.answer = parts.join("");
+    return end(chunk, ...rest);
+  }) as ServerResponse["end"];
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -62,7 +91,9 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       } catch {
         body = raw;
       }
-      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
+      const entry: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
+      requests.push(entry);
+      recordAnswer(res, entry);
       if (requests.length > MAX_RECORDED) requests.shift();
       if (path === "/_fake/connections") {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(connections));
