@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg } from "../support/orgs.ts";
 import type { AnyBody, UsageBody } from "../support/api.ts";
@@ -58,7 +59,9 @@ describe("prompt-cache reads and reasoning tokens, billed at their own prices", 
     // The provider's own counts reach the client unchanged.
     expect(u.prompt_tokens_details?.cached_tokens).toBe(5);
     expect(u.completion_tokens_details?.reasoning_tokens).toBe(40);
-    const want = expected({ prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, cached: 5, reasoning: 40 });
+    // Priced from what the provider itself reported (its answer), not from the gateway's usage.
+    const p = providerUsage(stack.fake, "think hard about these seven words");
+    const want = expected({ prompt_tokens: p.input, completion_tokens: p.output, cached: 5, reasoning: 40 });
 
     const record = (await get(`/usage/${response.headers.get("x-gateway-trace-id")}`)).body as UsageBody;
     expect(record.usage).toMatchObject({ input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens, cached_input_tokens: 5, cache_creation_input_tokens: 0, reasoning_tokens: 40 });
@@ -81,7 +84,8 @@ describe("prompt-cache reads and reasoning tokens, billed at their own prices", 
     for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
     expect(usage?.prompt_tokens_details?.cached_tokens).toBe(3);
     expect(usage?.completion_tokens_details?.reasoning_tokens).toBe(17);
-    const want = expected({ prompt_tokens: usage!.prompt_tokens, completion_tokens: usage!.completion_tokens, cached: 3, reasoning: 17 });
+    const p = providerUsage(stack.fake, "stream a short answer");
+    const want = expected({ prompt_tokens: p.input, completion_tokens: p.output, cached: 3, reasoning: 17 });
 
     const record = (await get(`/usage/${response.headers.get("x-gateway-trace-id")}`)).body as UsageBody;
     expect(record.usage).toMatchObject({ cached_input_tokens: 3, reasoning_tokens: 17 });
@@ -92,11 +96,12 @@ describe("prompt-cache reads and reasoning tokens, billed at their own prices", 
   });
 
   it("a request without cached or reasoning tokens lists input and output only, at their prices", async () => {
-    const { data, response } = await client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "plain question" }] }).withResponse();
+    const { response } = await client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "plain question" }] }).withResponse();
     const record = (await get(`/usage/${response.headers.get("x-gateway-trace-id")}`)).body as UsageBody;
+    const p = providerUsage(stack.fake, "plain question");
     expect(record.line_items).toEqual([
-      { item: "input_tokens", quantity: data.usage!.prompt_tokens, unit_price_minor: PRICES.input_price_minor_per_mtok, per: "1M tokens" },
-      { item: "output_tokens", quantity: data.usage!.completion_tokens, unit_price_minor: PRICES.output_price_minor_per_mtok, per: "1M tokens" },
+      { item: "input_tokens", quantity: p.input, unit_price_minor: PRICES.input_price_minor_per_mtok, per: "1M tokens" },
+      { item: "output_tokens", quantity: p.output, unit_price_minor: PRICES.output_price_minor_per_mtok, per: "1M tokens" },
     ]);
   });
 });

@@ -25,7 +25,9 @@ describe("prompt bounds", () => {
     const bytes = Buffer.byteLength(JSON.stringify({ messages }));
     const media = mediaParts(messages);
     expect(media.images).toBe(2);
-    expect(chatPromptBound(model, bytes, media)).toBe(bytes - media.mediaBytes + 2 * 2_000);
+    // The payloads counted per image instead of per byte: the URL (20 bytes) and the base64 (100,000).
+    expect(media.mediaBytes).toBe("https://x.test/a.png".length + 100_000);
+    expect(chatPromptBound(model, bytes, media)).toBe(bytes - 100_020 + 2 * 2_000);
     // A short URL still costs a whole image.
     expect(chatPromptBound(model, bytes, media)).toBeGreaterThan(4_000);
   });
