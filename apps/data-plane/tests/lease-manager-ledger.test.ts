@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GatewayError } from "@gateway/errors";
+import { createLedger, loadConfig, type Ledger } from "@gateway/ledger";
+import { createLogger } from "@gateway/observability";
+import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { LeaseManager, type Reservation } from "../src/credits/lease-manager.js";
+
+/**
+ * The lease manager against the real ledger (Postgres, NATS), as the hold rule depends on it: two
+ * replicas reserving concurrently never hold more than the balance, and whatever they hold is held at
+ * the ledger; a reservation beyond the local lease extends it at the ledger; an idle lease goes back
+ * with what it consumed; a monthly budget refuses as budget_exceeded, the balance as
+ * insufficient_credits.
+ */
+const TOKEN = "lease-manager-ledger-admin-token";
+let nats: NatsHandle;
+let ledger: Ledger;
+let client: TypedClient<LedgerServiceMethods>;
+let n = 0;
+const log = createLogger({ service: "test", level: "silent" });
+const managers: LeaseManager[] = [];
+
+beforeAll(async () => {
+  const url = await createDatabase(testPgUrl(), "lease_manager_ledger");
+  nats = await startNats();
+  const port = await freePort();
+  ledger = createLedger(
+    loadConfig({
+      LEDGER_DATABASE_URL: url,
+      LEDGER_NATS_URL: nats.url,
+      LEDGER_GRPC_PORT: String(port),
+      LEDGER_OPS_PORT: "0",
+      LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_LOG_LEVEL: "silent",
+      LEDGER_USAGE_ARRIVAL_MS: "0",
+    }),
+  );
+  await ledger.start();
+  client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
+});
+
+afterAll(async () => {
+  for (const m of managers) await m.stop();
+  client?.close();
+  await ledger?.stop();
+  await nats?.stop();
+});
+
+/** A replica's lease manager on the real ledger. */
+function replica(holder: string, opts: { chunkMinor?: number; idleMs?: number } = {}): LeaseManager {
+  const m = new LeaseManager({ acquire: (r) => client.AcquireLease(r), release: (r) => client.ReleaseLease(r) }, log, {
+    holder,
+    chunkMinor: opts.chunkMinor ?? 100,
+    ttlMs: 30_000,
+    idleMs: opts.idleMs ?? 60_000,
+    maxOrgs: 100,
+  });
+  managers.push(m);
+  return m;
+}
+
+async function funded(balance: number): Promise<string> {
+  const org = `org_lm_${process.pid}_${n++}`;
+  await client.TopUp({ org_id: org, amount_minor: balance, idempotency_key: `lm-${org}` });
+  return org;
+}
+
+describe("the lease manager on the real ledger", () => {
+  it("two replicas reserving 60 requests at once never reserve more than the balance, and the ledger holds at least what they reserved", async () => {
+    const org = await funded(1_000);
+    const [a, b] = [replica("lm-a"), replica("lm-b")];
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).reserve(org, 37)));
+    const held = results.filter((r): r is PromiseFulfilledResult<Reservation> => r.status === "fulfilled").map((r) => r.value);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as GatewayError);
+    // 1,000 / 37 = 27 requests fit; the rest are refused for credit, not for anything else.
+    expect(held.length * 37).toBeLessThanOrEqual(1_000);
+    expect(held.length).toBeGreaterThan(0);
+    expect(refused.every((e) => e.code === "insufficient_credits")).toBe(true);
+    const atLedger = await client.GetCredits({ org_id: org });
+    expect(atLedger.held_minor).toBeGreaterThanOrEqual(held.length * 37);
+    expect(atLedger.held_minor).toBeLessThanOrEqual(1_000);
+  });
+
+  it("a reservation beyond the local lease extends the same lease at the ledger", async () => {
+    const org = await funded(10_000);
+    const m = replica("lm-extend", { chunkMinor: 50 });
+    const first = await m.reserve(org, 40);
+    const second = await m.reserve(org, 300);
+    expect(second.leaseId).toBe(first.leaseId);
+    const leases = (await client.ListHolds({ org_id: org })).leases;
+    expect(leases).toHaveLength(1);
+    expect(leases[0]!.granted_minor).toBeGreaterThanOrEqual(340);
+  });
+
+  it("an idle lease goes back to the ledger with what its requests consumed; the rest of the hold is freed", async () => {
+    const org = await funded(5_000);
+    const m = replica("lm-idle", { idleMs: 100 });
+    m.start();
+    const r = await m.reserve(org, 200);
+    r.settle(120);
+    // The usage event of those 120 never comes here: the ledger keeps holding them until it does.
+    await eventually(
+      async () => {
+        const l = (await client.ListHolds({ org_id: org })).leases[0];
+        return l && l.status === "released" ? l : undefined;
+      },
+      10_000,
+      "the idle lease released",
+    );
+    expect((await client.GetCredits({ org_id: org })).held_minor).toBe(120);
+  });
+
+  it("a monthly budget below the request is budget_exceeded; a balance below it is insufficient_credits", async () => {
+    const org = await funded(10_000);
+    const m = replica("lm-budget");
+    const overBudget = await m.reserve(org, 600, 500).catch((e: unknown) => e);
+    expect(overBudget).toBeInstanceOf(GatewayError);
+    expect((overBudget as GatewayError).code).toBe("budget_exceeded");
+    const poor = await funded(100);
+    const overBalance = await m.reserve(poor, 150).catch((e: unknown) => e);
+    expect((overBalance as GatewayError).code).toBe("insufficient_credits");
+    expect((await client.GetCredits({ org_id: poor })).held_minor).toBe(0);
+  });
+});
