@@ -6,6 +6,8 @@ import { createApp } from "./app.js";
 
 export { loadConfig, type DataPlaneConfig } from "./config.js";
 export type { DataPlaneContext } from "./context.js";
+/** For tests that run it against a real ledger (tests/integration). */
+export { LeaseManager, type LeaseLedger, type Reservation } from "./credits/lease-manager.js";
 
 export interface DataPlane {
   readonly ctx: DataPlaneContext;

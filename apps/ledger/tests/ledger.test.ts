@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LedgerBalanceV1, USAGE_SUBJECT, decodeEvent, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
@@ -267,10 +267,10 @@ describe("usage events", () => {
   });
 });
 
-describe("the books", () => {
-  it("balance after everything above: top-ups − spend, holds, journal", async () => {
-    await eventually(async () => ((await bookViolations(ledger.db)).length === 0 ? true : undefined), 3_000, "books balance").catch(async () => {
-      expect(await bookViolations(ledger.db)).toEqual([]);
-    });
+// Every test leaves the books balanced (top-ups − spend, holds, journal), whichever ran before it:
+// checked after each one, once the events it published were applied.
+afterEach(async () => {
+  await eventually(async () => ((await bookViolations(ledger.db)).length === 0 ? true : undefined), 5_000, "books balance").catch(async () => {
+    expect(await bookViolations(ledger.db)).toEqual([]);
   });
 });

@@ -32,6 +32,15 @@ describe("prompt bounds", () => {
     expect(chatPromptBound(model, bytes, media)).toBeGreaterThan(4_000);
   });
 
+  it("refuse images on a model the catalog counts at 0 tokens per image, naming the field, instead of holding nothing for them", () => {
+    const media = mediaParts([{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] }]);
+    expect(() => chatPromptBound({ ...model, max_input_tokens_per_image: 0 }, 1_000, media)).toThrow(
+      expect.objectContaining({ code: "invalid_request", message: expect.stringContaining("Image input is not available"), context: { param: "messages" } }),
+    );
+    // Text alone still goes through on that model.
+    expect(chatPromptBound({ ...model, max_input_tokens_per_image: 0 }, 1_000, mediaParts([]))).toBe(1_000);
+  });
+
   it("count images inside Anthropic tool results and the system prompt", () => {
     const messages = [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "image", source: { type: "url", url: "https://x.test/b.png" } }] }] }];
     expect(mediaParts(messages, [{ type: "image", source: { type: "url", url: "https://x.test/c.png" } }]).images).toBe(2);

@@ -89,6 +89,11 @@ export function chatPromptBound(
   if (media.audio > 0 && model.audio_input_price_minor_per_mtok === undefined) {
     throw new GatewayError("invalid_request", `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`, { param: "messages" });
   }
+  // An image is billed by its size, not its bytes: a model counted at 0 tokens per image would hold
+  // nothing for what the provider charges for one. It takes none.
+  if (media.images > 0 && !(model.max_input_tokens_per_image > 0)) {
+    throw new GatewayError("invalid_request", `Image input is not available on model '${model.id}' (the catalog counts no tokens per image for it).`, { param: "messages" });
+  }
   const text = Math.max(0, decodedBytes - media.mediaBytes);
   const audio = model.max_input_tokens_per_audio > 0 ? media.audio * model.max_input_tokens_per_audio : media.audioBytes;
   return capAtContext(model, text + media.images * model.max_input_tokens_per_image + audio);

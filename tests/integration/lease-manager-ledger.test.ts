@@ -4,7 +4,7 @@ import { createLedger, loadConfig, type Ledger } from "@gateway/ledger";
 import { createLogger } from "@gateway/observability";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
-import { LeaseManager, type Reservation } from "../src/credits/lease-manager.js";
+import { LeaseManager, type Reservation } from "@gateway/data-plane";
 
 /**
  * The lease manager against the real ledger (Postgres, NATS), as the hold rule depends on it: two
