@@ -167,7 +167,10 @@ describe("rate limits", () => {
         expect(r.body.error.code).toBe("rate_limit_exceeded");
         retryAfter = r.headers.get("retry-after");
       }
-      await new Promise((res) => setTimeout(res, 300)); // well past the gossip interval: the tolerance window is closed
+      // Wait until the other replica has this one's count (its gossip arrived), not for a guess at how long that takes.
+      const [served, other] = [stack.dataPlanes[i % 2]!, stack.dataPlanes[(i + 1) % 2]!];
+      const local = served.ctx.rateLimiter.counted(org.keyId).local;
+      await eventually(() => (other.ctx.rateLimiter.counted(org.keyId).remote >= local ? true : undefined), 10_000, "rate-limit gossip reached the other replica");
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(remaining).toEqual(["4", "3", "2", "1", "0"]);

@@ -87,10 +87,9 @@ describe("regex, keywords, length", () => {
   it("a catastrophic-backtracking pattern runs in linear time", async () => {
     const g = compileRules(parseRulesDocument("rules:\n  - plugin: regex\n    config: { patterns: ['(a+)+$', '(x|x)*y'] }\n"));
     const text = "a".repeat(30_000) + "!" + "x".repeat(30_000);
-    const started = performance.now();
+    // Backtracking on 30,000 characters would not finish within the test's timeout: finishing is the proof.
     const r = await g.run([{ text }], { route: "chat", stage: "input" });
     expect(r.outcomes[0]!.outcome).toBe("pass");
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("keywords match whole words, case-insensitively by default", async () => {
@@ -184,9 +183,9 @@ describe("webhook", () => {
   });
 
   it("fails closed (deny) or open (error, request continues) on timeout and errors", async () => {
-    const started = Date.now();
+    // The slow hook answers "allow" after a second: a denial for not answering proves the 100 ms
+    // timeout fired first (no wall-clock bound needed).
     const closed = await run(hook("slow"), ["hi"]);
-    expect(Date.now() - started).toBeLessThan(900);
     expect(closed.denied?.message).toMatch(/moderation service did not answer/);
     const open = await run(hook("slow", "open") + "  - plugin: keywords\n    config: { words: [hi] }\n", ["hi"]);
     expect(open.header).toBe("webhook:error,keywords:denied");

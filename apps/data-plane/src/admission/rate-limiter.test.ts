@@ -25,6 +25,15 @@ const admitted = (rl: RateLimiter, key: string, rpm: number, tpm = 0) => {
 };
 
 describe("RateLimiter", () => {
+  it("says what it counted for a key: its own admissions, and the others' once their gossip arrived", () => {
+    const { a, b, gossip } = pair();
+    for (let i = 0; i < 3; i++) admitted(a, "k", 10);
+    expect(a.counted("k")).toEqual({ local: 3, remote: 0 });
+    expect(b.counted("k")).toEqual({ local: 0, remote: 0 });
+    gossip();
+    expect(b.counted("k")).toEqual({ local: 0, remote: 3 });
+  });
+
   it("admits exactly the limit on one replica and answers with a retry hint", () => {
     const { a } = pair();
     const ok = Array.from({ length: 15 }, () => admitted(a, "k", 10)).filter(Boolean).length;

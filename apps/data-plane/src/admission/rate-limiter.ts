@@ -167,6 +167,18 @@ export class RateLimiter {
     return new GatewayError("rate_limit_exceeded", `Rate limit reached: this key may make ${limit} ${what === "requests" ? "requests" : "tokens"} per minute.`, { retry_after_s: retry });
   }
 
+  /**
+   * Requests admitted for `key` in the current window: by this replica (`local`), and by the others
+   * as their gossip told it (`remote`). For tests that wait for gossip to arrive, and for metrics.
+   */
+  counted(key: string): { local: number; remote: number } {
+    const w = this.windowOf(this.now());
+    const l = this.local.get(key);
+    let remote = 0;
+    for (const r of this.remote.get(key)?.values() ?? []) if (r.window === w) remote += r.cur.requests;
+    return { local: l && l.window === w ? l.cur.requests : 0, remote };
+  }
+
   /** Counts changed since the last call, for gossip (cumulative, so a lost message is harmless). */
   drainGossip(): GossipMessage | undefined {
     const w = this.windowOf(this.now());
