@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, post } from "../support/orgs.ts";
 import type { UsageBody } from "../support/api.ts";
@@ -86,8 +87,15 @@ describe("fallbacks", () => {
     });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-broken-first"] });
     const call = () => post(stack.baseUrl(), stack.demo.secret, "/chat/completions", chatBody("hello", { model: "gw-broken-first" }));
-    let r = await call();
-    for (let i = 0; i < 20 && r.status !== 200; i++) r = await call(); // catalog change reaching the replica
+    // The catalog change reaching the replica: waited for, not retried a fixed number of times.
+    const r = await eventually(
+      async () => {
+        const x = await call();
+        return x.status === 200 ? x : undefined;
+      },
+      10_000,
+      "the catalog change reaching the replica",
+    );
     expect(r.headers.get("x-gateway-provider")).toBe("fake-backup");
     expect(r.headers.get("x-gateway-attempted-fallbacks")).toBe("fake");
     // Three attempts per request on the broken deployment: after two requests its breaker is open.

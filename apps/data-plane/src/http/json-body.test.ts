@@ -93,8 +93,10 @@ async function send({ headers = {}, body, chunks }: Sent): Promise<{ status: num
   return { status: Number(text.split(" ")[1]), json: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) };
 }
 
+/** Waits for a condition (polled every 5 ms, 10 s at most: a deadline for a hang, not a timing target). */
 const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 10_000;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   expect(ok()).toBe(true);
 };
 
