@@ -57,13 +57,44 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(u.cost_credits_minor).toBe(cost(p.input, p.output));
   });
 
-  it("refuses a field with no chat equivalent (thinking) with a 400 naming it, and sends nothing upstream", async () => {
+  it("thinking (what Claude Code sends) maps to reasoning_effort on a reasoning model and is left out, said in a header, on one without", async () => {
+    const history = [
+      { role: "user" as const, content: "first" },
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "thinking" as const, thinking: "earlier reasoning", signature: "sig" },
+          { type: "text" as const, text: "earlier answer" },
+        ],
+      },
+      { role: "user" as const, content: "think about this" },
+    ];
+    // gw-chat-mini: no reasoning price in the catalog, so not a reasoning model.
+    const plain = await anthropic.messages.create({ model: "gw-chat-mini", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: history }).withResponse();
+    expect(plain.response.status).toBe(200);
+    expect(plain.response.headers.get("x-gateway-dropped-params")).toBe("thinking");
+    const sentPlain = stack.fake.requests.at(-1)!.body as Record<string, unknown>;
+    expect(sentPlain.reasoning_effort).toBeUndefined();
+    expect(JSON.stringify(sentPlain)).not.toContain("earlier reasoning");
+    expect(sentPlain.messages).toEqual([
+      { role: "user", content: "first" },
+      { role: "assistant", content: "earlier answer" },
+      { role: "user", content: "think about this" },
+    ]);
+    // gw-chat-large prices reasoning tokens: a 20,000-token budget is high effort; nothing dropped.
+    const reasoner = await anthropic.messages
+      .create({ model: "gw-chat-large", max_tokens: 4096, thinking: { type: "enabled", budget_tokens: 20_000 }, messages: [{ role: "user", content: "hard one" }] })
+      .withResponse();
+    expect(reasoner.response.headers.get("x-gateway-dropped-params")).toBeNull();
+    expect((stack.fake.requests.at(-1)!.body as { reasoning_effort?: string }).reasoning_effort).toBe("high");
+  });
+
+  it("refuses a field whose absence would change the answer (top_k) with a 400 naming it, and sends nothing upstream", async () => {
     const before = stack.fake.requests.length;
-    const err = await anthropic.messages
-      .create({ model: "gw-chat-mini", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] })
-      .catch((e: unknown) => e);
+    const sampled = { model: "gw-chat-mini", max_tokens: 256, top_k: 5, messages: [{ role: "user", content: "sample" }] };
+    const err = await anthropic.messages.create(sampled as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "thinking" } });
+    expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "top_k" } });
     expect(stack.fake.requests.length).toBe(before);
   });
 
@@ -524,12 +555,11 @@ describe("/v1/messages over a model with Anthropic and OpenAI-shaped deployments
     // A body only the Anthropic deployment can take is never translated for the other one: the
     // caller gets the Anthropic deployment's failure (retryable), not a 400 about a field it may send.
     const chatCallsBefore = stack.fake.requests.filter((q) => q.path === "/v1/chat/completions").length;
-    const thinking = await anthropic.messages
-      .create({ model: "gw-claude-or-chat", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] })
-      .catch((e: unknown) => e);
-    expect(thinking).toBeInstanceOf(Anthropic.APIError);
-    expect((thinking as InstanceType<typeof Anthropic.APIError>).status).toBeGreaterThanOrEqual(500);
-    expect((thinking as InstanceType<typeof Anthropic.APIError>).headers?.get("x-gateway-attempted-fallbacks")).toBe("fake-anthropic");
+    const onlyClaude = { model: "gw-claude-or-chat", max_tokens: 2048, top_k: 5, messages: [{ role: "user", content: "sample" }] };
+    const refused = await anthropic.messages.create(onlyClaude as never).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Anthropic.APIError);
+    expect((refused as InstanceType<typeof Anthropic.APIError>).status).toBeGreaterThanOrEqual(500);
+    expect((refused as InstanceType<typeof Anthropic.APIError>).headers?.get("x-gateway-attempted-fallbacks")).toBe("fake-anthropic");
     expect(stack.fake.requests.filter((q) => q.path === "/v1/chat/completions").length).toBe(chatCallsBefore);
   });
 });

@@ -23,7 +23,8 @@ function serverTiming(upstreamMs: number, usageMs: number | undefined, totalMs: 
  */
 export function writeGatewayHeaders(res: Response): void {
   if (res.headersSent) return;
-  const { served, rateLimit, upstreamMs, usageMs, startedHr } = locals(res);
+  const { served, rateLimit, upstreamMs, usageMs, startedHr, dropped } = locals(res);
+  if (dropped?.length) res.setHeader("x-gateway-dropped-params", dropped.join(","));
   if (upstreamMs !== undefined) res.setHeader("server-timing", serverTiming(upstreamMs, usageMs, Number(process.hrtime.bigint() - startedHr) / 1e6));
   if (served?.provider) {
     res.setHeader("x-gateway-provider", served.provider);

@@ -29,6 +29,8 @@ export interface RequestLocals {
   bodyBytes?: number;
   /** The deployment that served (or last failed), its retries and the providers fallen back from. */
   served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[]; attempts: AttemptV1[] };
+  /** Request features the serving provider could not take, left out (x-gateway-dropped-params). */
+  dropped?: readonly string[];
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
   rateLimit?: RateLimitState;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */

@@ -4,6 +4,7 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateCharTokens } from "../credits/cost.js";
 import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
+import { locals } from "../http/request-context.js";
 import { NEVER_ABORTED } from "../providers/upstream-client.js";
 import type { Routed } from "../translate/pairs/index.js";
 import { attemptAll, upstreamFailure } from "./attempts.js";
@@ -61,6 +62,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       else if (step.denied || step.failure) opened.ending = step;
       return opened;
     });
+    if (planned.translation.dropped.length) locals(res).dropped = planned.translation.dropped;
     return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
@@ -75,6 +77,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     return t.parse(json);
   });
   const { target, translation: t } = planned;
+  if (t.dropped.length) locals(res).dropped = t.dropped;
   const { body } = parsed;
   const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length);
   const keep = t.shape.keep;

@@ -47,9 +47,30 @@ function toolResultText(content: unknown, where: string): string {
     .join("\n");
 }
 
-const UNSUPPORTED = ["top_k", "thinking", "container", "mcp_servers", "service_tier"] as const;
+const UNSUPPORTED = ["top_k", "container", "mcp_servers", "service_tier"] as const;
 
-export function anthropicToOpenAI(body: Record<string, unknown>): ChatRequestBody {
+/** How a Messages body meets a chat-completions deployment: whether its model reasons, and what was left out. */
+export interface ThroughChat {
+  /** The model takes `reasoning_effort` (an OpenAI reasoning model, Gemini): `thinking` maps to it. */
+  reasons: boolean;
+  /** Request features left out for this provider (said in `x-gateway-dropped-params`). */
+  dropped: string[];
+}
+
+/**
+ * Anthropic's thinking as OpenAI's reasoning effort: a budget under 4,096 tokens is low, under
+ * 16,384 medium, above high; adaptive thinking is medium. Disabled thinking asks for nothing.
+ */
+function reasoningEffort(thinking: unknown): "low" | "medium" | "high" | undefined {
+  const t = thinking as { type?: unknown; budget_tokens?: unknown } | null;
+  if (!t || typeof t !== "object" || t.type === "disabled") return undefined;
+  if (t.type === "adaptive") return "medium";
+  if (t.type !== "enabled") throw bad("thinking.type", "'thinking.type' must be 'enabled', 'adaptive' or 'disabled'.");
+  const budget = typeof t.budget_tokens === "number" ? t.budget_tokens : 0;
+  return budget < 4_096 ? "low" : budget < 16_384 ? "medium" : "high";
+}
+
+export function anthropicToOpenAI(body: Record<string, unknown>, through: ThroughChat = { reasons: false, dropped: [] }): ChatRequestBody {
   for (const f of UNSUPPORTED) {
     if (body[f] !== undefined && body[f] !== null) throw bad(f, `'${f}' has no equivalent on this model's provider and is not supported through /v1/messages for it.`);
   }
@@ -85,6 +106,12 @@ export function anthropicToOpenAI(body: Record<string, unknown>): ChatRequestBod
           if (m.role !== "assistant" || typeof b.id !== "string" || typeof b.name !== "string") throw bad(at, `'${at}' must be an assistant tool_use with id and name.`);
           toolCalls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
           break;
+        case "thinking":
+        case "redacted_thinking":
+          // An earlier turn's reasoning, signed for Claude: no chat-completions model reads it (Claude
+          // itself ignores earlier turns' thinking), so it is left out.
+          if (!through.dropped.includes("thinking")) through.dropped.push("thinking");
+          break;
         case "tool_result":
           if (m.role !== "user" || typeof b.tool_use_id !== "string") throw bad(at, `'${at}' must be a user tool_result with tool_use_id.`);
           toolResults.push({ role: "tool", tool_call_id: b.tool_use_id, content: (b.is_error === true ? "Error: " : "") + toolResultText(b.content, `${at}.content`) });
@@ -105,6 +132,9 @@ export function anthropicToOpenAI(body: Record<string, unknown>): ChatRequestBod
   });
 
   const out: ChatRequestBody = { model: String(body.model), messages, max_tokens: body.max_tokens as number };
+  const effort = reasoningEffort(body.thinking);
+  if (effort && through.reasons) out.reasoning_effort = effort;
+  else if (effort && !through.dropped.includes("thinking")) through.dropped.push("thinking");
   if (body.stream === true) out.stream = true;
   if (body.temperature !== undefined) out.temperature = body.temperature;
   if (body.top_p !== undefined) out.top_p = body.top_p;

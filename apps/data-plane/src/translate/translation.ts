@@ -28,6 +28,8 @@ export interface Translation {
   shape: ClientShape;
   /** The provider answer's texts, for output guardrails (before the client's shape is built from it). */
   answerTexts(answer: Record<string, unknown>): TextCollector;
+  /** Request features this provider kind cannot take and the translation left out (x-gateway-dropped-params). */
+  readonly dropped: readonly string[];
 }
 
 /** A wire adapter bound to the body it sends: the adapter and its body type meet only here. */
@@ -39,6 +41,7 @@ class Bound<B> implements Translation {
     readonly shape: ClientShape,
     readonly answerTexts: (answer: Record<string, unknown>) => TextCollector,
     private readonly native: boolean,
+    readonly dropped: readonly string[],
   ) {}
   request(target: UpstreamTarget): UpstreamHttpRequest {
     return this.adapter.buildChatRequest(this.body, target);
@@ -61,8 +64,16 @@ class Bound<B> implements Translation {
  * `native`: the client's shape is the adapter's wire format (its frames go out as they came), so
  * streams may be relayed by the adapter's passthrough.
  */
-export function bind<B>(adapter: WireAdapter<B>, body: B, model: Model, shape: ClientShape, answerTexts: (answer: Record<string, unknown>) => TextCollector, native = false): Translation {
-  return new Bound(adapter, body, model.id, shape, answerTexts, native);
+export function bind<B>(
+  adapter: WireAdapter<B>,
+  body: B,
+  model: Model,
+  shape: ClientShape,
+  answerTexts: (answer: Record<string, unknown>) => TextCollector,
+  native = false,
+  dropped: readonly string[] = [],
+): Translation {
+  return new Bound(adapter, body, model.id, shape, answerTexts, native, dropped);
 }
 
 /** The client APIs of chat models. */

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
 import type { Planned } from "../../admission/plan.js";
 import { anthropicChat } from "../../providers/anthropic/chat.js";
 import { geminiChat } from "../../providers/gemini/chat.js";
@@ -14,6 +15,8 @@ import { responsesToAnthropic } from "./responses-messages.js";
 import { responsesThroughChat } from "./responses-through-chat.js";
 
 const compatible = openAICompatibleChat();
+/** A model the catalog prices reasoning tokens for is a reasoning model: it takes `reasoning_effort`. */
+const pricedReasoning = (m: Model) => m.reasoning_price_minor_per_mtok !== undefined;
 
 /**
  * How each client API reaches each provider kind: one translator per pair, natively where the
@@ -31,10 +34,11 @@ export const TRANSLATORS: { [A in ClientApi]: Record<ProviderKind, Translator<A>
     fal: undefined,
   },
   messages: {
-    openai: messagesThroughChat(openAIChat, "max_completion_tokens"),
-    "openai-compatible": messagesThroughChat(compatible, "max_tokens"),
+    openai: messagesThroughChat(openAIChat, "max_completion_tokens", pricedReasoning),
+    "openai-compatible": messagesThroughChat(compatible, "max_tokens", pricedReasoning),
     anthropic: messagesToAnthropic,
-    gemini: messagesThroughChat(geminiChat, "max_tokens"),
+    // Gemini's adapter turns reasoning_effort into its thinking budget or level.
+    gemini: messagesThroughChat(geminiChat, "max_tokens", () => true),
     fal: undefined,
   },
   responses: {
