@@ -51,8 +51,9 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         id: "gw-gpt",
         status: "published",
         routes: ["chat", "messages"],
-        context_window: 128_000,
-        max_output_tokens: 8_192,
+        // GPT-5's real limits: a 400k window, 128k output tokens (coding agents ask for 32k by default).
+        context_window: 400_000,
+        max_output_tokens: 128_000,
         input_price_minor_per_mtok: 1_250_000,
         output_price_minor_per_mtok: 10_000_000,
         cached_input_price_minor_per_mtok: 125_000,
@@ -62,11 +63,12 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         ],
       },
       {
+        // Claude Sonnet 4.5's real limits: 200k window, 64k output (Claude Code asks for 32k by default).
         id: "gw-claude",
         status: "published",
         routes: ["chat", "messages"],
         context_window: 200_000,
-        max_output_tokens: 8_192,
+        max_output_tokens: 64_000,
         input_price_minor_per_mtok: 800_000,
         output_price_minor_per_mtok: 4_000_000,
         // Anthropic-style: cache reads at 0.1×, 5-minute cache writes at 1.25× the input price.

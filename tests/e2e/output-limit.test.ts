@@ -82,13 +82,13 @@ describe("the output limit the hold covered goes upstream", () => {
     expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 100 });
     expect(sent("/v1/chat/completions")).not.toHaveProperty("max_tokens");
     await client.chat.completions.create({ model: "gw-gpt", messages: [{ role: "user", content: "hello" }] });
-    expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 8_192 });
+    expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 128_000 });
   });
 
   it("chat completions to Claude without a limit send the catalog's, not a fixed 4,096", async () => {
     const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
     await client.chat.completions.create({ model: "gw-claude", messages: [{ role: "user", content: "hello" }] });
-    expect(sent("/v1/messages")).toMatchObject({ max_tokens: 8_192 });
+    expect(sent("/v1/messages")).toMatchObject({ max_tokens: 64_000 });
   });
 
   it("the Responses API and Messages to a chat deployment send the limit too", async () => {

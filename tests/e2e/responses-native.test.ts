@@ -66,7 +66,7 @@ describe("natively to OpenAI's Responses API", () => {
       reasoning: { effort: "high" },
       store: false,
       metadata: { run: "n1" },
-      max_output_tokens: 8_192,
+      max_output_tokens: 128_000,
     });
     expect(sent.previous_response_id).toBeUndefined();
     // The provider's Response, with the public model and what the gateway owns.
@@ -226,8 +226,9 @@ describe("to Anthropic deployments through the Messages API, not the chat shape"
       if (ev.type === "response.reasoning_summary_text.delta") thinking += ev.delta;
       if (ev.type === "response.output_text.delta") text += ev.delta;
     }
-    // No max_output_tokens: the catalog's limit (8,192 for gw-claude, what the hold covered), half of it for thinking.
-    expect(lastSent("/v1/messages")).toMatchObject({ stream: true, max_tokens: 8_192, thinking: { type: "enabled", budget_tokens: 4_096 } });
+    // No max_output_tokens: the catalog's limit (64,000 for gw-claude, what the hold covered); the
+    // thinking budget is the asked effort's (4,096), capped at half the limit.
+    expect(lastSent("/v1/messages")).toMatchObject({ stream: true, max_tokens: 64_000, thinking: { type: "enabled", budget_tokens: 4_096 } });
     expect(thinking).toBe("Thinking about: stream claude thoughts");
     expect(text).toBe("Echo: stream claude thoughts");
     expect(types.at(-1)).toBe("response.completed");
