@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, post, type TestOrg } from "../support/orgs.ts";
 import type { AnyBody, UsageBody } from "../support/api.ts";
@@ -64,8 +65,10 @@ describe("attempt records", () => {
       .withResponse();
     expect(response.headers.get("x-gateway-retry-count")).toBe("1");
     const record = await usageOf(response.headers.get("x-request-id")!);
-    const { prompt_tokens, completion_tokens } = data.usage!;
-    const billed = tokens(prompt_tokens, completion_tokens, 150_000, 600_000);
+    // Priced from what the provider itself reported for the attempt that answered.
+    const p = providerUsage(stack.fake, "twice [[fake:flaky=attempts-retry:1");
+    expect(data.usage!.prompt_tokens).toBe(p.input);
+    const billed = tokens(p.input, p.output, 150_000, 600_000);
     expect(record.cost_credits_minor).toBe(billed);
     expect(record.status).toBe(200);
     expect(record.attempts).toEqual([
@@ -88,8 +91,8 @@ describe("attempt records", () => {
         upstream_model: "fake-chat",
         status: 200,
         outcome: "served",
-        input_tokens: prompt_tokens,
-        output_tokens: completion_tokens,
+        input_tokens: p.input,
+        output_tokens: p.output,
         estimated: false,
         cost_minor: billed,
         payer: "caller",
@@ -98,13 +101,14 @@ describe("attempt records", () => {
     ]);
     // What the operator pays the provider is not the caller's to see.
     expect(JSON.stringify(record)).not.toContain("provider_cost");
-    Object.assign(ledger, { billed: ledger.billed + billed, providerCost: ledger.providerCost + tokens(prompt_tokens, completion_tokens, 100_000, 400_000), requests: ledger.requests + 1 });
+    Object.assign(ledger, { billed: ledger.billed + billed, providerCost: ledger.providerCost + tokens(p.input, p.output, 100_000, 400_000), requests: ledger.requests + 1 });
   });
 
   it("a request served at once lists its one attempt, billed to the caller", async () => {
     const { data, response } = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "once" }] }).withResponse();
     const record = await usageOf(response.headers.get("x-request-id")!);
-    const billed = tokens(data.usage!.prompt_tokens, data.usage!.completion_tokens, 150_000, 600_000);
+    const p = providerUsage(stack.fake, '"once"');
+    const billed = tokens(p.input, p.output, 150_000, 600_000);
     expect(record.attempts).toEqual([
       {
         attempt: 1,

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import type { AnyBody } from "../support/api.ts";
@@ -44,8 +45,10 @@ describe("the Responses API through the official openai SDK", () => {
     const usage = await get(`/usage/${requestId}`);
     expect(usage.status).toBe(200);
     expect(usage.body).toMatchObject({ model: "gw-chat-mini", usage: { input_tokens: data.usage!.input_tokens, output_tokens: data.usage!.output_tokens } });
-    expect(usage.body.cost_credits_minor).toBe(cost(data.usage!));
-    expect((await get("/credits")).body.balance_minor).toBe(before - cost(data.usage!));
+    // Priced from what the provider (chat completions, the request translated) itself reported.
+    const p = providerUsage(stack.fake, "Hello responses API");
+    expect(usage.body.cost_credits_minor).toBe(cost({ input_tokens: p.input, output_tokens: p.output }));
+    expect((await get("/credits")).body.balance_minor).toBe(before - cost({ input_tokens: p.input, output_tokens: p.output }));
   });
 
   it("streams the event sequence the SDK consumes, ending with the whole response and its usage", async () => {

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "@gateway/db";
 import { eventually } from "@gateway/testing";
+import { providerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 
@@ -67,8 +68,11 @@ describe("chat completions passthrough", () => {
     expect([...models]).toEqual(["gw-chat-mini"]);
     expect(usage).toMatchObject({ completion_tokens: 30 });
     const r = await record(stream.response.headers.get("x-request-id")!);
-    expect(r).toMatchObject({ status: 200, estimated: false, input_tokens: usage!.prompt_tokens, output_tokens: 30, attempt_outcome: "served" });
-    expect(r.cost_minor).toBe(priced(MINI, usage!.prompt_tokens, 30));
+    // The provider's own count (its answer), which the client read unchanged.
+    const p = providerUsage(stack.fake, "[[fake:words=30]] go");
+    expect(usage).toMatchObject({ prompt_tokens: p.input, completion_tokens: p.output });
+    expect(r).toMatchObject({ status: 200, estimated: false, input_tokens: p.input, output_tokens: 30, attempt_outcome: "served" });
+    expect(r.cost_minor).toBe(priced(MINI, p.input, p.output));
   });
 
   it("a client that did not ask for usage gets no usage chunk, and is still billed the provider's count", async () => {
@@ -134,8 +138,9 @@ describe("Messages passthrough to Anthropic", () => {
     expect(message.usage.output_tokens).toBe(30);
     const id = (await stream.withResponse()).response.headers.get("x-request-id")!;
     const r = await record(id);
-    expect(r).toMatchObject({ status: 200, estimated: false, input_tokens: message.usage.input_tokens, output_tokens: 30 });
-    expect(r.cost_minor).toBe(priced(CLAUDE, message.usage.input_tokens, 30));
+    const p = providerUsage(stack.fake, "[[fake:words=30]] go");
+    expect(r).toMatchObject({ status: 200, estimated: false, input_tokens: p.input, output_tokens: p.output });
+    expect(r.cost_minor).toBe(priced(CLAUDE, p.input, p.output));
   });
 
   it("the provider's error event mid-stream: the SDK sees the error; billed the input message_start reported and the delivered text, counted", async () => {
