@@ -29,7 +29,7 @@ beforeAll(async () => {
   org = await createOrg(stack, { balanceMinor: 5_000_000, models: ["gw-chat-mini"] });
   openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
   // The new org's models reach the data-plane's cache.
-  await eventually(async () => ((await post(stack.baseUrl(), org.secret, "/chat/completions", "{}")).status === 400 ? true : undefined), 5_000, "org visible");
+  await eventually(async () => ((await post(stack.baseUrl(), org.secret, "/chat/completions", "{}")).status === 400 ? true : undefined), 15_000, "org visible");
 });
 afterAll(async () => {
   await stack?.stop();

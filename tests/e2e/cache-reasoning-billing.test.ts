@@ -41,7 +41,7 @@ beforeAll(async () => {
     models: [{ id: "gw-reasoner", routes: ["chat"], context_window: 128_000, max_output_tokens: 4_096, ...PRICES, deployments: [{ provider: "fake", upstream_model: "fake-reasoner", priority: 0 }] }],
   });
   await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-reasoner"] });
-  const warm = await eventually(() => client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "warm up" }] }).withResponse(), 5_000, "gw-reasoner visible");
+  const warm = await eventually(() => client.chat.completions.create({ model: "gw-reasoner", messages: [{ role: "user", content: "warm up" }] }).withResponse(), 15_000, "gw-reasoner visible");
   // Settled before the first test reads the balance.
   expect((await get(`/usage/${warm.response.headers.get("x-gateway-trace-id")}`)).status).toBe(200);
 });

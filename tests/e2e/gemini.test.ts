@@ -55,7 +55,7 @@ const TOP_UP = 1_000_000;
 async function freshOrg(): Promise<{ secret: string; client: OpenAI }> {
   const org = await createOrg(stack, { balanceMinor: TOP_UP, models: ["gw-gemini"] });
   const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
-  await eventually(async () => ((await get("/models", org.secret)).data?.length ? true : undefined), 5_000, "gw-gemini visible to the new org");
+  await eventually(async () => ((await get("/models", org.secret)).data?.length ? true : undefined), 15_000, "gw-gemini visible to the new org");
   return { secret: org.secret, client };
 }
 

@@ -411,7 +411,7 @@ describe("/v1/messages native to an Anthropic deployment", () => {
       ],
     });
     await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-claude-nosearch"] });
-    await eventually(() => anthropic.messages.create({ model: "gw-claude-nosearch", max_tokens: 20, messages: [{ role: "user", content: "visible?" }] }), 5_000, "gw-claude-nosearch visible");
+    await eventually(() => anthropic.messages.create({ model: "gw-claude-nosearch", max_tokens: 20, messages: [{ role: "user", content: "visible?" }] }), 15_000, "gw-claude-nosearch visible");
     const sent = stack.fake.requests.length;
     const unpriced = await anthropic.messages.create({ model: "gw-claude-nosearch", max_tokens: 100, tools: [search] as never, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(unpriced).toBeInstanceOf(Anthropic.BadRequestError);

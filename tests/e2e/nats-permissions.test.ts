@@ -237,7 +237,7 @@ describe("NATS credentials and permissions", () => {
     const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "private to my org" }] }).withResponse();
     // Applied by the ledger (the lookup waits for it): the event went by while the subscription stood.
     expect((await fetch(`${stack.baseUrl()}/usage/${response.headers.get("x-gateway-trace-id")}`, { headers: { authorization: `Bearer ${org.secret}` } })).status).toBe(200);
-    await eventually(() => refusal, 2_000, "the subscription refused");
+    await eventually(() => refusal, 15_000, "the subscription refused");
     expect(refusal!.name).toBe("PermissionViolationError");
     expect(seen).toBe(0);
 
@@ -313,7 +313,7 @@ describe("NATS credentials and permissions", () => {
     // that kept it out, not its shape (a data-plane's secret is what has to stay secret).
     const ev = forgedUsage(777);
     await jetstream(await as("data-plane")).publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id, timeout: 2_000 });
-    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 777 ? true : undefined), 5_000, "the data-plane's event applied");
+    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 777 ? true : undefined), 15_000, "the data-plane's event applied");
   });
 
   it("a data-plane given a wrong NATS password keeps answering, spools the usage, and names the variables to fix, never the password", async () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   org = await createOrg(stack, { balanceMinor: 50_000_000, models: ["gw-gpt", "gw-gpt-flaky", "gw-claude"] });
   client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
-  await eventually(() => client.responses.create({ model: "gw-gpt-flaky", input: "warm up", store: false }), 5_000, "gw-gpt-flaky visible");
+  await eventually(() => client.responses.create({ model: "gw-gpt-flaky", input: "warm up", store: false }), 15_000, "gw-gpt-flaky visible");
 });
 afterAll(async () => {
   await stack?.stop();

@@ -23,7 +23,7 @@ it("answers 503 with Retry-After once the spool is full, sends nothing upstream,
   const org = await createOrg(stack, { balanceMinor: 1_000_000 });
   const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
   // The key and lease are cached before NATS goes away.
-  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "warm up" }] }), 5_000, "gw-chat-mini visible");
+  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "warm up" }] }), 15_000, "gw-chat-mini visible");
   await stack.stopNats();
   const spooled: string[] = [];
   for (let i = 0; i < 3; i++) {

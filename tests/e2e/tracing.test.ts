@@ -129,7 +129,7 @@ describe("tracing across the three services", () => {
     expect(publish.parentSpanId).toBe(one(spans, "gateway.answer").spanId);
     const applied = one(spans, "ledger.usage.apply", "ledger");
     expect(applied).toMatchObject({ parentSpanId: publish.spanId, kind: CONSUMER, attributes: { "gateway.request_id": requestId, "ledger.outcome": "applied" } });
-    const batch = await eventually(() => receiver.spans.find((s) => s.name === "ledger.apply_usage" && s.spanId === applied.links[0]?.spanId), 5_000, "the batch span");
+    const batch = await eventually(() => receiver.spans.find((s) => s.name === "ledger.apply_usage" && s.spanId === applied.links[0]?.spanId), 15_000, "the batch span");
     expect(batch.traceId).not.toBe(traceId);
     expect(batch.links).toContainEqual({ traceId, spanId: publish.spanId });
   });

@@ -238,7 +238,7 @@ describe("jobs", () => {
     expect(failed.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     expect(failed.body.cost_credits_minor).toBe(0);
     expect(failed.body.outputs).toEqual([]);
-    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     expect((await credits(o)).balance_minor).toBe(before.balance_minor);
     expect((await call("GET", `/usage/${r.body.id}`, o.secret)).status).toBe(404);
   });
@@ -262,7 +262,7 @@ describe("jobs", () => {
       "usage recorded without a poll",
     );
     expect(record.cost_minor).toBe(cost);
-    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     // Both reconcilers keep running: nothing is billed twice.
     await new Promise((res) => setTimeout(res, 1_000));
     const after = await credits(o);
@@ -341,7 +341,7 @@ describe("jobs", () => {
     // Billed once when it completes.
     const startBalance = (await credits(o)).balance_minor;
     await until(first.body.id, "completed", 0, o);
-    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     expect(startBalance - (await credits(o)).balance_minor).toBe(5 * 100_000);
   });
 
@@ -414,7 +414,7 @@ describe("jobs", () => {
     expect(r.status).toBe(200);
     const failed = await until(r.body.id, "failed", 1, o);
     expect(failed.body.error.code).toBe("timeout");
-    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 5_000, "hold released");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     expect((await credits(o)).balance_minor).toBe(before.balance_minor);
   });
 

@@ -147,7 +147,7 @@ describe("keys", () => {
     const created = await admin.CreateKey({ org: org.id, routes: [], models: [], name: "" });
     await admin.RevokeKey({ key_id: created.key!.id });
     expect((await control.AuthenticateKey({ key_hash: sha(created.secret) })).key?.revoked).toBe(true);
-    await eventually(() => changes.find((c) => c.kind === "key" && c.key_hash === sha(created.secret) && c.id === created.key!.id), 2_000, "key change event");
+    await eventually(() => changes.find((c) => c.kind === "key" && c.key_hash === sha(created.secret) && c.id === created.key!.id), 15_000, "key change event");
     const listed = await admin.ListKeys({ org: "revoke-org" });
     expect(listed.keys).toHaveLength(1);
     expect(listed.keys[0]!.revoked).toBe(true);
@@ -164,7 +164,7 @@ describe("catalog", () => {
     expect((await control.GetCatalog({ known_version: first.version })).not_modified).toBe(true);
     const applied = await admin.ApplyCatalog({ document_json: JSON.stringify({ models: [{ ...catalog.models[0], input_price_minor_per_mtok: 11 }] }) });
     expect(applied.version).toBe(first.version + 1);
-    await eventually(() => changes.find((c) => c.kind === "catalog" && c.catalog_version === applied.version), 2_000, "catalog change event");
+    await eventually(() => changes.find((c) => c.kind === "catalog" && c.catalog_version === applied.version), 15_000, "catalog change event");
     const second = await control.GetCatalog({ known_version: first.version });
     expect(second.models.find((m) => m.id === "m-chat")!.input_price_minor_per_mtok).toBe(11);
   });
@@ -237,7 +237,7 @@ describe("trial", () => {
     const org = await admin.CreateOrg({ name: "trial-org" });
     nc.publish(LEDGER_BALANCE_SUBJECT, encodeEvent({ version: 1, org_id: org.id, balance_minor: 1_000, topped_up_minor: 1_000, reason: "top_up" }));
     nc.publish(LEDGER_BALANCE_SUBJECT, encodeEvent({ version: 1, org_id: org.id, balance_minor: 6_000_000, topped_up_minor: 6_000_000, reason: "top_up" }));
-    await eventually(() => changes.find((c) => c.kind === "org" && c.id === org.id), 2_000, "org change event");
+    await eventually(() => changes.find((c) => c.kind === "org" && c.id === org.id), 15_000, "org change event");
     const orgs = await admin.ListOrgs({});
     expect(orgs.orgs.find((o) => o.id === org.id)!.in_trial).toBe(false);
   });

@@ -257,7 +257,7 @@ describe("usage spool", () => {
     await s.publisher.start();
     let resumed = 0;
     const all = Promise.all(ids("together", 40).map((id) => s.publisher.publish(event(id)).then(() => resumed++)));
-    await eventually(async () => ((await streamContents("req_together_")).ids.length === 40 ? true : undefined), 5_000, "all events stored");
+    await eventually(async () => ((await streamContents("req_together_")).ids.length === 40 ? true : undefined), 15_000, "all events stored");
     expect(resumed).toBe(0);
     release();
     await all;

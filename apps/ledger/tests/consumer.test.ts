@@ -114,14 +114,14 @@ describe("usage consumer", () => {
     // The same events again in a second batch (a data-plane replaying from its spool): nothing more applies.
     await js.publish(USAGE_BATCH_SUBJECT, events.map((e) => JSON.stringify(e)).join("\n"));
     await client.GetUsage({ request_id: events[2]!.request_id, org_id: o, wait_ms: 3_000 });
-    await eventually(async () => ((await credits(o)).spent_minor === 41 ? true : undefined), 5_000, "the batch applied");
+    await eventually(async () => ((await credits(o)).spent_minor === 41 ? true : undefined), 15_000, "the batch applied");
     expect(await credits(o)).toMatchObject({ balance_minor: 959, spent_minor: 41 });
     expect(await records(o)).toBe(3);
     expect((await applied(ledgers[0]!, "dead_lettered")) - deadBefore).toBe(1);
     const dead = await sql<{ subject: string; payload: Buffer }>`SELECT subject, payload FROM dead_letters WHERE reason = 'invalid' ORDER BY id DESC LIMIT 1`.execute(ledgers[0]!.db);
     expect(dead.rows.map((r) => [r.subject, r.payload.toString()])).toEqual([[USAGE_BATCH_SUBJECT, "{not an event"]]);
     // Every message is acknowledged: nothing is left pending for redelivery.
-    await eventually(async () => ((await jsm.consumers.info(USAGE_STREAM, "ledger")).num_ack_pending === 0 ? true : undefined), 5_000, "acked");
+    await eventually(async () => ((await jsm.consumers.info(USAGE_STREAM, "ledger")).num_ack_pending === 0 ? true : undefined), 15_000, "acked");
   });
 
   it("applies each event once when several ledger replicas share the durable", async () => {

@@ -68,7 +68,7 @@ it("publishes every journal transaction once, balanced, for the billing team", a
   // Usage is journaled per applied batch (a posting); each usage record names its posting.
   const posting = (await sql<{ journal_txn_id: string }>`SELECT journal_txn_id FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db)).rows[0]!.journal_txn_id;
   expect(posting).toMatch(/^post_/);
-  await eventually(() => (seen.some((j) => j.txn_id === posting) && seen.some((j) => j.txn_id === top.top_up_id) ? true : undefined), 5_000, "journal published");
+  await eventually(() => (seen.some((j) => j.txn_id === posting) && seen.some((j) => j.txn_id === top.top_up_id) ? true : undefined), 15_000, "journal published");
   const topUp = seen.find((j) => j.txn_id === top.top_up_id)!;
   const usage = seen.find((j) => j.txn_id === posting)!;
   expect(topUp).toMatchObject({

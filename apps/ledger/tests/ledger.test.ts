@@ -186,7 +186,7 @@ describe("leases", () => {
     await topUp(o, 500);
     await lease(o, 400, 400, "", 1_000);
     expect((await client.GetCredits({ org_id: o })).held_minor).toBe(400);
-    await eventually(async () => ((await client.GetCredits({ org_id: o })).held_minor === 0 ? true : undefined), 5_000, "expired lease released");
+    await eventually(async () => ((await client.GetCredits({ org_id: o })).held_minor === 0 ? true : undefined), 15_000, "expired lease released");
     expect((await client.ListHolds({ org_id: o })).leases).toEqual([expect.objectContaining({ status: "expired", remaining_minor: 0, granted_minor: 400 })]);
     // The balance is untouched: an expiry only frees the hold.
     expect((await client.GetCredits({ org_id: o })).balance_minor).toBe(500);
@@ -260,7 +260,7 @@ describe("usage events", () => {
     ledger = createLedger(loadConfig(env));
     await ledger.start();
     await client.GetUsage({ request_id: events.at(-1)!.request_id, org_id: o, wait_ms: 5_000 });
-    await eventually(async () => ((await client.GetCredits({ org_id: o })).spent_minor === 210 ? true : undefined), 5_000, "all applied");
+    await eventually(async () => ((await client.GetCredits({ org_id: o })).spent_minor === 210 ? true : undefined), 15_000, "all applied");
     expect((await client.GetCredits({ org_id: o })).balance_minor).toBe(10_000 - 210);
     const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${o}`.execute(ledger.db);
     expect(n.rows[0]!.n).toBe(20);

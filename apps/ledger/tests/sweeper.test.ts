@@ -63,7 +63,7 @@ describe("the lease sweeper", () => {
     const lease = await client.AcquireLease({ org_id: org, lease_id: "", holder: "gone", amount_minor: 900, min_amount_minor: 900, ttl_ms: 1_000, monthly_budget_minor: 0 });
     const ev = usageEvent(org, lease.lease_id, 250);
     await js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
-    await eventually(async () => (Date.now() > lease.expires_at_ms + 50 ? true : undefined), 5_000, "the lease past its expiry");
+    await eventually(async () => (Date.now() > lease.expires_at_ms + 50 ? true : undefined), 15_000, "the lease past its expiry");
 
     const sweeper = new LeaseSweeper(idle.ctx);
     // Expired, but its usage is still in the stream: nothing is released, however often it runs.
