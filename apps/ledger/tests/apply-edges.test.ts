@@ -1,12 +1,9 @@
-import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
-import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually } from "@gateway/testing";
 import { sql } from "@gateway/db";
-import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
 
 /**
  * The ledger's apply path attacked where money could slip (issue 23): usage costing more than its
@@ -14,32 +11,28 @@ import { bookViolations, usageEvent } from "./support.js";
  * budget after spending. Real Postgres and NATS; every number below is written out, not computed
  * by the code under test; the books are checked after each attack.
  */
-const TOKEN = "ledger-edges-admin-token";
-let nats: NatsHandle;
-let nc: NatsConnection;
-let js: JetStreamClient;
-let ledger: Ledger;
-let admin: TypedClient<LedgerServiceMethods>;
+let f: LedgerFixture;
 let n = 0;
+const ledger = () => f.ledger;
 
-const publish = (ev: UsageEventV1) => js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
-const credits = (orgId: string) => admin.GetCredits({ org_id: orgId });
+const publish = (ev: UsageEventV1) => f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
+const credits = (orgId: string) => f.client.GetCredits({ org_id: orgId });
 const org = () => `org_edges_${process.pid}_${n++}`;
-const topUp = (orgId: string, amount: number) => admin.TopUp({ org_id: orgId, amount_minor: amount, idempotency_key: `top-${orgId}-${amount}` });
+const topUp = (orgId: string, amount: number) => f.client.TopUp({ org_id: orgId, amount_minor: amount, idempotency_key: `top-${orgId}-${amount}` });
 /** A lease of exactly `amount` unless `min` is lower (then the ledger may grant less: a quarter of what is free beyond it). */
 const lease = (orgId: string, amount: number, budget = 0, min = amount) =>
-  admin.AcquireLease({ org_id: orgId, lease_id: "", holder: "edges", amount_minor: amount, min_amount_minor: min, ttl_ms: 60_000, monthly_budget_minor: budget });
+  f.client.AcquireLease({ org_id: orgId, lease_id: "", holder: "edges", amount_minor: amount, min_amount_minor: min, ttl_ms: 60_000, monthly_budget_minor: budget });
 
 async function applied(requestId: string): Promise<void> {
   await eventually(
-    async () => ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${requestId}`.execute(ledger.db)).rows[0]!.n === 1 ? true : undefined),
+    async () => ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${requestId}`.execute(ledger().db)).rows[0]!.n === 1 ? true : undefined),
     15_000,
     `usage ${requestId} applied`,
   );
 }
 
 async function drained(): Promise<void> {
-  const jsm = await jetstreamManager(nc);
+  const jsm = await jetstreamManager(f.nc);
   await eventually(
     async () => {
       const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
@@ -51,36 +44,16 @@ async function drained(): Promise<void> {
 }
 
 const leaseRow = async (id: string) => {
-  const r = (await sql<{ remaining_minor: string | number; applied_minor: string | number }>`SELECT remaining_minor, applied_minor FROM leases WHERE id = ${id}`.execute(ledger.db)).rows[0]!;
+  const r = (await sql<{ remaining_minor: string | number; applied_minor: string | number }>`SELECT remaining_minor, applied_minor FROM leases WHERE id = ${id}`.execute(ledger().db)).rows[0]!;
   return { remaining_minor: Number(r.remaining_minor), applied_minor: Number(r.applied_minor) };
 };
 
 beforeAll(async () => {
-  const url = await createDatabase(testPgUrl(), "ledger_edges");
-  nats = await startNats();
-  const port = await freePort();
-  ledger = createLedger(
-    loadConfig({
-      LEDGER_DATABASE_URL: url,
-      LEDGER_NATS_URL: nats.url,
-      LEDGER_GRPC_PORT: String(port),
-      LEDGER_OPS_PORT: "0",
-      LEDGER_ADMIN_TOKEN: TOKEN,
-      LEDGER_USAGE_ARRIVAL_MS: "0",
-      LEDGER_LOG_LEVEL: "silent",
-    }),
-  );
-  await ledger.start();
-  admin = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-  nc = await connect({ servers: nats.url });
-  js = jetstream(nc);
+  f = await startLedgerFixture("ledger_edges", { LEDGER_USAGE_ARRIVAL_MS: "0" });
 });
 
 afterAll(async () => {
-  admin?.close();
-  await nc?.close();
-  await ledger?.stop();
-  await nats?.stop();
+  await f?.stop();
 });
 
 describe("usage applied against a lease", () => {
@@ -96,7 +69,7 @@ describe("usage applied against a lease", () => {
     // 10,000 topped up − 1,250 spent; nothing held any more (the lease's 300 were settled by it).
     expect(c).toMatchObject({ balance_minor: 8_750, held_minor: 0 });
     expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 0, applied_minor: 1_250 });
-    expect(await bookViolations(ledger.db)).toEqual([]);
+    expect(await bookViolations(ledger().db)).toEqual([]);
   });
 
   it("naming another organization's lease: charged to its own organization; the other's lease and hold are untouched", async () => {
@@ -111,7 +84,7 @@ describe("usage applied against a lease", () => {
     expect(await credits(victim)).toMatchObject({ balance_minor: 5_000, held_minor: 2_000 });
     expect(await leaseRow(victimLease.lease_id)).toEqual({ remaining_minor: 2_000, applied_minor: 0 });
     expect(await credits(attacker)).toMatchObject({ balance_minor: 4_300, held_minor: 0 });
-    expect(await bookViolations(ledger.db)).toEqual([]);
+    expect(await bookViolations(ledger().db)).toEqual([]);
   });
 
   it("of zero cost: recorded once (sent twice), nothing spent, the lease keeps its hold, the books balance", async () => {
@@ -125,9 +98,9 @@ describe("usage applied against a lease", () => {
     await drained();
     expect(await credits(o)).toMatchObject({ balance_minor: 1_000, held_minor: 400 });
     expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 400, applied_minor: 0 });
-    const rows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id} AND cost_minor = 0`.execute(ledger.db)).rows[0]!;
+    const rows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id} AND cost_minor = 0`.execute(ledger().db)).rows[0]!;
     expect(rows.n).toBe(1);
-    expect(await bookViolations(ledger.db)).toEqual([]);
+    expect(await bookViolations(ledger().db)).toEqual([]);
   });
 });
 
@@ -141,7 +114,7 @@ describe("a monthly budget", () => {
     const ev = usageEvent(o, first.lease_id, 550);
     await publish(ev);
     await applied(ev.request_id);
-    expect(await admin.ReleaseLease({ lease_id: first.lease_id, consumed_minor: 550 })).toMatchObject({ status: "released", remaining_minor: 0 });
+    expect(await f.client.ReleaseLease({ lease_id: first.lease_id, consumed_minor: 550 })).toMatchObject({ status: "released", remaining_minor: 0 });
     expect((await credits(o)).held_minor).toBe(0);
     const second = await lease(o, 2_000, 1_000, 1);
     expect(second.granted_minor).toBe(450);
@@ -149,6 +122,6 @@ describe("a monthly budget", () => {
     const third = await lease(o, 10, 1_000, 1).catch((e: unknown) => e);
     expect(String(third)).toMatch(/budget/i);
     expect((await credits(o)).balance_minor).toBe(99_450);
-    expect(await bookViolations(ledger.db)).toEqual([]);
+    expect(await bookViolations(ledger().db)).toEqual([]);
   });
 });

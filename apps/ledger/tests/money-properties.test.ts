@@ -1,12 +1,8 @@
-import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
-import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
-import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { eventually } from "@gateway/testing";
+import { bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
 
 /**
  * The money invariants over random interleavings (fast-check), on the real ledger (Postgres, NATS):
@@ -17,41 +13,15 @@ import { bookViolations, usageEvent } from "./support.js";
  * nothing held is negative, the balance never went below zero (every charge came from a hold), and
  * the journal balances (bookViolations).
  */
-const TOKEN = "ledger-properties-admin-token";
-let nats: NatsHandle;
-let nc: NatsConnection;
-let js: JetStreamClient;
-let ledger: Ledger;
-let client: TypedClient<LedgerServiceMethods>;
+let f: LedgerFixture;
 let run = 0;
 
 beforeAll(async () => {
-  const url = await createDatabase(testPgUrl(), "ledger_properties");
-  nats = await startNats();
-  const port = await freePort();
-  ledger = createLedger(
-    loadConfig({
-      LEDGER_DATABASE_URL: url,
-      LEDGER_NATS_URL: nats.url,
-      LEDGER_GRPC_PORT: String(port),
-      LEDGER_OPS_PORT: "0",
-      LEDGER_ADMIN_TOKEN: TOKEN,
-      LEDGER_LOG_LEVEL: "silent",
-      LEDGER_SWEEP_INTERVAL_MS: "50",
-      LEDGER_USAGE_ARRIVAL_MS: "0",
-    }),
-  );
-  await ledger.start();
-  client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-  nc = await connect({ servers: nats.url });
-  js = jetstream(nc);
+  f = await startLedgerFixture("ledger_properties", { LEDGER_SWEEP_INTERVAL_MS: "50", LEDGER_USAGE_ARRIVAL_MS: "0" });
 });
 
 afterAll(async () => {
-  client?.close();
-  await nc?.close();
-  await ledger?.stop();
-  await nats?.stop();
+  await f?.stop();
 });
 
 type Op =
@@ -113,12 +83,12 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
   for (const [i, o] of sequence.entries()) {
     switch (o.op) {
       case "topUp":
-        await client.TopUp({ org_id: org, amount_minor: o.amount, idempotency_key: `${org}-${i}` });
+        await f.client.TopUp({ org_id: org, amount_minor: o.amount, idempotency_key: `${org}-${i}` });
         toppedUp += o.amount;
         break;
       case "acquire": {
         const min = Math.max(1, Math.ceil((o.amount * o.minPercent) / 100));
-        const l = await client
+        const l = await f.client
           .AcquireLease({ org_id: org, lease_id: "", holder: "prop", amount_minor: o.amount, min_amount_minor: min, ttl_ms: o.short ? 1_000 : 60_000, monthly_budget_minor: 0 })
           .catch(() => undefined);
         if (l) {
@@ -131,7 +101,7 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
       case "renew": {
         const l = pick(o.lease);
         if (!l?.open) break;
-        const r = await client
+        const r = await f.client
           .AcquireLease({ org_id: org, lease_id: l.id, holder: "prop", amount_minor: o.extra, min_amount_minor: 0, ttl_ms: 60_000, monthly_budget_minor: 0 })
           .catch(() => undefined);
         // granted_minor is the lease's total: what the holder may reserve is it less what it already did.
@@ -147,8 +117,8 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
         // A request reserved part of what the lease has free and its usage cost at most that.
         const cost = Math.floor((l.free * o.percent) / 100);
         const ev = usageEvent(org, l.id, cost);
-        await js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
-        if (o.twice) await js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
+        await f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
+        if (o.twice) await f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
         requests.push(ev.request_id);
         l.free -= cost;
         l.settled += cost;
@@ -160,7 +130,7 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
         if (!l?.open) break;
         // The holder also consumed `unsent` whose usage never comes: the ledger holds it until expiry
         // and the arrival window, then releases it (nothing is spent for it).
-        await client.ReleaseLease({ lease_id: l.id, consumed_minor: l.settled + Math.min(o.unsent, l.free) }).catch(() => undefined);
+        await f.client.ReleaseLease({ lease_id: l.id, consumed_minor: l.settled + Math.min(o.unsent, l.free) }).catch(() => undefined);
         l.open = false;
         break;
       }
@@ -170,7 +140,7 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
         if (!short.size) break;
         for (const l of leases) if (short.has(l.id)) l.open = false;
         await eventually(
-          async () => ((await client.ListHolds({ org_id: org })).leases.some((x) => short.has(x.lease_id) && x.status === "open") ? undefined : true),
+          async () => ((await f.client.ListHolds({ org_id: org })).leases.some((x) => short.has(x.lease_id) && x.status === "open") ? undefined : true),
           15_000,
           "short leases expired and swept",
         );
@@ -186,14 +156,14 @@ describe("money invariants over random interleavings", () => {
     await fc.assert(
       fc.asyncProperty(sequences, async (sequence) => {
         const { org, toppedUp, spent, requests } = await play(sequence);
-        for (const id of requests) await client.GetUsage({ request_id: id, org_id: org, wait_ms: 10_000 });
-        const c = await client.GetCredits({ org_id: org });
+        for (const id of requests) await f.client.GetUsage({ request_id: id, org_id: org, wait_ms: 10_000 });
+        const c = await f.client.GetCredits({ org_id: org });
         expect(c.spent_minor).toBe(spent);
         expect(c.balance_minor).toBe(toppedUp - spent);
         expect(c.balance_minor).toBeGreaterThanOrEqual(0);
         expect(c.held_minor).toBeGreaterThanOrEqual(0);
         expect(c.held_minor).toBeLessThanOrEqual(c.balance_minor);
-        expect(await bookViolations(ledger.db)).toEqual([]);
+        expect(await bookViolations(f.ledger.db)).toEqual([]);
       }),
       { numRuns: 40, seed: 20261124 },
     );

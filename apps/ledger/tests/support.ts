@@ -1,6 +1,11 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { sql, type Kysely } from "@gateway/db";
 import type { UsageEventV1 } from "@gateway/events";
+import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, freePort, startNats, testPgUrl } from "@gateway/testing";
 import type { LedgerDb } from "../src/db/schema.js";
+import { createLedger, loadConfig, type Ledger } from "../src/index.js";
 
 let seq = 0;
 
@@ -56,4 +61,49 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
     UNION ALL
     SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor`.execute(db);
   return r.rows.map((row) => row.problem);
+}
+
+/** One ledger on a fresh database and its own nats-server, with an admin client and a NATS connection to publish usage on. */
+export interface LedgerFixture {
+  ledger: Ledger;
+  client: TypedClient<LedgerServiceMethods>;
+  nc: NatsConnection;
+  js: JetStreamClient;
+  /** The ledger's environment (another ledger on the same database and stream can start from it). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export const FIXTURE_TOKEN = "ledger-fixture-admin-token";
+
+export async function startLedgerFixture(dbName: string, extraEnv: Record<string, string> = {}): Promise<LedgerFixture> {
+  const url = await createDatabase(testPgUrl(), dbName);
+  const nats = await startNats();
+  const port = await freePort();
+  const env = {
+    LEDGER_DATABASE_URL: url,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: String(port),
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: FIXTURE_TOKEN,
+    LEDGER_LOG_LEVEL: "silent",
+    ...extraEnv,
+  };
+  const ledger = createLedger(loadConfig(env));
+  await ledger.start();
+  const client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${FIXTURE_TOKEN}` } });
+  const nc = await connect({ servers: nats.url });
+  return {
+    ledger,
+    client,
+    nc,
+    js: jetstream(nc),
+    env: { ...env, LEDGER_GRPC_PORT: "0" },
+    async stop() {
+      client.close();
+      await nc.close();
+      await ledger.stop();
+      await nats.stop();
+    },
+  };
 }

@@ -1,12 +1,9 @@
-import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
-import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
 import { LeaseSweeper } from "../src/leases/sweeper.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
 
 /**
  * The sweeper run by hand (its own timer set to an hour), on real Postgres and NATS: an expired
@@ -14,76 +11,53 @@ import { bookViolations, usageEvent } from "./support.js";
  * it — while the ledger applies nothing, the hold stays, however often the sweeper runs; once the
  * usage is applied, the rest is released, once.
  */
-const TOKEN = "ledger-sweeper-admin-token";
-let nats: NatsHandle;
-let nc: NatsConnection;
-let js: JetStreamClient;
-let env: Record<string, string>;
-let idle: Ledger;
-let client: TypedClient<LedgerServiceMethods>;
-const started: Ledger[] = [];
+let f: LedgerFixture;
+const more: Ledger[] = [];
 let n = 0;
 
 beforeAll(async () => {
-  const url = await createDatabase(testPgUrl(), "ledger_sweeper");
-  nats = await startNats();
-  const port = await freePort();
-  env = {
-    LEDGER_DATABASE_URL: url,
-    LEDGER_NATS_URL: nats.url,
-    LEDGER_GRPC_PORT: String(port),
-    LEDGER_OPS_PORT: "0",
-    LEDGER_ADMIN_TOKEN: TOKEN,
-    LEDGER_LOG_LEVEL: "silent",
+  f = await startLedgerFixture("ledger_sweeper", {
     LEDGER_LEASE_MAX_TTL_MS: "1000",
     LEDGER_USAGE_ARRIVAL_MS: "0",
     LEDGER_SWEEP_INTERVAL_MS: "3600000",
     // This ledger grants leases and answers, but applies no usage: the consumer lags without bound.
     LEDGER_CONSUME: "false",
-  };
-  idle = createLedger(loadConfig(env));
-  await idle.start();
-  started.push(idle);
-  client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });
-  nc = await connect({ servers: nats.url });
-  js = jetstream(nc);
+  });
 });
 
 afterAll(async () => {
-  client?.close();
-  await nc?.close();
-  for (const l of started.reverse()) await l.stop();
-  await nats?.stop();
+  for (const l of more) await l.stop();
+  await f?.stop();
 });
 
 describe("the lease sweeper", () => {
   it("keeps an expired lease's hold while its usage is unapplied, and releases the rest once it is applied, once", async () => {
     const org = `org_sweep_${process.pid}_${n++}`;
-    await client.TopUp({ org_id: org, amount_minor: 10_000, idempotency_key: `sweep-${org}` });
-    const lease = await client.AcquireLease({ org_id: org, lease_id: "", holder: "gone", amount_minor: 900, min_amount_minor: 900, ttl_ms: 1_000, monthly_budget_minor: 0 });
+    await f.client.TopUp({ org_id: org, amount_minor: 10_000, idempotency_key: `sweep-${org}` });
+    const lease = await f.client.AcquireLease({ org_id: org, lease_id: "", holder: "gone", amount_minor: 900, min_amount_minor: 900, ttl_ms: 1_000, monthly_budget_minor: 0 });
     const ev = usageEvent(org, lease.lease_id, 250);
-    await js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
+    await f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
     await eventually(async () => (Date.now() > lease.expires_at_ms + 50 ? true : undefined), 15_000, "the lease past its expiry");
 
-    const sweeper = new LeaseSweeper(idle.ctx);
+    const sweeper = new LeaseSweeper(f.ledger.ctx);
     // Expired, but its usage is still in the stream: nothing is released, however often it runs.
     expect(await sweeper.sweep()).toBe(0);
     expect(await sweeper.sweep()).toBe(0);
-    const holds = (await client.ListHolds({ org_id: org })).leases;
+    const holds = (await f.client.ListHolds({ org_id: org })).leases;
     expect(holds).toEqual([expect.objectContaining({ lease_id: lease.lease_id, status: "expired", remaining_minor: 900 })]);
-    expect(await client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 10_000, held_minor: 900 });
+    expect(await f.client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 10_000, held_minor: 900 });
 
     // A ledger that consumes applies the usage: 250 spent against the lease, 650 still held until swept.
-    const consuming = createLedger(loadConfig({ ...env, LEDGER_GRPC_PORT: "0", LEDGER_CONSUME: "true" }));
+    const consuming = createLedger(loadConfig({ ...f.env, LEDGER_CONSUME: "true" }));
     await consuming.start();
-    started.push(consuming);
-    await client.GetUsage({ request_id: ev.request_id, org_id: org, wait_ms: 10_000 });
-    expect(await client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 9_750, spent_minor: 250, held_minor: 650 });
+    more.push(consuming);
+    await f.client.GetUsage({ request_id: ev.request_id, org_id: org, wait_ms: 10_000 });
+    expect(await f.client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 9_750, spent_minor: 250, held_minor: 650 });
     // Once the watermark passed the expiry, one sweep releases the rest; a second finds nothing.
     const released = await eventually(async () => ((await sweeper.sweep()) === 1 ? true : undefined), 10_000, "the rest released");
     expect(released).toBe(true);
     expect(await sweeper.sweep()).toBe(0);
-    expect(await client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 9_750, held_minor: 0 });
-    expect(await bookViolations(idle.db)).toEqual([]);
+    expect(await f.client.GetCredits({ org_id: org })).toMatchObject({ balance_minor: 9_750, held_minor: 0 });
+    expect(await bookViolations(f.ledger.db)).toEqual([]);
   });
 });

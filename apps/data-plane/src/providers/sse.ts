@@ -20,7 +20,7 @@ class Blocks {
   /** The stream frames its events with \r\n (seen once, assumed from then on). */
   crlf = false;
 
-  /** The text of one read appended to what was left; `end` is where its last complete block ends. */
+  /** The text of one read appended to what was left of the last. */
   text(chunk: Uint8Array): string {
     const t = this.rest + this.decoder.decode(chunk, { stream: true });
     if (!this.crlf && t.includes("\r")) this.crlf = true;
