@@ -57,6 +57,10 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         input_price_minor_per_mtok: 1_250_000,
         output_price_minor_per_mtok: 10_000_000,
         cached_input_price_minor_per_mtok: 125_000,
+        // A reasoning model: its hidden reasoning tokens are billed at the output price (and Claude Code's thinking maps to its reasoning_effort).
+        reasoning_price_minor_per_mtok: 10_000_000,
+        // OpenAI's built-in web search: $10 per 1,000 calls (Codex offers the tool on every request).
+        web_search_price_minor: 10_000,
         deployments: [
           { provider: "fake-openai", upstream_model: "fake-gpt", priority: 0 },
           { provider: "fake-backup", upstream_model: "fake-gpt-backup", priority: 1 },
@@ -82,8 +86,9 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         id: "gw-gemini",
         status: "published",
         routes: ["chat", "messages"],
+        // Gemini 2.5 Pro's real limits: a 1M window, 65,536 output tokens (Claude Code asks for 32k by default).
         context_window: 1_048_576,
-        max_output_tokens: 8_192,
+        max_output_tokens: 65_536,
         // Prices of no other demo model, so a bill shows which one was used. Gemini bills thinking at
         // the output price (no reasoning price: the default) and cache reads at a quarter of the input.
         input_price_minor_per_mtok: 350_000,

@@ -204,7 +204,7 @@ describe("chat completions to Gemini through the openai SDK", () => {
     const { data, response } = await org.client.chat.completions
       .create({ model: "gw-gemini", reasoning_effort: "low", messages: [{ role: "user", content: "[[fake:cached=3,reasoning=7]] think about these five words" }] })
       .withResponse();
-    expect(sentToGemini().body.generationConfig).toEqual({ maxOutputTokens: 8_192, thinkingConfig: { thinkingBudget: 1024 } });
+    expect(sentToGemini().body.generationConfig).toEqual({ maxOutputTokens: 65_536, thinkingConfig: { thinkingBudget: 1024 } });
     // 5 prompt words, 3 of them cached; 6 answer words and 7 thinking tokens.
     expect(data.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 13, prompt_tokens_details: { cached_tokens: 3 }, completion_tokens_details: { reasoning_tokens: 7 } });
     const record = (await get(`/usage/${response.headers.get("x-gateway-trace-id")}`, org.secret)) as UsageBody;

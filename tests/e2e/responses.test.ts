@@ -102,8 +102,16 @@ describe("the Responses API through the official openai SDK", () => {
       status: 404,
       error: { code: "not_found", param: "previous_response_id" },
     });
-    await expect(client.responses.create({ model: "gw-chat-mini", input: [{ type: "web_search_call" } as never] })).rejects.toMatchObject({ status: 400 });
-    await expect(client.responses.create({ model: "gw-chat-mini", input: "x", tools: [{ type: "web_search_preview" }] })).rejects.toMatchObject({ status: 400, error: { param: "tools[0]" } });
+    await expect(client.responses.create({ model: "gw-chat-mini", input: [{ type: "file_search_call" } as never] })).rejects.toMatchObject({ status: 400, error: { param: "input[0].type" } });
+    // Built-in tools other than web search (which a chat deployment leaves out, docs/providers.md) have no price or equivalent.
+    await expect(client.responses.create({ model: "gw-chat-mini", input: "x", tools: [{ type: "file_search", vector_store_ids: ["vs_1"] }] })).rejects.toMatchObject({
+      status: 400,
+      error: { param: "tools[0]" },
+    });
+    await expect(client.responses.create({ model: "gw-chat-mini", input: "x", tools: [{ type: "namespace", name: "ns", tools: [{ type: "custom" }] } as never] })).rejects.toMatchObject({
+      status: 400,
+      error: { param: "tools[0].tools[0]" },
+    });
     await expect(client.responses.retrieve("resp_unknown")).rejects.toMatchObject({ status: 404 });
     await expect(client.responses.create({ model: "gw-nope", input: "x" })).rejects.toMatchObject({ status: 404 });
   });

@@ -12,7 +12,7 @@ import { trialPolicy } from "./routes/trial-policy.js";
 import { usage } from "./routes/usage.js";
 import { messages } from "./routes/messages.js";
 import { countTokens } from "./routes/count-tokens.js";
-import { deleteStoredResponse, responses, storedInputItems, storedResponse } from "./routes/responses.js";
+import { deleteStoredResponse, responses, responsesWebSocket, storedInputItems, storedResponse } from "./routes/responses.js";
 import { embeddings } from "./routes/embeddings.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
@@ -112,6 +112,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.get("/v1/models", auth, h(listModels(ctx)));
   app.get("/v1/credits", auth, h(credits(ctx)));
   app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
+  app.get("/v1/responses", h(responsesWebSocket));
   app.get("/v1/responses/:responseId", auth, h(storedResponse(ctx)));
   app.get("/v1/responses/:responseId/input_items", auth, h(storedInputItems(ctx)));
   app.delete("/v1/responses/:responseId", auth, h(deleteStoredResponse(ctx)));

@@ -17,6 +17,7 @@ export const GrpcStatus = {
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   ABORTED: 10,
+  UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
@@ -64,6 +65,8 @@ export const ERROR_CODES = {
   already_exists: spec(409, GrpcStatus.ALREADY_EXISTS, "invalid_request_error"),
   request_too_large: spec(413, GrpcStatus.RESOURCE_EXHAUSTED, "request_too_large"),
   unsupported_media_type: spec(415, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
+  /** The Responses API's WebSocket mode asked for: clients (Codex) fall back to HTTP at once on 426. */
+  websocket_not_supported: spec(426, GrpcStatus.UNIMPLEMENTED, "invalid_request_error"),
   rate_limit_exceeded: spec(429, GrpcStatus.RESOURCE_EXHAUSTED, "rate_limit_error"),
   internal_error: spec(500, GrpcStatus.INTERNAL, "api_error"),
   upstream_error: spec(502, GrpcStatus.UNAVAILABLE, "upstream_error"),

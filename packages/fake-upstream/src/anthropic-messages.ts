@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { flakyStatus, parseDirectives, stripMarkers } from "./directives.js";
+import { flakyStatus, parseDirectives, scriptedCall, stripMarkers } from "./directives.js";
 import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
@@ -110,8 +110,17 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const webSearch = body.tools?.find((t) => typeof t.type === "string" && t.type.startsWith("web_search_"));
   const searches = webSearch ? Math.min(2, webSearch.max_uses ?? 2) : 0;
   const userText = stripMarkers(textOf(last?.content));
-  const toolInput = forced ? minimalInstance(forced.input_schema ?? { type: "object" }, { text: userText, strict: forced.strict === true }) : { text: userText };
-  const toolUse = tool && (forced || !toolResult) ? { type: "tool_use", id: `toolu_${Date.now().toString(36)}`, name: tool, input: toolInput } : undefined;
+  // A scripted call (`[[fake-call:NAME {…}]]`) of an offered client tool comes before the default pick.
+  const scripted =
+    choice === "none"
+      ? undefined
+      : scriptedCall(
+          messages.map((m) => textOf(m.content)).join("\n"),
+          clientTools.map((t) => t.name ?? ""),
+        );
+  const toolInput = scripted ? scripted.args : forced ? minimalInstance(forced.input_schema ?? { type: "object" }, { text: userText, strict: forced.strict === true }) : { text: userText };
+  const toolName = scripted?.name ?? tool;
+  const toolUse = toolName && (forced || !toolResult) ? { type: "tool_use", id: `toolu_${Date.now().toString(36)}`, name: toolName, input: toolInput } : undefined;
   const reply = toolResult ? `Tool said: ${textOf(toolResult.content)}` : d.words !== undefined ? Array.from({ length: d.words }, (_, i) => `w${i}`).join(" ") : `Echo: ${userText}`;
   let words = reply.split(/\s+/).filter(Boolean);
   let stop = toolUse ? "tool_use" : "end_turn";
@@ -133,6 +142,14 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     ...(searches ? { server_tool_use: { web_search_requests: searches } } : {}),
   };
   const id = `msg_fake${Date.now().toString(36)}`;
+  // Each search as Anthropic answers it: the server tool's call, then its result.
+  const searchBlocks = Array.from({ length: searches }, (_, i) => {
+    const callId = `srvtoolu_fake${i}${Date.now().toString(36)}`;
+    return [
+      { type: "server_tool_use", id: callId, name: "web_search", input: { query: userText || "fake query" } },
+      { type: "web_search_tool_result", tool_use_id: callId, content: [{ type: "web_search_result", url: "https://example.com/", title: "Example", encrypted_content: "e", page_age: null }] },
+    ];
+  });
   if (!body.stream) {
     if (d.malformed) {
       res.writeHead(200, { "content-type": "application/json" }).end('{"type": "message", "content": [');
@@ -144,7 +161,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
         type: "message",
         role: "assistant",
         model: body.model,
-        content: [...(thinking ? [{ type: "thinking", thinking, signature }] : []), toolUse ?? { type: "text", text: words.join(" ") }],
+        content: [...(thinking ? [{ type: "thinking", thinking, signature }] : []), ...searchBlocks.flat(), toolUse ?? { type: "text", text: words.join(" ") }],
         stop_reason: stop,
         stop_sequence: null,
         usage,
@@ -156,8 +173,8 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
   send("ping", {});
-  // With thinking on, the thinking block is index 0 and the answer index 1.
-  const at = thinking ? 1 : 0;
+  // With thinking on, the thinking block is index 0; then each search's two blocks; then the answer.
+  const at = (thinking ? 1 : 0) + searchBlocks.length * 2;
   if (thinking) {
     send("content_block_start", { index: 0, content_block: { type: "thinking", thinking: "", signature: "" } });
     const cut = thinking.indexOf(" ") + 1;
@@ -166,6 +183,14 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     send("content_block_delta", { index: 0, delta: { type: "signature_delta", signature } });
     send("content_block_stop", { index: 0 });
   }
+  searchBlocks.forEach(([call, result], i) => {
+    const index = (thinking ? 1 : 0) + i * 2;
+    send("content_block_start", { index, content_block: { ...call, input: {} } });
+    send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(call!.input) } });
+    send("content_block_stop", { index });
+    send("content_block_start", { index: index + 1, content_block: result });
+    send("content_block_stop", { index: index + 1 });
+  });
   if (toolUse) {
     send("content_block_start", { index: at, content_block: { ...toolUse, input: {} } });
     const json = JSON.stringify(toolUse.input);

@@ -143,8 +143,27 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
   return d;
 }
 
+/**
+ * `[[fake-call:NAME {"json": "arguments"}]]` in the prompt scripts an agent's turn: when a user turn
+ * is last and a tool of that name is offered, the fake calls it with those arguments (instead of the
+ * first tool with the user's text); after the tool's result it answers with what the tool said.
+ */
+const CALL = /\[\[fake-call:([\w.:-]+)\s*(\{[\s\S]*?\})?\]\]/g;
+
+export function scriptedCall(prompt: string, offered: readonly string[]): { name: string; args: unknown } | undefined {
+  for (const m of prompt.matchAll(CALL)) {
+    if (!offered.includes(m[1]!)) continue;
+    try {
+      return { name: m[1]!, args: JSON.parse(m[2] ?? "{}") as unknown };
+    } catch {
+      return { name: m[1]!, args: {} };
+    }
+  }
+  return undefined;
+}
+
 export function stripMarkers(text: string): string {
-  return text.replace(MARKER, "").trim();
+  return text.replace(MARKER, "").replace(CALL, "").trim();
 }
 
 const flakySeen = new Map<string, number>();

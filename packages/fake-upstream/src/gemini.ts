@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { minimalInstance } from "./schema-object.js";
-import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
+import { flakyStatus, parseDirectives, scriptedCall, stripMarkers, type Directives } from "./directives.js";
 import { sleep } from "./openai-chat.js";
 import { countTokens } from "./tokens.js";
 
@@ -222,7 +222,18 @@ async function generate(body: GenerateContentBody, model: string, stream: boolea
   const mode = body.toolConfig?.functionCallingConfig?.mode ?? "AUTO";
   const allowed = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
   const fn = last.role === "user" && !responses.length && mode !== "NONE" ? declarations.find((f) => !allowed?.length || allowed.includes(f.name ?? "")) : undefined;
-  const call = fn?.name ? { name: fn.name, args: mode === "ANY" && allowed?.length ? minimalInstance(fn.parameters, { text: userText, strict: true }) : { text: userText } } : undefined;
+  // A scripted call (`[[fake-call:NAME {…}]]`) of a declared function comes before the default pick.
+  const scripted = fn
+    ? scriptedCall(
+        contents.map((c) => textOf(c.parts)).join("\n"),
+        declarations.map((f) => f.name ?? ""),
+      )
+    : undefined;
+  const call = scripted
+    ? { name: scripted.name, args: scripted.args }
+    : fn?.name
+      ? { name: fn.name, args: mode === "ANY" && allowed?.length ? minimalInstance(fn.parameters, { text: userText, strict: true }) : { text: userText } }
+      : undefined;
   const json = g.responseMimeType === "application/json";
   let reply: string;
   if (responses.length) {

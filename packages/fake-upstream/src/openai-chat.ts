@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { flakyStatus, parseDirectives, stripMarkers, type Directives } from "./directives.js";
+import { flakyStatus, parseDirectives, scriptedCall, stripMarkers, type Directives } from "./directives.js";
 import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
@@ -111,13 +111,25 @@ function structuredReply(format: ReplyFormat, text: string): string {
  * result it answers with what the tool said; else it echoes. A structured `format` answers with
  * JSON for it instead. Reasoning comes first and counts against the completion limit, as at OpenAI.
  */
-export function planReply(model: string, messages: ChatMessage[], tool: ToolPick | undefined, limit: number | undefined, choices: number, format?: ReplyFormat): Plan {
+export function planReply(
+  model: string,
+  messages: ChatMessage[],
+  offeredTool: ToolPick | undefined,
+  limit: number | undefined,
+  choices: number,
+  format?: ReplyFormat,
+  offered: readonly string[] = [],
+): Plan {
   const prompt = messages.map((m) => textOf(m.content)).join("\n");
   const d = parseDirectives(model, prompt);
   const failWith = flakyStatus(d);
-  const last = messages.at(-1);
+  // The turn that decides the answer: system turns (which may follow the user's) say nothing new.
+  const last = messages.findLast((m) => m.role !== "system" && m.role !== "developer");
   const userText = stripMarkers(textOf([...messages].reverse().find((m) => m.role === "user")?.content));
-  const args = tool?.forced ? minimalInstance(tool.parameters ?? { type: "object" }, { text: userText, strict: tool.strict === true }) : { text: userText };
+  // A scripted call (`[[fake-call:NAME {…}]]`) of an offered tool comes before the default pick.
+  const scripted = scriptedCall(prompt, offered);
+  const tool = scripted ? { name: scripted.name, forced: false } : offeredTool;
+  const args = scripted ? scripted.args : tool?.forced ? minimalInstance(tool.parameters ?? { type: "object" }, { text: userText, strict: tool.strict === true }) : { text: userText };
   const toolCall =
     tool && (tool.forced || last?.role === "user") ? { id: `call_${Date.now().toString(36)}`, type: "function" as const, function: { name: tool.name, arguments: JSON.stringify(args) } } : undefined;
   const reply = format
@@ -171,7 +183,8 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   const model = body.model ?? "";
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
-  const plan = planReply(model, messages, chatTool(body), body.max_completion_tokens ?? body.max_tokens, choices, chatFormat(body.response_format));
+  const offered = (body.tools ?? []).map((t) => t.function?.name ?? "");
+  const plan = planReply(model, messages, chatTool(body), body.max_completion_tokens ?? body.max_tokens, choices, chatFormat(body.response_format), offered);
   const { d, toolCall, words, finish, reasoning, promptCount, completionTokens } = plan;
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;

@@ -16,6 +16,7 @@ interface ResponsesBody {
   store?: boolean;
   previous_response_id?: string | null;
   reasoning?: { effort?: string | null; summary?: string | null } | null;
+  max_tool_calls?: number | null;
   [k: string]: unknown;
 }
 
@@ -78,7 +79,8 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
       .end(JSON.stringify({ error: { message: "fake: the gateway must send store: false and no previous_response_id", type: "invalid_request_error", param: "store", code: null } }));
     return;
   }
-  const plan = planReply(model, messagesOf(body), responsesTool(body), body.max_output_tokens ?? undefined, 1, responsesFormat(body));
+  const offered = (body.tools ?? []).filter((t) => t.type === "function").map((t) => t.name ?? "");
+  const plan = planReply(model, messagesOf(body), responsesTool(body), body.max_output_tokens ?? undefined, 1, responsesFormat(body), offered);
   const { d, toolCall, words, reasoning } = plan;
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;
@@ -125,7 +127,11 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
   const messageId = id("msg");
   const message = (t: string, status: string) => ({ id: messageId, type: "message", status, role: "assistant", content: [{ type: "output_text", text: t, annotations: [], logprobs: [] }] });
   const call = toolCall && { id: id("fc"), type: "function_call", status: "completed", arguments: toolCall.function.arguments, call_id: toolCall.id, name: toolCall.function.name };
-  const output: Json[] = [...(reasoningItem ? [reasoningItem] : []), ...(call ? [call] : [message(text, "completed")])];
+  // The built-in web search runs up to twice (within max_tool_calls): each a web_search_call item, which OpenAI bills per call.
+  const searching = (body.tools ?? []).some((t) => typeof t.type === "string" && t.type.startsWith("web_search"));
+  const searchCount = searching ? Math.min(2, body.max_tool_calls ?? 2) : 0;
+  const searches: Json[] = Array.from({ length: searchCount }, () => ({ id: id("ws"), type: "web_search_call", status: "completed", action: { type: "search", query: "fake query" } }));
+  const output: Json[] = [...(reasoningItem ? [reasoningItem] : []), ...searches, ...(call ? [call] : [message(text, "completed")])];
   const final = shell(truncated ? "incomplete" : "completed", output, usage);
 
   if (!body.stream) {
@@ -145,6 +151,12 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
   if (reasoningItem) {
     send("response.output_item.added", { output_index: index, item: reasoningItem });
     send("response.output_item.done", { output_index: index, item: reasoningItem });
+    index++;
+  }
+  for (const search of searches) {
+    send("response.output_item.added", { output_index: index, item: { ...search, status: "in_progress" } });
+    send("response.web_search_call.completed", { item_id: search.id, output_index: index });
+    send("response.output_item.done", { output_index: index, item: search });
     index++;
   }
   if (call) {

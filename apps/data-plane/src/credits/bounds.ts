@@ -117,3 +117,6 @@ export function embeddingsInputBound(model: Pick<Model, "context_window">, input
 function capAtContext(model: Pick<Model, "context_window">, tokens: number): number {
   return model.context_window > 0 ? Math.min(tokens, model.context_window) : tokens;
 }
+
+/** Web searches a request may make when its tool sets no limit (`max_uses`, `max_tool_calls`): the limit is then sent, and held. */
+export const DEFAULT_WEB_SEARCHES = 5;

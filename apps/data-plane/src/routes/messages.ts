@@ -2,7 +2,7 @@ import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { maxTokenCostMinor } from "../credits/cost.js";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
@@ -41,7 +41,6 @@ interface MessagesRequest {
 const WEB_SEARCH = /^web_search_/;
 const WEB_FETCH = /^web_fetch_/;
 const CODE_EXECUTION = /^code_execution_/;
-export const DEFAULT_WEB_SEARCHES = 5;
 export const DEFAULT_WEB_FETCHES = 5;
 export const DEFAULT_FETCH_TOKENS = 20_000;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 import type { Request, Response } from "express";
+import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
@@ -11,7 +12,8 @@ import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
 import { translateFor } from "../translate/pairs/index.js";
-import { assistantTurn, historyItems, inputItems, responsesToChat } from "../translate/responses.js";
+import { assistantTurn, historyItems, inputItems, pricedSearches, responsesToChat, webSearchBound } from "../translate/responses.js";
+import { toolNames } from "../translate/namespaces.js";
 import { newId } from "../translate/responses-output.js";
 import { responsesRequestTexts, textsOf } from "../translate/texts.js";
 
@@ -59,8 +61,9 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   capability: "chat",
   parse: (input) => {
     const raw = parseBody(ResponsesBody, input) as ResponsesRequestBody;
-    // Checks every item now (a 400 naming it), before anything is held.
+    // Checks every item (and the search limit) now, a 400 naming it, before anything is held.
     responsesToChat(raw);
+    webSearchBound(raw);
     const instructionMessages = typeof raw.instructions === "string" && raw.instructions ? 1 : 0;
     return { raw, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
@@ -73,6 +76,8 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       // Called after prepare: covers the earlier turns sent with the new input.
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.withHistory.input)),
       audio: () => ({ input: mediaParts(r.withHistory.input).audio > 0, output: false }),
+      // Every search the web search tool may run (max_tool_calls), at the model's price per search.
+      ...(webSearchBound(raw) > 0 ? { perUseCostMinor: (m: Model) => pricedSearches(raw, m).searches * (m.web_search_price_minor ?? 0) } : {}),
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
       promptTexts: () => textsOf(responsesRequestTexts(r.withHistory)),
@@ -105,13 +110,22 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
         ? undefined
         : (response: Record<string, unknown>) =>
             ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(body.instructionMessages), assistantTurn(response)] });
-    const echo = { id: body.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw };
+    const echo = { id: body.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw, names: toolNames(raw.tools) };
     const routes = translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
     return serveChat(ctx, call, { routes, stream: raw.stream === true });
   },
 };
 
 export const responses = (ctx: DataPlaneContext) => handle(ctx, responsesRoute);
+
+/**
+ * GET /v1/responses without an id: the Responses API's WebSocket mode, which Codex tries first. Not
+ * offered (every answer goes through the HTTP pipeline that holds and bills it): a 426, on which
+ * Codex falls back to HTTP streaming at once (on a 404 it retries five times first).
+ */
+export const responsesWebSocket = async () => {
+  throw new GatewayError("websocket_not_supported", "The Responses API's WebSocket mode is not offered by this gateway; send POST /v1/responses (with stream: true for events).");
+};
 
 /** The stored responses belong to the `responses` route: a key scoped to other routes may not read or delete them. */
 function requireScope(res: Response): void {

@@ -1,10 +1,13 @@
+import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody } from "../providers/types.js";
 
 /**
  * Anthropic Messages request → OpenAI chat-completions request, for reaching OpenAI-shaped
- * providers through /v1/messages. Every field either maps or is refused with a 400 naming it:
- * nothing is dropped silently.
+ * providers through /v1/messages. Every field maps, is refused with a 400 naming it (when its
+ * absence would change the answer or the bill), or is left out and named in
+ * `x-gateway-dropped-params` (when it only tunes how Anthropic serves the request): nothing is
+ * dropped silently.
  */
 
 const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
@@ -49,6 +52,16 @@ function toolResultText(content: unknown, where: string): string {
 
 const UNSUPPORTED = ["top_k", "container", "mcp_servers", "service_tier"] as const;
 
+/**
+ * Fields that tune how Anthropic serves the request and mean nothing elsewhere, left out with a
+ * header: `context_management` (Anthropic clears old thinking or tool results server-side; without
+ * it the model reads the whole conversation, as the client sent it).
+ */
+const DROPPED = ["context_management"] as const;
+
+/** OpenAI's `user` takes at most 64 characters; a longer id (Claude Code's is JSON) goes as its digest, stable per user. */
+const userId = (id: string) => (id.length <= 64 ? id : createHash("sha256").update(id).digest("base64url"));
+
 /** How a Messages body meets a chat-completions deployment: whether its model reasons, and what was left out. */
 export interface ThroughChat {
   /** The model takes `reasoning_effort` (an OpenAI reasoning model, Gemini): `thinking` maps to it. */
@@ -61,33 +74,54 @@ export interface ThroughChat {
  * Anthropic's thinking as OpenAI's reasoning effort: a budget under 4,096 tokens is low, under
  * 16,384 medium, above high; adaptive thinking is medium. Disabled thinking asks for nothing.
  */
-function reasoningEffort(thinking: unknown): "low" | "medium" | "high" | undefined {
+function reasoningEffort(thinking: unknown, effort: unknown): "low" | "medium" | "high" | undefined {
   const t = thinking as { type?: unknown; budget_tokens?: unknown } | null;
   if (!t || typeof t !== "object" || t.type === "disabled") return undefined;
-  if (t.type === "adaptive") return "medium";
+  // Adaptive thinking follows `output_config.effort` (Claude Code sends high); max is OpenAI's high.
+  if (t.type === "adaptive") return effort === "low" || effort === "medium" || effort === "high" ? effort : effort === "max" ? "high" : "medium";
   if (t.type !== "enabled") throw bad("thinking.type", "'thinking.type' must be 'enabled', 'adaptive' or 'disabled'.");
   const budget = typeof t.budget_tokens === "number" ? t.budget_tokens : 0;
   return budget < 4_096 ? "low" : budget < 16_384 ? "medium" : "high";
+}
+
+function systemText(content: unknown, where: string): string {
+  return blocks(content, where)
+    .map((b, i) => {
+      if (b.type !== "text" || typeof b.text !== "string") throw bad(`${where}[${i}]`, `'${where}' blocks must be text.`);
+      return b.text;
+    })
+    .join("\n");
+}
+
+/** Anthropic's `output_config.format` (structured output) as the chat `response_format`. */
+function responseFormat(format: unknown): Record<string, unknown> | undefined {
+  if (format === undefined || format === null) return undefined;
+  const f = format as { type?: unknown; schema?: unknown };
+  if (f.type !== "json_schema" || typeof f.schema !== "object" || f.schema === null) throw bad("output_config.format", "'output_config.format' must be {type: 'json_schema', schema}.");
+  return { type: "json_schema", json_schema: { name: "output", schema: f.schema, strict: true } };
 }
 
 export function anthropicToOpenAI(body: Record<string, unknown>, through: ThroughChat = { reasons: false, dropped: [] }): ChatRequestBody {
   for (const f of UNSUPPORTED) {
     if (body[f] !== undefined && body[f] !== null) throw bad(f, `'${f}' has no equivalent on this model's provider and is not supported through /v1/messages for it.`);
   }
+  const drop = (f: string) => {
+    if (!through.dropped.includes(f)) through.dropped.push(f);
+  };
+  for (const f of DROPPED) if (body[f] !== undefined && body[f] !== null) drop(f);
+  const config = (body.output_config ?? {}) as { effort?: unknown; format?: unknown };
+  if (typeof config !== "object" || Array.isArray(config)) throw bad("output_config", "'output_config' must be an object.");
   const messages: Array<Record<string, unknown>> = [];
-  if (body.system !== undefined) {
-    const text = blocks(body.system, "system")
-      .map((b, i) => {
-        if (b.type !== "text" || typeof b.text !== "string") throw bad(`system[${i}]`, "'system' blocks must be text.");
-        return b.text;
-      })
-      .join("\n");
-    messages.push({ role: "system", content: text });
-  }
+  if (body.system !== undefined) messages.push({ role: "system", content: systemText(body.system, "system") });
   const input = body.messages as Array<{ role?: unknown; content?: unknown }>;
   input.forEach((m, i) => {
     const where = `messages[${i}].content`;
-    if (m.role !== "user" && m.role !== "assistant") throw bad(`messages[${i}].role`, `'messages[${i}].role' must be 'user' or 'assistant'.`);
+    if (m.role === "system") {
+      // A system turn inside the conversation (Claude Code sends its environment so): a chat system message where it stands.
+      messages.push({ role: "system", content: systemText(m.content, where) });
+      return;
+    }
+    if (m.role !== "user" && m.role !== "assistant") throw bad(`messages[${i}].role`, `'messages[${i}].role' must be 'user', 'assistant' or 'system'.`);
     const parts: Array<Record<string, unknown>> = [];
     const toolCalls: Array<Record<string, unknown>> = [];
     const toolResults: Array<Record<string, unknown>> = [];
@@ -132,15 +166,22 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
   });
 
   const out: ChatRequestBody = { model: String(body.model), messages, max_tokens: body.max_tokens as number };
-  const effort = reasoningEffort(body.thinking);
+  const effort = reasoningEffort(body.thinking, config.effort);
   if (effort && through.reasons) out.reasoning_effort = effort;
-  else if (effort && !through.dropped.includes("thinking")) through.dropped.push("thinking");
+  else if (effort) drop("thinking");
+  // Effort without thinking tunes Claude's thoroughness: a reasoning model's effort, else nothing to send.
+  if (config.effort !== undefined && !effort) {
+    if (through.reasons && (config.effort === "low" || config.effort === "medium" || config.effort === "high")) out.reasoning_effort = config.effort;
+    else drop("output_config.effort");
+  }
+  const format = responseFormat(config.format);
+  if (format) out.response_format = format;
   if (body.stream === true) out.stream = true;
   if (body.temperature !== undefined) out.temperature = body.temperature;
   if (body.top_p !== undefined) out.top_p = body.top_p;
   if (body.stop_sequences !== undefined) out.stop = body.stop_sequences;
   const meta = body.metadata as { user_id?: unknown } | undefined;
-  if (meta && typeof meta.user_id === "string") out.user = meta.user_id;
+  if (meta && typeof meta.user_id === "string") out.user = userId(meta.user_id);
   if (Array.isArray(body.tools)) {
     out.tools = (body.tools as Array<{ name?: unknown; description?: unknown; input_schema?: unknown; type?: unknown }>).map((t, i) => {
       if (t.type !== undefined && t.type !== "custom") throw bad(`tools[${i}].type`, `Server tool '${String(t.type)}' is not available for this model's provider.`);

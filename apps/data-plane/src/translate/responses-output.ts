@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { declared, type ToolNames } from "./namespaces.js";
 import type { GatewayError } from "@gateway/errors";
 import type { NormalizedUsage } from "../providers/types.js";
 
@@ -34,6 +35,8 @@ export interface ResponseEcho {
   createdAt: number;
   model: string;
   request: Json;
+  /** The request's namespace tools by their flattened names, to answer calls as the client declared them. */
+  names?: ToolNames;
 }
 
 export function shell(e: ResponseEcho, status: string, output: Json[], usage: Json | null, incomplete?: Json): Json {
@@ -75,7 +78,23 @@ export const messageItem = (id: string, text: string, status: string): Json => (
   content: [{ type: "output_text", text, annotations: [] }],
 });
 
-export const callItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ type: "function_call", id, call_id: callId, name, arguments: args, status });
+/** A web search the provider ran, as the Responses API reports one (OpenAI bills it per call). */
+export const searchItem = (id: string, query: string, status: string): Json => ({ type: "web_search_call", id, status, action: { type: "search", query } });
+
+/** The query of a search tool's JSON input (`{"query": …}`), empty when it has none. */
+export function searchQuery(input: string): string {
+  try {
+    const q = (JSON.parse(input || "{}") as { query?: unknown }).query;
+    return typeof q === "string" ? q : "";
+  } catch {
+    return "";
+  }
+}
+
+export function callItem(id: string, callId: string, name: string, args: string, status: string, names?: ToolNames): Json {
+  const d = declared(names, name);
+  return { type: "function_call", id, call_id: callId, name: d.name, ...(d.namespace !== undefined ? { namespace: d.namespace } : {}), arguments: args, status };
+}
 
 /** A chat completion as a Response object. */
 export function completionToResponse(openai: Json, usage: NormalizedUsage | undefined, e: ResponseEcho): Json {
@@ -85,7 +104,7 @@ export function completionToResponse(openai: Json, usage: NormalizedUsage | unde
   if (typeof message.content === "string" && message.content !== "") output.push(messageItem(newId("msg"), message.content, "completed"));
   for (const call of (Array.isArray(message.tool_calls) ? message.tool_calls : []) as Json[]) {
     const fn = (call.function ?? {}) as Json;
-    output.push(callItem(newId("fc"), String(call.id ?? newId("call")), String(fn.name ?? ""), typeof fn.arguments === "string" ? fn.arguments : "{}", "completed"));
+    output.push(callItem(newId("fc"), String(call.id ?? newId("call")), String(fn.name ?? ""), typeof fn.arguments === "string" ? fn.arguments : "{}", "completed", e.names));
   }
   const truncated = choice?.finish_reason === "length";
   return shell(e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
@@ -111,6 +130,7 @@ export class ResponsesStreamWriter {
   private message: { id: string; index: number; text: string } | undefined;
   private readonly calls = new Map<number | string, { id: string; index: number; callId: string; name: string; args: string }>();
   private readonly thoughts = new Map<number | string, { id: string; index: number; text: string; encrypted: string | undefined }>();
+  private readonly searches = new Map<number | string, { id: string; index: number; input: string }>();
   private items = 0;
   private truncated = false;
   private started = false;
@@ -147,12 +167,27 @@ export class ResponsesStreamWriter {
     if (this.calls.has(key)) return out;
     const call = { id: newId("fc"), index: this.items++, callId, name, args: "" };
     this.calls.set(key, call);
-    out += this.event("response.output_item.added", { output_index: call.index, item: callItem(call.id, call.callId, call.name, "", "in_progress") });
+    out += this.event("response.output_item.added", { output_index: call.index, item: callItem(call.id, call.callId, call.name, "", "in_progress", this.e.names) });
     return out;
   }
 
-  /** More arguments of a started call. */
+  /** A web search the provider runs itself (Anthropic's server tool); its query arrives by `args`. */
+  search(key: number | string): string {
+    let out = this.start();
+    if (this.searches.has(key)) return out;
+    const search = { id: newId("ws"), index: this.items++, input: "" };
+    this.searches.set(key, search);
+    out += this.event("response.output_item.added", { output_index: search.index, item: searchItem(search.id, "", "in_progress") });
+    return out + this.event("response.web_search_call.in_progress", { item_id: search.id, output_index: search.index });
+  }
+
+  /** More arguments of a started call (or the input of a started search). */
   args(key: number | string, delta: string): string {
+    const search = this.searches.get(key);
+    if (search) {
+      search.input += delta;
+      return "";
+    }
     const call = this.calls.get(key);
     if (!call || delta === "") return "";
     call.args += delta;
@@ -201,8 +236,9 @@ export class ResponsesStreamWriter {
   private output(): Json[] {
     const output: Json[] = new Array(this.items);
     if (this.message) output[this.message.index] = messageItem(this.message.id, this.message.text, "completed");
-    for (const c of this.calls.values()) output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed");
+    for (const c of this.calls.values()) output[c.index] = callItem(c.id, c.callId, c.name, c.args, "completed", this.e.names);
     for (const r of this.thoughts.values()) output[r.index] = reasoningItem(r.id, r.text, r.encrypted);
+    for (const q of this.searches.values()) output[q.index] = searchItem(q.id, searchQuery(q.input), "completed");
     return output;
   }
 
@@ -228,6 +264,8 @@ export class ResponsesStreamWriter {
         out += this.event("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [] } });
       } else if (item.type === "function_call") {
         out += this.event("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: item.arguments });
+      } else if (item.type === "web_search_call") {
+        out += this.event("response.web_search_call.completed", { item_id: id, output_index: index });
       } else if (item.type === "reasoning") {
         const text = ((item.summary as Json[])[0]?.text as string | undefined) ?? "";
         out += this.event("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text });

@@ -1,8 +1,8 @@
 import { GatewayError } from "@gateway/errors";
 import type { MessagesRequestBody, NormalizedUsage } from "../providers/types.js";
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
-import { chatResponseFormat, toolOutputText } from "./responses.js";
-import { callItem, messageItem, newId, reasoningItem, responsesUsage, shell, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
+import { callName, chatResponseFormat, functionTools, toolOutputText } from "./responses.js";
+import { callItem, messageItem, newId, reasoningItem, responsesUsage, searchItem, shell, searchQuery, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
 
 /**
  * OpenAI Responses API ⇄ Anthropic Messages API directly (not through the chat shape), for Anthropic
@@ -54,9 +54,11 @@ const blocks = (content: unknown, at: string): Json[] =>
 /**
  * A Responses request (already checked by responsesToChat) as a Messages request, and the name of
  * the tool that carries a structured answer (its input is the answer's text). `catalogMaxOutput`
- * is the model's output limit in the catalog, `max_tokens` when the request sets none.
+ * is the model's output limit in the catalog, `max_tokens` when the request sets none. Namespace
+ * tools go flattened; the web search tool becomes Anthropic's web search server tool with
+ * `webSearches` as its `max_uses` (0: the model has no price per search, and the tool is left out).
  */
-export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: MessagesRequestBody; structured: string | undefined } {
+export function responsesToMessages(raw: Json, catalogMaxOutput = 0, webSearches = 0): { body: MessagesRequestBody; structured: string | undefined } {
   const system: string[] = typeof raw.instructions === "string" && raw.instructions ? [raw.instructions] : [];
   const messages: Array<{ role: string; content: Json[] }> = [];
   // The Messages API wants alternating turns: consecutive same-role blocks share a turn.
@@ -86,7 +88,7 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: Me
         } catch {
           throw bad(`${at}.arguments`, `'${at}.arguments' must be JSON.`);
         }
-        push("assistant", [{ type: "tool_use", id: item.call_id, name: item.name, input }]);
+        push("assistant", [{ type: "tool_use", id: item.call_id, name: callName(item), input }]);
         break;
       }
       case "function_call_output":
@@ -110,17 +112,18 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0): { body: Me
   if (system.length) out.system = system.join("\n");
   if (raw.stream === true) out.stream = true;
   if (typeof raw.user === "string") out.metadata = { user_id: raw.user };
-  if (Array.isArray(raw.tools))
-    out.tools = (raw.tools as Json[]).map((t) => ({
-      name: t.name,
-      ...(typeof t.description === "string" ? { description: t.description } : {}),
-      input_schema: t.parameters ?? { type: "object", properties: {} },
-    }));
+  const tools: Json[] = (functionTools(raw.tools) ?? []).map((t) => ({
+    name: t.name,
+    ...(typeof t.description === "string" ? { description: t.description } : {}),
+    input_schema: t.parameters ?? { type: "object", properties: {} },
+  }));
+  if (webSearches > 0) tools.push({ type: "web_search_20250305", name: "web_search", max_uses: webSearches });
+  if (tools.length) out.tools = tools;
   const tc = raw.tool_choice;
   if (tc === "auto") out.tool_choice = { type: "auto" };
   else if (tc === "required") out.tool_choice = { type: "any" };
   else if (tc === "none") out.tool_choice = { type: "none" };
-  else if (isObject(tc) && typeof tc.name === "string") out.tool_choice = { type: "tool", name: tc.name };
+  else if (isObject(tc) && typeof tc.name === "string") out.tool_choice = { type: "tool", name: callName(tc) };
   const structured = structuredOutputTool({ model: out.model, messages: [], response_format: chatResponseFormat(raw.text) });
   if (structured) forceStructured(out, structured, tc !== undefined && tc !== null && tc !== "auto", "text.format.name");
   if (raw.parallel_tool_calls === false && out.tools) out.tool_choice = { ...((out.tool_choice as object) ?? { type: "auto" }), disable_parallel_tool_use: true };
@@ -146,7 +149,8 @@ export function messageToResponse(message: Json, usage: NormalizedUsage | undefi
     else if (b.type === "redacted_thinking") output.push(reasoningItem(newId("rs"), "", encodeThinking({ r: String(b.data ?? "") })));
     else if (b.type === "text") addText(String(b.text ?? ""));
     else if (b.type === "tool_use" && b.name === structured) addText(JSON.stringify(b.input ?? {}));
-    else if (b.type === "tool_use") output.push(callItem(newId("fc"), String(b.id), String(b.name ?? ""), JSON.stringify(b.input ?? {}), "completed"));
+    else if (b.type === "server_tool_use" && b.name === "web_search") output.push(searchItem(newId("ws"), searchQuery(JSON.stringify(b.input ?? {})), "completed"));
+    else if (b.type === "tool_use") output.push(callItem(newId("fc"), String(b.id), String(b.name ?? ""), JSON.stringify(b.input ?? {}), "completed", e.names));
   }
   const truncated = message.stop_reason === "max_tokens";
   return shell(e, truncated ? "incomplete" : "completed", output, responsesUsage(usage), truncated ? { reason: "max_output_tokens" } : undefined);
@@ -169,6 +173,7 @@ export function messagesStreamToResponses(w: ResponsesStreamWriter, structured: 
           return "";
         }
         if (b.type === "tool_use") return w.call(index, String(b.id), String(b.name ?? ""));
+        if (b.type === "server_tool_use" && b.name === "web_search") return w.search(index);
         return "";
       }
       case "content_block_delta": {

@@ -2,6 +2,8 @@ import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody } from "../providers/types.js";
 import { callItem, messageItem } from "./responses-output.js";
 import { SERVICE_TIER_REFUSAL, acceptedServiceTier } from "../http/body.js";
+import { DEFAULT_WEB_SEARCHES } from "../credits/bounds.js";
+import { flatName, flattenNamespace } from "./namespaces.js";
 
 /**
  * OpenAI Responses API requests: a Responses request becomes the chat request every provider
@@ -77,7 +79,7 @@ function chatMessages(input: unknown): Json[] {
       out.push({ role: role === "developer" ? "system" : role, content: role === "assistant" && Array.isArray(content) ? content.map((c) => c.text ?? "").join("") : content });
     } else if (type === "function_call") {
       if (typeof item.call_id !== "string" || typeof item.name !== "string") throw new GatewayError("invalid_request", `'${at}' needs 'call_id' and 'name'.`, { param: at });
-      const call = { id: item.call_id, type: "function", function: { name: item.name, arguments: typeof item.arguments === "string" ? item.arguments : "{}" } };
+      const call = { id: item.call_id, type: "function", function: { name: callName(item), arguments: typeof item.arguments === "string" ? item.arguments : "{}" } };
       // Consecutive calls are one assistant turn with several tool calls.
       const last = out.at(-1);
       if (last && last.role === "assistant" && Array.isArray(last.tool_calls)) (last.tool_calls as Json[]).push(call);
@@ -85,8 +87,9 @@ function chatMessages(input: unknown): Json[] {
     } else if (type === "function_call_output") {
       if (typeof item.call_id !== "string") throw new GatewayError("invalid_request", `'${at}.call_id' is required.`, { param: `${at}.call_id` });
       out.push({ role: "tool", tool_call_id: item.call_id, content: toolOutputText(item.output, `${at}.output`) });
-    } else if (type === "reasoning") {
-      // Reasoning items from an earlier answer: the chat shape has nowhere to put them.
+    } else if (type === "reasoning" || type === "web_search_call") {
+      // Reasoning and searches of an earlier answer: the chat shape has nowhere to put them (what a
+      // search found is in the answer's text that follows).
     } else {
       throw new GatewayError("invalid_request", `'${at}.type' '${String(type)}' is not supported (message, function_call, function_call_output).`, { param: `${at}.type` });
     }
@@ -94,14 +97,50 @@ function chatMessages(input: unknown): Json[] {
   return out;
 }
 
-/** Function tools in the chat shape (built-in tools have no chat equivalent). */
-function chatTools(tools: unknown): Json[] | undefined {
+/** A function call's name where namespaces do not exist (a namespaced call goes by its flattened name). */
+export const callName = (item: Json): string => (typeof item.namespace === "string" && item.namespace ? flatName(item.namespace, String(item.name)) : String(item.name));
+
+/** The Responses API's built-in web search tool, in each of its spellings (`web_search`, `web_search_preview`, dated). */
+const WEB_SEARCH_TOOL = /^web_search(?:_preview)?(?:_\d{4}_\d{2}_\d{2})?$/;
+export const isWebSearch = (t: unknown): boolean => isObject(t) && typeof t.type === "string" && WEB_SEARCH_TOOL.test(t.type);
+
+/**
+ * The most web searches a Responses request allows: 0 without the web search tool, else its
+ * `max_tool_calls` (which bounds every built-in tool call, and web search is the only built-in tool
+ * the gateway passes on), DEFAULT_WEB_SEARCHES when absent (and then sent, so the provider keeps
+ * to what the hold covers).
+ */
+export function webSearchBound(body: Json): number {
+  if (!Array.isArray(body.tools) || !body.tools.some(isWebSearch)) return 0;
+  const v = body.max_tool_calls;
+  if (v === undefined || v === null) return DEFAULT_WEB_SEARCHES;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1 || v > 1_000)
+    throw new GatewayError("invalid_request", "'max_tool_calls' must be an integer from 1 to 1000.", { param: "max_tool_calls" });
+  return v;
+}
+
+/**
+ * The request's tools as flat function tools in the Responses shape: namespace tools flattened
+ * (translate/namespaces.ts), web search left out (a provider reached through chat completions has no
+ * built-in search: the answer says so in x-gateway-dropped-params), other built-in tools refused.
+ */
+export function functionTools(tools: unknown): Json[] | undefined {
   if (tools === undefined || tools === null) return undefined;
   if (!Array.isArray(tools)) throw new GatewayError("invalid_request", "'tools' must be an array.", { param: "tools" });
-  return tools.map((t, i) => {
+  const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+  return tools.flatMap((t, i): Json[] => {
+    if (isObject(t) && t.type === "namespace") return flattenNamespace(t, `tools[${i}]`, bad);
+    if (isWebSearch(t)) return [];
     if (!isObject(t) || t.type !== "function" || typeof t.name !== "string") {
-      throw new GatewayError("invalid_request", `'tools[${i}]': only function tools ({type: "function", name, parameters}) are supported.`, { param: `tools[${i}]` });
+      throw bad(`tools[${i}]`, `'tools[${i}]': only function, namespace and web_search tools are supported.`);
     }
+    return [t];
+  });
+}
+
+/** Function tools in the chat shape. */
+function chatTools(tools: unknown): Json[] | undefined {
+  return functionTools(tools)?.map((t) => {
     return {
       type: "function",
       function: {
@@ -117,8 +156,24 @@ function chatTools(tools: unknown): Json[] | undefined {
 function chatToolChoice(choice: unknown): unknown {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === "string") return choice; // auto, none, required
-  if (isObject(choice) && choice.type === "function" && typeof choice.name === "string") return { type: "function", function: { name: choice.name } };
+  if (isObject(choice) && choice.type === "function" && typeof choice.name === "string") return { type: "function", function: { name: callName(choice) } };
   throw new GatewayError("invalid_request", "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.", { param: "tool_choice" });
+}
+
+const asksWebSearch = (body: Json): boolean => Array.isArray(body.tools) && body.tools.some(isWebSearch);
+
+/** What a provider reached through chat completions leaves out of a Responses request (x-gateway-dropped-params). */
+export const droppedThroughChat = (body: Json): string[] => (asksWebSearch(body) ? ["web_search"] : []);
+
+/**
+ * The searches a provider that searches itself (OpenAI, Anthropic) may run for this request: its
+ * bound when the catalog prices a search on the model, else 0 — the tool is then left out, as
+ * through chat completions, and `dropped` says so.
+ */
+export function pricedSearches(body: Json, model: { web_search_price_minor?: number | null }): { searches: number; dropped: string[] } {
+  if (!asksWebSearch(body)) return { searches: 0, dropped: [] };
+  if (model.web_search_price_minor === undefined || model.web_search_price_minor === null) return { searches: 0, dropped: ["web_search"] };
+  return { searches: webSearchBound(body), dropped: [] };
 }
 
 /** `text.format` as the chat `response_format`. */
@@ -174,8 +229,12 @@ export function responsesToChat(body: Json): ChatRequestBody {
   set("max_tokens", body.max_output_tokens);
   set("temperature", body.temperature);
   set("top_p", body.top_p);
-  set("tools", chatTools(body.tools));
-  set("tool_choice", chatToolChoice(body.tool_choice));
+  const tools = chatTools(body.tools);
+  // Only web search asked for: no tools at all (chat completions refuse an empty list).
+  if (tools?.length) {
+    chat.tools = tools;
+    set("tool_choice", chatToolChoice(body.tool_choice));
+  }
   if (chat.tools) set("parallel_tool_calls", body.parallel_tool_calls);
   set("response_format", chatResponseFormat(body.text));
   if (isObject(body.reasoning) && typeof body.reasoning.effort === "string") chat.reasoning_effort = body.reasoning.effort;

@@ -10,15 +10,20 @@ interface ResponsesUsage {
   output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
-/** The Responses API's usage (totals include cached input and reasoning output, as in chat). */
-export function normalizeResponsesUsage(u: ResponsesUsage | null | undefined): NormalizedUsage | undefined {
+/**
+ * The Responses API's usage (totals include cached input and reasoning output, as in chat). OpenAI
+ * bills each built-in web search per call: the `web_search_call` items of the output.
+ */
+export function normalizeResponsesUsage(u: ResponsesUsage | null | undefined, output?: unknown): NormalizedUsage | undefined {
   if (!u || typeof u !== "object") return undefined;
-  return normalizeOpenAIUsage({
+  const usage = normalizeOpenAIUsage({
     prompt_tokens: u.input_tokens,
     completion_tokens: u.output_tokens,
     prompt_tokens_details: u.input_tokens_details ?? null,
     completion_tokens_details: u.output_tokens_details ?? null,
   });
+  const searches = Array.isArray(output) ? output.filter((i) => (i as { type?: unknown } | null)?.type === "web_search_call").length : 0;
+  return usage && searches > 0 ? { ...usage, web_search_requests: searches } : usage;
 }
 
 /** Lifecycle events whose `response` object is rewritten for the client (model, store, previous_response_id). */
@@ -51,7 +56,7 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
     const r = json as { object?: unknown; output?: unknown; usage?: ResponsesUsage; status?: unknown; error?: { message?: unknown } | null } | null;
     if (!r || typeof r !== "object" || !Array.isArray(r.output)) throw new GatewayError("upstream_error", "The provider returned an invalid response.");
     if (r.status === "failed") throw new GatewayError("upstream_error", `The provider failed the response: ${String(r.error?.message ?? "unknown")}`);
-    return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage) };
+    return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage, r.output) };
   },
 
   streamParser: (publicModel: string) => responsesStreamParser(publicModel),
@@ -75,11 +80,13 @@ const plainResponsesEvents = plainText(
 
 function responsesStreamParser(publicModel: string): StreamParser {
   return (data: string): ParsedStreamEvent => {
-    const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; error?: { message?: unknown } | null }; message?: unknown }>(data);
+    const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; output?: unknown; error?: { message?: unknown } | null }; message?: unknown }>(
+      data,
+    );
     const type = String(ev.type ?? "");
     if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
     if (type === "response.completed" || type === "response.incomplete") {
-      const usage = normalizeResponsesUsage(ev.response?.usage);
+      const usage = normalizeResponsesUsage(ev.response?.usage, ev.response?.output);
       return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
     }
     if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);

@@ -1,0 +1,121 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { agentHome, claudePrint, codexExec, installAgents, type AgentRun } from "../support/agents.ts";
+import { createOrg } from "../support/orgs.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/**
+ * The coding agents themselves, unchanged, through the gateway: OpenAI's Codex CLI (`codex exec`,
+ * the Responses API with its namespace and web search tools, streamed) and Claude Code (`claude -p`,
+ * the Messages API with thinking, context management, system turns and its betas), each with its
+ * default configuration and only the base URL and a gateway key set, on models of every provider
+ * kind. Each run is a whole agent turn: the model (the fake provider, scripted by a
+ * `[[fake-call:…]]` marker in the prompt) calls the agent's own file-reading tool, the agent runs it
+ * and sends its result back, and the model answers with what the tool said. The file holds a fresh
+ * secret, so it can only reach the agent's output through a tool call and result that crossed the
+ * gateway both ways.
+ */
+
+let stack: Stack;
+let bin: string;
+let key: string;
+let work: string;
+let secret: string;
+
+beforeAll(async () => {
+  [bin, stack] = await Promise.all([installAgents(), startStack("agents")]);
+  const org = await createOrg(stack, { balanceMinor: 50_000_000, models: ["gw-gpt", "gw-claude", "gw-chat-mini", "gw-gemini"] });
+  key = org.secret;
+  await eventually(
+    async () => {
+      const r = await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await r.json()) as { data?: unknown[] };
+      return (body.data?.length ?? 0) >= 4 ? true : undefined;
+    },
+    15_000,
+    "the agents' models visible to the new org",
+  );
+  work = await mkdtemp(join(tmpdir(), "gw-agent-work-"));
+  secret = `secret-${randomBytes(6).toString("hex")}`;
+  await writeFile(join(work, "hello.txt"), `${secret}\n`);
+}, 600_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/**
+ * The agent's run was a whole tool turn: it exited 0 with the model's answer quoting the tool's
+ * result (the file's secret), and the provider requests that carried this run's marker (two at
+ * least: the call, then the result) all went to the model's provider; one carried the secret back.
+ */
+function expectToolTurn(r: AgentRun, marker: string, path: string) {
+  expect(r.stdout, `the agent exited ${r.code}: ${r.stderr}`).toContain("Tool said:");
+  expect(r.stdout).toContain(secret);
+  expect(r.code).toBe(0);
+  const sent = stack.fake.requests.filter((q) => JSON.stringify(q.body ?? "").includes(marker));
+  expect(sent.length).toBeGreaterThanOrEqual(2);
+  for (const s of sent) expect(s.path.startsWith(path)).toBe(true);
+  expect(sent.some((s) => JSON.stringify(s.body).includes(secret))).toBe(true);
+  return sent;
+}
+
+describe("Codex CLI (codex exec) through /v1/responses", () => {
+  // gw-gpt: OpenAI natively (namespace and web search tools as sent); gw-claude: Anthropic (tools
+  // flattened, web search as Anthropic's server tool); gw-chat-mini: an OpenAI-compatible chat server
+  // (flattened, web search left out); gw-gemini: Google's Gemini API.
+  for (const [model, path] of [
+    ["gw-gpt", "/v1/responses"],
+    ["gw-claude", "/v1/messages"],
+    ["gw-chat-mini", "/v1/chat/completions"],
+    ["gw-gemini", "/gemini/v1beta/models/"],
+  ] as const) {
+    it(`${model}: a turn that runs a command and answers with its output`, async () => {
+      const home = await agentHome();
+      const marker = `codex-${model}-${randomBytes(4).toString("hex")}`;
+      try {
+        const r = await codexExec(bin, { baseUrl: stack.baseUrl(), key, model, cwd: work, home: home.dir, prompt: `${marker} read the file [[fake-call:exec_command {"cmd":"cat hello.txt"}]]` });
+        expectToolTurn(r, marker, path);
+      } finally {
+        await home.remove();
+      }
+    }, 180_000);
+  }
+});
+
+describe("Claude Code (claude -p) through /v1/messages", () => {
+  // gw-claude: Anthropic natively; gw-gpt: OpenAI through chat completions (thinking as reasoning
+  // effort where the model reasons, context management left out, system turns in place); gw-gemini.
+  for (const [model, path] of [
+    ["gw-claude", "/v1/messages"],
+    ["gw-gpt", "/v1/chat/completions"],
+    ["gw-gemini", "/gemini/v1beta/models/"],
+  ] as const) {
+    it(`${model}: a turn that reads a file with the Read tool and answers with its content`, async () => {
+      const home = await agentHome();
+      const marker = `claude-${model}-${randomBytes(4).toString("hex")}`;
+      try {
+        const r = await claudePrint(bin, {
+          baseUrl: stack.baseUrl(),
+          key,
+          model,
+          cwd: work,
+          home: home.dir,
+          prompt: `${marker} read it [[fake-call:Read {"file_path":"${join(work, "hello.txt")}"}]]`,
+        });
+        const sent = expectToolTurn(r, marker, path);
+        // Claude Code's adaptive thinking at high effort, as each provider's own reasoning control.
+        const first = sent[0]!.body as Record<string, Record<string, unknown> | undefined>;
+        if (model === "gw-gpt") expect(first.reasoning_effort).toBe("high");
+        if (model === "gw-gemini") expect(first.generationConfig?.thinkingConfig).toBeDefined();
+      } finally {
+        await home.remove();
+      }
+    }, 180_000);
+  }
+});
