@@ -43,6 +43,7 @@ describe("chat completions through the official openai SDK", () => {
     for await (const m of client.models.list()) {
       expect(m.object).toBe("model");
       expect(m.owned_by).toBe("gateway");
+      if (m.id === "gw-gpt") expect(m).toMatchObject({ context_window: 400_000, max_output_tokens: 128_000 });
       ids.push(m.id);
     }
     expect(ids.sort()).toEqual(["gw-chat-large", "gw-chat-mini", "gw-claude", "gw-embed-small", "gw-gemini", "gw-gpt", "gw-image", "gw-video", "gw-video-edit", "gw-video-i2v", "gw-video-ref"]);

@@ -501,6 +501,8 @@ describe("/v1/messages native to an Anthropic deployment", () => {
     expect(all).toEqual(ids);
     expect(all).toContain("gw-claude");
     expect(page.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
+    // The catalog's limits, so an agent can size its request for a model id it does not know.
+    expect(page.data.find((m) => m.id === "gw-claude")).toMatchObject({ max_input_tokens: 200_000, max_tokens: 64_000, context_window: 200_000, max_output_tokens: 64_000 });
   });
 });
 
