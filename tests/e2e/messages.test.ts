@@ -106,6 +106,33 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
     expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { param: "anthropic-beta" } });
     expect(stack.fake.requests.length).toBe(before);
+
+    // A Claude model whose catalog prices the long context: the beta goes through, and a prompt past the threshold is priced as such.
+    await stack.applyCatalog({
+      models: [
+        {
+          id: "gw-claude-1m",
+          routes: ["chat", "messages"],
+          context_window: 1_000_000,
+          max_output_tokens: 1_000,
+          input_price_minor_per_mtok: 800_000,
+          output_price_minor_per_mtok: 4_000_000,
+          long_context_threshold_tokens: 200_000,
+          long_context_input_price_minor_per_mtok: 1_600_000,
+          long_context_output_price_minor_per_mtok: 6_000_000,
+          deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
+        },
+      ],
+    });
+    await stack.admin.EnableModels({ org: stack.demo.orgId, models: ["gw-claude-1m"] });
+    const beta = "interleaved-thinking-2025-05-14,context-1m-2025-08-07";
+    await eventually(
+      () => anthropic.messages.create({ model: "gw-claude-1m", max_tokens: 20, messages: [{ role: "user", content: "hello" }] }, { headers: { "anthropic-beta": beta } }),
+      15_000,
+      "gw-claude-1m",
+    );
+    const sent = [...stack.fake.requests].reverse().find((r) => r.path === "/v1/messages")!;
+    expect(sent.headers["anthropic-beta"]).toBe(beta);
   });
 
   it("refuses documents the provider would fetch and bill unbounded (file ids, URLs); inline documents go through", async () => {

@@ -18,6 +18,8 @@ export interface AdmissionRequest<C extends Capability> {
   modelId: string;
   /** Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on the hot path). */
   promptTokensBound: (model: Model) => number;
+  /** Prompt tokens the request's images count at most (part of the prompt bound): billed at least when a stream ends without the provider's usage. */
+  imageTokens?: (model: Model) => number;
   /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
   requestedOutput: number | undefined;
   /** Choices asked for (`n`): each may produce the whole output. */
@@ -147,6 +149,8 @@ export interface Bound {
   unitPriced?: boolean;
   /** Audio sent or asked for: its tokens held at the audio prices. */
   audio?: AudioUse;
+  /** Of the prompt, what its images count at most (the catalog's maximum per image). */
+  images?: number;
 }
 
 const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
@@ -162,7 +166,8 @@ function boundOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, g
   const asked = req.promptTokensBound(model) + grownBytes;
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
   const audio = req.audio?.();
-  return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}) };
+  const images = req.imageTokens?.(model) ?? 0;
+  return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}), ...(images > 0 ? { images } : {}) };
 }
 
 function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {

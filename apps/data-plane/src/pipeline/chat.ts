@@ -10,6 +10,7 @@ import type { Routed } from "../translate/pairs/index.js";
 import { attemptAll, upstreamFailure } from "./attempts.js";
 import type { Charge } from "./bill.js";
 import type { Call, Served } from "./route.js";
+import type { Bound } from "../admission/admit.js";
 import { OpenedStream } from "./stream.js";
 
 /** A chat-like request (chat completions, Messages, Responses) translated for its deployments. */
@@ -19,14 +20,20 @@ interface ChatServing {
 }
 
 /**
- * The charge for usage: the provider's; when it reported none, what was generated, counted, on top
- * of what it had reported so far (a stream's input and cache counts from its start, which a stream
- * that ended early has; the prompt estimated from the body otherwise).
+ * The charge for usage: the provider's. When it reported none (a stream the client left or the
+ * provider cut before its usage), at least what the provider would bill for what it did: what it
+ * had reported so far (a stream's input and cache counts from its start), else the prompt estimated
+ * from the body with every image at the catalog's maximum per image; the generated text, counted;
+ * and for a stream on a model the catalog prices reasoning for, the reasoning it may have done
+ * unseen before and between the visible tokens, at its bound — the output limit less what was seen
+ * (docs/billing.md, "Streams that end without usage").
  */
-function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generatedChars: () => number, reported?: NormalizedUsage): Charge {
-  const output = () => Math.max(reported?.output_tokens ?? 0, estimateCharTokens(generatedChars()));
-  const u =
-    usage ?? (reported ? { ...reported, output_tokens: output(), estimated: true } : { input_tokens: Math.ceil(bodyBytes / 4), output_tokens: output(), cached_input_tokens: 0, estimated: true });
+function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generatedChars: () => number, bound: Bound, stream: boolean, reported?: NormalizedUsage): Charge {
+  if (usage) return { usage, costMinor: costMinor(usage, model) };
+  const seen = Math.max(reported?.output_tokens ?? 0, estimateCharTokens(generatedChars()));
+  const hidden = stream && model.reasoning_price_minor_per_mtok !== undefined && !(reported?.reasoning_tokens ?? 0) ? Math.max(0, bound.output - seen) : 0;
+  const input = reported ?? { input_tokens: Math.ceil(bodyBytes / 4) + (bound.images ?? 0), cached_input_tokens: 0 };
+  const u: NormalizedUsage = { ...input, output_tokens: seen + hidden, ...(hidden > 0 ? { reasoning_tokens: hidden } : {}), estimated: true };
   return { usage: u, costMinor: costMinor(u, model) };
 }
 
@@ -63,7 +70,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       return opened;
     });
     if (planned.translation.dropped.length) locals(res).dropped = planned.translation.dropped;
-    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, stream.reported) };
+    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, call.bound, true, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
@@ -79,7 +86,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   const { target, translation: t } = planned;
   if (t.dropped.length) locals(res).dropped = t.dropped;
   const { body } = parsed;
-  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length);
+  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length, call.bound, false);
   const keep = t.shape.keep;
   return {
     kind: "answer",

@@ -34,6 +34,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
         }
         return chatPromptBound(m, bodyBytes, media);
       },
+      imageTokens: (m) => media.images * m.max_input_tokens_per_image,
       audio: () => ({ input: media.audio > 0, output: audioOut }),
       // Both limit fields set: the larger is held, and the one limit the provider gets.
       requestedOutput: askedOutput(body),

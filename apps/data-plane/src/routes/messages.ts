@@ -76,15 +76,21 @@ function billedServerTools(tools: unknown): { webSearches: number; fetchedTokens
 }
 
 /**
- * Betas the provider bills above the catalog's prices are refused, not forwarded: `context-1m-…`
- * opens a 1M-token window at premium rates past 200k tokens, which neither the prompt bound nor the
- * catalog's price covers.
+ * Betas go to Anthropic as sent, except those the provider bills above the catalog's prices:
+ * `context-1m-…` opens a 1M-token window at premium rates past 200k tokens. It is forwarded only
+ * for a model whose catalog prices that premium (long-context threshold and prices: the hold and the
+ * bill then take them above the threshold, docs/billing.md); elsewhere it is refused, not forwarded.
+ * The other betas change what the model may do, not what a token costs: what they enable that is
+ * billed apart (server tools, documents, cache lifetimes) is bounded or refused by field.
  */
-const UNPRICED_BETA = /(^|,)\s*context-1m-/i;
+const PRICED_BETA = /(^|,)\s*context-1m-/i;
 
-function refuseUnpricedBetas(beta: string | undefined): void {
-  if (beta && UNPRICED_BETA.test(beta)) {
-    throw new GatewayError("invalid_request", "The 'anthropic-beta' value 'context-1m-…' is not offered: its long-context prices are not in the gateway's catalog.", { param: "anthropic-beta" });
+function refuseUnpricedBetas(beta: string | undefined, model: Model): void {
+  const priced = (model.long_context_threshold_tokens ?? 0) > 0 && model.long_context_input_price_minor_per_mtok !== undefined && model.long_context_input_price_minor_per_mtok !== null;
+  if (beta && PRICED_BETA.test(beta) && !priced) {
+    throw new GatewayError("invalid_request", `The 'anthropic-beta' value 'context-1m-…' is not offered on '${model.id}': the gateway's catalog has no long-context prices for it.`, {
+      param: "anthropic-beta",
+    });
   }
 }
 
@@ -160,6 +166,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     return {
       modelId: raw.model,
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes, media),
+      imageTokens: (m) => media.images * m.max_input_tokens_per_image,
       audio: () => ({ input: media.audio > 0, output: false }),
       // The hold covers every search the web search tools allow, at the model's price per search.
       // Fetched content is prompt: held at the dearest price a prompt token has.
@@ -178,7 +185,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       req,
     } = call;
     const headers = messagesHeaders(req);
-    refuseUnpricedBetas(headers.beta);
+    refuseUnpricedBetas(headers.beta, model);
     // After the input guardrails, which may have masked `raw`.
     const routes = translateFor("messages", planned, { body: raw, headers, model });
     return serveChat(ctx, call, { routes, stream: raw.stream === true });

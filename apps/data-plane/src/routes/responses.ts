@@ -75,6 +75,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
       promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.withHistory.input)),
+      imageTokens: (m) => mediaParts(r.withHistory.input).images * m.max_input_tokens_per_image,
       audio: () => ({ input: mediaParts(r.withHistory.input).audio > 0, output: false }),
       // Every search the web search tool may run (max_tool_calls), at the model's price per search.
       ...(webSearchBound(raw) > 0 ? { perUseCostMinor: (m: Model) => pricedSearches(raw, m).searches * (m.web_search_price_minor ?? 0) } : {}),
