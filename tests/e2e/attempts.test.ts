@@ -196,6 +196,11 @@ describe("attempt records", () => {
     // Other suites' requests do not reach this stack: the fake provider's row is this org's.
     expect(fake).toEqual({ day: today, provider: "fake", attempts: 4, unserved: 2, provider_cost_minor: ledger.providerCost, absorbed_minor: ledger.absorbed });
 
+    // The same requests in the ledger's rollups, as the console's charts read them.
+    const spend = JSON.parse(await ctl("usage", "spend", "--org", org.orgId, "--from", from, "--to", to, "--by", "hour", "--json")) as AnyBody;
+    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.requests, 0)).toBe(3);
+    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(ledger.billed);
+
     const metrics = await (await fetch(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)).text();
     expect(metrics).toContain(`ledger_attempt_provider_cost_minor_total{provider="fake",payer="operator",service="ledger"} ${ledger.absorbed}`);
     expect(metrics).toContain(`ledger_upstream_attempts_total{provider="fake",outcome="timeout",service="ledger"} 1`);

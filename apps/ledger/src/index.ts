@@ -22,6 +22,8 @@ import { releaseLease } from "./rpc/release-lease.js";
 import { topUp } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
 import { costReport } from "./rpc/cost-report.js";
+import { spendSeries } from "./rpc/spend-series.js";
+import { listUsage } from "./rpc/list-usage.js";
 import { exportUsage } from "./rpc/export-usage.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
@@ -62,6 +64,8 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       ListHolds: listHolds(ctx),
       ExportUsage: exportUsage(ctx),
       CostReport: costReport(ctx),
+      SpendSeries: spendSeries(ctx),
+      ListUsage: listUsage(ctx),
     },
     {
       guard: callerGuard(

@@ -39,7 +39,8 @@ export function usageEvent(orgId: string, leaseId: string, costMinor: number, ov
 /**
  * What the billing team relies on, checked over every account: balance = top-ups − spend,
  * spend = sum of usage records, held = what leases still hold, every journal transaction sums to
- * zero and an org's journal sums to its balance. Returns the violations (empty when the books hold).
+ * zero, an org's journal sums to its balance, and the hourly rollups (the console's charts) are
+ * exactly the usage records summed. Returns the violations (empty when the books hold).
  */
 export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
   const r = await sql<{ problem: string }>`
@@ -59,7 +60,18 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
       LEFT JOIN (SELECT substr(account, 5) AS org_id, sum(amount_minor) AS s FROM journal_entries WHERE account LIKE 'org:%' GROUP BY 1) j USING (org_id)
       WHERE a.balance_minor <> coalesce(j.s, 0)
     UNION ALL
-    SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor`.execute(db);
+    SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor
+    UNION ALL
+    SELECT 'rollup ' || coalesce(r.org_id, u.org_id) || ' ' || coalesce(r.hour, u.hour) || ' ' || coalesce(r.key_id, u.key_id) || ' ' || coalesce(r.model, u.model)
+    FROM usage_rollups r
+    FULL JOIN (
+      SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
+        sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
+        sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed
+      FROM usage_records GROUP BY 1, 2, 3, 4
+    ) u USING (org_id, hour, key_id, model)
+    WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor)
+      IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed)`.execute(db);
   return r.rows.map((row) => row.problem);
 }
 

@@ -365,6 +365,47 @@ export interface CostReportResponse {
   providers: ProviderDayCost[];
   orgs: OrgMargin[];
 }
+/** One organization's usage per UTC hour or day (proto SpendSeriesRequest). */
+export interface SpendSeriesRequest {
+  org_id: string;
+  from_ms: number;
+  to_ms: number;
+  bucket: "hour" | "day";
+  group_by: "model" | "key" | "";
+}
+export interface SpendPoint {
+  bucket_start_ms: number;
+  /** The model id or key id ("" without group_by). */
+  group: string;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cache_creation_input_tokens: number;
+  reasoning_tokens: number;
+  cost_minor: number;
+  absorbed_minor: number;
+}
+export interface SpendSeriesResponse {
+  points: SpendPoint[];
+}
+/** One page of an organization's request log, newest first (proto ListUsageRequest); empty/0 filters match any. */
+export interface ListUsageRequest {
+  org_id: string;
+  key_id: string;
+  model: string;
+  route: string;
+  status: number;
+  from_ms: number;
+  to_ms: number;
+  limit: number;
+  cursor: string;
+}
+export interface ListUsageResponse {
+  records: UsageRecord[];
+  /** "" on the last page. */
+  next_cursor: string;
+}
 /** Window [from_ms, to_ms) in Unix milliseconds. */
 export interface ExportUsageRequest {
   org_id: string;
@@ -449,4 +490,6 @@ export type LedgerServiceMethods = {
   ListHolds: [ListHoldsRequest, ListHoldsResponse];
   ExportUsage: [ExportUsageRequest, ServerStream<UsagePage>];
   CostReport: [CostReportRequest, CostReportResponse];
+  SpendSeries: [SpendSeriesRequest, SpendSeriesResponse];
+  ListUsage: [ListUsageRequest, ListUsageResponse];
 };

@@ -9,6 +9,7 @@
  *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
  *   usage export --org ORG --from T --to T [--format csv|jsonl]   (the data on stdout, not one object)
  *   usage costs --from T --to T
+ *   usage spend --org ORG --from T --to T [--by hour|day] [--group model|key]
  *   journal tail [--from-start | --since T] [--count N]          (one JSON line per posting)
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
@@ -48,6 +49,9 @@ const USAGE = `usage: gatewayctl <command> [--json]
   usage costs --from T --to T      what upstream attempts cost in [from, to): per UTC day and provider
                                    (attempts, unserved, provider cost, absorbed by the operator) and per
                                    organization (billed, provider cost, absorbed, margin); docs/billing.md
+  usage spend --org ORG --from T --to T [--by hour|day] [--group model|key]
+                                   the organization's requests, tokens and cost per UTC hour or day
+                                   (default day), per model or key, from the ledger's rollups
   journal tail [--from-start | --since T] [--count N] [--nats URL]
                                    follows the ledger's journal: one JSON line per posting, until
                                    Ctrl-C (or N postings); by default only postings made from now on
@@ -155,6 +159,8 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     "from-start": { type: "boolean" },
     since: { type: "string" },
     count: { type: "string" },
+    by: { type: "string" },
+    group: { type: "string" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -318,6 +324,24 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       const providers = r.providers.map((p) => `${p.day}\t${p.provider}\tattempts ${p.attempts}\tunserved ${p.unserved}\tprovider cost ${p.provider_cost_minor}\tabsorbed ${p.absorbed_minor}`);
       const orgs = r.orgs.map((o) => `${o.org_id}\trequests ${o.requests}\tbilled ${o.billed_minor}\tprovider cost ${o.provider_cost_minor}\tabsorbed ${o.absorbed_minor}\tmargin ${o.margin_minor}`);
       return out.print({ providers: r.providers, orgs: r.orgs }, [...(providers.length ? providers : ["(no attempts)"]), "", ...orgs].join("\n"));
+    }
+    case "usage spend": {
+      if (pos.length > 0) throw new UsageError("usage spend takes --org, --from and --to, no positional arguments");
+      const fromMs = instantFlag(v.from, "--from");
+      const toMs = instantFlag(v.to, "--to");
+      if (fromMs >= toMs) throw new UsageError(`--from must be before --to (the window is [from, to)), got ${new Date(fromMs).toISOString()} and ${new Date(toMs).toISOString()}`);
+      const bucket = v.by ?? "day";
+      if (bucket !== "hour" && bucket !== "day") throw new UsageError(`--by must be hour or day, got '${bucket}'`);
+      const group = v.group ?? "";
+      if (group !== "" && group !== "model" && group !== "key") throw new UsageError(`--group must be model or key, got '${group}'`);
+      const c = clients();
+      const orgId = await existingOrgId(c, need(v.org, "--org"));
+      const { points } = await c.ledger.SpendSeries({ org_id: orgId, from_ms: fromMs, to_ms: toMs, bucket, group_by: group });
+      const lines = points.map(
+        (p) =>
+          `${new Date(p.bucket_start_ms).toISOString().slice(0, bucket === "day" ? 10 : 13)}${group ? `\t${p.group}` : ""}\trequests ${p.requests}\tinput ${p.input_tokens}\toutput ${p.output_tokens}\tcost ${p.cost_minor}`,
+      );
+      return out.print({ points }, lines.join("\n") || "(no usage)");
     }
     case "journal tail": {
       if (pos.length > 0) throw new UsageError("journal tail takes no positional arguments");

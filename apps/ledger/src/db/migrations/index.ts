@@ -9,6 +9,7 @@ import { batchedApply } from "./20261124000000-batched-apply.js";
 import { applyUsageFunction } from "./20261125000000-apply-usage-function.js";
 import { cacheReasoningTokens } from "./20261126000000-cache-reasoning-tokens.js";
 import { usageAttempts } from "./20261127000000-usage-attempts.js";
+import { usageRollups } from "./20261201000000-usage-rollups.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "20261125000000-apply-usage-function": applyUsageFunction,
   "20261126000000-cache-reasoning-tokens": cacheReasoningTokens,
   "20261127000000-usage-attempts": usageAttempts,
+  "20261201000000-usage-rollups": usageRollups,
 };

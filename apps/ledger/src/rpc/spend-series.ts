@@ -1,0 +1,39 @@
+import { GatewayError } from "@gateway/errors";
+import { sql } from "@gateway/db";
+import type { SpendPoint, SpendSeriesRequest, SpendSeriesResponse } from "@gateway/proto";
+import type { LedgerContext } from "../context.js";
+
+const HOUR_MS = 3_600_000;
+/** Longest window per bucket: a month of hours, thirteen months of days (a bounded answer: at most ~750 points per group). */
+const MAX_WINDOW_MS = { hour: 31 * 24 * HOUR_MS, day: 400 * 24 * HOUR_MS } as const;
+const GROUP_COLUMN = { model: sql.raw("model"), key: sql.raw("key_id"), "": sql.raw("''") } as const;
+
+/**
+ * One organization's usage per UTC hour or day, from usage_rollups (maintained by a trigger in the
+ * same transaction as the usage records, so as right as the ledger): one index range scan on
+ * (org_id, hour), whatever the number of records behind it.
+ */
+export function spendSeries(ctx: LedgerContext) {
+  return async (req: SpendSeriesRequest): Promise<SpendSeriesResponse> => {
+    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
+    if (req.bucket !== "hour" && req.bucket !== "day") throw new GatewayError("invalid_request", "bucket must be 'hour' or 'day'");
+    if (!(req.group_by in GROUP_COLUMN)) throw new GatewayError("invalid_request", "group_by must be 'model', 'key' or empty");
+    if (!Number.isSafeInteger(req.from_ms) || !Number.isSafeInteger(req.to_ms) || req.from_ms < 0 || req.from_ms >= req.to_ms) {
+      throw new GatewayError("invalid_request", "the window must have 0 <= from_ms < to_ms");
+    }
+    if (req.to_ms - req.from_ms > MAX_WINDOW_MS[req.bucket])
+      throw new GatewayError("invalid_request", `the window may span at most ${MAX_WINDOW_MS[req.bucket] / (24 * HOUR_MS)} days by ${req.bucket}`);
+    const from = new Date(Math.floor(req.from_ms / HOUR_MS) * HOUR_MS);
+    const to = new Date(req.to_ms);
+    const group = GROUP_COLUMN[req.group_by];
+    const rows = await sql<SpendPoint>`
+      SELECT (extract(epoch FROM date_trunc(${req.bucket}, hour, 'UTC')) * 1000)::bigint AS bucket_start_ms, ${group} AS "group",
+        sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens, sum(output_tokens)::bigint AS output_tokens,
+        sum(cached_input_tokens)::bigint AS cached_input_tokens, sum(cache_creation_input_tokens)::bigint AS cache_creation_input_tokens,
+        sum(reasoning_tokens)::bigint AS reasoning_tokens, sum(cost_minor)::bigint AS cost_minor, sum(absorbed_minor)::bigint AS absorbed_minor
+      FROM usage_rollups
+      WHERE org_id = ${req.org_id} AND hour >= ${from} AND hour < ${to}
+      GROUP BY 1, 2 ORDER BY 1, 2`.execute(ctx.db);
+    return { points: rows.rows.map((r) => ({ ...r, bucket_start_ms: Number(r.bucket_start_ms) })) };
+  };
+}
