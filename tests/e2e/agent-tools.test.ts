@@ -1,3 +1,4 @@
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
@@ -157,6 +158,18 @@ describe("built-in web search", () => {
     expect(lastSent("/v1/chat/completions").tools).toBeUndefined();
     expect(data.output_text).toBe("Echo: look it up");
     expect(searchLine(await usage(response.headers.get("x-gateway-trace-id")))).toBeUndefined();
+  });
+});
+
+describe("Claude Code's web search on /v1/messages", () => {
+  it("gw-gpt (chat completions): Anthropic's web search server tool is left out and the answer says so", async () => {
+    const anthropic = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: org.secret, maxRetries: 0 });
+    const { data, response } = await anthropic.messages
+      .create({ model: "gw-gpt", max_tokens: 200, tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 3 }], messages: [{ role: "user", content: "look it up" }] })
+      .withResponse();
+    expect(response.headers.get("x-gateway-dropped-params")).toBe("web_search");
+    expect(lastSent("/v1/chat/completions").tools).toBeUndefined();
+    expect(data.content).toEqual([{ type: "text", text: "Echo: look it up" }]);
   });
 });
 

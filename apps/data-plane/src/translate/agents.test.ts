@@ -75,6 +75,17 @@ describe("Claude Code's first request to a chat deployment", () => {
     expect(through.dropped).toEqual(["context_management"]);
   });
 
+  it("Claude Code's web search (Anthropic's server tool) is left out and named, like web search on /v1/responses", () => {
+    const through = { reasons: true, dropped: [] as string[] };
+    const chat = anthropicToOpenAI(
+      { model: "m", max_tokens: 100, tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }], tool_choice: { type: "auto" }, messages: [{ role: "user", content: "search" }] },
+      through,
+    );
+    expect(chat.tools).toBeUndefined();
+    expect(chat.tool_choice).toBeUndefined();
+    expect(through.dropped).toEqual(["web_search"]);
+  });
+
   it("on a model that does not reason: thinking and effort are left out and named", () => {
     const through = { reasons: false, dropped: [] as string[] };
     const chat = anthropicToOpenAI(claude, through);

@@ -183,14 +183,21 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
   const meta = body.metadata as { user_id?: unknown } | undefined;
   if (meta && typeof meta.user_id === "string") out.user = userId(meta.user_id);
   if (Array.isArray(body.tools)) {
-    out.tools = (body.tools as Array<{ name?: unknown; description?: unknown; input_schema?: unknown; type?: unknown }>).map((t, i) => {
+    const tools = (body.tools as Array<{ name?: unknown; description?: unknown; input_schema?: unknown; type?: unknown }>).flatMap((t, i) => {
+      // Anthropic's web search and fetch run at Anthropic: elsewhere the model answers without them (as on /v1/responses).
+      const serverTool = typeof t.type === "string" ? /^(web_search|web_fetch)_/.exec(t.type) : null;
+      if (serverTool) {
+        drop(serverTool[1]!);
+        return [];
+      }
       if (t.type !== undefined && t.type !== "custom") throw bad(`tools[${i}].type`, `Server tool '${String(t.type)}' is not available for this model's provider.`);
       if (typeof t.name !== "string") throw bad(`tools[${i}].name`, `'tools[${i}].name' is required.`);
-      return { type: "function", function: { name: t.name, ...(typeof t.description === "string" ? { description: t.description } : {}), parameters: t.input_schema ?? { type: "object" } } };
+      return [{ type: "function", function: { name: t.name, ...(typeof t.description === "string" ? { description: t.description } : {}), parameters: t.input_schema ?? { type: "object" } } }];
     });
+    if (tools.length) out.tools = tools;
   }
   const tc = body.tool_choice as { type?: unknown; name?: unknown; disable_parallel_tool_use?: unknown } | undefined;
-  if (tc) {
+  if (tc && out.tools) {
     if (tc.type === "auto") out.tool_choice = "auto";
     else if (tc.type === "any") out.tool_choice = "required";
     else if (tc.type === "none") out.tool_choice = "none";
