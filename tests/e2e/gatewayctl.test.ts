@@ -98,3 +98,14 @@ it("sets guardrails from a YAML file, and names the line of a mistake", async ()
   expect((await ctl("guardrails", "show", "guarded-org")).version).toBe(1);
   expect((await ctl("guardrails", "clear", "guarded-org")).rules).toEqual([]);
 });
+
+it("mints a one-time console sign-in link for an organization's member", async () => {
+  const org = await ctl("org", "create", "--name", "console-link-org");
+  const link = await ctl("console", "link", "--org", "console-link-org", "--email", "ops@example.com", "--role", "billing");
+  expect(link).toMatchObject({ member: { org_id: org.id, email: "ops@example.com", role: "billing" } });
+  expect(link.token).toMatch(/^gwl_/);
+  // Redeemed once by the console (here: the admin client), then refused.
+  await expect(stack.admin.RedeemSignInLink({ token: link.token })).resolves.toMatchObject({ member: { email: "ops@example.com" } });
+  await expect(stack.admin.RedeemSignInLink({ token: link.token })).rejects.toMatchObject({ code: "not_found" });
+  await expect(ctl("console", "link", "--org", "console-link-org", "--email", "ops@example.com", "--role", "owner")).rejects.toThrow(/--role must be/);
+});

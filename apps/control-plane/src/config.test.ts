@@ -16,7 +16,9 @@ describe("loadConfig: caller tokens and TLS", () => {
     expect(loadConfig({ ...base, CONTROL_PLANE_DATA_PLANE_TOKEN: " dp-old-token-0123456789 , dp-new-token-0123456789 " }).callerTokens).toEqual({
       admin: ["admin-token-0123456789"],
       "data-plane": ["dp-old-token-0123456789", "dp-new-token-0123456789"],
+      console: [],
     });
+    expect(loadConfig({ ...base, CONTROL_PLANE_CONSOLE_TOKEN: "console-token-0123456789" }).callerTokens.console).toEqual(["console-token-0123456789"]);
     expect(loadConfig(base)).toMatchObject({ callerTokens: { admin: ["admin-token-0123456789"], "data-plane": [] }, tls: undefined });
   });
 

@@ -23,6 +23,7 @@ import { unavailableWhenDbDown } from "@gateway/db";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
+import { createSignInLink, endConsoleSession, getConsoleSession, redeemSignInLink, removeConsoleMember } from "./rpc/console-links.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -115,6 +116,11 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       SetTrialPolicy: setTrialPolicy(ctx),
       SetGuardrails: setGuardrails(ctx),
       GetGuardrails: getGuardrails(ctx),
+      CreateSignInLink: createSignInLink(ctx),
+      RedeemSignInLink: redeemSignInLink(ctx),
+      GetConsoleSession: getConsoleSession(ctx),
+      EndConsoleSession: endConsoleSession(ctx),
+      RemoveConsoleMember: removeConsoleMember(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -109,6 +109,82 @@ describe("admin API", () => {
   });
 });
 
+describe("console sign-in links", () => {
+  it("are single use, stored only as their hash, and sign in the member with its role", async () => {
+    await admin.CreateOrg({ name: "console-org" });
+    const link = await admin.CreateSignInLink({ org: "console-org", email: "Ada@Example.com", role: "admin" });
+    expect(link.token).toMatch(/^gwl_[A-Za-z0-9_-]{43}$/);
+    expect(link.expires_at_ms - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(link.expires_at_ms - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const stored = await sql<Record<string, unknown>>`SELECT * FROM console_signin_links`.execute(cp.db);
+    expect(
+      stored.rows.some((r) =>
+        Object.values(r)
+          .map(String)
+          .some((v) => v.includes(link.token)),
+      ),
+    ).toBe(false);
+    expect(stored.rows.map((r) => r.token_hash)).toContain(sha(link.token));
+
+    // Two redeems at once: exactly one signs in.
+    const both = await Promise.allSettled([admin.RedeemSignInLink({ token: link.token }), admin.RedeemSignInLink({ token: link.token })]);
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(both.find((r) => r.status === "fulfilled")).toMatchObject({ value: { member: { org_id: link.member.org_id, email: "Ada@Example.com", role: "admin" } } });
+    await expect(admin.RedeemSignInLink({ token: link.token })).rejects.toMatchObject({ code: "not_found" });
+
+    // The same address (any case) is the same member: a new link can change its role.
+    const again = await admin.CreateSignInLink({ org: "console-org", email: "ada@example.com", role: "viewer" });
+    expect(again.member.id).toBe(link.member.id);
+    expect(await admin.RedeemSignInLink({ token: again.token })).toMatchObject({ member: { id: link.member.id, role: "viewer" } });
+  });
+
+  it("start server-side sessions that end on sign-out, after their idle or absolute expiry, and when the member is removed", async () => {
+    const start = async (email: string) => admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "console-org", email, role: "viewer" })).token });
+    const s = await start("carol@example.com");
+    expect(s.token).toMatch(/^gws_[A-Za-z0-9_-]{43}$/);
+    expect(s.idle_timeout_ms).toBe(30 * 60_000);
+    expect(s.expires_at_ms - Date.now()).toBeGreaterThan(11 * 3_600_000);
+    const stored = await sql<Record<string, unknown>>`SELECT * FROM console_sessions`.execute(cp.db);
+    expect(
+      stored.rows.some((r) =>
+        Object.values(r)
+          .map(String)
+          .some((v) => v.includes(s.token)),
+      ),
+    ).toBe(false);
+    expect(await admin.GetConsoleSession({ token: s.token })).toMatchObject({ token: "", member: { email: "carol@example.com", role: "viewer" } });
+
+    await admin.EndConsoleSession({ token: s.token });
+    await expect(admin.GetConsoleSession({ token: s.token })).rejects.toMatchObject({ code: "not_found" });
+
+    const idle = await start("carol@example.com");
+    await sql`UPDATE console_sessions SET last_seen_at = now() - interval '31 minutes' WHERE token_hash = ${sha(idle.token)}`.execute(cp.db);
+    await expect(admin.GetConsoleSession({ token: idle.token })).rejects.toMatchObject({ code: "not_found" });
+    const old = await start("carol@example.com");
+    await sql`UPDATE console_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha(old.token)}`.execute(cp.db);
+    await expect(admin.GetConsoleSession({ token: old.token })).rejects.toMatchObject({ code: "not_found" });
+
+    // Removed: the live session ends at once and an unused link no longer signs in.
+    const live = await start("dave@example.com");
+    const unused = await admin.CreateSignInLink({ org: "console-org", email: "dave@example.com", role: "viewer" });
+    expect(await admin.RemoveConsoleMember({ org: "console-org", email: "DAVE@example.com" })).toMatchObject({ email: "dave@example.com" });
+    await expect(admin.GetConsoleSession({ token: live.token })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.RedeemSignInLink({ token: unused.token })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.RemoveConsoleMember({ org: "console-org", email: "dave@example.com" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.GetConsoleSession({ token: "gws_forged" })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("refuse expired and unknown tokens, and bad roles or addresses", async () => {
+    const link = await admin.CreateSignInLink({ org: "console-org", email: "bob@example.com", role: "billing" });
+    await sql`UPDATE console_signin_links SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha(link.token)}`.execute(cp.db);
+    await expect(admin.RedeemSignInLink({ token: link.token })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.RedeemSignInLink({ token: "gwl_never-minted" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.CreateSignInLink({ org: "console-org", email: "bob@example.com", role: "owner" as never })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(admin.CreateSignInLink({ org: "console-org", email: "not an address", role: "viewer" })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(admin.CreateSignInLink({ org: "no-such-org", email: "x@example.com", role: "viewer" })).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
 describe("keys", () => {
   it("returns the secret once and stores only its hash", async () => {
     const org = await admin.CreateOrg({ name: "keys-org" });

@@ -40,6 +40,18 @@ describe("grants", () => {
     expect(mayCall("data-plane", "gateway.ledger.v1.LedgerService", "toString")).toBe(false);
     expect(mayCall("data-plane", "gateway.billing.v1.NewService", "Anything")).toBe(false);
     expect(mayCall("admin", "gateway.billing.v1.NewService", "Anything")).toBe(true);
+    // The console: its sessions and an organization's reads, nothing that moves money or keys.
+    expect(mayCall("console", "gateway.control.v1.AdminService", "GetConsoleSession")).toBe(true);
+    expect(mayCall("console", "gateway.ledger.v1.LedgerService", "SpendSeries")).toBe(true);
+    for (const [service, method] of [
+      ["gateway.control.v1.AdminService", "CreateSignInLink"],
+      ["gateway.control.v1.AdminService", "CreateKey"],
+      ["gateway.ledger.v1.LedgerService", "TopUp"],
+      ["gateway.ledger.v1.LedgerService", "AcquireLease"],
+      ["gateway.ledger.v1.LedgerService", "CostReport"],
+      ["gateway.control.v1.ControlService", "AuthenticateKey"],
+    ] as const)
+      expect(mayCall("console", service, method)).toBe(false);
   });
 
   it("the guard answers a missing or unknown token with unauthenticated_caller, a known caller outside its grants with caller_not_allowed", () => {

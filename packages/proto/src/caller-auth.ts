@@ -9,7 +9,7 @@ import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods }
  * method; every other identity only what {@link METHOD_GRANTS} gives it. The ledger and the
  * control-plane talk to each other over NATS only, so they hold no gRPC credentials.
  */
-export const CALLER_IDENTITIES = ["admin", "data-plane"] as const;
+export const CALLER_IDENTITIES = ["admin", "data-plane", "console"] as const;
 export type CallerIdentity = (typeof CALLER_IDENTITIES)[number];
 /** An identity whose methods are listed one by one. */
 export type ScopedIdentity = Exclude<CallerIdentity, "admin">;
@@ -20,7 +20,9 @@ type Grants<M> = { readonly [K in keyof M]?: readonly ScopedIdentity[] };
  * The methods each non-admin identity may call, per service. Deny by default: a method not listed
  * here — a new RPC included — is admin-only until it is granted here, and a service not listed
  * here is admin-only as a whole. The data-plane holds what its hot path and video jobs need: it
- * cannot top up, list holds, create keys or change the catalog.
+ * cannot top up, list holds, create keys or change the catalog. The console (docs/console.md)
+ * holds its sign-in and session calls and the ledger's reads it shows an organization; it always
+ * names the organization of the signed-in member, which the control-plane's session answers.
  */
 export const METHOD_GRANTS: {
   readonly "gateway.control.v1.ControlService": Grants<ControlServiceMethods>;
@@ -36,12 +38,18 @@ export const METHOD_GRANTS: {
     ClaimVideoJobs: ["data-plane"],
     UpdateVideoJob: ["data-plane"],
   },
-  "gateway.control.v1.AdminService": {},
+  "gateway.control.v1.AdminService": {
+    RedeemSignInLink: ["console"],
+    GetConsoleSession: ["console"],
+    EndConsoleSession: ["console"],
+  },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],
     ReleaseLease: ["data-plane"],
-    GetUsage: ["data-plane"],
-    GetCredits: ["data-plane"],
+    GetUsage: ["data-plane", "console"],
+    GetCredits: ["data-plane", "console"],
+    SpendSeries: ["console"],
+    ListUsage: ["console"],
   },
 };
 
@@ -219,14 +227,14 @@ export interface ServerCallerSettings {
 
 /**
  * The caller settings of a server whose variables start with `prefix` (the control-plane's and the
- * ledger's alike): `ADMIN_TOKEN` (required) and `DATA_PLANE_TOKEN`, comma-separated lists of tokens
+ * ledger's alike): `ADMIN_TOKEN` (required), `DATA_PLANE_TOKEN` and `CONSOLE_TOKEN`, comma-separated lists of tokens
  * of at least 16 characters; `UNAUTHENTICATED_CALLERS` (`data-plane` or unset); `TLS_CERT_FILE`,
  * `TLS_KEY_FILE`, `TLS_CLIENT_CA_FILE`. Every problem comes back as a "NAME: message" line.
  */
 export function serverCallerSettings(prefix: string, env: Record<string, string | undefined>): { settings: ServerCallerSettings; problems: string[] } {
   const problems: string[] = [];
   const tokens = (identity: CallerIdentity, required: boolean): string[] => {
-    const name = `${prefix}${identity === "admin" ? "ADMIN" : "DATA_PLANE"}_TOKEN`;
+    const name = `${prefix}${identity === "admin" ? "ADMIN" : identity === "console" ? "CONSOLE" : "DATA_PLANE"}_TOKEN`;
     const raw = env[name];
     if (raw === undefined) {
       if (required) problems.push(`${name}: required: at least 16 characters each`);
@@ -239,8 +247,8 @@ export function serverCallerSettings(prefix: string, env: Record<string, string 
     if (list.length === 0 || list.some((t) => t.length < 16)) problems.push(`${name}: at least 16 characters each`);
     return list;
   };
-  const callerTokens: CallerTokens = { admin: tokens("admin", true), "data-plane": tokens("data-plane", false) };
-  problems.push(...callerTokenProblems(callerTokens, { admin: `${prefix}ADMIN_TOKEN`, "data-plane": `${prefix}DATA_PLANE_TOKEN` }));
+  const callerTokens: CallerTokens = { admin: tokens("admin", true), "data-plane": tokens("data-plane", false), console: tokens("console", false) };
+  problems.push(...callerTokenProblems(callerTokens, { admin: `${prefix}ADMIN_TOKEN`, "data-plane": `${prefix}DATA_PLANE_TOKEN`, console: `${prefix}CONSOLE_TOKEN` }));
   const unauthenticated = env[`${prefix}UNAUTHENTICATED_CALLERS`];
   if (unauthenticated !== undefined && unauthenticated !== "data-plane") {
     problems.push(`${prefix}UNAUTHENTICATED_CALLERS: the only identity callers without credentials may be taken as is data-plane`);

@@ -365,6 +365,41 @@ export interface CostReportResponse {
   providers: ProviderDayCost[];
   orgs: OrgMargin[];
 }
+export interface CreateSignInLinkRequest {
+  /** Org id or name. */
+  org: string;
+  email: string;
+  role: "admin" | "billing" | "viewer";
+}
+export interface ConsoleMember {
+  id: string;
+  org_id: string;
+  email: string;
+  role: string;
+}
+export interface SignInLink {
+  /** Shown once; only its SHA-256 is stored. */
+  token: string;
+  expires_at_ms: number;
+  member: ConsoleMember;
+}
+export interface RedeemSignInLinkRequest {
+  token: string;
+}
+export interface ConsoleSession {
+  /** Set only when the session starts; only its SHA-256 is stored. */
+  token: string;
+  member: ConsoleMember;
+  expires_at_ms: number;
+  idle_timeout_ms: number;
+}
+export interface ConsoleSessionRequest {
+  token: string;
+}
+export interface RemoveConsoleMemberRequest {
+  org: string;
+  email: string;
+}
 /** One organization's usage per UTC hour or day (proto SpendSeriesRequest). */
 export interface SpendSeriesRequest {
   org_id: string;
@@ -480,6 +515,11 @@ export type AdminServiceMethods = {
   SetOrgTrial: [SetOrgTrialRequest, Org];
   SetOrgBudget: [SetOrgBudgetRequest, Org];
   SetTrialPolicy: [SetTrialPolicyRequest, TrialPolicy];
+  CreateSignInLink: [CreateSignInLinkRequest, SignInLink];
+  RedeemSignInLink: [RedeemSignInLinkRequest, ConsoleSession];
+  GetConsoleSession: [ConsoleSessionRequest, ConsoleSession];
+  EndConsoleSession: [ConsoleSessionRequest, ConsoleSession];
+  RemoveConsoleMember: [RemoveConsoleMemberRequest, ConsoleMember];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];

@@ -11,6 +11,7 @@
  *   usage costs --from T --to T
  *   usage spend --org ORG --from T --to T [--by hour|day] [--group model|key]
  *   journal tail [--from-start | --since T] [--count N]          (one JSON line per posting)
+ *   console link --org ORG --email E --role admin|billing|viewer
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
 import { readFileSync } from "node:fs";
@@ -52,6 +53,9 @@ const USAGE = `usage: gatewayctl <command> [--json]
   usage spend --org ORG --from T --to T [--by hour|day] [--group model|key]
                                    the organization's requests, tokens and cost per UTC hour or day
                                    (default day), per model or key, from the ledger's rollups
+  console link --org ORG --email E --role admin|billing|viewer
+                                   adds the console member (or sets its role) and prints a one-time
+                                   sign-in token: single use, 15 minutes (docs/console.md)
   journal tail [--from-start | --since T] [--count N] [--nats URL]
                                    follows the ledger's journal: one JSON line per posting, until
                                    Ctrl-C (or N postings); by default only postings made from now on
@@ -161,6 +165,8 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     count: { type: "string" },
     by: { type: "string" },
     group: { type: "string" },
+    email: { type: "string" },
+    role: { type: "string" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -342,6 +348,16 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
           `${new Date(p.bucket_start_ms).toISOString().slice(0, bucket === "day" ? 10 : 13)}${group ? `\t${p.group}` : ""}\trequests ${p.requests}\tinput ${p.input_tokens}\toutput ${p.output_tokens}\tcost ${p.cost_minor}`,
       );
       return out.print({ points }, lines.join("\n") || "(no usage)");
+    }
+    case "console link": {
+      if (pos.length > 0) throw new UsageError("console link takes --org, --email and --role, no positional arguments");
+      const role = need(v.role, "--role");
+      if (role !== "admin" && role !== "billing" && role !== "viewer") throw new UsageError(`--role must be admin, billing or viewer, got '${role}'`);
+      const link = await clients().admin.CreateSignInLink({ org: need(v.org, "--org"), email: need(v.email, "--email"), role });
+      return out.print(
+        { token: link.token, expires_at: new Date(link.expires_at_ms).toISOString(), member: link.member },
+        `${link.token}\t${link.member.email} (${link.member.role}) of ${link.member.org_id}\tsingle use, until ${new Date(link.expires_at_ms).toISOString()}`,
+      );
     }
     case "journal tail": {
       if (pos.length > 0) throw new UsageError("journal tail takes no positional arguments");

@@ -151,7 +151,37 @@ export interface GuardrailRulesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface ConsoleMembersTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: "admin" | "billing" | "viewer";
+  created_at: ColumnType<Date, Date | undefined, never>;
+  removed_at: Date | null;
+}
+
+export interface ConsoleSigninLinksTable {
+  /** Hex SHA-256 of the link's token (the token itself is never stored). */
+  token_hash: string;
+  member_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  member_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  last_seen_at: ColumnType<Date, Date | undefined, Date>;
+  expires_at: Date;
+  ended_at: Date | null;
+}
+
 export interface ControlDb {
+  console_sessions: ConsoleSessionsTable;
+  console_members: ConsoleMembersTable;
+  console_signin_links: ConsoleSigninLinksTable;
   guardrail_rules: GuardrailRulesTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;

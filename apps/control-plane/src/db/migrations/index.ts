@@ -13,6 +13,7 @@ import { deploymentCostPrice } from "./20261129000000-deployment-cost-price.js";
 import { videoIdempotency } from "./20261130000000-video-idempotency.js";
 import { longContextPrices } from "./20261201000000-long-context-prices.js";
 import { audioPrices } from "./20261202000000-audio-prices.js";
+import { consoleMembers } from "./20261203000000-console-members.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "20261130000000-video-idempotency": videoIdempotency,
   "20261201000000-long-context-prices": longContextPrices,
   "20261202000000-audio-prices": audioPrices,
+  "20261203000000-console-members": consoleMembers,
 };

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { GatewayError } from "@gateway/errors";
+import { sql } from "@gateway/db";
+import type { ConsoleMember, ConsoleSession, ConsoleSessionRequest, CreateSignInLinkRequest, RedeemSignInLinkRequest, RemoveConsoleMemberRequest, SignInLink } from "@gateway/proto";
+import type { ControlContext } from "../context.js";
+import { hashSecret, newId } from "../keys/secret.js";
+import { findOrg } from "../orgs.js";
+
+/** A sign-in link is good for 15 minutes and one use. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+/** A console session lasts 12 hours at most, and ends after 30 minutes unused. */
+export const SESSION_TTL_MS = 12 * 3_600_000;
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** A session's last use is written at most once a minute (each console call checks the session). */
+const SEEN_EVERY_MS = 60_000;
+const ROLES = new Set(["admin", "billing", "viewer"]);
+/** Loose on purpose (the address is the operator's word); bounded so it stays an identifier. */
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+const toMember = (r: { id: string; org_id: string; email: string; role: string }): ConsoleMember => ({ id: r.id, org_id: r.org_id, email: r.email, role: r.role });
+
+/**
+ * Adds the member (or changes its role, or brings a removed one back) and mints a one-time sign-in
+ * token for it: `gwl_` and 32 random bytes, of which only the SHA-256 is kept.
+ */
+export function createSignInLink(ctx: ControlContext) {
+  return async (req: CreateSignInLinkRequest): Promise<SignInLink> => {
+    const org = await findOrg(ctx.db, req.org);
+    const email = req.email.trim();
+    if (!EMAIL.test(email)) throw new GatewayError("invalid_request", `'${req.email}' is not an email address`);
+    if (!ROLES.has(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing or viewer, got '${req.role}'`);
+    const token = `gwl_${randomBytes(32).toString("base64url")}`;
+    const expiresAt = new Date(Date.now() + SIGN_IN_LINK_TTL_MS);
+    const member = await ctx.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("console_members")
+        .values({ id: newId("mem"), org_id: org.id, email, role: req.role, removed_at: null })
+        .onConflict((oc) => oc.expression(sql`org_id, lower(email)`).doUpdateSet({ role: req.role, removed_at: null }))
+        .returning(["id", "org_id", "email", "role"])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("console_signin_links")
+        .values({ token_hash: hashSecret(token), member_id: row.id, expires_at: expiresAt, used_at: null })
+        .execute();
+      return row;
+    });
+    return { token, expires_at_ms: expiresAt.getTime(), member: toMember(member) };
+  };
+}
+
+const sessionEnded = () => new GatewayError("not_found", "This console session has ended: sign in again.");
+
+/**
+ * Uses the link and starts a session for its member, in one transaction: one UPDATE marks the link
+ * used only if unused and unexpired, so two redeems of one token cannot both win. The session's
+ * token (`gws_` and 32 random bytes) goes to the browser; the control-plane keeps its SHA-256.
+ */
+export function redeemSignInLink(ctx: ControlContext) {
+  return async (req: RedeemSignInLinkRequest): Promise<ConsoleSession> => {
+    const refused = new GatewayError("not_found", "This sign-in link is not valid: it was used, has expired, or never existed. Ask for a new one.");
+    if (typeof req.token !== "string" || !req.token.startsWith("gwl_") || req.token.length > 100) throw refused;
+    return ctx.db.transaction().execute(async (trx) => {
+      const row = await sql<{ id: string; org_id: string; email: string; role: string }>`
+        UPDATE console_signin_links l SET used_at = now()
+        FROM console_members m
+        WHERE l.token_hash = ${hashSecret(req.token)} AND l.used_at IS NULL AND l.expires_at > now() AND m.id = l.member_id AND m.removed_at IS NULL
+        RETURNING m.id, m.org_id, m.email, m.role`.execute(trx);
+      const member = row.rows[0];
+      if (!member) throw refused;
+      const token = `gws_${randomBytes(32).toString("base64url")}`;
+      const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+      await trx
+        .insertInto("console_sessions")
+        .values({ token_hash: hashSecret(token), member_id: member.id, expires_at: expiresAt, ended_at: null })
+        .execute();
+      return { token, member: toMember(member), expires_at_ms: expiresAt.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+    });
+  };
+}
+
+/** The session's member while the session is live (not ended, within its absolute and idle expiry, member not removed). */
+export function getConsoleSession(ctx: ControlContext) {
+  return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
+    if (typeof req.token !== "string" || !req.token.startsWith("gws_") || req.token.length > 100) throw sessionEnded();
+    const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date; last_seen_at: Date }>`
+      SELECT m.id, m.org_id, m.email, m.role, s.expires_at, s.last_seen_at
+      FROM console_sessions s JOIN console_members m ON m.id = s.member_id
+      WHERE s.token_hash = ${hashSecret(req.token)} AND s.ended_at IS NULL AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_MS / 1000}) AND m.removed_at IS NULL`.execute(ctx.db);
+    const live = row.rows[0];
+    if (!live) throw sessionEnded();
+    if (Date.now() - live.last_seen_at.getTime() > SEEN_EVERY_MS) {
+      await ctx.db.updateTable("console_sessions").set({ last_seen_at: new Date() }).where("token_hash", "=", hashSecret(req.token)).execute();
+    }
+    return { token: "", member: toMember(live), expires_at_ms: live.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+  };
+}
+
+/** Sign-out: the session ends (idempotent for a session that already ended). */
+export function endConsoleSession(ctx: ControlContext) {
+  return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
+    if (typeof req.token !== "string" || !req.token.startsWith("gws_")) throw sessionEnded();
+    const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date }>`
+      UPDATE console_sessions s SET ended_at = coalesce(s.ended_at, now())
+      FROM console_members m
+      WHERE s.token_hash = ${hashSecret(req.token)} AND m.id = s.member_id
+      RETURNING m.id, m.org_id, m.email, m.role, s.expires_at`.execute(ctx.db);
+    const ended = row.rows[0];
+    if (!ended) throw sessionEnded();
+    return { token: "", member: toMember(ended), expires_at_ms: ended.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+  };
+}
+
+/** Removes a member: its sessions end and its unused links stop working at once. */
+export function removeConsoleMember(ctx: ControlContext) {
+  return async (req: RemoveConsoleMemberRequest): Promise<ConsoleMember> => {
+    const org = await findOrg(ctx.db, req.org);
+    return ctx.db.transaction().execute(async (trx) => {
+      const member = await trx
+        .updateTable("console_members")
+        .set({ removed_at: new Date() })
+        .where("org_id", "=", org.id)
+        .where(sql<boolean>`lower(email) = lower(${req.email.trim()})`)
+        .where("removed_at", "is", null)
+        .returning(["id", "org_id", "email", "role"])
+        .executeTakeFirst();
+      if (!member) throw new GatewayError("not_found", `'${req.email}' is not a console member of '${req.org}'`);
+      await trx.updateTable("console_sessions").set({ ended_at: new Date() }).where("member_id", "=", member.id).where("ended_at", "is", null).execute();
+      return toMember(member);
+    });
+  };
+}
