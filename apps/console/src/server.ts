@@ -1,0 +1,217 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Server } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { ERROR_CODES, GatewayError, type ErrorCode } from "@gateway/errors";
+import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type ConsoleMember, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+
+/**
+ * The console's server (docs/console.md): the built web app and a JSON API for it, over the
+ * control-plane (sign-in, sessions) and the ledger (an organization's spend and requests), as its
+ * own caller identity `console`. It never reads Postgres. Every API call acts for the organization
+ * of the signed-in member, which the control-plane's session answers; the browser holds only an
+ * HttpOnly session cookie, and every state-changing call needs the session's CSRF token from the same
+ * origin. Pages load no inline script and nothing from another origin (Content-Security-Policy).
+ */
+export interface ConsoleConfig {
+  host: string;
+  port: number;
+  controlPlaneAddr: string;
+  ledgerAddr: string;
+  /** This service's caller tokens at the control-plane and the ledger (identity `console`). */
+  controlPlaneToken: string;
+  ledgerToken: string;
+  /** Keys the CSRF tokens; every replica needs the same. */
+  secret: string;
+  /** Set the cookie's Secure flag (behind TLS). */
+  secureCookies: boolean;
+}
+
+export interface ConsoleServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const SESSION_COOKIE = "gw_console";
+const WEB = join(dirname(fileURLToPath(import.meta.url)), "web");
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const DAY_MS = 86_400_000;
+
+interface Signed {
+  member: ConsoleMember;
+  token: string;
+}
+
+function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+}
+
+const statusOf = (code: unknown) => (typeof code === "string" && code in ERROR_CODES ? ERROR_CODES[code as ErrorCode].http : 502);
+
+export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
+  const control: TypedClient<AdminServiceMethods> = createClient(adminService(), config.controlPlaneAddr, { timeoutMs: 5_000, metadata: bearer(config.controlPlaneToken) });
+  const ledger: TypedClient<LedgerServiceMethods> = createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken) });
+  const csrfOf = (sessionToken: string) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url");
+  const signed = (res: Response) => res.locals.signed as Signed;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use((_req, res, next) => {
+    res.setHeader("content-security-policy", CSP);
+    res.setHeader("x-content-type-options", "nosniff");
+    res.setHeader("referrer-policy", "no-referrer");
+    res.setHeader("cross-origin-opener-policy", "same-origin");
+    next();
+  });
+  // A state-changing request from another site is refused before anything else (no cookie is trusted for it).
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const site = req.headers["sec-fetch-site"];
+    const origin = req.headers.origin;
+    if ((site !== undefined && site !== "same-origin") || (origin !== undefined && origin !== `http${config.secureCookies ? "s" : ""}://${req.headers.host}`)) {
+      res.status(403).json({ error: { message: "Cross-site requests are refused.", code: "forbidden" } });
+      return;
+    }
+    next();
+  });
+
+  // Sign-in by link: the GET only shows a button (mail scanners open links; only a person's POST uses the token).
+  app.get("/signin", (_req, res) => res.sendFile(join(WEB, "signin.html")));
+  app.post("/signin", express.urlencoded({ extended: false, limit: "1kb" }), async (req, res) => {
+    const token = typeof req.body?.token === "string" ? req.body.token : "";
+    try {
+      const session = await control.RedeemSignInLink({ token });
+      const flags = `HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor((session.expires_at_ms - Date.now()) / 1000)}${config.secureCookies ? "; Secure" : ""}`;
+      res.setHeader("set-cookie", `${SESSION_COOKIE}=${encodeURIComponent(session.token)}; ${flags}`);
+      res.redirect(303, "/");
+    } catch (err) {
+      res
+        .status(statusOf((err as { code?: unknown }).code))
+        .type("text/plain")
+        .send(err instanceof Error ? err.message : "Sign-in failed.");
+    }
+  });
+
+  const requireSession = async (req: Request, res: Response, next: NextFunction) => {
+    const token = cookieOf(req, SESSION_COOKIE);
+    try {
+      if (!token) throw new GatewayError("missing_api_key", "Sign in first.");
+      const session = await control.GetConsoleSession({ token });
+      res.locals.signed = { member: session.member, token } satisfies Signed;
+      next();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const status = code === "not_found" || code === "missing_api_key" ? 401 : statusOf(code);
+      if (req.path.startsWith("/api/"))
+        res.status(status).json({ error: { message: status === 401 ? "Sign in first." : "The console cannot reach the gateway right now.", code: status === 401 ? "unauthenticated" : String(code) } });
+      else res.redirect(303, "/signin");
+    }
+  };
+  // Every state-changing API call carries the session's CSRF token.
+  const requireCsrf = (req: Request, res: Response, next: NextFunction) => {
+    const given = Buffer.from(String(req.headers["x-csrf-token"] ?? ""));
+    const expected = Buffer.from(csrfOf(signed(res).token));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.status(403).json({ error: { message: "Missing or wrong CSRF token.", code: "forbidden" } });
+      return;
+    }
+    next();
+  };
+  const api = (fn: (req: Request, res: Response) => Promise<unknown>) => async (req: Request, res: Response) => {
+    res.setHeader("cache-control", "no-store");
+    try {
+      res.json(await fn(req, res));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      res.status(statusOf(code)).json({ error: { message: err instanceof Error ? err.message : "failed", code: typeof code === "string" ? code : "internal_error" } });
+    }
+  };
+
+  app.get("/", requireSession, (_req, res) => res.sendFile(join(WEB, "index.html")));
+  app.use("/assets", express.static(WEB, { index: false, fallthrough: false }));
+
+  app.get(
+    "/api/session",
+    requireSession,
+    api(async (_req, res) => ({ member: signed(res).member, csrf_token: csrfOf(signed(res).token) })),
+  );
+  app.get(
+    "/api/overview",
+    requireSession,
+    api(async (req, res) => {
+      const org = signed(res).member.org_id;
+      const days = Math.min(Math.max(Number.parseInt(String(req.query.days ?? "7"), 10) || 7, 1), 90);
+      const to = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+      const [credits, series] = await Promise.all([
+        ledger.GetCredits({ org_id: org }),
+        ledger.SpendSeries({ org_id: org, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: "model" }),
+      ]);
+      return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points };
+    }),
+  );
+  app.get(
+    "/api/requests",
+    requireSession,
+    api(async (req, res) => {
+      const q = req.query as Record<string, string | undefined>;
+      const page = await ledger.ListUsage({
+        org_id: signed(res).member.org_id,
+        key_id: q.key ?? "",
+        model: q.model ?? "",
+        route: q.route ?? "",
+        status: Number.parseInt(q.status ?? "0", 10) || 0,
+        from_ms: 0,
+        to_ms: 0,
+        limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200),
+        cursor: q.cursor ?? "",
+      });
+      return { data: page.records, next_cursor: page.next_cursor || null };
+    }),
+  );
+  app.get(
+    "/api/requests/:id",
+    requireSession,
+    api(async (req, res) => {
+      // The ledger answers only the member's organization: another organization's request is as absent as one that never was.
+      return ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 });
+    }),
+  );
+  app.post(
+    "/api/signout",
+    requireSession,
+    requireCsrf,
+    api(async (_req, res) => {
+      await control.EndConsoleSession({ token: signed(res).token });
+      res.setHeader("set-cookie", `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${config.secureCookies ? "; Secure" : ""}`);
+      return { signed_out: true };
+    }),
+  );
+  app.use((_req, res) => res.status(404).json({ error: { message: "Not found.", code: "not_found" } }));
+
+  return new Promise((resolve) => {
+    const server: Server = app.listen(config.port, config.host, () => {
+      const addr = server.address();
+      const port = typeof addr === "object" && addr ? addr.port : config.port;
+      resolve({
+        url: `http://${config.host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            control.close();
+            ledger.close();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** A CSRF key for a single replica when none is configured. */
+export const randomSecret = () => randomBytes(32).toString("base64url");

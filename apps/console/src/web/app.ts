@@ -1,0 +1,106 @@
+/**
+ * The overview page: the organization's credits, spend per hour by model (uPlot, loaded before this
+ * script), and its request log, newest first, a page at a time. Everything comes from the console's
+ * JSON API; the session cookie is HttpOnly, and the sign-out POST carries the session's CSRF token.
+ */
+declare const uPlot: new (opts: unknown, data: unknown, target: HTMLElement) => unknown;
+
+interface Point {
+  bucket_start_ms: number;
+  group: string;
+  cost_minor: number;
+}
+interface UsageRow {
+  request_id: string;
+  created_at_ms: number;
+  model: string;
+  route: string;
+  status: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_minor: number;
+}
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const credits = (minor: number) => (minor / 1_000_000).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+let csrf = "";
+
+async function getJson<T>(path: string): Promise<T> {
+  const r = await fetch(path, { credentials: "same-origin" });
+  if (r.status === 401) {
+    location.assign("/signin");
+    throw new Error("signed out");
+  }
+  if (!r.ok) throw new Error(`${path}: ${r.status}`);
+  return (await r.json()) as T;
+}
+
+function row(cells: string[]): HTMLTableRowElement {
+  const tr = document.createElement("tr");
+  for (const c of cells) {
+    const td = document.createElement("td");
+    td.textContent = c;
+    tr.append(td);
+  }
+  return tr;
+}
+
+let cursor: string | null = null;
+async function loadRequests(): Promise<void> {
+  const page = await getJson<{ data: UsageRow[]; next_cursor: string | null }>(`/api/requests?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  for (const r of page.data) {
+    $("requests").append(row([new Date(r.created_at_ms).toLocaleString(), r.request_id, r.model, r.route, String(r.status), `${r.input_tokens} / ${r.output_tokens}`, credits(r.cost_minor)]));
+  }
+  cursor = page.next_cursor;
+  $("more").hidden = cursor === null;
+}
+
+function chart(points: Point[]): void {
+  const times = [...new Set(points.map((p) => p.bucket_start_ms))].sort((a, b) => a - b);
+  const models = [...new Set(points.map((p) => p.group))].sort();
+  const at = new Map(times.map((t, i) => [t, i]));
+  const series = models.map((m) => {
+    const ys: number[] = new Array(times.length).fill(0);
+    for (const p of points) if (p.group === m) ys[at.get(p.bucket_start_ms)!] = p.cost_minor / 1_000_000;
+    return ys;
+  });
+  const palette = ["#0b5cad", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
+  const width = Math.max(300, $("chart").clientWidth);
+  new uPlot(
+    { width, height: 240, series: [{}, ...models.map((m, i) => ({ label: m, stroke: palette[i % palette.length], width: 2 }))], axes: [{}, { label: "credits" }] },
+    [times.map((t) => t / 1000), ...series],
+    $("chart"),
+  );
+  if (times.length === 0) $("chart").textContent = "No spend in the last 7 days.";
+}
+
+async function main(): Promise<void> {
+  const session = await getJson<{ member: { email: string; role: string; org_id: string }; csrf_token: string }>("/api/session");
+  csrf = session.csrf_token;
+  $("who").textContent = `${session.member.email} (${session.member.role}) · ${session.member.org_id}`;
+  const overview = await getJson<{ credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number }; points: Point[] }>("/api/overview?days=7");
+  const dl = $("credits");
+  for (const [label, v] of [
+    ["Balance", overview.credits.balance_minor],
+    ["Held", overview.credits.held_minor],
+    ["Spent this month", overview.credits.month_spent_minor],
+    ["Spent in all", overview.credits.spent_minor],
+  ] as const) {
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.textContent = credits(v);
+    dd.dataset.minor = String(v);
+    dl.append(dt, dd);
+  }
+  chart(overview.points);
+  await loadRequests();
+  document.body.dataset.ready = "true";
+}
+
+$("more").addEventListener("click", () => void loadRequests());
+$("signout").addEventListener("click", async () => {
+  await fetch("/api/signout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf } });
+  location.assign("/signin");
+});
+void main();

@@ -1,0 +1,147 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConsole, type ConsoleServer } from "@gateway/console";
+import { eventually } from "@gateway/testing";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import type { AnyBody, UsageBody } from "../support/api.ts";
+
+/**
+ * The console's server over a real stack (docs/console.md): sign-in by a one-time link, the
+ * session cookie's flags, the organization's requests as `GET /v1/usage` bills them, one
+ * organization's member unable to open another's request, and the refusals that keep a session
+ * from being used by another site (cross-site POST, missing CSRF token). The console calls the
+ * control-plane and the ledger as its own caller identity, `console`.
+ */
+const CONSOLE_TOKENS = { control: "test-console-control-token-0123", ledger: "test-console-ledger-token-0123" };
+let stack: Stack;
+let console_: ConsoleServer;
+let org: TestOrg;
+
+beforeAll(async () => {
+  stack = await startStack("console", { serviceEnv: { CONTROL_PLANE_CONSOLE_TOKEN: CONSOLE_TOKENS.control, LEDGER_CONSOLE_TOKEN: CONSOLE_TOKENS.ledger } });
+  console_ = await startConsole({
+    host: "127.0.0.1",
+    port: 0,
+    controlPlaneAddr: `127.0.0.1:${stack.control.grpcPort}`,
+    ledgerAddr: `127.0.0.1:${stack.ledger().grpcPort}`,
+    controlPlaneToken: CONSOLE_TOKENS.control,
+    ledgerToken: CONSOLE_TOKENS.ledger,
+    secret: "test-console-csrf-secret",
+    secureCookies: false,
+  });
+  org = await createOrg(stack, { balanceMinor: 5_000_000 });
+});
+
+afterAll(async () => {
+  await console_?.close();
+  await stack?.stop();
+});
+
+/** Signs a member of `orgId` in by a fresh link, as a person would: GET shows the button, the POST uses the token. */
+async function signIn(orgId: string, role: "admin" | "billing" | "viewer" = "admin"): Promise<{ cookie: string; setCookie: string }> {
+  const link = await stack.admin.CreateSignInLink({ org: orgId, email: `${role}-${orgId}@example.com`, role });
+  const page = await fetch(`${console_.url}/signin?token=${link.token}`);
+  expect(page.status).toBe(200);
+  const r = await fetch(`${console_.url}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: console_.url, "sec-fetch-site": "same-origin" },
+    body: `token=${encodeURIComponent(link.token)}`,
+  });
+  expect(r.status).toBe(303);
+  expect(r.headers.get("location")).toBe("/");
+  const setCookie = r.headers.get("set-cookie") ?? "";
+  return { cookie: setCookie.split(";")[0]!, setCookie };
+}
+
+const get = async (path: string, cookie?: string): Promise<{ status: number; body: AnyBody; headers: Headers }> => {
+  const r = await fetch(`${console_.url}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+  const text = await r.text();
+  return { status: r.status, body: r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, headers: r.headers };
+};
+
+describe("sign-in and the session", () => {
+  it("signs in by a one-time link into an HttpOnly, SameSite=Strict session; the link works once", async () => {
+    const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "once@example.com", role: "viewer" });
+    const post = (token: string) =>
+      fetch(`${console_.url}/signin`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}` });
+    const first = await post(link.token);
+    expect(first.status).toBe(303);
+    const flags = first.headers.get("set-cookie")!;
+    expect(flags).toMatch(/^gw_console=gws_[A-Za-z0-9_-]{43};/);
+    expect(flags).toContain("HttpOnly");
+    expect(flags).toContain("SameSite=Strict");
+    expect(flags).toContain("Path=/");
+    expect(flags).not.toContain("Secure"); // plain HTTP here; Secure behind TLS (CONSOLE_PUBLIC_URL https://…)
+    expect((await post(link.token)).status).toBe(404);
+
+    const cookie = flags.split(";")[0]!;
+    const session = await get("/api/session", cookie);
+    expect(session.status).toBe(200);
+    expect(session.body.member).toMatchObject({ org_id: org.orgId, email: "once@example.com", role: "viewer" });
+    expect((await get("/api/session")).status).toBe(401);
+    expect((await get("/api/session", "gw_console=gws_forged")).status).toBe(401);
+  });
+
+  it("serves pages with a strict Content-Security-Policy and no inline script; the overview needs a session", async () => {
+    const signin = await get("/signin");
+    expect(signin.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(signin.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    expect(String(signin.body)).not.toMatch(/<script>(?!<\/script>)/);
+    expect((await get("/")).headers.get("location")).toBe("/signin");
+    const { cookie } = await signIn(org.orgId);
+    const page = await get("/", cookie);
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<script src="/assets/app.js"></script>');
+    expect((await get("/assets/app.js")).status).toBe(200);
+    expect((await get("/assets/vendor/uplot.js")).status).toBe(200);
+  });
+
+  it("refuses a cross-site POST and a POST without the session's CSRF token; sign-out with it ends the session", async () => {
+    const { cookie } = await signIn(org.orgId);
+    const csrf = (await get("/api/session", cookie)).body.csrf_token as string;
+    const signout = (headers: Record<string, string>) => fetch(`${console_.url}/api/signout`, { method: "POST", headers: { cookie, ...headers } });
+    expect((await signout({ origin: "https://evil.example", "x-csrf-token": csrf })).status).toBe(403);
+    expect((await signout({ "sec-fetch-site": "cross-site", "x-csrf-token": csrf })).status).toBe(403);
+    expect((await signout({})).status).toBe(403);
+    expect((await signout({ "x-csrf-token": "wrong" })).status).toBe(403);
+    expect((await get("/api/session", cookie)).status).toBe(200);
+    const ok = await signout({ origin: console_.url, "sec-fetch-site": "same-origin", "x-csrf-token": csrf });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect((await get("/api/session", cookie)).status).toBe(401);
+  });
+});
+
+describe("the organization's data", () => {
+  it("a request made through the OpenAI SDK is in the log, and its detail costs what GET /v1/usage says; another org's member gets a 404", async () => {
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello console" }] }).withResponse();
+    const id = response.headers.get("x-request-id")!;
+    const billed = await eventually(
+      async () => {
+        const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+        return r.status === 200 ? ((await r.json()) as UsageBody) : undefined;
+      },
+      15_000,
+      "usage recorded",
+    );
+    const { cookie } = await signIn(org.orgId, "viewer");
+    const log = await get("/api/requests", cookie);
+    expect(log.status).toBe(200);
+    expect((log.body.data as AnyBody[]).map((r) => r.request_id)).toContain(id);
+    const detail = await get(`/api/requests/${id}`, cookie);
+    expect(detail.body).toMatchObject({ request_id: id, cost_minor: billed.cost_credits_minor, model: "gw-chat-mini" });
+
+    const overview = await get("/api/overview?days=1", cookie);
+    expect((overview.body.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(billed.cost_credits_minor);
+    const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as AnyBody;
+    expect(overview.body.credits.balance_minor).toBe(credits.balance_minor);
+
+    const other = await createOrg(stack, { balanceMinor: 1_000 });
+    const stranger = await signIn(other.orgId, "admin");
+    expect((await get(`/api/requests/${id}`, stranger.cookie)).status).toBe(404);
+    expect((await get("/api/requests", stranger.cookie)).body.data).toEqual([]);
+  });
+});
