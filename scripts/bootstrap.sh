@@ -52,6 +52,15 @@ if ! kubectl version --client 2>/dev/null | grep -Eq 'Kustomize Version: v([4-9]
   ln -sf "$tools/kubectl/kubectl/kubectl" "$tools/bin/kubectl"
 fi
 
+# The console's browser tests drive Debian's chromium with playwright-core (browser downloads are not
+# reachable here): installed from Debian's packages when missing.
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "bootstrap: installing chromium from Debian's packages (the console's browser tests)"
+  if [ "$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null \
+    || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null; }
+  else echo "bootstrap: chromium is missing; install it (apt-get install chromium)" >&2; exit 1; fi
+fi
+
 for bin in initdb pg_ctl postgres; do
   if ! command -v "$bin" >/dev/null 2>&1 && [ ! -x "/usr/lib/postgresql/15/bin/$bin" ]; then
     echo "bootstrap: PostgreSQL 15 binaries are missing ($bin); install postgresql-15" >&2

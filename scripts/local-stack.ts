@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { startNats, startPostgres, waitForPort, type ManagedProcess } from "@gateway/testing";
+import { adminService, bearer, createClient } from "@gateway/proto";
 import { FAKE_UPSTREAM_API_KEY } from "./lib/demo-catalog.ts";
 import { writeNatsAuth } from "./lib/nats-auth.ts";
 import { seedDemo } from "./lib/seed.ts";
@@ -20,7 +21,7 @@ const local = join(root, ".local");
 const pidFile = join(local, "stack.pids");
 const node = process.execPath;
 
-const PORTS = { pg: 55432, nats: 4222, control: 50051, controlOps: 9464, ledger: 50052, ledgerOps: 9465, dataPlane: 8080, fake: 9100 };
+const PORTS = { pg: 55432, nats: 4222, control: 50051, controlOps: 9464, ledger: 50052, ledgerOps: 9465, dataPlane: 8080, fake: 9100, console: 8090 };
 
 function readEnvFile(path: string): Record<string, string> {
   if (!existsSync(path)) return {};
@@ -227,6 +228,8 @@ async function up(): Promise<void> {
 
   // The data-plane's caller tokens (one per server it calls) live only as long as this stack.
   const dataPlaneTokens = { control: `dp_${randomBytes(24).toString("base64url")}`, ledger: `dp_${randomBytes(24).toString("base64url")}` };
+  // The console's, likewise (its own caller identity, docs/console.md).
+  const consoleTokens = { control: `con_${randomBytes(24).toString("base64url")}`, ledger: `con_${randomBytes(24).toString("base64url")}` };
 
   const pgLog = prefixer("postgres");
   let pgUrl = "";
@@ -260,6 +263,7 @@ async function up(): Promise<void> {
       CONTROL_PLANE_OPS_PORT: String(PORTS.controlOps),
       CONTROL_PLANE_ADMIN_TOKEN: adminToken,
       CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
+      CONTROL_PLANE_CONSOLE_TOKEN: consoleTokens.control,
     }),
   );
   services.push(
@@ -271,6 +275,7 @@ async function up(): Promise<void> {
       LEDGER_OPS_PORT: String(PORTS.ledgerOps),
       LEDGER_ADMIN_TOKEN: adminToken,
       LEDGER_DATA_PLANE_TOKEN: dataPlaneTokens.ledger,
+      LEDGER_CONSOLE_TOKEN: consoleTokens.ledger,
     }),
   );
   await Promise.all([waitForPort(PORTS.control, 30_000), waitForPort(PORTS.ledger, 30_000), waitForPort(PORTS.fake, 30_000)]);
@@ -301,15 +306,35 @@ async function up(): Promise<void> {
       FAKE_UPSTREAM_API_KEY,
     }),
   );
-  await waitForPort(PORTS.dataPlane, 30_000);
+  services.push(
+    startService("console", "apps/console/dist/main.js", {
+      CONSOLE_PORT: String(PORTS.console),
+      CONSOLE_CONTROL_PLANE_ADDR: `127.0.0.1:${PORTS.control}`,
+      CONSOLE_LEDGER_ADDR: `127.0.0.1:${PORTS.ledger}`,
+      CONSOLE_CONTROL_PLANE_TOKEN: consoleTokens.control,
+      CONSOLE_LEDGER_TOKEN: consoleTokens.ledger,
+      CONSOLE_SECRET: randomBytes(32).toString("base64url"),
+    }),
+  );
+  await Promise.all([waitForPort(PORTS.dataPlane, 30_000), waitForPort(PORTS.console, 30_000)]);
   writePids();
 
   const base = `http://127.0.0.1:${PORTS.dataPlane}/v1`;
-  writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\n`, { mode: 0o600 });
+  const consoleUrl = `http://127.0.0.1:${PORTS.console}`;
+  // A one-time sign-in link for the demo org's admin (15 minutes; gatewayctl console link mints more).
+  const link = await createClient(adminService(), `127.0.0.1:${PORTS.control}`, { timeoutMs: 10_000, metadata: bearer(adminToken) }).CreateSignInLink({
+    org: "demo",
+    email: "admin@demo.example",
+    role: "admin",
+  });
+  const signinUrl = `${consoleUrl}/signin?token=${link.token}`;
+  writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\nCONSOLE_URL=${consoleUrl}\nCONSOLE_SIGNIN_URL=${signinUrl}\n`, { mode: 0o600 });
   console.log(`
 ────────────────────────────────────────────────────────────────────────
  Gateway is up.   Base URL: ${base}
  Demo key:        ${seeded.secret}
+ Console:         ${signinUrl}
+                  (one-time sign-in for the demo org's admin, 15 minutes; more: bin/gatewayctl console link)
  (also in .local/demo.env; admin token for bin/gatewayctl in .local/admin.env;
   NATS users and passwords in .local/nats-auth/, the operators' one is admin)
 

@@ -1,9 +1,10 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsole, type ConsoleServer } from "@gateway/console";
+import type { ConsoleServer } from "@gateway/console";
 import { eventually } from "@gateway/testing";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
+import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
 import type { AnyBody, UsageBody } from "../support/api.ts";
 
 /**
@@ -13,23 +14,13 @@ import type { AnyBody, UsageBody } from "../support/api.ts";
  * from being used by another site (cross-site POST, missing CSRF token). The console calls the
  * control-plane and the ledger as its own caller identity, `console`.
  */
-const CONSOLE_TOKENS = { control: "test-console-control-token-0123", ledger: "test-console-ledger-token-0123" };
 let stack: Stack;
 let console_: ConsoleServer;
 let org: TestOrg;
 
 beforeAll(async () => {
-  stack = await startStack("console", { serviceEnv: { CONTROL_PLANE_CONSOLE_TOKEN: CONSOLE_TOKENS.control, LEDGER_CONSOLE_TOKEN: CONSOLE_TOKENS.ledger } });
-  console_ = await startConsole({
-    host: "127.0.0.1",
-    port: 0,
-    controlPlaneAddr: `127.0.0.1:${stack.control.grpcPort}`,
-    ledgerAddr: `127.0.0.1:${stack.ledger().grpcPort}`,
-    controlPlaneToken: CONSOLE_TOKENS.control,
-    ledgerToken: CONSOLE_TOKENS.ledger,
-    secret: "test-console-csrf-secret",
-    secureCookies: false,
-  });
+  stack = await startStack("console", { serviceEnv: consoleServiceEnv });
+  console_ = await startConsoleFor(stack);
   org = await createOrg(stack, { balanceMinor: 5_000_000 });
 });
 

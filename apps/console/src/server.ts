@@ -65,7 +65,8 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   app.use((_req, res, next) => {
     res.setHeader("content-security-policy", CSP);
     res.setHeader("x-content-type-options", "nosniff");
-    res.setHeader("referrer-policy", "no-referrer");
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the console's own form posts.
+    res.setHeader("referrer-policy", "same-origin");
     res.setHeader("cross-origin-opener-policy", "same-origin");
     next();
   });

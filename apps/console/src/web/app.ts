@@ -66,8 +66,15 @@ function chart(points: Point[]): void {
   });
   const palette = ["#0b5cad", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
   const width = Math.max(300, $("chart").clientWidth);
+  const now = Date.now() / 1000;
   new uPlot(
-    { width, height: 240, series: [{}, ...models.map((m, i) => ({ label: m, stroke: palette[i % palette.length], width: 2 }))], axes: [{}, { label: "credits" }] },
+    {
+      width,
+      height: 240,
+      scales: { x: { time: true, range: [now - 7 * 86_400, now] } },
+      series: [{}, ...models.map((m, i) => ({ label: m, stroke: palette[i % palette.length], width: 2, points: { show: true } }))],
+      axes: [{}, { label: "credits", size: 80, values: (_u: unknown, ticks: number[]) => ticks.map((t) => credits(t * 1_000_000)) }],
+    },
     [times.map((t) => t / 1000), ...series],
     $("chart"),
   );
@@ -86,12 +93,14 @@ async function main(): Promise<void> {
     ["Spent this month", overview.credits.month_spent_minor],
     ["Spent in all", overview.credits.spent_minor],
   ] as const) {
+    const pair = document.createElement("div");
     const dt = document.createElement("dt");
     dt.textContent = label;
     const dd = document.createElement("dd");
     dd.textContent = credits(v);
     dd.dataset.minor = String(v);
-    dl.append(dt, dd);
+    pair.append(dt, dd);
+    dl.append(pair);
   }
   chart(overview.points);
   await loadRequests();

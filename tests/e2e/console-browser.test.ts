@@ -1,0 +1,103 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import OpenAI from "openai";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { ConsoleServer } from "@gateway/console";
+import { eventually } from "@gateway/testing";
+import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/**
+ * The console in a real browser: Debian's chromium driven by playwright-core (scripts/bootstrap.sh
+ * installs it when missing). A person signs in by the link `gatewayctl console link` mints, sees
+ * the organization's balance and a request made through the OpenAI SDK; the session cookie is
+ * HttpOnly and SameSite=Strict; axe-core finds no serious or critical accessibility problem on
+ * either page, at a desktop width and at 360 px. Screenshots go to test-artifacts/console/.
+ */
+const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts/console");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let stack: Stack;
+let console_: ConsoleServer;
+let browser: Browser;
+let org: TestOrg;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  stack = await startStack("console_browser", { serviceEnv: consoleServiceEnv });
+  console_ = await startConsoleFor(stack);
+  org = await createOrg(stack, { balanceMinor: 7_000_000 });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await console_?.close();
+  await stack?.stop();
+});
+
+/** The serious and critical accessibility violations axe-core finds on the page (its rule ids). */
+async function axeViolations(page: import("playwright-core").Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    // Runs in the page: the page's global object, not Node's.
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
+    return (await axe.run()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+  });
+}
+
+it("signs in by link and shows the organization's balance and a request made through the OpenAI SDK; accessible at 360 px and on a desktop", async () => {
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+  const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello from the browser test" }] }).withResponse();
+  const requestId = response.headers.get("x-request-id")!;
+  await eventually(
+    async () => ((await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${org.secret}` } })).status === 200 ? true : undefined),
+    15_000,
+    "usage recorded",
+  );
+  const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as { balance_minor: number };
+
+  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" });
+  // bypassCSP only so the test can load axe-core into the page; the pages themselves run under their CSP.
+  for (const [name, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["360px", { width: 360, height: 780 }],
+  ] as const) {
+    const context = await browser.newContext({ viewport, bypassCSP: true });
+    const page = await context.newPage();
+    const token = name === "desktop" ? link.token : (await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" })).token;
+    await page.goto(`${console_.url}/signin?token=${token}`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, `signin-${name}.png`), fullPage: true });
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForSelector("body[data-ready='true']");
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    const balance = await page.locator("#credits dd").first().getAttribute("data-minor");
+    expect(Number(balance)).toBe(credits.balance_minor);
+    await expect(page.locator("#requests").textContent()).resolves.toContain(requestId);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, `overview-${name}.png`), fullPage: true });
+
+    const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+    await context.close();
+  }
+});
+
+it("signing out in the browser ends the session: the overview sends the person back to sign in", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "leaver@example.com", role: "viewer" });
+  await page.goto(`${console_.url}/signin?token=${link.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${console_.url}/signin`);
+  await page.goto(`${console_.url}/`);
+  expect(new URL(page.url()).pathname).toBe("/signin");
+  await context.close();
+});
