@@ -101,3 +101,33 @@ it("signing out in the browser ends the session: the overview sends the person b
   expect(new URL(page.url()).pathname).toBe("/signin");
   await context.close();
 });
+
+it("an admin creates a key in the page, the OpenAI SDK uses it, the admin revokes it in the page and the SDK gets 401", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("dialog", (d) => void d.dismiss());
+  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "keys@example.com", role: "admin" });
+  await page.goto(`${console_.url}/signin?token=${link.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await page.getByLabel("Name of a new key").fill("browser-made");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.locator("#secret").waitFor({ state: "visible" });
+  const secret = (await page.locator("#secret-value").textContent()) ?? "";
+  expect(secret).toMatch(/^sk-gateway-/);
+
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
+  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "made in the browser" }] }), 15_000, "the key works");
+  await page.getByRole("button", { name: "Revoke browser-made" }).click();
+  await page.locator("#keys tr", { hasText: "browser-made" }).filter({ hasText: "revoked" }).waitFor();
+  await eventually(
+    async () =>
+      (await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "revoked?" }] }).catch((e: unknown) => e)) instanceof OpenAI.AuthenticationError
+        ? true
+        : undefined,
+    15_000,
+    "the revoked key refused",
+  );
+  await page.screenshot({ path: join(ARTIFACTS, "keys-desktop.png"), fullPage: true });
+  await context.close();
+});

@@ -183,6 +183,31 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
       return ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 });
     }),
   );
+  // Keys: the control-plane reads the session itself and enforces the organization and the role
+  // (creating and revoking: admin) — a viewer calling this API directly gets its 403.
+  app.get(
+    "/api/keys",
+    requireSession,
+    api(async (_req, res) => ({ data: (await control.ConsoleListKeys({ token: signed(res).token })).keys })),
+  );
+  app.post(
+    "/api/keys",
+    requireSession,
+    requireCsrf,
+    express.json({ limit: "16kb" }),
+    api(async (req, res) => {
+      const body = (req.body ?? {}) as { name?: unknown; routes?: unknown; models?: unknown };
+      const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+      const created = await control.ConsoleCreateKey({ token: signed(res).token, name: typeof body.name === "string" ? body.name : "", routes: list(body.routes), models: list(body.models) });
+      return { key: created.key, secret: created.secret };
+    }),
+  );
+  app.post(
+    "/api/keys/:id/revoke",
+    requireSession,
+    requireCsrf,
+    api(async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) })),
+  );
   app.post(
     "/api/signout",
     requireSession,

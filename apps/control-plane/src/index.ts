@@ -23,7 +23,7 @@ import { unavailableWhenDbDown } from "@gateway/db";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
-import { createSignInLink, endConsoleSession, getConsoleSession, redeemSignInLink, removeConsoleMember } from "./rpc/console-links.js";
+import { consoleCreateKey, consoleListKeys, consoleRevokeKey, createSignInLink, endConsoleSession, getConsoleSession, redeemSignInLink, removeConsoleMember } from "./rpc/console-links.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -121,6 +121,9 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       GetConsoleSession: getConsoleSession(ctx),
       EndConsoleSession: endConsoleSession(ctx),
       RemoveConsoleMember: removeConsoleMember(ctx),
+      ConsoleListKeys: consoleListKeys(ctx),
+      ConsoleCreateKey: consoleCreateKey(ctx),
+      ConsoleRevokeKey: consoleRevokeKey(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -42,6 +42,9 @@ export const METHOD_GRANTS: {
     RedeemSignInLink: ["console"],
     GetConsoleSession: ["console"],
     EndConsoleSession: ["console"],
+    ConsoleListKeys: ["console"],
+    ConsoleCreateKey: ["console"],
+    ConsoleRevokeKey: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

@@ -396,6 +396,16 @@ export interface ConsoleSession {
 export interface ConsoleSessionRequest {
   token: string;
 }
+export interface ConsoleCreateKeyRequest {
+  token: string;
+  routes: string[];
+  models: string[];
+  name: string;
+}
+export interface ConsoleRevokeKeyRequest {
+  token: string;
+  key_id: string;
+}
 export interface RemoveConsoleMemberRequest {
   org: string;
   email: string;
@@ -520,6 +530,9 @@ export type AdminServiceMethods = {
   GetConsoleSession: [ConsoleSessionRequest, ConsoleSession];
   EndConsoleSession: [ConsoleSessionRequest, ConsoleSession];
   RemoveConsoleMember: [RemoveConsoleMemberRequest, ConsoleMember];
+  ConsoleListKeys: [ConsoleSessionRequest, ListKeysResponse];
+  ConsoleCreateKey: [ConsoleCreateKeyRequest, CreatedKey];
+  ConsoleRevokeKey: [ConsoleRevokeKeyRequest, ApiKey];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];

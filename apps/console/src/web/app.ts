@@ -81,6 +81,54 @@ function chart(points: Point[]): void {
   if (times.length === 0) $("chart").textContent = "No spend in the last 7 days.";
 }
 
+interface Key {
+  id: string;
+  name: string;
+  prefix: string;
+  routes: string[];
+  revoked: boolean;
+  created_at_ms: number;
+}
+
+async function post<T>(path: string, body?: unknown): Promise<T> {
+  const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf, "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+  const json = (await r.json()) as T & { error?: { message: string } };
+  if (!r.ok) throw new Error(json.error?.message ?? `${path}: ${r.status}`);
+  return json;
+}
+
+async function loadKeys(): Promise<void> {
+  const { data } = await getJson<{ data: Key[] }>("/api/keys");
+  const body = $("keys");
+  body.replaceChildren();
+  for (const k of data) {
+    const tr = row([k.name || "(unnamed)", `${k.prefix}…`, k.routes.length ? k.routes.join(", ") : "all", new Date(k.created_at_ms).toLocaleString(), k.revoked ? "revoked" : "active"]);
+    const td = document.createElement("td");
+    if (!k.revoked) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = `Revoke ${k.name || k.prefix}`;
+      b.addEventListener("click", () => void post(`/api/keys/${encodeURIComponent(k.id)}/revoke`).then(loadKeys, (e: Error) => alert(e.message)));
+      td.append(b);
+    }
+    tr.append(td);
+    body.append(tr);
+  }
+}
+
+$("new-key").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const name = ($("key-name") as HTMLInputElement).value;
+  void post<{ secret: string }>("/api/keys", { name }).then(
+    (created) => {
+      $("secret-value").textContent = created.secret;
+      $("secret").hidden = false;
+      return loadKeys();
+    },
+    (e: Error) => alert(e.message),
+  );
+});
+
 async function main(): Promise<void> {
   const session = await getJson<{ member: { email: string; role: string; org_id: string }; csrf_token: string }>("/api/session");
   csrf = session.csrf_token;
@@ -103,7 +151,7 @@ async function main(): Promise<void> {
     dl.append(pair);
   }
   chart(overview.points);
-  await loadRequests();
+  await Promise.all([loadRequests(), loadKeys()]);
   document.body.dataset.ready = "true";
 }
 

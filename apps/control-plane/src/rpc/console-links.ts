@@ -1,10 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
-import type { ConsoleMember, ConsoleSession, ConsoleSessionRequest, CreateSignInLinkRequest, RedeemSignInLinkRequest, RemoveConsoleMemberRequest, SignInLink } from "@gateway/proto";
+import type {
+  ApiKey,
+  ConsoleCreateKeyRequest,
+  ConsoleMember,
+  ConsoleRevokeKeyRequest,
+  ConsoleSession,
+  ConsoleSessionRequest,
+  CreatedKey,
+  CreateSignInLinkRequest,
+  ListKeysResponse,
+  RedeemSignInLinkRequest,
+  RemoveConsoleMemberRequest,
+  SignInLink,
+} from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { hashSecret, newId } from "../keys/secret.js";
 import { findOrg } from "../orgs.js";
+import { createKey } from "./create-key.js";
+import { listKeys } from "./list-keys.js";
+import { revokeKey } from "./revoke-key.js";
 
 /** A sign-in link is good for 15 minutes and one use. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
@@ -78,17 +94,30 @@ export function redeemSignInLink(ctx: ControlContext) {
   };
 }
 
-/** The session's member while the session is live (not ended, within its absolute and idle expiry, member not removed). */
+/** The member of a live session (not ended, within its absolute and idle expiry, member not removed). */
+async function liveSession(ctx: ControlContext, token: unknown) {
+  if (typeof token !== "string" || !token.startsWith("gws_") || token.length > 100) throw sessionEnded();
+  const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date; last_seen_at: Date }>`
+    SELECT m.id, m.org_id, m.email, m.role, s.expires_at, s.last_seen_at
+    FROM console_sessions s JOIN console_members m ON m.id = s.member_id
+    WHERE s.token_hash = ${hashSecret(token)} AND s.ended_at IS NULL AND s.expires_at > now()
+      AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_MS / 1000}) AND m.removed_at IS NULL`.execute(ctx.db);
+  const live = row.rows[0];
+  if (!live) throw sessionEnded();
+  return live;
+}
+
+/** A live session's admin member; a member of another role may not change keys. */
+async function adminOf(ctx: ControlContext, token: unknown) {
+  const live = await liveSession(ctx, token);
+  if (live.role !== "admin") throw new GatewayError("forbidden", `A ${live.role} may not change the organization's keys; ask one of its admins.`);
+  return live;
+}
+
+/** The session's member while the session is live. */
 export function getConsoleSession(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
-    if (typeof req.token !== "string" || !req.token.startsWith("gws_") || req.token.length > 100) throw sessionEnded();
-    const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date; last_seen_at: Date }>`
-      SELECT m.id, m.org_id, m.email, m.role, s.expires_at, s.last_seen_at
-      FROM console_sessions s JOIN console_members m ON m.id = s.member_id
-      WHERE s.token_hash = ${hashSecret(req.token)} AND s.ended_at IS NULL AND s.expires_at > now()
-        AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_MS / 1000}) AND m.removed_at IS NULL`.execute(ctx.db);
-    const live = row.rows[0];
-    if (!live) throw sessionEnded();
+    const live = await liveSession(ctx, req.token);
     if (Date.now() - live.last_seen_at.getTime() > SEEN_EVERY_MS) {
       await ctx.db.updateTable("console_sessions").set({ last_seen_at: new Date() }).where("token_hash", "=", hashSecret(req.token)).execute();
     }
@@ -128,5 +157,31 @@ export function removeConsoleMember(ctx: ControlContext) {
       await trx.updateTable("console_sessions").set({ ended_at: new Date() }).where("member_id", "=", member.id).where("ended_at", "is", null).execute();
       return toMember(member);
     });
+  };
+}
+
+/** The keys of the session member's organization (any role may read them; secrets are never kept). */
+export function consoleListKeys(ctx: ControlContext) {
+  const list = listKeys(ctx);
+  return async (req: ConsoleSessionRequest): Promise<ListKeysResponse> => list({ org: (await liveSession(ctx, req.token)).org_id });
+}
+
+/** A new key of the session member's organization; admins only. */
+export function consoleCreateKey(ctx: ControlContext) {
+  const create = createKey(ctx);
+  return async (req: ConsoleCreateKeyRequest): Promise<CreatedKey> => {
+    const admin = await adminOf(ctx, req.token);
+    return create({ org: admin.org_id, routes: req.routes, models: req.models, name: req.name });
+  };
+}
+
+/** Revokes a key of the session member's organization (another organization's key is not found); admins only. */
+export function consoleRevokeKey(ctx: ControlContext) {
+  const revoke = revokeKey(ctx);
+  return async (req: ConsoleRevokeKeyRequest): Promise<ApiKey> => {
+    const admin = await adminOf(ctx, req.token);
+    const key = await ctx.db.selectFrom("api_keys").select("org_id").where("id", "=", req.key_id).executeTakeFirst();
+    if (!key || key.org_id !== admin.org_id) throw new GatewayError("not_found", `key '${req.key_id}' does not exist`);
+    return revoke({ key_id: req.key_id });
   };
 }
