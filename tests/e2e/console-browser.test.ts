@@ -53,8 +53,11 @@ it("signs in by link and shows the organization's balance and a request made thr
   const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
   const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello from the browser test" }] }).withResponse();
   const requestId = response.headers.get("x-request-id")!;
-  await eventually(
-    async () => ((await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${org.secret}` } })).status === 200 ? true : undefined),
+  const usage = await eventually(
+    async () => {
+      const r = await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${org.secret}` } });
+      return r.status === 200 ? ((await r.json()) as { cost_credits_minor: number }) : undefined;
+    },
     15_000,
     "usage recorded",
   );
@@ -81,6 +84,14 @@ it("signs in by link and shows the organization's balance and a request made thr
     await expect(page.locator("#requests").textContent()).resolves.toContain(requestId);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, `overview-${name}.png`), fullPage: true });
+
+    // The request's own page: its cost as GET /v1/usage bills it, its attempt.
+    await page.getByRole("link", { name: requestId }).click();
+    await page.waitForSelector("body[data-ready='true']");
+    expect(Number(await page.locator("#summary dd").first().getAttribute("data-minor"))).toBe(usage.cost_credits_minor);
+    await expect(page.locator("#attempts").textContent()).resolves.toContain("served");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, `request-${name}.png`), fullPage: true });
 
     const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });

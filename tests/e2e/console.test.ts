@@ -124,6 +124,11 @@ describe("the organization's data", () => {
     expect((log.body.data as AnyBody[]).map((r) => r.request_id)).toContain(id);
     const detail = await get(`/api/requests/${id}`, cookie);
     expect(detail.body).toMatchObject({ request_id: id, cost_minor: billed.cost_credits_minor, model: "gw-chat-mini" });
+    expect(detail.body.attempts).toEqual(billed.attempts);
+    expect(detail.body.line_items).toEqual(billed.line_items);
+    // What the providers charge the operator is the operator's margin: never shown to an organization.
+    expect(JSON.stringify(detail.body)).not.toContain("provider_cost_minor");
+    expect(JSON.stringify(log.body)).not.toContain("provider_cost_minor");
 
     const overview = await get("/api/overview?days=1", cookie);
     expect((overview.body.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(billed.cost_credits_minor);

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ERROR_CODES, GatewayError, type ErrorCode } from "@gateway/errors";
-import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type ConsoleMember, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type ConsoleMember, type LedgerServiceMethods, type TypedClient, type UsageRecord } from "@gateway/proto";
 
 /**
  * The console's server (docs/console.md): the built web app and a JSON API for it, over the
@@ -50,6 +50,29 @@ function cookieOf(req: Request, name: string): string | undefined {
     if (k === name) return decodeURIComponent(v.join("="));
   }
   return undefined;
+}
+
+const parse = (json: string): unknown[] => {
+  try {
+    const v = JSON.parse(json || "[]") as unknown;
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * A usage record as an organization's member sees it (as `GET /v1/usage/{id}` shows it): line
+ * items, guardrail outcomes and attempts as arrays, and never what the providers charge the
+ * operator (`provider_cost_minor`, the record's and each attempt's): that is the operator's margin.
+ */
+function memberRecord(r: UsageRecord) {
+  const { provider_cost_minor: _cost, line_items_json, guardrails_json, attempts_json, journal_txn_id: _txn, ...rest } = r;
+  const attempts = parse(attempts_json).map((a) => {
+    const { provider_cost_minor: _p, ...visible } = a as Record<string, unknown>;
+    return visible;
+  });
+  return { ...rest, line_items: parse(line_items_json), guardrails: parse(guardrails_json), attempts };
 }
 
 const statusOf = (code: unknown) => (typeof code === "string" && code in ERROR_CODES ? ERROR_CODES[code as ErrorCode].http : 502);
@@ -135,6 +158,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   };
 
   app.get("/", requireSession, (_req, res) => res.sendFile(join(WEB, "index.html")));
+  app.get("/requests/:id", requireSession, (_req, res) => res.sendFile(join(WEB, "request.html")));
   app.use("/assets", express.static(WEB, { index: false, fallthrough: false }));
 
   app.get(
@@ -172,7 +196,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
         limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200),
         cursor: q.cursor ?? "",
       });
-      return { data: page.records, next_cursor: page.next_cursor || null };
+      return { data: page.records.map(memberRecord), next_cursor: page.next_cursor || null };
     }),
   );
   app.get(
@@ -180,7 +204,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     requireSession,
     api(async (req, res) => {
       // The ledger answers only the member's organization: another organization's request is as absent as one that never was.
-      return ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 });
+      return memberRecord(await ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 }));
     }),
   );
   // Keys: the control-plane reads the session itself and enforces the organization and the role

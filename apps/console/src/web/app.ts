@@ -49,7 +49,12 @@ let cursor: string | null = null;
 async function loadRequests(): Promise<void> {
   const page = await getJson<{ data: UsageRow[]; next_cursor: string | null }>(`/api/requests?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
   for (const r of page.data) {
-    $("requests").append(row([new Date(r.created_at_ms).toLocaleString(), r.request_id, r.model, r.route, String(r.status), `${r.input_tokens} / ${r.output_tokens}`, credits(r.cost_minor)]));
+    const tr = row([new Date(r.created_at_ms).toLocaleString(), "", r.model, r.route, String(r.status), `${r.input_tokens} / ${r.output_tokens}`, credits(r.cost_minor)]);
+    const a = document.createElement("a");
+    a.href = `/requests/${encodeURIComponent(r.request_id)}`;
+    a.textContent = r.request_id;
+    tr.children[1]!.append(a);
+    $("requests").append(tr);
   }
   cursor = page.next_cursor;
   $("more").hidden = cursor === null;
