@@ -191,3 +191,36 @@ describe("keys", () => {
     process.stderr.write(`[console] revoked key refused after ${Date.now() - startedAt} ms\n`);
   });
 });
+
+describe("the request log's filter and its CSV export", () => {
+  it("filters by model and route, and exports exactly the filtered records as CSV, streamed", async () => {
+    const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+    const ids: string[] = [];
+    for (const model of ["gw-chat-mini", "gw-chat-mini", "gw-chat-large"]) {
+      const { response } = await client.chat.completions.create({ model, messages: [{ role: "user", content: `csv ${model}, "quoted"` }] }).withResponse();
+      ids.push(response.headers.get("x-request-id")!);
+    }
+    const { cookie } = await signIn(o.orgId, "billing");
+    await eventually(async () => ((await get("/api/requests", cookie)).body.data.length === 3 ? true : undefined), 15_000, "all three in the log");
+    const mini = (await get("/api/requests?model=gw-chat-mini&route=chat", cookie)).body.data as AnyBody[];
+    expect(mini.map((r) => r.request_id).sort()).toEqual(ids.slice(0, 2).sort());
+
+    const csv = await fetch(`${console_.url}/api/requests.csv?model=gw-chat-mini`, { headers: { cookie } });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.headers.get("content-disposition")).toContain("attachment");
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines[0]).toBe(
+      "request_id,created_at,key_id,model,route,status,stream,input_tokens,cached_input_tokens,cache_creation_input_tokens,output_tokens,reasoning_tokens,estimated,cost_minor,duration_ms",
+    );
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(",")[0])
+        .sort(),
+    ).toEqual(ids.slice(0, 2).sort());
+    const costs = lines.slice(1).map((l) => Number(l.split(",")[13]));
+    expect(costs.reduce((a, b) => a + b, 0)).toBe(mini.reduce((n: number, r: AnyBody) => n + r.cost_minor, 0));
+    expect((await fetch(`${console_.url}/api/requests.csv`)).status).toBe(401);
+  });
+});

@@ -75,6 +75,30 @@ function memberRecord(r: UsageRecord) {
   return { ...rest, line_items: parse(line_items_json), guardrails: parse(guardrails_json), attempts };
 }
 
+/** The export's columns: what a member may see of each record (no provider cost). */
+const CSV_COLUMNS = [
+  "request_id",
+  "created_at",
+  "key_id",
+  "model",
+  "route",
+  "status",
+  "stream",
+  "input_tokens",
+  "cached_input_tokens",
+  "cache_creation_input_tokens",
+  "output_tokens",
+  "reasoning_tokens",
+  "estimated",
+  "cost_minor",
+  "duration_ms",
+] as const;
+const csvCell = (v: unknown) => {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const csvRow = (r: UsageRecord) => `${CSV_COLUMNS.map((c) => csvCell(c === "created_at" ? new Date(r.created_at_ms).toISOString() : r[c])).join(",")}\n`;
+
 const statusOf = (code: unknown) => (typeof code === "string" && code in ERROR_CODES ? ERROR_CODES[code as ErrorCode].http : 502);
 
 export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
@@ -180,25 +204,50 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
       return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points };
     }),
   );
+  /** The log's filters from the query string (key, model, route, status, from/to as Unix ms). */
+  const filters = (req: Request, res: Response) => {
+    const q = req.query as Record<string, string | undefined>;
+    const int = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
+    return {
+      org_id: signed(res).member.org_id,
+      key_id: q.key ?? "",
+      model: q.model ?? "",
+      route: q.route ?? "",
+      status: int(q.status),
+      from_ms: int(q.from_ms),
+      to_ms: int(q.to_ms),
+    };
+  };
   app.get(
     "/api/requests",
     requireSession,
     api(async (req, res) => {
       const q = req.query as Record<string, string | undefined>;
-      const page = await ledger.ListUsage({
-        org_id: signed(res).member.org_id,
-        key_id: q.key ?? "",
-        model: q.model ?? "",
-        route: q.route ?? "",
-        status: Number.parseInt(q.status ?? "0", 10) || 0,
-        from_ms: 0,
-        to_ms: 0,
-        limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200),
-        cursor: q.cursor ?? "",
-      });
+      const page = await ledger.ListUsage({ ...filters(req, res), limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200), cursor: q.cursor ?? "" });
       return { data: page.records.map(memberRecord), next_cursor: page.next_cursor || null };
     }),
   );
+  // The current filter as CSV, newest first, streamed a keyset page at a time as the client reads it.
+  app.get("/api/requests.csv", requireSession, async (req, res) => {
+    const f = filters(req, res);
+    res.setHeader("content-type", "text/csv; charset=utf-8");
+    res.setHeader("content-disposition", 'attachment; filename="requests.csv"');
+    res.setHeader("cache-control", "no-store");
+    res.write(`${CSV_COLUMNS.join(",")}\n`);
+    let cursor = "";
+    try {
+      do {
+        const page = await ledger.ListUsage({ ...f, limit: 200, cursor });
+        const text = page.records.map(csvRow).join("");
+        if (text && !res.write(text)) await new Promise((ok) => res.once("drain", ok));
+        cursor = page.next_cursor;
+      } while (cursor && !res.destroyed);
+      res.end();
+    } catch {
+      // Headers are out: a broken export ends without its last line, which a reader notices.
+      res.destroy();
+    }
+  });
   app.get(
     "/api/requests/:id",
     requireSession,

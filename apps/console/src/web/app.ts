@@ -46,8 +46,25 @@ function row(cells: string[]): HTMLTableRowElement {
 }
 
 let cursor: string | null = null;
+/** The log's filter as a query string (key, model, route, status), from the filter form. */
+function filterQuery(): string {
+  const q = new URLSearchParams();
+  for (const [name, id] of [
+    ["model", "f-model"],
+    ["key", "f-key"],
+    ["route", "f-route"],
+    ["status", "f-status"],
+  ] as const) {
+    const v = ($(id) as HTMLInputElement).value.trim();
+    if (v) q.set(name, v);
+  }
+  return q.toString();
+}
+
 async function loadRequests(): Promise<void> {
-  const page = await getJson<{ data: UsageRow[]; next_cursor: string | null }>(`/api/requests?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  const filter = filterQuery();
+  ($("export") as HTMLAnchorElement).href = `/api/requests.csv${filter ? `?${filter}` : ""}`;
+  const page = await getJson<{ data: UsageRow[]; next_cursor: string | null }>(`/api/requests?limit=50${filter ? `&${filter}` : ""}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
   for (const r of page.data) {
     const tr = row([new Date(r.created_at_ms).toLocaleString(), "", r.model, r.route, String(r.status), `${r.input_tokens} / ${r.output_tokens}`, credits(r.cost_minor)]);
     const a = document.createElement("a");
@@ -161,6 +178,12 @@ async function main(): Promise<void> {
 }
 
 $("more").addEventListener("click", () => void loadRequests());
+$("filter").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  cursor = null;
+  $("requests").replaceChildren();
+  void loadRequests();
+});
 $("signout").addEventListener("click", async () => {
   await fetch("/api/signout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf } });
   location.assign("/signin");
