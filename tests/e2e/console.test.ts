@@ -224,3 +224,37 @@ describe("the request log's filter and its CSV export", () => {
     expect((await fetch(`${console_.url}/api/requests.csv`)).status).toBe(401);
   });
 });
+
+describe("members", () => {
+  it("an admin invites a member with a role by a one-time link and removes it (its session ends); a viewer may do neither", async () => {
+    const o = await createOrg(stack, { balanceMinor: 1_000 });
+    const admin = await signIn(o.orgId, "admin");
+    const csrf = (await get("/api/session", admin.cookie)).body.csrf_token as string;
+    const post = (path: string, cookie: string, token: string, body: unknown) =>
+      fetch(`${console_.url}${path}`, { method: "POST", headers: { cookie, "x-csrf-token": token, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const invited = (await (await post("/api/members", admin.cookie, csrf, { email: "new@example.com", role: "billing" })).json()) as AnyBody;
+    expect(invited.member).toMatchObject({ email: "new@example.com", role: "billing", org_id: o.orgId });
+    const url = new URL(invited.signin_url as string);
+    expect(url.pathname).toBe("/signin");
+    // The invited person signs in with the link.
+    const r = await fetch(`${console_.url}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${url.searchParams.get("token")}`,
+    });
+    expect(r.status).toBe(303);
+    const newcomer = r.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await get("/api/session", newcomer)).body.member).toMatchObject({ email: "new@example.com", role: "billing" });
+    expect(((await get("/api/members", admin.cookie)).body.data as AnyBody[]).map((m) => m.email)).toContain("new@example.com");
+
+    const viewer = await signIn(o.orgId, "viewer");
+    const viewerCsrf = (await get("/api/session", viewer.cookie)).body.csrf_token as string;
+    expect((await post("/api/members", viewer.cookie, viewerCsrf, { email: "x@example.com", role: "admin" })).status).toBe(403);
+    expect((await post("/api/members/remove", viewer.cookie, viewerCsrf, { email: "new@example.com" })).status).toBe(403);
+
+    expect((await post("/api/members/remove", admin.cookie, csrf, { email: "new@example.com" })).status).toBe(200);
+    expect((await get("/api/session", newcomer)).status).toBe(401);
+    expect(((await get("/api/members", admin.cookie)).body.data as AnyBody[]).map((m) => m.email)).not.toContain("new@example.com");
+  });
+});

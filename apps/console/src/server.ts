@@ -281,6 +281,35 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     requireCsrf,
     api(async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) })),
   );
+  // Members: the control-plane reads the session and enforces the role (invite and remove: admin).
+  app.get(
+    "/api/members",
+    requireSession,
+    api(async (_req, res) => ({ data: (await control.ConsoleListMembers({ token: signed(res).token })).members })),
+  );
+  app.post(
+    "/api/members",
+    requireSession,
+    requireCsrf,
+    express.json({ limit: "4kb" }),
+    api(async (req, res) => {
+      const body = (req.body ?? {}) as { email?: unknown; role?: unknown };
+      const role = body.role === "admin" || body.role === "billing" ? body.role : "viewer";
+      const link = await control.ConsoleInviteMember({ token: signed(res).token, email: typeof body.email === "string" ? body.email : "", role });
+      // The link is shown once, to the admin who hands it over.
+      return { member: link.member, signin_url: `http${config.secureCookies ? "s" : ""}://${req.headers.host}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
+    }),
+  );
+  app.post(
+    "/api/members/remove",
+    requireSession,
+    requireCsrf,
+    express.json({ limit: "4kb" }),
+    api(async (req, res) => {
+      const email = typeof (req.body as { email?: unknown } | undefined)?.email === "string" ? (req.body as { email: string }).email : "";
+      return { member: await control.ConsoleRemoveMember({ token: signed(res).token, email }) };
+    }),
+  );
   app.post(
     "/api/signout",
     requireSession,

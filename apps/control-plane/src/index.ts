@@ -23,7 +23,19 @@ import { unavailableWhenDbDown } from "@gateway/db";
 import type { ControlDb } from "./db/schema.js";
 import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
-import { consoleCreateKey, consoleListKeys, consoleRevokeKey, createSignInLink, endConsoleSession, getConsoleSession, redeemSignInLink, removeConsoleMember } from "./rpc/console-links.js";
+import {
+  consoleCreateKey,
+  consoleInviteMember,
+  consoleListKeys,
+  consoleListMembers,
+  consoleRemoveMember,
+  consoleRevokeKey,
+  createSignInLink,
+  endConsoleSession,
+  getConsoleSession,
+  redeemSignInLink,
+  removeConsoleMember,
+} from "./rpc/console-links.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -124,6 +136,9 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleListKeys: consoleListKeys(ctx),
       ConsoleCreateKey: consoleCreateKey(ctx),
       ConsoleRevokeKey: consoleRevokeKey(ctx),
+      ConsoleListMembers: consoleListMembers(ctx),
+      ConsoleInviteMember: consoleInviteMember(ctx),
+      ConsoleRemoveMember: consoleRemoveMember(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

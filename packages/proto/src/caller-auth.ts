@@ -45,6 +45,9 @@ export const METHOD_GRANTS: {
     ConsoleListKeys: ["console"],
     ConsoleCreateKey: ["console"],
     ConsoleRevokeKey: ["console"],
+    ConsoleListMembers: ["console"],
+    ConsoleInviteMember: ["console"],
+    ConsoleRemoveMember: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

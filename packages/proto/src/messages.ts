@@ -402,6 +402,18 @@ export interface ConsoleCreateKeyRequest {
   models: string[];
   name: string;
 }
+export interface ConsoleMembers {
+  members: ConsoleMember[];
+}
+export interface ConsoleInviteMemberRequest {
+  token: string;
+  email: string;
+  role: "admin" | "billing" | "viewer";
+}
+export interface ConsoleRemoveMemberRequest {
+  token: string;
+  email: string;
+}
 export interface ConsoleRevokeKeyRequest {
   token: string;
   key_id: string;
@@ -533,6 +545,9 @@ export type AdminServiceMethods = {
   ConsoleListKeys: [ConsoleSessionRequest, ListKeysResponse];
   ConsoleCreateKey: [ConsoleCreateKeyRequest, CreatedKey];
   ConsoleRevokeKey: [ConsoleRevokeKeyRequest, ApiKey];
+  ConsoleListMembers: [ConsoleSessionRequest, ConsoleMembers];
+  ConsoleInviteMember: [ConsoleInviteMemberRequest, SignInLink];
+  ConsoleRemoveMember: [ConsoleRemoveMemberRequest, ConsoleMember];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];

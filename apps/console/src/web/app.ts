@@ -151,6 +151,36 @@ $("new-key").addEventListener("submit", (ev) => {
   );
 });
 
+async function loadMembers(): Promise<void> {
+  const { data } = await getJson<{ data: Array<{ email: string; role: string }> }>("/api/members");
+  const list = $("members");
+  list.replaceChildren();
+  for (const m of data) {
+    const li = document.createElement("li");
+    li.textContent = `${m.email} (${m.role}) `;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Remove ${m.email}`;
+    b.addEventListener("click", () => void post("/api/members/remove", { email: m.email }).then(loadMembers, (e: Error) => alert(e.message)));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+$("invite").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const email = ($("invite-email") as HTMLInputElement).value;
+  const role = ($("invite-role") as HTMLSelectElement).value;
+  void post<{ signin_url: string }>("/api/members", { email, role }).then(
+    (invited) => {
+      $("invite-link").textContent = invited.signin_url;
+      $("invited").hidden = false;
+      return loadMembers();
+    },
+    (e: Error) => alert(e.message),
+  );
+});
+
 async function main(): Promise<void> {
   const session = await getJson<{ member: { email: string; role: string; org_id: string }; csrf_token: string }>("/api/session");
   csrf = session.csrf_token;
@@ -173,7 +203,7 @@ async function main(): Promise<void> {
     dl.append(pair);
   }
   chart(overview.points);
-  await Promise.all([loadRequests(), loadKeys()]);
+  await Promise.all([loadRequests(), loadKeys(), loadMembers()]);
   document.body.dataset.ready = "true";
 }
 

@@ -4,7 +4,10 @@ import { sql } from "@gateway/db";
 import type {
   ApiKey,
   ConsoleCreateKeyRequest,
+  ConsoleInviteMemberRequest,
   ConsoleMember,
+  ConsoleMembers,
+  ConsoleRemoveMemberRequest,
   ConsoleRevokeKeyRequest,
   ConsoleSession,
   ConsoleSessionRequest,
@@ -108,9 +111,9 @@ async function liveSession(ctx: ControlContext, token: unknown) {
 }
 
 /** A live session's admin member; a member of another role may not change keys. */
-async function adminOf(ctx: ControlContext, token: unknown) {
+async function adminOf(ctx: ControlContext, token: unknown, what = "change the organization's keys") {
   const live = await liveSession(ctx, token);
-  if (live.role !== "admin") throw new GatewayError("forbidden", `A ${live.role} may not change the organization's keys; ask one of its admins.`);
+  if (live.role !== "admin") throw new GatewayError("forbidden", `A ${live.role} may not ${what}; ask one of the organization's admins.`);
   return live;
 }
 
@@ -183,5 +186,32 @@ export function consoleRevokeKey(ctx: ControlContext) {
     const key = await ctx.db.selectFrom("api_keys").select("org_id").where("id", "=", req.key_id).executeTakeFirst();
     if (!key || key.org_id !== admin.org_id) throw new GatewayError("not_found", `key '${req.key_id}' does not exist`);
     return revoke({ key_id: req.key_id });
+  };
+}
+
+/** The members of the session member's organization (any role may read them). */
+export function consoleListMembers(ctx: ControlContext) {
+  return async (req: ConsoleSessionRequest): Promise<ConsoleMembers> => {
+    const live = await liveSession(ctx, req.token);
+    const rows = await ctx.db.selectFrom("console_members").select(["id", "org_id", "email", "role"]).where("org_id", "=", live.org_id).where("removed_at", "is", null).orderBy("email").execute();
+    return { members: rows.map(toMember) };
+  };
+}
+
+/** An admin invites someone to the organization's console: a one-time sign-in link for the address, with a role. */
+export function consoleInviteMember(ctx: ControlContext) {
+  const mint = createSignInLink(ctx);
+  return async (req: ConsoleInviteMemberRequest): Promise<SignInLink> => {
+    const admin = await adminOf(ctx, req.token, "invite members");
+    return mint({ org: admin.org_id, email: req.email, role: req.role });
+  };
+}
+
+/** An admin removes a member of the organization: its sessions end and its links stop working at once. */
+export function consoleRemoveMember(ctx: ControlContext) {
+  const remove = removeConsoleMember(ctx);
+  return async (req: ConsoleRemoveMemberRequest): Promise<ConsoleMember> => {
+    const admin = await adminOf(ctx, req.token, "remove members");
+    return remove({ org: admin.org_id, email: req.email });
   };
 }
