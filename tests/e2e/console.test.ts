@@ -258,3 +258,16 @@ describe("members", () => {
     expect(((await get("/api/members", admin.cookie)).body.data as AnyBody[]).map((m) => m.email)).not.toContain("new@example.com");
   });
 });
+
+describe("models", () => {
+  it("lists the models the organization may use with the prices it pays, and nothing of the deployments behind them", async () => {
+    const o = await createOrg(stack, { balanceMinor: 1_000, models: ["gw-chat-mini", "gw-claude"] });
+    const { cookie } = await signIn(o.orgId, "viewer");
+    const models = (await get("/api/models", cookie)).body.data as AnyBody[];
+    expect(models.map((m) => m.id)).toEqual(["gw-chat-mini", "gw-claude"]);
+    // gw-claude in the demo catalog: 800,000 / 4,000,000 per million, cache reads 80,000, $10 per 1,000 searches.
+    expect(models[1]).toMatchObject({ input_price_minor_per_mtok: 800_000, output_price_minor_per_mtok: 4_000_000, cached_input_price_minor_per_mtok: 80_000, web_search_price_minor: 10_000 });
+    const text = JSON.stringify(models);
+    for (const secret of ["deployments", "upstream_model", "fake-claude", "cost_input"]) expect(text).not.toContain(secret);
+  });
+});

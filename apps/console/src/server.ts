@@ -281,6 +281,11 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     requireCsrf,
     api(async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) })),
   );
+  app.get(
+    "/api/models",
+    requireSession,
+    api(async (_req, res) => ({ data: (await control.ConsoleListModels({ token: signed(res).token })).models })),
+  );
   // Members: the control-plane reads the session and enforces the role (invite and remove: admin).
   app.get(
     "/api/members",

@@ -28,6 +28,7 @@ import {
   consoleInviteMember,
   consoleListKeys,
   consoleListMembers,
+  consoleListModels,
   consoleRemoveMember,
   consoleRevokeKey,
   createSignInLink,
@@ -139,6 +140,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleListMembers: consoleListMembers(ctx),
       ConsoleInviteMember: consoleInviteMember(ctx),
       ConsoleRemoveMember: consoleRemoveMember(ctx),
+      ConsoleListModels: consoleListModels(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -48,6 +48,7 @@ export const METHOD_GRANTS: {
     ConsoleListMembers: ["console"],
     ConsoleInviteMember: ["console"],
     ConsoleRemoveMember: ["console"],
+    ConsoleListModels: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

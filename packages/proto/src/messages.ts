@@ -402,6 +402,20 @@ export interface ConsoleCreateKeyRequest {
   models: string[];
   name: string;
 }
+export interface ConsoleModel {
+  id: string;
+  routes: string[];
+  context_window: number;
+  max_output_tokens: number;
+  input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+  cached_input_price_minor_per_mtok: number;
+  reasoning_price_minor_per_mtok: number;
+  web_search_price_minor: number;
+}
+export interface ConsoleModels {
+  models: ConsoleModel[];
+}
 export interface ConsoleMembers {
   members: ConsoleMember[];
 }
@@ -548,6 +562,7 @@ export type AdminServiceMethods = {
   ConsoleListMembers: [ConsoleSessionRequest, ConsoleMembers];
   ConsoleInviteMember: [ConsoleInviteMemberRequest, SignInLink];
   ConsoleRemoveMember: [ConsoleRemoveMemberRequest, ConsoleMember];
+  ConsoleListModels: [ConsoleSessionRequest, ConsoleModels];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];

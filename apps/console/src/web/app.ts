@@ -151,6 +151,35 @@ $("new-key").addEventListener("submit", (ev) => {
   );
 });
 
+interface ModelPrices {
+  id: string;
+  routes: string[];
+  context_window: number;
+  max_output_tokens: number;
+  input_price_minor_per_mtok: number;
+  cached_input_price_minor_per_mtok: number;
+  output_price_minor_per_mtok: number;
+  reasoning_price_minor_per_mtok: number;
+}
+
+async function loadModels(): Promise<void> {
+  const { data } = await getJson<{ data: ModelPrices[] }>("/api/models");
+  $("models").replaceChildren(
+    ...data.map((m) =>
+      row([
+        m.id,
+        m.routes.join(", "),
+        m.context_window.toLocaleString(),
+        m.max_output_tokens.toLocaleString(),
+        credits(m.input_price_minor_per_mtok),
+        credits(m.cached_input_price_minor_per_mtok),
+        credits(m.output_price_minor_per_mtok),
+        credits(m.reasoning_price_minor_per_mtok),
+      ]),
+    ),
+  );
+}
+
 async function loadMembers(): Promise<void> {
   const { data } = await getJson<{ data: Array<{ email: string; role: string }> }>("/api/members");
   const list = $("members");
@@ -203,7 +232,7 @@ async function main(): Promise<void> {
     dl.append(pair);
   }
   chart(overview.points);
-  await Promise.all([loadRequests(), loadKeys(), loadMembers()]);
+  await Promise.all([loadRequests(), loadKeys(), loadMembers(), loadModels()]);
   document.body.dataset.ready = "true";
 }
 

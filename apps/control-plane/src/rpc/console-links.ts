@@ -7,6 +7,7 @@ import type {
   ConsoleInviteMemberRequest,
   ConsoleMember,
   ConsoleMembers,
+  ConsoleModels,
   ConsoleRemoveMemberRequest,
   ConsoleRevokeKeyRequest,
   ConsoleSession,
@@ -213,5 +214,43 @@ export function consoleRemoveMember(ctx: ControlContext) {
   return async (req: ConsoleRemoveMemberRequest): Promise<ConsoleMember> => {
     const admin = await adminOf(ctx, req.token, "remove members");
     return remove({ org: admin.org_id, email: req.email });
+  };
+}
+
+/** The published models the session member's organization may use, with the prices it pays (nothing of the deployments behind them). */
+export function consoleListModels(ctx: ControlContext) {
+  return async (req: ConsoleSessionRequest): Promise<ConsoleModels> => {
+    const live = await liveSession(ctx, req.token);
+    const rows = await ctx.db
+      .selectFrom("models")
+      .innerJoin("org_models", "org_models.model_id", "models.id")
+      .select([
+        "models.id",
+        "models.routes",
+        "models.context_window",
+        "models.max_output_tokens",
+        "models.input_price_minor_per_mtok",
+        "models.output_price_minor_per_mtok",
+        "models.cached_input_price_minor_per_mtok",
+        "models.reasoning_price_minor_per_mtok",
+        "models.web_search_price_minor",
+      ])
+      .where("org_models.org_id", "=", live.org_id)
+      .where("models.status", "=", "published")
+      .orderBy("models.id")
+      .execute();
+    return {
+      models: rows.map((m) => ({
+        id: m.id,
+        routes: m.routes,
+        context_window: m.context_window,
+        max_output_tokens: m.max_output_tokens,
+        input_price_minor_per_mtok: m.input_price_minor_per_mtok,
+        output_price_minor_per_mtok: m.output_price_minor_per_mtok,
+        cached_input_price_minor_per_mtok: m.cached_input_price_minor_per_mtok ?? m.input_price_minor_per_mtok,
+        reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok ?? m.output_price_minor_per_mtok,
+        web_search_price_minor: m.web_search_price_minor ?? 0,
+      })),
+    };
   };
 }
