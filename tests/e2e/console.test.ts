@@ -134,6 +134,9 @@ describe("the organization's data", () => {
     expect((overview.body.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(billed.cost_credits_minor);
     const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as AnyBody;
     expect(overview.body.credits.balance_minor).toBe(credits.balance_minor);
+    // One day's window: the burn rate is that day's spend, the days left the balance at that rate.
+    expect(overview.body.burn_rate_minor_per_day).toBe(billed.cost_credits_minor);
+    expect(overview.body.days_left).toBe(Math.floor((credits.balance_minor / billed.cost_credits_minor) * 10) / 10);
 
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const stranger = await signIn(other.orgId, "admin");

@@ -201,7 +201,11 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
         ledger.GetCredits({ org_id: org }),
         ledger.SpendSeries({ org_id: org, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: "model" }),
       ]);
-      return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points };
+      // Burn rate: the window's spend per day (whole days, at least one); days left at that rate (null when nothing is spent).
+      const spent = series.points.reduce((n, p) => n + p.cost_minor, 0);
+      const burn = Math.ceil(spent / days);
+      const daysLeft = burn > 0 ? Math.floor((credits.balance_minor / burn) * 10) / 10 : null;
+      return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points, burn_rate_minor_per_day: burn, days_left: daysLeft };
     }),
   );
   /** The log's filters from the query string (key, model, route, status, from/to as Unix ms). */

@@ -214,13 +214,19 @@ async function main(): Promise<void> {
   const session = await getJson<{ member: { email: string; role: string; org_id: string }; csrf_token: string }>("/api/session");
   csrf = session.csrf_token;
   $("who").textContent = `${session.member.email} (${session.member.role}) · ${session.member.org_id}`;
-  const overview = await getJson<{ credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number }; points: Point[] }>("/api/overview?days=7");
+  const overview = await getJson<{
+    credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number };
+    points: Point[];
+    burn_rate_minor_per_day: number;
+    days_left: number | null;
+  }>("/api/overview?days=7");
   const dl = $("credits");
   for (const [label, v] of [
     ["Balance", overview.credits.balance_minor],
     ["Held", overview.credits.held_minor],
     ["Spent this month", overview.credits.month_spent_minor],
     ["Spent in all", overview.credits.spent_minor],
+    ["Burn rate per day (7 days)", overview.burn_rate_minor_per_day],
   ] as const) {
     const pair = document.createElement("div");
     const dt = document.createElement("dt");
@@ -231,6 +237,14 @@ async function main(): Promise<void> {
     pair.append(dt, dd);
     dl.append(pair);
   }
+  const left = document.createElement("div");
+  const leftLabel = document.createElement("dt");
+  leftLabel.textContent = "Days left at that rate";
+  const leftValue = document.createElement("dd");
+  leftValue.id = "days-left";
+  leftValue.textContent = overview.days_left === null ? "—" : overview.days_left.toLocaleString();
+  left.append(leftLabel, leftValue);
+  dl.append(left);
   chart(overview.points);
   await Promise.all([loadRequests(), loadKeys(), loadMembers(), loadModels()]);
   document.body.dataset.ready = "true";
