@@ -274,3 +274,30 @@ describe("models", () => {
     for (const secret of ["deployments", "upstream_model", "fake-claude", "cost_input"]) expect(text).not.toContain(secret);
   });
 });
+
+describe("budget", () => {
+  it("shows the monthly budget and this month's spend; admins and billing set it, a viewer may not, and the gateway then enforces it", async () => {
+    const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+    const billing = await signIn(o.orgId, "billing");
+    const csrf = (await get("/api/session", billing.cookie)).body.csrf_token as string;
+    const set = (cookie: string, token: string, v: unknown) =>
+      fetch(`${console_.url}/api/budget`, { method: "POST", headers: { cookie, "x-csrf-token": token, "content-type": "application/json" }, body: JSON.stringify({ monthly_budget_minor: v }) });
+    expect((await get("/api/budget", billing.cookie)).body).toEqual({ monthly_budget_minor: 0, month_spent_minor: 0 });
+    expect((await set(billing.cookie, csrf, -5)).status).toBe(400);
+    expect((await set(billing.cookie, csrf, 1)).status).toBe(200);
+    expect((await get("/api/budget", billing.cookie)).body.monthly_budget_minor).toBe(1);
+    const viewer = await signIn(o.orgId, "viewer");
+    const viewerCsrf = (await get("/api/session", viewer.cookie)).body.csrf_token as string;
+    expect((await set(viewer.cookie, viewerCsrf, 0)).status).toBe(403);
+    // A budget of 1 credit unit cannot hold a request: the gateway refuses it (402).
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+    await eventually(
+      async () => {
+        const err = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "over budget?" }] }).catch((e: unknown) => e);
+        return (err as { status?: number }).status === 402 ? true : undefined;
+      },
+      15_000,
+      "the budget enforced",
+    );
+  });
+});

@@ -285,6 +285,27 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     requireCsrf,
     api(async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) })),
   );
+  // Budget: the monthly cap and this month's spend; set by admins and the billing role (the control-plane enforces it).
+  app.get(
+    "/api/budget",
+    requireSession,
+    api(async (_req, res) => {
+      const [org, credits] = await Promise.all([control.ConsoleGetOrg({ token: signed(res).token }), ledger.GetCredits({ org_id: signed(res).member.org_id })]);
+      return { monthly_budget_minor: org.monthly_budget_minor, month_spent_minor: credits.month_spent_minor };
+    }),
+  );
+  app.post(
+    "/api/budget",
+    requireSession,
+    requireCsrf,
+    express.json({ limit: "1kb" }),
+    api(async (req, res) => {
+      const v = (req.body as { monthly_budget_minor?: unknown } | undefined)?.monthly_budget_minor;
+      if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", "monthly_budget_minor must be a non-negative integer (0 removes the cap).");
+      const org = await control.ConsoleSetBudget({ token: signed(res).token, monthly_budget_minor: v });
+      return { monthly_budget_minor: org.monthly_budget_minor };
+    }),
+  );
   app.get(
     "/api/models",
     requireSession,

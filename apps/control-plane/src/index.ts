@@ -25,12 +25,14 @@ import { migrations } from "./db/migrations/index.js";
 import { applyCatalog } from "./rpc/apply-catalog.js";
 import {
   consoleCreateKey,
+  consoleGetOrg,
   consoleInviteMember,
   consoleListKeys,
   consoleListMembers,
   consoleListModels,
   consoleRemoveMember,
   consoleRevokeKey,
+  consoleSetBudget,
   createSignInLink,
   endConsoleSession,
   getConsoleSession,
@@ -141,6 +143,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleInviteMember: consoleInviteMember(ctx),
       ConsoleRemoveMember: consoleRemoveMember(ctx),
       ConsoleListModels: consoleListModels(ctx),
+      ConsoleGetOrg: consoleGetOrg(ctx),
+      ConsoleSetBudget: consoleSetBudget(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -49,6 +49,8 @@ export const METHOD_GRANTS: {
     ConsoleInviteMember: ["console"],
     ConsoleRemoveMember: ["console"],
     ConsoleListModels: ["console"],
+    ConsoleGetOrg: ["console"],
+    ConsoleSetBudget: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

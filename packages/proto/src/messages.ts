@@ -402,6 +402,10 @@ export interface ConsoleCreateKeyRequest {
   models: string[];
   name: string;
 }
+export interface ConsoleSetBudgetRequest {
+  token: string;
+  monthly_budget_minor: number;
+}
 export interface ConsoleModel {
   id: string;
   routes: string[];
@@ -563,6 +567,8 @@ export type AdminServiceMethods = {
   ConsoleInviteMember: [ConsoleInviteMemberRequest, SignInLink];
   ConsoleRemoveMember: [ConsoleRemoveMemberRequest, ConsoleMember];
   ConsoleListModels: [ConsoleSessionRequest, ConsoleModels];
+  ConsoleGetOrg: [ConsoleSessionRequest, Org];
+  ConsoleSetBudget: [ConsoleSetBudgetRequest, Org];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];

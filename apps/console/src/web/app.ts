@@ -180,6 +180,19 @@ async function loadModels(): Promise<void> {
   );
 }
 
+async function loadBudget(): Promise<void> {
+  const b = await getJson<{ monthly_budget_minor: number; month_spent_minor: number }>("/api/budget");
+  $("budget-now").textContent =
+    b.monthly_budget_minor > 0 ? `${credits(b.month_spent_minor)} of ${credits(b.monthly_budget_minor)} spent this month.` : `No cap; ${credits(b.month_spent_minor)} spent this month.`;
+  ($("budget-value") as HTMLInputElement).value = String(b.monthly_budget_minor / 1_000_000);
+}
+
+$("budget").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const minor = Math.round(Number(($("budget-value") as HTMLInputElement).value) * 1_000_000);
+  void post("/api/budget", { monthly_budget_minor: minor }).then(loadBudget, (e: Error) => alert(e.message));
+});
+
 async function loadMembers(): Promise<void> {
   const { data } = await getJson<{ data: Array<{ email: string; role: string }> }>("/api/members");
   const list = $("members");
@@ -246,7 +259,7 @@ async function main(): Promise<void> {
   left.append(leftLabel, leftValue);
   dl.append(left);
   chart(overview.points);
-  await Promise.all([loadRequests(), loadKeys(), loadMembers(), loadModels()]);
+  await Promise.all([loadRequests(), loadKeys(), loadMembers(), loadModels(), loadBudget()]);
   document.body.dataset.ready = "true";
 }
 

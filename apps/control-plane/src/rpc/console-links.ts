@@ -8,6 +8,8 @@ import type {
   ConsoleMember,
   ConsoleMembers,
   ConsoleModels,
+  ConsoleSetBudgetRequest,
+  Org,
   ConsoleRemoveMemberRequest,
   ConsoleRevokeKeyRequest,
   ConsoleSession,
@@ -21,7 +23,8 @@ import type {
 } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { hashSecret, newId } from "../keys/secret.js";
-import { findOrg } from "../orgs.js";
+import { findOrg, toOrg } from "../orgs.js";
+import { setOrgBudget } from "./set-org-budget.js";
 import { createKey } from "./create-key.js";
 import { listKeys } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
@@ -252,5 +255,23 @@ export function consoleListModels(ctx: ControlContext) {
         web_search_price_minor: m.web_search_price_minor ?? 0,
       })),
     };
+  };
+}
+
+/** The session member's organization: its name, models and monthly budget. */
+export function consoleGetOrg(ctx: ControlContext) {
+  return async (req: ConsoleSessionRequest): Promise<Org> => {
+    const live = await liveSession(ctx, req.token);
+    return toOrg(ctx.db, await findOrg(ctx.db, live.org_id));
+  };
+}
+
+/** Sets the organization's monthly budget (0 removes the cap): admins and the billing role. */
+export function consoleSetBudget(ctx: ControlContext) {
+  const set = setOrgBudget(ctx);
+  return async (req: ConsoleSetBudgetRequest): Promise<Org> => {
+    const live = await liveSession(ctx, req.token);
+    if (live.role !== "admin" && live.role !== "billing") throw new GatewayError("forbidden", "A viewer may not change the organization's budget; ask its admins or billing members.");
+    return set({ org: live.org_id, monthly_budget_minor: req.monthly_budget_minor });
   };
 }
