@@ -99,13 +99,17 @@ it("signs in by link and shows the organization's balance and a request made thr
   }
 });
 
-it("signing out in the browser ends the session: the overview sends the person back to sign in", async () => {
-  const context = await browser.newContext();
+it("a new organization's overview says what is empty; signing out ends the session: the overview sends the person back to sign in", async () => {
+  const fresh = await createOrg(stack, { balanceMinor: 1_000 });
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
   const page = await context.newPage();
-  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "leaver@example.com", role: "viewer" });
+  const link = await stack.admin.CreateSignInLink({ org: fresh.orgId, email: "a-rather-long-address.of.someone@subdomain.example.com", role: "viewer" });
   await page.goto(`${console_.url}/signin?token=${link.token}`);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForSelector("body[data-ready='true']");
+  await expect(page.locator("#requests").textContent()).resolves.toContain("No requests yet");
+  await expect(page.locator("#chart").textContent()).resolves.toContain("No spend in the last 7 days");
+  await page.screenshot({ path: join(ARTIFACTS, "overview-empty-360px.png"), fullPage: true });
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${console_.url}/signin`);
   await page.goto(`${console_.url}/`);

@@ -46,6 +46,14 @@ async function signIn(orgId: string, role: "admin" | "billing" | "viewer" = "adm
   return { cookie: setCookie.split(";")[0]!, setCookie };
 }
 
+/** A same-origin JSON POST of a signed-in member, with the CSRF token it was given. */
+const post = (path: string, cookie: string, csrf: string, body: unknown = {}) =>
+  fetch(`${console_.url}${path}`, {
+    method: "POST",
+    headers: { cookie, "x-csrf-token": csrf, "content-type": "application/json", origin: console_.url, "sec-fetch-site": "same-origin" },
+    body: JSON.stringify(body),
+  });
+
 const get = async (path: string, cookie?: string): Promise<{ status: number; body: AnyBody; headers: Headers }> => {
   const r = await fetch(`${console_.url}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
   const text = await r.text();
@@ -55,9 +63,9 @@ const get = async (path: string, cookie?: string): Promise<{ status: number; bod
 describe("sign-in and the session", () => {
   it("signs in by a one-time link into an HttpOnly, SameSite=Strict session; the link works once", async () => {
     const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "once@example.com", role: "viewer" });
-    const post = (token: string) =>
+    const redeem = (token: string) =>
       fetch(`${console_.url}/signin`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}` });
-    const first = await post(link.token);
+    const first = await redeem(link.token);
     expect(first.status).toBe(303);
     const flags = first.headers.get("set-cookie")!;
     expect(flags).toMatch(/^gw_console=gws_[A-Za-z0-9_-]{43};/);
@@ -65,7 +73,7 @@ describe("sign-in and the session", () => {
     expect(flags).toContain("SameSite=Strict");
     expect(flags).toContain("Path=/");
     expect(flags).not.toContain("Secure"); // plain HTTP here; Secure behind TLS (CONSOLE_PUBLIC_URL https://…)
-    expect((await post(link.token)).status).toBe(404);
+    expect((await redeem(link.token)).status).toBe(404);
 
     const cookie = flags.split(";")[0]!;
     const session = await get("/api/session", cookie);
@@ -149,12 +157,6 @@ describe("keys", () => {
   it("an admin creates a key (the secret shown once), the SDK uses it, the admin revokes it and the SDK gets 401; a viewer gets 403 even calling the API directly", async () => {
     const admin = await signIn(org.orgId, "admin");
     const csrf = (await get("/api/session", admin.cookie)).body.csrf_token as string;
-    const post = (path: string, cookie: string, token: string, body?: unknown) =>
-      fetch(`${console_.url}${path}`, {
-        method: "POST",
-        headers: { cookie, "x-csrf-token": token, "content-type": "application/json", origin: console_.url, "sec-fetch-site": "same-origin" },
-        body: JSON.stringify(body ?? {}),
-      });
     const created = await post("/api/keys", admin.cookie, csrf, { name: "from the console", routes: ["chat"] });
     expect(created.status).toBe(200);
     const { key, secret } = (await created.json()) as AnyBody;
@@ -233,8 +235,6 @@ describe("members", () => {
     const o = await createOrg(stack, { balanceMinor: 1_000 });
     const admin = await signIn(o.orgId, "admin");
     const csrf = (await get("/api/session", admin.cookie)).body.csrf_token as string;
-    const post = (path: string, cookie: string, token: string, body: unknown) =>
-      fetch(`${console_.url}${path}`, { method: "POST", headers: { cookie, "x-csrf-token": token, "content-type": "application/json" }, body: JSON.stringify(body) });
     const invited = (await (await post("/api/members", admin.cookie, csrf, { email: "new@example.com", role: "billing" })).json()) as AnyBody;
     expect(invited.member).toMatchObject({ email: "new@example.com", role: "billing", org_id: o.orgId });
     const url = new URL(invited.signin_url as string);
@@ -280,8 +280,7 @@ describe("budget", () => {
     const o = await createOrg(stack, { balanceMinor: 5_000_000 });
     const billing = await signIn(o.orgId, "billing");
     const csrf = (await get("/api/session", billing.cookie)).body.csrf_token as string;
-    const set = (cookie: string, token: string, v: unknown) =>
-      fetch(`${console_.url}/api/budget`, { method: "POST", headers: { cookie, "x-csrf-token": token, "content-type": "application/json" }, body: JSON.stringify({ monthly_budget_minor: v }) });
+    const set = (cookie: string, token: string, v: unknown) => post("/api/budget", cookie, token, { monthly_budget_minor: v });
     expect((await get("/api/budget", billing.cookie)).body).toEqual({ monthly_budget_minor: 0, month_spent_minor: 0 });
     expect((await set(billing.cookie, csrf, -5)).status).toBe(400);
     expect((await set(billing.cookie, csrf, 1)).status).toBe(200);

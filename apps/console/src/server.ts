@@ -99,6 +99,9 @@ const csvCell = (v: unknown) => {
 };
 const csvRow = (r: UsageRecord) => `${CSV_COLUMNS.map((c) => csvCell(c === "created_at" ? new Date(r.created_at_ms).toISOString() : r[c])).join(",")}\n`;
 
+/** A body field that should be a string ("" otherwise: the control-plane names what is missing). */
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
 const statusOf = (code: unknown) => (typeof code === "string" && code in ERROR_CODES ? ERROR_CODES[code as ErrorCode].http : 502);
 
 export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
@@ -106,6 +109,8 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   const ledger: TypedClient<LedgerServiceMethods> = createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken) });
   const csrfOf = (sessionToken: string) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url");
   const signed = (res: Response) => res.locals.signed as Signed;
+  /** The console's own origin, as the browser addressed it. */
+  const ownOrigin = (req: Request) => `http${config.secureCookies ? "s" : ""}://${req.headers.host}`;
 
   const app = express();
   app.disable("x-powered-by");
@@ -122,7 +127,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const site = req.headers["sec-fetch-site"];
     const origin = req.headers.origin;
-    if ((site !== undefined && site !== "same-origin") || (origin !== undefined && origin !== `http${config.secureCookies ? "s" : ""}://${req.headers.host}`)) {
+    if ((site !== undefined && site !== "same-origin") || (origin !== undefined && origin !== ownOrigin(req))) {
       res.status(403).json({ error: { message: "Cross-site requests are refused.", code: "forbidden" } });
       return;
     }
@@ -181,33 +186,30 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     }
   };
 
+  /** A read of the signed-in member's organization. */
+  const read = (path: string, fn: (req: Request, res: Response) => Promise<unknown>) => app.get(path, requireSession, api(fn));
+  /** A change: signed in, same origin with the session's CSRF token, a JSON body of at most `limit`. */
+  const write = (path: string, fn: (req: Request, res: Response) => Promise<unknown>, limit = "4kb") => app.post(path, requireSession, requireCsrf, express.json({ limit }), api(fn));
+
   app.get("/", requireSession, (_req, res) => res.sendFile(join(WEB, "index.html")));
   app.get("/requests/:id", requireSession, (_req, res) => res.sendFile(join(WEB, "request.html")));
   app.use("/assets", express.static(WEB, { index: false, fallthrough: false }));
 
-  app.get(
-    "/api/session",
-    requireSession,
-    api(async (_req, res) => ({ member: signed(res).member, csrf_token: csrfOf(signed(res).token) })),
-  );
-  app.get(
-    "/api/overview",
-    requireSession,
-    api(async (req, res) => {
-      const org = signed(res).member.org_id;
-      const days = Math.min(Math.max(Number.parseInt(String(req.query.days ?? "7"), 10) || 7, 1), 90);
-      const to = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
-      const [credits, series] = await Promise.all([
-        ledger.GetCredits({ org_id: org }),
-        ledger.SpendSeries({ org_id: org, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: "model" }),
-      ]);
-      // Burn rate: the window's spend per day (whole days, at least one); days left at that rate (null when nothing is spent).
-      const spent = series.points.reduce((n, p) => n + p.cost_minor, 0);
-      const burn = Math.ceil(spent / days);
-      const daysLeft = burn > 0 ? Math.floor((credits.balance_minor / burn) * 10) / 10 : null;
-      return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points, burn_rate_minor_per_day: burn, days_left: daysLeft };
-    }),
-  );
+  read("/api/session", async (_req, res) => ({ member: signed(res).member, csrf_token: csrfOf(signed(res).token) }));
+  read("/api/overview", async (req, res) => {
+    const org = signed(res).member.org_id;
+    const days = Math.min(Math.max(Number.parseInt(String(req.query.days ?? "7"), 10) || 7, 1), 90);
+    const to = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+    const [credits, series] = await Promise.all([
+      ledger.GetCredits({ org_id: org }),
+      ledger.SpendSeries({ org_id: org, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: "model" }),
+    ]);
+    // Burn rate: the window's spend per day (whole days, at least one); days left at that rate (null when nothing is spent).
+    const spent = series.points.reduce((n, p) => n + p.cost_minor, 0);
+    const burn = Math.ceil(spent / days);
+    const daysLeft = burn > 0 ? Math.floor((credits.balance_minor / burn) * 10) / 10 : null;
+    return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points, burn_rate_minor_per_day: burn, days_left: daysLeft };
+  });
   /** The log's filters from the query string (key, model, route, status, from/to as Unix ms). */
   const filters = (req: Request, res: Response) => {
     const q = req.query as Record<string, string | undefined>;
@@ -222,15 +224,11 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
       to_ms: int(q.to_ms),
     };
   };
-  app.get(
-    "/api/requests",
-    requireSession,
-    api(async (req, res) => {
-      const q = req.query as Record<string, string | undefined>;
-      const page = await ledger.ListUsage({ ...filters(req, res), limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200), cursor: q.cursor ?? "" });
-      return { data: page.records.map(memberRecord), next_cursor: page.next_cursor || null };
-    }),
-  );
+  read("/api/requests", async (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    const page = await ledger.ListUsage({ ...filters(req, res), limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200), cursor: q.cursor ?? "" });
+    return { data: page.records.map(memberRecord), next_cursor: page.next_cursor || null };
+  });
   // The current filter as CSV, newest first, streamed a keyset page at a time as the client reads it.
   app.get("/api/requests.csv", requireSession, async (req, res) => {
     const f = filters(req, res);
@@ -252,104 +250,49 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
       res.destroy();
     }
   });
-  app.get(
-    "/api/requests/:id",
-    requireSession,
-    api(async (req, res) => {
-      // The ledger answers only the member's organization: another organization's request is as absent as one that never was.
-      return memberRecord(await ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 }));
-    }),
-  );
+  // The ledger answers only the member's organization: another organization's request is as absent as one that never was.
+  read("/api/requests/:id", async (req, res) => memberRecord(await ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 })));
   // Keys: the control-plane reads the session itself and enforces the organization and the role
   // (creating and revoking: admin) — a viewer calling this API directly gets its 403.
-  app.get(
+  read("/api/keys", async (_req, res) => ({ data: (await control.ConsoleListKeys({ token: signed(res).token })).keys }));
+  write(
     "/api/keys",
-    requireSession,
-    api(async (_req, res) => ({ data: (await control.ConsoleListKeys({ token: signed(res).token })).keys })),
-  );
-  app.post(
-    "/api/keys",
-    requireSession,
-    requireCsrf,
-    express.json({ limit: "16kb" }),
-    api(async (req, res) => {
+    async (req, res) => {
       const body = (req.body ?? {}) as { name?: unknown; routes?: unknown; models?: unknown };
       const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-      const created = await control.ConsoleCreateKey({ token: signed(res).token, name: typeof body.name === "string" ? body.name : "", routes: list(body.routes), models: list(body.models) });
+      const created = await control.ConsoleCreateKey({ token: signed(res).token, name: text(body.name), routes: list(body.routes), models: list(body.models) });
       return { key: created.key, secret: created.secret };
-    }),
+    },
+    "16kb",
   );
-  app.post(
-    "/api/keys/:id/revoke",
-    requireSession,
-    requireCsrf,
-    api(async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) })),
-  );
+  write("/api/keys/:id/revoke", async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) }));
   // Budget: the monthly cap and this month's spend; set by admins and the billing role (the control-plane enforces it).
-  app.get(
-    "/api/budget",
-    requireSession,
-    api(async (_req, res) => {
-      const [org, credits] = await Promise.all([control.ConsoleGetOrg({ token: signed(res).token }), ledger.GetCredits({ org_id: signed(res).member.org_id })]);
-      return { monthly_budget_minor: org.monthly_budget_minor, month_spent_minor: credits.month_spent_minor };
-    }),
-  );
-  app.post(
-    "/api/budget",
-    requireSession,
-    requireCsrf,
-    express.json({ limit: "1kb" }),
-    api(async (req, res) => {
-      const v = (req.body as { monthly_budget_minor?: unknown } | undefined)?.monthly_budget_minor;
-      if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", "monthly_budget_minor must be a non-negative integer (0 removes the cap).");
-      const org = await control.ConsoleSetBudget({ token: signed(res).token, monthly_budget_minor: v });
-      return { monthly_budget_minor: org.monthly_budget_minor };
-    }),
-  );
-  app.get(
-    "/api/models",
-    requireSession,
-    api(async (_req, res) => ({ data: (await control.ConsoleListModels({ token: signed(res).token })).models })),
-  );
+  read("/api/budget", async (_req, res) => {
+    const [org, credits] = await Promise.all([control.ConsoleGetOrg({ token: signed(res).token }), ledger.GetCredits({ org_id: signed(res).member.org_id })]);
+    return { monthly_budget_minor: org.monthly_budget_minor, month_spent_minor: credits.month_spent_minor };
+  });
+  write("/api/budget", async (req, res) => {
+    const v = (req.body as { monthly_budget_minor?: unknown } | undefined)?.monthly_budget_minor;
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", "monthly_budget_minor must be a non-negative integer (0 removes the cap).");
+    const org = await control.ConsoleSetBudget({ token: signed(res).token, monthly_budget_minor: v });
+    return { monthly_budget_minor: org.monthly_budget_minor };
+  });
+  read("/api/models", async (_req, res) => ({ data: (await control.ConsoleListModels({ token: signed(res).token })).models }));
   // Members: the control-plane reads the session and enforces the role (invite and remove: admin).
-  app.get(
-    "/api/members",
-    requireSession,
-    api(async (_req, res) => ({ data: (await control.ConsoleListMembers({ token: signed(res).token })).members })),
-  );
-  app.post(
-    "/api/members",
-    requireSession,
-    requireCsrf,
-    express.json({ limit: "4kb" }),
-    api(async (req, res) => {
-      const body = (req.body ?? {}) as { email?: unknown; role?: unknown };
-      const role = body.role === "admin" || body.role === "billing" ? body.role : "viewer";
-      const link = await control.ConsoleInviteMember({ token: signed(res).token, email: typeof body.email === "string" ? body.email : "", role });
-      // The link is shown once, to the admin who hands it over.
-      return { member: link.member, signin_url: `http${config.secureCookies ? "s" : ""}://${req.headers.host}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
-    }),
-  );
-  app.post(
-    "/api/members/remove",
-    requireSession,
-    requireCsrf,
-    express.json({ limit: "4kb" }),
-    api(async (req, res) => {
-      const email = typeof (req.body as { email?: unknown } | undefined)?.email === "string" ? (req.body as { email: string }).email : "";
-      return { member: await control.ConsoleRemoveMember({ token: signed(res).token, email }) };
-    }),
-  );
-  app.post(
-    "/api/signout",
-    requireSession,
-    requireCsrf,
-    api(async (_req, res) => {
-      await control.EndConsoleSession({ token: signed(res).token });
-      res.setHeader("set-cookie", `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${config.secureCookies ? "; Secure" : ""}`);
-      return { signed_out: true };
-    }),
-  );
+  read("/api/members", async (_req, res) => ({ data: (await control.ConsoleListMembers({ token: signed(res).token })).members }));
+  write("/api/members", async (req, res) => {
+    const body = (req.body ?? {}) as { email?: unknown; role?: unknown };
+    const role = body.role === "admin" || body.role === "billing" ? body.role : "viewer";
+    const link = await control.ConsoleInviteMember({ token: signed(res).token, email: text(body.email), role });
+    // The link is shown once, to the admin who hands it over.
+    return { member: link.member, signin_url: `${ownOrigin(req)}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
+  });
+  write("/api/members/remove", async (req, res) => ({ member: await control.ConsoleRemoveMember({ token: signed(res).token, email: text((req.body as { email?: unknown } | undefined)?.email) }) }));
+  write("/api/signout", async (_req, res) => {
+    await control.EndConsoleSession({ token: signed(res).token });
+    res.setHeader("set-cookie", `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${config.secureCookies ? "; Secure" : ""}`);
+    return { signed_out: true };
+  });
   app.use((_req, res) => res.status(404).json({ error: { message: "Not found.", code: "not_found" } }));
 
   return new Promise((resolve) => {

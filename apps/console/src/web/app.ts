@@ -40,9 +40,21 @@ function row(cells: string[]): HTMLTableRowElement {
   for (const c of cells) {
     const td = document.createElement("td");
     td.textContent = c;
+    td.title = c;
     tr.append(td);
   }
   return tr;
+}
+
+/** A table body's one row saying it is empty (spanning every column). */
+function emptyRow(body: HTMLElement, message: string): void {
+  const tr = document.createElement("tr");
+  const td = document.createElement("td");
+  td.colSpan = body.closest("table")?.querySelectorAll("thead th").length ?? 1;
+  td.className = "empty";
+  td.textContent = message;
+  tr.append(td);
+  body.append(tr);
 }
 
 let cursor: string | null = null;
@@ -73,6 +85,7 @@ async function loadRequests(): Promise<void> {
     tr.children[1]!.append(a);
     $("requests").append(tr);
   }
+  if (page.data.length === 0 && !$("requests").hasChildNodes()) emptyRow($("requests"), filterQuery() ? "No request matches." : "No requests yet.");
   cursor = page.next_cursor;
   $("more").hidden = cursor === null;
 }
@@ -123,6 +136,7 @@ async function loadKeys(): Promise<void> {
   const { data } = await getJson<{ data: Key[] }>("/api/keys");
   const body = $("keys");
   body.replaceChildren();
+  if (data.length === 0) emptyRow(body, "No keys yet.");
   for (const k of data) {
     const tr = row([k.name || "(unnamed)", `${k.prefix}…`, k.routes.length ? k.routes.join(", ") : "all", new Date(k.created_at_ms).toLocaleString(), k.revoked ? "revoked" : "active"]);
     const td = document.createElement("td");
@@ -202,7 +216,8 @@ async function loadMembers(): Promise<void> {
     li.textContent = `${m.email} (${m.role}) `;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Remove ${m.email}`;
+    b.textContent = "Remove";
+    b.setAttribute("aria-label", `Remove ${m.email}`);
     b.addEventListener("click", () => void post("/api/members/remove", { email: m.email }).then(loadMembers, (e: Error) => alert(e.message)));
     li.append(b);
     list.append(li);
