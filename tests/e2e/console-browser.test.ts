@@ -146,3 +146,80 @@ it("an admin creates a key in the page, the OpenAI SDK uses it, the admin revoke
   await page.screenshot({ path: join(ARTIFACTS, "keys-desktop.png"), fullPage: true });
   await context.close();
 });
+
+it("a viewer's page shows no form its role may not use; an admin's shows the audit log of what it changed", async () => {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  const viewerLink = await stack.admin.CreateSignInLink({ org: o.orgId, email: "looker@example.com", role: "viewer" });
+  await page.goto(`${console_.url}/signin?token=${viewerLink.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  for (const form of ["#new-key", "#invite", "#budget", "#audit-section"]) expect(await page.locator(form).isVisible()).toBe(false);
+  expect(await page.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${console_.url}/signin`);
+
+  const adminLink = await stack.admin.CreateSignInLink({ org: o.orgId, email: "boss@example.com", role: "admin" });
+  await page.goto(`${console_.url}/signin?token=${adminLink.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await page.getByLabel("Name of a new key").fill("limited");
+  await page.getByLabel("Requests per minute (0: none)").fill("30");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.locator("#keys tr", { hasText: "limited" }).filter({ hasText: "30 requests" }).waitFor();
+  await page.reload();
+  await page.waitForSelector("body[data-ready='true']");
+  await expect(page.locator("#audit").textContent()).resolves.toContain("key created");
+  await expect(page.locator("#audit").textContent()).resolves.toContain("boss@example.com");
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "overview-admin-desktop.png"), fullPage: true });
+  await context.close();
+});
+
+it("an operator tops up an organization once however often the form is sent, reviews a catalog change before applying it, and sees provider health; accessible", async () => {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const before = (await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  const link = await stack.admin.CreateSignInLink({ org: "", email: "operator@example.com", role: "operator" });
+  await page.goto(`${console_.url}/signin?token=${link.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  expect(new URL(page.url()).pathname).toBe("/operator");
+  await expect(page.locator("#health").textContent()).resolves.toContain("fake");
+
+  // The form sent twice before its answer (a double click): one top-up.
+  await page.getByLabel("Organization id").fill(o.orgId);
+  await page.getByLabel("Credits").fill("2.5");
+  await page.locator("#topup").evaluate((form) => {
+    // Runs in the page: the form element.
+    const f = form as unknown as { requestSubmit(): void };
+    f.requestSubmit();
+    f.requestSubmit();
+  });
+
+  await page.locator("#topup-done").waitFor({ state: "visible" });
+  await eventually(async () => ((await page.locator("#audit").textContent())?.includes("top up") ? true : undefined), 5_000, "the top-up in the audit log");
+  expect((await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor).toBe(before + 2_500_000);
+  expect(await page.locator("#audit tr", { hasText: "top up" }).count()).toBe(1);
+
+  // The catalog: a price change is shown field by field, and applied only after that review.
+  const doc = JSON.parse(await page.locator("#catalog-doc").inputValue()) as { models: Array<Record<string, unknown>> };
+  const large = doc.models.find((m) => m.id === "gw-chat-large")!;
+  await page.locator("#catalog-doc").fill(JSON.stringify({ models: [{ ...large, input_price_minor_per_mtok: (large.input_price_minor_per_mtok as number) + 1 }] }, null, 2));
+  expect(await page.getByRole("button", { name: "Apply reviewed changes" }).isDisabled()).toBe(true);
+  await page.getByRole("button", { name: "Review changes" }).click();
+  await page.locator("#catalog-diff tr", { hasText: "input_price_minor_per_mtok" }).waitFor();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "operator-desktop.png"), fullPage: true });
+  await page.getByRole("button", { name: "Apply reviewed changes" }).click();
+  await page.locator("#catalog-done").waitFor({ state: "visible" });
+  await expect(page.locator("#catalog-done").textContent()).resolves.toMatch(/^Applied: the catalog is at version \d+\.$/);
+  await eventually(async () => ((await page.locator("#audit").textContent())?.includes("catalog applied") ? true : undefined), 5_000, "the catalog change in the audit log");
+
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "operator-360px.png"), fullPage: true });
+  await context.close();
+});

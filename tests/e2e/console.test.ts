@@ -4,7 +4,7 @@ import type { ConsoleServer } from "@gateway/console";
 import { eventually } from "@gateway/testing";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
+import { consoleServiceEnv, consoleUser, startConsoleFor } from "../support/console.ts";
 import type { AnyBody, UsageBody } from "../support/api.ts";
 
 /**
@@ -21,6 +21,7 @@ let org: TestOrg;
 beforeAll(async () => {
   stack = await startStack("console", { serviceEnv: consoleServiceEnv });
   console_ = await startConsoleFor(stack);
+  user = consoleUser(stack, console_);
   org = await createOrg(stack, { balanceMinor: 5_000_000 });
 });
 
@@ -29,36 +30,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Signs a member of `orgId` in by a fresh link, as a person would: GET shows the button, the POST uses the token. */
-async function signIn(orgId: string, role: "admin" | "billing" | "viewer" = "admin"): Promise<{ cookie: string; setCookie: string }> {
-  const link = await stack.admin.CreateSignInLink({ org: orgId, email: `${role}-${orgId}@example.com`, role });
-  const page = await fetch(`${console_.url}/signin?token=${link.token}`);
-  expect(page.status).toBe(200);
-  const r = await fetch(`${console_.url}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: console_.url, "sec-fetch-site": "same-origin" },
-    body: `token=${encodeURIComponent(link.token)}`,
-  });
-  expect(r.status).toBe(303);
-  expect(r.headers.get("location")).toBe("/");
-  const setCookie = r.headers.get("set-cookie") ?? "";
-  return { cookie: setCookie.split(";")[0]!, setCookie };
-}
-
-/** A same-origin JSON POST of a signed-in member, with the CSRF token it was given. */
-const post = (path: string, cookie: string, csrf: string, body: unknown = {}) =>
-  fetch(`${console_.url}${path}`, {
-    method: "POST",
-    headers: { cookie, "x-csrf-token": csrf, "content-type": "application/json", origin: console_.url, "sec-fetch-site": "same-origin" },
-    body: JSON.stringify(body),
-  });
-
-const get = async (path: string, cookie?: string): Promise<{ status: number; body: AnyBody; headers: Headers }> => {
-  const r = await fetch(`${console_.url}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
-  const text = await r.text();
-  return { status: r.status, body: r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, headers: r.headers };
-};
+let user: ReturnType<typeof consoleUser>;
+const signIn = (orgId: string, role: "admin" | "billing" | "viewer" = "admin") => user.signIn(orgId, role);
+const post = (path: string, cookie: string, csrf: string, body: unknown = {}) => user.post(path, cookie, csrf, body);
+const get = (path: string, cookie?: string) => user.get(path, cookie);
 
 describe("sign-in and the session", () => {
   it("signs in by a one-time link into an HttpOnly, SameSite=Strict session; the link works once", async () => {

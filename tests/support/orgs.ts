@@ -3,6 +3,7 @@ import type { Stack } from "./stack.ts";
 
 export interface TestOrg {
   orgId: string;
+  name: string;
   keyId: string;
   secret: string;
 }
@@ -27,7 +28,7 @@ export async function createOrg(
     rpm_limit: opts.rpm ?? 0,
     tpm_limit: opts.tpm ?? 0,
   });
-  return { orgId: org.id, keyId: key.key!.id, secret: key.secret };
+  return { orgId: org.id, name: org.name, keyId: key.key!.id, secret: key.secret };
 }
 
 export function chatBody(content: string, extra: Record<string, unknown> = {}): string {

@@ -20,6 +20,9 @@ const server = await startConsole({
   // One replica may do with a key of its own; several must share CONSOLE_SECRET.
   secret: env.CONSOLE_SECRET ?? randomSecret(),
   secureCookies: (env.CONSOLE_PUBLIC_URL ?? "").startsWith("https://"),
+  // The data-planes' breaker settings, to mark deployments whose breakers are likely open.
+  breakerThreshold: Number(env.DATA_PLANE_BREAKER_THRESHOLD ?? 5),
+  breakerCooldownMs: Number(env.DATA_PLANE_BREAKER_COOLDOWN_MS ?? 30_000),
 });
 console.log(JSON.stringify({ level: "info", service: "console", url: server.url, msg: "console listening" }));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));

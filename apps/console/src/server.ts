@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ERROR_CODES, GatewayError, type ErrorCode } from "@gateway/errors";
+import { mountOperator } from "./operator.js";
 import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type ConsoleMember, type LedgerServiceMethods, type TypedClient, type UsageRecord } from "@gateway/proto";
 
 /**
@@ -26,6 +27,9 @@ export interface ConsoleConfig {
   secret: string;
   /** Set the cookie's Secure flag (behind TLS). */
   secureCookies: boolean;
+  /** The data-planes' circuit breaker (DATA_PLANE_BREAKER_THRESHOLD / _COOLDOWN_MS), to say which deployments' breakers are likely open. */
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
 }
 
 export interface ConsoleServer {
@@ -39,10 +43,12 @@ const WEB = join(dirname(fileURLToPath(import.meta.url)), "web");
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const DAY_MS = 86_400_000;
 
-interface Signed {
+export interface Signed {
   member: ConsoleMember;
   token: string;
 }
+export type Scope = "org" | "operator" | "any";
+export type Handler = (req: Request, res: Response) => Promise<unknown>;
 
 function cookieOf(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? "").split(";")) {
@@ -186,29 +192,64 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     }
   };
 
-  /** A read of the signed-in member's organization. */
-  const read = (path: string, fn: (req: Request, res: Response) => Promise<unknown>) => app.get(path, requireSession, api(fn));
+  /**
+   * Who may call a route: an organization's member (`org`: the routes act for its organization), an
+   * operator (`operator`: the routes act across organizations), or either (`any`). The
+   * control-plane enforces roles again on every call it answers; this keeps a session of the wrong
+   * kind from reaching the ledger at all.
+   */
+  const scoped = (scope: Scope) => (_req: Request, res: Response, next: NextFunction) => {
+    const operator = signed(res).member.role === "operator";
+    if (scope === "any" || (scope === "operator") === operator) return next();
+    res.status(403).json({
+      error: { message: operator ? "An operator is not a member of an organization: use the operator pages." : "Only operators may do this.", code: "forbidden" },
+    });
+  };
+  /** A read of the signed-in member's organization (or, by scope, an operator's). */
+  const read = (path: string, fn: Handler, scope: Scope = "org") => app.get(path, requireSession, scoped(scope), api(fn));
   /** A change: signed in, same origin with the session's CSRF token, a JSON body of at most `limit`. */
-  const write = (path: string, fn: (req: Request, res: Response) => Promise<unknown>, limit = "4kb") => app.post(path, requireSession, requireCsrf, express.json({ limit }), api(fn));
+  const write = (path: string, fn: Handler, limit = "4kb", scope: Scope = "org") => app.post(path, requireSession, scoped(scope), requireCsrf, express.json({ limit }), api(fn));
 
-  app.get("/", requireSession, (_req, res) => res.sendFile(join(WEB, "index.html")));
+  app.get("/", requireSession, (_req, res) => (signed(res).member.role === "operator" ? res.redirect(303, "/operator") : res.sendFile(join(WEB, "index.html"))));
+  app.get("/operator", requireSession, (_req, res) => (signed(res).member.role === "operator" ? res.sendFile(join(WEB, "operator.html")) : res.redirect(303, "/")));
   app.get("/requests/:id", requireSession, (_req, res) => res.sendFile(join(WEB, "request.html")));
   app.use("/assets", express.static(WEB, { index: false, fallthrough: false }));
 
-  read("/api/session", async (_req, res) => ({ member: signed(res).member, csrf_token: csrfOf(signed(res).token) }));
-  read("/api/overview", async (req, res) => {
-    const org = signed(res).member.org_id;
+  read("/api/session", async (_req, res) => ({ member: signed(res).member, csrf_token: csrfOf(signed(res).token) }), "any");
+  /** The overview's window: 1 to 90 days back from the end of this hour, by hour up to a week, by day past it; grouped by model or key. */
+  const spendWindow = (req: Request) => {
     const days = Math.min(Math.max(Number.parseInt(String(req.query.days ?? "7"), 10) || 7, 1), 90);
     const to = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
-    const [credits, series] = await Promise.all([
-      ledger.GetCredits({ org_id: org }),
-      ledger.SpendSeries({ org_id: org, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: "model" }),
-    ]);
+    return { days, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? ("hour" as const) : ("day" as const), group_by: req.query.group === "key" ? ("key" as const) : ("model" as const) };
+  };
+  read("/api/overview", async (req, res) => {
+    const org = signed(res).member.org_id;
+    const { days, ...w } = spendWindow(req);
+    const [credits, series] = await Promise.all([ledger.GetCredits({ org_id: org }), ledger.SpendSeries({ org_id: org, ...w })]);
     // Burn rate: the window's spend per day (whole days, at least one); days left at that rate (null when nothing is spent).
     const spent = series.points.reduce((n, p) => n + p.cost_minor, 0);
     const burn = Math.ceil(spent / days);
     const daysLeft = burn > 0 ? Math.floor((credits.balance_minor / burn) * 10) / 10 : null;
-    return { credits, bucket: days <= 7 ? "hour" : "day", points: series.points, burn_rate_minor_per_day: burn, days_left: daysLeft };
+    return { credits, days, bucket: w.bucket, group_by: w.group_by, points: series.points, burn_rate_minor_per_day: burn, days_left: daysLeft };
+  });
+  // The chart's data as CSV (the same window and grouping): what a spreadsheet needs to redo it.
+  app.get("/api/spend.csv", requireSession, scoped("org"), async (req, res) => {
+    const { days: _days, ...w } = spendWindow(req);
+    try {
+      const { points } = await ledger.SpendSeries({ org_id: signed(res).member.org_id, ...w });
+      const head = `${w.bucket}_start,${w.group_by},requests,input_tokens,output_tokens,cached_input_tokens,cache_creation_input_tokens,reasoning_tokens,cost_minor\n`;
+      const lines = points.map((p) =>
+        [new Date(p.bucket_start_ms).toISOString(), p.group, p.requests, p.input_tokens, p.output_tokens, p.cached_input_tokens, p.cache_creation_input_tokens, p.reasoning_tokens, p.cost_minor]
+          .map(csvCell)
+          .join(","),
+      );
+      res.setHeader("content-type", "text/csv; charset=utf-8");
+      res.setHeader("content-disposition", `attachment; filename="spend-by-${w.group_by}.csv"`);
+      res.setHeader("cache-control", "no-store");
+      res.send(head + lines.map((l) => `${l}\n`).join(""));
+    } catch (err) {
+      res.status(statusOf((err as { code?: unknown }).code)).json({ error: { message: err instanceof Error ? err.message : "failed", code: "upstream_error" } });
+    }
   });
   /** The log's filters from the query string (key, model, route, status, from/to as Unix ms). */
   const filters = (req: Request, res: Response) => {
@@ -230,7 +271,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     return { data: page.records.map(memberRecord), next_cursor: page.next_cursor || null };
   });
   // The current filter as CSV, newest first, streamed a keyset page at a time as the client reads it.
-  app.get("/api/requests.csv", requireSession, async (req, res) => {
+  app.get("/api/requests.csv", requireSession, scoped("org"), async (req, res) => {
     const f = filters(req, res);
     res.setHeader("content-type", "text/csv; charset=utf-8");
     res.setHeader("content-disposition", 'attachment; filename="requests.csv"');
@@ -254,17 +295,53 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   read("/api/requests/:id", async (req, res) => memberRecord(await ledger.GetUsage({ request_id: String(req.params.id), org_id: signed(res).member.org_id, wait_ms: 0 })));
   // Keys: the control-plane reads the session itself and enforces the organization and the role
   // (creating and revoking: admin) — a viewer calling this API directly gets its 403.
-  read("/api/keys", async (_req, res) => ({ data: (await control.ConsoleListKeys({ token: signed(res).token })).keys }));
+  read("/api/keys", async (_req, res) => {
+    // Each key's spend and last use over 30 days, from the hourly rollups (one index range for the organization).
+    const to = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+    const [{ keys }, series] = await Promise.all([
+      control.ConsoleListKeys({ token: signed(res).token }),
+      ledger.SpendSeries({ org_id: signed(res).member.org_id, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "hour", group_by: "key" }),
+    ]);
+    const use = new Map<string, { spent: number; last: number }>();
+    for (const p of series.points) {
+      const u = use.get(p.group) ?? { spent: 0, last: 0 };
+      u.spent += p.cost_minor;
+      u.last = Math.max(u.last, p.bucket_start_ms);
+      use.set(p.group, u);
+    }
+    return { data: keys.map((k) => ({ ...k, spent_30d_minor: use.get(k.id)?.spent ?? 0, last_used_hour_ms: use.get(k.id)?.last || null })) };
+  });
   write(
     "/api/keys",
     async (req, res) => {
-      const body = (req.body ?? {}) as { name?: unknown; routes?: unknown; models?: unknown };
+      const body = (req.body ?? {}) as { name?: unknown; routes?: unknown; models?: unknown; rpm_limit?: unknown; tpm_limit?: unknown };
       const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-      const created = await control.ConsoleCreateKey({ token: signed(res).token, name: text(body.name), routes: list(body.routes), models: list(body.models) });
+      const limit = (v: unknown, name: string) => {
+        if (v === undefined || v === null || v === "") return 0;
+        if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", `${name} must be a non-negative integer (0: no limit of its own)`);
+        return v;
+      };
+      const created = await control.ConsoleCreateKey({
+        token: signed(res).token,
+        name: text(body.name),
+        routes: list(body.routes),
+        models: list(body.models),
+        rpm_limit: limit(body.rpm_limit, "rpm_limit"),
+        tpm_limit: limit(body.tpm_limit, "tpm_limit"),
+      });
       return { key: created.key, secret: created.secret };
     },
     "16kb",
   );
+  // Guardrail rules and how often each fired (by outcome) in the last 7 days.
+  read("/api/guardrails", async (_req, res) => {
+    const now = Date.now();
+    const [g, counts] = await Promise.all([
+      control.ConsoleGetGuardrails({ token: signed(res).token }),
+      ledger.GuardrailCounts({ org_id: signed(res).member.org_id, from_ms: now - 7 * DAY_MS, to_ms: now + 1 }),
+    ]);
+    return { version: g.version, rules: JSON.parse(g.rules_json || "[]") as unknown[], counts: counts.counts, window_days: 7 };
+  });
   write("/api/keys/:id/revoke", async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) }));
   // Budget: the monthly cap and this month's spend; set by admins and the billing role (the control-plane enforces it).
   read("/api/budget", async (_req, res) => {
@@ -288,11 +365,27 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     return { member: link.member, signin_url: `${ownOrigin(req)}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
   });
   write("/api/members/remove", async (req, res) => ({ member: await control.ConsoleRemoveMember({ token: signed(res).token, email: text((req.body as { email?: unknown } | undefined)?.email) }) }));
-  write("/api/signout", async (_req, res) => {
-    await control.EndConsoleSession({ token: signed(res).token });
-    res.setHeader("set-cookie", `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${config.secureCookies ? "; Secure" : ""}`);
-    return { signed_out: true };
-  });
+  write(
+    "/api/signout",
+    async (_req, res) => {
+      await control.EndConsoleSession({ token: signed(res).token });
+      res.setHeader("set-cookie", `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${config.secureCookies ? "; Secure" : ""}`);
+      return { signed_out: true };
+    },
+    "4kb",
+    "any",
+  );
+  // The audit log: an admin reads its organization's, an operator everyone's (the control-plane decides which).
+  read(
+    "/api/audit",
+    async (req, res) => {
+      const q = req.query as Record<string, string | undefined>;
+      const page = await control.ConsoleListAudit({ token: signed(res).token, org: q.org ?? "", cursor: q.cursor ?? "", limit: Math.min(Number.parseInt(q.limit ?? "50", 10) || 50, 200) });
+      return { data: page.entries.map(({ detail_json, ...e }) => ({ ...e, detail: JSON.parse(detail_json) as unknown })), next_cursor: page.next_cursor || null };
+    },
+    "any",
+  );
+  mountOperator({ read, write, control, ledger, signed, breakerThreshold: config.breakerThreshold ?? 5, breakerCooldownMs: config.breakerCooldownMs ?? 30_000 });
   app.use((_req, res) => res.status(404).json({ error: { message: "Not found.", code: "not_found" } }));
 
   return new Promise((resolve) => {

@@ -38,7 +38,10 @@ import {
   getConsoleSession,
   redeemSignInLink,
   removeConsoleMember,
+  consoleGetGuardrails,
 } from "./rpc/console-links.js";
+import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
+import { consoleApplyCatalog, consoleGetCatalog, consoleListOrgs } from "./rpc/console-operator.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -145,6 +148,12 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleListModels: consoleListModels(ctx),
       ConsoleGetOrg: consoleGetOrg(ctx),
       ConsoleSetBudget: consoleSetBudget(ctx),
+      ConsoleGetGuardrails: consoleGetGuardrails(ctx),
+      ConsoleListAudit: consoleListAudit(ctx),
+      ConsoleRecordAudit: consoleRecordAudit(ctx),
+      ConsoleListOrgs: consoleListOrgs(ctx),
+      ConsoleGetCatalog: consoleGetCatalog(ctx),
+      ConsoleApplyCatalog: consoleApplyCatalog(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -16,13 +16,28 @@ export async function findOrg(db: Kysely<ControlDb>, ref: string): Promise<OrgRo
 }
 
 export async function toOrg(db: Kysely<ControlDb>, row: OrgRow): Promise<Org> {
-  const models = await db.selectFrom("org_models").select("model_id").where("org_id", "=", row.id).orderBy("model_id").execute();
-  return {
+  return (await toOrgs(db, [row]))[0]!;
+}
+
+/** Organizations with their enabled models (one query for all of them). */
+export async function toOrgs(db: Kysely<ControlDb>, rows: OrgRow[]): Promise<Org[]> {
+  if (rows.length === 0) return [];
+  const enabled = await db
+    .selectFrom("org_models")
+    .select(["org_id", "model_id"])
+    .where(
+      "org_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("model_id")
+    .execute();
+  return rows.map((row) => ({
     id: row.id,
     name: row.name,
-    enabled_models: models.map((m) => m.model_id),
+    enabled_models: enabled.filter((e) => e.org_id === row.id).map((e) => e.model_id),
     in_trial: row.in_trial,
     created_at_ms: row.created_at.getTime(),
     monthly_budget_minor: row.monthly_budget_minor,
-  };
+  }));
 }

@@ -183,6 +183,41 @@ describe("console sign-in links", () => {
     await expect(admin.CreateSignInLink({ org: "console-org", email: "not an address", role: "viewer" })).rejects.toMatchObject({ code: "invalid_request" });
     await expect(admin.CreateSignInLink({ org: "no-such-org", email: "x@example.com", role: "viewer" })).rejects.toMatchObject({ code: "not_found" });
   });
+
+  it("make operators (no organization, one per address) whose sessions may not act as an organization's member", async () => {
+    const link = await admin.CreateSignInLink({ org: "", email: "Ops@Example.com", role: "operator" });
+    expect(link.member).toMatchObject({ org_id: "", role: "operator" });
+    expect((await admin.CreateSignInLink({ org: "", email: "ops@example.com", role: "operator" })).member.id).toBe(link.member.id);
+    await expect(admin.CreateSignInLink({ org: "console-org", email: "ops2@example.com", role: "operator" })).rejects.toMatchObject({ code: "invalid_request" });
+    const s = await admin.RedeemSignInLink({ token: link.token });
+    await expect(admin.ConsoleListKeys({ token: s.token })).rejects.toMatchObject({ code: "forbidden" });
+    expect((await admin.ConsoleListOrgs({ token: s.token, query: "CONSOLE-o" })).orgs.map((o) => o.name)).toEqual(["console-org"]);
+    const member = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "console-org", email: "eve@example.com", role: "admin" })).token });
+    await expect(admin.ConsoleListOrgs({ token: member.token, query: "" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(admin.ConsoleGetCatalog({ token: member.token })).rejects.toMatchObject({ code: "forbidden" });
+  });
+
+  it("audit a console change in its own transaction: a refused or failed change leaves no entry", async () => {
+    const s = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "console-org", email: "frank@example.com", role: "admin" })).token });
+    const entries = async () =>
+      (await sql<{ action: string; actor_email: string }>`SELECT action, actor_email FROM console_audit WHERE actor_email = 'frank@example.com' ORDER BY id`.execute(cp.db)).rows;
+    // The key insert itself fails (a model not in the catalog): no entry.
+    await expect(admin.ConsoleCreateKey({ token: s.token, name: "k", routes: [], models: ["no-such-model"] })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.ConsoleSetBudget({ token: s.token, monthly_budget_minor: -1 })).rejects.toMatchObject({ code: "invalid_request" });
+    expect(await entries()).toEqual([]);
+    await admin.ConsoleCreateKey({ token: s.token, name: "k", routes: [], models: [] });
+    await admin.ConsoleSetBudget({ token: s.token, monthly_budget_minor: 5 });
+    expect(await entries()).toEqual([
+      { action: "key_created", actor_email: "frank@example.com" },
+      { action: "budget_set", actor_email: "frank@example.com" },
+    ]);
+    // Recording an operator's top-up needs an operator's session, and records one entry per top-up.
+    await expect(admin.ConsoleRecordAudit({ token: s.token, org: "console-org", action: "top_up", target: "top_1", detail_json: "{}" })).rejects.toMatchObject({ code: "forbidden" });
+    const ops = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "", email: "ops@example.com", role: "operator" })).token });
+    const first = await admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "top_up", target: "top_1", detail_json: '{"amount_minor":5}' });
+    expect((await admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "top_up", target: "top_1", detail_json: '{"amount_minor":5}' })).id).toBe(first.id);
+    await expect(admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "key_created", target: "x", detail_json: "{}" })).rejects.toMatchObject({ code: "invalid_request" });
+  });
 });
 
 describe("keys", () => {

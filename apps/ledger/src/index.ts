@@ -24,6 +24,7 @@ import { listHolds } from "./rpc/list-holds.js";
 import { costReport } from "./rpc/cost-report.js";
 import { spendSeries } from "./rpc/spend-series.js";
 import { listUsage } from "./rpc/list-usage.js";
+import { guardrailCounts, orgBalances, providerHealth } from "./rpc/console-reads.js";
 import { exportUsage } from "./rpc/export-usage.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
@@ -66,6 +67,9 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       CostReport: costReport(ctx),
       SpendSeries: spendSeries(ctx),
       ListUsage: listUsage(ctx),
+      OrgBalances: orgBalances(ctx),
+      ProviderHealth: providerHealth(ctx),
+      GuardrailCounts: guardrailCounts(ctx),
     },
     {
       guard: callerGuard(

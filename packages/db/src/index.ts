@@ -4,6 +4,11 @@ import pg from "pg";
 import { isConnectionError } from "./health.js";
 
 export { sql, type Kysely, type Migration };
+
+/** Runs `fn` in a transaction: `db`'s own when it already is one (Kysely does not nest them), a new one otherwise. */
+export function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
 export { createDbHealth, isConnectionError, unavailableWhenDbDown, type DbHealth, type DbHealthOptions } from "./health.js";
 
 /** int8 (bigint) as a JS number: every amount we store stays far below 2^53. */

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   not_found: spec(404, GrpcStatus.NOT_FOUND, "not_found_error"),
   model_not_found: spec(404, GrpcStatus.NOT_FOUND, "not_found_error"),
   already_exists: spec(409, GrpcStatus.ALREADY_EXISTS, "invalid_request_error"),
+  /** A change made onto a version that has moved on meanwhile (the console's catalog editor): read again, then apply. */
+  conflict: spec(409, GrpcStatus.ABORTED, "invalid_request_error"),
   request_too_large: spec(413, GrpcStatus.RESOURCE_EXHAUSTED, "request_too_large"),
   unsupported_media_type: spec(415, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
   /** The Responses API's WebSocket mode asked for: clients (Codex) fall back to HTTP at once on 426. */

@@ -40,13 +40,18 @@ describe("grants", () => {
     expect(mayCall("data-plane", "gateway.ledger.v1.LedgerService", "toString")).toBe(false);
     expect(mayCall("data-plane", "gateway.billing.v1.NewService", "Anything")).toBe(false);
     expect(mayCall("admin", "gateway.billing.v1.NewService", "Anything")).toBe(true);
-    // The console: its sessions and an organization's reads, nothing that moves money or keys.
+    // The console: its sessions, an organization's reads and session-checked changes, and the
+    // operators' top-ups (made only for an operator's session); nothing of the hot path, no key or
+    // catalog change outside a session the control-plane checks.
     expect(mayCall("console", "gateway.control.v1.AdminService", "GetConsoleSession")).toBe(true);
     expect(mayCall("console", "gateway.ledger.v1.LedgerService", "SpendSeries")).toBe(true);
+    expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUp")).toBe(true);
     for (const [service, method] of [
       ["gateway.control.v1.AdminService", "CreateSignInLink"],
       ["gateway.control.v1.AdminService", "CreateKey"],
-      ["gateway.ledger.v1.LedgerService", "TopUp"],
+      ["gateway.control.v1.AdminService", "ApplyCatalog"],
+      ["gateway.control.v1.AdminService", "SetOrgBudget"],
+      ["gateway.ledger.v1.LedgerService", "ListHolds"],
       ["gateway.ledger.v1.LedgerService", "AcquireLease"],
       ["gateway.ledger.v1.LedgerService", "CostReport"],
       ["gateway.control.v1.ControlService", "AuthenticateKey"],

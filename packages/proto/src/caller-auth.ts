@@ -51,6 +51,12 @@ export const METHOD_GRANTS: {
     ConsoleListModels: ["console"],
     ConsoleGetOrg: ["console"],
     ConsoleSetBudget: ["console"],
+    ConsoleGetGuardrails: ["console"],
+    ConsoleListAudit: ["console"],
+    ConsoleRecordAudit: ["console"],
+    ConsoleListOrgs: ["console"],
+    ConsoleGetCatalog: ["console"],
+    ConsoleApplyCatalog: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],
@@ -59,6 +65,11 @@ export const METHOD_GRANTS: {
     GetCredits: ["data-plane", "console"],
     SpendSeries: ["console"],
     ListUsage: ["console"],
+    // Operators' top-ups: the console asks the control-plane whether the session is an operator's first (docs/console.md).
+    TopUp: ["console"],
+    OrgBalances: ["console"],
+    ProviderHealth: ["console"],
+    GuardrailCounts: ["console"],
   },
 };
 

@@ -118,6 +118,7 @@ const GRPC_TO_CODE: Partial<Record<number, ErrorCode>> = {
   [GrpcStatus.INVALID_ARGUMENT]: "invalid_request",
   [GrpcStatus.NOT_FOUND]: "not_found",
   [GrpcStatus.ALREADY_EXISTS]: "already_exists",
+  [GrpcStatus.ABORTED]: "conflict",
   [GrpcStatus.PERMISSION_DENIED]: "caller_not_allowed",
   [GrpcStatus.UNAUTHENTICATED]: "unauthenticated_caller",
   [GrpcStatus.FAILED_PRECONDITION]: "invalid_request",

@@ -366,13 +366,14 @@ export interface CostReportResponse {
   orgs: OrgMargin[];
 }
 export interface CreateSignInLinkRequest {
-  /** Org id or name. */
+  /** Org id or name; "" for an operator. */
   org: string;
   email: string;
-  role: "admin" | "billing" | "viewer";
+  role: "admin" | "billing" | "viewer" | "operator";
 }
 export interface ConsoleMember {
   id: string;
+  /** "" for an operator. */
   org_id: string;
   email: string;
   role: string;
@@ -401,6 +402,67 @@ export interface ConsoleCreateKeyRequest {
   routes: string[];
   models: string[];
   name: string;
+  /** Requests (tokens) per minute for the key; 0 or absent = no limit of its own. */
+  rpm_limit?: number;
+  tpm_limit?: number;
+}
+/** One console action: who (the member's address as it was), what, on which organization ("" = the whole gateway). */
+export interface ConsoleAuditEntry {
+  id: string;
+  at_ms: number;
+  org_id: string;
+  actor_email: string;
+  /** key_created, key_revoked, member_invited, member_removed, budget_set, top_up, catalog_applied. */
+  action: string;
+  target: string;
+  detail_json: string;
+}
+export interface ConsoleListAuditRequest {
+  token: string;
+  /** Operators only: one organization's entries ("" = all). */
+  org: string;
+  cursor: string;
+  limit: number;
+}
+export interface ConsoleAuditPage {
+  entries: ConsoleAuditEntry[];
+  /** "" on the last page. */
+  next_cursor: string;
+}
+export interface ConsoleRecordAuditRequest {
+  token: string;
+  org: string;
+  action: string;
+  target: string;
+  detail_json: string;
+}
+export interface ConsoleListOrgsRequest {
+  token: string;
+  /** Part of an organization's id or name; "" = the newest. */
+  query: string;
+}
+export interface ConsoleCatalogChange {
+  kind: "provider" | "model";
+  id: string;
+  change: "added" | "changed";
+  /** [{field, before, after}] for a change. */
+  fields_json: string;
+}
+export interface ConsoleCatalog {
+  version: number;
+  /** The catalog document (ConsoleGetCatalog only). */
+  document_json: string;
+  /** What the document changes (ConsoleApplyCatalog). */
+  changes: ConsoleCatalogChange[];
+  applied: boolean;
+}
+export interface ConsoleApplyCatalogRequest {
+  token: string;
+  document_json: string;
+  /** The version the operator reviewed the difference against; another version is a 409. */
+  base_version: number;
+  /** Only validate and answer the difference. */
+  dry_run: boolean;
 }
 export interface ConsoleSetBudgetRequest {
   token: string;
@@ -480,6 +542,61 @@ export interface ListUsageResponse {
   records: UsageRecord[];
   /** "" on the last page. */
   next_cursor: string;
+}
+/** Several organizations' credits and their spend since from_ms (the operator's organization list). */
+export interface OrgBalancesRequest {
+  org_ids: string[];
+  from_ms: number;
+}
+export interface OrgBalance {
+  org_id: string;
+  balance_minor: number;
+  held_minor: number;
+  month_spent_minor: number;
+  /** Since from_ms (by the hourly rollups). */
+  window_spent_minor: number;
+  window_requests: number;
+}
+export interface OrgBalancesResponse {
+  orgs: OrgBalance[];
+}
+/** Upstream attempts of every organization in [from_ms, to_ms), at most 24 hours. */
+export interface ProviderHealthRequest {
+  from_ms: number;
+  to_ms: number;
+}
+export interface DeploymentHealth {
+  provider: string;
+  upstream_model: string;
+  attempts: number;
+  /** Attempts that failed (error, timeout, invalid answer), not those the client ended. */
+  failures: number;
+  timeouts: number;
+  /** Of served attempts. */
+  p50_ms: number;
+  p95_ms: number;
+  /** 0 when none failed. */
+  last_failure_ms: number;
+  /** Failures in a row among the latest attempts (up to 20). */
+  failure_streak: number;
+}
+export interface ProviderHealthResponse {
+  deployments: DeploymentHealth[];
+}
+/** How often each of an organization's guardrail rules fired in [from_ms, to_ms), at most 31 days. */
+export interface GuardrailCountsRequest {
+  org_id: string;
+  from_ms: number;
+  to_ms: number;
+}
+export interface GuardrailCount {
+  plugin: string;
+  name: string;
+  outcome: string;
+  count: number;
+}
+export interface GuardrailCountsResponse {
+  counts: GuardrailCount[];
 }
 /** Window [from_ms, to_ms) in Unix milliseconds. */
 export interface ExportUsageRequest {
@@ -569,6 +686,12 @@ export type AdminServiceMethods = {
   ConsoleListModels: [ConsoleSessionRequest, ConsoleModels];
   ConsoleGetOrg: [ConsoleSessionRequest, Org];
   ConsoleSetBudget: [ConsoleSetBudgetRequest, Org];
+  ConsoleGetGuardrails: [ConsoleSessionRequest, Guardrails];
+  ConsoleListAudit: [ConsoleListAuditRequest, ConsoleAuditPage];
+  ConsoleRecordAudit: [ConsoleRecordAuditRequest, ConsoleAuditEntry];
+  ConsoleListOrgs: [ConsoleListOrgsRequest, ListOrgsResponse];
+  ConsoleGetCatalog: [ConsoleSessionRequest, ConsoleCatalog];
+  ConsoleApplyCatalog: [ConsoleApplyCatalogRequest, ConsoleCatalog];
 };
 export type LedgerServiceMethods = {
   AcquireLease: [AcquireLeaseRequest, Lease];
@@ -581,4 +704,7 @@ export type LedgerServiceMethods = {
   CostReport: [CostReportRequest, CostReportResponse];
   SpendSeries: [SpendSeriesRequest, SpendSeriesResponse];
   ListUsage: [ListUsageRequest, ListUsageResponse];
+  OrgBalances: [OrgBalancesRequest, OrgBalancesResponse];
+  ProviderHealth: [ProviderHealthRequest, ProviderHealthResponse];
+  GuardrailCounts: [GuardrailCountsRequest, GuardrailCountsResponse];
 };

@@ -1,9 +1,11 @@
 /**
- * The overview page: the organization's credits, spend per hour by model (uPlot, loaded before this
- * script), and its request log, newest first, a page at a time. Everything comes from the console's
- * JSON API; the session cookie is HttpOnly, and the sign-out POST carries the session's CSRF token.
+ * The organization's page: credits, spend over time by model or by key (uPlot, loaded before this
+ * script) with its data as CSV, the budget, models, keys, guardrail rules and how often they fired,
+ * members, the request log (filtered, a keyset page at a time, exported as CSV) and, for admins, the
+ * audit log. Everything comes from the console's JSON API (common.ts). Forms a member's role may not
+ * use are not shown; the API refuses them anyway (403).
  */
-declare const uPlot: new (opts: unknown, data: unknown, target: HTMLElement) => unknown;
+declare const uPlot: new (opts: unknown, data: unknown, target: HTMLElement) => { destroy(): void };
 
 interface Point {
   bucket_start_ms: number;
@@ -21,44 +23,8 @@ interface UsageRow {
   cost_minor: number;
 }
 
-const $ = (id: string) => document.getElementById(id) as HTMLElement;
-const credits = (minor: number) => (minor / 1_000_000).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
-let csrf = "";
-
-async function getJson<T>(path: string): Promise<T> {
-  const r = await fetch(path, { credentials: "same-origin" });
-  if (r.status === 401) {
-    location.assign("/signin");
-    throw new Error("signed out");
-  }
-  if (!r.ok) throw new Error(`${path}: ${r.status}`);
-  return (await r.json()) as T;
-}
-
-function row(cells: string[]): HTMLTableRowElement {
-  const tr = document.createElement("tr");
-  for (const c of cells) {
-    const td = document.createElement("td");
-    td.textContent = c;
-    td.title = c;
-    tr.append(td);
-  }
-  return tr;
-}
-
-/** A table body's one row saying it is empty (spanning every column). */
-function emptyRow(body: HTMLElement, message: string): void {
-  const tr = document.createElement("tr");
-  const td = document.createElement("td");
-  td.colSpan = body.closest("table")?.querySelectorAll("thead th").length ?? 1;
-  td.className = "empty";
-  td.textContent = message;
-  tr.append(td);
-  body.append(tr);
-}
-
 let cursor: string | null = null;
-/** The log's filter as a query string (key, model, route, status), from the filter form. */
+/** The log's filter as a query string (key, model, route, status, time), from the filter form. */
 function filterQuery(): string {
   const q = new URLSearchParams();
   for (const [name, id] of [
@@ -69,6 +35,13 @@ function filterQuery(): string {
   ] as const) {
     const v = ($(id) as HTMLInputElement).value.trim();
     if (v) q.set(name, v);
+  }
+  for (const [name, id] of [
+    ["from_ms", "f-from"],
+    ["to_ms", "f-to"],
+  ] as const) {
+    const v = ($(id) as HTMLInputElement).value;
+    if (v) q.set(name, String(new Date(v).getTime()));
   }
   return q.toString();
 }
@@ -90,30 +63,62 @@ async function loadRequests(): Promise<void> {
   $("more").hidden = cursor === null;
 }
 
-function chart(points: Point[]): void {
+let plot: { destroy(): void } | undefined;
+function chart(points: Point[], days: number, by: string): void {
+  plot?.destroy();
+  plot = undefined;
+  $("chart").replaceChildren();
+  $("chart").setAttribute("aria-label", `Spend per ${days <= 7 ? "hour" : "day"} by ${by}, last ${days} days`);
   const times = [...new Set(points.map((p) => p.bucket_start_ms))].sort((a, b) => a - b);
-  const models = [...new Set(points.map((p) => p.group))].sort();
+  if (times.length === 0) {
+    $("chart").textContent = `No spend in the last ${days} days.`;
+    return;
+  }
+  const groups = [...new Set(points.map((p) => p.group))].sort();
   const at = new Map(times.map((t, i) => [t, i]));
-  const series = models.map((m) => {
+  const series = groups.map((m) => {
     const ys: number[] = new Array(times.length).fill(0);
     for (const p of points) if (p.group === m) ys[at.get(p.bucket_start_ms)!] = p.cost_minor / 1_000_000;
     return ys;
   });
   const palette = ["#0b5cad", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
-  const width = Math.max(300, $("chart").clientWidth);
   const now = Date.now() / 1000;
-  new uPlot(
+  plot = new uPlot(
     {
-      width,
+      width: Math.max(300, $("chart").clientWidth),
       height: 240,
-      scales: { x: { time: true, range: [now - 7 * 86_400, now] } },
-      series: [{}, ...models.map((m, i) => ({ label: m, stroke: palette[i % palette.length], width: 2, points: { show: true } }))],
+      scales: { x: { time: true, range: [now - days * 86_400, now] } },
+      series: [{}, ...groups.map((m, i) => ({ label: m, stroke: palette[i % palette.length], width: 2, points: { show: true } }))],
       axes: [{}, { label: "credits", size: 80, values: (_u: unknown, ticks: number[]) => ticks.map((t) => credits(t * 1_000_000)) }],
     },
     [times.map((t) => t / 1000), ...series],
     $("chart"),
   );
-  if (times.length === 0) $("chart").textContent = "No spend in the last 7 days.";
+}
+
+interface Overview {
+  credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number };
+  days: number;
+  points: Point[];
+  burn_rate_minor_per_day: number;
+  days_left: number | null;
+}
+
+async function loadOverview(): Promise<void> {
+  const days = ($("chart-days") as HTMLSelectElement).value;
+  const group = ($("chart-group") as HTMLSelectElement).value;
+  ($("chart-export") as HTMLAnchorElement).href = `/api/spend.csv?days=${days}&group=${group}`;
+  const o = await getJson<Overview>(`/api/overview?days=${days}&group=${group}`);
+  $("credits").replaceChildren();
+  pairs($("credits"), [
+    ["Balance", credits(o.credits.balance_minor), String(o.credits.balance_minor)],
+    ["Held", credits(o.credits.held_minor), String(o.credits.held_minor)],
+    ["Spent this month", credits(o.credits.month_spent_minor), String(o.credits.month_spent_minor)],
+    ["Spent in all", credits(o.credits.spent_minor), String(o.credits.spent_minor)],
+    [`Burn rate per day (${o.days} days)`, credits(o.burn_rate_minor_per_day), String(o.burn_rate_minor_per_day)],
+    ["Days left at that rate", o.days_left === null ? "—" : o.days_left.toLocaleString()],
+  ]);
+  chart(o.points, o.days, group);
 }
 
 interface Key {
@@ -121,16 +126,16 @@ interface Key {
   name: string;
   prefix: string;
   routes: string[];
+  models: string[];
+  rpm_limit: number;
+  tpm_limit: number;
   revoked: boolean;
   created_at_ms: number;
+  spent_30d_minor: number;
+  last_used_hour_ms: number | null;
 }
 
-async function post<T>(path: string, body?: unknown): Promise<T> {
-  const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf, "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
-  const json = (await r.json()) as T & { error?: { message: string } };
-  if (!r.ok) throw new Error(json.error?.message ?? `${path}: ${r.status}`);
-  return json;
-}
+let role = "viewer";
 
 async function loadKeys(): Promise<void> {
   const { data } = await getJson<{ data: Key[] }>("/api/keys");
@@ -138,30 +143,41 @@ async function loadKeys(): Promise<void> {
   body.replaceChildren();
   if (data.length === 0) emptyRow(body, "No keys yet.");
   for (const k of data) {
-    const tr = row([k.name || "(unnamed)", `${k.prefix}…`, k.routes.length ? k.routes.join(", ") : "all", new Date(k.created_at_ms).toLocaleString(), k.revoked ? "revoked" : "active"]);
+    const limits = [k.rpm_limit ? `${k.rpm_limit} requests` : "", k.tpm_limit ? `${k.tpm_limit} tokens` : ""].filter(Boolean).join(", ") || "none";
+    const tr = row([
+      k.name || "(unnamed)",
+      `${k.prefix}…`,
+      k.routes.length ? k.routes.join(", ") : "all",
+      k.models.length ? k.models.join(", ") : "all",
+      limits,
+      credits(k.spent_30d_minor),
+      k.last_used_hour_ms === null ? "not in 30 days" : `hour of ${new Date(k.last_used_hour_ms).toLocaleString()}`,
+      new Date(k.created_at_ms).toLocaleString(),
+      k.revoked ? "revoked" : "active",
+    ]);
     const td = document.createElement("td");
-    if (!k.revoked) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = `Revoke ${k.name || k.prefix}`;
-      b.addEventListener("click", () => void post(`/api/keys/${encodeURIComponent(k.id)}/revoke`).then(loadKeys, (e: Error) => alert(e.message)));
-      td.append(b);
-    }
+    if (!k.revoked && role === "admin") td.append(button(`Revoke ${k.name || k.prefix}`, () => post(`/api/keys/${encodeURIComponent(k.id)}/revoke`).then(loadKeys)));
     tr.append(td);
     body.append(tr);
   }
 }
 
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 $("new-key").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const name = ($("key-name") as HTMLInputElement).value;
-  void post<{ secret: string }>("/api/keys", { name }).then(
+  const value = (id: string) => ($(id) as HTMLInputElement).value;
+  void post<{ secret: string }>("/api/keys", { name: value("key-name"), models: list(value("key-models")), rpm_limit: Number(value("key-rpm") || 0), tpm_limit: Number(value("key-tpm") || 0) }).then(
     (created) => {
       $("secret-value").textContent = created.secret;
       $("secret").hidden = false;
       return loadKeys();
     },
-    (e: Error) => alert(e.message),
+    showError,
   );
 });
 
@@ -204,89 +220,70 @@ async function loadBudget(): Promise<void> {
 $("budget").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const minor = Math.round(Number(($("budget-value") as HTMLInputElement).value) * 1_000_000);
-  void post("/api/budget", { monthly_budget_minor: minor }).then(loadBudget, (e: Error) => alert(e.message));
+  void post("/api/budget", { monthly_budget_minor: minor }).then(loadBudget, showError);
 });
+
+interface Rule {
+  plugin: string;
+  name?: string;
+  action?: string;
+  stage?: string;
+}
+
+async function loadGuardrails(): Promise<void> {
+  const g = await getJson<{ rules: Rule[]; counts: Array<{ plugin: string; name: string; outcome: string; count: number }> }>("/api/guardrails");
+  const body = $("guardrails");
+  body.replaceChildren();
+  if (g.rules.length === 0) emptyRow(body, "No guardrail rules: ask the gateway's operator to set some (docs/guardrails.md).");
+  for (const r of g.rules) {
+    const fired = (outcome: string) => String(g.counts.filter((c) => c.plugin === r.plugin && c.name === (r.name ?? "") && c.outcome === outcome).reduce((n, c) => n + c.count, 0));
+    body.append(row([r.name ?? "(unnamed)", r.plugin, r.action ?? "deny", r.stage ?? "input", fired("masked"), fired("denied"), fired("logged"), fired("error"), fired("pass")]));
+  }
+}
 
 async function loadMembers(): Promise<void> {
   const { data } = await getJson<{ data: Array<{ email: string; role: string }> }>("/api/members");
-  const list = $("members");
-  list.replaceChildren();
+  const members = $("members");
+  members.replaceChildren();
   for (const m of data) {
     const li = document.createElement("li");
     li.textContent = `${m.email} (${m.role}) `;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = "Remove";
-    b.setAttribute("aria-label", `Remove ${m.email}`);
-    b.addEventListener("click", () => void post("/api/members/remove", { email: m.email }).then(loadMembers, (e: Error) => alert(e.message)));
-    li.append(b);
-    list.append(li);
+    if (role === "admin") li.append(button("Remove", () => post("/api/members/remove", { email: m.email }).then(loadMembers), `Remove ${m.email}`));
+    members.append(li);
   }
 }
 
 $("invite").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const email = ($("invite-email") as HTMLInputElement).value;
-  const role = ($("invite-role") as HTMLSelectElement).value;
-  void post<{ signin_url: string }>("/api/members", { email, role }).then(
-    (invited) => {
-      $("invite-link").textContent = invited.signin_url;
-      $("invited").hidden = false;
-      return loadMembers();
-    },
-    (e: Error) => alert(e.message),
-  );
+  const invitedRole = ($("invite-role") as HTMLSelectElement).value;
+  void post<{ signin_url: string }>("/api/members", { email, role: invitedRole }).then((invited) => {
+    $("invite-link").textContent = invited.signin_url;
+    $("invited").hidden = false;
+    return loadMembers();
+  }, showError);
 });
 
-async function main(): Promise<void> {
-  const session = await getJson<{ member: { email: string; role: string; org_id: string }; csrf_token: string }>("/api/session");
-  csrf = session.csrf_token;
-  $("who").textContent = `${session.member.email} (${session.member.role}) · ${session.member.org_id}`;
-  const overview = await getJson<{
-    credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number };
-    points: Point[];
-    burn_rate_minor_per_day: number;
-    days_left: number | null;
-  }>("/api/overview?days=7");
-  const dl = $("credits");
-  for (const [label, v] of [
-    ["Balance", overview.credits.balance_minor],
-    ["Held", overview.credits.held_minor],
-    ["Spent this month", overview.credits.month_spent_minor],
-    ["Spent in all", overview.credits.spent_minor],
-    ["Burn rate per day (7 days)", overview.burn_rate_minor_per_day],
-  ] as const) {
-    const pair = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = label;
-    const dd = document.createElement("dd");
-    dd.textContent = credits(v);
-    dd.dataset.minor = String(v);
-    pair.append(dt, dd);
-    dl.append(pair);
-  }
-  const left = document.createElement("div");
-  const leftLabel = document.createElement("dt");
-  leftLabel.textContent = "Days left at that rate";
-  const leftValue = document.createElement("dd");
-  leftValue.id = "days-left";
-  leftValue.textContent = overview.days_left === null ? "—" : overview.days_left.toLocaleString();
-  left.append(leftLabel, leftValue);
-  dl.append(left);
-  chart(overview.points);
-  await Promise.all([loadRequests(), loadKeys(), loadMembers(), loadModels(), loadBudget()]);
+const orgAudit = auditLog(false);
+
+async function showOrganization(): Promise<void> {
+  const session = await startSession();
+  role = session.member.role;
+  // Forms the role may use (the API enforces the same).
+  for (const f of document.querySelectorAll<HTMLElement>(".admin-only")) f.hidden = role !== "admin";
+  for (const f of document.querySelectorAll<HTMLElement>(".billing-only")) f.hidden = role !== "admin" && role !== "billing";
+  $("audit-section").hidden = role !== "admin";
+  await Promise.all([loadOverview(), loadRequests(), loadKeys(), loadMembers(), loadModels(), loadBudget(), loadGuardrails(), role === "admin" ? orgAudit() : undefined]);
   document.body.dataset.ready = "true";
 }
 
-$("more").addEventListener("click", () => void loadRequests());
+$("chart-controls").addEventListener("change", () => void loadOverview().catch(showError));
+$("chart-controls").addEventListener("submit", (ev) => ev.preventDefault());
+$("more").addEventListener("click", () => void loadRequests().catch(showError));
 $("filter").addEventListener("submit", (ev) => {
   ev.preventDefault();
   cursor = null;
   $("requests").replaceChildren();
-  void loadRequests();
+  void loadRequests().catch(showError);
 });
-$("signout").addEventListener("click", async () => {
-  await fetch("/api/signout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf } });
-  location.assign("/signin");
-});
-void main();
+void showOrganization();

@@ -11,7 +11,7 @@
  *   usage costs --from T --to T
  *   usage spend --org ORG --from T --to T [--by hour|day] [--group model|key]
  *   journal tail [--from-start | --since T] [--count N]          (one JSON line per posting)
- *   console link --org ORG --email E --role admin|billing|viewer
+ *   console link --org ORG --email E --role admin|billing|viewer   (or --operator --email E)
  * Exit codes: 0 ok, 1 the server refused or failed, 2 bad usage.
  */
 import { readFileSync } from "node:fs";
@@ -56,6 +56,8 @@ const USAGE = `usage: gatewayctl <command> [--json]
   console link --org ORG --email E --role admin|billing|viewer
                                    adds the console member (or sets its role) and prints a one-time
                                    sign-in token: single use, 15 minutes (docs/console.md)
+  console link --operator --email E
+                                   the same for an operator (every organization, the catalog)
   journal tail [--from-start | --since T] [--count N] [--nats URL]
                                    follows the ledger's journal: one JSON line per posting, until
                                    Ctrl-C (or N postings); by default only postings made from now on
@@ -167,6 +169,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     group: { type: "string" },
     email: { type: "string" },
     role: { type: "string" },
+    operator: { type: "boolean" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -350,13 +353,15 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       return out.print({ points }, lines.join("\n") || "(no usage)");
     }
     case "console link": {
-      if (pos.length > 0) throw new UsageError("console link takes --org, --email and --role, no positional arguments");
-      const role = need(v.role, "--role");
-      if (role !== "admin" && role !== "billing" && role !== "viewer") throw new UsageError(`--role must be admin, billing or viewer, got '${role}'`);
-      const link = await clients().admin.CreateSignInLink({ org: need(v.org, "--org"), email: need(v.email, "--email"), role });
+      if (pos.length > 0) throw new UsageError("console link takes --org, --email and --role (or --email and --operator), no positional arguments");
+      const operator = v.operator === true;
+      if (operator && (v.org !== undefined || v.role !== undefined)) throw new UsageError("--operator takes no --org or --role: an operator belongs to no organization");
+      const role = operator ? "operator" : need(v.role, "--role");
+      if (role !== "admin" && role !== "billing" && role !== "viewer" && role !== "operator") throw new UsageError(`--role must be admin, billing or viewer, got '${role}'`);
+      const link = await clients().admin.CreateSignInLink({ org: operator ? "" : need(v.org, "--org"), email: need(v.email, "--email"), role });
       return out.print(
         { token: link.token, expires_at: new Date(link.expires_at_ms).toISOString(), member: link.member },
-        `${link.token}\t${link.member.email} (${link.member.role}) of ${link.member.org_id}\tsingle use, until ${new Date(link.expires_at_ms).toISOString()}`,
+        `${link.token}\t${link.member.email} (${link.member.role})${operator ? "" : ` of ${link.member.org_id}`}\tsingle use, until ${new Date(link.expires_at_ms).toISOString()}`,
       );
     }
     case "journal tail": {

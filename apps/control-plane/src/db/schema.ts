@@ -153,9 +153,10 @@ export interface GuardrailRulesTable {
 
 export interface ConsoleMembersTable {
   id: string;
-  org_id: string;
+  /** null for an operator. */
+  org_id: string | null;
   email: string;
-  role: "admin" | "billing" | "viewer";
+  role: "admin" | "billing" | "viewer" | "operator";
   created_at: ColumnType<Date, Date | undefined, never>;
   removed_at: Date | null;
 }
@@ -178,7 +179,20 @@ export interface ConsoleSessionsTable {
   ended_at: Date | null;
 }
 
+export interface ConsoleAuditTable {
+  id: Generated<string>;
+  at: ColumnType<Date, Date | undefined, never>;
+  /** The organization acted on; null for a change of the whole gateway (the catalog). */
+  org_id: string | null;
+  actor_id: string;
+  actor_email: string;
+  action: string;
+  target: string;
+  detail: ColumnType<unknown, string, never>;
+}
+
 export interface ControlDb {
+  console_audit: ConsoleAuditTable;
   console_sessions: ConsoleSessionsTable;
   console_members: ConsoleMembersTable;
   console_signin_links: ConsoleSigninLinksTable;

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { sql } from "@gateway/db";
+import { inTransaction, sql } from "@gateway/db";
 import type { ApplyCatalogRequest, ApplyCatalogResponse } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { parseCatalogDocument } from "../catalog/document.js";
@@ -8,7 +8,7 @@ import { parseCatalogDocument } from "../catalog/document.js";
 export function applyCatalog(ctx: ControlContext) {
   return async (req: ApplyCatalogRequest): Promise<ApplyCatalogResponse> => {
     const doc = parseCatalogDocument(req.document_json);
-    const version = await ctx.db.transaction().execute(async (trx) => {
+    const version = await inTransaction(ctx.db, async (trx) => {
       for (const p of doc.providers) {
         await trx
           .insertInto("providers")

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
-import { sql } from "@gateway/db";
+import { inTransaction, sql } from "@gateway/db";
 import type {
   ApiKey,
   ConsoleCreateKeyRequest,
@@ -20,27 +20,26 @@ import type {
   RedeemSignInLinkRequest,
   RemoveConsoleMemberRequest,
   SignInLink,
+  Guardrails,
 } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { hashSecret, newId } from "../keys/secret.js";
 import { findOrg, toOrg } from "../orgs.js";
+import { audited } from "./console-audit.js";
+import { adminOf, liveSession, memberWithRole, orgMemberOf, SESSION_IDLE_MS, SESSION_TTL_MS, sessionEnded, toMember } from "./console-session.js";
 import { setOrgBudget } from "./set-org-budget.js";
+import { getGuardrails } from "./guardrails.js";
 import { createKey } from "./create-key.js";
 import { listKeys } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
 
 /** A sign-in link is good for 15 minutes and one use. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
-/** A console session lasts 12 hours at most, and ends after 30 minutes unused. */
-export const SESSION_TTL_MS = 12 * 3_600_000;
-export const SESSION_IDLE_MS = 30 * 60_000;
 /** A session's last use is written at most once a minute (each console call checks the session). */
 const SEEN_EVERY_MS = 60_000;
-const ROLES = new Set(["admin", "billing", "viewer"]);
+const ROLES = new Set(["admin", "billing", "viewer", "operator"]);
 /** Loose on purpose (the address is the operator's word); bounded so it stays an identifier. */
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
-
-const toMember = (r: { id: string; org_id: string; email: string; role: string }): ConsoleMember => ({ id: r.id, org_id: r.org_id, email: r.email, role: r.role });
 
 /**
  * Adds the member (or changes its role, or brings a removed one back) and mints a one-time sign-in
@@ -48,30 +47,29 @@ const toMember = (r: { id: string; org_id: string; email: string; role: string }
  */
 export function createSignInLink(ctx: ControlContext) {
   return async (req: CreateSignInLinkRequest): Promise<SignInLink> => {
-    const org = await findOrg(ctx.db, req.org);
     const email = req.email.trim();
     if (!EMAIL.test(email)) throw new GatewayError("invalid_request", `'${req.email}' is not an email address`);
-    if (!ROLES.has(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing or viewer, got '${req.role}'`);
+    if (!ROLES.has(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing, viewer or operator, got '${req.role}'`);
+    const operator = req.role === "operator";
+    if (operator && req.org) throw new GatewayError("invalid_request", "an operator belongs to no organization: leave org empty");
+    const orgId = operator ? null : (await findOrg(ctx.db, req.org)).id;
     const token = `gwl_${randomBytes(32).toString("base64url")}`;
     const expiresAt = new Date(Date.now() + SIGN_IN_LINK_TTL_MS);
-    const member = await ctx.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto("console_members")
-        .values({ id: newId("mem"), org_id: org.id, email, role: req.role, removed_at: null })
-        .onConflict((oc) => oc.expression(sql`org_id, lower(email)`).doUpdateSet({ role: req.role, removed_at: null }))
-        .returning(["id", "org_id", "email", "role"])
-        .executeTakeFirstOrThrow();
+    const member = await inTransaction(ctx.db, async (trx) => {
+      const row = await sql<{ id: string; org_id: string | null; email: string; role: string }>`
+        INSERT INTO console_members (id, org_id, email, role, removed_at) VALUES (${newId("mem")}, ${orgId}, ${email}, ${req.role}, NULL)
+        ON CONFLICT ${operator ? sql`(lower(email)) WHERE org_id IS NULL` : sql`(org_id, lower(email))`} DO UPDATE SET role = EXCLUDED.role, removed_at = NULL
+        RETURNING id, org_id, email, role`.execute(trx);
+      const m = row.rows[0]!;
       await trx
         .insertInto("console_signin_links")
-        .values({ token_hash: hashSecret(token), member_id: row.id, expires_at: expiresAt, used_at: null })
+        .values({ token_hash: hashSecret(token), member_id: m.id, expires_at: expiresAt, used_at: null })
         .execute();
-      return row;
+      return m;
     });
     return { token, expires_at_ms: expiresAt.getTime(), member: toMember(member) };
   };
 }
-
-const sessionEnded = () => new GatewayError("not_found", "This console session has ended: sign in again.");
 
 /**
  * Uses the link and starts a session for its member, in one transaction: one UPDATE marks the link
@@ -83,7 +81,7 @@ export function redeemSignInLink(ctx: ControlContext) {
     const refused = new GatewayError("not_found", "This sign-in link is not valid: it was used, has expired, or never existed. Ask for a new one.");
     if (typeof req.token !== "string" || !req.token.startsWith("gwl_") || req.token.length > 100) throw refused;
     return ctx.db.transaction().execute(async (trx) => {
-      const row = await sql<{ id: string; org_id: string; email: string; role: string }>`
+      const row = await sql<{ id: string; org_id: string | null; email: string; role: string }>`
         UPDATE console_signin_links l SET used_at = now()
         FROM console_members m
         WHERE l.token_hash = ${hashSecret(req.token)} AND l.used_at IS NULL AND l.expires_at > now() AND m.id = l.member_id AND m.removed_at IS NULL
@@ -101,26 +99,6 @@ export function redeemSignInLink(ctx: ControlContext) {
   };
 }
 
-/** The member of a live session (not ended, within its absolute and idle expiry, member not removed). */
-async function liveSession(ctx: ControlContext, token: unknown) {
-  if (typeof token !== "string" || !token.startsWith("gws_") || token.length > 100) throw sessionEnded();
-  const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date; last_seen_at: Date }>`
-    SELECT m.id, m.org_id, m.email, m.role, s.expires_at, s.last_seen_at
-    FROM console_sessions s JOIN console_members m ON m.id = s.member_id
-    WHERE s.token_hash = ${hashSecret(token)} AND s.ended_at IS NULL AND s.expires_at > now()
-      AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_MS / 1000}) AND m.removed_at IS NULL`.execute(ctx.db);
-  const live = row.rows[0];
-  if (!live) throw sessionEnded();
-  return live;
-}
-
-/** A live session's admin member; a member of another role may not change keys. */
-async function adminOf(ctx: ControlContext, token: unknown, what = "change the organization's keys") {
-  const live = await liveSession(ctx, token);
-  if (live.role !== "admin") throw new GatewayError("forbidden", `A ${live.role} may not ${what}; ask one of the organization's admins.`);
-  return live;
-}
-
 /** The session's member while the session is live. */
 export function getConsoleSession(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
@@ -136,7 +114,7 @@ export function getConsoleSession(ctx: ControlContext) {
 export function endConsoleSession(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
     if (typeof req.token !== "string" || !req.token.startsWith("gws_")) throw sessionEnded();
-    const row = await sql<{ id: string; org_id: string; email: string; role: string; expires_at: Date }>`
+    const row = await sql<{ id: string; org_id: string | null; email: string; role: string; expires_at: Date }>`
       UPDATE console_sessions s SET ended_at = coalesce(s.ended_at, now())
       FROM console_members m
       WHERE s.token_hash = ${hashSecret(req.token)} AND m.id = s.member_id
@@ -151,7 +129,7 @@ export function endConsoleSession(ctx: ControlContext) {
 export function removeConsoleMember(ctx: ControlContext) {
   return async (req: RemoveConsoleMemberRequest): Promise<ConsoleMember> => {
     const org = await findOrg(ctx.db, req.org);
-    return ctx.db.transaction().execute(async (trx) => {
+    return inTransaction(ctx.db, async (trx) => {
       const member = await trx
         .updateTable("console_members")
         .set({ removed_at: new Date() })
@@ -170,33 +148,46 @@ export function removeConsoleMember(ctx: ControlContext) {
 /** The keys of the session member's organization (any role may read them; secrets are never kept). */
 export function consoleListKeys(ctx: ControlContext) {
   const list = listKeys(ctx);
-  return async (req: ConsoleSessionRequest): Promise<ListKeysResponse> => list({ org: (await liveSession(ctx, req.token)).org_id });
+  return async (req: ConsoleSessionRequest): Promise<ListKeysResponse> => list({ org: (await orgMemberOf(ctx, req.token)).org_id });
 }
 
-/** A new key of the session member's organization; admins only. */
+/** A new key of the session member's organization, with its routes, models and limits; admins only, audited. */
 export function consoleCreateKey(ctx: ControlContext) {
-  const create = createKey(ctx);
   return async (req: ConsoleCreateKeyRequest): Promise<CreatedKey> => {
     const admin = await adminOf(ctx, req.token);
-    return create({ org: admin.org_id, routes: req.routes, models: req.models, name: req.name });
+    return audited(
+      ctx,
+      admin,
+      (tx) => createKey(tx)({ org: admin.org_id, routes: req.routes, models: req.models, name: req.name, rpm_limit: req.rpm_limit ?? 0, tpm_limit: req.tpm_limit ?? 0 }),
+      ({ key }) => ({
+        org_id: admin.org_id,
+        action: "key_created",
+        target: key?.id ?? "",
+        detail: { name: key?.name, prefix: key?.prefix, routes: key?.routes, models: key?.models, rpm_limit: key?.rpm_limit, tpm_limit: key?.tpm_limit },
+      }),
+    );
   };
 }
 
 /** Revokes a key of the session member's organization (another organization's key is not found); admins only. */
 export function consoleRevokeKey(ctx: ControlContext) {
-  const revoke = revokeKey(ctx);
   return async (req: ConsoleRevokeKeyRequest): Promise<ApiKey> => {
     const admin = await adminOf(ctx, req.token);
     const key = await ctx.db.selectFrom("api_keys").select("org_id").where("id", "=", req.key_id).executeTakeFirst();
     if (!key || key.org_id !== admin.org_id) throw new GatewayError("not_found", `key '${req.key_id}' does not exist`);
-    return revoke({ key_id: req.key_id });
+    return audited(
+      ctx,
+      admin,
+      (tx) => revokeKey(tx)({ key_id: req.key_id }),
+      (k) => ({ org_id: admin.org_id, action: "key_revoked", target: k.id, detail: { name: k.name, prefix: k.prefix } }),
+    );
   };
 }
 
 /** The members of the session member's organization (any role may read them). */
 export function consoleListMembers(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleMembers> => {
-    const live = await liveSession(ctx, req.token);
+    const live = await orgMemberOf(ctx, req.token);
     const rows = await ctx.db.selectFrom("console_members").select(["id", "org_id", "email", "role"]).where("org_id", "=", live.org_id).where("removed_at", "is", null).orderBy("email").execute();
     return { members: rows.map(toMember) };
   };
@@ -204,26 +195,35 @@ export function consoleListMembers(ctx: ControlContext) {
 
 /** An admin invites someone to the organization's console: a one-time sign-in link for the address, with a role. */
 export function consoleInviteMember(ctx: ControlContext) {
-  const mint = createSignInLink(ctx);
   return async (req: ConsoleInviteMemberRequest): Promise<SignInLink> => {
     const admin = await adminOf(ctx, req.token, "invite members");
-    return mint({ org: admin.org_id, email: req.email, role: req.role });
+    if (!["admin", "billing", "viewer"].includes(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing or viewer, got '${req.role}'`);
+    return audited(
+      ctx,
+      admin,
+      (tx) => createSignInLink(tx)({ org: admin.org_id, email: req.email, role: req.role }),
+      (l) => ({ org_id: admin.org_id, action: "member_invited", target: l.member.email, detail: { role: l.member.role } }),
+    );
   };
 }
 
 /** An admin removes a member of the organization: its sessions end and its links stop working at once. */
 export function consoleRemoveMember(ctx: ControlContext) {
-  const remove = removeConsoleMember(ctx);
   return async (req: ConsoleRemoveMemberRequest): Promise<ConsoleMember> => {
     const admin = await adminOf(ctx, req.token, "remove members");
-    return remove({ org: admin.org_id, email: req.email });
+    return audited(
+      ctx,
+      admin,
+      (tx) => removeConsoleMember(tx)({ org: admin.org_id, email: req.email }),
+      (m) => ({ org_id: admin.org_id, action: "member_removed", target: m.email, detail: { role: m.role } }),
+    );
   };
 }
 
 /** The published models the session member's organization may use, with the prices it pays (nothing of the deployments behind them). */
 export function consoleListModels(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleModels> => {
-    const live = await liveSession(ctx, req.token);
+    const live = await orgMemberOf(ctx, req.token);
     const rows = await ctx.db
       .selectFrom("models")
       .innerJoin("org_models", "org_models.model_id", "models.id")
@@ -261,17 +261,26 @@ export function consoleListModels(ctx: ControlContext) {
 /** The session member's organization: its name, models and monthly budget. */
 export function consoleGetOrg(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<Org> => {
-    const live = await liveSession(ctx, req.token);
+    const live = await orgMemberOf(ctx, req.token);
     return toOrg(ctx.db, await findOrg(ctx.db, live.org_id));
   };
 }
 
 /** Sets the organization's monthly budget (0 removes the cap): admins and the billing role. */
 export function consoleSetBudget(ctx: ControlContext) {
-  const set = setOrgBudget(ctx);
   return async (req: ConsoleSetBudgetRequest): Promise<Org> => {
-    const live = await liveSession(ctx, req.token);
-    if (live.role !== "admin" && live.role !== "billing") throw new GatewayError("forbidden", "A viewer may not change the organization's budget; ask its admins or billing members.");
-    return set({ org: live.org_id, monthly_budget_minor: req.monthly_budget_minor });
+    const member = await memberWithRole(ctx, req.token, ["admin", "billing"], "change the organization's budget");
+    return audited(
+      ctx,
+      member,
+      (tx) => setOrgBudget(tx)({ org: member.org_id, monthly_budget_minor: req.monthly_budget_minor }),
+      (o) => ({ org_id: member.org_id, action: "budget_set", target: o.id, detail: { monthly_budget_minor: o.monthly_budget_minor } }),
+    );
   };
+}
+
+/** The organization's guardrail rules (any role may read them; what fired is the ledger's to count). */
+export function consoleGetGuardrails(ctx: ControlContext) {
+  const get = getGuardrails(ctx);
+  return async (req: ConsoleSessionRequest): Promise<Guardrails> => get({ org: (await orgMemberOf(ctx, req.token)).org_id });
 }
