@@ -5,9 +5,10 @@ import OpenAI from "openai";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
-import { eventually } from "@gateway/testing";
+import { eventually, freePort } from "@gateway/testing";
 import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { issuerPort, startIssuer } from "../support/oidc-issuer.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /**
@@ -222,4 +223,58 @@ it("an operator tops up an organization once however often the form is sent, rev
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: join(ARTIFACTS, "operator-360px.png"), fullPage: true });
   await context.close();
+});
+
+it("signs in by OpenID Connect (authorization code with PKCE) at the organization's issuer: a member's verified address gets a session, an unverified or unknown one none", async () => {
+  const [consolePort, port] = [await freePort(), await issuerPort()];
+  const publicUrl = `http://127.0.0.1:${consolePort}`;
+  const issuer = await startIssuer(port, `${publicUrl}/oidc/callback`);
+  const sso = await startConsoleFor(stack, { port: consolePort, oidc: { issuer: issuer.url, clientId: issuer.clientId, clientSecret: issuer.clientSecret, publicUrl } });
+  try {
+    // Membership is the gateway's: the admin made this address a member; the issuer only proves it.
+    await stack.admin.CreateSignInLink({ org: org.orgId, email: "sso-user@example.com", role: "billing" });
+    const signInAt = async (login: string) => {
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      page.setDefaultTimeout(5_000);
+      await page.goto(`${publicUrl}/signin`);
+      await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
+      // The issuer's own login and consent pages (oidc-provider's development interactions).
+      await page.locator("input[name=login]").fill(login);
+      await page.locator("input[name=password]").fill("any");
+      await page.locator("button[type=submit]").click();
+      await page.getByRole("button", { name: "Continue" }).click();
+      return { context, page };
+    };
+
+    const { context, page } = await signInAt("sso-user@example.com");
+    await page.waitForSelector("body[data-ready='true']");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await expect(page.locator("#who").textContent()).resolves.toContain("sso-user@example.com (billing)");
+    const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+    // The attempt's cookie (PKCE verifier, state, nonce) is spent.
+    expect((await context.cookies()).some((c) => c.name === "gw_oidc")).toBe(false);
+    await page.goto(`${publicUrl}/signin`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "signin-sso-desktop.png"), fullPage: true });
+    await context.close();
+
+    for (const [login, status] of [
+      ["unverified-sso-user@example.com", "has not verified"],
+      ["stranger@example.com", "is not a console member"],
+    ] as const) {
+      const attempt = await signInAt(login);
+      await expect(attempt.page.locator("body").textContent()).resolves.toContain(status);
+      expect((await attempt.context.cookies()).some((c) => c.name === "gw_console")).toBe(false);
+      await attempt.context.close();
+    }
+    // A callback without the attempt's cookie (forged, or replayed elsewhere) signs no one in.
+    const forged = await fetch(`${publicUrl}/oidc/callback?code=stolen&state=guessed`, { redirect: "manual" });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get("set-cookie") ?? "").not.toContain("gw_console=gws_");
+  } finally {
+    await sso.close();
+    await issuer.close();
+  }
 });

@@ -1,4 +1,4 @@
-import { startConsole, type ConsoleServer } from "@gateway/console";
+import { startConsole, type ConsoleConfig, type ConsoleServer } from "@gateway/console";
 import type { Stack } from "./stack.ts";
 import type { AnyBody } from "./api.ts";
 
@@ -7,7 +7,7 @@ export const CONSOLE_TOKENS = { control: "test-console-control-token-0123", ledg
 export const consoleServiceEnv = { CONTROL_PLANE_CONSOLE_TOKEN: CONSOLE_TOKENS.control, LEDGER_CONSOLE_TOKEN: CONSOLE_TOKENS.ledger };
 
 /** The console's server over a running stack, on a free port. */
-export function startConsoleFor(stack: Stack): Promise<ConsoleServer> {
+export function startConsoleFor(stack: Stack, extra: Partial<ConsoleConfig> = {}): Promise<ConsoleServer> {
   return startConsole({
     host: "127.0.0.1",
     port: 0,
@@ -17,6 +17,7 @@ export function startConsoleFor(stack: Stack): Promise<ConsoleServer> {
     ledgerToken: CONSOLE_TOKENS.ledger,
     secret: "test-console-csrf-secret",
     secureCookies: false,
+    ...extra,
   });
 }
 

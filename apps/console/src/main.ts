@@ -20,6 +20,17 @@ const server = await startConsole({
   // One replica may do with a key of its own; several must share CONSOLE_SECRET.
   secret: env.CONSOLE_SECRET ?? randomSecret(),
   secureCookies: (env.CONSOLE_PUBLIC_URL ?? "").startsWith("https://"),
+  // OpenID Connect sign-in: the issuer and this client's registration; the redirect URI is CONSOLE_PUBLIC_URL/oidc/callback.
+  ...(env.CONSOLE_OIDC_ISSUER
+    ? {
+        oidc: {
+          issuer: env.CONSOLE_OIDC_ISSUER,
+          clientId: need("CONSOLE_OIDC_CLIENT_ID"),
+          clientSecret: env.CONSOLE_OIDC_CLIENT_SECRET ?? "",
+          publicUrl: need("CONSOLE_PUBLIC_URL"),
+        },
+      }
+    : {}),
   // The data-planes' breaker settings, to mark deployments whose breakers are likely open.
   breakerThreshold: Number(env.DATA_PLANE_BREAKER_THRESHOLD ?? 5),
   breakerCooldownMs: Number(env.DATA_PLANE_BREAKER_COOLDOWN_MS ?? 30_000),

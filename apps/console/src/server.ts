@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ERROR_CODES, GatewayError, type ErrorCode } from "@gateway/errors";
 import { mountOperator } from "./operator.js";
+import { OidcSignIn, PENDING_COOKIE, SignInRefused, type OidcConfig } from "./oidc.js";
 import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type ConsoleMember, type LedgerServiceMethods, type TypedClient, type UsageRecord } from "@gateway/proto";
 
 /**
@@ -27,6 +28,8 @@ export interface ConsoleConfig {
   secret: string;
   /** Set the cookie's Secure flag (behind TLS). */
   secureCookies: boolean;
+  /** Sign-in by OpenID Connect, besides one-time links; absent: links only. */
+  oidc?: OidcConfig;
   /** The data-planes' circuit breaker (DATA_PLANE_BREAKER_THRESHOLD / _COOLDOWN_MS), to say which deployments' breakers are likely open. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
@@ -118,6 +121,9 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   /** The console's own origin, as the browser addressed it. */
   const ownOrigin = (req: Request) => `http${config.secureCookies ? "s" : ""}://${req.headers.host}`;
 
+  /** The session cookie: HttpOnly, SameSite=Strict, the whole console, until the session's absolute expiry (Secure behind TLS). */
+  const sessionCookie = (token: string, expiresAtMs: number) =>
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor((expiresAtMs - Date.now()) / 1000)}${config.secureCookies ? "; Secure" : ""}`;
   const app = express();
   app.disable("x-powered-by");
   app.use((_req, res, next) => {
@@ -146,14 +152,44 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     const token = typeof req.body?.token === "string" ? req.body.token : "";
     try {
       const session = await control.RedeemSignInLink({ token });
-      const flags = `HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor((session.expires_at_ms - Date.now()) / 1000)}${config.secureCookies ? "; Secure" : ""}`;
-      res.setHeader("set-cookie", `${SESSION_COOKIE}=${encodeURIComponent(session.token)}; ${flags}`);
+      res.setHeader("set-cookie", sessionCookie(session.token, session.expires_at_ms));
       res.redirect(303, "/");
     } catch (err) {
       res
         .status(statusOf((err as { code?: unknown }).code))
         .type("text/plain")
         .send(err instanceof Error ? err.message : "Sign-in failed.");
+    }
+  });
+
+  // Sign-in by OpenID Connect (authorization code with PKCE): the issuer proves the address, the control-plane knows the member.
+  const oidc = config.oidc ? new OidcSignIn(config.oidc, config.secret) : undefined;
+  app.get("/api/signin-options", (_req, res) => res.json({ oidc: oidc !== undefined }));
+  const refused = (res: Response, status: number, message: string) => res.status(status).type("text/plain").send(`${message}\n\nSign in again: /signin`);
+  app.get("/oidc/start", async (req, res) => {
+    if (!oidc) return void res.status(404).json({ error: { message: "Sign-in by OpenID Connect is not configured.", code: "not_found" } });
+    try {
+      const { url, cookie } = await oidc.start(typeof req.query.org === "string" ? req.query.org : "");
+      res.setHeader("set-cookie", `${PENDING_COOKIE}=${cookie}; HttpOnly; SameSite=Lax; Path=/oidc; Max-Age=600${config.secureCookies ? "; Secure" : ""}`);
+      res.redirect(303, url);
+    } catch {
+      refused(res, 503, "The identity provider cannot be reached right now.");
+    }
+  });
+  app.get("/oidc/callback", async (req, res) => {
+    if (!oidc) return void res.status(404).json({ error: { message: "Sign-in by OpenID Connect is not configured.", code: "not_found" } });
+    const clear = `${PENDING_COOKIE}=; HttpOnly; SameSite=Lax; Path=/oidc; Max-Age=0${config.secureCookies ? "; Secure" : ""}`;
+    try {
+      const identity = await oidc.finish(new URL(req.originalUrl, `${config.oidc!.publicUrl.replace(/\/$/, "")}/`), cookieOf(req, PENDING_COOKIE));
+      const session = await control.StartOidcSession({ email: identity.email, issuer: identity.issuer, subject: identity.subject, org: identity.org });
+      res.setHeader("set-cookie", [clear, sessionCookie(session.token, session.expires_at_ms)]);
+      // A page of our own that moves on to "/": the SameSite=Strict session cookie is not sent on a redirect that started at the issuer's site.
+      res.sendFile(join(WEB, "signed-in.html"));
+    } catch (err) {
+      res.setHeader("set-cookie", clear);
+      if (err instanceof SignInRefused) return void refused(res, 401, err.message);
+      const code = (err as { code?: unknown }).code;
+      refused(res, code === "not_found" || code === "invalid_request" ? 403 : statusOf(code), err instanceof Error ? err.message : "Sign-in failed.");
     }
   });
 

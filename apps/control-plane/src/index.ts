@@ -41,6 +41,7 @@ import {
   consoleGetGuardrails,
 } from "./rpc/console-links.js";
 import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
+import { startOidcSession } from "./rpc/console-oidc.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleListOrgs } from "./rpc/console-operator.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
@@ -149,6 +150,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleGetOrg: consoleGetOrg(ctx),
       ConsoleSetBudget: consoleSetBudget(ctx),
       ConsoleGetGuardrails: consoleGetGuardrails(ctx),
+      StartOidcSession: startOidcSession(ctx),
       ConsoleListAudit: consoleListAudit(ctx),
       ConsoleRecordAudit: consoleRecordAudit(ctx),
       ConsoleListOrgs: consoleListOrgs(ctx),

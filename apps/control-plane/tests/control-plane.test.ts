@@ -197,6 +197,24 @@ describe("console sign-in links", () => {
     await expect(admin.ConsoleGetCatalog({ token: member.token })).rejects.toMatchObject({ code: "forbidden" });
   });
 
+  it("start a session for the member an OpenID Connect address belongs to; an address of several organizations names one", async () => {
+    await admin.CreateOrg({ name: "second-console-org" });
+    await admin.CreateSignInLink({ org: "console-org", email: "grace@example.com", role: "viewer" });
+    const one = await admin.StartOidcSession({ email: "GRACE@example.com", issuer: "https://idp.example.com", subject: "g1", org: "" });
+    expect(one.token).toMatch(/^gws_/);
+    expect((await admin.GetConsoleSession({ token: one.token })).member).toMatchObject({ email: "grace@example.com", role: "viewer" });
+    await admin.CreateSignInLink({ org: "second-console-org", email: "grace@example.com", role: "admin" });
+    await expect(admin.StartOidcSession({ email: "grace@example.com", issuer: "https://idp.example.com", subject: "g1", org: "" })).rejects.toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("console-org, second-console-org"),
+    });
+    const chosen = await admin.StartOidcSession({ email: "grace@example.com", issuer: "https://idp.example.com", subject: "g1", org: "second-console-org" });
+    expect(chosen.member).toMatchObject({ role: "admin" });
+    await admin.RemoveConsoleMember({ org: "second-console-org", email: "grace@example.com" });
+    await expect(admin.StartOidcSession({ email: "grace@example.com", issuer: "https://idp.example.com", subject: "g1", org: "second-console-org" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(admin.StartOidcSession({ email: "nobody@example.com", issuer: "https://idp.example.com", subject: "n", org: "" })).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("audit a console change in its own transaction: a refused or failed change leaves no entry", async () => {
     const s = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "console-org", email: "frank@example.com", role: "admin" })).token });
     const entries = async () =>

@@ -40,6 +40,7 @@ export const METHOD_GRANTS: {
   },
   "gateway.control.v1.AdminService": {
     RedeemSignInLink: ["console"],
+    StartOidcSession: ["console"],
     GetConsoleSession: ["console"],
     EndConsoleSession: ["console"],
     ConsoleListKeys: ["console"],

@@ -397,6 +397,13 @@ export interface ConsoleSession {
 export interface ConsoleSessionRequest {
   token: string;
 }
+/** A person the console signed in at an OpenID Connect issuer: its verified address (and the organization it chose, id or name, or ""). */
+export interface StartOidcSessionRequest {
+  email: string;
+  issuer: string;
+  subject: string;
+  org: string;
+}
 export interface ConsoleCreateKeyRequest {
   token: string;
   routes: string[];
@@ -687,6 +694,7 @@ export type AdminServiceMethods = {
   ConsoleGetOrg: [ConsoleSessionRequest, Org];
   ConsoleSetBudget: [ConsoleSetBudgetRequest, Org];
   ConsoleGetGuardrails: [ConsoleSessionRequest, Guardrails];
+  StartOidcSession: [StartOidcSessionRequest, ConsoleSession];
   ConsoleListAudit: [ConsoleListAuditRequest, ConsoleAuditPage];
   ConsoleRecordAudit: [ConsoleRecordAuditRequest, ConsoleAuditEntry];
   ConsoleListOrgs: [ConsoleListOrgsRequest, ListOrgsResponse];

@@ -26,7 +26,7 @@ import type { ControlContext } from "../context.js";
 import { hashSecret, newId } from "../keys/secret.js";
 import { findOrg, toOrg } from "../orgs.js";
 import { audited } from "./console-audit.js";
-import { adminOf, liveSession, memberWithRole, orgMemberOf, SESSION_IDLE_MS, SESSION_TTL_MS, sessionEnded, toMember } from "./console-session.js";
+import { adminOf, liveSession, memberWithRole, orgMemberOf, SESSION_IDLE_MS, sessionEnded, startSession, toMember } from "./console-session.js";
 import { setOrgBudget } from "./set-org-budget.js";
 import { getGuardrails } from "./guardrails.js";
 import { createKey } from "./create-key.js";
@@ -39,7 +39,7 @@ export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const SEEN_EVERY_MS = 60_000;
 const ROLES = new Set(["admin", "billing", "viewer", "operator"]);
 /** Loose on purpose (the address is the operator's word); bounded so it stays an identifier. */
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /**
  * Adds the member (or changes its role, or brings a removed one back) and mints a one-time sign-in
@@ -88,13 +88,8 @@ export function redeemSignInLink(ctx: ControlContext) {
         RETURNING m.id, m.org_id, m.email, m.role`.execute(trx);
       const member = row.rows[0];
       if (!member) throw refused;
-      const token = `gws_${randomBytes(32).toString("base64url")}`;
-      const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-      await trx
-        .insertInto("console_sessions")
-        .values({ token_hash: hashSecret(token), member_id: member.id, expires_at: expiresAt, ended_at: null })
-        .execute();
-      return { token, member: toMember(member), expires_at_ms: expiresAt.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+      const session = await startSession(trx, member.id);
+      return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
     });
   };
 }

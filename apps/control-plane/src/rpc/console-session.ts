@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
-import { sql } from "@gateway/db";
+import { sql, type Kysely } from "@gateway/db";
 import type { ConsoleMember } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
+import type { ControlDb } from "../db/schema.js";
 import { hashSecret } from "../keys/secret.js";
 
 /** A console session lasts 12 hours at most, and ends after 30 minutes unused. */
@@ -59,4 +61,15 @@ export async function operatorOf(ctx: ControlContext, token: unknown): Promise<L
   const live = await liveSession(ctx, token);
   if (live.role !== "operator") throw new GatewayError("forbidden", "Only operators may do this.");
   return live;
+}
+
+/** A new session for the member: its token (`gws_` and 32 random bytes) for the browser, only its SHA-256 kept. */
+export async function startSession(db: Kysely<ControlDb>, memberId: string): Promise<{ token: string; expires_at: Date }> {
+  const token = `gws_${randomBytes(32).toString("base64url")}`;
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await db
+    .insertInto("console_sessions")
+    .values({ token_hash: hashSecret(token), member_id: memberId, expires_at: expiresAt, ended_at: null })
+    .execute();
+  return { token, expires_at: expiresAt };
 }
