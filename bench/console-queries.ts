@@ -9,13 +9,23 @@
  * - ListUsage: the newest page, a page filtered by key and model, a page 100 pages deep (by cursor),
  *   and a page filtered by status (a filter that skips most rows).
  *
- * Each on the biggest organization and on a random small one. Bounded: N rows, 200 calls per read.
+ * - GuardrailCounts: 7 days of one organization's rule outcomes (1 record in 20 carries some);
+ * - OrgBalances: the operator's organization list (100 organizations, credits and 30-day spend);
+ * - ProviderHealth: every organization's attempts of the last hour (1 record in 50 carries a retry).
+ *
+ * Each organization-scoped read on the biggest organization and on a random small one. Then the
+ * console itself (control-plane, console server, Debian's chromium): the biggest organization's
+ * admin opens the overview page, and the time from navigation to the page's every section loaded
+ * (`body[data-ready]`: credits, the chart, keys, guardrails, members, models, budget, the request
+ * log and the audit log) is its time to interactive. Bounded: N rows, `calls` calls per read, 20 page loads.
  *
  *   make build && node bench/console-queries.ts [records=10000000] [calls=200]
  */
+import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { createClient, ledgerService } from "@gateway/proto";
-import { createDatabase, startNats, startPostgres } from "@gateway/testing";
+import { chromium } from "playwright-core";
+import { adminService, bearer, createClient, ledgerService } from "@gateway/proto";
+import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
 import { ledgerEnv, pct, spawnNode, step, stopChild, waitReady } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 10_000_000);
@@ -28,7 +38,8 @@ step("starting Postgres and NATS");
 const pgServer = await startPostgres({});
 const nats = await startNats();
 const dbUrl = await createDatabase(pgServer.url, "console_bench");
-const env = await ledgerEnv(dbUrl, nats.url, TOKEN);
+const CONSOLE_TOKENS = { control: randomBytes(24).toString("base64url"), ledger: randomBytes(24).toString("base64url") };
+const env = await ledgerEnv(dbUrl, nats.url, TOKEN, { LEDGER_CONSOLE_TOKEN: CONSOLE_TOKENS.ledger });
 const ledger = spawnNode("apps/ledger/dist/main.js", env);
 await waitReady(Number(env.LEDGER_OPS_PORT));
 
@@ -40,19 +51,26 @@ const seedStart = performance.now();
 for (let from = 0; from < N; from += CHUNK) {
   const to = Math.min(N, from + CHUNK);
   step(`seeding records ${from}–${to}`);
-  // Every tenth record is org_big's; keys key_0–key_6 and models m0–m4 in every organization; 1 in 97 a 499.
+  // Every tenth record is org_big's; keys key_0–key_6 and models m0–m4 in every organization; 1 in 97 a 499;
+  // 1 in 20 carries guardrail outcomes; 1 in 50 a failed attempt before the served one (kept in the attempts array).
   await db.query(
     `INSERT INTO ledger.usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens, output_tokens,
-       cached_input_tokens, estimated, cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, created_at, attempt_outcome, attempt_ms)
+       cached_input_tokens, estimated, cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, created_at, attempt_outcome, attempt_ms,
+       guardrails, attempts)
      SELECT 'req_' || lpad(g::text, 10, '0'),
        CASE WHEN g % 10 = 0 THEN 'org_big' ELSE 'org_' || (g % ${ORGS - 1}) END,
        'key_' || ((g / 10) % 7), 'm' || ((g / 70) % 5), CASE WHEN g % 4 = 0 THEN 'messages' ELSE 'chat' END, 'fake', 'fake-chat', '',
        50 + g % 200, 20 + g % 300, g % 17, false, 1 + g % 50, 150000, 600000, g % 2 = 0, CASE WHEN g % 97 = 0 THEN 499 ELSE 200 END, 100 + g % 900,
-       to_timestamp(${now / 1000} - (g::bigint * ${DAYS * 86_400}::bigint / ${N}::bigint)), 'served', 100
+       to_timestamp(${now / 1000} - (g::bigint * ${DAYS * 86_400}::bigint / ${N}::bigint)),
+       CASE WHEN g % 50 = 0 THEN NULL ELSE 'served' END, CASE WHEN g % 50 = 0 THEN NULL ELSE 100 END,
+       CASE WHEN g % 20 = 0 THEN '[{"plugin":"pii","name":"no-pii","outcome":"masked"},{"plugin":"keywords","name":"no-secrets","outcome":"pass"}]'::jsonb ELSE '[]'::jsonb END,
+       CASE WHEN g % 50 = 0 THEN '[{"provider":"fake","upstream_model":"fake-chat","outcome":"failed","status":500,"duration_ms":40},{"provider":"fake","upstream_model":"fake-chat","outcome":"served","status":200,"duration_ms":120}]'::jsonb ELSE '[]'::jsonb END
      FROM generate_series(${from}, ${to - 1}) AS g`,
   );
 }
 const seedS = (performance.now() - seedStart) / 1000;
+// Every organization with usage has an account (the ledger opens it with its first hold or top-up).
+await db.query("INSERT INTO ledger.accounts (org_id) SELECT DISTINCT org_id FROM ledger.usage_records ON CONFLICT DO NOTHING");
 step("analyzing");
 await db.query("ANALYZE ledger.usage_records; ANALYZE ledger.usage_rollups");
 const sizes = await db.query<{ records: string; rollups: string; big: string }>(
@@ -92,6 +110,16 @@ for (const [who, orgFor] of [
     // A key that never made a request (just created, say): the filter matches nothing.
     ["ListUsage unused key", async () => (await client.ListUsage({ ...list, org_id: orgFor(), key_id: "key_unused" })).records.length],
     ["ListUsage page 101 (cursor)", async () => (await client.ListUsage({ ...list, org_id: who === "big org" ? "org_big" : orgFor(), cursor: who === "big org" ? deep : "" })).records.length],
+    ["GuardrailCounts 7 d", async () => (await client.GuardrailCounts({ org_id: orgFor(), from_ms: now - 7 * DAY, to_ms: now + 1 })).counts.length],
+    ...(who === "big org"
+      ? ([
+          [
+            "OrgBalances 100 orgs, 30 d spend",
+            async () => (await client.OrgBalances({ org_ids: ["org_big", ...Array.from({ length: 99 }, (_, i) => `org_${(i * 7) % (ORGS - 1)}`)], from_ms: now - 30 * DAY })).orgs.length,
+          ],
+          ["ProviderHealth last hour (all orgs)", async () => (await client.ProviderHealth({ from_ms: now - 3_600_000, to_ms: now + 1 })).deployments.length],
+        ] as Array<[string, () => Promise<number>]>)
+      : []),
   ];
   for (const [name, read] of reads) {
     const times: number[] = [];
@@ -106,6 +134,63 @@ for (const [who, orgFor] of [
   }
 }
 client.close();
+
+// The overview page in a real browser, as the biggest organization's admin.
+step("starting the control-plane and the console");
+const controlEnv = {
+  CONTROL_PLANE_DATABASE_URL: dbUrl,
+  CONTROL_PLANE_NATS_URL: nats.url,
+  CONTROL_PLANE_GRPC_PORT: String(await freePort()),
+  CONTROL_PLANE_OPS_PORT: String(await freePort()),
+  CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
+  CONTROL_PLANE_CONSOLE_TOKEN: CONSOLE_TOKENS.control,
+  CONTROL_PLANE_LOG_LEVEL: "warn",
+};
+const control = spawnNode("apps/control-plane/dist/main.js", controlEnv);
+await waitReady(Number(controlEnv.CONTROL_PLANE_OPS_PORT));
+const cpDb = new pg.Client({ connectionString: dbUrl });
+await cpDb.connect();
+await cpDb.query("INSERT INTO control.organizations (id, name, in_trial) VALUES ('org_big', 'the biggest organization', false) ON CONFLICT DO NOTHING");
+await cpDb.end();
+const consolePort = await freePort();
+const consoleProc = spawnNode("apps/console/dist/main.js", {
+  CONSOLE_PORT: String(consolePort),
+  CONSOLE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`,
+  CONSOLE_LEDGER_ADDR: `127.0.0.1:${env.LEDGER_GRPC_PORT}`,
+  CONSOLE_CONTROL_PLANE_TOKEN: CONSOLE_TOKENS.control,
+  CONSOLE_LEDGER_TOKEN: CONSOLE_TOKENS.ledger,
+});
+const consoleUrl = `http://127.0.0.1:${consolePort}`;
+for (let i = 0; i < 100; i++) {
+  if (
+    await fetch(`${consoleUrl}/api/signin-options`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const admin = createClient(adminService(), `127.0.0.1:${controlEnv.CONTROL_PLANE_GRPC_PORT}`, { timeoutMs: 10_000, metadata: bearer(TOKEN) });
+const link = await admin.CreateSignInLink({ org: "org_big", email: "admin@big.example", role: "admin" });
+admin.close();
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+await page.goto(`${consoleUrl}/signin?token=${link.token}`);
+await page.getByRole("button", { name: "Sign in" }).click();
+await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+const loads: number[] = [];
+for (let i = 0; i < 20; i++) {
+  const t = performance.now();
+  await page.goto(`${consoleUrl}/`);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+  loads.push(performance.now() - t);
+}
+loads.sort((a, b) => a - b);
+results["overview page, time to interactive (browser, big org)"] = { p50: pct(loads, 50), p95: pct(loads, 95), rows: 20 };
+await browser.close();
+await stopChild(consoleProc);
+await stopChild(control);
 
 console.log(`console reads on ${sizes.rows[0]!.records} usage records (${sizes.rows[0]!.big} in the biggest organization), ${sizes.rows[0]!.rollups} rollup rows; seeded in ${seedS.toFixed(0)} s`);
 for (const [name, r] of Object.entries(results)) console.log(`  ${name.padEnd(56)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p95 ${r.p95.toFixed(1).padStart(7)} ms  (${r.rows} rows)`);

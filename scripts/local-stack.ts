@@ -322,19 +322,23 @@ async function up(): Promise<void> {
   const base = `http://127.0.0.1:${PORTS.dataPlane}/v1`;
   const consoleUrl = `http://127.0.0.1:${PORTS.console}`;
   // A one-time sign-in link for the demo org's admin (15 minutes; gatewayctl console link mints more).
-  const link = await createClient(adminService(), `127.0.0.1:${PORTS.control}`, { timeoutMs: 10_000, metadata: bearer(adminToken) }).CreateSignInLink({
-    org: "demo",
-    email: "admin@demo.example",
-    role: "admin",
-  });
+  const admin = createClient(adminService(), `127.0.0.1:${PORTS.control}`, { timeoutMs: 10_000, metadata: bearer(adminToken) });
+  const link = await admin.CreateSignInLink({ org: "demo", email: "admin@demo.example", role: "admin" });
+  // And one for an operator (every organization, top-ups, the catalog, provider health).
+  const operatorLink = await admin.CreateSignInLink({ org: "", email: "operator@gateway.example", role: "operator" });
+  admin.close();
   const signinUrl = `${consoleUrl}/signin?token=${link.token}`;
-  writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\nCONSOLE_URL=${consoleUrl}\nCONSOLE_SIGNIN_URL=${signinUrl}\n`, { mode: 0o600 });
+  const operatorUrl = `${consoleUrl}/signin?token=${operatorLink.token}`;
+  writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\nCONSOLE_URL=${consoleUrl}\nCONSOLE_SIGNIN_URL=${signinUrl}\nCONSOLE_OPERATOR_SIGNIN_URL=${operatorUrl}\n`, {
+    mode: 0o600,
+  });
   console.log(`
 ────────────────────────────────────────────────────────────────────────
  Gateway is up.   Base URL: ${base}
  Demo key:        ${seeded.secret}
  Console:         ${signinUrl}
                   (one-time sign-in for the demo org's admin, 15 minutes; more: bin/gatewayctl console link)
+ Operator:        ${operatorUrl}
  (also in .local/demo.env; admin token for bin/gatewayctl in .local/admin.env;
   NATS users and passwords in .local/nats-auth/, the operators' one is admin)
 

@@ -1,16 +1,13 @@
-import { sql, type Kysely, type Migration } from "@gateway/db";
+import type { Kysely, Migration } from "@gateway/db";
 
 /**
- * A BRIN index on usage_records.created_at for the console's reads across every organization
- * (provider health: the attempts of the last hour). Records arrive in about the order they were
- * made, so block ranges summarise the table well; the index is a few pages per gigabyte and costs
- * the apply path next to nothing (a B-tree here would add a write per record).
+ * Withdrawn (kept so databases that ran it stay in step; 20261205000000 drops what it made): a
+ * BRIN index on usage_records.created_at for the console's provider health. On a table filled
+ * continuously the newest block ranges stay unsummarised until a vacuum, so the index never
+ * narrowed a recent window; provider health reads the (org_id, created_at) index per organization
+ * instead (apps/ledger/src/rpc/console-reads.ts).
  */
 export const usageCreatedBrin: Migration = {
-  async up(db: Kysely<unknown>) {
-    await sql`CREATE INDEX usage_records_created_brin ON usage_records USING brin (created_at) WITH (pages_per_range = 32, autosummarize = on)`.execute(db);
-  },
-  async down(db: Kysely<unknown>) {
-    await sql`DROP INDEX usage_records_created_brin`.execute(db);
-  },
+  async up(_db: Kysely<unknown>) {},
+  async down(_db: Kysely<unknown>) {},
 };

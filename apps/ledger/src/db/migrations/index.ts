@@ -11,6 +11,7 @@ import { cacheReasoningTokens } from "./20261126000000-cache-reasoning-tokens.js
 import { usageAttempts } from "./20261127000000-usage-attempts.js";
 import { usageRollups } from "./20261201000000-usage-rollups.js";
 import { usageCreatedBrin } from "./20261204000000-usage-created-brin.js";
+import { dropCreatedBrin } from "./20261205000000-drop-created-brin.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "20261127000000-usage-attempts": usageAttempts,
   "20261201000000-usage-rollups": usageRollups,
   "20261204000000-usage-created-brin": usageCreatedBrin,
+  "20261205000000-drop-created-brin": dropCreatedBrin,
 };
