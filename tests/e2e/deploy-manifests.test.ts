@@ -45,8 +45,8 @@ describe("deploy/ manifests", () => {
       workloads(objects)
         .map((w) => w.metadata.name)
         .sort(),
-    ).toEqual(["control-plane", "data-plane", "ledger", "nats"]);
-    expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toHaveLength(4);
+    ).toEqual(["console", "control-plane", "data-plane", "ledger", "nats"]);
+    expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toHaveLength(5);
   });
 
   it("puts every manifest of deploy/k8s in the base", () => {
@@ -156,7 +156,7 @@ describe("deploy/ manifests", () => {
     // The image is the stage SERVICE names, each built on the runtime stage (NODE_ENV) with its own settings.
     const stages = parseStages(readFileSync(DOCKERFILE, "utf8"));
     expect([...stages.values()].at(-1)!.base).toBe("$" + "{SERVICE}");
-    for (const service of ["control-plane", "ledger", "data-plane"]) expect(stages.get(service)?.base, service).toBe("runtime");
+    for (const service of ["control-plane", "ledger", "data-plane", "console"]) expect(stages.get(service)?.base, service).toBe("runtime");
     // The flag the memory figures rest on (docs/operations.md, "Memory at saturation").
     const flags = imageNodeFlags("data-plane");
     expect(flags).toContainEqual(expect.stringMatching(/^--max-semi-space-size=\d+$/));

@@ -146,6 +146,8 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     next();
   });
 
+  // For the orchestrator's probes: the process answers (sessions and data are the control-plane's and the ledger's).
+  app.get("/healthz", (_req, res) => res.type("text/plain").send("ok"));
   // Sign-in by link: the GET only shows a button (mail scanners open links; only a person's POST uses the token).
   app.get("/signin", (_req, res) => res.sendFile(join(WEB, "signin.html")));
   app.post("/signin", express.urlencoded({ extended: false, limit: "1kb" }), async (req, res) => {
