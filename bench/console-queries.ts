@@ -10,7 +10,7 @@
  *   and a page filtered by status (a filter that skips most rows).
  *
  * - GuardrailCounts: 7 days of one organization's rule outcomes (1 record in 20 carries some);
- * - OrgBalances: the operator's organization list (100 organizations, credits and 30-day spend);
+ * - OrgBalances: the operator's organization list (100 organizations, credits and 7 days' spend);
  * - ProviderHealth: every organization's attempts of the last hour (1 record in 50 carries a retry).
  *
  * Each organization-scoped read on the biggest organization and on a random small one. Then the
@@ -114,8 +114,8 @@ for (const [who, orgFor] of [
     ...(who === "big org"
       ? ([
           [
-            "OrgBalances 100 orgs, 30 d spend",
-            async () => (await client.OrgBalances({ org_ids: ["org_big", ...Array.from({ length: 99 }, (_, i) => `org_${(i * 7) % (ORGS - 1)}`)], from_ms: now - 30 * DAY })).orgs.length,
+            "OrgBalances 100 orgs, 7 d spend",
+            async () => (await client.OrgBalances({ org_ids: ["org_big", ...Array.from({ length: 99 }, (_, i) => `org_${(i * 7) % (ORGS - 1)}`)], from_ms: now - 7 * DAY })).orgs.length,
           ],
           ["ProviderHealth last hour (all orgs)", async () => (await client.ProviderHealth({ from_ms: now - 3_600_000, to_ms: now + 1 })).deployments.length],
         ] as Array<[string, () => Promise<number>]>)

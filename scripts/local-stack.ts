@@ -300,6 +300,7 @@ async function up(): Promise<void> {
       DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${PORTS.ledger}`,
       DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
       DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
+      DATA_PLANE_MCP_SESSION_SECRET: randomBytes(32).toString("base64url"),
       DATA_PLANE_NATS_URL: nats.url,
       ...natsAuth.env("data-plane"),
       DATA_PLANE_SPOOL_DIR: join(local, "spool"),

@@ -144,6 +144,15 @@ export function demoCatalog(fakeUpstreamUrl: string) {
       }),
       videoModel("gw-video-edit", "video-edit", [{ provider: "fake-fal", upstream_model: "fake-ai/video/edit", priority: 0 }], { durations: [5], resolutions: ["720p"], audio: false }),
     ],
+    // The fake upstream's MCP server (docs/mcp.md): the tools the gateway offers from it (`secret_admin` stays unlisted).
+    mcp_servers: [
+      {
+        name: "demo-tools",
+        url: `${fakeUpstreamUrl}/mcp`,
+        credential_ref: "FAKE_UPSTREAM_API_KEY",
+        tools: [{ name: "echo" }, { name: "slow_echo" }, { name: "big" }, { name: "fail" }, { name: "explode" }, { name: "shifty" }],
+      },
+    ],
   };
 }
 
@@ -179,3 +188,5 @@ function videoModel(
 
 export const DEMO_MODELS = ["gw-chat-mini", "gw-chat-large", "gw-gpt", "gw-claude", "gw-gemini", "gw-embed-small", "gw-image", "gw-video", "gw-video-i2v", "gw-video-ref", "gw-video-edit"];
 export const FAKE_UPSTREAM_API_KEY = "fake-upstream-local-key";
+/** The demo catalog's MCP servers, enabled for the demo organization. */
+export const DEMO_MCP_SERVERS = ["demo-tools"];

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { adminService, bearer, channelCredentials, controlService, createClient, ledgerService, type ClientTlsFiles, type CreatedKey } from "@gateway/proto";
-import { DEMO_MODELS, demoCatalog } from "./demo-catalog.ts";
+import { DEMO_MCP_SERVERS, DEMO_MODELS, demoCatalog } from "./demo-catalog.ts";
 
 export interface SeedOptions {
   controlPlaneAddr: string;
@@ -38,10 +38,14 @@ export async function seedDemo(o: SeedOptions): Promise<SeedResult> {
     const omitted = new Set(catalog.providers.filter((p) => o.omitKinds?.includes(p.kind)).map((p) => p.code));
     const providers = catalog.providers.filter((p) => !omitted.has(p.code));
     const models = catalog.models.map((m) => ({ ...m, deployments: m.deployments.filter((d) => !omitted.has(d.provider)) })).filter((m) => m.deployments.length > 0);
-    await admin.ApplyCatalog({ document_json: JSON.stringify({ providers, models }) });
+    await admin.ApplyCatalog({ document_json: JSON.stringify({ providers, models, mcp_servers: catalog.mcp_servers }) });
     const orgs = await admin.ListOrgs({});
     const org = orgs.orgs.find((x) => x.name === o.orgName) ?? (await admin.CreateOrg({ name: o.orgName }));
     await admin.EnableModels({ org: org.id, models: DEMO_MODELS.filter((id) => models.some((m) => m.id === id)) });
+    // A control-plane from before the MCP gateway (a rolling upgrade's old release) has no such call: nothing to enable there.
+    await admin.EnableMcpServers({ org: org.id, servers: DEMO_MCP_SERVERS }).catch((err: unknown) => {
+      if (!(err instanceof Error && err.message.includes("does not implement the method"))) throw err;
+    });
     await ledger.TopUp({ org_id: org.id, amount_minor: o.topUpMinor, idempotency_key: `seed-${org.id}-${o.topUpMinor}` });
     if (o.existingSecret) {
       const hash = createHash("sha256").update(o.existingSecret).digest("hex");

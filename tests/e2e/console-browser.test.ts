@@ -86,8 +86,12 @@ it("signs in by link and shows the organization's balance and a request made thr
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, `overview-${name}.png`), fullPage: true });
 
-    // The request's own page: its cost as GET /v1/usage bills it, its attempt.
-    await page.getByRole("link", { name: requestId }).click();
+    // The request's own page — from its row in the log, or found by its trace id: its cost as GET /v1/usage bills it, its attempt.
+    if (name === "desktop") await page.getByRole("link", { name: requestId }).click();
+    else {
+      await page.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(response.headers.get("x-gateway-trace-id")!);
+      await page.getByRole("button", { name: "Open request" }).click();
+    }
     await page.waitForSelector("body[data-ready='true']");
     expect(Number(await page.locator("#summary dd").first().getAttribute("data-minor"))).toBe(usage.cost_credits_minor);
     await expect(page.locator("#attempts").textContent()).resolves.toContain("served");

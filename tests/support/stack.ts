@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,6 +109,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const dataPlaneCallerEnv: Record<string, string> = {
     DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
     DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
+    // Every replica signs and accepts the same MCP session ids (docs/mcp.md).
+    DATA_PLANE_MCP_SESSION_SECRET: `mcp-${randomBytes(16).toString("hex")}`,
     ...natsAuth.env("data-plane"),
     ...(certs ? { DATA_PLANE_GRPC_TLS_CA_FILE: certs.caFile, DATA_PLANE_GRPC_TLS_CERT_FILE: certs.client.certFile, DATA_PLANE_GRPC_TLS_KEY_FILE: certs.client.keyFile } : {}),
   };

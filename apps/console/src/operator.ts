@@ -30,7 +30,7 @@ export function mountOperator({ read, write, control, ledger, signed, breakerThr
     "/api/operator/orgs",
     async (req, res) => {
       const { orgs } = await control.ConsoleListOrgs({ token: signed(res).token, query: String(req.query.q ?? "") });
-      const balances = await ledger.OrgBalances({ org_ids: orgs.map((o) => o.id), from_ms: Date.now() - 30 * DAY_MS });
+      const balances = await ledger.OrgBalances({ org_ids: orgs.map((o) => o.id), from_ms: Date.now() - 7 * DAY_MS });
       const byId = new Map(balances.orgs.map((b) => [b.org_id, b]));
       return { data: orgs.map((o) => ({ ...o, credits: byId.get(o.id) ?? null })) };
     },

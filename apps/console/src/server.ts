@@ -374,10 +374,9 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   // Guardrail rules and how often each fired (by outcome) in the last 7 days.
   read("/api/guardrails", async (_req, res) => {
     const now = Date.now();
-    const [g, counts] = await Promise.all([
-      control.ConsoleGetGuardrails({ token: signed(res).token }),
-      ledger.GuardrailCounts({ org_id: signed(res).member.org_id, from_ms: now - 7 * DAY_MS, to_ms: now + 1 }),
-    ]);
+    const g = await control.ConsoleGetGuardrails({ token: signed(res).token });
+    // Without rules there is nothing to count (and no record carries an outcome): the ledger is not asked.
+    const counts = g.rules > 0 ? await ledger.GuardrailCounts({ org_id: signed(res).member.org_id, from_ms: now - 7 * DAY_MS, to_ms: now + 1 }) : { counts: [] };
     return { version: g.version, rules: JSON.parse(g.rules_json || "[]") as unknown[], counts: counts.counts, window_days: 7 };
   });
   write("/api/keys/:id/revoke", async (req, res) => ({ key: await control.ConsoleRevokeKey({ token: signed(res).token, key_id: String(req.params.id) }) }));

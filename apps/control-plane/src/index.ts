@@ -42,6 +42,7 @@ import {
 } from "./rpc/console-links.js";
 import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
 import { startOidcSession } from "./rpc/console-oidc.js";
+import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleListOrgs } from "./rpc/console-operator.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
@@ -129,6 +130,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       RevokeKey: revokeKey(ctx),
       ListKeys: listKeys(ctx),
       EnableModels: enableModels(ctx),
+      EnableMcpServers: enableMcpServers(ctx),
       ApplyCatalog: applyCatalog(ctx),
       SetOrgTrial: setOrgTrial(ctx),
       SetOrgBudget: setOrgBudget(ctx),

@@ -298,6 +298,37 @@ describe("catalog", () => {
     expect(second.models.find((m) => m.id === "m-chat")!.input_price_minor_per_mtok).toBe(11);
   });
 
+  it("keeps MCP servers with their tools and prices, enabled per organization and carried in the key context", async () => {
+    const server = { name: "tools-a", url: "https://mcp.example.com/mcp", credential_ref: "TOOLS_A_KEY", tools: [{ name: "echo", price_minor: 25 }, { name: "search" }] };
+    const applied = await admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [server] }) });
+    expect(applied.mcp_servers).toBe(1);
+    const snap = await control.GetCatalog({ known_version: 0 });
+    expect(snap.mcp_servers).toEqual([
+      {
+        name: "tools-a",
+        url: "https://mcp.example.com/mcp",
+        credential_ref: "TOOLS_A_KEY",
+        auth_header: "",
+        tools: [
+          { name: "echo", price_minor: 25 },
+          { name: "search", price_minor: 0 },
+        ],
+      },
+    ]);
+    const apply = (s: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [s] }) });
+    await expect(apply({ ...server, url: "http://mcp.example.com/mcp" })).rejects.toThrow(/mcp_servers\[0\]\.url: an https URL/);
+    await expect(apply({ ...server, tools: [] })).rejects.toThrow(/mcp_servers\[0\]\.tools: list the tools/);
+    await expect(apply({ ...server, tools: [{ name: "echo" }, { name: "echo" }] })).rejects.toThrow(/tool "echo" is listed twice/);
+    expect((await apply({ ...server, url: "http://127.0.0.1:9100/mcp" })).mcp_servers).toBe(1);
+
+    const org = await admin.CreateOrg({ name: "mcp-org" });
+    await expect(admin.EnableMcpServers({ org: org.id, servers: ["nope"] })).rejects.toMatchObject({ code: "not_found" });
+    expect(await admin.EnableMcpServers({ org: org.id, servers: ["tools-a"] })).toEqual({ org_id: org.id, servers: ["tools-a"] });
+    const key = await admin.CreateKey({ org: org.id, routes: [], models: [], name: "mcp" });
+    const auth = await control.AuthenticateKey({ key_hash: sha(key.secret) });
+    expect(auth.key?.org_mcp_servers).toEqual(["tools-a"]);
+  });
+
   it("rejects an invalid document naming the field", async () => {
     const bad = { models: [{ ...catalog.models[0], routes: ["chat", "telepathy"] }] };
     await expect(admin.ApplyCatalog({ document_json: JSON.stringify(bad) })).rejects.toThrow(/models\[0\]\.routes\[1\]: invalid route "telepathy"/);

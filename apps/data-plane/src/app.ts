@@ -14,6 +14,7 @@ import { messages } from "./routes/messages.js";
 import { countTokens } from "./routes/count-tokens.js";
 import { deleteStoredResponse, responses, responsesWebSocket, storedInputItems, storedResponse } from "./routes/responses.js";
 import { embeddings } from "./routes/embeddings.js";
+import { mcpOther, mcpPost } from "./mcp/route.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
 import { jsonBody } from "./http/json-body.js";
@@ -95,6 +96,9 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));
   app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), h(createVideo(ctx)));
+  // The MCP gateway (docs/mcp.md): every server the key may use, or one.
+  app.post(["/mcp", "/mcp/:server"], auth, json("chat"), h(mcpPost(ctx)));
+  app.all(["/mcp", "/mcp/:server"], auth, mcpOther);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", (_req, res) => {

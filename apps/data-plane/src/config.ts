@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -134,6 +135,14 @@ const Schema = z.object({
   DATA_PLANE_MEDIA_STATIC_HOSTS: z.string().default(""),
   /** Deadline of a media URL's DNS resolution, ms. */
   DATA_PLANE_MEDIA_DNS_TIMEOUT_MS: int(2_000, 10),
+  /** Signs MCP session ids (docs/mcp.md): every replica needs the same, or a session works only on the replica that began it. */
+  DATA_PLANE_MCP_SESSION_SECRET: z.string().default(""),
+  /** Deadline of one call to an MCP upstream (tools/list, tools/call), ms. */
+  DATA_PLANE_MCP_TIMEOUT_MS: int(30_000, 100),
+  /** Largest tool result relayed, bytes (serialised JSON); a larger one is an error. */
+  DATA_PLANE_MCP_MAX_RESULT_BYTES: int(1_048_576, 1_024),
+  /** How long an upstream's tool list is used before it is read again, ms. */
+  DATA_PLANE_MCP_TOOLS_TTL_MS: int(30_000, 0),
 });
 
 export type DataPlaneEnv = z.infer<typeof Schema>;
@@ -197,6 +206,8 @@ export interface DataPlaneConfig {
   video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
   mediaStaticHosts: string;
   mediaDnsTimeoutMs: number;
+  /** The MCP gateway (docs/mcp.md): session-id key, upstream deadline, result bound, tool-list lifetime. */
+  mcp: { sessionSecret: string; timeoutMs: number; maxResultBytes: number; toolsTtlMs: number };
   /** Resolves a provider credential by the name the catalog references. */
   resolveCredential: (ref: string) => string | undefined;
 }
@@ -319,6 +330,12 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     },
     mediaStaticHosts: e.DATA_PLANE_MEDIA_STATIC_HOSTS,
     mediaDnsTimeoutMs: e.DATA_PLANE_MEDIA_DNS_TIMEOUT_MS,
+    mcp: {
+      sessionSecret: e.DATA_PLANE_MCP_SESSION_SECRET || randomBytes(32).toString("base64url"),
+      timeoutMs: e.DATA_PLANE_MCP_TIMEOUT_MS,
+      maxResultBytes: e.DATA_PLANE_MCP_MAX_RESULT_BYTES,
+      toolsTtlMs: e.DATA_PLANE_MCP_TOOLS_TTL_MS,
+    },
     resolveCredential,
   };
 }

@@ -5,6 +5,7 @@ import { natsAuthProblem } from "@gateway/nats";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
+import { McpUpstreams } from "./mcp/upstream.js";
 import { createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
 import { tracedClient } from "@gateway/proto/tracing";
 import { bearer, channelCredentials, controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
@@ -48,6 +49,8 @@ export interface DataPlaneContext {
   upstream: UpstreamClient;
   rateLimiter: RateLimiter;
   breaker: CircuitBreaker;
+  /** This replica's sessions with MCP upstreams (docs/mcp.md). */
+  mcp: McpUpstreams;
   /** Present when the context-window pre-check is enabled. */
   contextChecker: ContextChecker | undefined;
   /** SSRF checks of video media URLs. */
@@ -229,6 +232,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     nats,
     tracing,
     breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs),
+    mcp: new McpUpstreams({ timeoutMs: config.mcp.timeoutMs, toolsTtlMs: config.mcp.toolsTtlMs, resolveCredential: config.resolveCredential }),
     media,
     videoJobs: undefined as unknown as VideoJobs,
     responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }),

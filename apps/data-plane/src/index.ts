@@ -84,6 +84,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       ctx.control.close();
       ctx.ledger.close();
       await ctx.upstream.close();
+      ctx.mcp.close();
       await ctx.tracing?.shutdown();
     },
   };

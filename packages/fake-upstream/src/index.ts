@@ -6,6 +6,7 @@ import { handleAnthropic, handleAnthropicCountTokens, type PromptCache } from ".
 import { flakyStatus, parseDirectives } from "./directives.js";
 import { handleVideo } from "./video.js";
 import { handleGemini } from "./gemini.js";
+import { handleMcp, type FakeMcpState } from "./mcp.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
@@ -80,6 +81,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
   const promptCache: PromptCache = new Set();
+  const mcpState: FakeMcpState = { shifted: false };
   const connections = { open: 0, peak: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -101,6 +103,14 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       }
       if (path === "/healthz") {
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+        return;
+      }
+      if (path === "/mcp" || path.startsWith("/_fake/mcp/")) {
+        if (opts.apiKey && path === "/mcp" && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+          res.writeHead(401, { "content-type": "application/json" }).end('{"error":"missing or wrong upstream credential"}');
+          return;
+        }
+        await handleMcp(req, res, path, body, mcpState);
         return;
       }
       if (req.method === "POST" && (path === "/v1/messages" || path === "/v1/messages/count_tokens") && body && typeof body === "object") {

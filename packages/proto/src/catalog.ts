@@ -20,3 +20,11 @@ export type Route = (typeof ROUTES)[number];
 export function isRoute(v: string): v is Route {
   return (ROUTES as readonly string[]).includes(v);
 }
+
+/** What a key can be scoped to: the model routes and `mcp`, the MCP gateway (docs/mcp.md). */
+export const KEY_SCOPES = [...ROUTES, "mcp"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export function isKeyScope(v: string): v is KeyScope {
+  return (KEY_SCOPES as readonly string[]).includes(v);
+}

@@ -31,6 +31,8 @@ export interface KeyContext {
   /** Normalized guardrail rules of the org (JSON array; "" or "[]" = none). */
   guardrails_json: string;
   guardrails_version: number;
+  /** MCP servers the organization may use (absent from an older control-plane: none). */
+  org_mcp_servers?: string[];
 }
 export interface AuthenticateKeyResponse {
   found: boolean;
@@ -187,6 +189,24 @@ export interface CatalogSnapshot {
   not_modified: boolean;
   models: Model[];
   providers: Provider[];
+  /** Absent from an older control-plane: none. */
+  mcp_servers?: McpServer[];
+}
+/** An MCP server of the catalog (docs/mcp.md). */
+export interface McpServer {
+  name: string;
+  url: string;
+  credential_ref: string;
+  auth_header: string;
+  tools: Array<{ name: string; price_minor: number }>;
+}
+export interface EnableMcpServersRequest {
+  org: string;
+  servers: string[];
+}
+export interface EnableMcpServersResponse {
+  org_id: string;
+  servers: string[];
 }
 export type GetTrialPolicyRequest = Record<string, never>;
 export interface TrialPolicy {
@@ -257,6 +277,7 @@ export interface ApplyCatalogResponse {
   version: number;
   providers: number;
   models: number;
+  mcp_servers: number;
 }
 export interface SetOrgTrialRequest {
   org: string;
@@ -449,7 +470,7 @@ export interface ConsoleListOrgsRequest {
   query: string;
 }
 export interface ConsoleCatalogChange {
-  kind: "provider" | "model";
+  kind: "provider" | "model" | "mcp_server";
   id: string;
   change: "added" | "changed";
   /** [{field, before, after}] for a change. */
@@ -675,6 +696,7 @@ export type AdminServiceMethods = {
   RevokeKey: [RevokeKeyRequest, ApiKey];
   ListKeys: [ListKeysRequest, ListKeysResponse];
   EnableModels: [EnableModelsRequest, Org];
+  EnableMcpServers: [EnableMcpServersRequest, EnableMcpServersResponse];
   ApplyCatalog: [ApplyCatalogRequest, ApplyCatalogResponse];
   SetOrgTrial: [SetOrgTrialRequest, Org];
   SetOrgBudget: [SetOrgBudgetRequest, Org];

@@ -171,14 +171,17 @@ const list = (v: string) =>
 $("new-key").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const value = (id: string) => ($(id) as HTMLInputElement).value;
-  void post<{ secret: string }>("/api/keys", { name: value("key-name"), models: list(value("key-models")), rpm_limit: Number(value("key-rpm") || 0), tpm_limit: Number(value("key-tpm") || 0) }).then(
-    (created) => {
-      $("secret-value").textContent = created.secret;
-      $("secret").hidden = false;
-      return loadKeys();
-    },
-    showError,
-  );
+  void post<{ secret: string }>("/api/keys", {
+    name: value("key-name"),
+    routes: list(value("key-routes")),
+    models: list(value("key-models")),
+    rpm_limit: Number(value("key-rpm") || 0),
+    tpm_limit: Number(value("key-tpm") || 0),
+  }).then((created) => {
+    $("secret-value").textContent = created.secret;
+    $("secret").hidden = false;
+    return loadKeys();
+  }, showError);
 });
 
 interface ModelPrices {
@@ -277,6 +280,10 @@ async function showOrganization(): Promise<void> {
   document.body.dataset.ready = "true";
 }
 
+$("find").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  location.assign(`/requests/${encodeURIComponent(($("find-id") as HTMLInputElement).value.trim())}`);
+});
 $("chart-controls").addEventListener("change", () => void loadOverview().catch(showError));
 $("chart-controls").addEventListener("submit", (ev) => ev.preventDefault());
 $("more").addEventListener("click", () => void loadRequests().catch(showError));

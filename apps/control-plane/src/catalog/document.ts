@@ -12,19 +12,24 @@ const route = z.string().superRefine((r, c) => {
   if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
 });
 
+/** The variable or mounted secret holding an upstream's credential (empty: none sent). */
+const credentialRef = z
+  .string()
+  .regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name")
+  .default("");
+/** The header carrying the credential as is (empty: Authorization: Bearer). */
+const authHeader = z
+  .string()
+  .regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name")
+  .default("");
+
 const ProviderDoc = z
   .object({
     code: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "hub code: lower-case letters, digits, - and _"),
     kind: z.enum(PROVIDER_KINDS),
     base_url: z.string().url(),
-    credential_ref: z
-      .string()
-      .regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name")
-      .default(""),
-    auth_header: z
-      .string()
-      .regex(/^([A-Za-z0-9-]+)?$/, "an HTTP header name")
-      .default(""),
+    credential_ref: credentialRef,
+    auth_header: authHeader,
     /** Connections (HTTP/2: sessions) one data-plane replica opens to the origin; 0 = the default (4096). */
     max_connections: count.max(MAX_CONNECTIONS, `at most ${MAX_CONNECTIONS} (one replica's ports to one address)`).default(0),
     /** HTTP/2 by ALPN; the provider must speak it. */
@@ -125,9 +130,36 @@ const ModelDoc = z
           c.addIssue({ code: "custom", path: ["video", "prices", i, "price_minor_per_second"], message: "a video second must have a price (a billable request would be free)" });
   });
 
+/**
+ * An MCP server (docs/mcp.md): its Streamable HTTP endpoint (HTTPS; plain HTTP on loopback only
+ * for development — the data-plane refuses private addresses as for media URLs), how to
+ * authenticate to it, and the tools the gateway exposes, each with a price per call (0: recorded
+ * at zero). A tool it does not list is not offered.
+ */
+const McpServerDoc = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "server name: lower-case letters, digits, - and _"),
+  url: z
+    .string()
+    .url()
+    .refine((u) => u.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(u), "an https URL (plain http only on loopback, for development)"),
+  credential_ref: credentialRef,
+  auth_header: authHeader,
+  tools: z
+    .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "a tool name: letters, digits, _ . -"), price_minor: count.default(0) }))
+    .min(1, "list the tools the gateway exposes")
+    .superRefine((tools, c) => {
+      const seen = new Set<string>();
+      for (const [i, t] of tools.entries()) {
+        if (seen.has(t.name)) c.addIssue({ code: "custom", path: [i, "name"], message: `tool "${t.name}" is listed twice` });
+        seen.add(t.name);
+      }
+    }),
+});
+
 export const CatalogDocument = z.object({
   providers: z.array(ProviderDoc).default([]),
   models: z.array(ModelDoc).default([]),
+  mcp_servers: z.array(McpServerDoc).default([]),
 });
 export type CatalogDocument = z.infer<typeof CatalogDocument>;
 

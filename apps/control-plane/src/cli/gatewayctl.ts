@@ -4,6 +4,7 @@
  *   org create --name NAME | org list
  *   key create --org ORG [--routes r,…] [--models m,…] [--name LABEL] | key revoke KEY_ID | key list --org ORG
  *   models enable ORG MODEL…
+ *   mcp enable ORG SERVER…
  *   credits top-up ORG --amount-minor N --idempotency-key K | credits show ORG
  *   catalog apply -f FILE
  *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
@@ -35,6 +36,7 @@ const USAGE = `usage: gatewayctl <command> [--json]
   key revoke KEY_ID
   key list --org ORG
   models enable ORG MODEL [MODEL…]
+  mcp enable ORG SERVER [SERVER…]  lets the organization use MCP servers of the catalog (docs/mcp.md)
   credits top-up ORG --amount-minor N --idempotency-key K
   credits show ORG
   holds list ORG
@@ -223,6 +225,11 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       const org = await clients().admin.EnableModels({ org: pos[0]!, models: pos.slice(1) });
       return out.print({ ...org }, `enabled for ${org.id}: ${org.enabled_models.join(", ")}`);
     }
+    case "mcp enable": {
+      if (pos.length < 2) throw new UsageError("mcp enable takes ORG and at least one SERVER");
+      const r = await clients().admin.EnableMcpServers({ org: pos[0]!, servers: pos.slice(1) });
+      return out.print({ ...r }, `MCP servers of ${r.org_id}: ${r.servers.join(", ")}`);
+    }
     case "credits top-up": {
       if (pos.length !== 1) throw new UsageError("credits top-up takes exactly one ORG");
       const raw = need(v["amount-minor"], "--amount-minor");
@@ -245,7 +252,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     case "catalog apply": {
       const doc = readDocument(need(v.file, "-f FILE"));
       const r = await clients().admin.ApplyCatalog({ document_json: JSON.stringify(doc) });
-      return out.print({ ...r }, `catalog version ${r.version}: ${r.providers} providers, ${r.models} models applied`);
+      return out.print({ ...r }, `catalog version ${r.version}: ${r.providers} providers, ${r.models} models, ${r.mcp_servers} MCP servers applied`);
     }
     case "trial-policy set": {
       const doc = readDocument(need(v.file, "-f FILE")) as { allowed_models?: unknown; unlock_topup_minor?: unknown };

@@ -191,7 +191,24 @@ export interface ConsoleAuditTable {
   detail: ColumnType<unknown, string, never>;
 }
 
+export interface McpServersTable {
+  name: string;
+  url: string;
+  credential_ref: string;
+  auth_header: string;
+  /** [{name, price_minor}]: the tools the gateway exposes, each with its price per call (0 = unpriced). */
+  tools: ColumnType<Array<{ name: string; price_minor: number }>, string, string>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface OrgMcpServersTable {
+  org_id: string;
+  server: string;
+}
+
 export interface ControlDb {
+  mcp_servers: McpServersTable;
+  org_mcp_servers: OrgMcpServersTable;
   console_audit: ConsoleAuditTable;
   console_sessions: ConsoleSessionsTable;
   console_members: ConsoleMembersTable;

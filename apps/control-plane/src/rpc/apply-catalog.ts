@@ -56,10 +56,18 @@ export function applyCatalog(ctx: ControlContext) {
             .execute();
         }
       }
+      for (const m of doc.mcp_servers) {
+        const row = { url: m.url, credential_ref: m.credential_ref, auth_header: m.auth_header, tools: JSON.stringify(m.tools), updated_at: new Date() };
+        await trx
+          .insertInto("mcp_servers")
+          .values({ name: m.name, ...row })
+          .onConflict((oc) => oc.column("name").doUpdateSet(row))
+          .execute();
+      }
       const r = await sql<{ version: number }>`UPDATE catalog_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(trx);
       return r.rows[0]!.version;
     });
     ctx.publishChange({ kind: "catalog", catalog_version: version });
-    return { version, providers: doc.providers.length, models: doc.models.length };
+    return { version, providers: doc.providers.length, models: doc.models.length, mcp_servers: doc.mcp_servers.length };
   };
 }

@@ -18,6 +18,7 @@ interface Row {
   prefix: string;
   guardrails: unknown;
   guardrails_version: number | null;
+  mcp_servers: string[];
 }
 
 /** One indexed query per cache miss: the key, its org, the org's enabled models and guardrail rules. */
@@ -28,7 +29,8 @@ export function authenticateKey(ctx: ControlContext) {
       SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models,
              COALESCE((SELECT array_agg(m.model_id ORDER BY m.model_id) FROM org_models m WHERE m.org_id = k.org_id), '{}') AS enabled,
              o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix,
-             g.rules AS guardrails, g.version AS guardrails_version
+             g.rules AS guardrails, g.version AS guardrails_version,
+             COALESCE((SELECT array_agg(s.server ORDER BY s.server) FROM org_mcp_servers s WHERE s.org_id = k.org_id), '{}') AS mcp_servers
       FROM api_keys k JOIN organizations o ON o.id = k.org_id
       LEFT JOIN guardrail_rules g ON g.org_id = k.org_id
       WHERE k.key_hash = ${req.key_hash}`.execute(ctx.db);
@@ -51,6 +53,7 @@ export function authenticateKey(ctx: ControlContext) {
         display_prefix: row.prefix,
         guardrails_json: Array.isArray(row.guardrails) && row.guardrails.length > 0 ? JSON.stringify(row.guardrails) : "",
         guardrails_version: Number(row.guardrails_version ?? 0),
+        org_mcp_servers: row.mcp_servers,
       },
     };
   };

@@ -20,7 +20,7 @@ export function startOidcSession(ctx: ControlContext) {
       SELECT m.id, m.org_id, m.email, m.role, o.name AS org_name
       FROM console_members m LEFT JOIN organizations o ON o.id = m.org_id
       WHERE lower(m.email) = lower(${email}) AND m.removed_at IS NULL
-      ORDER BY m.org_id NULLS FIRST`.execute(ctx.db);
+      ORDER BY o.name NULLS FIRST`.execute(ctx.db);
     const org = req.org.trim();
     const members = org ? rows.rows.filter((m) => m.org_id === org || m.org_name === org) : rows.rows;
     if (members.length === 0)

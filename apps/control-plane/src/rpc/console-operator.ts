@@ -31,11 +31,12 @@ export function consoleListOrgs(ctx: ControlContext) {
 
 /** The catalog as the document `catalog apply` takes (every field, defaults filled in), and its version. */
 export async function catalogDocument(db: Kysely<ControlDb>): Promise<{ version: number; document: CatalogDocument }> {
-  const [state, providers, models, deployments] = await Promise.all([
+  const [state, providers, models, deployments, mcpServers] = await Promise.all([
     db.selectFrom("catalog_state").select("version").where("id", "=", 1).executeTakeFirstOrThrow(),
     db.selectFrom("providers").selectAll().orderBy("code").execute(),
     db.selectFrom("models").selectAll().orderBy("id").execute(),
     db.selectFrom("deployments").selectAll().orderBy("model_id").orderBy("priority").orderBy("id").execute(),
+    db.selectFrom("mcp_servers").selectAll().orderBy("name").execute(),
   ]);
   const raw = {
     providers: providers.map(({ updated_at: _u, ...p }) => p),
@@ -53,6 +54,7 @@ export async function catalogDocument(db: Kysely<ControlDb>): Promise<{ version:
           cost_output_price_minor_per_mtok: d.cost_output_price_minor_per_mtok,
         })),
     })),
+    mcp_servers: mcpServers.map(({ updated_at: _u, ...m }) => m),
   };
   // Through the document's own schema, so it compares field by field with a document to apply (defaults alike).
   const parsed = CatalogDocument.safeParse(raw);
@@ -63,13 +65,13 @@ const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 
 /**
- * What applying `next` would change: each provider and model it lists, added or changed (with every
+ * What applying `next` would change: each provider, model and MCP server it lists, added or changed (with every
  * changed field's value before and after); unchanged ones are left out. Applying never deletes, so
  * the catalog's other entries stay as they are.
  */
 export function catalogDiff(current: CatalogDocument, next: CatalogDocument): ConsoleCatalogChange[] {
   const changes: ConsoleCatalogChange[] = [];
-  const compare = (kind: "provider" | "model", id: string, before: Record<string, unknown> | undefined, after: Record<string, unknown>) => {
+  const compare = (kind: ConsoleCatalogChange["kind"], id: string, before: Record<string, unknown> | undefined, after: Record<string, unknown>) => {
     if (!before) return changes.push({ kind, id, change: "added", fields_json: "[]" });
     const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])]
       .sort()

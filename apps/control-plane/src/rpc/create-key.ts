@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { CreateKeyRequest, CreatedKey } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
-import { isRoute } from "../catalog/routes.js";
+import { isKeyScope, KEY_SCOPES } from "@gateway/proto";
 import { displayPrefix, hashSecret, newId, newSecret } from "../keys/secret.js";
 import { findOrg } from "../orgs.js";
 import { toApiKey } from "./keys.js";
@@ -10,8 +10,8 @@ export function createKey(ctx: ControlContext) {
   return async (req: CreateKeyRequest): Promise<CreatedKey> => {
     const org = await findOrg(ctx.db, req.org);
     const routes = [...new Set(req.routes.map((r) => r.trim()).filter(Boolean))];
-    const bad = routes.find((r) => !isRoute(r));
-    if (bad) throw new GatewayError("invalid_request", `invalid route '${bad}' (one of chat, messages, embeddings, images, video)`);
+    const bad = routes.find((r) => !isKeyScope(r));
+    if (bad) throw new GatewayError("invalid_request", `invalid route '${bad}' (one of ${KEY_SCOPES.join(", ")})`);
     const models = [...new Set(req.models.map((m) => m.trim()).filter(Boolean))].sort();
     if (models.length) {
       const known = await ctx.db.selectFrom("models").select("id").where("id", "in", models).execute();

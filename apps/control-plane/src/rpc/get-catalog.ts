@@ -6,11 +6,12 @@ export function getCatalog(ctx: ControlContext) {
   return async (req: GetCatalogRequest): Promise<CatalogSnapshot> => {
     return ctx.db.transaction().execute(async (trx) => {
       const { version } = await trx.selectFrom("catalog_state").select("version").where("id", "=", 1).executeTakeFirstOrThrow();
-      if (req.known_version === version) return { version, not_modified: true, models: [], providers: [] };
-      const [models, deployments, providers] = await Promise.all([
+      if (req.known_version === version) return { version, not_modified: true, models: [], providers: [], mcp_servers: [] };
+      const [models, deployments, providers, mcpServers] = await Promise.all([
         trx.selectFrom("models").selectAll().orderBy("id").execute(),
         trx.selectFrom("deployments").selectAll().orderBy("model_id").orderBy("priority").orderBy("id").execute(),
         trx.selectFrom("providers").selectAll().orderBy("code").execute(),
+        trx.selectFrom("mcp_servers").selectAll().orderBy("name").execute(),
       ]);
       return {
         version,
@@ -59,6 +60,7 @@ export function getCatalog(ctx: ControlContext) {
           max_connections: p.max_connections,
           http2: p.http2,
         })),
+        mcp_servers: mcpServers.map((m) => ({ name: m.name, url: m.url, credential_ref: m.credential_ref, auth_header: m.auth_header, tools: m.tools })),
       };
     });
   };

@@ -1,5 +1,5 @@
 import type { Logger } from "@gateway/observability";
-import type { CatalogSnapshot, Model, TrialPolicy } from "@gateway/proto";
+import type { CatalogSnapshot, McpServer, Model, TrialPolicy } from "@gateway/proto";
 import { isProviderKind, type CatalogProvider } from "../providers/types.js";
 
 export interface CatalogView {
@@ -9,6 +9,8 @@ export interface CatalogView {
   providers: ReadonlyMap<string, CatalogProvider>;
   /** Published model ids, sorted: the base of every visibility computation. */
   publishedIds: readonly string[];
+  /** MCP servers by name (docs/mcp.md). */
+  mcpServers: ReadonlyMap<string, McpServer>;
 }
 
 export interface CatalogSource {
@@ -16,7 +18,7 @@ export interface CatalogSource {
   fetchTrialPolicy(): Promise<TrialPolicy>;
 }
 
-const EMPTY: CatalogView = { version: 0, models: new Map(), providers: new Map(), publishedIds: [] };
+const EMPTY: CatalogView = { version: 0, models: new Map(), providers: new Map(), publishedIds: [], mcpServers: new Map() };
 
 /**
  * The catalog snapshot and trial policy, held in memory and replaced whole. Refreshed on change
@@ -88,5 +90,6 @@ export function buildView(snapshot: CatalogSnapshot): CatalogView {
     .filter((m) => m.status === "published")
     .map((m) => m.id)
     .sort();
-  return { version: snapshot.version, models, providers, publishedIds };
+  const mcpServers = new Map((snapshot.mcp_servers ?? []).map((s) => [s.name, s]));
+  return { version: snapshot.version, models, providers, publishedIds, mcpServers };
 }

@@ -15,6 +15,7 @@ import { longContextPrices } from "./20261201000000-long-context-prices.js";
 import { audioPrices } from "./20261202000000-audio-prices.js";
 import { consoleMembers } from "./20261203000000-console-members.js";
 import { consoleOperatorsAudit } from "./20261204000000-console-operators-audit.js";
+import { mcpServers } from "./20261205000000-mcp-servers.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "20261202000000-audio-prices": audioPrices,
   "20261203000000-console-members": consoleMembers,
   "20261204000000-console-operators-audit": consoleOperatorsAudit,
+  "20261205000000-mcp-servers": mcpServers,
 };

@@ -1,0 +1,126 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { McpServer } from "@gateway/proto";
+
+/** A tool as an upstream defines it (MCP `Tool`: name, description, schemas, annotations). */
+export interface UpstreamTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  title?: string;
+}
+
+export interface UpstreamOptions {
+  timeoutMs: number;
+  toolsTtlMs: number;
+  resolveCredential: (ref: string) => string | undefined;
+}
+
+interface Connection {
+  /** What the connection was made for: a catalog change of URL or credential makes another. */
+  signature: string;
+  client: Promise<Client>;
+  tools?: { at: number; list: Promise<UpstreamTool[]> };
+}
+
+/** Failures of an MCP upstream: unreachable, too slow, or an answer that is not MCP. */
+export class UpstreamMcpError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "unreachable" | "timeout" | "invalid",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * This replica's connections to MCP upstreams (docs/mcp.md), one MCP client session per server,
+ * made on first use and replaced after a failure. A caller's session with the gateway and the
+ * gateway's session with an upstream are independent, so any replica serves any caller's request.
+ * Bounded: one connection per catalog server; tool lists kept `toolsTtlMs`.
+ */
+export class McpUpstreams {
+  private readonly connections = new Map<string, Connection>();
+
+  constructor(private readonly opts: UpstreamOptions) {}
+
+  private connection(server: McpServer): Connection {
+    const credential = server.credential_ref ? this.opts.resolveCredential(server.credential_ref) : undefined;
+    const signature = `${server.url} ${server.credential_ref} ${server.auth_header} ${credential ?? ""}`;
+    const known = this.connections.get(server.name);
+    if (known && known.signature === signature) return known;
+    if (known) void known.client.then((c) => c.close()).catch(() => undefined);
+    const headers: Record<string, string> = {};
+    if (credential) headers[server.auth_header || "authorization"] = server.auth_header ? credential : `Bearer ${credential}`;
+    const client = new Client({ name: "ai-gateway", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    const connected = client.connect(transport, { timeout: this.opts.timeoutMs }).then(() => client);
+    const c: Connection = { signature, client: connected };
+    // A failed connection is forgotten at once: the next request tries again.
+    connected.catch(() => this.drop(server.name, c));
+    this.connections.set(server.name, c);
+    return c;
+  }
+
+  private drop(name: string, c: Connection): void {
+    if (this.connections.get(name) === c) this.connections.delete(name);
+    void c.client.then((client) => client.close()).catch(() => undefined);
+  }
+
+  /** The upstream's tools (cached `toolsTtlMs`). */
+  async tools(server: McpServer): Promise<UpstreamTool[]> {
+    const c = this.connection(server);
+    if (!c.tools || Date.now() - c.tools.at > this.opts.toolsTtlMs) {
+      const list = this.guard(server.name, c, async (client) => {
+        const all: UpstreamTool[] = [];
+        let cursor: string | undefined;
+        // Pages until the upstream says it is done (bounded: 20 pages).
+        for (let page = 0; page < 20; page++) {
+          const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.timeoutMs });
+          all.push(...(r.tools as UpstreamTool[]));
+          cursor = r.nextCursor;
+          if (!cursor) break;
+        }
+        return all;
+      });
+      c.tools = { at: Date.now(), list };
+      list.catch(() => {
+        if (c.tools?.list === list) c.tools = undefined;
+      });
+    }
+    return c.tools.list;
+  }
+
+  /** Calls a tool; the upstream's answer as it gave it (a tool error is an answer: `isError`). */
+  call(server: McpServer, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const c = this.connection(server);
+    return this.guard(server.name, c, async (client) => (await client.callTool({ name, arguments: args }, undefined, { timeout: this.opts.timeoutMs, signal })) as Record<string, unknown>);
+  }
+
+  private async guard<T>(name: string, c: Connection, fn: (client: Client) => Promise<T>): Promise<T> {
+    let client: Client;
+    try {
+      client = await c.client;
+    } catch (err) {
+      throw new UpstreamMcpError(`MCP server '${name}' is unreachable: ${err instanceof Error ? err.message : String(err)}`, "unreachable");
+    }
+    try {
+      return await fn(client);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const code = (err as { code?: unknown }).code;
+      // A JSON-RPC error the upstream answered is its answer, not a broken connection; the SDK's own
+      // -32001 (request timeout) and -32000 (connection closed) and HTTP failures are ours to report.
+      if (typeof code === "number" && code < 0 && code !== -32001 && code !== -32000) throw err;
+      this.drop(name, c);
+      if (code === -32001) throw new UpstreamMcpError(`MCP server '${name}' did not answer within ${this.opts.timeoutMs} ms`, "timeout");
+      throw new UpstreamMcpError(`MCP server '${name}' failed: ${message}`, "unreachable");
+    }
+  }
+
+  close(): void {
+    for (const [name, c] of this.connections) this.drop(name, c);
+  }
+}

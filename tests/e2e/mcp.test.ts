@@ -1,0 +1,134 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/**
+ * The MCP gateway through the official MCP TypeScript SDK client (docs/mcp.md): a `sk-gateway-` key
+ * as the bearer token, the demo catalog's `demo-tools` server (the fake upstream's MCP server, built
+ * with the same SDK) enabled for the organization. Tools the catalog does not list are neither
+ * listed nor callable, and a refused call never reaches the upstream; a session begun on one
+ * data-plane replica goes on on the other; upstream failures are JSON-RPC errors within the deadline.
+ */
+let stack: Stack;
+let org: TestOrg;
+
+beforeAll(async () => {
+  stack = await startStack("mcp", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_MCP_TIMEOUT_MS: "1500", DATA_PLANE_MCP_MAX_RESULT_BYTES: "100000" } });
+  org = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** An MCP client of the official SDK on `path` of replica `replica`, with `secret` as its bearer token. */
+async function connect(secret: string, path = "/mcp", replica = 0): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl(replica).replace(/\/v1$/, path)), { requestInit: { headers: { authorization: `Bearer ${secret}` } } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const upstreamCalls = () => stack.fake.requests.filter((r) => r.path === "/mcp" && (r.body as { method?: string } | undefined)?.method === "tools/call");
+const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]?.text ?? "") as string;
+
+describe("the MCP gateway", () => {
+  it("initializes, lists only the catalog's tools of the servers the organization may use, and calls one", async () => {
+    // The organization's key context reaches the replicas with the server enabled.
+    const { client } = await eventually(() => connect(org.secret), 15_000, "connected");
+    expect(client.getServerVersion()).toMatchObject({ name: "ai-gateway" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["demo-tools__big", "demo-tools__echo", "demo-tools__explode", "demo-tools__fail", "demo-tools__shifty", "demo-tools__slow_echo"]);
+    expect(tools.find((t) => t.name === "demo-tools__echo")).toMatchObject({ description: "Echoes the text back.", inputSchema: { type: "object", properties: { text: { type: "string" } } } });
+    const before = upstreamCalls().length;
+    expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "hello through the gateway" } }))).toBe("hello through the gateway");
+    expect(upstreamCalls().length).toBe(before + 1);
+    // The upstream got the server's own credential, never the caller's key.
+    const sent = upstreamCalls().at(-1)!;
+    expect(sent.headers.authorization).toBe("Bearer fake-upstream-local-key");
+    await client.close();
+  });
+
+  it("serves one server at /mcp/{server} under its own tool names", async () => {
+    const { client } = await connect(org.secret, "/mcp/demo-tools");
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "one server" } }))).toBe("one server");
+    await client.close();
+    const missing = await fetch(stack.baseUrl().replace(/\/v1$/, "/mcp/nope"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    });
+    expect(missing.status).toBe(404);
+  });
+
+  it("refuses a tool the catalog does not offer by name, and nothing reaches the upstream", async () => {
+    const { client } = await connect(org.secret);
+    const before = upstreamCalls().length;
+    for (const name of ["demo-tools__secret_admin", "other__echo", "echo"]) {
+      await expect(client.callTool({ name, arguments: { action: "drop tables" } })).rejects.toThrow(`Unknown tool: ${name}`);
+    }
+    expect(upstreamCalls().length).toBe(before);
+    await client.close();
+  });
+
+  it("an organization without the server sees no tools; no key or a bad key is a 401 with the gateway's error", async () => {
+    const other = await createOrg(stack, { balanceMinor: 1_000 });
+    const { client } = await eventually(() => connect(other.secret), 15_000, "connected");
+    expect((await client.listTools()).tools).toEqual([]);
+    await expect(client.callTool({ name: "demo-tools__echo", arguments: { text: "x" } })).rejects.toThrow("Unknown tool: demo-tools__echo");
+    await client.close();
+    for (const headers of [{}, { authorization: "Bearer sk-gateway-notakey" }]) {
+      const r = await fetch(stack.baseUrl().replace(/\/v1$/, "/mcp"), {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(r.status).toBe(401);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toMatch(/^(missing|invalid)_api_key$/);
+    }
+    // A key scoped to other routes may not use the MCP gateway.
+    const scoped = await stack.admin.CreateKey({ org: org.orgId, routes: ["chat"], models: [], name: "chat only" });
+    await expect(connect(scoped.secret)).rejects.toThrow(/403|route_not_allowed|MCP gateway/);
+  });
+
+  it("goes on with a session on another replica, without sticky sessions", async () => {
+    const { client, transport } = await connect(org.secret, "/mcp", 0);
+    const session = transport.sessionId;
+    expect(session).toMatch(/^mcps_/);
+    // The same session, its next requests sent to the other replica.
+    const other = new Client({ name: "gateway-test", version: "1.0.0" });
+    const moved = new StreamableHTTPClientTransport(new URL(stack.baseUrl(1).replace(/\/v1$/, "/mcp")), { sessionId: session, requestInit: { headers: { authorization: `Bearer ${org.secret}` } } });
+    await other.connect(moved);
+    expect(text(await other.callTool({ name: "demo-tools__echo", arguments: { text: "on replica 1" } }))).toBe("on replica 1");
+    expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "back on replica 0" } }))).toBe("back on replica 0");
+    // Another key cannot use this session.
+    const stranger = await createOrg(stack, { balanceMinor: 1_000 });
+    const r = await fetch(stack.baseUrl(1).replace(/\/v1$/, "/mcp"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${stranger.secret}`, "mcp-session-id": session!, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    expect(r.status).toBe(404);
+    await client.close();
+    await other.close();
+  });
+
+  it("answers upstream failures as JSON-RPC errors within the deadline: a tool error, a slow tool, a result too large", async () => {
+    const { client } = await connect(org.secret);
+    const failed = await client.callTool({ name: "demo-tools__fail", arguments: { reason: "disk full" } });
+    expect(failed).toMatchObject({ isError: true });
+    expect(text(failed)).toContain("disk full");
+    const started = Date.now();
+    await expect(client.callTool({ name: "demo-tools__slow_echo", arguments: { text: "late", delay_ms: 5_000 } })).rejects.toThrow(/did not answer within 1500 ms/);
+    expect(Date.now() - started).toBeLessThan(4_500);
+    await expect(client.callTool({ name: "demo-tools__big", arguments: { bytes: 200_000 } })).rejects.toThrow(/more than the gateway relays \(100000\)/);
+    // The gateway's connection to the upstream recovers after the timeout.
+    expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "still here" } }))).toBe("still here");
+    await client.close();
+  });
+});
