@@ -45,8 +45,22 @@ describe("the MCP gateway", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(["demo-tools__big", "demo-tools__echo", "demo-tools__explode", "demo-tools__fail", "demo-tools__shifty", "demo-tools__slow_echo"]);
     expect(tools.find((t) => t.name === "demo-tools__echo")).toMatchObject({ description: "Echoes the text back.", inputSchema: { type: "object", properties: { text: { type: "string" } } } });
     const before = upstreamCalls().length;
-    expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "hello through the gateway" } }))).toBe("hello through the gateway");
+    const echoed = await client.callTool({ name: "demo-tools__echo", arguments: { text: "hello through the gateway" } });
+    expect(text(echoed)).toBe("hello through the gateway");
     expect(upstreamCalls().length).toBe(before + 1);
+    // Recorded at zero (an unpriced tool), with what was called and how it went.
+    const id = (echoed._meta as Record<string, string>)["gateway/request_id"];
+    const record = await eventually(
+      async () => {
+        const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+        return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+      },
+      15_000,
+      "the call's record",
+    );
+    expect(record).toMatchObject({ route: "mcp", model: "demo-tools/echo", status: 200, cost_credits_minor: 0 });
+    expect((record.line_items as Array<{ attributes: Record<string, string> }>)[0]!.attributes).toMatchObject({ server: "demo-tools", tool: "echo", outcome: "ok" });
+    expect(Number((record.line_items as Array<{ attributes: Record<string, string> }>)[0]!.attributes.result_bytes)).toBeGreaterThan(0);
     // The upstream got the server's own credential, never the caller's key.
     const sent = upstreamCalls().at(-1)!;
     expect(sent.headers.authorization).toBe("Bearer fake-upstream-local-key");
@@ -116,6 +130,84 @@ describe("the MCP gateway", () => {
     expect(r.status).toBe(404);
     await client.close();
     await other.close();
+  });
+
+  it("holds and bills a priced call exactly once in the ledger, records every call, and refuses with 402 what the balance cannot cover", async () => {
+    // A priced server over the same upstream: echo at 0.3 credits a call.
+    await stack.applyCatalog({ mcp_servers: [{ name: "paid-tools", url: `${stack.fake.url}/mcp`, credential_ref: "FAKE_UPSTREAM_API_KEY", tools: [{ name: "echo", price_minor: 300_000 }] }] });
+    const payer = await createOrg(stack, { balanceMinor: 5_000_000 });
+    await stack.admin.EnableMcpServers({ org: payer.orgId, servers: ["paid-tools"] });
+    const { client } = await eventually(
+      async () => {
+        const c = await connect(payer.secret, "/mcp/paid-tools");
+        return (await c.client.listTools()).tools.length ? c : undefined;
+      },
+      15_000,
+      "the priced server visible",
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await client.callTool({ name: "echo", arguments: { text: `paid ${i}` } });
+      expect(text(r)).toBe(`paid ${i}`);
+      expect(r._meta).toMatchObject({ "gateway/cost_minor": 300_000 });
+      ids.push((r._meta as Record<string, string>)["gateway/request_id"]!);
+    }
+    await client.close();
+    // An organization whose balance cannot cover one call: refused before anything reaches the upstream.
+    const poor = await createOrg(stack, { balanceMinor: 200_000 });
+    await stack.admin.EnableMcpServers({ org: poor.orgId, servers: ["paid-tools"] });
+    const refused = await eventually(
+      async () => {
+        const c = await connect(poor.secret, "/mcp/paid-tools");
+        return (await c.client.listTools()).tools.length ? c : undefined;
+      },
+      15_000,
+      "the priced server visible",
+    );
+    const before = upstreamCalls().length;
+    // HTTP 402 with the gateway's error object, as on every route (the SDK's error carries the status as its code).
+    await expect(refused.client.callTool({ name: "echo", arguments: { text: "cannot pay" } })).rejects.toMatchObject({ code: 402, message: expect.stringContaining('"code":"insufficient_credits"') });
+    expect(upstreamCalls().length).toBe(before);
+    await refused.client.close();
+
+    for (const id of ids) {
+      const record = await eventually(
+        async () => {
+          const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${payer.secret}` } });
+          return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+        },
+        15_000,
+        "the call's usage record",
+      );
+      expect(record).toMatchObject({ route: "mcp", model: "paid-tools/echo", status: 200, cost_credits_minor: 300_000 });
+      expect((record.line_items as Array<Record<string, unknown>>)[0]).toMatchObject({
+        item: "tool_call",
+        quantity: 1,
+        unit_price_minor: 300_000,
+        per: "call",
+        attributes: { server: "paid-tools", tool: "echo", outcome: "ok", arguments_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      });
+    }
+    const credits = await stack.ledgerClient.GetCredits({ org_id: payer.orgId });
+    expect(credits).toMatchObject({ balance_minor: 4_100_000, spent_minor: 900_000 });
+    expect((await stack.ledgerClient.GetCredits({ org_id: poor.orgId })).spent_minor).toBe(0);
+  });
+
+  it("limits a key's tool calls per minute (429)", async () => {
+    const limited = await createOrg(stack, { balanceMinor: 1_000, rpm: 2 });
+    await stack.admin.EnableMcpServers({ org: limited.orgId, servers: ["demo-tools"] });
+    const { client } = await eventually(
+      async () => {
+        const c = await connect(limited.secret);
+        return (await c.client.listTools()).tools.length ? c : undefined;
+      },
+      15_000,
+      "the server visible",
+    );
+    await client.callTool({ name: "demo-tools__echo", arguments: { text: "1" } });
+    await client.callTool({ name: "demo-tools__echo", arguments: { text: "2" } });
+    await expect(client.callTool({ name: "demo-tools__echo", arguments: { text: "3" } })).rejects.toMatchObject({ code: 429, message: expect.stringContaining('"code":"rate_limit_exceeded"') });
+    await client.close();
   });
 
   it("answers upstream failures as JSON-RPC errors within the deadline: a tool error, a slow tool, a result too large", async () => {

@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
+import { GatewayError } from "@gateway/errors";
+import type { UsageEventV1 } from "@gateway/events";
 import type { KeyContext, McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { locals } from "../http/request-context.js";
@@ -46,8 +49,8 @@ function serversFor(ctx: DataPlaneContext, key: KeyContext, only: string | undef
   return names.filter((n) => (key.org_mcp_servers ?? []).includes(n)).flatMap((n) => catalog.get(n) ?? []);
 }
 
-/** A tool is offered when the catalog lists it for the server (the upstream may have more) and it has no price (priced calls are not billed yet: docs/mcp.md). */
-const offered = (server: McpServer, tool: string) => server.tools.some((t) => t.name === tool && t.price_minor === 0);
+/** A tool is offered when the catalog lists it for the server (the upstream may have more). */
+const offered = (server: McpServer, tool: string) => server.tools.some((t) => t.name === tool);
 
 async function listTools(ctx: DataPlaneContext, servers: McpServer[], federated: boolean): Promise<UpstreamTool[]> {
   const lists = await Promise.all(
@@ -75,7 +78,91 @@ function resolveTool(servers: McpServer[], name: string, federated: boolean): { 
   return { server, tool };
 }
 
-async function answer(ctx: DataPlaneContext, msg: RpcMessage, servers: McpServer[], federated: boolean, signal: AbortSignal): Promise<unknown> {
+/** Who is calling, for billing and the record of each tool call. */
+interface CallerOf {
+  key: KeyContext;
+  /** The record's id: the HTTP request's, suffixed for the second and later calls of a batch. */
+  requestId: string;
+  startedAt: number;
+}
+
+/**
+ * One tool call, held, made and recorded (docs/mcp.md): the key's rate limit first (429), then the
+ * tool's price held from the organization's credit (402 when it cannot be covered); the upstream
+ * answers (a tool's own error is an answer: billed); the record — a usage event of route `mcp`,
+ * one line item with the server, the tool, the SHA-256 of the arguments, the result's size and the
+ * outcome — is durable before the answer is released, and bills the price exactly once (its id is
+ * the request's). A call the upstream did not answer is recorded at zero.
+ */
+async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { server: McpServer; tool: string }, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  const { key } = caller;
+  const { server, tool } = target;
+  ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
+  const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
+  const started = performance.now();
+  let result: Record<string, unknown> | undefined;
+  let failure: unknown;
+  let resultBytes = 0;
+  try {
+    result = await ctx.mcp.call(server, tool, args, signal);
+    resultBytes = Buffer.byteLength(JSON.stringify(result));
+    if (resultBytes > ctx.config.mcp.maxResultBytes) {
+      throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
+    }
+  } catch (err) {
+    failure = err;
+  }
+  // The upstream answered (a result, too large or not): its price is due; it did not: nothing is.
+  const answered = result !== undefined;
+  const costMinor = answered ? price : 0;
+  const status = !failure ? 200 : failure instanceof RpcError ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
+  const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : failure instanceof RpcError ? "result_too_large" : "upstream_error";
+  const event: UsageEventV1 = {
+    version: 1,
+    request_id: caller.requestId,
+    org_id: key.org_id,
+    key_id: key.key_id,
+    model: `${server.name}/${tool}`,
+    route: "mcp",
+    provider: server.name,
+    upstream_model: tool,
+    lease_id: reservation?.leaseId ?? "",
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 0,
+    output_price_minor_per_mtok: 0,
+    cost_minor: costMinor,
+    line_items: [
+      {
+        item: "tool_call",
+        quantity: 1,
+        unit_price_minor: price,
+        per: "call",
+        attributes: { server: server.name, tool, arguments_sha256: createHash("sha256").update(JSON.stringify(args)).digest("hex"), result_bytes: String(resultBytes), outcome },
+      },
+    ],
+    attempts: [],
+    guardrails: [],
+    stream: false,
+    status,
+    created_at_ms: caller.startedAt,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  try {
+    await ctx.publisher.publish(event);
+  } catch (err) {
+    reservation?.settle(0);
+    // Unrecorded, so unbilled: the answer is not released (docs/billing.md: never an answer without its bill).
+    ctx.log.error({ err, request_id: caller.requestId }, "an MCP tool call could not be recorded");
+    throw new RpcError(RPC.gateway, "The gateway could not record this tool call; it was not billed. Retry.", { code: "service_unavailable" });
+  }
+  reservation?.settle(costMinor);
+  if (failure) throw failure;
+  // Where the caller reads what this call cost (GET /v1/usage/{id}).
+  return { ...result, _meta: { ...((result!._meta as Record<string, unknown> | undefined) ?? {}), "gateway/request_id": caller.requestId, "gateway/cost_minor": costMinor } };
+}
+
+async function answer(ctx: DataPlaneContext, call: CallerOf, msg: RpcMessage, servers: McpServer[], federated: boolean, signal: AbortSignal): Promise<unknown> {
   const params = (msg.params ?? {}) as Record<string, unknown>;
   switch (msg.method) {
     case "ping":
@@ -86,13 +173,7 @@ async function answer(ctx: DataPlaneContext, msg: RpcMessage, servers: McpServer
       if (typeof params.name !== "string") throw new RpcError(RPC.invalidParams, "tools/call needs params.name (a tool name)");
       const args = params.arguments ?? {};
       if (typeof args !== "object" || args === null || Array.isArray(args)) throw new RpcError(RPC.invalidParams, "params.arguments must be an object");
-      const { server, tool } = resolveTool(servers, params.name, federated);
-      const result = await ctx.mcp.call(server, tool, args as Record<string, unknown>, signal);
-      const size = Buffer.byteLength(JSON.stringify(result));
-      if (size > ctx.config.mcp.maxResultBytes) {
-        throw new RpcError(RPC.gateway, `The result of ${params.name} is ${size} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
-      }
-      return result;
+      return callTool(ctx, call, resolveTool(servers, params.name, federated), params.name, args as Record<string, unknown>, signal);
     }
     case "resources/list":
       return { resources: [] };
@@ -150,6 +231,8 @@ export function mcpPost(ctx: DataPlaneContext) {
     res.on("close", () => abort.abort());
     const answers: RpcAnswer[] = [];
     let sessionId: string | undefined;
+    const l = locals(res);
+    let calls = 0;
     for (const m of messages) {
       if (m.id === undefined || m.id === null) continue; // a notification or a response: nothing to answer
       if (typeof m.method !== "string") {
@@ -172,9 +255,12 @@ export function mcpPost(ctx: DataPlaneContext) {
         });
         continue;
       }
+      const caller: CallerOf = { key, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
       try {
-        answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, m, servers, !only, abort.signal) });
+        answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {
+        // Out of credit, over budget or over the rate limit: the HTTP answer says so (402, 429), as on every route.
+        if (err instanceof GatewayError) throw err;
         answers.push(rpcError(m.id, err));
       }
     }
