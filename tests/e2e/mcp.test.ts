@@ -16,7 +16,7 @@ let stack: Stack;
 let org: TestOrg;
 
 beforeAll(async () => {
-  stack = await startStack("mcp", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_MCP_TIMEOUT_MS: "1500", DATA_PLANE_MCP_MAX_RESULT_BYTES: "100000" } });
+  stack = await startStack("mcp", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_MCP_TIMEOUT_MS: "1500", DATA_PLANE_MCP_MAX_RESULT_BYTES: "100000", DATA_PLANE_MCP_TOOLS_TTL_MS: "200" } });
   org = await createOrg(stack, { balanceMinor: 1_000_000 });
   await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
 });
@@ -221,6 +221,66 @@ describe("the MCP gateway", () => {
     await expect(client.callTool({ name: "demo-tools__big", arguments: { bytes: 200_000 } })).rejects.toThrow(/more than the gateway relays \(100000\)/);
     // The gateway's connection to the upstream recovers after the timeout.
     expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "still here" } }))).toBe("still here");
+    await client.close();
+  });
+
+  it("pins each tool's definition: a changed one is held — callers keep the approved definition, calls are refused — until an operator approves it", async () => {
+    const { client } = await connect(org.secret);
+    const shifty = async () => (await client.listTools()).tools.find((t) => t.name === "demo-tools__shifty");
+    expect((await shifty())?.description).toBe("Adds two numbers.");
+    // The first definition seen is pinned (trust on first use).
+    await eventually(async () => ((await stack.admin.ListMcpToolPins({ server: "demo-tools" })).pins.some((p) => p.tool === "shifty") ? true : undefined), 15_000, "pinned");
+    expect(text(await client.callTool({ name: "demo-tools__shifty", arguments: { a: 2, b: 3 } }))).toBe("5");
+
+    // The upstream now describes the tool otherwise (a prompt injection, say).
+    await fetch(`${stack.fake.url}/_fake/mcp/shift`, { method: "POST" });
+    // Within the tool list's lifetime (200 ms here) the gateway learns of the change.
+    await eventually(
+      async () => {
+        const err = await client.callTool({ name: "demo-tools__shifty", arguments: { a: 1, b: 1 } }).catch((e: unknown) => e);
+        return err instanceof Error && err.message.includes("waits for an operator's approval") ? true : undefined;
+      },
+      15_000,
+      "the changed tool refused",
+    );
+    const before = upstreamCalls().length;
+    await expect(client.callTool({ name: "demo-tools__shifty", arguments: { a: 1, b: 2 } })).rejects.toMatchObject({ code: -32010, data: { code: "tool_definition_changed" } });
+    expect(upstreamCalls().length).toBe(before);
+    expect((await shifty())?.description).toBe("Adds two numbers.");
+    const pending = await eventually(
+      async () => (await stack.admin.ListMcpToolPins({ server: "demo-tools" })).pins.find((p) => (p.tool === "shifty" && p.pending_digest !== "" ? p : undefined)),
+      15_000,
+      "the change pending",
+    );
+    expect(JSON.parse(pending.pending_definition_json).description).toContain("IGNORE PREVIOUS INSTRUCTIONS");
+    // Counted by the replica that met the change (the one serving this client).
+    const metrics = await (await fetch(stack.baseUrl(0).replace(/\/v1$/, "/metrics"))).text();
+    expect(metrics).toMatch(/gateway_mcp_tool_definition_changed_total\{server="demo-tools",tool="shifty"[^}]*\} 1\b/);
+
+    // An operator reads it and approves it: the new definition is served and calls resume.
+    await stack.admin.ApproveMcpTool({ server: "demo-tools", tool: "shifty" });
+    await eventually(async () => ((await shifty())?.description?.startsWith("IGNORE") ? true : undefined), 15_000, "the approved definition served");
+    expect(text(await client.callTool({ name: "demo-tools__shifty", arguments: { a: 20, b: 22 } }))).toBe("42");
+    await client.close();
+  });
+
+  it("answers an upstream that is down as a JSON-RPC error, and lists the other servers' tools", async () => {
+    await stack.applyCatalog({ mcp_servers: [{ name: "gone-tools", url: "http://127.0.0.1:9/mcp", tools: [{ name: "echo" }] }] });
+    await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["gone-tools"] });
+    const { client } = await eventually(
+      async () => {
+        const c = await connect(org.secret);
+        // The organization's key context now names both servers.
+        const r = await c.client.callTool({ name: "gone-tools__echo", arguments: { text: "anyone?" } }).catch((e: unknown) => e);
+        return r instanceof Error && r.message.includes("unreachable") ? c : undefined;
+      },
+      15_000,
+      "the outage answered",
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("demo-tools__echo");
+    const single = await connect(org.secret, "/mcp/gone-tools");
+    await expect(single.client.listTools()).rejects.toThrow(/unreachable/);
+    await single.client.close();
     await client.close();
   });
 });

@@ -43,6 +43,7 @@ import {
 import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
 import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
+import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleListOrgs } from "./rpc/console-operator.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
@@ -117,6 +118,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       GetVideoJob: getVideoJob(ctx),
       ClaimVideoJobs: claimVideoJobs(ctx),
       UpdateVideoJob: updateVideoJob(ctx),
+      ReportMcpTools: reportMcpTools(ctx),
     },
     { guard: guard(controlService()), onUnexpected, translate: unavailableWhenDbDown },
   );
@@ -131,6 +133,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ListKeys: listKeys(ctx),
       EnableModels: enableModels(ctx),
       EnableMcpServers: enableMcpServers(ctx),
+      ListMcpToolPins: listMcpToolPins(ctx),
+      ApproveMcpTool: approveMcpTool(ctx),
       ApplyCatalog: applyCatalog(ctx),
       SetOrgTrial: setOrgTrial(ctx),
       SetOrgBudget: setOrgBudget(ctx),

@@ -309,9 +309,10 @@ describe("catalog", () => {
         url: "https://mcp.example.com/mcp",
         credential_ref: "TOOLS_A_KEY",
         auth_header: "",
+        // No definition pinned before a data-plane has seen one.
         tools: [
-          { name: "echo", price_minor: 25 },
-          { name: "search", price_minor: 0 },
+          { name: "echo", price_minor: 25, definition_json: "", digest: "" },
+          { name: "search", price_minor: 0, definition_json: "", digest: "" },
         ],
       },
     ]);

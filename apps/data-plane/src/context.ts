@@ -28,6 +28,8 @@ export interface DataPlaneMetrics {
   httpRequests: Counter<"route" | "status">;
   httpDuration: Histogram<"route">;
   upstreamAttempts: Counter<"provider" | "outcome">;
+  /** MCP tools whose upstream serves a definition other than the pinned one (docs/mcp.md), counted once per replica and definition. */
+  mcpDefinitionChanged: Counter<"server" | "tool">;
   published: Counter<"result">;
   publishBatch: Histogram;
   spoolSkippedLines: Counter;
@@ -81,6 +83,12 @@ function buildMetrics(): DataPlaneMetrics {
       registers: [registry],
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
+    mcpDefinitionChanged: new Counter({
+      name: "gateway_mcp_tool_definition_changed_total",
+      help: "MCP tools whose server serves a changed definition, held until an operator approves it",
+      labelNames: ["server", "tool"],
+      registers: [registry],
+    }),
     published: new Counter({
       name: "gateway_usage_events_total",
       help: "Usage events by result (acked, spooled, replayed, dead_lettered: refused by NATS for good, in the dead-letter file)",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 /**
  * The catalog's closed sets, shared by the control-plane (which validates catalog documents and key
  * scopes against them) and the data-plane (which narrows the catalog's strings to them once, when it
@@ -27,4 +28,27 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export function isKeyScope(v: string): v is KeyScope {
   return (KEY_SCOPES as readonly string[]).includes(v);
+}
+
+/**
+ * What is pinned of an MCP tool's definition (docs/mcp.md): what steers a model — title,
+ * description, input and output schemas, annotations — as canonical JSON (keys sorted), and its
+ * SHA-256. The data-plane and the control-plane compute it alike.
+ */
+export function mcpToolDefinition(tool: Record<string, unknown>): { json: string; digest: string } {
+  const pick = { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations };
+  const json = canonicalJson(pick);
+  return { json, digest: createHash("sha256").update(json).digest("hex") };
+}
+
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.entries(x as Record<string, unknown>)
+            .filter(([, y]) => y !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : x,
+  );
 }

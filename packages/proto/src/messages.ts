@@ -198,7 +198,43 @@ export interface McpServer {
   url: string;
   credential_ref: string;
   auth_header: string;
-  tools: Array<{ name: string; price_minor: number }>;
+  tools: McpTool[];
+}
+export interface McpTool {
+  name: string;
+  price_minor: number;
+  /** The approved (pinned) definition as JSON and its digest; "" before the first was seen. */
+  definition_json?: string;
+  digest?: string;
+}
+export interface ReportMcpToolsRequest {
+  server: string;
+  tools: Array<{ name: string; definition_json: string }>;
+}
+export interface ReportMcpToolsResponse {
+  pinned: number;
+  changed: number;
+}
+export interface McpToolPin {
+  server: string;
+  tool: string;
+  digest: string;
+  definition_json: string;
+  approved_at_ms: number;
+  approved_by: string;
+  pending_digest: string;
+  pending_definition_json: string;
+  pending_since_ms: number;
+}
+export interface McpToolRef {
+  server: string;
+  tool: string;
+}
+export interface ListMcpToolPinsRequest {
+  server: string;
+}
+export interface ListMcpToolPinsResponse {
+  pins: McpToolPin[];
 }
 export interface EnableMcpServersRequest {
   org: string;
@@ -686,6 +722,7 @@ export type ControlServiceMethods = {
   GetVideoJob: [GetVideoJobRequest, VideoJob];
   ClaimVideoJobs: [ClaimVideoJobsRequest, ClaimVideoJobsResponse];
   UpdateVideoJob: [UpdateVideoJobRequest, VideoJob];
+  ReportMcpTools: [ReportMcpToolsRequest, ReportMcpToolsResponse];
 };
 export type AdminServiceMethods = {
   SetGuardrails: [SetGuardrailsRequest, Guardrails];
@@ -697,6 +734,8 @@ export type AdminServiceMethods = {
   ListKeys: [ListKeysRequest, ListKeysResponse];
   EnableModels: [EnableModelsRequest, Org];
   EnableMcpServers: [EnableMcpServersRequest, EnableMcpServersResponse];
+  ListMcpToolPins: [ListMcpToolPinsRequest, ListMcpToolPinsResponse];
+  ApproveMcpTool: [McpToolRef, McpToolPin];
   ApplyCatalog: [ApplyCatalogRequest, ApplyCatalogResponse];
   SetOrgTrial: [SetOrgTrialRequest, Org];
   SetOrgBudget: [SetOrgBudgetRequest, Org];

@@ -5,6 +5,7 @@
  *   key create --org ORG [--routes r,…] [--models m,…] [--name LABEL] | key revoke KEY_ID | key list --org ORG
  *   models enable ORG MODEL…
  *   mcp enable ORG SERVER…
+ *   mcp pins [SERVER] / mcp approve SERVER TOOL
  *   credits top-up ORG --amount-minor N --idempotency-key K | credits show ORG
  *   catalog apply -f FILE
  *   guardrails set ORG -f FILE | guardrails show ORG | guardrails clear ORG
@@ -37,6 +38,8 @@ const USAGE = `usage: gatewayctl <command> [--json]
   key list --org ORG
   models enable ORG MODEL [MODEL…]
   mcp enable ORG SERVER [SERVER…]  lets the organization use MCP servers of the catalog (docs/mcp.md)
+  mcp pins [SERVER]                the pinned tool definitions, and changed ones waiting for approval
+  mcp approve SERVER TOOL          approves a tool's changed definition (its calls resume)
   credits top-up ORG --amount-minor N --idempotency-key K
   credits show ORG
   holds list ORG
@@ -224,6 +227,23 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       if (pos.length < 2) throw new UsageError("models enable takes ORG and at least one MODEL");
       const org = await clients().admin.EnableModels({ org: pos[0]!, models: pos.slice(1) });
       return out.print({ ...org }, `enabled for ${org.id}: ${org.enabled_models.join(", ")}`);
+    }
+    case "mcp pins": {
+      const { pins } = await clients().admin.ListMcpToolPins({ server: pos[0] ?? "" });
+      return out.print(
+        { pins },
+        pins
+          .map(
+            (p) =>
+              `${p.server}\t${p.tool}\t${p.digest.slice(0, 12)}\t${p.approved_by} ${new Date(p.approved_at_ms).toISOString()}${p.pending_digest ? `\tCHANGED: ${p.pending_digest.slice(0, 12)} pending since ${new Date(p.pending_since_ms).toISOString()} (gatewayctl mcp approve ${p.server} ${p.tool})` : ""}`,
+          )
+          .join("\n") || "(no pinned tools)",
+      );
+    }
+    case "mcp approve": {
+      if (pos.length !== 2) throw new UsageError("mcp approve takes SERVER and TOOL");
+      const pin = await clients().admin.ApproveMcpTool({ server: pos[0]!, tool: pos[1]! });
+      return out.print({ ...pin }, `${pin.server} ${pin.tool}: definition ${pin.digest.slice(0, 12)} approved`);
     }
     case "mcp enable": {
       if (pos.length < 2) throw new UsageError("mcp enable takes ORG and at least one SERVER");

@@ -206,7 +206,20 @@ export interface OrgMcpServersTable {
   server: string;
 }
 
+export interface McpToolPinsTable {
+  server: string;
+  tool: string;
+  definition: ColumnType<unknown, string, string>;
+  digest: string;
+  approved_at: ColumnType<Date, Date | undefined, Date>;
+  approved_by: string;
+  pending_definition: ColumnType<unknown, string | null, string | null>;
+  pending_digest: string | null;
+  pending_since: Date | null;
+}
+
 export interface ControlDb {
+  mcp_tool_pins: McpToolPinsTable;
   mcp_servers: McpServersTable;
   org_mcp_servers: OrgMcpServersTable;
   console_audit: ConsoleAuditTable;

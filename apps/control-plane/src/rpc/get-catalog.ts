@@ -7,11 +7,12 @@ export function getCatalog(ctx: ControlContext) {
     return ctx.db.transaction().execute(async (trx) => {
       const { version } = await trx.selectFrom("catalog_state").select("version").where("id", "=", 1).executeTakeFirstOrThrow();
       if (req.known_version === version) return { version, not_modified: true, models: [], providers: [], mcp_servers: [] };
-      const [models, deployments, providers, mcpServers] = await Promise.all([
+      const [models, deployments, providers, mcpServers, pins] = await Promise.all([
         trx.selectFrom("models").selectAll().orderBy("id").execute(),
         trx.selectFrom("deployments").selectAll().orderBy("model_id").orderBy("priority").orderBy("id").execute(),
         trx.selectFrom("providers").selectAll().orderBy("code").execute(),
         trx.selectFrom("mcp_servers").selectAll().orderBy("name").execute(),
+        trx.selectFrom("mcp_tool_pins").select(["server", "tool", "definition", "digest"]).execute(),
       ]);
       return {
         version,
@@ -60,7 +61,17 @@ export function getCatalog(ctx: ControlContext) {
           max_connections: p.max_connections,
           http2: p.http2,
         })),
-        mcp_servers: mcpServers.map((m) => ({ name: m.name, url: m.url, credential_ref: m.credential_ref, auth_header: m.auth_header, tools: m.tools })),
+        // Each offered tool with its pinned definition (docs/mcp.md), once one was seen.
+        mcp_servers: mcpServers.map((m) => ({
+          name: m.name,
+          url: m.url,
+          credential_ref: m.credential_ref,
+          auth_header: m.auth_header,
+          tools: m.tools.map((t) => {
+            const pin = pins.find((p) => p.server === m.name && p.tool === t.name);
+            return pin ? { ...t, definition_json: JSON.stringify(pin.definition), digest: pin.digest } : t;
+          }),
+        })),
       };
     });
   };

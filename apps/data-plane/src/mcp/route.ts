@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { UsageEventV1 } from "@gateway/events";
-import type { KeyContext, McpServer } from "@gateway/proto";
+import { mcpToolDefinition, type KeyContext, type McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { locals } from "../http/request-context.js";
 import { openSession, signSession } from "./session.js";
@@ -52,11 +52,50 @@ function serversFor(ctx: DataPlaneContext, key: KeyContext, only: string | undef
 /** A tool is offered when the catalog lists it for the server (the upstream may have more). */
 const offered = (server: McpServer, tool: string) => server.tools.some((t) => t.name === tool);
 
+/**
+ * A tool's definition as callers may see it (docs/mcp.md, "Pinned definitions"): the upstream's
+ * while it matches the pinned one (or none is pinned yet: the first is reported and pinned), the
+ * pinned one when the upstream's changed — the change is reported, counted and logged once, and
+ * calls are refused until an operator approves it.
+ */
+function pinState(ctx: DataPlaneContext, server: McpServer, upstream: UpstreamTool): { tool: UpstreamTool; changed: boolean } {
+  const entry = server.tools.find((t) => t.name === upstream.name);
+  const { json, digest } = mcpToolDefinition(upstream as unknown as Record<string, unknown>);
+  if (!entry?.digest || entry.digest === digest) {
+    if (!entry?.digest) reportOnce(ctx, server.name, upstream.name, digest, json);
+    return { tool: upstream, changed: false };
+  }
+  if (reportOnce(ctx, server.name, upstream.name, digest, json)) {
+    ctx.metrics.mcpDefinitionChanged.inc({ server: server.name, tool: upstream.name });
+    ctx.log.warn(
+      { server: server.name, tool: upstream.name, pinned: entry.digest, served: digest },
+      "MCP server serves a changed tool definition: callers keep the approved one, calls refused until approved",
+    );
+  }
+  const pinned = JSON.parse(entry.definition_json ?? "{}") as Omit<UpstreamTool, "name">;
+  return { tool: { ...pinned, name: upstream.name }, changed: true };
+}
+
+/** Reports a definition to the control-plane once per replica; true when this replica had not seen it. */
+function reportOnce(ctx: DataPlaneContext, server: string, tool: string, digest: string, json: string): boolean {
+  const id = `${server}\u0000${tool}\u0000${digest}`;
+  if (!ctx.mcp.firstSight(id)) return false;
+  // Off the request's path: the control-plane pins it (or keeps the change pending) and bumps the catalog.
+  ctx.control.ReportMcpTools({ server, tools: [{ name: tool, definition_json: json }] }).catch((err: unknown) => {
+    ctx.mcp.forget(id);
+    ctx.log.warn({ err, server, tool }, "MCP tool definition not reported to the control-plane");
+  });
+  return true;
+}
+
 async function listTools(ctx: DataPlaneContext, servers: McpServer[], federated: boolean): Promise<UpstreamTool[]> {
   const lists = await Promise.all(
     servers.map(async (s) => {
       try {
-        return (await ctx.mcp.tools(s)).filter((t) => offered(s, t.name)).map((t) => (federated ? { ...t, name: `${s.name}${SEPARATOR}${t.name}` } : t));
+        return (await ctx.mcp.tools(s))
+          .filter((t) => offered(s, t.name))
+          .map((t) => pinState(ctx, s, t).tool)
+          .map((t) => (federated ? { ...t, name: `${s.name}${SEPARATOR}${t.name}` } : t));
       } catch (err) {
         // One server down leaves the others' tools listed (its calls answer the outage); a single server's list fails.
         if (!federated) throw err;
@@ -97,6 +136,13 @@ interface CallerOf {
 async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { server: McpServer; tool: string }, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   const { key } = caller;
   const { server, tool } = target;
+  // A tool whose definition changed at its server is not called until an operator approves the change.
+  const upstream = (await ctx.mcp.tools(server)).find((t) => t.name === tool);
+  if (upstream && pinState(ctx, server, upstream).changed) {
+    throw new RpcError(RPC.gateway, `The definition of ${name} changed at its server and waits for an operator's approval; it is not called until then.`, {
+      code: "tool_definition_changed",
+    });
+  }
   ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
   const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;

@@ -43,6 +43,8 @@ export class UpstreamMcpError extends Error {
  */
 export class McpUpstreams {
   private readonly connections = new Map<string, Connection>();
+  /** Tool definitions this replica has reported to the control-plane (bounded). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly opts: UpstreamOptions) {}
 
@@ -118,6 +120,19 @@ export class McpUpstreams {
       if (code === -32001) throw new UpstreamMcpError(`MCP server '${name}' did not answer within ${this.opts.timeoutMs} ms`, "timeout");
       throw new UpstreamMcpError(`MCP server '${name}' failed: ${message}`, "unreachable");
     }
+  }
+
+  /** True the first time this replica sees a definition (then it reports it); bounded at 10,000. */
+  firstSight(id: string): boolean {
+    if (this.seen.has(id)) return false;
+    if (this.seen.size >= 10_000) this.seen.clear();
+    this.seen.add(id);
+    return true;
+  }
+
+  /** A report that failed: the next sight reports again. */
+  forget(id: string): void {
+    this.seen.delete(id);
   }
 
   close(): void {

@@ -16,6 +16,7 @@ import { audioPrices } from "./20261202000000-audio-prices.js";
 import { consoleMembers } from "./20261203000000-console-members.js";
 import { consoleOperatorsAudit } from "./20261204000000-console-operators-audit.js";
 import { mcpServers } from "./20261205000000-mcp-servers.js";
+import { mcpToolPins } from "./20261205010000-mcp-tool-pins.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "20261203000000-console-members": consoleMembers,
   "20261204000000-console-operators-audit": consoleOperatorsAudit,
   "20261205000000-mcp-servers": mcpServers,
+  "20261205010000-mcp-tool-pins": mcpToolPins,
 };
