@@ -90,6 +90,19 @@ describe("the MCP gateway", () => {
     await client.close();
   });
 
+  it("a key's tool allowlist narrows what it lists and may call", async () => {
+    const narrow = await stack.admin.CreateKey({ org: org.orgId, routes: ["mcp"], models: [], name: "echo only", mcp_tools: ["demo-tools/echo"] });
+    expect(narrow.key?.mcp_tools).toEqual(["demo-tools/echo"]);
+    await expect(stack.admin.CreateKey({ org: org.orgId, routes: [], models: [], name: "bad", mcp_tools: ["echo"] })).rejects.toMatchObject({ code: "invalid_request" });
+    const { client } = await eventually(() => connect(narrow.secret), 15_000, "connected");
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["demo-tools__echo"]);
+    const before = upstreamCalls().length;
+    await expect(client.callTool({ name: "demo-tools__big", arguments: { bytes: 10 } })).rejects.toThrow("Unknown tool: demo-tools__big");
+    expect(upstreamCalls().length).toBe(before);
+    expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "allowed" } }))).toBe("allowed");
+    await client.close();
+  });
+
   it("an organization without the server sees no tools; no key or a bad key is a 401 with the gateway's error", async () => {
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const { client } = await eventually(() => connect(other.secret), 15_000, "connected");

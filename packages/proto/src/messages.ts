@@ -33,6 +33,8 @@ export interface KeyContext {
   guardrails_version: number;
   /** MCP servers the organization may use (absent from an older control-plane: none). */
   org_mcp_servers?: string[];
+  /** The key's MCP tool allowlist (`server/tool`, `server/*`); empty or absent = every tool of those servers. */
+  mcp_tool_allowlist?: string[];
 }
 export interface AuthenticateKeyResponse {
   found: boolean;
@@ -275,6 +277,8 @@ export interface CreateKeyRequest {
   name: string;
   rpm_limit?: number;
   tpm_limit?: number;
+  /** MCP tools the key may call (`server/tool`, `server/*`); empty = all its organization may use. */
+  mcp_tools?: string[];
 }
 export interface ApiKey {
   id: string;
@@ -288,6 +292,7 @@ export interface ApiKey {
   revoked_at_ms: number;
   rpm_limit: number;
   tpm_limit: number;
+  mcp_tools?: string[];
 }
 export interface CreatedKey {
   key: ApiKey | null;

@@ -175,6 +175,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
     email: { type: "string" },
     role: { type: "string" },
     operator: { type: "boolean" },
+    "mcp-tools": { type: "string" },
     json: { type: "boolean" },
   } as const;
   let parsed;
@@ -203,6 +204,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
         name: v.name ?? "",
         rpm_limit: intFlag(v.rpm, "--rpm", 0),
         tpm_limit: intFlag(v.tpm, "--tpm", 0),
+        mcp_tools: list(v["mcp-tools"]),
       });
       const k = r.key!;
       return out.print(

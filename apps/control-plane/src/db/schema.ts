@@ -19,6 +19,8 @@ export interface ApiKeysTable {
   prefix: string;
   routes: string[];
   models: string[];
+  /** MCP tools the key may call (`server/tool`, `server/*`); empty = all its organization may use. */
+  mcp_tools: ColumnType<string[], string[] | undefined, string[]>;
   rpm_limit: Generated<number>;
   tpm_limit: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;

@@ -19,6 +19,7 @@ interface Row {
   guardrails: unknown;
   guardrails_version: number | null;
   mcp_servers: string[];
+  mcp_tools: string[];
 }
 
 /** One indexed query per cache miss: the key, its org, the org's enabled models and guardrail rules. */
@@ -26,7 +27,7 @@ export function authenticateKey(ctx: ControlContext) {
   return async (req: AuthenticateKeyRequest): Promise<AuthenticateKeyResponse> => {
     if (!/^[0-9a-f]{64}$/.test(req.key_hash)) throw new GatewayError("invalid_request", "key_hash must be a hex SHA-256");
     const r = await sql<Row>`
-      SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models,
+      SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models, k.mcp_tools,
              COALESCE((SELECT array_agg(m.model_id ORDER BY m.model_id) FROM org_models m WHERE m.org_id = k.org_id), '{}') AS enabled,
              o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix,
              g.rules AS guardrails, g.version AS guardrails_version,
@@ -54,6 +55,7 @@ export function authenticateKey(ctx: ControlContext) {
         guardrails_json: Array.isArray(row.guardrails) && row.guardrails.length > 0 ? JSON.stringify(row.guardrails) : "",
         guardrails_version: Number(row.guardrails_version ?? 0),
         org_mcp_servers: row.mcp_servers,
+        mcp_tool_allowlist: row.mcp_tools,
       },
     };
   };

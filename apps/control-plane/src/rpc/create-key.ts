@@ -23,11 +23,26 @@ export function createKey(ctx: ControlContext) {
     if (!Number.isSafeInteger(rpm) || rpm < 0) throw new GatewayError("invalid_request", "rpm_limit must be a non-negative integer");
     if (!Number.isSafeInteger(tpm) || tpm < 0) throw new GatewayError("invalid_request", "tpm_limit must be a non-negative integer");
     if (req.name.length > 128) throw new GatewayError("invalid_request", "name must be at most 128 characters");
+    const mcpTools = [...new Set((req.mcp_tools ?? []).map((t) => t.trim()).filter(Boolean))].sort();
+    const badTool = mcpTools.find((t) => !/^[a-z0-9][a-z0-9_-]{0,63}\/([A-Za-z0-9_.-]{1,64}|\*)$/.test(t));
+    if (badTool) throw new GatewayError("invalid_request", `invalid MCP tool '${badTool}' (server/tool or server/*)`);
     const secret = newSecret();
     const hash = hashSecret(secret);
     const row = await ctx.db
       .insertInto("api_keys")
-      .values({ id: newId("key"), org_id: org.id, name: req.name, key_hash: hash, prefix: displayPrefix(secret), routes, models, rpm_limit: rpm, tpm_limit: tpm, revoked_at: null })
+      .values({
+        id: newId("key"),
+        org_id: org.id,
+        name: req.name,
+        key_hash: hash,
+        prefix: displayPrefix(secret),
+        routes,
+        models,
+        rpm_limit: rpm,
+        tpm_limit: tpm,
+        mcp_tools: mcpTools,
+        revoked_at: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     // A negative-cache entry for this hash may exist on a replica; evict it.

@@ -15,5 +15,6 @@ export function toApiKey(k: KeyRow): ApiKey {
     revoked_at_ms: k.revoked_at?.getTime() ?? 0,
     rpm_limit: k.rpm_limit,
     tpm_limit: k.tpm_limit,
+    mcp_tools: k.mcp_tools,
   };
 }

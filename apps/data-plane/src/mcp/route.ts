@@ -49,8 +49,12 @@ function serversFor(ctx: DataPlaneContext, key: KeyContext, only: string | undef
   return names.filter((n) => (key.org_mcp_servers ?? []).includes(n)).flatMap((n) => catalog.get(n) ?? []);
 }
 
-/** A tool is offered when the catalog lists it for the server (the upstream may have more). */
-const offered = (server: McpServer, tool: string) => server.tools.some((t) => t.name === tool);
+/** A tool is offered to a key when the catalog lists it for the server (the upstream may have more) and the key's allowlist, if any, names it or its server. */
+const offered = (key: KeyContext, server: McpServer, tool: string) => {
+  if (!server.tools.some((t) => t.name === tool)) return false;
+  const allow = key.mcp_tool_allowlist ?? [];
+  return allow.length === 0 || allow.includes(`${server.name}/${tool}`) || allow.includes(`${server.name}/*`);
+};
 
 /**
  * A tool's definition as callers may see it (docs/mcp.md, "Pinned definitions"): the upstream's
@@ -88,12 +92,12 @@ function reportOnce(ctx: DataPlaneContext, server: string, tool: string, digest:
   return true;
 }
 
-async function listTools(ctx: DataPlaneContext, servers: McpServer[], federated: boolean): Promise<UpstreamTool[]> {
+async function listTools(ctx: DataPlaneContext, key: KeyContext, servers: McpServer[], federated: boolean): Promise<UpstreamTool[]> {
   const lists = await Promise.all(
     servers.map(async (s) => {
       try {
         return (await ctx.mcp.tools(s))
-          .filter((t) => offered(s, t.name))
+          .filter((t) => offered(key, s, t.name))
           .map((t) => pinState(ctx, s, t).tool)
           .map((t) => (federated ? { ...t, name: `${s.name}${SEPARATOR}${t.name}` } : t));
       } catch (err) {
@@ -107,13 +111,13 @@ async function listTools(ctx: DataPlaneContext, servers: McpServer[], federated:
   return lists.flat();
 }
 
-function resolveTool(servers: McpServer[], name: string, federated: boolean): { server: McpServer; tool: string } {
+function resolveTool(key: KeyContext, servers: McpServer[], name: string, federated: boolean): { server: McpServer; tool: string } {
   const unknown = () => new RpcError(RPC.invalidParams, `Unknown tool: ${name}`, { code: "tool_not_allowed", tool: name });
   const at = federated ? name.indexOf(SEPARATOR) : -1;
   const serverName = federated ? (at > 0 ? name.slice(0, at) : "") : servers[0]?.name;
   const tool = federated ? name.slice(at + SEPARATOR.length) : name;
   const server = servers.find((s) => s.name === serverName);
-  if (!server || !offered(server, tool)) throw unknown();
+  if (!server || !offered(key, server, tool)) throw unknown();
   return { server, tool };
 }
 
@@ -214,12 +218,12 @@ async function answer(ctx: DataPlaneContext, call: CallerOf, msg: RpcMessage, se
     case "ping":
       return {};
     case "tools/list":
-      return { tools: await listTools(ctx, servers, federated) };
+      return { tools: await listTools(ctx, call.key, servers, federated) };
     case "tools/call": {
       if (typeof params.name !== "string") throw new RpcError(RPC.invalidParams, "tools/call needs params.name (a tool name)");
       const args = params.arguments ?? {};
       if (typeof args !== "object" || args === null || Array.isArray(args)) throw new RpcError(RPC.invalidParams, "params.arguments must be an object");
-      return callTool(ctx, call, resolveTool(servers, params.name, federated), params.name, args as Record<string, unknown>, signal);
+      return callTool(ctx, call, resolveTool(call.key, servers, params.name, federated), params.name, args as Record<string, unknown>, signal);
     }
     case "resources/list":
       return { resources: [] };

@@ -17,6 +17,7 @@ import { consoleMembers } from "./20261203000000-console-members.js";
 import { consoleOperatorsAudit } from "./20261204000000-console-operators-audit.js";
 import { mcpServers } from "./20261205000000-mcp-servers.js";
 import { mcpToolPins } from "./20261205010000-mcp-tool-pins.js";
+import { keyMcpTools } from "./20261205020000-key-mcp-tools.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "20261204000000-console-operators-audit": consoleOperatorsAudit,
   "20261205000000-mcp-servers": mcpServers,
   "20261205010000-mcp-tool-pins": mcpToolPins,
+  "20261205020000-key-mcp-tools": keyMcpTools,
 };
