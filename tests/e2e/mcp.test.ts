@@ -103,6 +103,51 @@ describe("the MCP gateway", () => {
     await client.close();
   });
 
+  it("runs the organization's guardrails on tool arguments (a denial sends nothing) and on results (masked, reported to the caller)", async () => {
+    const guarded = await createOrg(stack, { balanceMinor: 1_000 });
+    await stack.admin.EnableMcpServers({ org: guarded.orgId, servers: ["demo-tools"] });
+    await stack.admin.SetGuardrails({
+      org: guarded.orgId,
+      document:
+        "rules:\n  - plugin: pii\n    name: mask-results\n    action: mask\n    stage: output\n    routes: [mcp]\n  - plugin: keywords\n    name: no-launch-codes\n    stage: input\n    routes: [mcp]\n    config: { words: [launchcodes] }\n",
+    });
+    const { client } = await eventually(
+      async () => {
+        const c = await connect(guarded.secret);
+        const r = await c.client.callTool({ name: "demo-tools__echo", arguments: { text: "write to ann@example.com" } });
+        return text(r).includes("[EMAIL]") ? { ...c, first: r } : undefined;
+      },
+      15_000,
+      "the rules in force",
+    );
+    const masked = await client.callTool({ name: "demo-tools__echo", arguments: { text: "or to bob@example.com" } });
+    expect(text(masked)).toBe("or to [EMAIL]");
+    expect(masked._meta).toMatchObject({ "gateway/guardrails": "pii:masked,keywords:pass" });
+    // The upstream got the arguments as sent (only the output rule masks); the caller got the masked result.
+    expect(JSON.stringify(upstreamCalls().at(-1)!.body)).toContain("bob@example.com");
+    const id = (masked._meta as Record<string, string>)["gateway/request_id"];
+    const record = await eventually(
+      async () => {
+        const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${guarded.secret}` } });
+        return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+      },
+      15_000,
+      "the record",
+    );
+    expect(record.guardrails).toEqual([
+      { plugin: "pii", name: "mask-results", outcome: "masked" },
+      { plugin: "keywords", name: "no-launch-codes", outcome: "pass" },
+    ]);
+
+    const before = upstreamCalls().length;
+    await expect(client.callTool({ name: "demo-tools__echo", arguments: { text: "the launchcodes are 1234" } })).rejects.toMatchObject({
+      code: -32010,
+      data: { code: "guardrail_denied", stage: "input" },
+    });
+    expect(upstreamCalls().length).toBe(before);
+    await client.close();
+  });
+
   it("an organization without the server sees no tools; no key or a bad key is a 401 with the gateway's error", async () => {
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const { client } = await eventually(() => connect(other.secret), 15_000, "connected");

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RE2JS } from "re2js";
 
 export const PLUGINS = ["pii", "regex", "keywords", "length", "webhook"] as const;
-export const GUARDRAIL_ROUTES = ["chat", "messages", "embeddings", "images", "video"] as const;
+export const GUARDRAIL_ROUTES = ["chat", "messages", "embeddings", "images", "video", "mcp"] as const;
 export const PII_TYPES = ["email", "phone", "card", "iban", "ssn", "ip"] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 export type Plugin = (typeof PLUGINS)[number];

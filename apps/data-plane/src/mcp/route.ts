@@ -5,6 +5,8 @@ import type { UsageEventV1 } from "@gateway/events";
 import { mcpToolDefinition, type KeyContext, type McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { locals } from "../http/request-context.js";
+import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
+import { headerValue } from "@gateway/guardrails";
 import { openSession, signSession } from "./session.js";
 import { UpstreamMcpError, type UpstreamTool } from "./upstream.js";
 
@@ -121,9 +123,48 @@ function resolveTool(key: KeyContext, servers: McpServer[], name: string, federa
   return { server, tool };
 }
 
+/**
+ * The string leaves of a JSON value (tool arguments, a structured result) as guardrail texts, on a
+ * copy the masks are written into: the caller's value is never changed. Bounded: 1,000 strings,
+ * 32 levels.
+ */
+function jsonTexts(value: unknown): { texts: TextCollector; copy: () => unknown } {
+  const copy = structuredClone(value);
+  const texts = new TextCollector();
+  let seen = 0;
+  const walk = (node: unknown, depth: number) => {
+    if (depth > 32 || seen >= 1_000 || typeof node !== "object" || node === null) return;
+    const entries: Array<[string | number, unknown]> = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+    for (const [k, v] of entries) {
+      if (typeof v === "string") {
+        seen++;
+        texts.add(v, (t) => {
+          (node as Record<string | number, unknown>)[k] = t;
+        });
+      } else walk(v, depth + 1);
+    }
+  };
+  walk(copy, 0);
+  return { texts, copy: () => copy };
+}
+
+/** Runs a guardrail stage on a JSON value; the (masked) copy, or a JSON-RPC error naming the denial. */
+async function guarded(ctx: DataPlaneContext, res: Response, stage: "input" | "output", value: unknown): Promise<unknown> {
+  const { texts, copy } = jsonTexts(value);
+  try {
+    await runStage(ctx, res, "mcp", stage, () => texts);
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === "guardrail_denied") throw new RpcError(RPC.gateway, err.message, { code: "guardrail_denied", stage });
+    throw err;
+  }
+  return copy();
+}
+
 /** Who is calling, for billing and the record of each tool call. */
 interface CallerOf {
   key: KeyContext;
+  /** The HTTP response: the request's guardrail outcomes live with it (guardrails/index.ts). */
+  res: Response;
   /** The record's id: the HTTP request's, suffixed for the second and later calls of a batch. */
   requestId: string;
   startedAt: number;
@@ -148,6 +189,8 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     });
   }
   ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  // Input rules on the arguments (a denial holds and sends nothing), before the price is held.
+  const sent = (await guarded(ctx, caller.res, "input", args)) as Record<string, unknown>;
   const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
   const started = performance.now();
@@ -155,19 +198,22 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   let failure: unknown;
   let resultBytes = 0;
   try {
-    result = await ctx.mcp.call(server, tool, args, signal);
+    result = await ctx.mcp.call(server, tool, sent, signal);
     resultBytes = Buffer.byteLength(JSON.stringify(result));
     if (resultBytes > ctx.config.mcp.maxResultBytes) {
       throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
     }
+    // Output rules on the result's text and structured content (a denial is still billed: the tool did the work).
+    result = (await guarded(ctx, caller.res, "output", result)) as Record<string, unknown>;
   } catch (err) {
     failure = err;
   }
   // The upstream answered (a result, too large or not): its price is due; it did not: nothing is.
   const answered = result !== undefined;
   const costMinor = answered ? price : 0;
-  const status = !failure ? 200 : failure instanceof RpcError ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
-  const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : failure instanceof RpcError ? "result_too_large" : "upstream_error";
+  const rpcCode = failure instanceof RpcError ? (failure.data as { code?: string } | undefined)?.code : undefined;
+  const status = !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
+  const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : (rpcCode ?? "upstream_error");
   const event: UsageEventV1 = {
     version: 1,
     request_id: caller.requestId,
@@ -192,7 +238,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
       },
     ],
     attempts: [],
-    guardrails: [],
+    guardrails: guardrailOutcomes(caller.res),
     stream: false,
     status,
     created_at_ms: caller.startedAt,
@@ -209,7 +255,16 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   reservation?.settle(costMinor);
   if (failure) throw failure;
   // Where the caller reads what this call cost (GET /v1/usage/{id}).
-  return { ...result, _meta: { ...((result!._meta as Record<string, unknown> | undefined) ?? {}), "gateway/request_id": caller.requestId, "gateway/cost_minor": costMinor } };
+  const outcomes = guardrailOutcomes(caller.res);
+  return {
+    ...result,
+    _meta: {
+      ...((result!._meta as Record<string, unknown> | undefined) ?? {}),
+      "gateway/request_id": caller.requestId,
+      "gateway/cost_minor": costMinor,
+      ...(outcomes.length ? { "gateway/guardrails": headerValue(outcomes) } : {}),
+    },
+  };
 }
 
 async function answer(ctx: DataPlaneContext, call: CallerOf, msg: RpcMessage, servers: McpServer[], federated: boolean, signal: AbortSignal): Promise<unknown> {
@@ -305,7 +360,7 @@ export function mcpPost(ctx: DataPlaneContext) {
         });
         continue;
       }
-      const caller: CallerOf = { key, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
+      const caller: CallerOf = { key, res, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
       try {
         answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {
