@@ -339,6 +339,17 @@ describe("the MCP gateway", () => {
     const single = await connect(org.secret, "/mcp/gone-tools");
     await expect(single.client.listTools()).rejects.toThrow(/unreachable/);
     await single.client.close();
+    // A server at an internal address is never reached, as media URLs (only loopback, by the development switch).
+    await stack.applyCatalog({ mcp_servers: [{ name: "internal-tools", url: "https://10.1.2.3/mcp", tools: [{ name: "echo" }] }] });
+    await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["internal-tools"] });
+    await eventually(
+      async () => {
+        const r = await client.callTool({ name: "internal-tools__echo", arguments: { text: "x" } }).catch((e: unknown) => e);
+        return r instanceof Error && r.message.includes("its URL is not allowed") && r.message.includes("not an IP address") ? true : undefined;
+      },
+      15_000,
+      "the internal address refused",
+    );
     await client.close();
   });
 });

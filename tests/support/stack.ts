@@ -111,6 +111,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
     // Every replica signs and accepts the same MCP session ids (docs/mcp.md).
     DATA_PLANE_MCP_SESSION_SECRET: `mcp-${randomBytes(16).toString("hex")}`,
+    // The fake upstream's MCP server listens on loopback.
+    DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
     ...natsAuth.env("data-plane"),
     ...(certs ? { DATA_PLANE_GRPC_TLS_CA_FILE: certs.caFile, DATA_PLANE_GRPC_TLS_CERT_FILE: certs.client.certFile, DATA_PLANE_GRPC_TLS_KEY_FILE: certs.client.keyFile } : {}),
   };

@@ -143,6 +143,8 @@ const Schema = z.object({
   DATA_PLANE_MCP_MAX_RESULT_BYTES: int(1_048_576, 1_024),
   /** How long an upstream's tool list is used before it is read again, ms. */
   DATA_PLANE_MCP_TOOLS_TTL_MS: int(30_000, 0),
+  /** Development only: MCP servers at http://127.0.0.1 / localhost (else an https URL whose every address is public, as media URLs). */
+  DATA_PLANE_MCP_ALLOW_LOOPBACK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
 });
 
 export type DataPlaneEnv = z.infer<typeof Schema>;
@@ -207,7 +209,7 @@ export interface DataPlaneConfig {
   mediaStaticHosts: string;
   mediaDnsTimeoutMs: number;
   /** The MCP gateway (docs/mcp.md): session-id key, upstream deadline, result bound, tool-list lifetime. */
-  mcp: { sessionSecret: string; timeoutMs: number; maxResultBytes: number; toolsTtlMs: number };
+  mcp: { sessionSecret: string; timeoutMs: number; maxResultBytes: number; toolsTtlMs: number; allowLoopback: boolean };
   /** Resolves a provider credential by the name the catalog references. */
   resolveCredential: (ref: string) => string | undefined;
 }
@@ -335,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
       timeoutMs: e.DATA_PLANE_MCP_TIMEOUT_MS,
       maxResultBytes: e.DATA_PLANE_MCP_MAX_RESULT_BYTES,
       toolsTtlMs: e.DATA_PLANE_MCP_TOOLS_TTL_MS,
+      allowLoopback: ["true", "1", "on"].includes(e.DATA_PLANE_MCP_ALLOW_LOOPBACK),
     },
     resolveCredential,
   };

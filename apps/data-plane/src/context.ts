@@ -240,7 +240,17 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     nats,
     tracing,
     breaker: new CircuitBreaker(config.breakerThreshold, config.breakerCooldownMs),
-    mcp: new McpUpstreams({ timeoutMs: config.mcp.timeoutMs, toolsTtlMs: config.mcp.toolsTtlMs, resolveCredential: config.resolveCredential }),
+    mcp: new McpUpstreams({
+      timeoutMs: config.mcp.timeoutMs,
+      toolsTtlMs: config.mcp.toolsTtlMs,
+      resolveCredential: config.resolveCredential,
+      // The media URL rules (https, a name whose every address is public); loopback only by the development switch.
+      checkUrl: async (url) => {
+        const u = new URL(url);
+        if (config.mcp.allowLoopback && u.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname)) return;
+        await media.check("url", url);
+      },
+    }),
     media,
     videoJobs: undefined as unknown as VideoJobs,
     responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }),

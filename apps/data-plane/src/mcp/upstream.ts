@@ -16,6 +16,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   toolsTtlMs: number;
   resolveCredential: (ref: string) => string | undefined;
+  /** Refuses a server URL the gateway must not reach (throws with the reason). */
+  checkUrl: (url: string) => Promise<void>;
 }
 
 interface Connection {
@@ -58,7 +60,13 @@ export class McpUpstreams {
     if (credential) headers[server.auth_header || "authorization"] = server.auth_header ? credential : `Bearer ${credential}`;
     const client = new Client({ name: "ai-gateway", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
-    const connected = client.connect(transport, { timeout: this.opts.timeoutMs }).then(() => client);
+    const connected = this.opts
+      .checkUrl(server.url)
+      .catch((err: unknown) => {
+        throw new Error(`its URL is not allowed: ${err instanceof Error ? err.message : String(err)}`);
+      })
+      .then(() => client.connect(transport, { timeout: this.opts.timeoutMs }))
+      .then(() => client);
     const c: Connection = { signature, client: connected };
     // A failed connection is forgotten at once: the next request tries again.
     connected.catch(() => this.drop(server.name, c));
