@@ -1,0 +1,142 @@
+/**
+ * The MCP gateway's cost on the hot path (issue 26, docs/mcp.md): `tools/call` of the fake
+ * upstream's `echo` through the gateway (`POST /mcp`: key, catalog, pinned definition, rate limit,
+ * guardrails when the organization has rules, the durable record of the call) against the same call
+ * made to the upstream directly — both with the official MCP SDK client, one session each,
+ * sequential calls, after a warm-up. Reports p50/p95/p99 per path, the difference, and the
+ * data-plane's CPU per call. Bounded: N calls per path.
+ *
+ *   make build && node bench/mcp-latency.ts [calls=2000]
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
+import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
+import { seedDemo } from "../scripts/lib/seed.ts";
+import { cpuMicros, gitCommit, pct, root } from "../scripts/lib/bench.ts";
+
+const N = Number(process.argv[2] ?? 2000);
+const WARMUP = 200;
+const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+/** BENCH_CPU_PROF=DIR writes the data-plane's CPU profile there (bench/profile-summary.ts reads it). */
+const spawnNode = (script: string, env: Record<string, string>): ChildProcess => {
+  const prof = process.env.BENCH_CPU_PROF && script.includes("data-plane") ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+};
+
+step("starting infrastructure");
+const pg = await startPostgres();
+const nats = await startNats();
+const db = await createDatabase(pg.url, "mcp_bench");
+const token = "bench-admin-token-0123456789";
+const dpToken = "bench-data-plane-token-0123456789";
+const [fakePort, controlPort, ledgerPort, dpPort] = (await Promise.all(Array.from({ length: 4 }, () => freePort()))) as [number, number, number, number];
+const fakeUrl = `http://127.0.0.1:${fakePort}`;
+const children: ChildProcess[] = [];
+process.once("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  for (const pid of [nats.pid, pg.pid]) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+});
+children.push(spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
+children.push(
+  spawnNode("apps/control-plane/dist/main.js", {
+    CONTROL_PLANE_DATABASE_URL: db,
+    CONTROL_PLANE_NATS_URL: nats.url,
+    CONTROL_PLANE_GRPC_PORT: String(controlPort),
+    CONTROL_PLANE_OPS_PORT: "0",
+    CONTROL_PLANE_ADMIN_TOKEN: token,
+    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
+    CONTROL_PLANE_LOG_LEVEL: "warn",
+  }),
+  spawnNode("apps/ledger/dist/main.js", {
+    LEDGER_DATABASE_URL: db,
+    LEDGER_NATS_URL: nats.url,
+    LEDGER_GRPC_PORT: String(ledgerPort),
+    LEDGER_OPS_PORT: "0",
+    LEDGER_ADMIN_TOKEN: token,
+    LEDGER_DATA_PLANE_TOKEN: dpToken,
+    LEDGER_LOG_LEVEL: "warn",
+  }),
+);
+await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
+const seeded = await seedDemo({
+  controlPlaneAddr: `127.0.0.1:${controlPort}`,
+  ledgerAddr: `127.0.0.1:${ledgerPort}`,
+  adminToken: token,
+  fakeUpstreamUrl: fakeUrl,
+  orgName: "bench",
+  topUpMinor: 1_000_000_000,
+});
+const dp = spawnNode("apps/data-plane/dist/main.js", {
+  DATA_PLANE_PORT: String(dpPort),
+  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
+  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
+  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
+  DATA_PLANE_LEDGER_TOKEN: dpToken,
+  DATA_PLANE_NATS_URL: nats.url,
+  DATA_PLANE_LOG_LEVEL: "warn",
+  DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
+  DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
+  FAKE_UPSTREAM_API_KEY,
+});
+children.push(dp);
+await waitForPort(dpPort, 30_000);
+
+async function session(url: string, bearer: string): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  return client;
+}
+
+async function run(client: Client, tool: string): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await client.callTool({ name: tool, arguments: { text: "warm" } });
+  const times: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    await client.callTool({ name: tool, arguments: { text: `call ${i}` } });
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+step("measuring");
+// The organization's key context and the catalog reach the data-plane.
+let gateway: Client | undefined;
+for (let i = 0; i < 100 && !gateway; i++) {
+  try {
+    const c = await session(`http://127.0.0.1:${dpPort}/mcp`, seeded.secret);
+    if ((await c.listTools()).tools.length) gateway = c;
+  } catch {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+if (!gateway) throw new Error("the gateway never listed the demo tools");
+const direct = await session(`${fakeUrl}/mcp`, FAKE_UPSTREAM_API_KEY);
+const directTimes = await run(direct, "echo");
+const cpu0 = cpuMicros(dp.pid!);
+const gatewayTimes = await run(gateway, "demo-tools__echo");
+const cpuPerCall = (cpuMicros(dp.pid!) - cpu0) / (N + WARMUP);
+
+const row = (name: string, t: number[]) => `  ${name.padEnd(28)} p50 ${pct(t, 50).toFixed(2).padStart(6)} ms  p95 ${pct(t, 95).toFixed(2).padStart(6)} ms  p99 ${pct(t, 99).toFixed(2).padStart(6)} ms`;
+console.log(`MCP tools/call, ${N} sequential calls per path after ${WARMUP} warm-up (commit ${gitCommit()}):`);
+console.log(row("upstream directly", directTimes));
+console.log(row("through the gateway", gatewayTimes));
+console.log(
+  `  added by the gateway: p50 ${(pct(gatewayTimes, 50) - pct(directTimes, 50)).toFixed(2)} ms, p95 ${(pct(gatewayTimes, 95) - pct(directTimes, 95)).toFixed(2)} ms; data-plane CPU ${cpuPerCall.toFixed(0)} µs per call`,
+);
+await gateway.close();
+await direct.close();
+// A graceful stop, so a CPU profile (BENCH_CPU_PROF) is written.
+dp.kill("SIGTERM");
+await new Promise((r) => dp.once("exit", r));
+process.exit(0);
