@@ -148,6 +148,46 @@ describe("the MCP gateway", () => {
     await client.close();
   });
 
+  it("negotiates every protocol version the official SDK speaks (an unknown one gets the newest), each with a session any replica takes", async () => {
+    const init = (version: string, replica = 0) =>
+      fetch(stack.baseUrl(replica).replace(/\/v1$/, "/mcp"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+      });
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01"]) {
+      const r = await init(version);
+      expect(r.status).toBe(200);
+      const body = (await r.json()) as { result: { protocolVersion: string } };
+      expect(body.result.protocolVersion).toBe(version === "1999-01-01" ? "2025-11-25" : version);
+      const session = r.headers.get("mcp-session-id")!;
+      // The session's next request, on the other replica, with the negotiated version's header.
+      const list = await fetch(stack.baseUrl(1).replace(/\/v1$/, "/mcp"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${org.secret}`,
+          "mcp-session-id": session,
+          "mcp-protocol-version": body.result.protocolVersion,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers an upstream that speaks something other than MCP as a JSON-RPC error", async () => {
+    await stack.applyCatalog({ mcp_servers: [{ name: "garbage-tools", url: `${stack.fake.url}/healthz`, tools: [{ name: "echo" }] }] });
+    const o = await createOrg(stack, { balanceMinor: 1_000 });
+    await stack.admin.EnableMcpServers({ org: o.orgId, servers: ["garbage-tools"] });
+    const { client } = await eventually(() => connect(o.secret, "/mcp/garbage-tools"), 15_000, "connected");
+    const started = Date.now();
+    await expect(client.callTool({ name: "echo", arguments: { text: "x" } })).rejects.toMatchObject({ code: -32010, data: { code: expect.stringMatching(/^upstream_(error|timeout)$/) } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await client.close();
+  });
+
   it("an organization without the server sees no tools; no key or a bad key is a 401 with the gateway's error", async () => {
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const { client } = await eventually(() => connect(other.secret), 15_000, "connected");
