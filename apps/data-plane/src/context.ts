@@ -244,6 +244,8 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
       timeoutMs: config.mcp.timeoutMs,
       toolsTtlMs: config.mcp.toolsTtlMs,
       resolveCredential: config.resolveCredential,
+      // The result bound, and room for the JSON-RPC envelope and an event stream's framing.
+      maxAnswerBytes: config.mcp.maxResultBytes * 2 + 65_536,
       // The media URL rules (https, a name whose every address is public); loopback only by the development switch.
       checkUrl: async (url) => {
         const u = new URL(url);

@@ -61,7 +61,8 @@ export async function handleMcp(req: IncomingMessage, res: ServerResponse, path:
     return true;
   }
   const mcp = server(state);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // Answers as a server-sent event stream, the SDK's default (the gateway reads both that and JSON).
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on("close", () => {
     void transport.close();
     void mcp.close();

@@ -1,6 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Agent } from "undici";
 import type { McpServer } from "@gateway/proto";
+import { UpstreamRpcError, UpstreamSession, UpstreamTransportError } from "./upstream-session.js";
 
 /** A tool as an upstream defines it (MCP `Tool`: name, description, schemas, annotations). */
 export interface UpstreamTool {
@@ -18,12 +18,14 @@ export interface UpstreamOptions {
   resolveCredential: (ref: string) => string | undefined;
   /** Refuses a server URL the gateway must not reach (throws with the reason). */
   checkUrl: (url: string) => Promise<void>;
+  /** Largest answer read from an upstream, bytes. */
+  maxAnswerBytes: number;
 }
 
 interface Connection {
   /** What the connection was made for: a catalog change of URL or credential makes another. */
   signature: string;
-  client: Promise<Client>;
+  client: Promise<UpstreamSession>;
   tools?: { at: number; list: Promise<UpstreamTool[]> };
 }
 
@@ -38,13 +40,15 @@ export class UpstreamMcpError extends Error {
 }
 
 /**
- * This replica's connections to MCP upstreams (docs/mcp.md), one MCP client session per server,
+ * This replica's connections to MCP upstreams (docs/mcp.md), one MCP client session per server
+ * (upstream-session.ts, on one undici agent: keep-alive connections, at most 64 per origin),
  * made on first use and replaced after a failure. A caller's session with the gateway and the
  * gateway's session with an upstream are independent, so any replica serves any caller's request.
  * Bounded: one connection per catalog server; tool lists kept `toolsTtlMs`.
  */
 export class McpUpstreams {
   private readonly connections = new Map<string, Connection>();
+  private readonly agent = new Agent({ connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
   /** Tool definitions this replica has reported to the control-plane (bounded). */
   private readonly seen = new Set<string>();
 
@@ -55,18 +59,16 @@ export class McpUpstreams {
     const signature = `${server.url} ${server.credential_ref} ${server.auth_header} ${credential ?? ""}`;
     const known = this.connections.get(server.name);
     if (known && known.signature === signature) return known;
-    if (known) void known.client.then((c) => c.close()).catch(() => undefined);
     const headers: Record<string, string> = {};
     if (credential) headers[server.auth_header || "authorization"] = server.auth_header ? credential : `Bearer ${credential}`;
-    const client = new Client({ name: "ai-gateway", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    const session = new UpstreamSession({ url: server.url, headers, agent: this.agent, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxAnswerBytes });
+    // The address is checked before anything is sent to it.
     const connected = this.opts
       .checkUrl(server.url)
       .catch((err: unknown) => {
         throw new Error(`its URL is not allowed: ${err instanceof Error ? err.message : String(err)}`);
       })
-      .then(() => client.connect(transport, { timeout: this.opts.timeoutMs }))
-      .then(() => client);
+      .then(() => session);
     const c: Connection = { signature, client: connected };
     // A failed connection is forgotten at once: the next request tries again.
     connected.catch(() => this.drop(server.name, c));
@@ -76,7 +78,6 @@ export class McpUpstreams {
 
   private drop(name: string, c: Connection): void {
     if (this.connections.get(name) === c) this.connections.delete(name);
-    void c.client.then((client) => client.close()).catch(() => undefined);
   }
 
   /** The upstream's tools (cached `toolsTtlMs`). */
@@ -88,9 +89,10 @@ export class McpUpstreams {
         let cursor: string | undefined;
         // Pages until the upstream says it is done (bounded: 20 pages).
         for (let page = 0; page < 20; page++) {
-          const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.timeoutMs });
-          all.push(...(r.tools as UpstreamTool[]));
-          cursor = r.nextCursor;
+          const r = (await client.call("tools/list", cursor ? { cursor } : {})) as { tools?: unknown; nextCursor?: unknown };
+          if (!Array.isArray(r?.tools)) throw new UpstreamTransportError("the upstream's tools/list answer has no tools", "unreachable");
+          all.push(...(r.tools as UpstreamTool[]).filter((t) => typeof t?.name === "string"));
+          cursor = typeof r.nextCursor === "string" && r.nextCursor ? r.nextCursor : undefined;
           if (!cursor) break;
         }
         return all;
@@ -106,11 +108,15 @@ export class McpUpstreams {
   /** Calls a tool; the upstream's answer as it gave it (a tool error is an answer: `isError`). */
   call(server: McpServer, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const c = this.connection(server);
-    return this.guard(server.name, c, async (client) => (await client.callTool({ name, arguments: args }, undefined, { timeout: this.opts.timeoutMs, signal })) as Record<string, unknown>);
+    return this.guard(server.name, c, async (client) => {
+      const r = await client.call("tools/call", { name, arguments: args }, signal);
+      if (typeof r !== "object" || r === null || Array.isArray(r)) throw new UpstreamTransportError("the upstream's tools/call answer is not a result", "unreachable");
+      return r as Record<string, unknown>;
+    });
   }
 
-  private async guard<T>(name: string, c: Connection, fn: (client: Client) => Promise<T>): Promise<T> {
-    let client: Client;
+  private async guard<T>(name: string, c: Connection, fn: (client: UpstreamSession) => Promise<T>): Promise<T> {
+    let client: UpstreamSession;
     try {
       client = await c.client;
     } catch (err) {
@@ -119,14 +125,12 @@ export class McpUpstreams {
     try {
       return await fn(client);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const code = (err as { code?: unknown }).code;
-      // A JSON-RPC error the upstream answered is its answer, not a broken connection; the SDK's own
-      // -32001 (request timeout) and -32000 (connection closed) and HTTP failures are ours to report.
-      if (typeof code === "number" && code < 0 && code !== -32001 && code !== -32000) throw err;
+      // A JSON-RPC error the upstream answered is its answer, not a broken connection.
+      if (err instanceof UpstreamRpcError) throw err;
       this.drop(name, c);
-      if (code === -32001) throw new UpstreamMcpError(`MCP server '${name}' did not answer within ${this.opts.timeoutMs} ms`, "timeout");
-      throw new UpstreamMcpError(`MCP server '${name}' failed: ${message}`, "unreachable");
+      const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof UpstreamTransportError && err.kind === "timeout") throw new UpstreamMcpError(`MCP server '${name}' did not answer within ${this.opts.timeoutMs} ms`, "timeout");
+      throw new UpstreamMcpError(`MCP server '${name}' is unreachable or answered something other than MCP: ${message}`, "unreachable");
     }
   }
 
@@ -143,7 +147,10 @@ export class McpUpstreams {
     this.seen.delete(id);
   }
 
+  /** Drops the sessions and closes the agent's connections (idempotent: a replica may be stopped twice). */
   close(): void {
     for (const [name, c] of this.connections) this.drop(name, c);
+    if (this.agent.closed || this.agent.destroyed) return;
+    this.agent.close().catch(() => undefined);
   }
 }
