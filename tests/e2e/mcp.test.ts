@@ -175,6 +175,14 @@ describe("the MCP gateway", () => {
       });
       expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
     }
+    // A version header the gateway does not speak: 400, as the transport specifies.
+    const refused = await fetch(stack.baseUrl().replace(/\/v1$/, "/mcp"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "mcp-protocol-version": "2030-01-01", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("Unsupported MCP-Protocol-Version '2030-01-01'");
   });
 
   it("answers an upstream that speaks something other than MCP as a JSON-RPC error", async () => {

@@ -324,9 +324,14 @@ export function mcpPost(ctx: DataPlaneContext) {
     if (messages.length === 0 || messages.some((m) => typeof m !== "object" || m === null || m.jsonrpc !== "2.0")) {
       return reply(400, { jsonrpc: "2.0", id: null, error: { code: RPC.invalidRequest, message: "Invalid Request: a JSON-RPC 2.0 message (or an array of them) is expected" } });
     }
+    const initializing = messages.some((m) => m.method === "initialize");
+    // A protocol version this gateway does not speak is refused (400), as the transport asks.
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && !initializing && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+      return reply(400, { jsonrpc: "2.0", id: null, error: { code: RPC.invalidRequest, message: `Unsupported MCP-Protocol-Version '${version}' (supported: ${PROTOCOL_VERSIONS.join(", ")})` } });
+    }
     // A session id (after initialize) must be ours and this key's; a stale or foreign one tells the client to initialize again.
     const sessionHeader = req.headers["mcp-session-id"];
-    const initializing = messages.some((m) => m.method === "initialize");
     if (typeof sessionHeader === "string" && !initializing) {
       const session = openSession(ctx.config.mcp.sessionSecret, sessionHeader);
       if (!session || session.keyId !== key.key_id) return reply(404, { jsonrpc: "2.0", id: null, error: { code: RPC.invalidRequest, message: "Session not found: initialize again" } });
