@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -240,14 +242,14 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     const signInAt = async (login: string) => {
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();
-      page.setDefaultTimeout(5_000);
+      page.setDefaultTimeout(10_000);
       await page.goto(`${publicUrl}/signin`);
       await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
-      // The issuer's own login and consent pages (oidc-provider's development interactions).
+      // The issuer's own login page (oidc-provider's development interaction), then back to the console.
       await page.locator("input[name=login]").fill(login);
       await page.locator("input[name=password]").fill("any");
       await page.locator("button[type=submit]").click();
-      await page.getByRole("button", { name: "Continue" }).click();
+      await page.waitForURL((u) => u.pathname === "/oidc/callback" || u.pathname === "/");
       return { context, page };
     };
 
@@ -281,4 +283,39 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     await sso.close();
     await issuer.close();
   }
+});
+
+it("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
+  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
+  const mcp = new Client({ name: "console-test", version: "1.0.0" });
+  await eventually(
+    async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${org.secret}` } } });
+      await mcp.connect(transport);
+      return (await mcp.listTools()).tools.length ? true : undefined;
+    },
+    15_000,
+    "the tools visible",
+  );
+  const r = await mcp.callTool({ name: "demo-tools__echo", arguments: { text: "seen in the console" } });
+  const id = (r._meta as Record<string, string>)["gateway/request_id"]!;
+  await mcp.close();
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "tools@example.com", role: "viewer" });
+  await page.goto(`${console_.url}/signin?token=${link.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await page.locator("#f-route").selectOption("mcp");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("link", { name: id }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  const items = (await page.locator("#items").textContent()) ?? "";
+  expect(items).toContain("tool_call");
+  expect(items).toContain("server: demo-tools");
+  expect(items).toContain("tool: echo");
+  expect(items).toContain("outcome: ok");
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
+  await context.close();
 });

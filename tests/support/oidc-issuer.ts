@@ -5,9 +5,9 @@ import { freePort } from "@gateway/testing";
 /**
  * An OpenID Connect issuer for the console's sign-in tests: `oidc-provider` (a certified OpenID
  * Provider) on a free loopback port, standing in for the organization's identity provider the way
- * the fake upstream stands in for model providers. One confidential client, PKCE required, and its
- * development login: any login name signs in as the account of that name, whose `email` is the
- * name and verified unless the name starts with `unverified-`.
+ * the fake upstream stands in for model providers. One confidential client, PKCE required, no
+ * consent step, and its development login: any login name signs in as the account of that name,
+ * whose `email` is the name and verified unless the name starts with `unverified-`.
  */
 export interface TestIssuer {
   url: string;
@@ -28,6 +28,16 @@ export async function startIssuer(port: number, redirectUri: string): Promise<Te
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
     pkce: { required: () => true },
     cookies: { keys: ["test-oidc-cookie-key-0123456789"] },
+    // A first-party client: the consent step is skipped (oidc-provider's documented pattern), so a
+    // sign-in is the issuer's login form and the redirect back.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      grant.addOIDCScope("openid email");
+      await grant.save();
+      return grant;
+    },
     findAccount: (_ctx, id) => ({
       accountId: id,
       claims: () => ({ sub: id, email: id, email_verified: !id.startsWith("unverified-") }),

@@ -17,7 +17,7 @@ interface RequestRecord {
   cache_creation_input_tokens: number;
   output_tokens: number;
   reasoning_tokens: number;
-  line_items: Array<{ item?: string; quantity?: number; unit_price_minor?: number; per?: string }>;
+  line_items: Array<{ item?: string; quantity?: number; unit_price_minor?: number; per?: string; attributes?: Record<string, string> }>;
   attempts: Array<{ provider?: string; upstream_model?: string; outcome?: string; status?: number; duration_ms?: number; cost_minor?: number; payer?: string }>;
   guardrails: Array<{ plugin?: string; name?: string; outcome?: string }>;
 }
@@ -49,7 +49,12 @@ async function show(): Promise<void> {
     ["of which reasoning", String(rec.reasoning_tokens)],
     ["Counted by", rec.estimated ? "the gateway (estimated)" : "the provider"],
   ]);
-  for (const i of rec.line_items) $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), String(i.unit_price_minor ?? ""), String(i.per ?? "")]));
+  // Attributes say what an item was: an image's size, a tool call's server, tool, outcome and result size.
+  const details = (a: Record<string, string> | undefined) =>
+    Object.entries(a ?? {})
+      .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`)
+      .join(", ");
+  for (const i of rec.line_items) $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), String(i.unit_price_minor ?? ""), String(i.per ?? ""), details(i.attributes)]));
   rec.attempts.forEach((a, n) =>
     $("attempts").append(
       row([
