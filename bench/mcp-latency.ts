@@ -18,10 +18,10 @@ import { createDatabase, freePort, startNats, startPostgres, waitForPort } from 
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 import { cpuMicros, gitCommit, pct, root } from "../scripts/lib/bench.ts";
+import { step } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 200;
-const step = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 /** BENCH_CPU_PROF=DIR writes the data-plane's CPU profile there (bench/profile-summary.ts reads it). */
 const spawnNode = (script: string, env: Record<string, string>): ChildProcess => {
   const prof = process.env.BENCH_CPU_PROF && script.includes("data-plane") ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];

@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { UsageEventV1 } from "@gateway/events";
-import { mcpToolDefinition, type KeyContext, type McpServer } from "@gateway/proto";
+import type { KeyContext, McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { locals } from "../http/request-context.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import { headerValue } from "@gateway/guardrails";
 import { openSession, signSession } from "./session.js";
-import { UpstreamMcpError, type UpstreamTool } from "./upstream.js";
+import { UpstreamMcpError, type ListedTool, type UpstreamTool } from "./upstream.js";
 
 /**
  * The MCP gateway's endpoint (docs/mcp.md): `POST /mcp` (every server the key may use, tool names
@@ -24,7 +24,7 @@ export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "202
 const SEPARATOR = "__";
 
 /** JSON-RPC error codes: the standard ones, and the gateway's (data.code names the gateway error). */
-const RPC = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, gateway: -32010 } as const;
+const RPC = { invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, gateway: -32010 } as const;
 
 interface RpcMessage {
   jsonrpc?: unknown;
@@ -64,9 +64,10 @@ const offered = (key: KeyContext, server: McpServer, tool: string) => {
  * pinned one when the upstream's changed — the change is reported, counted and logged once, and
  * calls are refused until an operator approves it.
  */
-function pinState(ctx: DataPlaneContext, server: McpServer, upstream: UpstreamTool): { tool: UpstreamTool; changed: boolean } {
+function pinState(ctx: DataPlaneContext, server: McpServer, listed: ListedTool): { tool: UpstreamTool; changed: boolean } {
+  const { tool: upstream, definition } = listed;
+  const { json, digest } = definition;
   const entry = server.tools.find((t) => t.name === upstream.name);
-  const { json, digest } = mcpToolDefinition(upstream as unknown as Record<string, unknown>);
   if (!entry?.digest || entry.digest === digest) {
     if (!entry?.digest) reportOnce(ctx, server.name, upstream.name, digest, json);
     return { tool: upstream, changed: false };
@@ -99,7 +100,7 @@ async function listTools(ctx: DataPlaneContext, key: KeyContext, servers: McpSer
     servers.map(async (s) => {
       try {
         return (await ctx.mcp.tools(s))
-          .filter((t) => offered(key, s, t.name))
+          .filter((t) => offered(key, s, t.tool.name))
           .map((t) => pinState(ctx, s, t).tool)
           .map((t) => (federated ? { ...t, name: `${s.name}${SEPARATOR}${t.name}` } : t));
       } catch (err) {
@@ -182,7 +183,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   const { key } = caller;
   const { server, tool } = target;
   // A tool whose definition changed at its server is not called until an operator approves the change.
-  const upstream = (await ctx.mcp.tools(server)).find((t) => t.name === tool);
+  const upstream = (await ctx.mcp.tools(server)).find((t) => t.tool.name === tool);
   if (upstream && pinState(ctx, server, upstream).changed) {
     throw new RpcError(RPC.gateway, `The definition of ${name} changed at its server and waits for an operator's approval; it is not called until then.`, {
       code: "tool_definition_changed",
@@ -311,12 +312,9 @@ export function mcpPost(ctx: DataPlaneContext) {
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       res.status(status).json(body);
     };
-    if (key.routes.length > 0 && !key.routes.includes("mcp")) {
-      return reply(403, { error: { message: "This key may not use the MCP gateway (its routes do not include 'mcp').", type: "permission_error", code: "route_not_allowed" } });
-    }
+    if (key.routes.length > 0 && !key.routes.includes("mcp")) throw new GatewayError("route_not_allowed", "This key may not use the MCP gateway (its routes do not include 'mcp').");
     const servers = serversFor(ctx, key, only);
-    if (only && servers.length === 0)
-      return reply(404, { error: { message: `MCP server '${only}' does not exist or is not enabled for this organization.`, type: "not_found_error", code: "not_found" } });
+    if (only && servers.length === 0) throw new GatewayError("not_found", `MCP server '${only}' does not exist or is not enabled for this organization.`);
 
     const body = req.body as unknown;
     const batch = Array.isArray(body);

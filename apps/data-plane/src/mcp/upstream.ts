@@ -1,5 +1,5 @@
 import { Agent } from "undici";
-import type { McpServer } from "@gateway/proto";
+import { mcpToolDefinition, type McpServer } from "@gateway/proto";
 import { UpstreamRpcError, UpstreamSession, UpstreamTransportError } from "./upstream-session.js";
 
 /** A tool as an upstream defines it (MCP `Tool`: name, description, schemas, annotations). */
@@ -10,6 +10,12 @@ export interface UpstreamTool {
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   title?: string;
+}
+
+/** A tool of an upstream's list with its definition's canonical JSON and digest, computed once per list read (what pinning compares). */
+export interface ListedTool {
+  tool: UpstreamTool;
+  definition: { json: string; digest: string };
 }
 
 export interface UpstreamOptions {
@@ -26,7 +32,7 @@ interface Connection {
   /** What the connection was made for: a catalog change of URL or credential makes another. */
   signature: string;
   client: Promise<UpstreamSession>;
-  tools?: { at: number; list: Promise<UpstreamTool[]> };
+  tools?: { at: number; list: Promise<ListedTool[]> };
 }
 
 /** Failures of an MCP upstream: unreachable, too slow, or an answer that is not MCP. */
@@ -80,8 +86,8 @@ export class McpUpstreams {
     if (this.connections.get(name) === c) this.connections.delete(name);
   }
 
-  /** The upstream's tools (cached `toolsTtlMs`). */
-  async tools(server: McpServer): Promise<UpstreamTool[]> {
+  /** The upstream's tools with their definitions' digests (cached `toolsTtlMs`). */
+  async tools(server: McpServer): Promise<ListedTool[]> {
     const c = this.connection(server);
     if (!c.tools || Date.now() - c.tools.at > this.opts.toolsTtlMs) {
       const list = this.guard(server.name, c, async (client) => {
@@ -95,7 +101,7 @@ export class McpUpstreams {
           cursor = typeof r.nextCursor === "string" && r.nextCursor ? r.nextCursor : undefined;
           if (!cursor) break;
         }
-        return all;
+        return all.map((tool) => ({ tool, definition: mcpToolDefinition(tool as unknown as Record<string, unknown>) }));
       });
       c.tools = { at: Date.now(), list };
       list.catch(() => {

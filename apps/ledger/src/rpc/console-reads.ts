@@ -12,17 +12,10 @@ import type {
   ProviderHealthResponse,
 } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { windowOf } from "./window.js";
 
 const HOUR_MS = 3_600_000;
 const MAX_ORGS = 100;
-
-function window(req: { from_ms: number; to_ms: number }, maxMs: number, what: string): [Date, Date] {
-  if (!Number.isSafeInteger(req.from_ms) || !Number.isSafeInteger(req.to_ms) || req.from_ms < 0 || req.from_ms >= req.to_ms) {
-    throw new GatewayError("invalid_request", "the window must have 0 <= from_ms < to_ms");
-  }
-  if (req.to_ms - req.from_ms > maxMs) throw new GatewayError("invalid_request", `${what} spans at most ${maxMs / HOUR_MS} hours`);
-  return [new Date(req.from_ms), new Date(req.to_ms)];
-}
 
 /**
  * The credits of up to 100 organizations and their spend since `from_ms` (from the hourly rollups:
@@ -65,7 +58,7 @@ const STREAK = 20;
  */
 export function providerHealth(ctx: LedgerContext) {
   return async (req: ProviderHealthRequest): Promise<ProviderHealthResponse> => {
-    const [from, to] = window(req, 24 * HOUR_MS, "provider health");
+    const [from, to] = windowOf(req, { ms: 24 * HOUR_MS, message: "provider health spans at most 24 hours" });
     const rows = await sql<Omit<DeploymentHealth, "failure_streak"> & { latest: boolean[] }>`
       WITH a AS (
         SELECT u.created_at, e->>'provider' AS provider, e->>'upstream_model' AS upstream_model, e->>'outcome' AS outcome, (e->>'duration_ms')::int AS ms
@@ -95,7 +88,7 @@ export function providerHealth(ctx: LedgerContext) {
 export function guardrailCounts(ctx: LedgerContext) {
   return async (req: GuardrailCountsRequest): Promise<GuardrailCountsResponse> => {
     if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
-    const [from, to] = window(req, 31 * 24 * HOUR_MS, "a guardrail count");
+    const [from, to] = windowOf(req, { ms: 31 * 24 * HOUR_MS, message: "a guardrail count spans at most 744 hours" });
     const rows = await sql<GuardrailCount>`
       SELECT g->>'plugin' AS plugin, coalesce(g->>'name', '') AS name, g->>'outcome' AS outcome, count(*)::int AS count
       FROM usage_records u CROSS JOIN LATERAL jsonb_array_elements(u.guardrails) g

@@ -1,7 +1,7 @@
-import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
 import type { CostReportRequest, CostReportResponse } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { windowOf } from "./window.js";
 
 /** Longest window one report covers: a quarter (the scan is over every organization's records). */
 const MAX_WINDOW_MS = 93 * 86_400_000;
@@ -17,12 +17,7 @@ const MAX_WINDOW_MS = 93 * 86_400_000;
  */
 export function costReport(ctx: LedgerContext) {
   return async (req: CostReportRequest): Promise<CostReportResponse> => {
-    if (!Number.isSafeInteger(req.from_ms) || !Number.isSafeInteger(req.to_ms) || req.from_ms < 0 || req.from_ms >= req.to_ms) {
-      throw new GatewayError("invalid_request", "the window must have 0 <= from_ms < to_ms");
-    }
-    if (req.to_ms - req.from_ms > MAX_WINDOW_MS) throw new GatewayError("invalid_request", "the window may span at most 93 days");
-    const from = new Date(req.from_ms);
-    const to = new Date(req.to_ms);
+    const [from, to] = windowOf(req, { ms: MAX_WINDOW_MS, message: "the window may span at most 93 days" });
     return ctx.db
       .transaction()
       .setIsolationLevel("repeatable read")

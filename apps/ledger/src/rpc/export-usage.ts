@@ -2,6 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
 import type { ExportUsageRequest, UsagePage } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { windowOf } from "./window.js";
 import { toRecord } from "./get-usage.js";
 
 /** Timestamps are microseconds in Postgres and milliseconds in JS: the cursor keeps Postgres's own. */
@@ -22,12 +23,8 @@ const CURSOR_AT = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD
 export function exportUsage(ctx: LedgerContext) {
   return async function* (req: ExportUsageRequest): AsyncGenerator<UsagePage> {
     if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
-    if (!Number.isSafeInteger(req.from_ms) || !Number.isSafeInteger(req.to_ms) || req.from_ms < 0 || req.from_ms >= req.to_ms) {
-      throw new GatewayError("invalid_request", "the window must have 0 <= from_ms < to_ms");
-    }
+    const [from, to] = windowOf(req);
     const pageRows = ctx.config.exportPageRows;
-    const from = new Date(req.from_ms);
-    const to = new Date(req.to_ms);
     const started = Date.now();
     let records = 0;
     let pages = 0;

@@ -2,6 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
 import type { SpendPoint, SpendSeriesRequest, SpendSeriesResponse } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { windowOf } from "./window.js";
 
 const HOUR_MS = 3_600_000;
 /** Longest window per bucket: a month of hours, thirteen months of days (a bounded answer: at most ~750 points per group). */
@@ -18,13 +19,8 @@ export function spendSeries(ctx: LedgerContext) {
     if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
     if (req.bucket !== "hour" && req.bucket !== "day") throw new GatewayError("invalid_request", "bucket must be 'hour' or 'day'");
     if (!(req.group_by in GROUP_COLUMN)) throw new GatewayError("invalid_request", "group_by must be 'model', 'key' or empty");
-    if (!Number.isSafeInteger(req.from_ms) || !Number.isSafeInteger(req.to_ms) || req.from_ms < 0 || req.from_ms >= req.to_ms) {
-      throw new GatewayError("invalid_request", "the window must have 0 <= from_ms < to_ms");
-    }
-    if (req.to_ms - req.from_ms > MAX_WINDOW_MS[req.bucket])
-      throw new GatewayError("invalid_request", `the window may span at most ${MAX_WINDOW_MS[req.bucket] / (24 * HOUR_MS)} days by ${req.bucket}`);
+    const [, to] = windowOf(req, { ms: MAX_WINDOW_MS[req.bucket], message: `the window may span at most ${MAX_WINDOW_MS[req.bucket] / (24 * HOUR_MS)} days by ${req.bucket}` });
     const from = new Date(Math.floor(req.from_ms / HOUR_MS) * HOUR_MS);
-    const to = new Date(req.to_ms);
     const group = GROUP_COLUMN[req.group_by];
     const rows = await sql<SpendPoint>`
       SELECT (extract(epoch FROM date_trunc(${req.bucket}, hour, 'UTC')) * 1000)::bigint AS bucket_start_ms, ${group} AS "group",
