@@ -42,6 +42,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** True when the page does not scroll sideways (wide tables scroll inside their own region). */
+const fitsWidth = (page: import("playwright-core").Page) =>
+  page.evaluate(() => {
+    // Runs in the page.
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth <= root.clientWidth;
+  });
+
 /** The serious and critical accessibility violations axe-core finds on the page (its rule ids). */
 async function axeViolations(page: import("playwright-core").Page): Promise<string[]> {
   await page.evaluate(AXE);
@@ -87,6 +95,8 @@ it("signs in by link and shows the organization's balance and a request made thr
     await expect(page.locator("#requests").textContent()).resolves.toContain(requestId);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, `overview-${name}.png`), fullPage: true });
+    // Wide tables scroll inside their own region; the page itself never scrolls sideways.
+    expect(await fitsWidth(page)).toBe(true);
 
     // The request's own page — from its row in the log, or found by its trace id: its cost as GET /v1/usage bills it, its attempt.
     if (name === "desktop") await page.getByRole("link", { name: requestId }).click();
@@ -226,6 +236,7 @@ it("an operator tops up an organization once however often the form is sent, rev
   await eventually(async () => ((await page.locator("#audit").textContent())?.includes("catalog applied") ? true : undefined), 5_000, "the catalog change in the audit log");
 
   await page.setViewportSize({ width: 360, height: 780 });
+  expect(await fitsWidth(page)).toBe(true);
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: join(ARTIFACTS, "operator-360px.png"), fullPage: true });
   await context.close();
