@@ -326,6 +326,7 @@ it("shows an MCP tool call in the request log, its detail naming the server, the
   expect(items).toContain("server: demo-tools");
   expect(items).toContain("tool: echo");
   expect(items).toContain("outcome: ok");
+  await expect(page.locator("#attempts").textContent()).resolves.toContain("No upstream attempts recorded");
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
   await context.close();

@@ -55,6 +55,7 @@ async function show(): Promise<void> {
       .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`)
       .join(", ");
   for (const i of rec.line_items) $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), String(i.unit_price_minor ?? ""), String(i.per ?? ""), details(i.attributes)]));
+  if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>
     $("attempts").append(
       row([
