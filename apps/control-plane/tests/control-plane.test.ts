@@ -234,6 +234,10 @@ describe("console sign-in links", () => {
     const ops = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "", email: "ops@example.com", role: "operator" })).token });
     const first = await admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "top_up", target: "top_1", detail_json: '{"amount_minor":5}' });
     expect((await admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "top_up", target: "top_1", detail_json: '{"amount_minor":5}' })).id).toBe(first.id);
+    // A double-submitted form records the same top-up from two requests at once: still one entry.
+    const racing = await Promise.all(Array.from({ length: 8 }, () => admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "top_up", target: "top_2", detail_json: "{}" })));
+    expect(new Set(racing.map((e) => e.id)).size).toBe(1);
+    expect((await admin.ConsoleListAudit({ token: ops.token, org: "", cursor: "", limit: 200 })).entries.filter((e) => e.target === "top_2")).toHaveLength(1);
     await expect(admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "key_created", target: "x", detail_json: "{}" })).rejects.toMatchObject({ code: "invalid_request" });
   });
 });

@@ -85,19 +85,21 @@ export function consoleRecordAudit(ctx: ControlContext) {
       throw new GatewayError("invalid_request", "detail_json is not valid JSON");
     }
     const org = req.org ? (await findOrg(ctx.db, req.org)).id : null;
-    // One entry per action and target: a retried top-up (same top-up id) is recorded once.
+    // One entry per top-up id however many requests record it at once (a unique index, not a read-then-write).
+    const target = req.target.slice(0, 200);
+    const row = await ctx.db
+      .insertInto("console_audit")
+      .values({ org_id: org, actor_id: live.id, actor_email: live.email, action: req.action, target, detail: JSON.stringify(detail) })
+      .onConflict((oc) => oc.column("target").where(sql<boolean>`action = 'top_up'`).doNothing())
+      .returning(["id", "at", "org_id", "actor_email", "action", "target", "detail"])
+      .executeTakeFirst();
+    if (row) return toEntry(row);
     const seen = await ctx.db
       .selectFrom("console_audit")
       .select(["id", "at", "org_id", "actor_email", "action", "target", "detail"])
       .where("action", "=", req.action)
-      .where("target", "=", req.target)
-      .executeTakeFirst();
-    if (seen) return toEntry(seen);
-    const row = await ctx.db
-      .insertInto("console_audit")
-      .values({ org_id: org, actor_id: live.id, actor_email: live.email, action: req.action, target: req.target.slice(0, 200), detail: JSON.stringify(detail) })
-      .returning(["id", "at", "org_id", "actor_email", "action", "target", "detail"])
+      .where("target", "=", target)
       .executeTakeFirstOrThrow();
-    return toEntry(row);
+    return toEntry(seen);
   };
 }

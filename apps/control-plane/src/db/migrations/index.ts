@@ -18,6 +18,7 @@ import { consoleOperatorsAudit } from "./20261204000000-console-operators-audit.
 import { mcpServers } from "./20261205000000-mcp-servers.js";
 import { mcpToolPins } from "./20261205010000-mcp-tool-pins.js";
 import { keyMcpTools } from "./20261205020000-key-mcp-tools.js";
+import { consoleAuditOnce } from "./20261206000000-console-audit-once.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "20261205000000-mcp-servers": mcpServers,
   "20261205010000-mcp-tool-pins": mcpToolPins,
   "20261205020000-key-mcp-tools": keyMcpTools,
+  "20261206000000-console-audit-once": consoleAuditOnce,
 };
