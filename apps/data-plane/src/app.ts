@@ -3,7 +3,7 @@ import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "./context.js";
 import { authenticate } from "./http/auth.js";
 import { anthropicErrors, errorHandler, notFound } from "./http/errors.js";
-import { locals, newRequestId } from "./http/request-context.js";
+import { authenticated, requestOf, startRequest, type Authenticated, type RequestContext } from "./http/request-context.js";
 import { inRequestContext, traceRequests } from "./http/tracing.js";
 import { chatCompletions } from "./routes/chat-completions.js";
 import { credits } from "./routes/credits.js";
@@ -20,18 +20,25 @@ import { formOrJson } from "./http/form-body.js";
 import { jsonBody } from "./http/json-body.js";
 import { cancelVideo, createVideo, getVideo, videoBodyGuard, videoContent } from "./routes/video.js";
 
-type Handler = (req: Request, res: Response) => unknown;
+type Handler = (req: Request, res: Response, rq: RequestContext) => unknown;
 
-/** Express 5 forwards rejected promises to the error handler; this keeps sync throws going there too. */
+/**
+ * A handler gets the request's context as an argument. Express 5 forwards rejected promises to the
+ * error handler; this keeps sync throws going there too.
+ */
 const h = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
   try {
+    const rq = requestOf(res);
     // Traced: the handler runs in the request's context (the body parser's callbacks lost it).
-    const r = locals(res).trace ? inRequestContext(res, () => fn(req, res)) : fn(req, res);
+    const r = rq.trace ? inRequestContext(rq, () => fn(req, res, rq)) : fn(req, res, rq);
     if (r instanceof Promise) r.catch(next);
   } catch (err) {
     next(err);
   }
 };
+
+/** A handler behind `auth`: its context has the key. */
+const signedIn = (fn: (req: Request, res: Response, rq: Authenticated) => unknown) => h((req, res, rq) => fn(req, res, authenticated(rq)));
 
 export function createApp(ctx: DataPlaneContext, isReady: () => boolean): express.Express {
   const app = express();
@@ -40,10 +47,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
   app.set("query parser", "simple");
 
   app.use((req, res, next) => {
-    const l = locals(res);
-    l.startedAt = Date.now();
-    l.startedHr = process.hrtime.bigint();
-    l.requestId = newRequestId(l.startedAt);
+    const l = startRequest(res);
     res.setHeader("x-gateway-trace-id", l.requestId);
     // The official SDKs surface these on responses and errors (OpenAI: requestID; Anthropic: request_id).
     res.setHeader("x-request-id", l.requestId);
@@ -89,15 +93,15 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
 
   // The model routes first: express tries routes in the order they were added and nearly every
   // request is one of these. A route matches its own method only, so no answer depends on the order.
-  app.post("/v1/chat/completions", auth, json("chat"), h(chatCompletions(ctx)));
-  app.post("/v1/messages", anthropicErrors, auth, json("messages"), h(messages(ctx)));
-  app.post("/v1/messages/count_tokens", anthropicErrors, auth, json("messages"), h(countTokens(ctx)));
-  app.post("/v1/responses", auth, json("chat"), h(responses(ctx)));
-  app.post("/v1/embeddings", auth, json("embeddings"), h(embeddings(ctx)));
-  app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), h(images(ctx)));
-  app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), h(createVideo(ctx)));
+  app.post("/v1/chat/completions", auth, json("chat"), signedIn(chatCompletions(ctx)));
+  app.post("/v1/messages", anthropicErrors, auth, json("messages"), signedIn(messages(ctx)));
+  app.post("/v1/messages/count_tokens", anthropicErrors, auth, json("messages"), signedIn(countTokens(ctx)));
+  app.post("/v1/responses", auth, json("chat"), signedIn(responses(ctx)));
+  app.post("/v1/embeddings", auth, json("embeddings"), signedIn(embeddings(ctx)));
+  app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), signedIn(images(ctx)));
+  app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), signedIn(createVideo(ctx)));
   // The MCP gateway (docs/mcp.md): every server the key may use, or one.
-  app.post(["/mcp", "/mcp/:server"], auth, json("chat"), h(mcpPost(ctx)));
+  app.post(["/mcp", "/mcp/:server"], auth, json("chat"), signedIn(mcpPost(ctx)));
   app.all(["/mcp", "/mcp/:server"], auth, mcpOther);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
@@ -113,16 +117,16 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     }),
   );
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
-  app.get("/v1/models", auth, h(listModels(ctx)));
-  app.get("/v1/credits", auth, h(credits(ctx)));
-  app.get("/v1/usage/:requestId", auth, h(usage(ctx)));
+  app.get("/v1/models", auth, signedIn(listModels(ctx)));
+  app.get("/v1/credits", auth, signedIn(credits(ctx)));
+  app.get("/v1/usage/:requestId", auth, signedIn(usage(ctx)));
   app.get("/v1/responses", h(responsesWebSocket));
-  app.get("/v1/responses/:responseId", auth, h(storedResponse(ctx)));
-  app.get("/v1/responses/:responseId/input_items", auth, h(storedInputItems(ctx)));
-  app.delete("/v1/responses/:responseId", auth, h(deleteStoredResponse(ctx)));
-  app.get("/v1/video/generations/:jobId", auth, h(getVideo(ctx)));
-  app.get("/v1/video/generations/:jobId/content", auth, h(videoContent(ctx)));
-  app.post("/v1/video/generations/:jobId/cancel", auth, h(cancelVideo(ctx)));
+  app.get("/v1/responses/:responseId", auth, signedIn(storedResponse(ctx)));
+  app.get("/v1/responses/:responseId/input_items", auth, signedIn(storedInputItems(ctx)));
+  app.delete("/v1/responses/:responseId", auth, signedIn(deleteStoredResponse(ctx)));
+  app.get("/v1/video/generations/:jobId", auth, signedIn(getVideo(ctx)));
+  app.get("/v1/video/generations/:jobId/content", auth, signedIn(videoContent(ctx)));
+  app.post("/v1/video/generations/:jobId/cancel", auth, signedIn(cancelVideo(ctx)));
 
   app.use(notFound);
   app.use(errorHandler(ctx.log));

@@ -1,25 +1,25 @@
-import type { Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
 import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
-import { locals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
 
-export interface AdmissionRequest<C extends Capability> {
+/** What admission needs to know about a request whose body (the route's parsed request) is a `B`. */
+export interface AdmissionRequest<C extends Capability, B> {
   route: RouteKind;
   /** The adapter capability the route needs: deployments without it are not planned. */
   capability: C;
   modelId: string;
   /** Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on the hot path). */
-  promptTokensBound: (model: Model) => number;
+  promptTokensBound: (model: Model, body: B) => number;
   /** Prompt tokens the request's images count at most (part of the prompt bound): billed at least when a stream ends without the provider's usage. */
-  imageTokens?: (model: Model) => number;
+  imageTokens?: (model: Model, body: B) => number;
   /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
   requestedOutput: number | undefined;
   /** Choices asked for (`n`): each may produce the whole output. */
@@ -27,7 +27,7 @@ export interface AdmissionRequest<C extends Capability> {
   /** Name of the request field that set requestedOutput, for error messages. */
   outputParam?: string;
   /** Audio sent (input parts) or asked for (output): held at the model's audio prices (credits/cost.ts). Read after prepare. */
-  audio?: () => AudioUse;
+  audio?: (body: B) => AudioUse;
   /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
   maxCostMinor?: (model: Model) => number;
   /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
@@ -42,20 +42,22 @@ export interface AdmissionRequest<C extends Capability> {
   dryRun?: boolean;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
-  /** Input guardrails: the request's text parts (masking writes back into the upstream body). */
-  guard?: { stream: boolean; texts: () => GuardTexts };
+  /** Input guardrails: the request's text parts; a mask gives a masked copy of the body, which later stages get. */
+  guard?: { stream: boolean; texts: (body: B) => GuardTexts<B> };
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
-  promptTexts?: () => string[];
+  promptTexts?: (body: B) => string[];
   /**
    * Completes the request from stored state (the earlier turns of `previous_response_id`), right
-   * after rate limits: the context pre-check, the guardrails and the hold then see all of it.
+   * after rate limits, as a new body: the context pre-check, the guardrails and the hold then see all of it.
    */
-  prepare?: () => Promise<void>;
+  prepare?: (body: B) => Promise<B>;
   /** A check that needs the network (media URLs): after rate limits, before credit is held. */
   verify?: () => Promise<void>;
 }
 
-export interface Admission<C extends Capability> {
+export interface Admission<C extends Capability, B> {
+  /** The request as the attempts send it: completed by `prepare`, masked by the input guardrails (a new value when either changed it). */
+  body: B;
   model: Model;
   /** The deployments to try, in order (never empty). */
   planned: Planned<C>[];
@@ -89,11 +91,10 @@ const NOTHING_HELD: Reservation = { leaseId: "", amount: 0, settle: () => undefi
  * (503), credits and budget (402). Nothing here does I/O except the guardrail webhook, the media
  * checks and a credit-lease extension when the replica's local lease cannot cover the request.
  */
-export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Response, req: AdmissionRequest<C>): Promise<Admission<C>> {
-  const l = locals(res);
-  const key = l.key!;
+export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: Authenticated, parsed: B, req: AdmissionRequest<C, B>): Promise<Admission<C, B>> {
+  const { key } = l;
   l.model = req.modelId;
-  const model = stage(res, "resolve_model", () => {
+  const model = stage(l, "resolve_model", () => {
     const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
     if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
       const field = req.outputParam ?? "max_tokens";
@@ -101,40 +102,41 @@ export async function admit<C extends Capability>(ctx: DataPlaneContext, res: Re
     }
     return m;
   });
-  const planned = stage(res, "plan", () => plan(ctx, model, req.capability));
-  stage(res, "rate_limit", () => applyRateLimit(ctx, res));
-  if (req.prepare) await stage(res, "prepare", req.prepare);
+  const planned = stage(l, "plan", () => plan(ctx, model, req.capability));
+  stage(l, "rate_limit", () => applyRateLimit(ctx, l));
+  const { prepare, promptTexts, guard } = req;
+  let body = prepare ? await stage(l, "prepare", () => prepare(parsed)) : parsed;
   const { contextChecker } = ctx;
-  if (contextChecker && req.promptTexts) {
-    const texts = req.promptTexts;
-    stage(res, "context_check", () => contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", texts(), req.requestedOutput));
+  if (contextChecker && promptTexts) {
+    stage(l, "context_check", () => contextChecker.check(model, model.deployments[0]?.upstream_model ?? "", promptTexts(body), req.requestedOutput));
   }
-  if (req.guard) {
-    refuseStreamIfNeeded(ctx, res, req.route, req.guard.stream);
-    const pending = runStage(ctx, res, req.route, "input", req.guard.texts);
-    if (pending) await pending;
+  if (guard) {
+    refuseStreamIfNeeded(ctx, l, req.route, guard.stream);
+    const ran = runStage(ctx, l, req.route, "input", () => guard.texts(body));
+    const masked = ran instanceof Promise ? await ran : ran;
+    if (masked) body = masked;
   }
-  if (req.verify) await stage(res, "verify", req.verify);
-  if (req.free) return { model, planned, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
+  if (req.verify) await stage(l, "verify", req.verify);
+  if (req.free) return { body, model, planned, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
-  const bound = boundOf(req, model, l.guardrails?.grownBytes);
+  const bound = boundOf(req, model, body, l.guardrails.grownBytes);
   const maxCost = bound.total;
   if (req.dryRun) {
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
     const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
     held.settle(0);
-    return { model, planned, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
+    return { body, model, planned, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
   }
-  const hold = stage(res, "credits.hold", () =>
+  const hold = stage(l, "credits.hold", () =>
     req.dedicatedHold
       ? ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
       : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)),
   );
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
-  return { model, planned, reservation, bound };
+  return { body, model, planned, reservation, bound };
 }
 
 /** The most a request can cost (minor credit units) and its parts: the prompt and output token bounds, or a unit price, and per-use tools. */
@@ -159,18 +161,18 @@ const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
  * The request's bound, taken after the input guardrails: what their masks added to the prompt
  * counts too (a token per byte, within the context window).
  */
-function boundOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, grownBytes = 0): Bound {
+function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, body: B, grownBytes = 0): Bound {
   const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
   if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
-  const asked = req.promptTokensBound(model) + grownBytes;
+  const asked = req.promptTokensBound(model, body) + grownBytes;
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
-  const audio = req.audio?.();
-  const images = req.imageTokens?.(model) ?? 0;
+  const audio = req.audio?.(body);
+  const images = req.imageTokens?.(model, body) ?? 0;
   return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}), ...(images > 0 ? { images } : {}) };
 }
 
-function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {
+function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {
   const lines: Estimate["lines"] = [];
   const { perUse, total } = bound;
   if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: total - perUse, per: "request", cost_minor: total - perUse });
@@ -193,9 +195,8 @@ function estimateOf<C extends Capability>(req: AdmissionRequest<C>, model: Model
 }
 
 /** The key's rate limits: 429 when over; the state is kept for the x-ratelimit-* headers. */
-export function applyRateLimit(ctx: DataPlaneContext, res: Response): void {
-  const l = locals(res);
-  const key = l.key!;
+export function applyRateLimit(ctx: DataPlaneContext, l: Authenticated): void {
+  const { key } = l;
   const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
   if (limits) l.rateLimit = limits;
 }

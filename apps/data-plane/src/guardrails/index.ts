@@ -1,9 +1,8 @@
-import type { Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import { compileRules, headerValue, mergeOutcomes, type CompiledGuardrails, type GuardrailRule, type RuleOutcome, type StageResult, type TextSegment } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { locals, type GuardState } from "../http/request-context.js";
+import type { RequestContext } from "../http/request-context.js";
 import { stage as traced } from "../http/tracing.js";
 
 export const GUARDRAILS_HEADER = "x-gateway-guardrails";
@@ -38,104 +37,133 @@ export function guardrailsFor(key: KeyContext): CompiledGuardrails | undefined {
   return g.rules;
 }
 
-/** A request's text parts with a way to write masked text back into the body sent upstream. */
-export interface GuardTexts {
+/**
+ * A request's or answer's text parts, and how to build a copy of it with some of them replaced
+ * (masked): the value read is never changed, later stages get the copy.
+ */
+export interface GuardTexts<T> {
   segments: TextSegment[];
-  /** Writes segment i's (masked) text back. */
-  write(i: number, text: string): void;
+  /** A copy of the value with each segment that changed since it was read replaced; the value itself when none did. */
+  rebuild(): T;
 }
 
-/** Collects text segments; `add` remembers how to write each one back. */
-export class TextCollector implements GuardTexts {
+type Path = ReadonlyArray<string | number>;
+
+/** Collects the string leaves of a value by their paths; `rebuild` copies only the containers on the paths of changed ones. */
+export class TextCollector<T> implements GuardTexts<T> {
   readonly segments: TextSegment[] = [];
-  private readonly writers: Array<(t: string) => void> = [];
-  add(text: unknown, write: (t: string) => void): void {
+  private readonly read: string[] = [];
+  private readonly paths: Path[] = [];
+  constructor(private readonly root: T) {}
+  add(text: unknown, ...path: Path): void {
     if (typeof text !== "string" || text.length === 0) return;
     this.segments.push({ text });
-    this.writers.push(write);
+    this.read.push(text);
+    this.paths.push(path);
   }
-  write(i: number, text: string): void {
-    this.writers[i]!(text);
+  rebuild(): T {
+    let out: unknown = this.root;
+    const fresh = new Set<unknown>();
+    const set = (node: unknown, path: Path, at: number, value: string): unknown => {
+      if (at === path.length) return value;
+      const copy = (fresh.has(node) ? node : Array.isArray(node) ? node.slice() : { ...(node as object) }) as Record<string | number, unknown>;
+      fresh.add(copy);
+      copy[path[at]!] = set(copy[path[at]!], path, at + 1, value);
+      return copy;
+    };
+    for (let i = 0; i < this.segments.length; i++) {
+      const text = this.segments[i]!.text;
+      if (text !== this.read[i]) out = set(out, this.paths[i]!, 0, text);
+    }
+    return out as T;
   }
-}
-
-/** The request's guardrail outcomes so far, kept with the rest of its state (http/request-context.ts). */
-function state(res: Response): GuardState {
-  const l = locals(res);
-  return (l.guardrails ??= {});
+  /** The same texts, rebuilt into something else (the route's request around the body they were read from). */
+  map<U>(f: (rebuilt: T) => U): GuardTexts<U> {
+    return { segments: this.segments, rebuild: () => f(this.rebuild()) };
+  }
 }
 
 /** Outcomes so far, one per rule (input and output merged), for the usage record; [] without rules. */
-export function guardrailOutcomes(res: Response): RuleOutcome[] {
-  const s = locals(res).guardrails;
-  if (!s?.input && !s?.output) return [];
+export function guardrailOutcomes(rq: RequestContext): RuleOutcome[] {
+  const s = rq.guardrails;
+  if (!s.input && !s.output) return [];
   return s.input ? mergeOutcomes(s.input, s.output) : s.output!;
 }
 
-function publishHeader(res: Response): void {
-  if (!res.headersSent) res.setHeader(GUARDRAILS_HEADER, headerValue(guardrailOutcomes(res)));
+/**
+ * The x-gateway-guardrails value (http/headers.ts writes it): the outcomes so far; when no rule ran
+ * yet (an earlier 4xx of a model route), every rule of the organization `skipped`. Undefined for an
+ * organization without rules.
+ */
+export function guardrailsHeader(rq: RequestContext, unchecked: boolean): string | undefined {
+  const s = rq.guardrails;
+  if (s.input || s.output) return headerValue(guardrailOutcomes(rq));
+  if (!unchecked || !rq.key) return undefined;
+  try {
+    const g = guardrailsFor(rq.key);
+    return g?.rules.map((r) => `${r.plugin}:skipped`).join(",");
+  } catch {
+    // rules that cannot compile: the error at hand is the answer
+    return undefined;
+  }
 }
 
 function count(ctx: DataPlaneContext, outcomes: RuleOutcome[]): void {
   for (const o of outcomes) if (o.outcome !== "skipped") ctx.metrics.guardrailOutcomes.inc({ plugin: o.plugin, outcome: o.outcome });
 }
 
-function finish(ctx: DataPlaneContext, res: Response, stage: "input" | "output", texts: GuardTexts, before: string[], r: StageResult): void {
-  const s = state(res);
+/** Records a stage's outcomes, throws on a denial, and answers the masked copy when a mask changed a text (undefined when none did). */
+function finish<T>(ctx: DataPlaneContext, rq: RequestContext, stage: "input" | "output", texts: GuardTexts<T>, before: string[], r: StageResult): T | undefined {
+  const s = rq.guardrails;
   s[stage] = r.outcomes;
   count(ctx, r.outcomes);
-  publishHeader(res);
   if (r.denied) throw new GatewayError("guardrail_denied", r.denied.message);
+  let grown = 0;
+  let changed = false;
   for (let i = 0; i < texts.segments.length; i++) {
     const after = texts.segments[i]!.text;
     if (after === before[i]) continue;
-    texts.write(i, after);
+    changed = true;
     // A mask longer than what it hides grows the prompt after the body was measured: the hold adds it.
-    if (stage === "input") s.grownBytes = (s.grownBytes ?? 0) + Math.max(0, Buffer.byteLength(after) - Buffer.byteLength(before[i]!));
+    grown += Math.max(0, Buffer.byteLength(after) - Buffer.byteLength(before[i]!));
   }
+  if (!changed) return undefined;
+  if (stage === "input") s.grownBytes = (s.grownBytes ?? 0) + grown;
+  return texts.rebuild();
 }
 
 /**
- * Runs a stage's rules over the texts: sets x-gateway-guardrails, counts outcomes, throws 400
- * guardrail_denied on a denial, writes masked text back. Synchronous (no await) unless a webhook
- * rule applies; does nothing for organizations without rules.
+ * Runs a stage's rules over the texts: records and counts outcomes, throws 400
+ * guardrail_denied on a denial, and answers a masked copy of what the texts were read from when a
+ * mask changed one (undefined otherwise: use the value as it is). Synchronous (no await) unless a
+ * webhook rule applies; does nothing for organizations without rules.
  */
-export function runStage(ctx: DataPlaneContext, res: Response, route: string, stage: "input" | "output", texts: () => GuardTexts): void | Promise<void> {
-  const g = guardrailsFor(locals(res).key!);
-  if (!g) return;
+export function runStage<T>(ctx: DataPlaneContext, rq: RequestContext, route: string, stage: "input" | "output", texts: () => GuardTexts<T>): T | undefined | Promise<T | undefined> {
+  const g = guardrailsFor(rq.key!);
+  if (!g) return undefined;
   if (!g.appliesTo(route, stage)) {
-    const s = state(res);
+    const s = rq.guardrails;
     if (!s[stage]) s[stage] = g.rules.map((r) => (r.name ? { plugin: r.plugin, name: r.name, outcome: "skipped" as const } : { plugin: r.plugin, outcome: "skipped" as const }));
-    publishHeader(res);
-    return;
+    return undefined;
   }
-  return traced(res, `guardrails.${stage}`, () => {
+  return traced(rq, `guardrails.${stage}`, () => {
     const t = texts();
     const before = t.segments.map((s) => s.text);
     const r = g.run(t.segments, { route, stage });
-    if (r instanceof Promise) return r.then((done) => finish(ctx, res, stage, t, before, done));
-    finish(ctx, res, stage, t, before, r);
+    if (r instanceof Promise) return r.then((done) => finish(ctx, rq, stage, t, before, done));
+    return finish(ctx, rq, stage, t, before, r);
   });
 }
 
-/** Before any rule ran (an earlier 4xx): every rule `skipped`, so the header is still present. */
-export function markUnchecked(res: Response): void {
-  if (res.headersSent || res.getHeader(GUARDRAILS_HEADER) !== undefined) return;
-  const g = guardrailsFor(locals(res).key!);
-  if (!g) return;
-  res.setHeader(GUARDRAILS_HEADER, g.rules.map((r) => `${r.plugin}:skipped`).join(","));
-}
-
 /** The spec's streaming rule: refuse a stream when an output rule needs the whole answer. */
-export function refuseStreamIfNeeded(ctx: DataPlaneContext, res: Response, route: string, stream: boolean): void {
+export function refuseStreamIfNeeded(ctx: DataPlaneContext, rq: RequestContext, route: string, stream: boolean): void {
   if (!stream) return;
-  const g = guardrailsFor(locals(res).key!);
+  const g = guardrailsFor(rq.key!);
   if (!g || !g.blocksStreaming(route)) return;
   const blocking = (r: GuardrailRule) => (r.stage === "output" || r.stage === "both") && (r.routes.length === 0 || r.routes.includes(route)) && r.streaming === "refuse" && r.action !== "log";
   const outcomes: RuleOutcome[] = g.rules.map((r) => ({ plugin: r.plugin, ...(r.name ? { name: r.name } : {}), outcome: blocking(r) ? "denied" : "skipped" }));
-  state(res).input = outcomes;
+  rq.guardrails.input = outcomes;
   count(ctx, outcomes);
-  publishHeader(res);
   const names = g.rules.filter(blocking).map((r) => (r.name ? `'${r.name}' (${r.plugin})` : `'${r.plugin}'`));
   throw new GatewayError(
     "guardrail_requires_non_streaming",
@@ -145,11 +173,11 @@ export function refuseStreamIfNeeded(ctx: DataPlaneContext, res: Response, route
 }
 
 /** The window-mode checker for a stream's output, recording its outcomes for the usage record. */
-export function streamOutputChecker(res: Response, route: string): ((delta: string) => string | undefined) | undefined {
-  const g = guardrailsFor(locals(res).key!);
+export function streamOutputChecker(rq: RequestContext, route: string): ((delta: string) => string | undefined) | undefined {
+  const g = guardrailsFor(rq.key!);
   const c = g?.streamChecker(route);
   if (!c) return undefined;
-  const s = state(res);
+  const s = rq.guardrails;
   return (delta: string) => {
     const r = c.feed(delta);
     s.output = c.outcomes();

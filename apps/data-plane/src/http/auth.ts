@@ -4,7 +4,7 @@ import { GatewayError } from "@gateway/errors";
 import type { KeyContext } from "@gateway/proto";
 import type { KeyCache } from "../auth/key-cache.js";
 import { endWithError } from "@gateway/observability";
-import { locals } from "./request-context.js";
+import { requestOf } from "./request-context.js";
 import { startSpan, withSpan } from "./tracing.js";
 
 export const KEY_PREFIX = "sk-gateway-";
@@ -38,13 +38,13 @@ export function authenticate(keys: KeyCache) {
     const admit = (key: KeyContext | undefined): void => {
       if (!key) return next(new GatewayError("invalid_api_key", "The API key is not valid."));
       if (key.revoked) return next(new GatewayError("revoked_api_key", "The API key has been revoked."));
-      const l = locals(res);
+      const l = requestOf(res);
       l.key = key;
       l.keyHash = keyHash;
       next();
     };
     // A fresh cached answer (the usual case) continues in this turn; otherwise after the lookup.
-    const span = startSpan(res, "gateway.authenticate");
+    const span = startSpan(requestOf(res), "gateway.authenticate");
     const cached = keys.fresh(keyHash);
     if (cached) {
       span?.setAttribute("gateway.key_cache", "hit");

@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { GatewayError, toErrorBody } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
-import { locals } from "./request-context.js";
+import { requestOf } from "./request-context.js";
 import { writeGatewayHeaders } from "./headers.js";
-import { markUnchecked } from "../guardrails/index.js";
 
 interface HttpParserError {
   type?: string;
@@ -42,7 +41,8 @@ function fromParser(err: HttpParserError): GatewayError | undefined {
 /** The one place errors become HTTP: the spec's error object, always with the request id. */
 export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const requestId = locals(res).requestId;
+    const rq = requestOf(res);
+    const { requestId } = rq;
     let gErr: GatewayError;
     if (err instanceof GatewayError) gErr = err;
     else {
@@ -57,18 +57,11 @@ export function errorHandler(log: Logger) {
       res.destroy();
       return;
     }
-    writeGatewayHeaders(res);
+    // An organization with rules sees the guardrails header on every model-route error, even before they ran.
+    writeGatewayHeaders(res, rq, req.method === "POST");
     if (gErr.context.retry_after_s !== undefined) res.setHeader("retry-after", String(gErr.context.retry_after_s));
-    // An organization with rules sees the header on every model-route error, even before they ran.
-    if (req.method === "POST" && locals(res).key) {
-      try {
-        markUnchecked(res);
-      } catch {
-        // rules that cannot compile: the error at hand is the answer
-      }
-    }
     const body = toErrorBody(gErr, requestId);
-    res.status(gErr.httpStatus).json(locals(res).errorShape === "anthropic" ? { type: "error", ...body } : body);
+    res.status(gErr.httpStatus).json(rq.errorShape === "anthropic" ? { type: "error", ...body } : body);
   };
 }
 
@@ -77,7 +70,7 @@ export function errorHandler(log: Logger) {
  * "error": {...}}` (the extra top-level field is allowed by the spec): set before anything can fail.
  */
 export function anthropicErrors(_req: Request, res: Response, next: NextFunction): void {
-  locals(res).errorShape = "anthropic";
+  requestOf(res).errorShape = "anthropic";
   next();
 }
 

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { MessagesHeaders } from "../providers/types.js";
-import { locals } from "./request-context.js";
+import { GUARDRAILS_HEADER, guardrailsHeader } from "../guardrails/index.js";
+import type { RequestContext } from "./request-context.js";
 
 const ms = (v: number) => Math.round(v * 100) / 100;
 
@@ -18,12 +19,15 @@ function serverTiming(upstreamMs: number, usageMs: number | undefined, totalMs: 
  * The one place the gateway's per-request response headers are written, from what the stages
  * recorded: which deployment served (or failed last), retries and fallbacks (spec: x-gateway-*),
  * and OpenAI's x-ratelimit-* for keys with limits. Called right before a response starts, success
- * or error. (x-request-id and x-gateway-trace-id go out first, on every response; guardrail
- * outcomes are written by the guardrail stage itself.)
+ * or error, and the guardrail outcomes of an organization with rules (on an error before they ran,
+ * `unchecked`: every rule skipped). x-request-id and x-gateway-trace-id go out first, on every
+ * response.
  */
-export function writeGatewayHeaders(res: Response): void {
+export function writeGatewayHeaders(res: Response, rq: RequestContext, unchecked = false): void {
   if (res.headersSent) return;
-  const { served, rateLimit, upstreamMs, usageMs, startedHr, dropped } = locals(res);
+  const { served, rateLimit, upstreamMs, usageMs, startedHr, dropped } = rq;
+  const guardrails = guardrailsHeader(rq, unchecked);
+  if (guardrails !== undefined) res.setHeader(GUARDRAILS_HEADER, guardrails);
   if (dropped?.length) res.setHeader("x-gateway-dropped-params", dropped.join(","));
   if (upstreamMs !== undefined) res.setHeader("server-timing", serverTiming(upstreamMs, usageMs, Number(process.hrtime.bigint() - startedHr) / 1e6));
   if (served?.provider) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import type { Logger } from "@gateway/observability";
 import { errorHandler } from "./errors.js";
 import { charsetOf, JsonBodyError, jsonBody } from "./json-body.js";
-import { locals } from "./request-context.js";
+import { requestOf, startRequest } from "./request-context.js";
 
 /** Every gunzip stream the reader creates, with what it produced: the bomb test watches them. */
 const inflaters = vi.hoisted(() => [] as { stream: Transform; produced: number }[]);
@@ -45,6 +45,7 @@ beforeAll(async () => {
   app.post(
     "/",
     (req: Request, res: Response, next: NextFunction) => {
+      startRequest(res);
       lastReq = req;
       listenersBefore = listenerCounts(req);
       read(req, res, (err?: unknown) => {
@@ -52,7 +53,7 @@ beforeAll(async () => {
         next(err);
       });
     },
-    (req, res) => void res.json({ body: req.body === undefined ? "absent" : req.body, bodyBytes: locals(res).bodyBytes ?? null }),
+    (req, res) => void res.json({ body: req.body === undefined ? "absent" : req.body, bodyBytes: requestOf(res).bodyBytes ?? null }),
   );
   app.use(errorHandler({ error: (o: unknown) => logged.push(o) } as unknown as Logger));
   server = await new Promise<Server>((r) => {

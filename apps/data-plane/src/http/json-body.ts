@@ -1,7 +1,7 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from "node:zlib";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { locals } from "./request-context.js";
+import { requestOf } from "./request-context.js";
 
 /**
  * The body-parser error types this reader produces; a decoding failure (a body that does not match
@@ -33,7 +33,7 @@ export class JsonBodyError extends Error {
  * `express.json({ limit, type: () => true })` did (body-parser 2: strict, `{}` for an empty body, a
  * UTF-8 byte order mark dropped; gzip, deflate, br and zstd inflated; charsets other than UTF-8
  * refused unless they are another UTF), without its per-request cost. Records the decoded size in
- * `locals(res).bodyBytes`.
+ * `requestOf(res).bodyBytes`.
  *
  * The usual request (identity, one chunk) is read without copying: the chunk is decoded once and
  * parsed once. A compressed body is measured as it inflates: the inflater is destroyed as soon as
@@ -53,11 +53,11 @@ export function jsonBody(limit: number): (req: Request, res: Response, next: Nex
     const charset = charsetOf(req.headers["content-type"]);
     if (charset && charset !== "utf-8") {
       if (charset.startsWith("utf-")) {
-        otherUnicode ??= express.json({ limit, type: () => true, verify: (_req, res, buf) => void (locals(res as Response).bodyBytes = buf.length) });
+        otherUnicode ??= express.json({ limit, type: () => true, verify: (_req, res, buf) => void (requestOf(res as Response).bodyBytes = buf.length) });
         return otherUnicode(req, res, (err?: unknown) => {
           // The prompt bound is a token per byte of UTF-8, what tokenizers read: a UTF-16 body's bytes
           // would undercount CJK text by a third (3 UTF-8 bytes a character, 2 UTF-16 bytes).
-          const l = locals(res);
+          const l = requestOf(res);
           if (!err && l.bodyBytes !== undefined) l.bodyBytes = Math.max(l.bodyBytes, Buffer.byteLength(JSON.stringify(req.body) ?? ""));
           next(err);
         });
@@ -256,7 +256,7 @@ class BodyRead {
     // The rest of the request (after the end of a compressed stream) is read off unused.
     if (this.inflater) this.req.resume();
     this.req[READ] = undefined;
-    locals(this.res).bodyBytes = body.length;
+    requestOf(this.res).bodyBytes = body.length;
     let parsed: unknown;
     try {
       parsed = parseJson(body);

@@ -1,5 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import type { Response } from "express";
+import { GatewayError } from "@gateway/errors";
 import type { AttemptV1 } from "@gateway/events";
 import type { RuleOutcome } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
@@ -14,42 +15,75 @@ export interface GuardState {
   grownBytes?: number;
 }
 
-/** Per-request state kept on res.locals. */
-export interface RequestLocals {
-  requestId: string;
+/**
+ * One request's state. Made when the request arrives (its id and clock), filled in by the stages
+ * that learn something (authentication: the key; admission: the model, rate-limit state and
+ * guardrail outcomes; the attempts: who served), read by those that report it (the headers, the
+ * usage record, the access log, the trace). Handlers and the pipeline get it as an argument; only
+ * the HTTP edge — middleware and the error handler — finds it from the response (`requestOf`).
+ */
+export class RequestContext {
   /** Unix ms when the request arrived. */
-  startedAt: number;
+  readonly startedAt: number;
   /** process.hrtime.bigint() at arrival, for durations. */
-  startedHr: bigint;
-  key?: KeyContext;
-  keyHash?: string;
+  readonly startedHr: bigint;
+  readonly requestId: string;
+  key: KeyContext | undefined = undefined;
+  keyHash: string | undefined = undefined;
   /** Model and route, for the access log. */
-  model?: string;
+  model: string | undefined = undefined;
   /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */
-  bodyBytes?: number;
+  bodyBytes: number | undefined = undefined;
   /** The deployment that served (or last failed), its retries and the providers fallen back from. */
-  served?: { provider: string; upstreamModel: string; retries: number; fallbacks: string[]; attempts: AttemptV1[] };
+  served: { provider: string; upstreamModel: string; retries: number; fallbacks: string[]; attempts: AttemptV1[] } | undefined = undefined;
   /** Request features the serving provider could not take, left out (x-gateway-dropped-params). */
-  dropped?: readonly string[];
+  dropped: readonly string[] | undefined = undefined;
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
-  rateLimit?: RateLimitState;
+  rateLimit: RateLimitState | undefined = undefined;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */
-  trace?: RequestTrace;
+  trace: RequestTrace | undefined = undefined;
   /**
    * Where the time went, for the Server-Timing header (ms): the serving attempt at the provider
    * (the whole answer, or until a stream's first frame), and the wait for the usage event to be
    * durable (JetStream's acknowledgement or the spool's fdatasync) before the answer was released.
    */
-  upstreamMs?: number;
-  usageMs?: number;
+  upstreamMs: number | undefined = undefined;
+  usageMs: number | undefined = undefined;
   /** The error body's shape: the Messages API's routes answer in Anthropic's (http/errors.ts). */
-  errorShape?: "anthropic";
+  errorShape: "anthropic" | undefined = undefined;
   /** Guardrail outcomes, for the x-gateway-guardrails header and the usage record (guardrails/index.ts). */
-  guardrails?: GuardState;
+  readonly guardrails: GuardState = {};
+
+  constructor(now = Date.now(), requestId = newRequestId(now)) {
+    this.startedAt = now;
+    this.startedHr = process.hrtime.bigint();
+    this.requestId = requestId;
+  }
 }
 
-export function locals(res: Response): RequestLocals {
-  return res.locals as RequestLocals;
+/** A request past authentication: its key is known. */
+export type Authenticated = RequestContext & { readonly key: KeyContext };
+
+/** The request past authentication; a handler mounted without it (a wiring mistake) fails closed. */
+export function authenticated(rq: RequestContext): Authenticated {
+  if (!isAuthenticated(rq)) throw new GatewayError("missing_api_key", "No API key provided. Send 'Authorization: Bearer sk-gateway-…'.");
+  return rq;
+}
+
+function isAuthenticated(rq: RequestContext): rq is Authenticated {
+  return rq.key !== undefined;
+}
+
+/** The first middleware's: the request's context, kept with the response for the rest of the edge. */
+export function startRequest(res: Response): RequestContext {
+  const rq = new RequestContext();
+  res.locals.request = rq;
+  return rq;
+}
+
+/** The request's context, for the HTTP edge (middleware, the error handler, the handler wrapper). */
+export function requestOf(res: Response): RequestContext {
+  return res.locals.request as RequestContext;
 }
 
 /** Random bytes drawn from the CSPRNG 4 KiB at a time: one system call per 512 ids, not per id. */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, endWithError, httpHeaderGetter, trace, type Context, type Span, type Tracer, type Tracing } from "@gateway/observability";
-import { locals } from "./request-context.js";
+import { requestOf, type RequestContext } from "./request-context.js";
 
 /** A traced request: its SERVER span and the context its stages' spans are children of. */
 export interface RequestTrace {
@@ -23,7 +23,7 @@ export interface RequestTrace {
 export function traceRequests(tracing: Tracing) {
   const { tracer, propagator } = tracing;
   return (req: Request, res: Response, next: NextFunction): void => {
-    const l = locals(res);
+    const l = requestOf(res);
     const parent = propagator.extract(ROOT_CONTEXT, req.headers, httpHeaderGetter);
     const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) {
@@ -75,20 +75,20 @@ function parentOf(t: RequestTrace): Context {
 }
 
 /** Runs `fn` in the request's context (a handler after the body parser, whose callbacks lost it). */
-export function inRequestContext<T>(res: Response, fn: () => T): T {
-  const t = locals(res).trace;
+export function inRequestContext<T>(rq: RequestContext, fn: () => T): T {
+  const t = rq.trace;
   return t ? context.with(parentOf(t), fn) : fn();
 }
 
 /** A child span of the request's current stage, or undefined when the request is not traced or not sampled. */
-export function startSpan(res: Response, name: string, kind: SpanKind = SpanKind.INTERNAL): Span | undefined {
-  const t = locals(res).trace;
+export function startSpan(rq: RequestContext, name: string, kind: SpanKind = SpanKind.INTERNAL): Span | undefined {
+  const t = rq.trace;
   return t?.recording ? t.tracer.startSpan(name, { kind }, parentOf(t)) : undefined;
 }
 
 /** True when the request is sampled: its stages and attempts get spans. */
-export function recording(res: Response): boolean {
-  return locals(res).trace?.recording === true;
+export function recording(rq: RequestContext): boolean {
+  return rq.trace?.recording === true;
 }
 
 /** Runs `fn` with `span` active (its children and outgoing calls hang from it). */
@@ -100,8 +100,8 @@ export function withSpan<T>(span: Span, fn: () => T): T {
  * One pipeline stage in a span `gateway.<name>` (ended when `fn` returns or its promise settles,
  * failed when it throws); just `fn()` when the request is not traced or not sampled.
  */
-export function stage<T>(res: Response, name: string, fn: () => T): T {
-  const t = locals(res).trace;
+export function stage<T>(rq: RequestContext, name: string, fn: () => T): T {
+  const t = rq.trace;
   if (!t?.recording) return fn();
   const parent = parentOf(t);
   const span = t.tracer.startSpan(`gateway.${name}`, undefined, parent);

@@ -4,7 +4,8 @@ import { GatewayError } from "@gateway/errors";
 import type { UsageEventV1 } from "@gateway/events";
 import type { KeyContext, McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { locals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
+import { writeGatewayHeaders } from "../http/headers.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import { headerValue } from "@gateway/guardrails";
 import { openSession, signSession } from "./session.js";
@@ -125,47 +126,41 @@ function resolveTool(key: KeyContext, servers: McpServer[], name: string, federa
 }
 
 /**
- * The string leaves of a JSON value (tool arguments, a structured result) as guardrail texts, on a
- * copy the masks are written into: the caller's value is never changed. Bounded: 1,000 strings,
- * 32 levels.
+ * The string leaves of a JSON value (tool arguments, a structured result) as guardrail texts; a
+ * mask gives a copy, the caller's value is never changed. Bounded: 1,000 strings, 32 levels.
  */
-function jsonTexts(value: unknown): { texts: TextCollector; copy: () => unknown } {
-  const copy = structuredClone(value);
-  const texts = new TextCollector();
+function jsonTexts(value: unknown): TextCollector<unknown> {
+  const texts = new TextCollector(value);
   let seen = 0;
-  const walk = (node: unknown, depth: number) => {
-    if (depth > 32 || seen >= 1_000 || typeof node !== "object" || node === null) return;
+  const walk = (node: unknown, path: Array<string | number>) => {
+    if (path.length > 32 || seen >= 1_000 || typeof node !== "object" || node === null) return;
     const entries: Array<[string | number, unknown]> = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
     for (const [k, v] of entries) {
       if (typeof v === "string") {
         seen++;
-        texts.add(v, (t) => {
-          (node as Record<string | number, unknown>)[k] = t;
-        });
-      } else walk(v, depth + 1);
+        texts.add(v, ...path, k);
+      } else walk(v, [...path, k]);
     }
   };
-  walk(copy, 0);
-  return { texts, copy: () => copy };
+  walk(value, []);
+  return texts;
 }
 
-/** Runs a guardrail stage on a JSON value; the (masked) copy, or a JSON-RPC error naming the denial. */
-async function guarded(ctx: DataPlaneContext, res: Response, stage: "input" | "output", value: unknown): Promise<unknown> {
-  const { texts, copy } = jsonTexts(value);
+/** Runs a guardrail stage on a JSON value; the (masked copy of the) value, or a JSON-RPC error naming the denial. */
+async function guarded(ctx: DataPlaneContext, rq: Authenticated, stage: "input" | "output", value: unknown): Promise<unknown> {
   try {
-    await runStage(ctx, res, "mcp", stage, () => texts);
+    return (await runStage(ctx, rq, "mcp", stage, () => jsonTexts(value))) ?? value;
   } catch (err) {
     if (err instanceof GatewayError && err.code === "guardrail_denied") throw new RpcError(RPC.gateway, err.message, { code: "guardrail_denied", stage });
     throw err;
   }
-  return copy();
 }
 
 /** Who is calling, for billing and the record of each tool call. */
 interface CallerOf {
   key: KeyContext;
-  /** The HTTP response: the request's guardrail outcomes live with it (guardrails/index.ts). */
-  res: Response;
+  /** The HTTP request's context: its guardrail outcomes are recorded there (guardrails/index.ts). */
+  rq: Authenticated;
   /** The record's id: the HTTP request's, suffixed for the second and later calls of a batch. */
   requestId: string;
   startedAt: number;
@@ -191,7 +186,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   }
   ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
   // Input rules on the arguments (a denial holds and sends nothing), before the price is held.
-  const sent = (await guarded(ctx, caller.res, "input", args)) as Record<string, unknown>;
+  const sent = (await guarded(ctx, caller.rq, "input", args)) as Record<string, unknown>;
   const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
   const started = performance.now();
@@ -205,7 +200,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
       throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
     }
     // Output rules on the result's text and structured content (a denial is still billed: the tool did the work).
-    result = (await guarded(ctx, caller.res, "output", result)) as Record<string, unknown>;
+    result = (await guarded(ctx, caller.rq, "output", result)) as Record<string, unknown>;
   } catch (err) {
     failure = err;
   }
@@ -239,7 +234,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
       },
     ],
     attempts: [],
-    guardrails: guardrailOutcomes(caller.res),
+    guardrails: guardrailOutcomes(caller.rq),
     stream: false,
     status,
     created_at_ms: caller.startedAt,
@@ -256,7 +251,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   reservation?.settle(costMinor);
   if (failure) throw failure;
   // Where the caller reads what this call cost (GET /v1/usage/{id}).
-  const outcomes = guardrailOutcomes(caller.res);
+  const outcomes = guardrailOutcomes(caller.rq);
   return {
     ...result,
     _meta: {
@@ -305,11 +300,12 @@ function rpcError(id: unknown, err: unknown): RpcAnswer {
 }
 
 export function mcpPost(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const key = locals(res).key!;
+  return async (req: Request, res: Response, l: Authenticated): Promise<void> => {
+    const { key } = l;
     const only = typeof req.params.server === "string" ? req.params.server : undefined;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      writeGatewayHeaders(res, l);
       res.status(status).json(body);
     };
     if (key.routes.length > 0 && !key.routes.includes("mcp")) throw new GatewayError("route_not_allowed", "This key may not use the MCP gateway (its routes do not include 'mcp').");
@@ -339,7 +335,6 @@ export function mcpPost(ctx: DataPlaneContext) {
     res.on("close", () => abort.abort());
     const answers: RpcAnswer[] = [];
     let sessionId: string | undefined;
-    const l = locals(res);
     let calls = 0;
     for (const m of messages) {
       if (m.id === undefined || m.id === null) continue; // a notification or a response: nothing to answer
@@ -363,7 +358,7 @@ export function mcpPost(ctx: DataPlaneContext) {
         });
         continue;
       }
-      const caller: CallerOf = { key, res, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
+      const caller: CallerOf = { key, rq: l, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
       try {
         answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {

@@ -27,7 +27,7 @@ async function run(bed: Bed): Promise<GatewayError | undefined> {
     await end(bed.ctx, "chat", call, served);
     return undefined;
   } catch (err) {
-    await billFailure(bed.ctx, call.res, { model: call.model, route: "chat", reservation: call.reservation, worst: call.worst, err });
+    await billFailure(bed.ctx, call.state, { model: call.model, route: "chat", reservation: call.reservation, worst: call.worst, err });
     return err as GatewayError;
   }
 }

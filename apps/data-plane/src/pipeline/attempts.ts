@@ -9,7 +9,7 @@ import { maxTokenCostMinor, providerPrices } from "../credits/cost.js";
 import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify, withUpstreamStatus, type UpstreamResponse } from "../providers/upstream-client.js";
-import { locals } from "../http/request-context.js";
+import type { RequestContext } from "../http/request-context.js";
 import { startSpan, withSpan } from "../http/tracing.js";
 
 /** Aborts when the client goes away before the response finished. */
@@ -82,7 +82,8 @@ export function worstCaseOf(model: Model, bound: Bound): WorstCase {
 
 /** What the attempt loop needs of the request beside its deployments. */
 export interface AttemptCall {
-  res: Response;
+  /** The request: the loop records what served it (or failed last) there, for the headers and the bill. */
+  state: RequestContext;
   /** Aborts when the client goes away. */
   client: AbortSignal;
   /** The credit held for the request, minor units: the worst cases of all attempts must fit in it. */
@@ -107,7 +108,7 @@ function recordAttempt(attempts: AttemptRecords, a: Omit<AttemptV1, "attempt">):
  * nothing) retries the same deployment with exponential backoff and full jitter (Retry-After
  * honoured up to the cap), then falls back to the next; every outcome feeds the circuit breaker and
  * the attempts metric, and is recorded for the ledger (AttemptV1). What served the request (or
- * what failed) is recorded in the request's locals for the response headers.
+ * what failed) is recorded in the request's context for the response headers.
  *
  * The attempt policy (docs/billing.md, "Attempts and who pays"): an attempt that reached the
  * provider and timed out counts at its worst case (the request's bound: the provider may still be
@@ -122,8 +123,7 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
   planned: readonly P[],
   attempt: (p: P) => Promise<T>,
 ): Promise<{ planned: P; value: T }> {
-  const { res, client, holdMinor, worst } = call;
-  const l = locals(res);
+  const { state: l, client, holdMinor, worst } = call;
   const attempts: AttemptRecords = [];
   const served = { provider: "", upstreamModel: "", retries: 0, fallbacks: [] as string[], attempts };
   l.served = served;
@@ -138,7 +138,7 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
     const breakerKey = CircuitBreaker.key(provider.code, deployment.upstream_model);
     served.provider = provider.code;
     served.upstreamModel = deployment.upstream_model;
-    const span = l.trace?.recording ? attemptSpan(res, p, n, served.retries, i) : undefined;
+    const span = l.trace?.recording ? attemptSpan(l, p, n, served.retries, i) : undefined;
     const startedAt = performance.now();
     const unbilled = (outcome: AttemptV1["outcome"], status: number) =>
       recordAttempt(attempts, {
@@ -214,8 +214,8 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
  * status): which deployment, the attempt's number in the request, its retry number on that
  * deployment and its fallback position (0: the first deployment planned).
  */
-function attemptSpan(res: Response, p: { target: UpstreamTarget }, attempt: number, retry: number, fallback: number): Span | undefined {
-  const span = startSpan(res, "gateway.upstream_attempt", SpanKind.CLIENT);
+function attemptSpan(rq: RequestContext, p: { target: UpstreamTarget }, attempt: number, retry: number, fallback: number): Span | undefined {
+  const span = startSpan(rq, "gateway.upstream_attempt", SpanKind.CLIENT);
   if (span?.isRecording()) {
     span.setAttribute("gateway.provider", p.target.provider.code);
     span.setAttribute("gen_ai.provider.name", p.target.provider.kind);

@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { AttemptV1, LineItem, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
@@ -7,7 +6,7 @@ import type { DataPlaneContext } from "../context.js";
 import { lineItemsCostMinor, providerPrices, usageLineItems } from "../credits/cost.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
-import { locals, type RequestLocals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
 import { startSpan } from "../http/tracing.js";
 import type { NormalizedUsage, UpstreamTarget } from "../providers/index.js";
 import { ClientGoneError, type WorstCase } from "./attempts.js";
@@ -25,10 +24,9 @@ export type EndedEarly = "client_gone" | "cut";
 /** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
 export async function billUsage(
   ctx: DataPlaneContext,
-  res: Response,
+  l: Authenticated,
   o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; charge: Charge; stream: boolean; status: number; ended?: EndedEarly },
 ): Promise<void> {
-  const l = locals(res);
   const { usage, costMinor, lineItems } = o.charge;
   const attempts = l.served?.attempts ?? [];
   // The attempt that served (the last): what the provider did, billed to the caller.
@@ -57,13 +55,13 @@ export async function billUsage(
   event.cost_minor = costMinor;
   // Token items are the ones costMinor priced (every token once, at one price).
   event.line_items = lineItems ?? usageLineItems(usage, o.model);
-  event.guardrails = guardrailOutcomes(res);
+  event.guardrails = guardrailOutcomes(l);
   const publishedAt = performance.now();
-  if (l.trace?.recording) await publishTraced(ctx, res, event);
+  if (l.trace?.recording) await publishTraced(ctx, l, event);
   else await ctx.publisher.publish(event);
   l.usageMs = performance.now() - publishedAt;
   o.reservation.settle(costMinor);
-  if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key!.key_id, usage.input_tokens + usage.output_tokens);
+  if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key.key_id, usage.input_tokens + usage.output_tokens);
 }
 
 /** The provider's charge to the operator for the served attempt: at the deployment's cost prices, or the catalog's. */
@@ -78,8 +76,7 @@ function providerCost(usage: NormalizedUsage, costMinor: number, model: Model, t
  * after it (a video job that could not be stored) is the operator's, at its worst case. Nothing was
  * billed, so the error is answered whether or not the event could be recorded.
  */
-export async function billFailure(ctx: DataPlaneContext, res: Response, o: { model: Model; route: string; reservation: Reservation; worst: WorstCase; err: unknown }): Promise<void> {
-  const l = locals(res);
+export async function billFailure(ctx: DataPlaneContext, l: Authenticated, o: { model: Model; route: string; reservation: Reservation; worst: WorstCase; err: unknown }): Promise<void> {
   const served = l.served;
   if (!served?.attempts.length) return;
   const last = served.attempts[served.attempts.length - 1]!;
@@ -105,7 +102,7 @@ export async function billFailure(ctx: DataPlaneContext, res: Response, o: { mod
     status,
     attempts: served.attempts,
   });
-  event.guardrails = guardrailOutcomes(res);
+  event.guardrails = guardrailOutcomes(l);
   try {
     await ctx.publisher.publish(event);
   } catch (err) {
@@ -115,14 +112,14 @@ export async function billFailure(ctx: DataPlaneContext, res: Response, o: { mod
 
 /** A usage event with nothing billed yet: the request, the deployment, the attempts. */
 function usageEvent(
-  l: RequestLocals,
+  l: Authenticated,
   o: { model: Model; route: string; target?: UpstreamTarget; provider?: string; upstreamModel?: string; reservation: Reservation; stream: boolean; status: number; attempts: AttemptV1[] },
 ): UsageEventV1 {
   return {
     version: 1,
     request_id: l.requestId,
-    org_id: l.key!.org_id,
-    key_id: l.key!.key_id,
+    org_id: l.key.org_id,
+    key_id: l.key.key_id,
     model: o.model.id,
     route: o.route,
     provider: o.target?.provider.code ?? o.provider ?? "",
@@ -146,8 +143,8 @@ function usageEvent(
  * The usage publish in a PRODUCER span whose `traceparent` rides in the event (several events share
  * one message), so the ledger's apply links back to this request's trace.
  */
-async function publishTraced(ctx: DataPlaneContext, res: Response, event: UsageEventV1): Promise<void> {
-  const span = startSpan(res, "gateway.usage.publish", SpanKind.PRODUCER)!;
+async function publishTraced(ctx: DataPlaneContext, rq: Authenticated, event: UsageEventV1): Promise<void> {
+  const span = startSpan(rq, "gateway.usage.publish", SpanKind.PRODUCER)!;
   span.setAttribute("messaging.system", "nats");
   span.setAttribute("gateway.request_id", event.request_id);
   event.traceparent = traceparentOf(span);

@@ -42,7 +42,7 @@ describe("serveChat: a stream retried before its first byte", () => {
     const { call, served } = await openStream(bed);
 
     expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "alpha"]);
-    expect(bed.res.locals.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
+    expect(bed.state.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
     expect(bed.attempts.map((a) => a.outcome)).toEqual([first.kind === "refused" ? "connect" : "upstream_error", "ok"]);
     // Served once its first frame is ready, but nothing is written before the ending.
     expect(served.stream.pending).toContain('"role":"assistant"');
@@ -100,7 +100,7 @@ describe("serveChat: a stream retried before its first byte", () => {
     expect((err as GatewayError).code).toBe("upstream_error");
     expect((err as GatewayError).message).toContain("502");
     expect(bed.upstream.calls).toHaveLength(2);
-    expect(bed.res.locals.served).toMatchObject({ provider: "", fallbacks: ["alpha"] });
+    expect(bed.state.served).toMatchObject({ provider: "", fallbacks: ["alpha"] });
     expect(bed.res.frames).toEqual([]);
   });
 });
@@ -139,7 +139,7 @@ describe("serveChat: fallback with the hold-back (a stream is served only once i
     expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "beta"]);
     expect(bed.upstream.calls[0]!.body!.destroyed).toBe(destroyed);
     expect(served.target.provider.code).toBe("beta");
-    expect(bed.res.locals.served).toMatchObject({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
+    expect(bed.state.served).toMatchObject({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
     // The failure fed the breaker: alpha cools down (threshold 1), beta does not.
     expect(bed.ctx.breaker.isOpen(CircuitBreaker.key("alpha", "alpha-model"))).toBe(true);
     expect(bed.ctx.breaker.isOpen(CircuitBreaker.key("beta", "beta-model"))).toBe(false);

@@ -4,7 +4,6 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateCharTokens } from "../credits/cost.js";
 import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
-import { locals } from "../http/request-context.js";
 import { NEVER_ABORTED } from "../providers/upstream-client.js";
 import type { Routed } from "../translate/pairs/index.js";
 import { attemptAll, upstreamFailure } from "./attempts.js";
@@ -45,14 +44,14 @@ function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | unde
  * the client left).
  */
 export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">, s: ChatServing): Promise<Served> {
-  const { model, res, client, timeoutMs } = call;
+  const { model, client, timeoutMs } = call;
   // The decoded body size, for the prompt estimate when a provider reports no usage.
   const bodyBytes = call.state.bodyBytes ?? 0;
   if (s.stream) {
     const { planned, value: stream } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
       const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, client);
       if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
-      const guard = streamOutputChecker(res, t.shape.route);
+      const guard = streamOutputChecker(call.state, t.shape.route);
       // Relayed as the provider framed it when the client speaks its wire format and no guardrail reads the output.
       const read = (!guard && t.passthrough(target)) || t.streamParser(target);
       const opened = new OpenedStream(up, read, t.shape.stream(), guard);
@@ -69,7 +68,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       else if (step.denied || step.failure) opened.ending = step;
       return opened;
     });
-    if (planned.translation.dropped.length) locals(res).dropped = planned.translation.dropped;
+    if (planned.translation.dropped.length) call.state.dropped = planned.translation.dropped;
     return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, call.bound, true, stream.reported) };
   }
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
@@ -84,7 +83,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     return t.parse(json);
   });
   const { target, translation: t } = planned;
-  if (t.dropped.length) locals(res).dropped = t.dropped;
+  if (t.dropped.length) call.state.dropped = t.dropped;
   const { body } = parsed;
   const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length, call.bound, false);
   const keep = t.shape.keep;
@@ -92,7 +91,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     kind: "answer",
     target,
     charge,
-    texts: () => t.answerTexts(body),
+    texts: () => t.answerTexts(body).map((masked) => () => t.shape.body(masked, charge.usage)),
     render: () => t.shape.body(body, charge.usage),
     ...(keep ? { keep } : {}),
   };

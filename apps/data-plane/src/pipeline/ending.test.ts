@@ -256,7 +256,7 @@ describe("end: a whole answer (the answer executor)", () => {
     expect(served.kind).toBe("answer");
     expect(bed.upstream.calls).toHaveLength(2);
     expect(bed.attempts.map((a) => a.outcome)).toEqual(["model_unavailable", "ok"]);
-    expect(bed.res.locals.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
+    expect(bed.state.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
     await end(bed.ctx, "chat", call, served);
 
     expect(bed.res.statusCode).toBe(200);
@@ -281,7 +281,7 @@ describe("end: a whole answer (the answer executor)", () => {
     const { call, served } = await serve(bed, chatBody({ stream: false }));
     await end(bed.ctx, "chat", call, served);
     expect(bed.upstream.calls.map((c) => c.provider)).toEqual(["alpha", "beta"]);
-    expect(bed.res.locals.served).toMatchObject({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
+    expect(bed.state.served).toMatchObject({ provider: "beta", upstreamModel: "beta-model", retries: 0, fallbacks: ["alpha"] });
     expect((JSON.parse(bed.res.ended!) as { model: string }).model).toBe("gw-chat");
     expect(bed.published[0]).toMatchObject({ provider: "beta", status: 200 });
   });

@@ -3,7 +3,7 @@ import type { DataPlaneContext } from "../context.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import { runStage } from "../guardrails/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
-import { locals } from "../http/request-context.js";
+import type { RequestContext } from "../http/request-context.js";
 import { utf8 } from "../http/utf8.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
 import { billUsage, type Charge, type EndedEarly } from "./bill.js";
@@ -20,25 +20,25 @@ type Bill = (target: UpstreamTarget, charge: Charge, status: number, ended?: End
  * or for what was delivered (a stream), and sent nothing.
  */
 export async function end<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: Served): Promise<void> {
-  const { res, model, reservation } = call;
+  const { res, state, model, reservation } = call;
   if (served.kind === "unbilled") {
     if (call.client.aborted) return;
-    return send(res, JSON.stringify(served.body));
+    return send(res, state, JSON.stringify(served.body));
   }
   const stream = served.kind === "stream";
-  const bill: Bill = (target, charge, status, ended) => billUsage(ctx, res, { model, route, target, reservation, charge, stream, status, ended });
+  const bill: Bill = (target, charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
   return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
 }
 
-function send(res: Response, json: string): void {
-  writeGatewayHeaders(res);
+function send(res: Response, rq: RequestContext, json: string): void {
+  writeGatewayHeaders(res, rq);
   res.statusCode = 200;
   res.setHeader("content-type", "application/json; charset=utf-8");
   res.end(utf8(json));
 }
 
 async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: ServedAnswer, bill: Bill): Promise<void> {
-  const { res, client } = call;
+  const { res, state, client } = call;
   const { target, charge } = served;
   if (client.aborted) {
     // Nobody to answer, but the provider did the work: bill it.
@@ -47,10 +47,12 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
   }
   // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
   let denied: unknown;
+  let render = served.render;
   if (served.texts) {
     try {
-      const pending = runStage(ctx, res, route, "output", served.texts);
-      if (pending) await pending;
+      const ran = runStage(ctx, state, route, "output", served.texts);
+      const masked = ran instanceof Promise ? await ran : ran;
+      if (masked) render = masked;
     } catch (err) {
       denied = err;
     }
@@ -63,7 +65,7 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
     throw denied;
   }
   await undefined;
-  const out = served.render();
+  const out = render();
   let json: string;
   if (served.keep) {
     // Stored before it is released too, so an immediate GET or continuation finds it.
@@ -73,11 +75,11 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
     json = JSON.stringify(out);
     await billed;
   }
-  send(res, json);
+  send(res, state, json);
 }
 
 async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill): Promise<void> {
-  const { res, client } = call;
+  const { res, state, client } = call;
   const { stream: s, target } = served;
   if (!s.pending && s.ending?.denied) {
     // The model produced text a window-mode rule refuses before anything was sent: billed, 400.
@@ -85,7 +87,7 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
     await bill(target, served.charge(), 400);
     throw s.ending.denied;
   }
-  writeGatewayHeaders(res);
+  writeGatewayHeaders(res, state);
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
   const { failure, denied } = await relay(res, s, client);
   const charge = served.charge();
@@ -94,7 +96,7 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
   await bill(target, charge, denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
   await kept;
   if (client.aborted) return;
-  const { requestId } = locals(res);
+  const { requestId } = state;
   // The frames read with the end (the last text, the usage chunk) and the last frame: one write.
   res.end(utf8(s.pending + (denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage))));
 }

@@ -1,12 +1,11 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
-import type { KeyContext } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import type { GuardTexts } from "../guardrails/index.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
-import { locals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
 import { billFailure, type Charge } from "./bill.js";
@@ -19,9 +18,12 @@ export interface ServedAnswer {
   /** The deployment that served it. */
   target: UpstreamTarget;
   charge: Charge;
-  /** The answer's texts for the output guardrails (masking rewrites the answer); absent: the route has none. */
-  texts?: () => GuardTexts;
-  /** The client's answer, built after the output guardrails and while the usage event travels. */
+  /**
+   * The answer's texts for the output guardrails; absent: the route has none. A mask builds a copy
+   * of the answer, and its `rebuild` gives the client's answer built from that copy.
+   */
+  texts?: () => GuardTexts<() => unknown>;
+  /** The client's answer (as the provider gave it), built after the output guardrails and while the usage event travels. */
   render(): unknown;
   /** Stores the rendered answer before it is released (marking in it whether it was); never rejects. */
   keep?(answer: unknown): Promise<unknown>;
@@ -44,18 +46,8 @@ export interface ServedUnbilled {
 
 export type Served = ServedAnswer | ServedStream | ServedUnbilled;
 
-/**
- * The authenticated request as a route sees it, passed explicitly to its admission and serve stages
- * (routes never read the response's locals: the HTTP edge keeps those, http/request-context.ts).
- */
-export interface RequestState {
-  requestId: string;
-  /** Unix ms when the request arrived. */
-  startedAt: number;
-  key: KeyContext;
-  /** Size of the request body after Content-Encoding was undone, bytes (the prompt bound's basis); absent for form bodies. */
-  bodyBytes: number | undefined;
-}
+/** The request as a route sees it: its context past authentication, passed explicitly to admission and serve. */
+export type RequestState = Authenticated;
 
 /** `x-gateway-dry-run: true` asks for admission alone (docs/billing.md#dry-run); any other value than true/false is a 400. */
 function dryRunOf(req: Request): boolean {
@@ -67,17 +59,12 @@ function dryRunOf(req: Request): boolean {
   throw new GatewayError("invalid_request", "The 'x-gateway-dry-run' header must be 'true' or 'false'.", { param: "x-gateway-dry-run" });
 }
 
-function requestState(res: Response): RequestState {
-  const l = locals(res);
-  // Model routes are behind authentication: a key is always there.
-  return { requestId: l.requestId, startedAt: l.startedAt, key: l.key!, bodyBytes: l.bodyBytes };
-}
-
 /** What a route's serve stage gets: the validated body, admission's result and the request's bounds (and what the attempt loop needs). */
-export interface Call<B, C extends Capability> extends Admission<C>, AttemptCall {
-  body: B;
+export interface Call<B, C extends Capability> extends Admission<C, B>, AttemptCall {
   state: RequestState;
   req: Request;
+  /** Written by the ending alone (pipeline/ending.ts); a stage that starts a stream of its own writes to it (video content). */
+  res: Response;
   /** Per-attempt timeout, ms (x-gateway-timeout-ms clamped). */
   timeoutMs: number;
 }
@@ -96,7 +83,7 @@ export interface RouteSpec<B, C extends Capability> {
    * What admission needs: model id, the cost bound, guardrail texts, context-check texts, network
    * checks. May validate the body against the catalog (the model's own limits) before anything else.
    */
-  admission(body: B, state: RequestState, ctx: DataPlaneContext): Omit<AdmissionRequest<C>, "route" | "capability">;
+  admission(body: B, state: RequestState, ctx: DataPlaneContext): Omit<AdmissionRequest<C, B>, "route" | "capability">;
   /** The attempts over the planned deployments (pipeline/attempts.ts): what was served. */
   serve(ctx: DataPlaneContext, call: Call<B, C>): Promise<Served>;
 }
@@ -111,14 +98,12 @@ export interface RouteSpec<B, C extends Capability> {
  * was not billed. Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
     const dryRun = dryRunOf(req);
-    const body = stage(res, "validate", () => spec.parse(req.body));
-    const state = requestState(res);
-    const admission = await stage(res, "admission", () => admit(ctx, res, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
+    const body = stage(state, "validate", () => spec.parse(req.body));
+    const admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
     try {
       const call: Call<B, C> = {
-        body,
         state,
         ...admission,
         req,
@@ -131,15 +116,15 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
       let served: Served;
       try {
         // A dry run ends at admission: nothing held, no provider called, the estimate is the answer.
-        served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(res, "serve", () => spec.serve(ctx, call));
+        served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(state, "serve", () => spec.serve(ctx, call));
       } catch (err) {
         // Nothing served, so nothing billed; the attempts made are recorded (who pays for them: docs/billing.md).
-        if (admission.bound.total > 0) await billFailure(ctx, res, { model: admission.model, route: spec.route, reservation: admission.reservation, worst: call.worst, err });
+        if (admission.bound.total > 0) await billFailure(ctx, state, { model: admission.model, route: spec.route, reservation: admission.reservation, worst: call.worst, err });
         // The client left before anything was served: nobody to answer.
         if (err instanceof ClientGoneError) return;
         throw err;
       }
-      await stage(res, "answer", () => end(ctx, spec.route, call, served));
+      await stage(state, "answer", () => end(ctx, spec.route, call, served));
     } finally {
       admission.reservation.settle(0); // no-op when already settled with the actual cost
     }

@@ -40,8 +40,8 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       requestedOutput: askedOutput(body),
       choices: typeof body.n === "number" ? body.n : 1,
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
-      promptTexts: () => textsOf(chatRequestTexts(body)),
-      guard: { stream: body.stream === true, texts: () => chatRequestTexts(body) },
+      promptTexts: (b) => textsOf(chatRequestTexts(b)),
+      guard: { stream: body.stream === true, texts: chatRequestTexts },
     };
   },
   serve: (ctx, call) => {

@@ -35,7 +35,7 @@ export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
       return messages ? [{ target: p.target, adapter: messages(messagesHeaders(req)) }] : [];
     });
     if (native.length === 0) {
-      const texts = textsOf(messagesRequestTexts(structuredClone(body)));
+      const texts = textsOf(messagesRequestTexts(body));
       if (Array.isArray(body.tools)) texts.push(JSON.stringify(body.tools));
       return { kind: "unbilled", body: { input_tokens: (ctx.contextChecker ?? new ContextChecker()).count(texts, planned[0]!.target.deployment.upstream_model) } };
     }

@@ -38,7 +38,7 @@ export const embeddingsRoute: RouteSpec<EmbeddingsRequest, "embeddings"> = {
     modelId: body.model,
     promptTokensBound: (m) => embeddingsInputBound(m, body.input),
     requestedOutput: 0,
-    guard: { stream: false, texts: () => fieldTexts(body, "input") },
+    guard: { stream: false, texts: (b) => fieldTexts(b, "input") },
   }),
   async serve(ctx, call) {
     const { body, model, planned, timeoutMs } = call;

@@ -93,7 +93,7 @@ export const imagesRoute: RouteSpec<ImageRequest, "images"> = {
     requestedOutput: 0,
     // Priced on the model admission resolved.
     maxCostMinor: (m) => imagePrice(m, body.size, body.quality) * body.n,
-    guard: { stream: false, texts: () => fieldTexts(body as unknown as Record<string, unknown>, "prompt") },
+    guard: { stream: false, texts: (b) => fieldTexts(b, "prompt") },
   }),
   async serve(ctx, call) {
     const { body, model, planned, reservation, timeoutMs } = call;

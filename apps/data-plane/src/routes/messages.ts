@@ -173,8 +173,8 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       ...(webSearches > 0 || fetchedTokens > 0 ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens, 0, m) } : {}),
       requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
-      promptTexts: () => textsOf(messagesRequestTexts(raw)),
-      guard: { stream: raw.stream === true, texts: () => messagesRequestTexts(raw) },
+      promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
+      guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
     };
   },
   serve: (ctx, call) => {
@@ -186,7 +186,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     } = call;
     const headers = messagesHeaders(req);
     refuseUnpricedBetas(headers.beta, model);
-    // After the input guardrails, which may have masked `raw`.
+    // As the input guardrails left it (a masked copy when a mask applied).
     const routes = translateFor("messages", planned, { body: raw, headers, model });
     return serveChat(ctx, call, { routes, stream: raw.stream === true });
   },

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { DataPlaneContext } from "../context.js";
 import { visibleModelIds } from "../catalog/visibility.js";
-import { locals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
 
 /**
  * GET /v1/models: exactly the models this key may call. In the OpenAI list shape, or in the
@@ -12,9 +12,9 @@ import { locals } from "../http/request-context.js";
  * and output request for a model id it does not know.
  */
 export function listModels(ctx: DataPlaneContext) {
-  return (req: Request, res: Response): void => {
+  return (req: Request, res: Response, { key }: Authenticated): void => {
     const catalog = ctx.catalog.current;
-    const ids = visibleModelIds(locals(res).key!, catalog, ctx.catalog.trialPolicy);
+    const ids = visibleModelIds(key, catalog, ctx.catalog.trialPolicy);
     const limits = (id: string) => {
       const m = catalog.models.get(id);
       return { context_window: m?.context_window ?? 0, max_output_tokens: m?.max_output_tokens ?? 0 };

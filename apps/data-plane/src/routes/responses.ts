@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 import type { Request, Response } from "express";
-import type { Model } from "@gateway/proto";
+import type { KeyContext, Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
-import { locals } from "../http/request-context.js";
+import type { Authenticated } from "../http/request-context.js";
 import { keyAllowsRoute } from "../catalog/visibility.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
@@ -30,7 +30,7 @@ const ResponsesBody = z.looseObject({
 });
 
 interface ResponsesRequest {
-  /** The request as validated; the earlier turns of `previous_response_id` are read into `withHistory` by admission. */
+  /** The request as validated; admission's `prepare` answers a copy with the earlier turns of `previous_response_id` in `withHistory`. */
   raw: ResponsesRequestBody;
   /** The request with the earlier turns in front of its input (the request itself when it continues nothing). */
   withHistory: ResponsesRequestBody;
@@ -74,15 +74,15 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     return {
       modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes + r.historyBytes, mediaParts(r.withHistory.input)),
-      imageTokens: (m) => mediaParts(r.withHistory.input).images * m.max_input_tokens_per_image,
-      audio: () => ({ input: mediaParts(r.withHistory.input).audio > 0, output: false }),
+      promptTokensBound: (m, p) => chatPromptBound(m, bodyBytes + p.historyBytes, mediaParts(p.withHistory.input)),
+      imageTokens: (m, p) => mediaParts(p.withHistory.input).images * m.max_input_tokens_per_image,
+      audio: (p) => ({ input: mediaParts(p.withHistory.input).audio > 0, output: false }),
       // Every search the web search tool may run (max_tool_calls), at the model's price per search.
       ...(webSearchBound(raw) > 0 ? { perUseCostMinor: (m: Model) => pricedSearches(raw, m).searches * (m.web_search_price_minor ?? 0) } : {}),
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
-      promptTexts: () => textsOf(responsesRequestTexts(r.withHistory)),
-      guard: { stream: raw.stream === true, texts: () => responsesRequestTexts(r.withHistory) },
+      promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),
+      guard: { stream: raw.stream === true, texts: (p) => responsesRequestTexts(p.withHistory).map((masked) => ({ ...p, withHistory: masked })) },
       ...(previous
         ? {
             prepare: async () => {
@@ -91,9 +91,8 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
               });
               if (!found.found) throw notStored(previous, true);
               const history = found.record.messages;
-              r.historyBytes = Buffer.byteLength(JSON.stringify(history));
               const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : raw.input;
-              r.withHistory = { ...raw, input: [...historyItems(history), ...input] };
+              return { ...r, withHistory: { ...raw, input: [...historyItems(history), ...input] }, historyBytes: Buffer.byteLength(JSON.stringify(history)) };
             },
           }
         : {}),
@@ -129,33 +128,37 @@ export const responsesWebSocket = async () => {
 };
 
 /** The stored responses belong to the `responses` route: a key scoped to other routes may not read or delete them. */
-function requireScope(res: Response): void {
-  if (!keyAllowsRoute(locals(res).key!, "responses")) {
+function requireScope(key: KeyContext): void {
+  if (!keyAllowsRoute(key, "responses")) {
     throw new GatewayError("route_not_allowed", "This API key may not call the responses route.", { action: "contact_org_admin" });
   }
 }
 
 /** GET /v1/responses/{id}: the organization's stored Response object. */
-export const storedResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
-  requireScope(res);
-  const id = String(req.params.responseId);
-  const found = await ctx.responses.get(locals(res).key!.org_id, id).catch((err: unknown) => {
-    throw storeAway(err);
-  });
-  if (!found.found) throw notStored(id, false);
-  res.status(200).json(found.record.response);
-};
+export const storedResponse =
+  (ctx: DataPlaneContext) =>
+  async (req: Request, res: Response, { key }: Authenticated) => {
+    requireScope(key);
+    const id = String(req.params.responseId);
+    const found = await ctx.responses.get(key.org_id, id).catch((err: unknown) => {
+      throw storeAway(err);
+    });
+    if (!found.found) throw notStored(id, false);
+    res.status(200).json(found.record.response);
+  };
 
 /** DELETE /v1/responses/{id}: removes the organization's stored response. */
-export const deleteStoredResponse = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
-  requireScope(res);
-  const id = String(req.params.responseId);
-  const deleted = await ctx.responses.delete(locals(res).key!.org_id, id).catch((err: unknown) => {
-    throw storeAway(err);
-  });
-  if (!deleted) throw notStored(id, false);
-  res.status(200).json({ id, object: "response", deleted: true });
-};
+export const deleteStoredResponse =
+  (ctx: DataPlaneContext) =>
+  async (req: Request, res: Response, { key }: Authenticated) => {
+    requireScope(key);
+    const id = String(req.params.responseId);
+    const deleted = await ctx.responses.delete(key.org_id, id).catch((err: unknown) => {
+      throw storeAway(err);
+    });
+    if (!deleted) throw notStored(id, false);
+    res.status(200).json({ id, object: "response", deleted: true });
+  };
 
 const ListQuery = z.object({
   limit: z.coerce.number({ error: "'limit' must be an integer from 1 to 100." }).int().min(1).max(100).default(20),
@@ -164,24 +167,26 @@ const ListQuery = z.object({
 });
 
 /** GET /v1/responses/{id}/input_items: the stored response's input items (earlier turns included), a cursor page. */
-export const storedInputItems = (ctx: DataPlaneContext) => async (req: Request, res: Response) => {
-  requireScope(res);
-  const id = String(req.params.responseId);
-  const q = ListQuery.safeParse(req.query);
-  if (!q.success) {
-    const issue = q.error.issues[0]!;
-    throw new GatewayError("invalid_request", issue.message, { param: String(issue.path[0] ?? "") });
-  }
-  const found = await ctx.responses.get(locals(res).key!.org_id, id).catch((err: unknown) => {
-    throw storeAway(err);
-  });
-  if (!found.found) throw notStored(id, false);
-  const { limit, order, after } = q.data;
-  const all = inputItems(id, found.record.messages);
-  if (order === "desc") all.reverse();
-  // An unknown cursor lists nothing (not the first page again).
-  const at = after === undefined ? -1 : all.findIndex((item) => item.id === after);
-  const start = after === undefined ? 0 : at === -1 ? all.length : at + 1;
-  const data = all.slice(start, start + limit);
-  res.status(200).json({ object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < all.length });
-};
+export const storedInputItems =
+  (ctx: DataPlaneContext) =>
+  async (req: Request, res: Response, { key }: Authenticated) => {
+    requireScope(key);
+    const id = String(req.params.responseId);
+    const q = ListQuery.safeParse(req.query);
+    if (!q.success) {
+      const issue = q.error.issues[0]!;
+      throw new GatewayError("invalid_request", issue.message, { param: String(issue.path[0] ?? "") });
+    }
+    const found = await ctx.responses.get(key.org_id, id).catch((err: unknown) => {
+      throw storeAway(err);
+    });
+    if (!found.found) throw notStored(id, false);
+    const { limit, order, after } = q.data;
+    const all = inputItems(id, found.record.messages);
+    if (order === "desc") all.reverse();
+    // An unknown cursor lists nothing (not the first page again).
+    const at = after === undefined ? -1 : all.findIndex((item) => item.id === after);
+    const start = after === undefined ? 0 : at === -1 ? all.length : at + 1;
+    const data = all.slice(start, start + limit);
+    res.status(200).json({ object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < all.length });
+  };

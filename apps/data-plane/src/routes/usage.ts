@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
-import { locals, requestIdTime } from "../http/request-context.js";
+import { requestIdTime, type Authenticated } from "../http/request-context.js";
 
 /** Ids younger than this may still have their usage event on the way. */
 const RECENT_MS = 120_000;
@@ -12,7 +12,7 @@ const RECENT_MS = 120_000;
  * response waits briefly for the ledger to apply the event instead of answering 404.
  */
 export function usage(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req: Request, res: Response, { key }: Authenticated): Promise<void> => {
     const id = String(req.params.requestId ?? "");
     const born = requestIdTime(id);
     if (born === undefined) throw new GatewayError("not_found", `No usage record for request '${id.slice(0, 64)}'.`);
@@ -20,7 +20,7 @@ export function usage(ctx: DataPlaneContext) {
     const wait = Date.now() - born < RECENT_MS || id.startsWith("vid_") ? ctx.config.usageWaitMs : 0;
     // The ledger's errors arrive as callers should see them (usage_pending with Retry-After,
     // not_found, service_unavailable when it is away), so they pass through unchanged.
-    const r = await ctx.ledger.GetUsage({ request_id: id, org_id: locals(res).key!.org_id, wait_ms: wait }, { timeoutMs: ctx.config.ledgerTimeoutMs + wait });
+    const r = await ctx.ledger.GetUsage({ request_id: id, org_id: key.org_id, wait_ms: wait }, { timeoutMs: ctx.config.ledgerTimeoutMs + wait });
     res.json({
       object: "usage",
       request_id: r.request_id,

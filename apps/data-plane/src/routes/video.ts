@@ -7,14 +7,15 @@ import type { DataPlaneContext } from "../context.js";
 import { applyRateLimit } from "../admission/admit.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
-import { locals, newVideoJobId } from "../http/request-context.js";
+import { newVideoJobId, type Authenticated, type RequestContext } from "../http/request-context.js";
 import { attemptAll, toGatewayError } from "../pipeline/attempts.js";
 import { classify } from "../providers/upstream-client.js";
 import type { VideoOutput } from "../providers/video/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
-import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoPlan, type VideoRequestBody } from "../video/request.js";
+import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoRequestBody } from "../video/request.js";
 import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
-import { TextCollector, guardrailOutcomes } from "../guardrails/index.js";
+import { guardrailOutcomes } from "../guardrails/index.js";
+import { fieldTexts } from "../translate/texts.js";
 
 const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
 
@@ -63,41 +64,26 @@ export function renderJob(ctx: DataPlaneContext, req: Request, job: VideoJob): R
   };
 }
 
-function serveJobHeaders(res: Response, job: VideoJob): void {
-  locals(res).served = { provider: job.provider, upstreamModel: job.upstream_model, retries: 0, fallbacks: [], attempts: [] };
-  writeGatewayHeaders(res);
-}
-
-/** A video request and, once admission resolved its model, what it will cost and send. */
-interface VideoRequest {
-  input: VideoRequestBody;
-  plan?: VideoPlan;
+function serveJobHeaders(res: Response, rq: RequestContext, job: VideoJob): void {
+  rq.served = { provider: job.provider, upstreamModel: job.upstream_model, retries: 0, fallbacks: [], attempts: [] };
+  writeGatewayHeaders(res, rq);
 }
 
 /** POST /v1/video/generations: validate, hold the maximum cost, check media URLs, submit, record. */
-export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
+export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
   route: "video",
   capability: "video",
-  parse: (raw) => ({ input: validateVideoBody(raw) }),
-  admission(request, { key }, ctx) {
-    const body = request.input;
-    // Visibility and policy first (403/404 before any 400 about the model's values).
+  parse: validateVideoBody,
+  admission(body, { key }, ctx) {
+    // Visibility and policy first (403/404 before any 400 about the model's values); serve plans again from the (masked) body.
     const plan = planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
-    request.plan = plan;
     return {
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
       maxCostMinor: () => plan.maxCostMinor,
       dedicatedHold: true,
-      guard: {
-        stream: false,
-        texts: () => {
-          const t = new TextCollector();
-          t.add(plan.spec.prompt, (v) => (plan.spec.prompt = body.prompt = v));
-          return t;
-        },
-      },
+      guard: { stream: false, texts: (b) => fieldTexts(b, "prompt") },
       // DNS for media URLs only once the request passed rate limits and guardrails.
       verify: async () => {
         for (const f of MEDIA_FIELDS) if (body[f]) await ctx.media.check(f, body[f]);
@@ -106,9 +92,8 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
     };
   },
   async serve(ctx, call) {
-    const { body: video, state, model, planned, reservation, req, res, client, timeoutMs } = call;
-    const body = video.input;
-    const plan = video.plan!;
+    const { body, state, model, planned, reservation, req, client, timeoutMs } = call;
+    const plan = planVideo(model, body);
     const { key } = state;
     const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
@@ -154,11 +139,11 @@ export const createVideoRoute: RouteSpec<VideoRequest, "video"> = {
         refreshed_at_ms: 0,
         resolution: plan.spec.resolution,
         audio: plan.spec.generateAudio,
-        guardrails_json: JSON.stringify(guardrailOutcomes(res)),
+        guardrails_json: JSON.stringify(guardrailOutcomes(state)),
         idempotency_key: idempotent?.key ?? "",
         request_hash: idempotent?.hash ?? "",
         // Billed when the job completes: its event carries these (video/jobs.ts).
-        attempts_json: JSON.stringify(locals(res).served?.attempts ?? []),
+        attempts_json: JSON.stringify(state.served?.attempts ?? []),
       });
     } catch (err) {
       // Not recorded: nobody could poll or bill it, so stop it and free the credit.
@@ -232,21 +217,21 @@ async function priorJob(ctx: DataPlaneContext, orgId: string, idem: Idempotent):
  */
 export const createVideo = (ctx: DataPlaneContext) => {
   const create = handle(ctx, createVideoRoute);
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req: Request, res: Response, rq: Authenticated): Promise<void> => {
     const idem = idempotencyOf(req);
-    const prior = idem ? await priorJob(ctx, locals(res).key!.org_id, idem) : undefined;
-    if (!prior) return create(req, res);
+    const prior = idem ? await priorJob(ctx, rq.key.org_id, idem) : undefined;
+    if (!prior) return create(req, res, rq);
     res.setHeader("idempotent-replayed", "true");
-    serveJobHeaders(res, prior);
+    serveJobHeaders(res, rq, prior);
     res.json(renderJob(ctx, req, prior));
   };
 };
 
 /** Scope and rate limit of the read routes, then the job of the caller's organization (404 otherwise). */
-async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promise<VideoJob> {
-  const key = locals(res).key!;
+async function ownJob(ctx: DataPlaneContext, req: Request, rq: Authenticated): Promise<VideoJob> {
+  const { key } = rq;
   if (!keyAllowsRoute(key, "video")) throw new GatewayError("route_not_allowed", "This API key may not call the video route.", { action: "contact_org_admin" });
-  applyRateLimit(ctx, res);
+  applyRateLimit(ctx, rq);
   // The control-plane's answers (not_found naming the id; service_unavailable with Retry-After when
   // it is away) reach the caller as they are: their context travels across gRPC.
   return ctx.control.GetVideoJob({ org_id: key.org_id, job_id: String(req.params.jobId ?? "") });
@@ -254,21 +239,21 @@ async function ownJob(ctx: DataPlaneContext, req: Request, res: Response): Promi
 
 /** GET /v1/video/generations/{jobId}: the record, refreshed from the provider when it is stale. */
 export function getVideo(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    let job = await ownJob(ctx, req, res);
-    locals(res).model = job.model;
+  return async (req: Request, res: Response, rq: Authenticated): Promise<void> => {
+    let job = await ownJob(ctx, req, rq);
+    rq.model = job.model;
     job = await ctx.videoJobs.refreshIfStale(job);
-    serveJobHeaders(res, job);
+    serveJobHeaders(res, rq, job);
     res.status(200).json(renderJob(ctx, req, job));
   };
 }
 
 /** GET /v1/video/generations/{jobId}/content: the video, without the provider's credentials. */
 export function videoContent(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const job = await ownJob(ctx, req, res);
+  return async (req: Request, res: Response, rq: Authenticated): Promise<void> => {
+    const job = await ownJob(ctx, req, rq);
     if (job.status !== "completed") throw new GatewayError("not_found", `Video job '${job.id}' has no content: it is ${job.status}.`);
-    serveJobHeaders(res, job);
+    serveJobHeaders(res, rq, job);
     const out = column<VideoOutput[]>(job.outputs_json, [])[0];
     if (out && !out.gateway_content && out.url) {
       res.redirect(302, out.url);
@@ -305,12 +290,12 @@ export function videoContent(ctx: DataPlaneContext) {
 
 /** POST /v1/video/generations/{jobId}/cancel: stops an unfinished job; nothing is billed for it. */
 export function cancelVideo(ctx: DataPlaneContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const job = await ownJob(ctx, req, res);
-    locals(res).model = job.model;
+  return async (req: Request, res: Response, rq: Authenticated): Promise<void> => {
+    const job = await ownJob(ctx, req, rq);
+    rq.model = job.model;
     if (isTerminal(job.status)) throw new GatewayError("invalid_request", `Video job '${job.id}' is already ${job.status}.`);
     const after = await ctx.videoJobs.cancel(job);
-    serveJobHeaders(res, after);
+    serveJobHeaders(res, rq, after);
     res.status(200).json(renderJob(ctx, req, after));
   };
 }

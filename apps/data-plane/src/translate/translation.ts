@@ -27,7 +27,7 @@ export interface Translation {
   /** The client API's shape of the answer and the stream. */
   shape: ClientShape;
   /** The provider answer's texts, for output guardrails (before the client's shape is built from it). */
-  answerTexts(answer: Record<string, unknown>): TextCollector;
+  answerTexts(answer: Record<string, unknown>): TextCollector<Record<string, unknown>>;
   /** Request features this provider kind cannot take and the translation left out (x-gateway-dropped-params). */
   readonly dropped: readonly string[];
 }
@@ -39,7 +39,7 @@ class Bound<B> implements Translation {
     private readonly body: B,
     private readonly publicModel: string,
     readonly shape: ClientShape,
-    readonly answerTexts: (answer: Record<string, unknown>) => TextCollector,
+    readonly answerTexts: (answer: Record<string, unknown>) => TextCollector<Record<string, unknown>>,
     private readonly native: boolean,
     readonly dropped: readonly string[],
   ) {}
@@ -69,7 +69,7 @@ export function bind<B>(
   body: B,
   model: Model,
   shape: ClientShape,
-  answerTexts: (answer: Record<string, unknown>) => TextCollector,
+  answerTexts: (answer: Record<string, unknown>) => TextCollector<Record<string, unknown>>,
   native = false,
   dropped: readonly string[] = [],
 ): Translation {

@@ -14,7 +14,7 @@ import type { KeyContext, Model } from "@gateway/proto";
 import type { Planned } from "../../admission/plan.js";
 import type { DataPlaneContext } from "../../context.js";
 import type { Reservation } from "../../credits/lease-manager.js";
-import type { RequestLocals } from "../../http/request-context.js";
+import { RequestContext, authenticated } from "../../http/request-context.js";
 import { CircuitBreaker } from "../../providers/circuit-breaker.js";
 import { adapterFor, type CatalogProvider, type ProviderKind, type UpstreamHttpRequest } from "../../providers/index.js";
 import { classify, type PoolSettings } from "../../providers/upstream-client.js";
@@ -290,7 +290,7 @@ export class FakeResponse extends EventEmitter {
   readonly socket = undefined;
 
   constructor(
-    readonly locals: RequestLocals,
+    readonly locals: { request: RequestContext },
     private readonly timeline: string[],
   ) {
     super();
@@ -380,6 +380,8 @@ export interface Bed {
   upstream: ScriptedUpstream;
   /** What the client got. */
   res: FakeResponse;
+  /** The request's context: what the stages recorded (who served, guardrail outcomes). */
+  state: RequestContext;
   model: Model;
   planned: Planned<"chat">[];
   /** Usage events handed to the publisher, in order. */
@@ -451,8 +453,9 @@ export function testbed(o: BedOptions): Bed {
     guardrails_json: o.guardrails ? JSON.stringify(o.guardrails) : "",
     guardrails_version: 1,
   };
-  const locals: RequestLocals = { requestId: "req_test0000000001", startedAt: Date.now(), startedHr: process.hrtime.bigint(), key };
-  const res = new FakeResponse(locals, timeline);
+  const state = new RequestContext(Date.now(), "req_test0000000001");
+  state.key = key;
+  const res = new FakeResponse({ request: state }, timeline);
   const upstream = new ScriptedUpstream(o.script);
   const count = () => ({ inc: () => undefined });
   const partial = {
@@ -499,6 +502,7 @@ export function testbed(o: BedOptions): Bed {
     ctx,
     upstream,
     res,
+    state,
     model,
     planned,
     published,
@@ -507,7 +511,7 @@ export function testbed(o: BedOptions): Bed {
     timeline,
     call: (body, bodyBytes) => ({
       body,
-      state: { requestId: locals.requestId, startedAt: locals.startedAt, key, bodyBytes },
+      state: Object.assign(authenticated(state), { bodyBytes }),
       model,
       planned,
       reservation,
