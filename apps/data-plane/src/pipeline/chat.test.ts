@@ -45,7 +45,7 @@ describe("serveChat: a stream retried before its first byte", () => {
     expect(bed.state.served).toMatchObject({ provider: "alpha", upstreamModel: "alpha-model", retries: 1, fallbacks: [] });
     expect(bed.attempts.map((a) => a.outcome)).toEqual([first.kind === "refused" ? "connect" : "upstream_error", "ok"]);
     // Served once its first frame is ready, but nothing is written before the ending.
-    expect(served.stream.pending).toContain('"role":"assistant"');
+    expect(served.stream.pending.peek()).toContain('"role":"assistant"');
     expect(bed.res.frames).toEqual([]);
 
     await end(bed.ctx, "chat", call, served);

@@ -57,8 +57,8 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       const opened = new OpenedStream(up, read, t.shape.stream(), guard);
       const step = await opened.advance();
       // A refusal before the first frame is the runner's to bill and answer (a 400).
-      if (step.denied && !opened.pending) opened.ending = step;
-      else if (!opened.pending) {
+      if (step.denied && opened.pending.empty) opened.ending = step;
+      else if (opened.pending.empty) {
         opened.abandon();
         throw opened.done
           ? new GatewayError("upstream_error", "The provider sent an empty stream.")

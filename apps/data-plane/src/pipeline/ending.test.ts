@@ -88,7 +88,7 @@ describe("end: an output guardrail refusing a stream (window mode)", () => {
     const bed = testbed({ script: [sseReply(reads), sseReply(reads)], retries: 1, guardrails: windowRule({ plugin: "regex", config: { patterns: ["secret is \\d+"] } }) });
     const { call, served } = await serve(bed, chatBody());
     expect(served.kind).toBe("stream");
-    expect((served as ServedStream).stream.pending).toBe("");
+    expect((served as ServedStream).stream.pending.empty).toBe(true);
 
     const err = await end(bed.ctx, "chat", call, served).then(
       () => undefined,

@@ -81,7 +81,7 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
 async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill): Promise<void> {
   const { res, state, client } = call;
   const { stream: s, target } = served;
-  if (!s.pending && s.ending?.denied) {
+  if (s.pending.empty && s.ending?.denied) {
     // The model produced text a window-mode rule refuses before anything was sent: billed, 400.
     s.abandon();
     await bill(target, served.charge(), 400);
@@ -98,5 +98,5 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
   if (client.aborted) return;
   const { requestId } = state;
   // The frames read with the end (the last text, the usage chunk) and the last frame: one write.
-  res.end(utf8(s.pending + (denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage))));
+  res.end(s.pending.take(denied ? s.writer.error(denied, requestId) : failure ? s.writer.error(failure, requestId) : s.writer.end(charge.usage)));
 }

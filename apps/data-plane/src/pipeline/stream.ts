@@ -17,12 +17,51 @@ export interface StreamEnd {
 const incomplete = () => new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
 
 /**
+ * Client frames waiting to be sent, in order: text the gateway wrote (translated or parsed events)
+ * and runs of the provider's own bytes (a passthrough's), taken as one write.
+ */
+export class Outbox {
+  private parts: Array<string | Uint8Array> = [];
+  private text = true;
+
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  add(frames: string | Uint8Array): void {
+    if (frames.length === 0) return;
+    if (typeof frames !== "string") this.text = false;
+    this.parts.push(frames);
+  }
+
+  /** Everything waiting, with `last` after it, as one write; the box is empty after. */
+  take(last = ""): string | Uint8Array {
+    const parts = this.parts;
+    if (last) parts.push(last);
+    this.parts = [];
+    const text = this.text;
+    this.text = true;
+    if (parts.length === 1) {
+      const p = parts[0]!;
+      return typeof p === "string" ? utf8(p) : p;
+    }
+    if (text) return utf8(parts.join(""));
+    return Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+  }
+
+  /** What is waiting, as text (tests). */
+  peek(): string {
+    return this.parts.map((p) => (typeof p === "string" ? p : Buffer.from(p).toString())).join("");
+  }
+}
+
+/**
  * One upstream stream being relayed in the client's shape. Opened by an attempt (read until its
  * first client frame, so a failure before it can still fall back); relayed by the runner.
  */
 export class OpenedStream {
   /** Client frames ready to send. */
-  pending = "";
+  readonly pending = new Outbox();
   usage: NormalizedUsage | undefined;
   /** What the provider reported before its final usage (the floor of a stream that ends early). */
   reported: NormalizedUsage | undefined;
@@ -76,7 +115,7 @@ export class OpenedStream {
    */
   async advance(): Promise<StreamEnd> {
     try {
-      while (!this.pending && !this.done) {
+      while (this.pending.empty && !this.done) {
         if (this.at === this.backlog.length) {
           const next = await this.chunks.next();
           if (next.done) {
@@ -92,7 +131,7 @@ export class OpenedStream {
         while (this.at < this.backlog.length) {
           const item = this.backlog[this.at++]!;
           if ("frames" in item) {
-            this.pending += item.frames;
+            this.pending.add(item.frames);
             this.generated += item.chars;
             if (item.events) this.writer.passed?.(item.events);
           } else {
@@ -100,7 +139,7 @@ export class OpenedStream {
             if (denied) return { denied };
           }
           if (this.done) break;
-          if (this.pending && !this.flowing) {
+          if (!this.pending.empty && !this.flowing) {
             this.flowing = true;
             break;
           }
@@ -127,7 +166,7 @@ export class OpenedStream {
     // (hidden thinking, a structured answer's preamble) is not theirs to refuse.
     const violation = this.guard && frames && parsed.text ? this.guard(parsed.text) : undefined;
     if (violation) return new GatewayError("guardrail_denied", violation);
-    this.pending += frames;
+    this.pending.add(frames);
     return undefined;
   }
 }
@@ -141,10 +180,8 @@ export class OpenedStream {
 export async function relay(res: Response, s: OpenedStream, client: AbortSignal): Promise<StreamEnd> {
   let { failure, denied } = s.ending ?? {};
   while (!s.done && !client.aborted && !failure && !denied) {
-    const frames = s.pending;
-    s.pending = "";
-    if (frames) {
-      const flowing = res.write(utf8(frames));
+    if (!s.pending.empty) {
+      const flowing = res.write(s.pending.take());
       // Node holds a response's writes until the next tick (it corks the socket), and the frames
       // that came in the same read as the first one are translated before that tick: sent now.
       res.socket?.uncork();

@@ -53,7 +53,7 @@ function passed(reads: Uint8Array[], pass: StreamPassthrough, writer: StreamWrit
     for (const r of reads)
       for (const item of scan.push(r) as Array<PlainRun | SseEvent>) {
         if ("frames" in item) {
-          out.client += item.frames;
+          out.client += Buffer.from(item.frames).toString();
           out.chars += item.chars;
           if (item.events) writer.passed?.(item.events);
         } else feed(out, pass.parser(item.data), writer);
@@ -159,6 +159,23 @@ describe("chat completions passthrough", () => {
     for (const { slow, fast } of chatBoth(text, true)) {
       expect(fast).toEqual(slow);
       expect(fast).toMatchObject({ done: false, usage: undefined, chars: "Once upon a time".length });
+    }
+  });
+
+  it("a public model id with non-ASCII characters and replacement patterns ($&, $1) is written literally, on the provider's bytes", () => {
+    const publicModel = "gw-ü$&$1-mini";
+    for (const { slow, fast } of chatBoth(fixture("openai-chat-stream-reasoning-cached.sse"), true, publicModel)) {
+      expect(fast).toEqual(slow);
+      expect(fast.client).toContain(`"model":${JSON.stringify(publicModel)}`);
+      expect(fast.client).not.toMatch(/"model":"(o4-mini|gpt-4o)/);
+    }
+  });
+
+  it("a non-ASCII answer split inside its characters: counted as UTF-16 like the parser, sent byte for byte", () => {
+    const text = chunk({ role: "assistant", content: "" }) + chunk({ content: "naïve 思考 \u{1F600}" }) + chunk({ content: "€uro 😀" }) + "data: [DONE]\n\n";
+    for (const { slow, fast } of chatBoth(text, false)) {
+      expect(fast).toEqual(slow);
+      expect(fast.chars).toBe(("naïve 思考 \u{1F600}" + "€uro 😀").length);
     }
   });
 

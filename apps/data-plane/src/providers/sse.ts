@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { GatewayError } from "@gateway/errors";
 
 /**
@@ -116,9 +117,11 @@ export function parseStreamEvent<T>(data: string): T {
 /**
  * A wire format's reading of text for a passthrough (one block, or every complete block of a read):
  * the characters the model generated in it when all of it goes out as it came, or -1 when some
- * block must be read by the stream's parser (usage, the end, an error, an unusual framing).
+ * block must be read by the stream's parser (usage, the end, an error, an unusual framing). The text
+ * is the read's bytes one character each (latin1: no UTF-8 decoding); `ascii` says there is no byte
+ * over 0x7f, otherwise the characters of multi-byte sequences are counted as UTF-16 would.
  */
-export type PlainBlock = (text: string) => number;
+export type PlainBlock = (text: string, ascii: boolean) => number;
 
 /**
  * A PlainBlock from one regular expression over the text: the JSON string values of `keys` are what
@@ -128,17 +131,27 @@ export type PlainBlock = (text: string) => number;
  * first alternative consumes whole: inside a JSON string every quote is escaped.
  */
 export function plainText(keys: string[], special: string): PlainBlock {
-  const re = new RegExp(`"(?:${keys.join("|")})":\\s*"((?:[^"\\\\]|\\\\.)*)"|${special}`, "g");
-  return (text) => {
+  const re = new RegExp(`"(?:${keys.join("|")})":\\s*"([^"\\\\]*(?:\\\\.[^"\\\\]*)*)"|${special}`, "g");
+  return (text, ascii) => {
     let n = 0;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const v = m[1];
       if (v === undefined) return -1;
-      n += v.length - (v.includes("\\") ? escapeSurplus(v) : 0);
+      n += (ascii ? v.length : utf16Length(v)) - (v.includes("\\") ? escapeSurplus(v) : 0);
     }
     return n;
   };
+}
+
+/** The UTF-16 length of UTF-8 bytes held one per character: continuation bytes add nothing, a 4-byte sequence adds two. */
+function utf16Length(bytes: string): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes.charCodeAt(i);
+    if (b < 0x80 || b >= 0xc0) n += b >= 0xf0 ? 2 : 1;
+  }
+  return n;
 }
 
 /** How many more characters a JSON string body's escapes take than what they stand for (\uXXXX: 5, the others: 1). */
@@ -152,81 +165,92 @@ function escapeSurplus(v: string): number {
   return surplus;
 }
 
-/** A plain run of a passthrough: the client frames of consecutive plain blocks, as they came. */
+/** A plain run of a passthrough: the client frames of consecutive plain blocks, the provider's bytes as they came. */
 export interface PlainRun {
-  frames: string;
+  frames: Uint8Array;
   /** The characters the model generated in them (for counting when the provider reports no usage). */
   chars: number;
   /** How many events they are (counted only for a scanner asked to). */
   events: number;
 }
 
+const LFLF = Buffer.from("\n\n");
+
 /**
  * The passthrough reading of a stream whose wire format is the client's: blocks that only carry
- * what the model generated go out as the provider framed them (no JSON parse or serialization).
- * Usually every complete block of a read is plain, and the read goes out as one run after one pass
- * of `plain` over it; otherwise each block is read alone and those `plain` cannot vouch for come
- * back as events for the stream's parser, in order. `rewrite` (the public model id in place of the
- * provider's) is applied to each run.
+ * what the model generated go out as the provider's bytes (no UTF-8 decoding, JSON parse,
+ * serialization or encoding). Usually every complete block of a read is plain, and the read goes
+ * out as one run after one pass of `plain` over its bytes read one per character; otherwise each
+ * block is read alone and those `plain` cannot vouch for come back as events for the stream's
+ * parser, in order. `rewrite` (the public model id in place of the provider's, on the same one-byte
+ * text) is applied to each run. A stream framed with \r\n is parsed block by block.
  */
 export class PassthroughScanner {
-  private readonly blocks = new Blocks();
+  /** The bytes of an event still to come (after the last complete block of a read). */
+  private rest: Buffer | undefined;
+  /** Set once a \r is seen: from then on every block is parsed (SseParser's framing). */
+  private crlf: SseParser | undefined;
 
   /** `countEvents`: count the events of each run (for shapes that number their events). */
   constructor(
     private readonly plain: PlainBlock,
-    private readonly rewrite?: (frames: string) => string,
+    private readonly rewrite?: (latin1: string) => string,
     private readonly countEvents = false,
   ) {}
 
   push(chunk: Uint8Array): Array<PlainRun | SseEvent> {
-    const t = this.blocks.text(chunk);
-    if (!this.blocks.crlf) {
-      const last = t.lastIndexOf("\n\n");
-      if (last === -1) {
-        this.blocks.keep(t);
-        return [];
-      }
-      const end = last + 2;
-      const complete = end === t.length ? t : t.slice(0, end);
-      const chars = this.plain(complete);
-      if (chars >= 0) {
-        this.blocks.keep(end === t.length ? "" : t.slice(end));
-        return [this.run(complete, chars, this.countEvents ? count(complete, "\n\n") : 0)];
-      }
+    if (this.crlf) return this.crlf.push(chunk);
+    let buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.rest) {
+      buf = Buffer.concat([this.rest, buf]);
+      this.rest = undefined;
     }
+    if (buf.indexOf(13) !== -1) {
+      this.crlf = new SseParser();
+      return this.crlf.push(buf);
+    }
+    const end = buf.lastIndexOf(LFLF) + 2;
+    if (end === 1) {
+      this.rest = Buffer.from(buf);
+      return [];
+    }
+    if (end < buf.length) this.rest = Buffer.from(buf.subarray(end));
+    const complete = buf.subarray(0, end);
+    const text = complete.toString("latin1", 0, end);
+    const ascii = isAscii(complete);
+    const chars = this.plain(text, ascii);
+    if (chars >= 0) return [this.run(complete, text, chars, this.countEvents ? count(text, "\n\n") : 0)];
     const out: Array<PlainRun | SseEvent> = [];
     let runStart = -1;
     let runEnd = 0;
-    let chars = 0;
+    let runChars = 0;
     let events = 0;
     const close = () => {
       if (runStart === -1) return;
-      out.push(this.run(t.slice(runStart, runEnd), chars, events));
+      out.push(this.run(complete.subarray(runStart, runEnd), text.slice(runStart, runEnd), runChars, events));
       runStart = -1;
-      chars = 0;
+      runChars = 0;
       events = 0;
     };
-    this.blocks.split(t, (start, end, next) => {
-      const block = t.slice(start, end);
-      const n = this.blocks.crlf ? -1 : this.plain(block);
+    for (let at = 0, i = text.indexOf("\n\n"); i !== -1; at = i + 2, i = text.indexOf("\n\n", at)) {
+      const n = this.plain(text.slice(at, i), ascii);
       if (n >= 0) {
-        if (runStart === -1) runStart = start;
-        runEnd = next;
-        chars += n;
+        if (runStart === -1) runStart = at;
+        runEnd = i + 2;
+        runChars += n;
         events++;
-        return;
+        continue;
       }
       close();
-      const ev = parseBlock(block);
+      const ev = parseBlock(complete.toString("utf8", at, i));
       if (ev) out.push(ev);
-    });
+    }
     close();
     return out;
   }
 
-  private run(frames: string, chars: number, events: number): PlainRun {
-    return { frames: this.rewrite ? this.rewrite(frames) : frames, chars, events };
+  private run(bytes: Buffer, text: string, chars: number, events: number): PlainRun {
+    return { frames: this.rewrite ? Buffer.from(this.rewrite(text), "latin1") : bytes, chars, events };
   }
 }
 

@@ -104,8 +104,11 @@ export interface StreamParser {
 export interface StreamPassthrough {
   plain: PlainBlock;
   parser: StreamParser;
-  /** Applied to plain runs before they go out (the public model id in place of the provider's). */
-  rewrite?: (frames: string) => string;
+  /**
+   * Applied to plain runs before they go out (the public model id in place of the provider's), on
+   * their bytes read one per character (latin1): what it writes must be in that form too.
+   */
+  rewrite?: (latin1: string) => string;
 }
 
 /**

@@ -54,8 +54,8 @@ function messagesStream(publicModel: string): StreamPassthrough {
   const usageOf = messagesStreamUsage();
   // What was generated so far, in characters (the client's estimate when message_delta has no usage).
   let generated = 0;
-  const plain = (text: string): number => {
-    const n = plainEvents(text);
+  const plain = (text: string, ascii: boolean): number => {
+    const n = plainEvents(text, ascii);
     if (n > 0) generated += n;
     return n;
   };

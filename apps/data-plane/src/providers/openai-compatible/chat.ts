@@ -106,7 +106,7 @@ export function openAICompatibleChat(): ChatAdapter {
 
     // Chat completions to a chat-completions server: chunks go out as they came, only the model id
     // replaced; the usage chunk, [DONE] and error chunks are parsed.
-    passthrough: (publicModel: string) => ({ plain: chatPlainChunks, parser: chatStreamParser(publicModel), rewrite: publicModelIn(publicModel) }),
+    passthrough: (publicModel: string) => ({ plain: chatPlainChunks, parser: chatStreamParser(publicModel), rewrite: publicModelIn(publicModel, true) }),
 
     mapError: mapOpenAIError,
   };
@@ -116,9 +116,12 @@ export function openAICompatibleChat(): ChatAdapter {
  * Puts the public model id in place of whatever model a provider names (`"model":"…"` is only ever a
  * key in JSON text: quotes inside strings are escaped), a dated snapshot id included.
  */
-export function publicModelIn(publicModel: string): (json: string) => string {
-  const to = `"model":${JSON.stringify(publicModel)}`;
-  return (json) => json.replace(/"model":"(?:[^"\\]|\\.)*"/g, to);
+export function publicModelIn(publicModel: string, latin1 = false): (json: string) => string {
+  const json = `"model":${JSON.stringify(publicModel)}`;
+  // `latin1`: the text is UTF-8 bytes one per character (a passthrough's), and so is the id put in.
+  // A replacement string, not a function (one call per match): its `$` written as `$$`.
+  const to = (latin1 ? Buffer.from(json).toString("latin1") : json).replaceAll("$", "$$$$");
+  return (text) => text.replace(/"model":"[^"\\]*(?:\\.[^"\\]*)*"/g, to);
 }
 
 /**
