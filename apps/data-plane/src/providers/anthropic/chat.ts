@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
-import { chatCompletionUsage, mapOpenAIError } from "../openai-compatible/chat.js";
+import { chatCompletionUsage, jsonStringBody, mapOpenAIError } from "../openai-compatible/chat.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
 
 /**
@@ -215,6 +215,9 @@ export function messagesStreamUsage() {
 
 const reported = (u: NormalizedUsage | undefined) => (u ? { reported: u } : {});
 
+/** A text delta event as Anthropic writes it, with its text's JSON string body (anything else is parsed). */
+const TEXT_DELTA = /^\{"type":"content_block_delta","index":\d+,"delta":\{"type":"text_delta","text":"([^"\\]*(?:\\.[^"\\]*)*)"\}\}$/;
+
 function finishReason(stop: unknown): string {
   switch (stop) {
     case "max_tokens":
@@ -277,11 +280,28 @@ export const anthropicChat: ChatAdapter = {
       const c = { id, object: "chat.completion.chunk", created, model: publicModel, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra };
       return { forward: JSON.stringify(c), chunk: c as Record<string, unknown> };
     };
+    /** What a text chunk's JSON says before and after its content (the same for every one): the text's JSON string body goes between. */
+    let textFrame: [string, string] | undefined;
+    const head = () => `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(publicModel)},"choices":[{"index":0,"delta":{"content":"`;
     return (data: string): ParsedStreamEvent => {
+      // The most frequent event, a text delta (beside no structured answer), without parsing it or serializing its chunk.
+      const delta = answerTool === undefined ? TEXT_DELTA.exec(data) : null;
+      if (delta) {
+        const body = delta[1]!;
+        const text = jsonStringBody(body);
+        textFrame ??= [head(), '"},"finish_reason":null,"logprobs":null}]}'];
+        return {
+          forward: textFrame[0] + body + textFrame[1],
+          chunk: { id, object: "chat.completion.chunk", created, model: publicModel, choices: [{ index: 0, delta: { content: text }, finish_reason: null, logprobs: null }] },
+          text,
+          done: false,
+        };
+      }
       const ev = parseStreamEvent<MessagesStreamEvent>(data);
       switch (ev.type) {
         case "message_start":
           id = ev.message?.id ?? id;
+          textFrame = undefined;
           return { ...chunk({ role: "assistant", content: "" }, null), ...reported(usageOf.start(ev.message?.usage)), text: "", done: false };
         case "content_block_start":
           if (ev.content_block?.type === "tool_use" && answerTool !== undefined && ev.content_block.name === answerTool) {

@@ -125,6 +125,18 @@ export function publicModelIn(publicModel: string, latin1 = false): (json: strin
 }
 
 /**
+ * A chunk that carries nothing but text (OpenAI's usual chunk: scalar fields around one choice whose
+ * delta is only `content`, not finished, usage null or absent), with that text's JSON string body:
+ * read without parsing the chunk (a tenth of JSON.parse's time). Any other chunk — a role, tool
+ * calls, reasoning, a finish, usage, an error, several choices, another key order — is parsed.
+ */
+const TEXT_ONLY =
+  /^\{(?:"[a-z_]+":(?:"[^"\\]*"|-?\d+|null),)*"choices":\[\{"index":0,"delta":\{"content":"([^"\\]*(?:\\.[^"\\]*)*)"\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"[a-z_]+":(?:"[^"\\]*"|-?\d+|null))*\}$/;
+
+/** A JSON string body (between its quotes) as the string it stands for. */
+export const jsonStringBody = (body: string): string => (body.includes("\\") ? (JSON.parse(`"${body}"`) as string) : body);
+
+/**
  * One chat-completions stream's chunks, parsed: usage, counted text, the end, errors; with `frames`,
  * each chunk's text for a chat client too (`forward`, the model id public), which a translating
  * client shape does not read.
@@ -133,6 +145,11 @@ function chatStreamParser(publicModel: string, frames = true): StreamParser {
   const rewrite = publicModelIn(publicModel);
   return (data: string): ParsedStreamEvent => {
     if (data === "[DONE]") return { forward: undefined, text: "", done: true };
+    const textOnly = TEXT_ONLY.exec(data);
+    if (textOnly) {
+      const content = jsonStringBody(textOnly[1]!);
+      return { forward: frames ? rewrite(data) : undefined, chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
+    }
     const event = parseStreamEvent<{
       choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
       usage?: OpenAIUsage | null;
