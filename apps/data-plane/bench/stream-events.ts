@@ -1,0 +1,62 @@
+/**
+ * What the gateway's own code spends on a streamed chunk, in-process: the passthrough's scan of a
+ * 200-chunk chat read (counting generated characters, the model rewrite, the bytes for the socket),
+ * and a translated stream's parse of one text-only chunk (OpenAI-shaped, and an Anthropic text
+ * delta) against JSON.parse of it. Fixed iteration counts, one process; prints a JSON line.
+ * Compare two trees by running it in each (docs/operations.md, "Streamed answers").
+ *
+ *   make build && node apps/data-plane/bench/stream-events.ts [iterations=2000] [rounds=5]
+ */
+import { openAICompatibleChat } from "../dist/providers/openai-compatible/chat.js";
+import { anthropicChat } from "../dist/providers/anthropic/chat.js";
+import { PassthroughScanner } from "../dist/providers/sse.js";
+
+const N = Number(process.argv[2] ?? 2000);
+const ROUNDS = Number(process.argv[3] ?? 5);
+const CHUNKS = 200;
+
+const chat = openAICompatibleChat();
+const chunkJson = (i: number) =>
+  JSON.stringify({
+    id: "chatcmpl-abc123",
+    object: "chat.completion.chunk",
+    created: 1732500000,
+    model: "fake-chat",
+    choices: [{ index: 0, delta: { content: ` w${i}` }, finish_reason: null, logprobs: null }],
+  });
+const read = new TextEncoder().encode(Array.from({ length: CHUNKS }, (_, i) => `data: ${chunkJson(i)}\n\n`).join(""));
+// As a proxy gets it: a few reads, cut anywhere.
+const reads = [read.subarray(0, 16_384), read.subarray(16_384, 32_768), read.subarray(32_768)];
+const encoder = new TextEncoder();
+const anthropicDelta = JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: " w123" } });
+
+function perChunk(fn: () => number, iterations: number, chunks: number): number {
+  let sink = 0;
+  const t0 = process.hrtime.bigint();
+  for (let k = 0; k < iterations; k++) sink += fn();
+  if (sink === -1) console.log("");
+  return Number(process.hrtime.bigint() - t0) / iterations / chunks;
+}
+
+const pass = chat.passthrough!("gw-chat-mini", "fake-chat");
+const scan = () => {
+  const s = new PassthroughScanner(pass.plain, pass.rewrite, false);
+  let n = 0;
+  for (const r of reads) for (const item of s.push(r)) n += "frames" in item ? (typeof item.frames === "string" ? encoder.encode(item.frames).length : item.frames.length) : 1;
+  return n;
+};
+const parser = chat.streamParser("gw-chat-mini", "fake-chat", undefined, false);
+const oneChunk = chunkJson(7);
+const anthropic = anthropicChat.streamParser("gw-claude", "claude-x");
+anthropic('{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":1,"output_tokens":1}}}');
+
+const rows: Record<string, number[]> = { passthrough_scan_ns: [], chat_text_chunk_ns: [], anthropic_text_delta_ns: [], json_parse_chunk_ns: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  rows.passthrough_scan_ns!.push(perChunk(scan, N, CHUNKS));
+  rows.chat_text_chunk_ns!.push(perChunk(() => parser(oneChunk).text.length, N * 50, 1));
+  rows.anthropic_text_delta_ns!.push(perChunk(() => (anthropic(anthropicDelta).forward ?? "").length, N * 50, 1));
+  rows.json_parse_chunk_ns!.push(perChunk(() => (JSON.parse(oneChunk) as { choices: unknown[] }).choices.length, N * 50, 1));
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (const [k, v] of Object.entries(rows)) console.log(`${k.padEnd(26)} median ${median(v).toFixed(0)} ns (${v.map((x) => x.toFixed(0)).join(", ")})`);
+console.log(JSON.stringify({ bench: "stream-events", ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, Math.round(median(v))])) }));
