@@ -158,8 +158,7 @@ async function guarded(ctx: DataPlaneContext, rq: Authenticated, stage: "input" 
 
 /** Who is calling, for billing and the record of each tool call. */
 interface CallerOf {
-  key: KeyContext;
-  /** The HTTP request's context: its guardrail outcomes are recorded there (guardrails/index.ts). */
+  /** The HTTP request's context: its key, and its guardrail outcomes (guardrails/index.ts). */
   rq: Authenticated;
   /** The record's id: the HTTP request's, suffixed for the second and later calls of a batch. */
   requestId: string;
@@ -175,7 +174,7 @@ interface CallerOf {
  * the request's). A call the upstream did not answer is recorded at zero.
  */
 async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { server: McpServer; tool: string }, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  const { key } = caller;
+  const { key } = caller.rq;
   const { server, tool } = target;
   // A tool whose definition changed at its server is not called until an operator approves the change.
   const upstream = (await ctx.mcp.tools(server)).find((t) => t.tool.name === tool);
@@ -269,12 +268,12 @@ async function answer(ctx: DataPlaneContext, call: CallerOf, msg: RpcMessage, se
     case "ping":
       return {};
     case "tools/list":
-      return { tools: await listTools(ctx, call.key, servers, federated) };
+      return { tools: await listTools(ctx, call.rq.key, servers, federated) };
     case "tools/call": {
       if (typeof params.name !== "string") throw new RpcError(RPC.invalidParams, "tools/call needs params.name (a tool name)");
       const args = params.arguments ?? {};
       if (typeof args !== "object" || args === null || Array.isArray(args)) throw new RpcError(RPC.invalidParams, "params.arguments must be an object");
-      return callTool(ctx, call, resolveTool(call.key, servers, params.name, federated), params.name, args as Record<string, unknown>, signal);
+      return callTool(ctx, call, resolveTool(call.rq.key, servers, params.name, federated), params.name, args as Record<string, unknown>, signal);
     }
     case "resources/list":
       return { resources: [] };
@@ -358,7 +357,7 @@ export function mcpPost(ctx: DataPlaneContext) {
         });
         continue;
       }
-      const caller: CallerOf = { key, rq: l, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
+      const caller: CallerOf = { rq: l, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
       try {
         answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {

@@ -46,9 +46,6 @@ export interface ServedUnbilled {
 
 export type Served = ServedAnswer | ServedStream | ServedUnbilled;
 
-/** The request as a route sees it: its context past authentication, passed explicitly to admission and serve. */
-export type RequestState = Authenticated;
-
 /** `x-gateway-dry-run: true` asks for admission alone (docs/billing.md#dry-run); any other value than true/false is a 400. */
 function dryRunOf(req: Request): boolean {
   const v = req.headers["x-gateway-dry-run"];
@@ -61,7 +58,8 @@ function dryRunOf(req: Request): boolean {
 
 /** What a route's serve stage gets: the validated body, admission's result and the request's bounds (and what the attempt loop needs). */
 export interface Call<B, C extends Capability> extends Admission<C, B>, AttemptCall {
-  state: RequestState;
+  /** The request's context past authentication (http/request-context.ts), passed explicitly. */
+  state: Authenticated;
   req: Request;
   /** Written by the ending alone (pipeline/ending.ts); a stage that starts a stream of its own writes to it (video content). */
   res: Response;
@@ -83,7 +81,7 @@ export interface RouteSpec<B, C extends Capability> {
    * What admission needs: model id, the cost bound, guardrail texts, context-check texts, network
    * checks. May validate the body against the catalog (the model's own limits) before anything else.
    */
-  admission(body: B, state: RequestState, ctx: DataPlaneContext): Omit<AdmissionRequest<C, B>, "route" | "capability">;
+  admission(body: B, state: Authenticated, ctx: DataPlaneContext): Omit<AdmissionRequest<C, B>, "route" | "capability">;
   /** The attempts over the planned deployments (pipeline/attempts.ts): what was served. */
   serve(ctx: DataPlaneContext, call: Call<B, C>): Promise<Served>;
 }

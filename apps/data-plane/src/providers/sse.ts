@@ -11,70 +11,44 @@ export interface SseEvent {
 }
 
 /**
- * The complete SSE blocks of a text stream (each without its blank line), found with one search per
- * block and one slice for what is left of a read; a stream that uses \r\n is found by a regular
- * expression instead.
+ * The events of a text stream: each read decoded and appended to what was left of the last, its
+ * complete blocks found with one search each (a stream that uses \r\n, by a regular expression).
  */
-class Blocks {
+export class SseParser {
   private rest = "";
   private readonly decoder = new TextDecoder();
   /** The stream frames its events with \r\n (seen once, assumed from then on). */
-  crlf = false;
+  private crlf = false;
 
-  /** The text of one read appended to what was left of the last. */
-  text(chunk: Uint8Array): string {
+  push(chunk: Uint8Array): SseEvent[] {
     const t = this.rest + this.decoder.decode(chunk, { stream: true });
     if (!this.crlf && t.includes("\r")) this.crlf = true;
-    return t;
-  }
-
-  /** Calls `each(start, end)` for every complete block of `t` (end excludes the blank line); keeps the rest. */
-  split(t: string, each: (start: number, end: number, next: number) => void): void {
+    const out: SseEvent[] = [];
+    const block = (start: number, end: number) => {
+      const ev = parseBlock(t.slice(start, end));
+      if (ev) out.push(ev);
+    };
     let at = 0;
     if (!this.crlf) {
       for (let i = t.indexOf("\n\n"); i !== -1; i = t.indexOf("\n\n", at)) {
-        each(at, i, i + 2);
+        block(at, i);
         at = i + 2;
       }
     } else {
       const sep = /\r?\n\r?\n/g;
       for (let m = sep.exec(t); m; m = sep.exec(t)) {
-        each(at, m.index, m.index + m[0].length);
+        block(at, m.index);
         at = m.index + m[0].length;
       }
     }
     this.rest = at === 0 ? t : t.slice(at);
-  }
-
-  /** Keeps `rest` for the next read (the start of an event still to come). */
-  keep(rest: string): void {
-    this.rest = rest;
-  }
-
-  /** Whatever is left when the stream ends (an unterminated last block). */
-  flush(): string {
-    const rest = this.rest + this.decoder.decode();
-    this.rest = "";
-    return rest;
-  }
-}
-
-export class SseParser {
-  private readonly blocks = new Blocks();
-
-  push(chunk: Uint8Array): SseEvent[] {
-    const t = this.blocks.text(chunk);
-    const out: SseEvent[] = [];
-    this.blocks.split(t, (start, end) => {
-      const ev = parseBlock(t.slice(start, end));
-      if (ev) out.push(ev);
-    });
     return out;
   }
 
   /** Whatever is left when the stream ends (an unterminated last event). */
   flush(): SseEvent[] {
-    const rest = this.blocks.flush();
+    const rest = this.rest + this.decoder.decode();
+    this.rest = "";
     const ev = rest.trim() ? parseBlock(rest) : undefined;
     return ev ? [ev] : [];
   }
@@ -216,7 +190,7 @@ export class PassthroughScanner {
     }
     if (end < buf.length) this.rest = Buffer.from(buf.subarray(end));
     const complete = buf.subarray(0, end);
-    const text = complete.toString("latin1", 0, end);
+    const text = complete.toString("latin1");
     const ascii = isAscii(complete);
     const chars = this.plain(text, ascii);
     if (chars >= 0) return [this.run(complete, text, chars, this.countEvents ? count(text, "\n\n") : 0)];

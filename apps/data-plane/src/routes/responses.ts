@@ -86,11 +86,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       ...(previous
         ? {
             prepare: async () => {
-              const found = await ctx.responses.get(state.key.org_id, previous).catch((err: unknown) => {
-                throw storeAway(err);
-              });
-              if (!found.found) throw notStored(previous, true);
-              const history = found.record.messages;
+              const history = (await stored(ctx, state.key, previous, true)).messages;
               const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : raw.input;
               return { ...r, withHistory: { ...raw, input: [...historyItems(history), ...input] }, historyBytes: Buffer.byteLength(JSON.stringify(history)) };
             },
@@ -127,6 +123,15 @@ export const responsesWebSocket = async () => {
   throw new GatewayError("websocket_not_supported", "The Responses API's WebSocket mode is not offered by this gateway; send POST /v1/responses (with stream: true for events).");
 };
 
+/** The organization's stored response `id` (the one a request continues: `previous`); 404 when there is none. */
+async function stored(ctx: DataPlaneContext, key: KeyContext, id: string, previous = false) {
+  const found = await ctx.responses.get(key.org_id, id).catch((err: unknown) => {
+    throw storeAway(err);
+  });
+  if (!found.found) throw notStored(id, previous);
+  return found.record;
+}
+
 /** The stored responses belong to the `responses` route: a key scoped to other routes may not read or delete them. */
 function requireScope(key: KeyContext): void {
   if (!keyAllowsRoute(key, "responses")) {
@@ -139,12 +144,7 @@ export const storedResponse =
   (ctx: DataPlaneContext) =>
   async (req: Request, res: Response, { key }: Authenticated) => {
     requireScope(key);
-    const id = String(req.params.responseId);
-    const found = await ctx.responses.get(key.org_id, id).catch((err: unknown) => {
-      throw storeAway(err);
-    });
-    if (!found.found) throw notStored(id, false);
-    res.status(200).json(found.record.response);
+    res.status(200).json((await stored(ctx, key, String(req.params.responseId))).response);
   };
 
 /** DELETE /v1/responses/{id}: removes the organization's stored response. */
@@ -177,12 +177,8 @@ export const storedInputItems =
       const issue = q.error.issues[0]!;
       throw new GatewayError("invalid_request", issue.message, { param: String(issue.path[0] ?? "") });
     }
-    const found = await ctx.responses.get(key.org_id, id).catch((err: unknown) => {
-      throw storeAway(err);
-    });
-    if (!found.found) throw notStored(id, false);
     const { limit, order, after } = q.data;
-    const all = inputItems(id, found.record.messages);
+    const all = inputItems(id, (await stored(ctx, key, id)).messages);
     if (order === "desc") all.reverse();
     // An unknown cursor lists nothing (not the first page again).
     const at = after === undefined ? -1 : all.findIndex((item) => item.id === after);
