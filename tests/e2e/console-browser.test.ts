@@ -109,6 +109,8 @@ it("signs in by link and shows the organization's balance and a request made thr
     await expect(page.locator("#attempts").textContent()).resolves.toContain("served");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, `request-${name}.png`), fullPage: true });
+    // The request id in the title wraps: the page does not scroll sideways either.
+    expect(await fitsWidth(page)).toBe(true);
 
     const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
@@ -217,6 +219,8 @@ it("an operator tops up an organization once however often the form is sent, rev
   });
 
   await page.locator("#topup-done").waitFor({ state: "visible" });
+  // Both answers (the second a duplicate of the page's own first send) say the one top-up was made.
+  expect(await page.locator("#topup-done").textContent()).toMatch(/^Done: 2\.50 credits added; .* now has 3\.50 credits\.$/);
   await eventually(async () => ((await page.locator("#audit").textContent())?.includes("top up") ? true : undefined), 5_000, "the top-up in the audit log");
   expect((await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor).toBe(before + 2_500_000);
   expect(await page.locator("#audit tr", { hasText: "top up" }).count()).toBe(1);

@@ -151,12 +151,12 @@ async function loadKeys(): Promise<void> {
       k.models.length ? k.models.join(", ") : "all",
       limits,
       credits(k.spent_30d_minor),
-      k.last_used_hour_ms === null ? "not in 30 days" : `hour of ${new Date(k.last_used_hour_ms).toLocaleString()}`,
-      new Date(k.created_at_ms).toLocaleString(),
+      k.last_used_hour_ms === null ? "not in 30 days" : dayTime(k.last_used_hour_ms),
+      day(k.created_at_ms),
       k.revoked ? "revoked" : "active",
     ]);
     const td = document.createElement("td");
-    if (!k.revoked && role === "admin") td.append(button(`Revoke ${k.name || k.prefix}`, () => post(`/api/keys/${encodeURIComponent(k.id)}/revoke`).then(loadKeys)));
+    if (!k.revoked && role === "admin") td.append(button("Revoke", () => post(`/api/keys/${encodeURIComponent(k.id)}/revoke`).then(loadKeys), `Revoke ${k.name || k.prefix}`));
     tr.append(td);
     body.append(tr);
   }

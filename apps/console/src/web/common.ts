@@ -6,6 +6,9 @@
  */
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const credits = (minor: number) => (minor / 1_000_000).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+/** A day, or a day and time, in the reader's locale and short (wide tables stay within a laptop's window). */
+const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: "medium" });
+const dayTime = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 /** The session's CSRF token (from GET /api/session), sent on every POST. */
 let csrf = "";
 
@@ -61,7 +64,10 @@ function emptyRow(body: HTMLElement, message: string): void {
   const td = document.createElement("td");
   td.colSpan = body.closest("table")?.querySelectorAll("thead th").length ?? 1;
   td.className = "empty";
-  td.textContent = message;
+  // The message stays in view of a table wider than the window (it would scroll away with the columns).
+  const text = document.createElement("span");
+  text.textContent = message;
+  td.append(text);
   tr.append(td);
   body.append(tr);
 }

@@ -37,14 +37,22 @@ async function loadOrgs(): Promise<void> {
 }
 
 let topUpKey = crypto.randomUUID();
+/** How often this page sent each top-up (a double submit sends one twice: the second answer is a duplicate of its own first). */
+const sends = new Map<string, number>();
 $("topup").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const org = ($("topup-org") as HTMLInputElement).value.trim();
   const amount = Math.round(Number(($("topup-amount") as HTMLInputElement).value) * 1_000_000);
-  void post<{ duplicate: boolean; credits: { balance_minor: number } }>("/api/operator/top-ups", { org_id: org, amount_minor: amount, idempotency_key: topUpKey }).then((r) => {
+  const key = topUpKey;
+  sends.set(key, (sends.get(key) ?? 0) + 1);
+  void post<{ duplicate: boolean; credits: { balance_minor: number } }>("/api/operator/top-ups", { org_id: org, amount_minor: amount, idempotency_key: key }).then((r) => {
     // The next top-up is another one; this key stays spent.
     topUpKey = crypto.randomUUID();
-    $("topup-done").textContent = `${r.duplicate ? "Already done" : "Done"}: ${org} now has ${credits(r.credits.balance_minor)} credits.`;
+    // A duplicate of a top-up sent once from here: an earlier send (whose answer was lost) made it.
+    $("topup-done").textContent =
+      r.duplicate && sends.get(key) === 1
+        ? `This top-up was already made: ${org} has ${credits(r.credits.balance_minor)} credits.`
+        : `Done: ${credits(amount)} credits added; ${org} now has ${credits(r.credits.balance_minor)} credits.`;
     $("topup-done").hidden = false;
     return Promise.all([loadOrgs(), operatorAudit(true)]);
   }, showError);

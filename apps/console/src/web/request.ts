@@ -54,7 +54,8 @@ async function show(): Promise<void> {
     Object.entries(a ?? {})
       .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`)
       .join(", ");
-  for (const i of rec.line_items) $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), String(i.unit_price_minor ?? ""), String(i.per ?? ""), details(i.attributes)]));
+  for (const i of rec.line_items)
+    $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), i.unit_price_minor === undefined ? "" : credits(i.unit_price_minor), String(i.per ?? ""), details(i.attributes)]));
   if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>
     $("attempts").append(
