@@ -239,7 +239,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     addDataPlane,
     async applyCatalog(doc: unknown) {
       const { version } = await admin.ApplyCatalog({ document_json: JSON.stringify(doc) });
-      await eventually(() => (dataPlanes.every((dp) => dp.ctx.catalog.current.version >= version) ? true : undefined), 5_000, `catalog ${version} on every replica`);
+      // The change event usually lands in milliseconds; on a loaded machine the periodic refresh (10 s) may be the one that brings it.
+      await eventually(() => (dataPlanes.every((dp) => dp.ctx.catalog.current.version >= version) ? true : undefined), 15_000, `catalog ${version} on every replica`);
     },
     async stop() {
       // Tolerant: a test may already have stopped a component to simulate an outage.
