@@ -96,7 +96,7 @@ const [fakePort, controlPort, ledgerPort, ledgerOpsPort, dpPort, barePort, portk
 ];
 const fakeUrl = `http://127.0.0.1:${fakePort}`;
 const quiet = process.env.BENCH_LOG_LEVEL ?? "warn";
-spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
+const fake = spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
 const control = spawnNode("apps/control-plane/dist/main.js", {
   CONTROL_PLANE_DATABASE_URL: db,
   CONTROL_PLANE_NATS_URL: nats.url,
@@ -266,6 +266,9 @@ const short: Record<string, number[]> = {};
 const system: Record<string, number[]> = {};
 const rate: Record<string, number[]> = {};
 const syscw: Record<string, number[]> = {};
+/** What the fake upstream and this process (the load generator) spend per stream of each target: the same for every target unless its requests differ. */
+const upstreamCpu: Record<string, number[]> = {};
+const clientCpu: Record<string, number[]> = {};
 const ratio: Record<string, number[]> = {};
 const chunkRatio: Record<string, number[]> = {};
 console.log(
@@ -277,9 +280,14 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const t of targets) {
     const before = cpuMicros(t.pid);
     const writesBefore = writes(t.pid);
+    const fakeBefore = cpuMicros(fake.pid!);
+    const clientBefore = process.cpuUsage();
     const beforeOthers = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, treeCpu(p)]));
     const ms = await load(t, STREAMS);
     const perStream = (cpuMicros(t.pid) - before) / STREAMS;
+    (upstreamCpu[t.name] ??= []).push((cpuMicros(fake.pid!) - fakeBefore) / STREAMS);
+    const client = process.cpuUsage(clientBefore);
+    (clientCpu[t.name] ??= []).push((client.user + client.system) / STREAMS);
     (syscw[t.name] ??= []).push((writes(t.pid) - writesBefore) / STREAMS);
     (cpu[t.name] ??= []).push(perStream);
     (rate[t.name] ??= []).push(STREAMS / (ms / 1000));
@@ -316,6 +324,7 @@ for (const t of targets) {
     ratio[t.name] ? `× bare: per stream ${med(ratio[t.name]).toFixed(2)} (${byRound(ratio[t.name]!)}), per chunk ${med(chunkRatio[t.name]).toFixed(2)} (${byRound(chunkRatio[t.name]!)})` : "",
     system[t.name] ? `with control-plane, ledger, NATS, Postgres ${med(system[t.name]).toFixed(0)} µs/stream` : "",
     `${med(syscw[t.name]).toFixed(1)} writes/stream`,
+    `upstream ${med(upstreamCpu[t.name]).toFixed(0)} µs/stream, load generator ${med(clientCpu[t.name]).toFixed(0)}`,
     `${bytes[t.name]} bytes/stream`,
   ];
   console.log(line.filter(Boolean).join("   "));
@@ -325,6 +334,8 @@ for (const t of targets) {
     cpu_us_per_short_stream: Math.round(med(short[t.name])),
     cpu_us_per_chunk: r2(med(chunks)),
     write_calls_per_stream: r2(med(syscw[t.name])),
+    upstream_cpu_us_per_stream: Math.round(med(upstreamCpu[t.name])),
+    load_generator_cpu_us_per_stream: Math.round(med(clientCpu[t.name])),
     ...(ratio[t.name] ? { ratio_vs_bare: r2(med(ratio[t.name])), ratio_by_round: ratio[t.name]!.map(r2) } : {}),
     ...(chunkRatio[t.name] ? { chunk_ratio_vs_bare: r2(med(chunkRatio[t.name])), chunk_ratio_by_round: chunkRatio[t.name]!.map(r2) } : {}),
     ...(system[t.name] ? { cpu_us_per_stream_whole_system: Math.round(med(system[t.name])) } : {}),

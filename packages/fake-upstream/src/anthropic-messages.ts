@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, scriptedCall, stripMarkers } from "./directives.js";
+import { burst, frameOf, TEXT } from "./openai-chat.js";
 import { minimalInstance } from "./schema-object.js";
 import { countTokens } from "./tokens.js";
 
@@ -170,6 +171,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  burst(res, d);
   const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
   send("ping", {});
@@ -198,6 +200,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
     send("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: json.slice(5) } });
   } else {
     send("content_block_start", { index: at, content_block: { type: "text", text: "" } });
+    const textDelta = frameOf({ type: "content_block_delta", index: at, delta: { type: "text_delta", text: TEXT } }, (json) => `event: content_block_delta\ndata: ${json}\n\n`);
     for (let i = 0; i < words.length; i++) {
       if (d.cutAfter !== undefined && i >= d.cutAfter) {
         await sleep(20);
@@ -212,7 +215,7 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
         res.end();
         return;
       }
-      send("content_block_delta", { index: at, delta: { type: "text_delta", text: i === 0 ? words[i] : ` ${words[i]}` } });
+      res.write(textDelta(i === 0 ? words[i]! : ` ${words[i]}`));
     }
   }
   send("content_block_stop", { index: at });
