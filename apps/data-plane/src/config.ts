@@ -4,9 +4,8 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
-import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
-import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
-import type { ClientTlsFiles } from "@gateway/proto";
+import { natsCredentialsFromEnv } from "@gateway/nats";
+import { tracingFromEnv } from "@gateway/observability";
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -147,72 +146,8 @@ const Schema = z.object({
   DATA_PLANE_MCP_ALLOW_LOOPBACK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
 });
 
-export type DataPlaneEnv = z.infer<typeof Schema>;
-
-export interface DataPlaneConfig {
-  host: string;
-  port: number;
-  controlPlaneAddr: string;
-  ledgerAddr: string;
-  /** Caller tokens this data-plane presents to the control-plane and the ledger. */
-  controlPlaneToken: string;
-  ledgerToken: string;
-  /** gRPC over TLS to both (a client certificate for mTLS); plaintext when undefined. */
-  grpcTls: ClientTlsFiles | undefined;
-  natsUrl: string;
-  /** This replica's NATS user (its permissions: docs/operations.md); undefined: none sent. */
-  natsCredentials: NatsCredentials | undefined;
-  logLevel: DataPlaneEnv["DATA_PLANE_LOG_LEVEL"];
-  replicaId: string;
-  controlTimeoutMs: number;
-  ledgerTimeoutMs: number;
-  keyCacheTtlMs: number;
-  keyCacheMaxStaleMs: number;
-  negativeCacheTtlMs: number;
-  keyCacheMaxEntries: number;
-  catalogRefreshMs: number;
-  upstreamTimeoutMs: number;
-  upstreamTimeoutMinMs: number;
-  upstreamTimeoutMaxMs: number;
-  bodyLimitBytes: number;
-  upstreamRetries: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  breakerThreshold: number;
-  breakerCooldownMs: number;
-  /** Body limit by route kind, bytes. */
-  bodyLimits: Record<"chat" | "messages" | "embeddings" | "images" | "video", number>;
-  contextPrecheck: boolean;
-  headersTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  listenBacklog: number;
-  rateLimitGossipMs: number;
-  rateLimitMaxKeys: number;
-  leaseChunkMinor: number;
-  leaseTtlMs: number;
-  leaseIdleMs: number;
-  leaseMaxOrgs: number;
-  spoolDir: string;
-  spoolMaxEvents: number;
-  spoolLockStaleMs: number;
-  shutdownReplayMs: number;
-  publishTimeoutMs: number;
-  /** Most usage events per JetStream message (1 = no batch messages). */
-  usageBatchEvents: number;
-  usageWaitMs: number;
-  /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
-  responses: { retentionMs: number; replicas: number; maxBytes: number; bucketMaxBytes: number };
-  /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
-  tracing: TracingConfig | undefined;
-  publicUrl: string | undefined;
-  video: { pollStaleMs: number; reconcileMs: number; staleMs: number; claimMs: number; maxAgeMs: number };
-  mediaStaticHosts: string;
-  mediaDnsTimeoutMs: number;
-  /** The MCP gateway (docs/mcp.md): session-id key, upstream deadline, result bound, tool-list lifetime. */
-  mcp: { sessionSecret: string; timeoutMs: number; maxResultBytes: number; toolsTtlMs: number; allowLoopback: boolean };
-  /** Resolves a provider credential by the name the catalog references. */
-  resolveCredential: (ref: string) => string | undefined;
-}
+/** The data-plane's settings, as loadConfig reads them from the environment. */
+export type DataPlaneConfig = ReturnType<typeof loadConfig>;
 
 /** How long a resolved provider credential is used before it is read again (secret rotation). */
 const CREDENTIAL_TTL_MS = 30_000;
@@ -220,7 +155,7 @@ const CREDENTIAL_TTL_MS = 30_000;
 const CREDENTIAL_CACHE_MAX = 1_024;
 
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
-export function loadConfig(env: Record<string, string | undefined>): DataPlaneConfig {
+export function loadConfig(env: Record<string, string | undefined>) {
   const parsed = Schema.safeParse(env);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", env);
@@ -265,13 +200,16 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     port: e.DATA_PLANE_PORT,
     controlPlaneAddr: e.DATA_PLANE_CONTROL_PLANE_ADDR,
     ledgerAddr: e.DATA_PLANE_LEDGER_ADDR,
+    /** Caller tokens this data-plane presents to the control-plane and the ledger. */
     controlPlaneToken: e.DATA_PLANE_CONTROL_PLANE_TOKEN,
     ledgerToken: e.DATA_PLANE_LEDGER_TOKEN,
+    /** gRPC over TLS to both (a client certificate for mTLS); plaintext when undefined. */
     grpcTls:
       e.DATA_PLANE_GRPC_TLS_CA_FILE || e.DATA_PLANE_GRPC_TLS_CERT_FILE
         ? { caFile: e.DATA_PLANE_GRPC_TLS_CA_FILE, certFile: e.DATA_PLANE_GRPC_TLS_CERT_FILE, keyFile: e.DATA_PLANE_GRPC_TLS_KEY_FILE }
         : undefined,
     natsUrl: e.DATA_PLANE_NATS_URL,
+    /** This replica's NATS user (its permissions: docs/operations.md); undefined: none sent. */
     natsCredentials: nats.credentials,
     logLevel: e.DATA_PLANE_LOG_LEVEL,
     replicaId: e.DATA_PLANE_REPLICA_ID,
@@ -291,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     retryMaxMs: e.DATA_PLANE_RETRY_MAX_MS,
     breakerThreshold: e.DATA_PLANE_BREAKER_THRESHOLD,
     breakerCooldownMs: e.DATA_PLANE_BREAKER_COOLDOWN_MS,
+    /** Body limit by route kind, bytes. */
     bodyLimits: {
       chat: e.DATA_PLANE_BODY_LIMIT_CHAT_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
       messages: e.DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
@@ -313,9 +252,12 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     spoolLockStaleMs: e.DATA_PLANE_SPOOL_LOCK_STALE_MS,
     shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
+    /** Most usage events per JetStream message (1 = no batch messages). */
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
     tracing: otel.tracing,
+    /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
     responses: {
       retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000,
       replicas: e.DATA_PLANE_RESPONSES_REPLICAS,
@@ -332,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
     },
     mediaStaticHosts: e.DATA_PLANE_MEDIA_STATIC_HOSTS,
     mediaDnsTimeoutMs: e.DATA_PLANE_MEDIA_DNS_TIMEOUT_MS,
+    /** The MCP gateway (docs/mcp.md): session-id key, upstream deadline, result bound, tool-list lifetime. */
     mcp: {
       sessionSecret: e.DATA_PLANE_MCP_SESSION_SECRET || randomBytes(32).toString("base64url"),
       timeoutMs: e.DATA_PLANE_MCP_TIMEOUT_MS,
@@ -339,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined>): DataPlaneCo
       toolsTtlMs: e.DATA_PLANE_MCP_TOOLS_TTL_MS,
       allowLoopback: ["true", "1", "on"].includes(e.DATA_PLANE_MCP_ALLOW_LOOPBACK),
     },
+    /** Resolves a provider credential by the name the catalog references. */
     resolveCredential,
   };
 }

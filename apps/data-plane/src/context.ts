@@ -6,7 +6,7 @@ import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
 import { McpUpstreams } from "./mcp/upstream.js";
-import { createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
+import { createLogger, createMetricsRegistry, startTracing, type Logger, type Tracing } from "@gateway/observability";
 import { tracedClient } from "@gateway/proto/tracing";
 import { bearer, channelCredentials, controlService, createClient, ledgerService, type ControlServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { GatewayError } from "@gateway/errors";
@@ -23,19 +23,7 @@ import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
 import { VideoJobs } from "./video/jobs.js";
 import { ResponseStore } from "./responses/store.js";
 
-export interface DataPlaneMetrics {
-  registry: Registry;
-  httpRequests: Counter<"route" | "status">;
-  httpDuration: Histogram<"route">;
-  upstreamAttempts: Counter<"provider" | "outcome">;
-  /** MCP tools whose upstream serves a definition other than the pinned one (docs/mcp.md), counted once per replica and definition. */
-  mcpDefinitionChanged: Counter<"server" | "tool">;
-  published: Counter<"result">;
-  publishBatch: Histogram;
-  spoolSkippedLines: Counter;
-  guardrailOutcomes: Counter<"plugin" | "outcome">;
-  upstreamConnectionWait: Histogram<"provider">;
-}
+export type DataPlaneMetrics = ReturnType<typeof buildMetrics>;
 
 /** Every dependency of the data-plane, built once. Tests pass overrides (e.g. a logger). */
 export interface DataPlaneContext {
@@ -70,7 +58,7 @@ export interface ContextOverrides {
   log?: Logger;
 }
 
-function buildMetrics(): DataPlaneMetrics {
+function buildMetrics() {
   const registry = createMetricsRegistry("data-plane");
   return {
     registry,
@@ -83,6 +71,7 @@ function buildMetrics(): DataPlaneMetrics {
       registers: [registry],
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
+    /** MCP tools whose upstream serves a definition other than the pinned one (docs/mcp.md), counted once per replica and definition. */
     mcpDefinitionChanged: new Counter({
       name: "gateway_mcp_tool_definition_changed_total",
       help: "MCP tools whose server serves a changed definition, held until an operator approves it",
@@ -197,30 +186,18 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     unpublished: () => spool.size,
   });
   const publisher = new UsagePublisher(() => nats.js, spool, log, config.publishTimeoutMs, metrics, config.usageBatchEvents);
-  new Gauge({
-    name: "gateway_usage_spooled_events",
-    help: "Usage events waiting in the local spool",
-    registers: [metrics.registry],
-    collect() {
-      this.set(spool.size);
-    },
-  });
-  new Gauge({
-    name: "gateway_circuit_breakers_open",
-    help: "Provider deployments cooling down after consecutive failures",
-    registers: [metrics.registry],
-    collect() {
-      this.set(ctx.breaker.openCount);
-    },
-  });
-  new Gauge({
-    name: "gateway_key_cache_entries",
-    help: "Cached key contexts",
-    registers: [metrics.registry],
-    collect() {
-      this.set(keys.size);
-    },
-  });
+  const gauge = (name: string, help: string, value: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.set(value());
+      },
+    });
+  gauge("gateway_usage_spooled_events", "Usage events waiting in the local spool", () => spool.size);
+  gauge("gateway_circuit_breakers_open", "Provider deployments cooling down after consecutive failures", () => ctx.breaker.openCount);
+  gauge("gateway_key_cache_entries", "Cached key contexts", () => keys.size);
   const rateLimiter = new RateLimiter({ replicaId: config.replicaId, maxKeys: config.rateLimitMaxKeys });
   const contextChecker = config.contextPrecheck ? new ContextChecker() : undefined;
   const media = new MediaUrlChecker({ staticHosts: parseStaticHosts(config.mediaStaticHosts), timeoutMs: config.mediaDnsTimeoutMs });

@@ -9,6 +9,7 @@ import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/i
 import { plan, type Planned } from "./plan.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
+import { invalidParam } from "../http/body.js";
 
 /** What admission needs to know about a request whose body (the route's parsed request) is a `B`. */
 export interface AdmissionRequest<C extends Capability, B> {
@@ -98,7 +99,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
     if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
       const field = req.outputParam ?? "max_tokens";
-      throw new GatewayError("invalid_request", `'${field}' (${req.requestedOutput}) exceeds the output limit of '${m.id}' (${m.max_output_tokens}).`, { param: field });
+      throw invalidParam(field, `'${field}' (${req.requestedOutput}) exceeds the output limit of '${m.id}' (${m.max_output_tokens}).`);
     }
     return m;
   });

@@ -13,21 +13,10 @@ export const modelRoute = (route: RouteKind): RouteKind => (route === "responses
  * the trial allowlist. A route narrows it further to models serving that route.
  */
 export function visibleModelIds(key: KeyContext, catalog: CatalogView, trial: TrialPolicy | undefined, route?: RouteKind): string[] {
-  const enabled = new Set(key.org_enabled_models);
-  const allow = key.model_allowlist.length > 0 ? new Set(key.model_allowlist) : undefined;
-  const trialSet = key.org_in_trial ? new Set(trial?.allowed_models ?? []) : undefined;
-  const out: string[] = [];
-  for (const id of catalog.publishedIds) {
-    if (!enabled.has(id)) continue;
-    if (allow && !allow.has(id)) continue;
-    if (trialSet && !trialSet.has(id)) continue;
-    if (route) {
-      const m = catalog.models.get(id);
-      if (!m || !m.routes.includes(modelRoute(route))) continue;
-    }
-    out.push(id);
-  }
-  return out;
+  return catalog.publishedIds.filter((id) => {
+    const m = catalog.models.get(id);
+    return m !== undefined && modelVisible(key, m, trial) && (!route || m.routes.includes(modelRoute(route)));
+  });
 }
 
 interface KeySets {
@@ -59,15 +48,18 @@ export function keyAllowsRoute(key: KeyContext, route: RouteKind): boolean {
   return key.routes.length === 0 || key.routes.includes(route);
 }
 
+/** A key scoped to other routes may not call `route`: 403. */
+export function requireRoute(key: KeyContext, route: RouteKind): void {
+  if (!keyAllowsRoute(key, route)) throw new GatewayError("route_not_allowed", `This API key may not call the ${route} route.`, { action: "contact_org_admin" });
+}
+
 /**
  * Resolves a requested public model id for a route, or throws the precise catalog/policy error.
  * Order: route scope, existence (404 for unknown or draft: a draft is invisible), visibility
  * (403 with the allowed models), route support (400).
  */
 export function resolveModel(key: KeyContext, catalog: CatalogView, trial: TrialPolicy | undefined, route: RouteKind, modelId: string): Model {
-  if (!keyAllowsRoute(key, route)) {
-    throw new GatewayError("route_not_allowed", `This API key may not call the ${route} route.`, { action: "contact_org_admin" });
-  }
+  requireRoute(key, route);
   const model = catalog.models.get(modelId);
   if (!model || model.status !== "published") {
     throw new GatewayError("model_not_found", `The model '${modelId}' does not exist or is not available. List models with GET /v1/models.`, { param: "model" });

@@ -1,5 +1,5 @@
-import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
+import { invalidParam } from "../http/body.js";
 
 /**
  * Worst-case prompt tokens of a request, for the credit hold. No tokenizer runs on the hot path, so
@@ -36,15 +36,10 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
     for (const part of content as Array<Record<string, unknown> | null>) {
       if (!part || typeof part !== "object") continue;
       switch (part.type) {
-        case "image_url": {
-          const url = (part.image_url as { url?: unknown } | undefined)?.url;
-          out.images++;
-          if (typeof url === "string") out.mediaBytes += utf8(url);
-          break;
-        }
+        case "image_url":
         case "input_image": {
-          // The Responses API's image part: a URL (or data URL) string, or a file id.
-          const url = part.image_url;
+          // The Responses API's image part (input_image): a URL (or data URL) string, or a file id.
+          const url = part.type === "input_image" ? part.image_url : (part.image_url as { url?: unknown } | undefined)?.url;
           out.images++;
           if (typeof url === "string") out.mediaBytes += utf8(url);
           break;
@@ -87,12 +82,12 @@ export function chatPromptBound(
 ): number {
   // Audio tokens cost far more than text (OpenAI: 10-60×): a model the catalog prices no audio for takes none.
   if (media.audio > 0 && model.audio_input_price_minor_per_mtok === undefined) {
-    throw new GatewayError("invalid_request", `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`, { param: "messages" });
+    throw invalidParam("messages", `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`);
   }
   // An image is billed by its size, not its bytes: a model counted at 0 tokens per image would hold
   // nothing for what the provider charges for one. It takes none.
   if (media.images > 0 && !(model.max_input_tokens_per_image > 0)) {
-    throw new GatewayError("invalid_request", `Image input is not available on model '${model.id}' (the catalog counts no tokens per image for it).`, { param: "messages" });
+    throw invalidParam("messages", `Image input is not available on model '${model.id}' (the catalog counts no tokens per image for it).`);
   }
   const text = Math.max(0, decodedBytes - media.mediaBytes);
   const audio = model.max_input_tokens_per_audio > 0 ? media.audio * model.max_input_tokens_per_audio : media.audioBytes;

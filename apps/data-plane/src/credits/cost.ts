@@ -53,51 +53,39 @@ export function pricesFor(model: PricedModel, inputTokens: number): PricedModel 
   if (threshold <= 0 || inputTokens <= threshold) return model;
   const li = model.long_context_input_price_minor_per_mtok;
   const lo = model.long_context_output_price_minor_per_mtok;
-  const p = tokenPrices(model);
-  return {
-    input_price_minor_per_mtok: li ?? p.input,
-    cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, li),
-    cache_write_price_minor_per_mtok: scaled(p.cacheWrite, p.input, li),
-    output_price_minor_per_mtok: lo ?? p.output,
-    reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, lo),
-    web_search_price_minor: model.web_search_price_minor,
-    ...audioScaled(model, p, li, lo),
-  };
+  return rescaled(model, tokenPrices(model), li, lo);
 }
 
-/** The model's audio prices (when it has them) scaled as its input and output prices were. */
-function audioScaled(model: PricedModel, p: TokenPrices, input: number | undefined, output: number | undefined): Partial<PricedModel> {
+/**
+ * The model's prices with new input and output prices (`input`, `output`; undefined: unchanged), its
+ * cache, reasoning and audio prices scaled as those were.
+ */
+function rescaled(model: PricedModel, p: TokenPrices, input: number | undefined, output: number | undefined): PricedModel {
   const ai = model.audio_input_price_minor_per_mtok;
   const ao = model.audio_output_price_minor_per_mtok;
   return {
+    input_price_minor_per_mtok: input ?? p.input,
+    cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, input),
+    cache_write_price_minor_per_mtok: scaled(p.cacheWrite, p.input, input),
+    output_price_minor_per_mtok: output ?? p.output,
+    reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, output),
+    web_search_price_minor: model.web_search_price_minor,
     ...(ai !== undefined ? { audio_input_price_minor_per_mtok: scaled(ai, p.input, input) } : {}),
     ...(ao !== undefined ? { audio_output_price_minor_per_mtok: scaled(ao, p.output, output) } : {}),
   };
 }
 
 /** A model's token prices, minor credit units per million, with the catalog's defaults applied. */
-export interface TokenPrices {
-  input: number;
-  /** Absent in the catalog: the input price. */
-  cachedInput: number;
-  /** Absent in the catalog: the input price. */
-  cacheWrite: number;
-  output: number;
-  /** Absent in the catalog: the output price. */
-  reasoning: number;
-  /** Absent in the catalog (no audio offered; a provider reporting some anyway): the input price. */
-  audioInput: number;
-  /** Absent in the catalog: the output price. */
-  audioOutput: number;
-}
+export type TokenPrices = ReturnType<typeof tokenPrices>;
 
-export function tokenPrices(model: PricedModel): TokenPrices {
+export function tokenPrices(model: PricedModel) {
   return {
     input: model.input_price_minor_per_mtok,
     cachedInput: model.cached_input_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
     cacheWrite: model.cache_write_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
     output: model.output_price_minor_per_mtok,
     reasoning: model.reasoning_price_minor_per_mtok ?? model.output_price_minor_per_mtok,
+    // No audio in the catalog (none offered; a provider reporting some anyway): the input price.
     audioInput: model.audio_input_price_minor_per_mtok ?? model.input_price_minor_per_mtok,
     audioOutput: model.audio_output_price_minor_per_mtok ?? model.output_price_minor_per_mtok,
   };
@@ -191,12 +179,7 @@ function clamp(part: number | undefined, total: number): number {
   return Math.min(Math.max(0, part ?? 0), total);
 }
 
-/** Output token count of delivered text when the upstream reported none (4 chars/token, rounded up). */
-export function estimateTextTokens(text: string): number {
-  return estimateCharTokens(text.length);
-}
-
-/** The same estimate from a count of characters (streams count what they generated, not keep it). */
+/** Output token count of generated characters when the upstream reported none (4 chars/token, rounded up). */
 export function estimateCharTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
@@ -214,13 +197,7 @@ export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_inp
   const li = model.long_context_input_price_minor_per_mtok;
   const lo = model.long_context_output_price_minor_per_mtok;
   return {
-    input_price_minor_per_mtok: ci ?? p.input,
-    cached_input_price_minor_per_mtok: scaled(p.cachedInput, p.input, ci),
-    cache_write_price_minor_per_mtok: scaled(p.cacheWrite, p.input, ci),
-    output_price_minor_per_mtok: co ?? p.output,
-    reasoning_price_minor_per_mtok: scaled(p.reasoning, p.output, co),
-    web_search_price_minor: model.web_search_price_minor,
-    ...audioScaled(model, p, ci, co),
+    ...rescaled(model, p, ci, co),
     // The provider's long-context prices in the same ratio to its normal ones.
     ...(model.long_context_threshold_tokens ? { long_context_threshold_tokens: model.long_context_threshold_tokens } : {}),
     ...(li !== undefined ? { long_context_input_price_minor_per_mtok: scaled(li, p.input, ci) } : {}),

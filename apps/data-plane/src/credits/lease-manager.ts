@@ -292,9 +292,4 @@ export class LeaseManager {
     }
     await this.maintain();
   }
-
-  /** For metrics and tests: total locally available credit of an org. */
-  available(orgId: string): number {
-    return this.orgs.get(orgId)?.available ?? 0;
-  }
 }

@@ -7,7 +7,6 @@ import { endWithError } from "@gateway/observability";
 import { requestOf } from "./request-context.js";
 import { startSpan, withSpan } from "./tracing.js";
 
-export const KEY_PREFIX = "sk-gateway-";
 const KEY_SHAPE = /^sk-gateway-[A-Za-z0-9_-]{32,128}$/;
 
 export function hashKey(secret: string): string {

@@ -2,6 +2,7 @@ import busboy from "busboy";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import { jsonBody } from "./json-body.js";
+import { invalidParam } from "./body.js";
 
 /**
  * Body parsing for routes that take JSON, urlencoded or multipart forms (images). The declared
@@ -48,7 +49,7 @@ function multipart(req: Request, limit: number, next: NextFunction): void {
   });
   bb.on("file", (name, stream) => {
     stream.resume();
-    fail(new GatewayError("invalid_request", `File uploads are not accepted ('${name}'): send media as URLs.`, { param: name }));
+    fail(invalidParam(name, `File uploads are not accepted ('${name}'): send media as URLs.`));
   });
   bb.on("filesLimit", () => fail(new GatewayError("invalid_request", "File uploads are not accepted: send media as URLs.")));
   bb.on("error", () => fail(new GatewayError("invalid_request", "Malformed multipart body.")));

@@ -1,6 +1,7 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from "node:zlib";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { parse as parseContentType } from "content-type";
 import { requestOf } from "./request-context.js";
 
 /**
@@ -98,81 +99,13 @@ function isFinished(req: Request): boolean {
   return Boolean((req as { upgrade?: boolean }).upgrade || !socket || !socket.readable || (req.complete && !req.readable));
 }
 
-const SP = 0x20;
-const HTAB = 0x09;
-const SEMI = 0x3b;
-const EQ = 0x3d;
-const DQUOTE = 0x22;
-const BSLASH = 0x5c;
-
 /**
- * The `charset` parameter of a Content-Type, lowercased, exactly as content-type@2 (body-parser's
- * parser) reads it: the first one that parses, quoted strings unescaped, `undefined` without one.
+ * The `charset` parameter of a Content-Type, lowercased, exactly as body-parser reads it (content-type@2:
+ * the first one that parses, quoted strings unescaped, `undefined` without one).
  */
 export function charsetOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  let i = header.indexOf(";");
-  if (i === -1) return undefined;
-  const len = header.length;
-  params: while (i < len) {
-    // `i` is on a ';'.
-    i = skipOws(header, i + 1);
-    const keyStart = i;
-    while (i < len) {
-      const c = header.charCodeAt(i);
-      if (c === SEMI) continue params;
-      if (c !== EQ) {
-        i++;
-        continue;
-      }
-      const isCharset = header.slice(keyStart, trimOws(header, keyStart, i)).toLowerCase() === "charset";
-      i = skipOws(header, i + 1);
-      if (i < len && header.charCodeAt(i) === DQUOTE) {
-        let value = "";
-        i++;
-        while (i < len) {
-          const q = header.charCodeAt(i++);
-          if (q === DQUOTE) {
-            if (isCharset) return value.toLowerCase();
-            i = skipToSemi(header, i);
-            continue params;
-          }
-          if (q === BSLASH && i < len) value += header[i++];
-          else value += String.fromCharCode(q);
-        }
-        // An unterminated quoted string sets nothing.
-        continue params;
-      }
-      const valueStart = i;
-      i = skipToSemi(header, i);
-      if (isCharset) return header.slice(valueStart, trimOws(header, valueStart, i)).toLowerCase();
-      continue params;
-    }
-  }
-  return undefined;
-}
-
-function skipOws(s: string, i: number): number {
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    if (c !== SP && c !== HTAB) break;
-    i++;
-  }
-  return i;
-}
-
-function trimOws(s: string, start: number, end: number): number {
-  while (end > start) {
-    const c = s.charCodeAt(end - 1);
-    if (c !== SP && c !== HTAB) break;
-    end--;
-  }
-  return end;
-}
-
-function skipToSemi(s: string, i: number): number {
-  const semi = s.indexOf(";", i);
-  return semi === -1 ? s.length : semi;
+  // Without parameters (the usual `application/json`) there is nothing to parse.
+  return header?.includes(";") ? parseContentType(header).parameters.charset?.toLowerCase() : undefined;
 }
 
 /**

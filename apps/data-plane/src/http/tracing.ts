@@ -86,11 +86,6 @@ export function startSpan(rq: RequestContext, name: string, kind: SpanKind = Spa
   return t?.recording ? t.tracer.startSpan(name, { kind }, parentOf(t)) : undefined;
 }
 
-/** True when the request is sampled: its stages and attempts get spans. */
-export function recording(rq: RequestContext): boolean {
-  return rq.trace?.recording === true;
-}
-
 /** Runs `fn` with `span` active (its children and outgoing calls hang from it). */
 export function withSpan<T>(span: Span, fn: () => T): T {
   return context.with(trace.setSpan(context.active(), span), fn);

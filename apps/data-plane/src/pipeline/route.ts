@@ -1,5 +1,4 @@
 import type { Request, Response } from "express";
-import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
 import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
 import type { RouteKind } from "../catalog/visibility.js";
@@ -11,6 +10,7 @@ import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type Attemp
 import { billFailure, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
+import { invalidParam } from "../http/body.js";
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {
@@ -53,7 +53,7 @@ function dryRunOf(req: Request): boolean {
   const s = (Array.isArray(v) ? v.join(",") : v).trim().toLowerCase();
   if (s === "true") return true;
   if (s === "false" || s === "") return false;
-  throw new GatewayError("invalid_request", "The 'x-gateway-dry-run' header must be 'true' or 'false'.", { param: "x-gateway-dry-run" });
+  throw invalidParam("x-gateway-dry-run", "The 'x-gateway-dry-run' header must be 'true' or 'false'.");
 }
 
 /** What a route's serve stage gets: the validated body, admission's result and the request's bounds (and what the attempt loop needs). */

@@ -2,6 +2,7 @@ import type { PlainBlock } from "./sse.js";
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
+import type { BillableTokens } from "../credits/cost.js";
 
 /** Every provider kind the catalog may name (one list, in @gateway/proto); the adapter switch over it is exhaustive. */
 export { type ProviderKind, isProviderKind } from "@gateway/proto";
@@ -9,22 +10,10 @@ export { type ProviderKind, isProviderKind } from "@gateway/proto";
 /** A catalog provider whose kind was narrowed once, when the catalog loaded. */
 export type CatalogProvider = Omit<Provider, "kind"> & { kind: ProviderKind };
 
-/** Token usage normalized across providers. */
-export interface NormalizedUsage {
-  input_tokens: number;
-  output_tokens: number;
+/** Token usage normalized across providers (absent counts: 0). */
+export interface NormalizedUsage extends BillableTokens {
   /** Of input_tokens: read from the prompt cache. input_tokens counts every prompt token. */
   cached_input_tokens: number;
-  /** Of input_tokens: written to the prompt cache (absent: 0). */
-  cache_creation_input_tokens?: number;
-  /** Of output_tokens: reasoning tokens (absent: 0). output_tokens counts every completion token. */
-  reasoning_tokens?: number;
-  /** Of input_tokens: audio (absent: 0), at the catalog's audio input price. */
-  audio_input_tokens?: number;
-  /** Of output_tokens: audio (absent: 0), at the catalog's audio output price. */
-  audio_output_tokens?: number;
-  /** Web searches the provider ran for the answer (a server tool billed per search; absent: 0). */
-  web_search_requests?: number;
   /** True when counted by the gateway because the provider reported none. */
   estimated: boolean;
 }

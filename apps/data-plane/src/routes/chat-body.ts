@@ -1,7 +1,6 @@
-import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import type { ChatRequestBody } from "../providers/types.js";
-import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt } from "../http/body.js";
+import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt, invalidParam, isObject } from "../http/body.js";
 
 /** The fields of a chat completions request the gateway relies on; the rest passes through. */
 export const ChatBody = z.looseObject({
@@ -17,7 +16,6 @@ export const ChatBody = z.looseObject({
   service_tier: z.enum(SERVICE_TIERS, { error: SERVICE_TIER_REFUSAL }).nullish(),
 });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const absentOr = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
 const positive = (max: number) => (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 1 && v <= max;
 const tokens = positive(Number.MAX_SAFE_INTEGER);
@@ -66,11 +64,7 @@ function refuseFileIds(messages: unknown[]): void {
       const file = p && typeof p === "object" && (p as { type?: unknown }).type === "file" ? (p as { file?: { file_id?: unknown } }).file : undefined;
       if (file && file.file_id !== undefined && file.file_id !== null) {
         const param = `messages[${i}].content[${j}].file.file_id`;
-        throw new GatewayError(
-          "invalid_request",
-          `'${param}': file ids are not supported (the file would be read from the gateway's provider account and billed unseen); send the file inline as file_data.`,
-          { param },
-        );
+        throw invalidParam(param, `'${param}': file ids are not supported (the file would be read from the gateway's provider account and billed unseen); send the file inline as file_data.`);
       }
     });
   });

@@ -1,4 +1,3 @@
-import { GatewayError } from "@gateway/errors";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { serveChat } from "../pipeline/chat.js";
@@ -8,6 +7,7 @@ import { translateFor } from "../translate/pairs/index.js";
 import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
+import { invalidParam } from "../http/body.js";
 
 /** The request asks for spoken output: `modalities` naming audio, or an `audio` output setting. */
 function asksForAudio(body: ChatRequestBody): boolean {
@@ -28,9 +28,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       modelId: body.model,
       promptTokensBound: (m) => {
         if (audioOut && m.audio_output_price_minor_per_mtok === undefined) {
-          throw new GatewayError("invalid_request", `Audio output is not available on model '${m.id}' (the catalog prices no audio for it).`, {
-            param: body.audio !== undefined ? "audio" : "modalities",
-          });
+          throw invalidParam(body.audio !== undefined ? "audio" : "modalities", `Audio output is not available on model '${m.id}' (the catalog prices no audio for it).`);
         }
         return chatPromptBound(m, bodyBytes, media);
       },

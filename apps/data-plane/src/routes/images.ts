@@ -1,24 +1,11 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
-import { parseBody } from "../http/body.js";
+import { modelId, parseBody, invalidParam } from "../http/body.js";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { attemptAll, sendJson } from "../pipeline/attempts.js";
 import { fieldTexts } from "../translate/texts.js";
-
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
-
-interface ImageRequest {
-  model: string;
-  prompt: string;
-  n: number;
-  size?: string;
-  user?: string;
-  quality?: "standard" | "hd";
-  style?: "vivid" | "natural";
-  response_format?: "url" | "b64_json";
-}
 
 /** Form bodies carry strings: "2" is n = 2; an empty field is absent. */
 const formInt = (v: unknown): unknown => (v === "" ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v);
@@ -29,10 +16,7 @@ const SIZE = "'size' must be WIDTHxHEIGHT in pixels (e.g. 1024x1024) or auto.";
 
 /** The image request the gateway takes (JSON, urlencoded or multipart fields). */
 const ImageBody = z.object({
-  model: z
-    .string({ error: "'model' is required: a public model id of 1 to 256 characters." })
-    .min(1, "'model' is required: a public model id of 1 to 256 characters.")
-    .max(256, "'model' is required: a public model id of 1 to 256 characters."),
+  model: modelId,
   prompt: z.string({ error: "'prompt' is required: 1 to 4000 characters." }).min(1, "'prompt' is required: 1 to 4000 characters.").max(4000, "'prompt' is required: 1 to 4000 characters."),
   n: z.preprocess(
     formInt,
@@ -57,10 +41,12 @@ const ImageBody = z.object({
   response_format: oneOf("response_format", ["url", "b64_json"]),
 });
 
+type ImageRequest = z.infer<typeof ImageBody>;
+
 export function validateImageBody(raw: unknown): ImageRequest {
   const b = parseBody(ImageBody, raw, "an object (JSON, urlencoded or multipart form)");
   // Only the fields the reference API defines go upstream, without the absent ones.
-  return Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) as unknown as ImageRequest;
+  return Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) as ImageRequest;
 }
 
 /** Price of one image: exact size and quality first, then wildcards; a size the model does not price is a 400. */
@@ -76,7 +62,7 @@ export function imagePrice(model: Model, size: string | undefined, quality: stri
     p.find((x) => x.size === "*" && x.quality === "*");
   if (!hit) {
     const sizes = [...new Set(p.map((x) => x.size).filter((x) => x !== "*"))];
-    if (sizes.length) throw bad("size", `'size' ${size ? `'${size}' ` : ""}is not offered by '${model.id}': one of ${sizes.join(", ")}.`);
+    if (sizes.length) throw invalidParam("size", `'size' ${size ? `'${size}' ` : ""}is not offered by '${model.id}': one of ${sizes.join(", ")}.`);
     throw new GatewayError("model_unavailable", `The model '${model.id}' has no image price configured.`);
   }
   return hit.price_minor;

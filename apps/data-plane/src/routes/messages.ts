@@ -4,7 +4,7 @@ import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { maxTokenCostMinor } from "../credits/cost.js";
-import { modelId, parseBody } from "../http/body.js";
+import { modelId, parseBody, invalidParam } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
@@ -88,9 +88,7 @@ const PRICED_BETA = /(^|,)\s*context-1m-/i;
 function refuseUnpricedBetas(beta: string | undefined, model: Model): void {
   const priced = (model.long_context_threshold_tokens ?? 0) > 0 && model.long_context_input_price_minor_per_mtok !== undefined && model.long_context_input_price_minor_per_mtok !== null;
   if (beta && PRICED_BETA.test(beta) && !priced) {
-    throw new GatewayError("invalid_request", `The 'anthropic-beta' value 'context-1m-…' is not offered on '${model.id}': the gateway's catalog has no long-context prices for it.`, {
-      param: "anthropic-beta",
-    });
+    throw invalidParam("anthropic-beta", `The 'anthropic-beta' value 'context-1m-…' is not offered on '${model.id}': the gateway's catalog has no long-context prices for it.`);
   }
 }
 
@@ -132,7 +130,7 @@ function refuseUnboundedContent(body: MessagesRequestBody): void {
 /** The model's price per web search; a model the catalog prices no search for refuses the tool. */
 function webSearchPrice(m: Model): number {
   if (m.web_search_price_minor === undefined || m.web_search_price_minor === null) {
-    throw new GatewayError("invalid_request", `Web search is not offered on '${m.id}' (the catalog has no price per search for it).`, { param: "tools" });
+    throw invalidParam("tools", `Web search is not offered on '${m.id}' (the catalog has no price per search for it).`);
   }
   return m.web_search_price_minor;
 }
@@ -152,10 +150,9 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
     refuseUnboundedContent(body);
     if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
-      throw new GatewayError(
-        "invalid_request",
+      throw invalidParam(
+        "mcp_servers",
         "'mcp_servers' is not supported: the provider would call those servers and bill what they return as input the gateway cannot bound. Call tools through your own client (or the gateway's MCP endpoint when it exists).",
-        { param: "mcp_servers" },
       );
     }
     return { raw: body, ...billedServerTools(body.tools) };

@@ -7,7 +7,7 @@ import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import type { Authenticated } from "../http/request-context.js";
-import { keyAllowsRoute } from "../catalog/visibility.js";
+import { requireRoute } from "../catalog/visibility.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
@@ -132,18 +132,12 @@ async function stored(ctx: DataPlaneContext, key: KeyContext, id: string, previo
   return found.record;
 }
 
-/** The stored responses belong to the `responses` route: a key scoped to other routes may not read or delete them. */
-function requireScope(key: KeyContext): void {
-  if (!keyAllowsRoute(key, "responses")) {
-    throw new GatewayError("route_not_allowed", "This API key may not call the responses route.", { action: "contact_org_admin" });
-  }
-}
-
 /** GET /v1/responses/{id}: the organization's stored Response object. */
 export const storedResponse =
   (ctx: DataPlaneContext) =>
   async (req: Request, res: Response, { key }: Authenticated) => {
-    requireScope(key);
+    // The stored responses belong to the `responses` route.
+    requireRoute(key, "responses");
     res.status(200).json((await stored(ctx, key, String(req.params.responseId))).response);
   };
 
@@ -151,7 +145,7 @@ export const storedResponse =
 export const deleteStoredResponse =
   (ctx: DataPlaneContext) =>
   async (req: Request, res: Response, { key }: Authenticated) => {
-    requireScope(key);
+    requireRoute(key, "responses");
     const id = String(req.params.responseId);
     const deleted = await ctx.responses.delete(key.org_id, id).catch((err: unknown) => {
       throw storeAway(err);
@@ -170,14 +164,9 @@ const ListQuery = z.object({
 export const storedInputItems =
   (ctx: DataPlaneContext) =>
   async (req: Request, res: Response, { key }: Authenticated) => {
-    requireScope(key);
+    requireRoute(key, "responses");
     const id = String(req.params.responseId);
-    const q = ListQuery.safeParse(req.query);
-    if (!q.success) {
-      const issue = q.error.issues[0]!;
-      throw new GatewayError("invalid_request", issue.message, { param: String(issue.path[0] ?? "") });
-    }
-    const { limit, order, after } = q.data;
+    const { limit, order, after } = parseBody(ListQuery, req.query);
     const all = inputItems(id, (await stored(ctx, key, id)).messages);
     if (order === "desc") all.reverse();
     // An unknown cursor lists nothing (not the first page again).

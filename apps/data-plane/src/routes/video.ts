@@ -6,16 +6,17 @@ import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { applyRateLimit } from "../admission/admit.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { keyAllowsRoute, resolveModel } from "../catalog/visibility.js";
+import { requireRoute, resolveModel } from "../catalog/visibility.js";
 import { newVideoJobId, type Authenticated, type RequestContext } from "../http/request-context.js";
 import { attemptAll, toGatewayError } from "../pipeline/attempts.js";
 import { classify } from "../providers/upstream-client.js";
-import type { VideoOutput } from "../providers/video/index.js";
+import type { VideoOutput } from "../providers/video/types.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoRequestBody } from "../video/request.js";
-import { isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
+import { column, isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
 import { fieldTexts } from "../translate/texts.js";
+import { invalidParam } from "../http/body.js";
 
 const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
 
@@ -29,15 +30,6 @@ export function videoBodyGuard(req: Request, _res: Response, next: NextFunction)
     return;
   }
   next();
-}
-
-/** A JSON column of the job record; a value that does not parse reads as empty. */
-function column<T>(json: string, empty: T): T {
-  try {
-    return json ? (JSON.parse(json) as T) : empty;
-  } catch {
-    return empty;
-  }
 }
 
 /** The job record callers see (docs/video.md). */
@@ -178,8 +170,7 @@ function idempotencyOf(req: Request): Idempotent | undefined {
   const raw = req.headers["idempotency-key"];
   if (raw === undefined) return undefined;
   const key = (Array.isArray(raw) ? raw.join(",") : raw).trim();
-  if (!/^[\x21-\x7e]{1,255}$/.test(key))
-    throw new GatewayError("invalid_request", "The 'Idempotency-Key' header must be 1 to 255 printable ASCII characters without spaces.", { param: "Idempotency-Key" });
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw invalidParam("Idempotency-Key", "The 'Idempotency-Key' header must be 1 to 255 printable ASCII characters without spaces.");
   return {
     key,
     hash: createHash("sha256")
@@ -230,7 +221,7 @@ export const createVideo = (ctx: DataPlaneContext) => {
 /** Scope and rate limit of the read routes, then the job of the caller's organization (404 otherwise). */
 async function ownJob(ctx: DataPlaneContext, req: Request, rq: Authenticated): Promise<VideoJob> {
   const { key } = rq;
-  if (!keyAllowsRoute(key, "video")) throw new GatewayError("route_not_allowed", "This API key may not call the video route.", { action: "contact_org_admin" });
+  requireRoute(key, "video");
   applyRateLimit(ctx, rq);
   // The control-plane's answers (not_found naming the id; service_unavailable with Retry-After when
   // it is away) reach the caller as they are: their context travels across gRPC.

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody } from "../providers/types.js";
+import { invalidParam } from "../http/body.js";
 
 /**
  * Anthropic Messages request → OpenAI chat-completions request, for reaching OpenAI-shaped
@@ -9,8 +9,6 @@ import type { ChatRequestBody } from "../providers/types.js";
  * `x-gateway-dropped-params` (when it only tunes how Anthropic serves the request): nothing is
  * dropped silently.
  */
-
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
 interface Block {
   type?: unknown;
@@ -26,7 +24,7 @@ interface Block {
 
 function blocks(content: unknown, where: string): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
-  if (!Array.isArray(content)) throw bad(where, `'${where}' must be a string or an array of content blocks.`);
+  if (!Array.isArray(content)) throw invalidParam(where, `'${where}' must be a string or an array of content blocks.`);
   return content as Block[];
 }
 
@@ -36,7 +34,7 @@ function imagePart(b: Block, where: string): Record<string, unknown> {
     return { type: "image_url", image_url: { url: `data:${s.media_type};base64,${s.data}` } };
   }
   if (s?.type === "url" && typeof s.url === "string") return { type: "image_url", image_url: { url: s.url } };
-  throw bad(`${where}.source`, `'${where}.source' must be a base64 or url image source.`);
+  throw invalidParam(`${where}.source`, `'${where}.source' must be a base64 or url image source.`);
 }
 
 function toolResultText(content: unknown, where: string): string {
@@ -45,7 +43,7 @@ function toolResultText(content: unknown, where: string): string {
   return blocks(content, where)
     .map((b, i) => {
       if (b.type === "text" && typeof b.text === "string") return b.text;
-      throw bad(`${where}[${i}]`, `Only text is supported inside tool_result content when the model's provider speaks the OpenAI shape.`);
+      throw invalidParam(`${where}[${i}]`, `Only text is supported inside tool_result content when the model's provider speaks the OpenAI shape.`);
     })
     .join("\n");
 }
@@ -79,7 +77,7 @@ function reasoningEffort(thinking: unknown, effort: unknown): "low" | "medium" |
   if (!t || typeof t !== "object" || t.type === "disabled") return undefined;
   // Adaptive thinking follows `output_config.effort` (Claude Code sends high); max is OpenAI's high.
   if (t.type === "adaptive") return effort === "low" || effort === "medium" || effort === "high" ? effort : effort === "max" ? "high" : "medium";
-  if (t.type !== "enabled") throw bad("thinking.type", "'thinking.type' must be 'enabled', 'adaptive' or 'disabled'.");
+  if (t.type !== "enabled") throw invalidParam("thinking.type", "'thinking.type' must be 'enabled', 'adaptive' or 'disabled'.");
   const budget = typeof t.budget_tokens === "number" ? t.budget_tokens : 0;
   return budget < 4_096 ? "low" : budget < 16_384 ? "medium" : "high";
 }
@@ -87,7 +85,7 @@ function reasoningEffort(thinking: unknown, effort: unknown): "low" | "medium" |
 function systemText(content: unknown, where: string): string {
   return blocks(content, where)
     .map((b, i) => {
-      if (b.type !== "text" || typeof b.text !== "string") throw bad(`${where}[${i}]`, `'${where}' blocks must be text.`);
+      if (b.type !== "text" || typeof b.text !== "string") throw invalidParam(`${where}[${i}]`, `'${where}' blocks must be text.`);
       return b.text;
     })
     .join("\n");
@@ -97,20 +95,20 @@ function systemText(content: unknown, where: string): string {
 function responseFormat(format: unknown): Record<string, unknown> | undefined {
   if (format === undefined || format === null) return undefined;
   const f = format as { type?: unknown; schema?: unknown };
-  if (f.type !== "json_schema" || typeof f.schema !== "object" || f.schema === null) throw bad("output_config.format", "'output_config.format' must be {type: 'json_schema', schema}.");
+  if (f.type !== "json_schema" || typeof f.schema !== "object" || f.schema === null) throw invalidParam("output_config.format", "'output_config.format' must be {type: 'json_schema', schema}.");
   return { type: "json_schema", json_schema: { name: "output", schema: f.schema, strict: true } };
 }
 
 export function anthropicToOpenAI(body: Record<string, unknown>, through: ThroughChat = { reasons: false, dropped: [] }): ChatRequestBody {
   for (const f of UNSUPPORTED) {
-    if (body[f] !== undefined && body[f] !== null) throw bad(f, `'${f}' has no equivalent on this model's provider and is not supported through /v1/messages for it.`);
+    if (body[f] !== undefined && body[f] !== null) throw invalidParam(f, `'${f}' has no equivalent on this model's provider and is not supported through /v1/messages for it.`);
   }
   const drop = (f: string) => {
     if (!through.dropped.includes(f)) through.dropped.push(f);
   };
   for (const f of DROPPED) if (body[f] !== undefined && body[f] !== null) drop(f);
   const config = (body.output_config ?? {}) as { effort?: unknown; format?: unknown };
-  if (typeof config !== "object" || Array.isArray(config)) throw bad("output_config", "'output_config' must be an object.");
+  if (typeof config !== "object" || Array.isArray(config)) throw invalidParam("output_config", "'output_config' must be an object.");
   const messages: Array<Record<string, unknown>> = [];
   if (body.system !== undefined) messages.push({ role: "system", content: systemText(body.system, "system") });
   const input = body.messages as Array<{ role?: unknown; content?: unknown }>;
@@ -121,7 +119,7 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
       messages.push({ role: "system", content: systemText(m.content, where) });
       return;
     }
-    if (m.role !== "user" && m.role !== "assistant") throw bad(`messages[${i}].role`, `'messages[${i}].role' must be 'user', 'assistant' or 'system'.`);
+    if (m.role !== "user" && m.role !== "assistant") throw invalidParam(`messages[${i}].role`, `'messages[${i}].role' must be 'user', 'assistant' or 'system'.`);
     const parts: Array<Record<string, unknown>> = [];
     const toolCalls: Array<Record<string, unknown>> = [];
     const toolResults: Array<Record<string, unknown>> = [];
@@ -129,15 +127,15 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
       const at = `${where}[${j}]`;
       switch (b.type) {
         case "text":
-          if (typeof b.text !== "string") throw bad(`${at}.text`, `'${at}.text' must be a string.`);
+          if (typeof b.text !== "string") throw invalidParam(`${at}.text`, `'${at}.text' must be a string.`);
           parts.push({ type: "text", text: b.text });
           break;
         case "image":
-          if (m.role !== "user") throw bad(at, "Images are only supported in user messages.");
+          if (m.role !== "user") throw invalidParam(at, "Images are only supported in user messages.");
           parts.push(imagePart(b, at));
           break;
         case "tool_use":
-          if (m.role !== "assistant" || typeof b.id !== "string" || typeof b.name !== "string") throw bad(at, `'${at}' must be an assistant tool_use with id and name.`);
+          if (m.role !== "assistant" || typeof b.id !== "string" || typeof b.name !== "string") throw invalidParam(at, `'${at}' must be an assistant tool_use with id and name.`);
           toolCalls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
           break;
         case "thinking":
@@ -147,11 +145,11 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
           if (!through.dropped.includes("thinking")) through.dropped.push("thinking");
           break;
         case "tool_result":
-          if (m.role !== "user" || typeof b.tool_use_id !== "string") throw bad(at, `'${at}' must be a user tool_result with tool_use_id.`);
+          if (m.role !== "user" || typeof b.tool_use_id !== "string") throw invalidParam(at, `'${at}' must be a user tool_result with tool_use_id.`);
           toolResults.push({ role: "tool", tool_call_id: b.tool_use_id, content: (b.is_error === true ? "Error: " : "") + toolResultText(b.content, `${at}.content`) });
           break;
         default:
-          throw bad(`${at}.type`, `Content block type '${String(b.type)}' is not supported for this model's provider.`);
+          throw invalidParam(`${at}.type`, `Content block type '${String(b.type)}' is not supported for this model's provider.`);
       }
     });
     // Tool results answer the previous assistant turn: they come first, as OpenAI tool messages.
@@ -190,8 +188,8 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
         drop(serverTool[1]!);
         return [];
       }
-      if (t.type !== undefined && t.type !== "custom") throw bad(`tools[${i}].type`, `Server tool '${String(t.type)}' is not available for this model's provider.`);
-      if (typeof t.name !== "string") throw bad(`tools[${i}].name`, `'tools[${i}].name' is required.`);
+      if (t.type !== undefined && t.type !== "custom") throw invalidParam(`tools[${i}].type`, `Server tool '${String(t.type)}' is not available for this model's provider.`);
+      if (typeof t.name !== "string") throw invalidParam(`tools[${i}].name`, `'tools[${i}].name' is required.`);
       return [{ type: "function", function: { name: t.name, ...(typeof t.description === "string" ? { description: t.description } : {}), parameters: t.input_schema ?? { type: "object" } } }];
     });
     if (tools.length) out.tools = tools;
@@ -202,7 +200,7 @@ export function anthropicToOpenAI(body: Record<string, unknown>, through: Throug
     else if (tc.type === "any") out.tool_choice = "required";
     else if (tc.type === "none") out.tool_choice = "none";
     else if (tc.type === "tool" && typeof tc.name === "string") out.tool_choice = { type: "function", function: { name: tc.name } };
-    else throw bad("tool_choice", "'tool_choice' must be auto, any, none or tool with a name.");
+    else throw invalidParam("tool_choice", "'tool_choice' must be auto, any, none or tool with a name.");
     if (tc.disable_parallel_tool_use === true) out.parallel_tool_calls = false;
   }
   return out;

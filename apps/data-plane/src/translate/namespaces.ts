@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isObject, type Json } from "../http/body.js";
 
 /**
  * The Responses API's namespace tools (`{type: "namespace", name, tools: [function tools]}`, how
@@ -8,10 +9,6 @@ import { createHash } from "node:crypto";
  * characters and the 64-character limit every provider accepts; a longer one is cut and ends in a
  * digest, so it stays unique.
  */
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The name a namespaced function goes by where namespaces do not exist. */
 export function flatName(namespace: string, name: string): string {

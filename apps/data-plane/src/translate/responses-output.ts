@@ -2,16 +2,13 @@ import { randomUUID } from "node:crypto";
 import { declared, type ToolNames } from "./namespaces.js";
 import type { GatewayError } from "@gateway/errors";
 import type { NormalizedUsage } from "../providers/types.js";
+import { isObject, type Json } from "../http/body.js";
 
 /**
  * What the Responses API sends back: the Response object (translated from a chat completion, or
  * built by a translator from another provider's answer) and the event sequence of its stream,
  * which the SDK consumes.
  */
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** 32 hex digits from randomUUID's cached pool of entropy (no call into the system's random source per id). */
 export const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}`;

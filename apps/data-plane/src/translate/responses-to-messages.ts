@@ -1,8 +1,8 @@
-import { GatewayError } from "@gateway/errors";
 import type { MessagesRequestBody, NormalizedUsage } from "../providers/types.js";
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
 import { callName, chatResponseFormat, functionTools, toolOutputText } from "./responses.js";
 import { callItem, messageItem, newId, reasoningItem, responsesUsage, searchItem, shell, searchQuery, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
+import { invalidParam, isObject, type Json } from "../http/body.js";
 
 /**
  * OpenAI Responses API ⇄ Anthropic Messages API directly (not through the chat shape), for Anthropic
@@ -12,11 +12,6 @@ import { callItem, messageItem, newId, reasoningItem, responsesUsage, searchItem
  * `encrypted_content` carries the block's signature, so a client that sends them back (as stateless
  * agents do) gives Claude its thinking again.
  */
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
 /** Marks a reasoning item's encrypted_content as an Anthropic thinking block the gateway encoded. */
 export const THINKING_STATE = "gwthink.";
@@ -45,7 +40,7 @@ function block(p: Json, at: string): Json {
     const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url);
     return m ? { type: "image", source: { type: "base64", media_type: m[1], data: m[2] } } : { type: "image", source: { type: "url", url: p.image_url } };
   }
-  throw bad(at, `'${at}.type' '${String(p.type)}' is not supported (input_text, input_image).`);
+  throw invalidParam(at, `'${at}.type' '${String(p.type)}' is not supported (input_text, input_image).`);
 }
 
 const blocks = (content: unknown, at: string): Json[] =>
@@ -86,7 +81,7 @@ export function responsesToMessages(raw: Json, catalogMaxOutput = 0, webSearches
         try {
           input = JSON.parse(typeof item.arguments === "string" && item.arguments ? item.arguments : "{}");
         } catch {
-          throw bad(`${at}.arguments`, `'${at}.arguments' must be JSON.`);
+          throw invalidParam(`${at}.arguments`, `'${at}.arguments' must be JSON.`);
         }
         push("assistant", [{ type: "tool_use", id: item.call_id, name: callName(item), input }]);
         break;

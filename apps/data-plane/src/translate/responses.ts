@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody } from "../providers/types.js";
 import { callItem, messageItem } from "./responses-output.js";
-import { SERVICE_TIER_REFUSAL, acceptedServiceTier } from "../http/body.js";
+import { SERVICE_TIER_REFUSAL, acceptedServiceTier, invalidParam, isObject, type Json } from "../http/body.js";
 import { DEFAULT_WEB_SEARCHES } from "../credits/bounds.js";
 import { flatName, flattenNamespace } from "./namespaces.js";
 
@@ -11,13 +11,9 @@ import { flatName, flattenNamespace } from "./namespaces.js";
  * What goes out (Response objects, the event stream) is in responses-output.ts.
  */
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** An input content part as a chat content part. */
 function chatPart(p: unknown, at: string): Json {
-  if (!isObject(p)) throw new GatewayError("invalid_request", `'${at}' must be an object.`, { param: at });
+  if (!isObject(p)) throw invalidParam(at, `'${at}' must be an object.`);
   switch (p.type) {
     case "input_text":
     case "output_text":
@@ -39,7 +35,7 @@ function chatPart(p: unknown, at: string): Json {
 /** A message's content (string or parts) in the chat shape. */
 function chatContent(content: unknown, at: string): string | Json[] {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) throw new GatewayError("invalid_request", `'${at}' must be a string or an array of content parts.`, { param: at });
+  if (!Array.isArray(content)) throw invalidParam(at, `'${at}' must be a string or an array of content parts.`);
   return content.map((p, i) => chatPart(p, `${at}[${i}]`));
 }
 
@@ -63,11 +59,11 @@ export function toolOutputText(output: unknown, at: string): string {
 /** The Responses `input` (a string or items) as chat messages. */
 function chatMessages(input: unknown): Json[] {
   if (typeof input === "string") return [{ role: "user", content: input }];
-  if (!Array.isArray(input) || input.length === 0) throw new GatewayError("invalid_request", "'input' is required: a string or a non-empty array of input items.", { param: "input" });
+  if (!Array.isArray(input) || input.length === 0) throw invalidParam("input", "'input' is required: a string or a non-empty array of input items.");
   const out: Json[] = [];
   input.forEach((item, i) => {
     const at = `input[${i}]`;
-    if (!isObject(item)) throw new GatewayError("invalid_request", `'${at}' must be an object.`, { param: at });
+    if (!isObject(item)) throw invalidParam(at, `'${at}' must be an object.`);
     const type = item.type ?? "message";
     if (type === "message") {
       const role = item.role;
@@ -78,7 +74,7 @@ function chatMessages(input: unknown): Json[] {
       // Assistant turns carry text only in the chat shape.
       out.push({ role: role === "developer" ? "system" : role, content: role === "assistant" && Array.isArray(content) ? content.map((c) => c.text ?? "").join("") : content });
     } else if (type === "function_call") {
-      if (typeof item.call_id !== "string" || typeof item.name !== "string") throw new GatewayError("invalid_request", `'${at}' needs 'call_id' and 'name'.`, { param: at });
+      if (typeof item.call_id !== "string" || typeof item.name !== "string") throw invalidParam(at, `'${at}' needs 'call_id' and 'name'.`);
       const call = { id: item.call_id, type: "function", function: { name: callName(item), arguments: typeof item.arguments === "string" ? item.arguments : "{}" } };
       // Consecutive calls are one assistant turn with several tool calls.
       const last = out.at(-1);
@@ -114,8 +110,7 @@ export function webSearchBound(body: Json): number {
   if (!Array.isArray(body.tools) || !body.tools.some(isWebSearch)) return 0;
   const v = body.max_tool_calls;
   if (v === undefined || v === null) return DEFAULT_WEB_SEARCHES;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1 || v > 1_000)
-    throw new GatewayError("invalid_request", "'max_tool_calls' must be an integer from 1 to 1000.", { param: "max_tool_calls" });
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1 || v > 1_000) throw invalidParam("max_tool_calls", "'max_tool_calls' must be an integer from 1 to 1000.");
   return v;
 }
 
@@ -126,13 +121,12 @@ export function webSearchBound(body: Json): number {
  */
 export function functionTools(tools: unknown): Json[] | undefined {
   if (tools === undefined || tools === null) return undefined;
-  if (!Array.isArray(tools)) throw new GatewayError("invalid_request", "'tools' must be an array.", { param: "tools" });
-  const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
+  if (!Array.isArray(tools)) throw invalidParam("tools", "'tools' must be an array.");
   return tools.flatMap((t, i): Json[] => {
-    if (isObject(t) && t.type === "namespace") return flattenNamespace(t, `tools[${i}]`, bad);
+    if (isObject(t) && t.type === "namespace") return flattenNamespace(t, `tools[${i}]`, invalidParam);
     if (isWebSearch(t)) return [];
     if (!isObject(t) || t.type !== "function" || typeof t.name !== "string") {
-      throw bad(`tools[${i}]`, `'tools[${i}]': only function, namespace and web_search tools are supported.`);
+      throw invalidParam(`tools[${i}]`, `'tools[${i}]': only function, namespace and web_search tools are supported.`);
     }
     return [t];
   });
@@ -157,7 +151,7 @@ function chatToolChoice(choice: unknown): unknown {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === "string") return choice; // auto, none, required
   if (isObject(choice) && choice.type === "function" && typeof choice.name === "string") return { type: "function", function: { name: callName(choice) } };
-  throw new GatewayError("invalid_request", "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.", { param: "tool_choice" });
+  throw invalidParam("tool_choice", "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.");
 }
 
 const asksWebSearch = (body: Json): boolean => Array.isArray(body.tools) && body.tools.some(isWebSearch);
@@ -183,7 +177,7 @@ export function chatResponseFormat(text: unknown): unknown {
   if (f.type === "text") return undefined;
   if (f.type === "json_object") return { type: "json_object" };
   if (f.type === "json_schema") {
-    if (typeof f.name !== "string" || !isObject(f.schema)) throw new GatewayError("invalid_request", "'text.format' json_schema needs 'name' and 'schema'.", { param: "text.format" });
+    if (typeof f.name !== "string" || !isObject(f.schema)) throw invalidParam("text.format", "'text.format' json_schema needs 'name' and 'schema'.");
     return {
       type: "json_schema",
       json_schema: {
@@ -194,7 +188,7 @@ export function chatResponseFormat(text: unknown): unknown {
       },
     };
   }
-  throw new GatewayError("invalid_request", `'text.format.type' '${String(f.type)}' is not supported (text, json_object, json_schema).`, { param: "text.format.type" });
+  throw invalidParam("text.format.type", `'text.format.type' '${String(f.type)}' is not supported (text, json_object, json_schema).`);
 }
 
 /**
@@ -207,7 +201,7 @@ export function chatResponseFormat(text: unknown): unknown {
  * operator's reserved capacity). Refused for every deployment alike.
  */
 function refuseUnbillable(body: Json): void {
-  const refuse = (param: string, why: string) => new GatewayError("invalid_request", `'${param}' is not supported: ${why}`, { param });
+  const refuse = (param: string, why: string) => invalidParam(param, `'${param}' is not supported: ${why}`);
   if (body.background !== undefined && body.background !== null && body.background !== false)
     throw refuse("background", "responses are generated while the request is open (use stream for long answers).");
   if (body.prompt !== undefined && body.prompt !== null) throw refuse("prompt", "stored prompt templates are not available through the gateway; send instructions and input.");

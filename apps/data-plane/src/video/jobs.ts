@@ -4,15 +4,20 @@ import { z } from "zod";
 import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { adapterFor, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
-import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/index.js";
+import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/types.js";
+
+/** A JSON column of the job record (or a provider's answer); a value that does not parse reads as empty. */
+export function column<T>(json: string, empty: T): T {
+  try {
+    return json ? (JSON.parse(json) as T) : empty;
+  } catch {
+    return empty;
+  }
+}
 
 function parseOutcomes(text: string): UsageEventV1["guardrails"] {
-  try {
-    const v = JSON.parse(text || "[]") as unknown;
-    return Array.isArray(v) ? (v as UsageEventV1["guardrails"]) : [];
-  } catch {
-    return [];
-  }
+  const v = column<unknown>(text, []);
+  return Array.isArray(v) ? (v as UsageEventV1["guardrails"]) : [];
 }
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
@@ -24,12 +29,7 @@ export function videoHttp(ctx: DataPlaneContext, target: UpstreamTarget, timeout
     async call(req: UpstreamHttpRequest) {
       const { res } = await ctx.upstream.send(target.provider, req, timeoutMs, signal);
       const text = await res.body.text();
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
+      const json = column<unknown>(text, undefined);
       const ra = res.headers["retry-after"];
       return { status: res.status, json, text, retryAfter: typeof ra === "string" ? ra : undefined };
     },
@@ -47,13 +47,7 @@ export function jobTarget(ctx: DataPlaneContext, job: VideoJob): { target: Upstr
 }
 
 export function jobRef(job: VideoJob): VideoJobRef {
-  let state: Record<string, string> = {};
-  try {
-    state = JSON.parse(job.upstream_json || "{}") as Record<string, string>;
-  } catch {
-    state = {};
-  }
-  return { upstreamJobId: job.upstream_job_id, upstreamModel: job.upstream_model, upstreamState: state };
+  return { upstreamJobId: job.upstream_job_id, upstreamModel: job.upstream_model, upstreamState: column<Record<string, string>>(job.upstream_json, {}) };
 }
 
 /**

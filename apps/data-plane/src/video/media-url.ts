@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { GatewayError } from "@gateway/errors";
+import type { GatewayError } from "@gateway/errors";
+import { invalidParam } from "../http/body.js";
 
 /** All addresses of a name. */
 export type Resolve = (host: string) => Promise<string[]>;
@@ -153,7 +154,7 @@ export class MediaUrlChecker {
 
   /** Resolves to the normalized URL, or throws a 400 naming the field. */
   async check(field: string, value: unknown): Promise<string> {
-    const bad = (why: string) => new GatewayError("invalid_request", `'${field}' ${why}`, { param: field });
+    const bad = (why: string) => invalidParam(field, `'${field}' ${why}`);
     if (typeof value !== "string") throw bad("must be an https:// URL string.");
     if (value.length > MAX_URL) throw bad(`is longer than ${MAX_URL} characters.`);
     let url: URL;

@@ -1,26 +1,9 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
-import { parseBody } from "../http/body.js";
+import { modelId, parseBody, invalidParam } from "../http/body.js";
 import type { Model, VideoSpec } from "@gateway/proto";
-import type { VideoJobSpec } from "../providers/video/index.js";
+import type { VideoJobSpec } from "../providers/video/types.js";
 
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
-
-/** The request body of POST /v1/video/generations, shape-checked (model fit is checked later). */
-export interface VideoRequestBody {
-  model: string;
-  prompt?: string;
-  duration?: number;
-  resolution?: string;
-  aspectRatio?: string;
-  generateAudio?: boolean;
-  imageUrl?: string;
-  imageUrls?: string[];
-  refAudioUrl?: string;
-  refVideoUrl?: string;
-}
-
-const FIELDS = new Set(["model", "prompt", "duration", "resolution", "aspectRatio", "generateAudio", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"]);
 /** Fields callers try for uploads (OpenAI's input_reference, fal's *_file …): refused with a pointer to the URL fields. */
 const UPLOAD_FIELDS = /^(image|images|video|audio|file|files|input_reference|inputReference|.*(File|_file|Base64|_base64|Data|_data))$/;
 export const MEDIA_FIELDS = ["imageUrl", "refAudioUrl", "refVideoUrl"] as const;
@@ -34,49 +17,49 @@ const mediaUrl = (f: string) =>
       .refine((v) => !/^data:/i.test(v), `'${f}' must be an https:// URL: inline data (file uploads) is not accepted.`),
   );
 
-/** The body's shape (its fit to the model is checked later, against the catalog: planVideo). */
-const VideoBody = z
-  .object({
-    model: z
-      .string({ error: "'model' is required: a public model id of 1 to 256 characters." })
-      .min(1, "'model' is required: a public model id of 1 to 256 characters.")
-      .max(256, "'model' is required: a public model id of 1 to 256 characters."),
-    prompt: optional(z.string({ error: "'prompt' must be a string of at most 8000 characters." }).max(8000, "'prompt' must be a string of at most 8000 characters.")),
-    duration: optional(
-      z
-        .number({ error: "'duration' must be a positive integer number of seconds." })
-        .int("'duration' must be a positive integer number of seconds.")
-        .min(1, "'duration' must be a positive integer number of seconds."),
-    ),
-    resolution: optional(z.string({ error: "'resolution' must be a string." }).max(32, "'resolution' must be a string.")),
-    aspectRatio: optional(
-      z
-        .string({ error: "'aspectRatio' must be a string." })
-        .max(32, "'aspectRatio' must be a string.")
-        .regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "'aspectRatio' must be <w>:<h>, e.g. 16:9."),
-    ),
-    generateAudio: optional(z.boolean({ error: "'generateAudio' must be a boolean." })),
-    imageUrl: mediaUrl("imageUrl"),
-    refAudioUrl: mediaUrl("refAudioUrl"),
-    refVideoUrl: mediaUrl("refVideoUrl"),
-    imageUrls: optional(
-      z
-        .array(z.string(), { error: "'imageUrls' must be an array of https:// URL strings." })
-        .refine((us) => !us.some((u) => /^data:/i.test(u)), "'imageUrls' must hold https:// URLs: inline data (file uploads) is not accepted."),
-    ),
-  })
-  .catchall(z.unknown())
-  .superRefine((b, c) => {
-    // Unknown fields are refused (uploads with a pointer to the URL fields): a typo must not be ignored.
-    for (const k of Object.keys(b)) {
-      if (FIELDS.has(k)) continue;
-      const message = UPLOAD_FIELDS.test(k)
-        ? `File uploads are not accepted: '${k}' is not a field. Pass media as https URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl.`
-        : `Unknown field '${k}'. Fields: ${[...FIELDS].join(", ")}.`;
-      c.addIssue({ code: "custom", path: [k], message });
-      return;
-    }
-  });
+/** The body's fields (their fit to the model is checked later, against the catalog: planVideo). */
+const VideoFields = z.object({
+  model: modelId,
+  prompt: optional(z.string({ error: "'prompt' must be a string of at most 8000 characters." }).max(8000, "'prompt' must be a string of at most 8000 characters.")),
+  duration: optional(
+    z
+      .number({ error: "'duration' must be a positive integer number of seconds." })
+      .int("'duration' must be a positive integer number of seconds.")
+      .min(1, "'duration' must be a positive integer number of seconds."),
+  ),
+  resolution: optional(z.string({ error: "'resolution' must be a string." }).max(32, "'resolution' must be a string.")),
+  aspectRatio: optional(
+    z
+      .string({ error: "'aspectRatio' must be a string." })
+      .max(32, "'aspectRatio' must be a string.")
+      .regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "'aspectRatio' must be <w>:<h>, e.g. 16:9."),
+  ),
+  generateAudio: optional(z.boolean({ error: "'generateAudio' must be a boolean." })),
+  imageUrl: mediaUrl("imageUrl"),
+  refAudioUrl: mediaUrl("refAudioUrl"),
+  refVideoUrl: mediaUrl("refVideoUrl"),
+  imageUrls: optional(
+    z
+      .array(z.string(), { error: "'imageUrls' must be an array of https:// URL strings." })
+      .refine((us) => !us.some((u) => /^data:/i.test(u)), "'imageUrls' must hold https:// URLs: inline data (file uploads) is not accepted."),
+  ),
+});
+
+/** The request body of POST /v1/video/generations, shape-checked (model fit is checked later). */
+export type VideoRequestBody = z.infer<typeof VideoFields>;
+const FIELDS = new Set(["model", "prompt", "duration", "resolution", "aspectRatio", "generateAudio", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"]);
+
+const VideoBody = VideoFields.catchall(z.unknown()).superRefine((b, c) => {
+  // Unknown fields are refused (uploads with a pointer to the URL fields): a typo must not be ignored.
+  for (const k of Object.keys(b)) {
+    if (FIELDS.has(k)) continue;
+    const message = UPLOAD_FIELDS.test(k)
+      ? `File uploads are not accepted: '${k}' is not a field. Pass media as https URLs in imageUrl, imageUrls, refAudioUrl or refVideoUrl.`
+      : `Unknown field '${k}'. Fields: ${[...FIELDS].join(", ")}.`;
+    c.addIssue({ code: "custom", path: [k], message });
+    return;
+  }
+});
 
 export function validateVideoBody(raw: unknown): VideoRequestBody {
   const b = parseBody(VideoBody, raw, "a JSON object");
@@ -114,43 +97,43 @@ export function planVideo(model: Model, body: VideoRequestBody): VideoPlan {
   const spec = model.video;
   if (!spec) throw new GatewayError("model_unavailable", `The model '${model.id}' has no video configuration on this gateway.`);
   const kind = spec.kind;
-  const refuse = (field: string) => bad(field, `'${field}' is not accepted by the ${kind} model '${model.id}'.`);
+  const refuse = (field: string) => invalidParam(field, `'${field}' is not accepted by the ${kind} model '${model.id}'.`);
   switch (kind) {
     case "text-to-video":
-      if (!body.prompt) throw bad("prompt", `'prompt' is required by the text-to-video model '${model.id}'.`);
+      if (!body.prompt) throw invalidParam("prompt", `'prompt' is required by the text-to-video model '${model.id}'.`);
       if (body.imageUrl) throw refuse("imageUrl");
       if (body.imageUrls) throw refuse("imageUrls");
       if (body.refVideoUrl) throw refuse("refVideoUrl");
       break;
     case "image-to-video":
-      if (body.imageUrls) throw bad("imageUrls", `'imageUrls' is not accepted by the image-to-video model '${model.id}': send one image in 'imageUrl'.`);
-      if (!body.imageUrl) throw bad("imageUrl", `'imageUrl' is required by the image-to-video model '${model.id}' (the source image).`);
+      if (body.imageUrls) throw invalidParam("imageUrls", `'imageUrls' is not accepted by the image-to-video model '${model.id}': send one image in 'imageUrl'.`);
+      if (!body.imageUrl) throw invalidParam("imageUrl", `'imageUrl' is required by the image-to-video model '${model.id}' (the source image).`);
       if (body.refVideoUrl) throw refuse("refVideoUrl");
       break;
     case "reference-to-video": {
-      if (body.imageUrl) throw bad("imageUrl", `'imageUrl' is not accepted by the reference-to-video model '${model.id}': send references in 'imageUrls'.`);
+      if (body.imageUrl) throw invalidParam("imageUrl", `'imageUrl' is not accepted by the reference-to-video model '${model.id}': send references in 'imageUrls'.`);
       const n = body.imageUrls?.length ?? 0;
-      if (n < 1 || n > spec.max_images) throw bad("imageUrls", `'imageUrls' must hold 1 to ${spec.max_images} reference image URLs for '${model.id}' (got ${n}).`);
+      if (n < 1 || n > spec.max_images) throw invalidParam("imageUrls", `'imageUrls' must hold 1 to ${spec.max_images} reference image URLs for '${model.id}' (got ${n}).`);
       if (body.refVideoUrl) throw refuse("refVideoUrl");
       break;
     }
     case "video-edit":
-      if (!body.refVideoUrl) throw bad("refVideoUrl", `'refVideoUrl' is required by the video-edit model '${model.id}' (the video to edit).`);
-      if (!body.prompt) throw bad("prompt", `'prompt' is required by the video-edit model '${model.id}' (the edit to make).`);
+      if (!body.refVideoUrl) throw invalidParam("refVideoUrl", `'refVideoUrl' is required by the video-edit model '${model.id}' (the video to edit).`);
+      if (!body.prompt) throw invalidParam("prompt", `'prompt' is required by the video-edit model '${model.id}' (the edit to make).`);
       if (body.imageUrls) throw refuse("imageUrls");
       break;
     default:
       throw new GatewayError("model_unavailable", `The model '${model.id}' has an unknown video kind.`);
   }
-  if (body.refAudioUrl && !spec.audio) throw bad("refAudioUrl", `'refAudioUrl' is not accepted by '${model.id}': the model has no audio control.`);
+  if (body.refAudioUrl && !spec.audio) throw invalidParam("refAudioUrl", `'refAudioUrl' is not accepted by '${model.id}': the model has no audio control.`);
   const durationS = body.duration ?? spec.durations[0]!;
-  if (!spec.durations.includes(durationS)) throw bad("duration", `'duration' must be one of ${list(spec.durations)} (seconds) for '${model.id}'.`);
+  if (!spec.durations.includes(durationS)) throw invalidParam("duration", `'duration' must be one of ${list(spec.durations)} (seconds) for '${model.id}'.`);
   const resolution = body.resolution ?? spec.resolutions[0]!;
-  if (!spec.resolutions.includes(resolution)) throw bad("resolution", `'resolution' must be one of ${list(spec.resolutions)} for '${model.id}'.`);
+  if (!spec.resolutions.includes(resolution)) throw invalidParam("resolution", `'resolution' must be one of ${list(spec.resolutions)} for '${model.id}'.`);
   const aspectRatio = body.aspectRatio ?? spec.aspect_ratios[0]!;
-  if (!spec.aspect_ratios.includes(aspectRatio)) throw bad("aspectRatio", `'aspectRatio' must be one of ${list(spec.aspect_ratios)} for '${model.id}'.`);
+  if (!spec.aspect_ratios.includes(aspectRatio)) throw invalidParam("aspectRatio", `'aspectRatio' must be one of ${list(spec.aspect_ratios)} for '${model.id}'.`);
   const generateAudio = body.generateAudio ?? false;
-  if (generateAudio && !spec.audio) throw bad("generateAudio", `'generateAudio' must be false for '${model.id}': the model generates no audio.`);
+  if (generateAudio && !spec.audio) throw invalidParam("generateAudio", `'generateAudio' must be false for '${model.id}': the model generates no audio.`);
   const pricePerSecond = videoPricePerSecond(spec, resolution, generateAudio);
   if (pricePerSecond === undefined) throw new GatewayError("model_unavailable", `The model '${model.id}' has no price for ${resolution}.`);
   return {

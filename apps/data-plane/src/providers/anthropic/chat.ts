@@ -2,6 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
 import { chatCompletionUsage, jsonStringBody, mapOpenAIError } from "../openai-compatible/chat.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { invalidParam } from "../../http/body.js";
 
 /**
  * Anthropic Messages API as a chat provider: OpenAI-shaped requests are translated to the
@@ -10,8 +11,6 @@ import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse,
  */
 export const ANTHROPIC_VERSION = "2023-06-01";
 export const DEFAULT_MAX_TOKENS = 4096;
-
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
 
 interface OAIMessage {
   role?: string;
@@ -23,14 +22,14 @@ interface OAIMessage {
 function contentBlocks(content: unknown, where: string): Array<Record<string, unknown>> {
   if (content === null || content === undefined) return [];
   if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
-  if (!Array.isArray(content)) throw bad(where, `'${where}' must be a string or an array of parts.`);
+  if (!Array.isArray(content)) throw invalidParam(where, `'${where}' must be a string or an array of parts.`);
   return content.map((p: { type?: unknown; text?: unknown; image_url?: { url?: unknown } }, i) => {
     if (p.type === "text" && typeof p.text === "string") return { type: "text", text: p.text };
     if (p.type === "image_url" && typeof p.image_url?.url === "string") {
       const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url.url);
       return m ? { type: "image", source: { type: "base64", media_type: m[1], data: m[2] } } : { type: "image", source: { type: "url", url: p.image_url.url } };
     }
-    throw bad(`${where}[${i}]`, `Part type '${String(p.type)}' has no equivalent for this model's provider.`);
+    throw invalidParam(`${where}[${i}]`, `Part type '${String(p.type)}' has no equivalent for this model's provider.`);
   });
 }
 
@@ -54,9 +53,9 @@ export function structuredOutputTool(body: ChatRequestBody): StructuredTool | un
   const rf = body.response_format as { type?: unknown; json_schema?: { name?: unknown; description?: unknown; schema?: unknown } } | null | undefined;
   if (rf === undefined || rf === null || rf.type === "text") return undefined;
   if (rf.type === "json_object") return { name: "json_object", description: "Respond with a JSON object.", input_schema: { type: "object" } };
-  if (rf.type !== "json_schema") throw bad("response_format.type", `response_format type '${String(rf.type)}' has no equivalent for this model's provider.`);
+  if (rf.type !== "json_schema") throw invalidParam("response_format.type", `response_format type '${String(rf.type)}' has no equivalent for this model's provider.`);
   const js = rf.json_schema;
-  if (typeof js?.name !== "string" || !js.name) throw bad("response_format.json_schema.name", "'response_format.json_schema.name' is required.");
+  if (typeof js?.name !== "string" || !js.name) throw invalidParam("response_format.json_schema.name", "'response_format.json_schema.name' is required.");
   return { name: js.name, description: typeof js.description === "string" ? js.description : `Respond with the ${js.name} object.`, input_schema: js.schema ?? { type: "object" } };
 }
 
@@ -64,7 +63,7 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
   for (const f of UNSUPPORTED) {
     const v = body[f];
     if (v === undefined || v === null || (f === "n" && v === 1)) continue;
-    throw bad(f, `'${f}' has no equivalent for this model's provider.`);
+    throw invalidParam(f, `'${f}' has no equivalent for this model's provider.`);
   }
   const system: string[] = [];
   const messages: Array<{ role: string; content: Array<Record<string, unknown>> }> = [];
@@ -95,7 +94,7 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
           try {
             input = tc.function?.arguments ? JSON.parse(tc.function.arguments) : {};
           } catch {
-            throw bad(`messages[${i}].tool_calls`, "Tool call arguments must be JSON.");
+            throw invalidParam(`messages[${i}].tool_calls`, "Tool call arguments must be JSON.");
           }
           blocks.push({ type: "tool_use", id: tc.id, name: tc.function?.name, input });
         }
@@ -106,7 +105,7 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
         push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id, content: contentBlocks(m.content, where) }]);
         break;
       default:
-        throw bad(`messages[${i}].role`, `Role '${String(m.role)}' has no equivalent for this model's provider.`);
+        throw invalidParam(`messages[${i}].role`, `Role '${String(m.role)}' has no equivalent for this model's provider.`);
     }
   });
   const out: Record<string, unknown> = {
@@ -121,7 +120,7 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
   if (typeof body.user === "string") out.metadata = { user_id: body.user };
   if (Array.isArray(body.tools)) {
     out.tools = (body.tools as Array<{ type?: string; function?: { name?: string; description?: string; parameters?: unknown } }>).map((t, i) => {
-      if (t.type !== "function" || !t.function?.name) throw bad(`tools[${i}]`, "Only function tools are supported for this model's provider.");
+      if (t.type !== "function" || !t.function?.name) throw invalidParam(`tools[${i}]`, "Only function tools are supported for this model's provider.");
       return { name: t.function.name, ...(t.function.description ? { description: t.function.description } : {}), input_schema: t.function.parameters ?? { type: "object" } };
     });
   }
@@ -145,8 +144,8 @@ export function openAIToAnthropic(body: ChatRequestBody, upstreamModel: string):
  */
 export function forceStructured(out: Record<string, unknown>, structured: StructuredTool, choiceGiven: boolean, nameParam: string): void {
   const own = (out.tools as StructuredTool[] | undefined) ?? [];
-  if (own.some((t) => t.name === structured.name)) throw bad(nameParam, `A tool is already named '${structured.name}': the structured answer needs its own name.`);
-  if (own.length && choiceGiven) throw bad("tool_choice", "With a json_schema or json_object format, tool_choice must be 'auto' or absent for this model's provider.");
+  if (own.some((t) => t.name === structured.name)) throw invalidParam(nameParam, `A tool is already named '${structured.name}': the structured answer needs its own name.`);
+  if (own.length && choiceGiven) throw invalidParam("tool_choice", "With a json_schema or json_object format, tool_choice must be 'auto' or absent for this model's provider.");
   out.tools = [...own, structured];
   out.tool_choice = own.length ? { type: "any" } : { type: "tool", name: structured.name };
 }

@@ -5,6 +5,7 @@ import { chatCompletionUsage } from "../openai-compatible/chat.js";
 import { newCallId } from "./call-id.js";
 import { openAIToGemini } from "./request.js";
 import type { GeminiCandidate, GeminiErrorBody, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from "./wire.js";
+import { invalidParam } from "../../http/body.js";
 
 /**
  * Google's Gemini API (`generateContent`, `streamGenerateContent?alt=sse`) as a chat provider:
@@ -57,7 +58,7 @@ function blocked(r: GenerateContentResponse): GatewayError | undefined {
   const reason = r.promptFeedback?.blockReason;
   if (!reason || r.candidates?.length) return undefined;
   const why = r.promptFeedback?.blockReasonMessage ? `: ${r.promptFeedback.blockReasonMessage}` : "";
-  return new GatewayError("invalid_request", `The provider blocked the prompt (blockReason ${reason})${why}.`, { param: "messages" });
+  return invalidParam("messages", `The provider blocked the prompt (blockReason ${reason})${why}.`);
 }
 
 interface Translated {

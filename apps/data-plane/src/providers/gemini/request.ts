@@ -1,8 +1,8 @@
-import { GatewayError } from "@gateway/errors";
 import type { ChatRequestBody } from "../types.js";
 import { signatureOf } from "./call-id.js";
 import { isBareObject, toGeminiSchema } from "./schema.js";
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GenerateContentRequest, GeminiThinkingConfig, GeminiToolConfig } from "./wire.js";
+import { invalidParam, isObject, type Json } from "../../http/body.js";
 
 /**
  * OpenAI chat-completions request → Gemini `generateContent` request. Every field either maps or is
@@ -10,10 +10,6 @@ import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, 
  * `store`, `stream_options`, `service_tier` auto or default) are not sent.
  */
 
-const bad = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /**
@@ -59,10 +55,10 @@ interface OAIMessage {
 
 /** A media URL as a part: data: URLs inline, http(s) and gs:// URLs by reference. */
 function mediaPart(url: unknown, at: string): GeminiPart {
-  if (typeof url !== "string") throw bad(at, `'${at}' must be a data: URL or an http(s) URL.`);
+  if (typeof url !== "string") throw invalidParam(at, `'${at}' must be a data: URL or an http(s) URL.`);
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   if (m) return { inlineData: { mimeType: m[1]!, data: m[2]! } };
-  if (!/^(https?|gs):\/\//i.test(url)) throw bad(at, `'${at}' must be a data: URL or an http(s) URL.`);
+  if (!/^(https?|gs):\/\//i.test(url)) throw invalidParam(at, `'${at}' must be a data: URL or an http(s) URL.`);
   const ext = /\.(png|jpe?g|webp|gif|heic|heif)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
   const mimeType = ext === undefined ? undefined : `image/${ext === "jpg" ? "jpeg" : ext}`;
   return { fileData: { fileUri: url, ...(mimeType ? { mimeType } : {}) } };
@@ -71,18 +67,18 @@ function mediaPart(url: unknown, at: string): GeminiPart {
 function contentParts(content: unknown, where: string, media: boolean): GeminiPart[] {
   if (!given(content)) return [];
   if (typeof content === "string") return content ? [{ text: content }] : [];
-  if (!Array.isArray(content)) throw bad(where, `'${where}' must be a string or an array of parts.`);
+  if (!Array.isArray(content)) throw invalidParam(where, `'${where}' must be a string or an array of parts.`);
   return content.map((p: unknown, i): GeminiPart => {
     const at = `${where}[${i}]`;
     const part = isObject(p) ? p : {};
     if ((part.type === "text" || part.type === "refusal") && typeof (part.text ?? part.refusal) === "string") return { text: String(part.text ?? part.refusal) };
-    if (!media) throw bad(at, `Only text parts are supported in this message for this model's provider.`);
+    if (!media) throw invalidParam(at, `Only text parts are supported in this message for this model's provider.`);
     if (part.type === "image_url" && isObject(part.image_url)) return mediaPart(part.image_url.url, `${at}.image_url.url`);
     if (part.type === "input_audio" && isObject(part.input_audio) && typeof part.input_audio.data === "string" && typeof part.input_audio.format === "string") {
       return { inlineData: { mimeType: `audio/${part.input_audio.format}`, data: part.input_audio.data } };
     }
     if (part.type === "file" && isObject(part.file) && typeof part.file.file_data === "string") return mediaPart(part.file.file_data, `${at}.file.file_data`);
-    throw bad(at, `Part type '${String(part.type)}' has no equivalent for this model's provider (file ids included: send the file's data).`);
+    throw invalidParam(at, `Part type '${String(part.type)}' has no equivalent for this model's provider (file ids included: send the file's data).`);
   });
 }
 
@@ -107,7 +103,7 @@ function toolResponse(text: string): Json {
 function number(body: ChatRequestBody, f: string): number | undefined {
   const v = body[f];
   if (!given(v)) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) throw bad(f, `'${f}' must be a number.`);
+  if (typeof v !== "number" || !Number.isFinite(v)) throw invalidParam(f, `'${f}' must be a number.`);
   return v;
 }
 
@@ -115,13 +111,14 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
   for (const f of REFUSED) {
     const v = body[f];
     if (!given(v) || (f === "logprobs" && v === false)) continue;
-    throw bad(f, `'${f}' has no equivalent for this model's provider.`);
+    throw invalidParam(f, `'${f}' has no equivalent for this model's provider.`);
   }
-  if (given(body.modalities) && !(Array.isArray(body.modalities) && body.modalities.every((m) => m === "text"))) throw bad("modalities", "Only text output is supported for this model's provider.");
+  if (given(body.modalities) && !(Array.isArray(body.modalities) && body.modalities.every((m) => m === "text")))
+    throw invalidParam("modalities", "Only text output is supported for this model's provider.");
   if (given(body.service_tier) && body.service_tier !== "auto" && body.service_tier !== "default")
-    throw bad("service_tier", `service_tier '${String(body.service_tier)}' has no equivalent for this model's provider.`);
+    throw invalidParam("service_tier", `service_tier '${String(body.service_tier)}' has no equivalent for this model's provider.`);
   // Gemini may answer with several calls at once and has no switch for it.
-  if (body.parallel_tool_calls === false) throw bad("parallel_tool_calls", "'parallel_tool_calls: false' has no equivalent for this model's provider.");
+  if (body.parallel_tool_calls === false) throw invalidParam("parallel_tool_calls", "'parallel_tool_calls: false' has no equivalent for this model's provider.");
   const gen = geminiGeneration(upstreamModel) ?? 0;
 
   const system: GeminiPart[] = [];
@@ -150,19 +147,19 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
       case "assistant": {
         const parts = contentParts(m.content, where, false);
         const calls = given(m.tool_calls) ? m.tool_calls : [];
-        if (!Array.isArray(calls)) throw bad(`messages[${i}].tool_calls`, `'messages[${i}].tool_calls' must be an array.`);
+        if (!Array.isArray(calls)) throw invalidParam(`messages[${i}].tool_calls`, `'messages[${i}].tool_calls' must be an array.`);
         (calls as OAIToolCall[]).forEach((tc, j) => {
           const at = `messages[${i}].tool_calls[${j}]`;
           const name = tc.function?.name;
-          if (typeof name !== "string" || !name) throw bad(`${at}.function.name`, `'${at}.function.name' is required.`);
+          if (typeof name !== "string" || !name) throw invalidParam(`${at}.function.name`, `'${at}.function.name' is required.`);
           let args: unknown = {};
           try {
             const raw = tc.function?.arguments;
             args = typeof raw === "string" && raw.trim() ? JSON.parse(raw) : {};
           } catch {
-            throw bad(`${at}.function.arguments`, "Tool call arguments must be JSON.");
+            throw invalidParam(`${at}.function.arguments`, "Tool call arguments must be JSON.");
           }
-          if (!isObject(args)) throw bad(`${at}.function.arguments`, "Tool call arguments must be a JSON object for this model's provider.");
+          if (!isObject(args)) throw invalidParam(`${at}.function.arguments`, "Tool call arguments must be a JSON object for this model's provider.");
           if (typeof tc.id === "string") names.set(tc.id, name);
           // The signature goes back on the part it came on; only a step's first call needs one.
           const signature = signatureOf(tc.id) ?? (j === 0 && gen >= 3 ? SKIP_SIGNATURE : undefined);
@@ -173,25 +170,25 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
       }
       case "tool": {
         const name = typeof m.tool_call_id === "string" ? names.get(m.tool_call_id) : undefined;
-        if (name === undefined) throw bad(`messages[${i}].tool_call_id`, `'messages[${i}].tool_call_id' must be the id of a tool call in an earlier assistant message.`);
+        if (name === undefined) throw invalidParam(`messages[${i}].tool_call_id`, `'messages[${i}].tool_call_id' must be the id of a tool call in an earlier assistant message.`);
         push("user", [{ functionResponse: { name, response: toolResponse(textOf(m.content, where)) } }]);
         break;
       }
       default:
-        throw bad(`messages[${i}].role`, `Role '${String(m.role)}' has no equivalent for this model's provider.`);
+        throw invalidParam(`messages[${i}].role`, `Role '${String(m.role)}' has no equivalent for this model's provider.`);
     }
   });
-  if (!contents.length) throw bad("messages", "At least one user or assistant message is required for this model's provider.");
+  if (!contents.length) throw invalidParam("messages", "At least one user or assistant message is required for this model's provider.");
 
   const out: GenerateContentRequest = { contents };
   if (system.length) out.systemInstruction = { parts: system };
 
   const declarations: GeminiFunctionDeclaration[] = [];
   if (given(body.tools)) {
-    if (!Array.isArray(body.tools)) throw bad("tools", "'tools' must be an array.");
+    if (!Array.isArray(body.tools)) throw invalidParam("tools", "'tools' must be an array.");
     body.tools.forEach((t: unknown, i) => {
       const fn = isObject(t) && t.type === "function" && isObject(t.function) ? t.function : undefined;
-      if (!fn || typeof fn.name !== "string" || !fn.name) throw bad(`tools[${i}]`, "Only function tools are supported for this model's provider.");
+      if (!fn || typeof fn.name !== "string" || !fn.name) throw invalidParam(`tools[${i}]`, "Only function tools are supported for this model's provider.");
       const parameters = given(fn.parameters) ? toGeminiSchema(fn.parameters, { param: `tools[${i}].function.parameters`, ordering: false }) : undefined;
       declarations.push({
         name: fn.name,
@@ -221,7 +218,7 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
   if (typeof body.n === "number" && body.n > 1) g.candidateCount = body.n;
   if (given(body.stop)) {
     const stop = Array.isArray(body.stop) ? body.stop : [body.stop];
-    if (!stop.every((s) => typeof s === "string")) throw bad("stop", "'stop' must be a string or an array of strings.");
+    if (!stop.every((s) => typeof s === "string")) throw invalidParam("stop", "'stop' must be a string or an array of strings.");
     if (stop.length) g.stopSequences = stop as string[];
   }
   responseFormat(body.response_format, g);
@@ -235,11 +232,11 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
 function functionCalling(tc: unknown, declarations: GeminiFunctionDeclaration[]): GeminiToolConfig | undefined {
   if (!given(tc) || tc === "auto") return undefined;
   if (tc === "none") return declarations.length ? { functionCallingConfig: { mode: "NONE" } } : undefined;
-  if (!declarations.length) throw bad("tool_choice", "'tool_choice' needs 'tools'.");
+  if (!declarations.length) throw invalidParam("tool_choice", "'tool_choice' needs 'tools'.");
   if (tc === "required") return { functionCallingConfig: { mode: "ANY" } };
   const name = isObject(tc) && tc.type === "function" && isObject(tc.function) ? tc.function.name : undefined;
-  if (typeof name !== "string") throw bad("tool_choice", "'tool_choice' must be 'auto', 'none', 'required' or a function tool choice.");
-  if (!declarations.some((d) => d.name === name)) throw bad("tool_choice", `'tool_choice' names '${name}', which is not one of the tools.`);
+  if (typeof name !== "string") throw invalidParam("tool_choice", "'tool_choice' must be 'auto', 'none', 'required' or a function tool choice.");
+  if (!declarations.some((d) => d.name === name)) throw invalidParam("tool_choice", `'tool_choice' names '${name}', which is not one of the tools.`);
   return { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [name] } };
 }
 
@@ -252,9 +249,9 @@ function responseFormat(rf: unknown, g: GeminiGenerationConfig): void {
     g.responseMimeType = "application/json";
     return;
   }
-  if (type !== "json_schema") throw bad("response_format.type", `response_format type '${String(type)}' has no equivalent for this model's provider.`);
+  if (type !== "json_schema") throw invalidParam("response_format.type", `response_format type '${String(type)}' has no equivalent for this model's provider.`);
   const js = (rf as Json).json_schema;
-  if (!isObject(js)) throw bad("response_format.json_schema", "'response_format.json_schema' is required.");
+  if (!isObject(js)) throw invalidParam("response_format.json_schema", "'response_format.json_schema' is required.");
   g.responseMimeType = "application/json";
   const schema = toGeminiSchema(js.schema, { param: "response_format.json_schema.schema", ordering: true });
   // A schema that only says "an object" is JSON mode (Gemini refuses an OBJECT without properties).
@@ -264,6 +261,7 @@ function responseFormat(rf: unknown, g: GeminiGenerationConfig): void {
 /** `reasoning_effort` as a budget (Gemini 2.x and unknown names) or a level (Gemini 3 and later). */
 function thinkingConfig(effort: unknown, gen: number): GeminiThinkingConfig | undefined {
   if (!given(effort)) return undefined;
-  if (typeof effort !== "string" || !(effort in THINKING_BUDGET)) throw bad("reasoning_effort", `reasoning_effort '${String(effort)}' is not one of ${Object.keys(THINKING_BUDGET).join(", ")}.`);
+  if (typeof effort !== "string" || !(effort in THINKING_BUDGET))
+    throw invalidParam("reasoning_effort", `reasoning_effort '${String(effort)}' is not one of ${Object.keys(THINKING_BUDGET).join(", ")}.`);
   return gen >= 3 ? { thinkingLevel: THINKING_LEVEL[effort]! } : { thinkingBudget: THINKING_BUDGET[effort]! };
 }

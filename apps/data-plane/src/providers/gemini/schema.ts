@@ -1,5 +1,5 @@
-import { GatewayError } from "@gateway/errors";
 import type { GeminiSchema } from "./wire.js";
+import { invalidParam, isObject, type Json } from "../../http/body.js";
 
 /**
  * JSON Schema (what OpenAI's `parameters` and `response_format.json_schema.schema` carry) → the
@@ -8,10 +8,6 @@ import type { GeminiSchema } from "./wire.js";
  * `$id`, `strict`, `examples`, `not`, `multipleOf` … Local `$ref`s (`#/$defs/…`,
  * `#/definitions/…`) are inlined; a recursive one has no equivalent and is a 400 naming `param`.
  */
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const TYPES = { string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", array: "ARRAY", object: "OBJECT" } as const;
 type JsonType = keyof typeof TYPES;
@@ -35,7 +31,7 @@ export interface SchemaOptions {
 
 export function toGeminiSchema(schema: unknown, o: SchemaOptions): GeminiSchema {
   const root = isObject(schema) ? schema : {};
-  const bad = (message: string) => new GatewayError("invalid_request", `'${o.param}': ${message}`, { param: o.param });
+  const bad = (message: string) => invalidParam(o.param, `'${o.param}': ${message}`);
 
   const resolve = (ref: string): Json => {
     const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
