@@ -13,10 +13,10 @@ describe("SseParser", () => {
       { event: undefined, data: "[DONE]" },
     ]);
   });
-  it("returns an unterminated last event on flush", () => {
+  it("holds an event back until the blank line that ends it", () => {
     const p = new SseParser();
-    p.push(enc("data: tail"));
-    expect(p.flush()).toEqual([{ event: undefined, data: "tail" }]);
+    expect(p.push(enc("data: tail"))).toEqual([]);
+    expect(p.push(enc("\n\n"))).toEqual([{ event: undefined, data: "tail" }]);
   });
   it("decodes multi-byte characters split across chunks", () => {
     const p = new SseParser();

@@ -1,18 +1,18 @@
 import { isAscii } from "node:buffer";
 import { GatewayError } from "@gateway/errors";
 
-/**
- * Incremental server-sent-events parser: feed it byte chunks as they arrive, get complete events.
- * Handles events split across chunks and both \n and \r\n line endings.
- */
+/** One server-sent event: its `event` field (undefined when it has none) and its data lines, joined. */
 export interface SseEvent {
   event: string | undefined;
   data: string;
 }
 
 /**
- * The events of a text stream: each read decoded and appended to what was left of the last, its
- * complete blocks found with one search each (a stream that uses \r\n, by a regular expression).
+ * Incremental server-sent-events parser: feed it byte chunks as they arrive, get complete events.
+ * Handles events split across chunks and both \n and \r\n line endings; each read is decoded and
+ * appended to what was left of the last, its complete blocks found with one search each (a stream
+ * that uses \r\n, by a regular expression). An event the stream ends in the middle of (no blank
+ * line after it) is never dispatched, as the SSE standard and the official SDKs' decoders have it.
  */
 export class SseParser {
   private rest = "";
@@ -43,14 +43,6 @@ export class SseParser {
     }
     this.rest = at === 0 ? t : t.slice(at);
     return out;
-  }
-
-  /** Whatever is left when the stream ends (an unterminated last event). */
-  flush(): SseEvent[] {
-    const rest = this.rest + this.decoder.decode();
-    this.rest = "";
-    const ev = rest.trim() ? parseBlock(rest) : undefined;
-    return ev ? [ev] : [];
   }
 }
 
