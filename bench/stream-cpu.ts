@@ -314,6 +314,9 @@ const med = (xs: number[] | undefined) => (xs?.length ? pct(xs, 50) : NaN);
 const range = (xs: number[], f = (x: number) => x.toFixed(0)) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
 const byRound = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(", ");
 const summary: Record<string, unknown> = {};
+/** A gateway target's streams/s over Portkey's in the same round (the issue's relative target), by round. */
+const peer = rate["portkey chat"];
+const overPortkey = (name: string) => (peer && name !== "portkey chat" && !name.startsWith("bare") ? rate[name]!.map((r, i) => r / peer[i]!) : undefined);
 for (const t of targets) {
   const c = cpu[t.name]!;
   const chunks = c.map((x, i) => slope(x, short[t.name]![i]!));
@@ -323,6 +326,7 @@ for (const t of targets) {
     `per chunk ${med(chunks).toFixed(2)} µs (${range(chunks, (x) => x.toFixed(2))})`,
     ratio[t.name] ? `× bare: per stream ${med(ratio[t.name]).toFixed(2)} (${byRound(ratio[t.name]!)}), per chunk ${med(chunkRatio[t.name]).toFixed(2)} (${byRound(chunkRatio[t.name]!)})` : "",
     system[t.name] ? `with control-plane, ledger, NATS, Postgres ${med(system[t.name]).toFixed(0)} µs/stream` : "",
+    overPortkey(t.name) ? `× Portkey streams/s ${med(overPortkey(t.name)).toFixed(2)} (${byRound(overPortkey(t.name)!)})` : "",
     `${med(syscw[t.name]).toFixed(1)} writes/stream`,
     `upstream ${med(upstreamCpu[t.name]).toFixed(0)} µs/stream, load generator ${med(clientCpu[t.name]).toFixed(0)}`,
     `${bytes[t.name]} bytes/stream`,
@@ -339,6 +343,7 @@ for (const t of targets) {
     ...(ratio[t.name] ? { ratio_vs_bare: r2(med(ratio[t.name])), ratio_by_round: ratio[t.name]!.map(r2) } : {}),
     ...(chunkRatio[t.name] ? { chunk_ratio_vs_bare: r2(med(chunkRatio[t.name])), chunk_ratio_by_round: chunkRatio[t.name]!.map(r2) } : {}),
     ...(system[t.name] ? { cpu_us_per_stream_whole_system: Math.round(med(system[t.name])) } : {}),
+    ...(overPortkey(t.name) ? { streams_per_s_vs_portkey: r2(med(overPortkey(t.name))), streams_per_s_vs_portkey_by_round: overPortkey(t.name)!.map(r2) } : {}),
   };
 }
 const rss = { gateway: Math.round(memory(dp.pid!).rss), bare: Math.round(memory(bare.pid!).rss), ...(portkey ? { portkey: Math.round(memory(portkey.pid!).rss) } : {}) };
