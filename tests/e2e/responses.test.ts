@@ -199,6 +199,10 @@ describe("stored responses (the RESPONSES bucket) through the official openai SD
     for await (const item of client.responses.inputItems.list(next.id, { limit: 1 })) ids.push(item.id!);
     expect(ids).toEqual(asc.data.map((i) => i.id).reverse());
     await expect(client.responses.inputItems.list("resp_unknown")).rejects.toMatchObject({ status: 404 });
+    for (const bad of [{ limit: 0 }, { limit: 101 }, { limit: 1.5 }]) {
+      await expect(client.responses.inputItems.list(next.id, bad)).rejects.toMatchObject({ status: 400, error: { param: "limit", message: "'limit' must be an integer from 1 to 100." } });
+    }
+    await expect(client.responses.inputItems.list(next.id, { order: "up" as "asc" })).rejects.toMatchObject({ status: 400, error: { param: "order" } });
   });
 
   it("stores a streamed response before response.completed, which says store: true", async () => {

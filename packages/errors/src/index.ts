@@ -125,6 +125,9 @@ export class GatewayError extends Error {
   }
 }
 
+/** A 400 `invalid_request` naming the offending field (`param`, as the reference APIs do). */
+export const invalidParam = (param: string, message: string): GatewayError => new GatewayError("invalid_request", message, { param });
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
@@ -9,7 +9,6 @@ import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/i
 import { plan, type Planned } from "./plan.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
-import { invalidParam } from "../http/body.js";
 
 /** What admission needs to know about a request whose body (the route's parsed request) is a `B`. */
 export interface AdmissionRequest<C extends Capability, B> {

@@ -1,5 +1,5 @@
 import type { Model } from "@gateway/proto";
-import { invalidParam } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
 
 /**
  * Worst-case prompt tokens of a request, for the credit hold. No tokenizer runs on the hot path, so

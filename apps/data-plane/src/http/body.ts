@@ -1,13 +1,6 @@
 import { z } from "zod";
 import { GatewayError } from "@gateway/errors";
 
-/** A JSON object: not null, not an array. */
-export type Json = Record<string, unknown>;
-export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A 400 `invalid_request` naming the offending field (`param`, as the reference APIs do). */
-export const invalidParam = (param: string, message: string) => new GatewayError("invalid_request", message, { param });
-
 /** `messages[0].role` from a zod issue path: the spec's `param`. */
 function paramOf(path: readonly PropertyKey[]): string {
   let out = "";

@@ -1,8 +1,7 @@
 import busboy from "busboy";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import { jsonBody } from "./json-body.js";
-import { invalidParam } from "./body.js";
 
 /**
  * Body parsing for routes that take JSON, urlencoded or multipart forms (images). The declared

@@ -10,7 +10,7 @@ import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type Attemp
 import { billFailure, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
-import { invalidParam } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {

@@ -7,6 +7,10 @@ import type { BillableTokens } from "../credits/cost.js";
 /** Every provider kind the catalog may name (one list, in @gateway/proto); the adapter switch over it is exhaustive. */
 export { type ProviderKind, isProviderKind } from "@gateway/proto";
 
+/** A JSON object of a wire format: not null, not an array. */
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** A catalog provider whose kind was narrowed once, when the catalog loaded. */
 export type CatalogProvider = Omit<Provider, "kind"> & { kind: ProviderKind };
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { ChatRequestBody } from "../providers/types.js";
-import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt, invalidParam, isObject } from "../http/body.js";
+import { SERVICE_TIERS, SERVICE_TIER_REFUSAL, acceptedServiceTier, modelId, parseBody, positiveInt } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
+import { isObject } from "../providers/types.js";
 
 /** The fields of a chat completions request the gateway relies on; the rest passes through. */
 export const ChatBody = z.looseObject({

@@ -7,7 +7,7 @@ import { translateFor } from "../translate/pairs/index.js";
 import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
-import { invalidParam } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
 
 /** The request asks for spoken output: `modalities` naming audio, or an `audio` output setting. */
 function asksForAudio(body: ChatRequestBody): boolean {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { GatewayError } from "@gateway/errors";
-import { modelId, parseBody, invalidParam } from "../http/body.js";
+import { GatewayError, invalidParam } from "@gateway/errors";
+import { modelId, parseBody } from "../http/body.js";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";

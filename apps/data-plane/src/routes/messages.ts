@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { maxTokenCostMinor } from "../credits/cost.js";
-import { modelId, parseBody, invalidParam } from "../http/body.js";
+import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";

@@ -154,8 +154,9 @@ export const deleteStoredResponse =
     res.status(200).json({ id, object: "response", deleted: true });
   };
 
+const LIMIT = "'limit' must be an integer from 1 to 100.";
 const ListQuery = z.object({
-  limit: z.coerce.number({ error: "'limit' must be an integer from 1 to 100." }).int().min(1).max(100).default(20),
+  limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(100, LIMIT).default(20),
   order: z.enum(["asc", "desc"], { error: "'order' must be 'asc' or 'desc'." }).default("desc"),
   after: z.string().optional(),
 });

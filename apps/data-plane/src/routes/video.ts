@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { NextFunction, Request, Response } from "express";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { applyRateLimit } from "../admission/admit.js";
@@ -16,7 +16,6 @@ import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoRequestBody } fro
 import { column, isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
 import { fieldTexts } from "../translate/texts.js";
-import { invalidParam } from "../http/body.js";
 
 const seconds = (ms: number): number | null => (ms > 0 ? Math.floor(ms / 1000) : null);
 

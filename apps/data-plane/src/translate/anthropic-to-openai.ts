@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ChatRequestBody } from "../providers/types.js";
-import { invalidParam } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
 
 /**
  * Anthropic Messages request → OpenAI chat-completions request, for reaching OpenAI-shaped

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isObject, type Json } from "../http/body.js";
+import { isObject, type Json } from "../providers/types.js";
 
 /**
  * The Responses API's namespace tools (`{type: "namespace", name, tools: [function tools]}`, how

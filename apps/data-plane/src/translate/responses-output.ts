@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { declared, type ToolNames } from "./namespaces.js";
 import type { GatewayError } from "@gateway/errors";
 import type { NormalizedUsage } from "../providers/types.js";
-import { isObject, type Json } from "../http/body.js";
+import { isObject, type Json } from "../providers/types.js";
 
 /**
  * What the Responses API sends back: the Response object (translated from a chat completion, or

@@ -2,7 +2,8 @@ import type { MessagesRequestBody, NormalizedUsage } from "../providers/types.js
 import { DEFAULT_MAX_TOKENS, forceStructured, structuredOutputTool } from "../providers/anthropic/chat.js";
 import { callName, chatResponseFormat, functionTools, toolOutputText } from "./responses.js";
 import { callItem, messageItem, newId, reasoningItem, responsesUsage, searchItem, shell, searchQuery, type ResponseEcho, type ResponsesStreamWriter } from "./responses-output.js";
-import { invalidParam, isObject, type Json } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
+import { isObject, type Json } from "../providers/types.js";
 
 /**
  * OpenAI Responses API ⇄ Anthropic Messages API directly (not through the chat shape), for Anthropic

@@ -1,9 +1,10 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import type { ChatRequestBody } from "../providers/types.js";
 import { callItem, messageItem } from "./responses-output.js";
-import { SERVICE_TIER_REFUSAL, acceptedServiceTier, invalidParam, isObject, type Json } from "../http/body.js";
+import { SERVICE_TIER_REFUSAL, acceptedServiceTier } from "../http/body.js";
 import { DEFAULT_WEB_SEARCHES } from "../credits/bounds.js";
 import { flatName, flattenNamespace } from "./namespaces.js";
+import { isObject, type Json } from "../providers/types.js";
 
 /**
  * OpenAI Responses API requests: a Responses request becomes the chat request every provider

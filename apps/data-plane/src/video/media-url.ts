@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import type { GatewayError } from "@gateway/errors";
-import { invalidParam } from "../http/body.js";
+import { invalidParam } from "@gateway/errors";
 
 /** All addresses of a name. */
 export type Resolve = (host: string) => Promise<string[]>;

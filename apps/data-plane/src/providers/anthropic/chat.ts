@@ -1,8 +1,7 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
 import { chatCompletionUsage, jsonStringBody, mapOpenAIError } from "../openai-compatible/chat.js";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
-import { invalidParam } from "../../http/body.js";
 
 /**
  * Anthropic Messages API as a chat provider: OpenAI-shaped requests are translated to the

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
 import { chatCompletionUsage } from "../openai-compatible/chat.js";
 import { newCallId } from "./call-id.js";
 import { openAIToGemini } from "./request.js";
 import type { GeminiCandidate, GeminiErrorBody, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from "./wire.js";
-import { invalidParam } from "../../http/body.js";
 
 /**
  * Google's Gemini API (`generateContent`, `streamGenerateContent?alt=sse`) as a chat provider:

@@ -2,7 +2,8 @@ import type { ChatRequestBody } from "../types.js";
 import { signatureOf } from "./call-id.js";
 import { isBareObject, toGeminiSchema } from "./schema.js";
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GenerateContentRequest, GeminiThinkingConfig, GeminiToolConfig } from "./wire.js";
-import { invalidParam, isObject, type Json } from "../../http/body.js";
+import { invalidParam } from "@gateway/errors";
+import { isObject, type Json } from "../types.js";
 
 /**
  * OpenAI chat-completions request → Gemini `generateContent` request. Every field either maps or is

@@ -1,5 +1,6 @@
 import type { GeminiSchema } from "./wire.js";
-import { invalidParam, isObject, type Json } from "../../http/body.js";
+import { invalidParam } from "@gateway/errors";
+import { isObject, type Json } from "../types.js";
 
 /**
  * JSON Schema (what OpenAI's `parameters` and `response_format.json_schema.schema` carry) → the
