@@ -224,6 +224,8 @@ it("an operator tops up an organization once however often the form is sent, rev
   await eventually(async () => ((await page.locator("#audit").textContent())?.includes("top up") ? true : undefined), 5_000, "the top-up in the audit log");
   expect((await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor).toBe(before + 2_500_000);
   expect(await page.locator("#audit tr", { hasText: "top up" }).count()).toBe(1);
+  // Amounts in the audit log read in credits, not minor units.
+  expect(await page.locator("#audit tr", { hasText: "top up" }).textContent()).toContain("amount: 2.50 credits");
 
   // The catalog: a price change is shown field by field, and applied only after that review.
   const doc = JSON.parse(await page.locator("#catalog-doc").inputValue()) as { models: Array<Record<string, unknown>> };
@@ -238,6 +240,7 @@ it("an operator tops up an organization once however often the form is sent, rev
   await page.locator("#catalog-done").waitFor({ state: "visible" });
   await expect(page.locator("#catalog-done").textContent()).resolves.toMatch(/^Applied: the catalog is at version \d+\.$/);
   await eventually(async () => ((await page.locator("#audit").textContent())?.includes("catalog applied") ? true : undefined), 5_000, "the catalog change in the audit log");
+  expect(await page.locator("#audit tr", { hasText: "catalog applied" }).textContent()).toContain("model gw-chat-large changed (input_price_minor_per_mtok)");
 
   await page.setViewportSize({ width: 360, height: 780 });
   expect(await fitsWidth(page)).toBe(true);

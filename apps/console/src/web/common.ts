@@ -105,6 +105,25 @@ function showError(e: unknown): void {
   line.hidden = false;
 }
 
+/**
+ * An audit entry's detail as a reader wants it: `field: value` pairs; amounts in minor units
+ * (`…_minor`) in credits; a catalog change as "model gw-x changed (field, …)"; other values as
+ * short JSON. An empty list or absent value is left out.
+ */
+function auditDetail(detail: unknown): string {
+  if (detail === null || typeof detail !== "object" || Array.isArray(detail)) return detail === undefined || detail === null ? "" : JSON.stringify(detail);
+  const change = (c: { kind?: string; id?: string; change?: string; fields?: string[] }) => `${c.kind} ${c.id} ${c.change}${c.fields?.length ? ` (${c.fields.join(", ")})` : ""}`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(detail as Record<string, unknown>)) {
+    if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
+    const name = k.replace(/_minor$/, "").replace(/_/g, " ");
+    if (k.endsWith("_minor") && typeof v === "number") parts.push(`${name}: ${credits(v)} credits`);
+    else if (k === "changes" && Array.isArray(v)) parts.push(v.map(change).join("; "));
+    else parts.push(`${name}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+  }
+  return parts.join(" · ");
+}
+
 interface AuditEntry {
   at_ms: number;
   actor_email: string;
@@ -129,7 +148,7 @@ function auditLog(withOrg: boolean): (fresh?: boolean) => Promise<void> {
     if (fresh) $("audit").replaceChildren();
     for (const e of page.data) {
       const who = withOrg ? [e.actor_email, e.org_id || "(gateway)"] : [e.actor_email];
-      $("audit").append(row([new Date(e.at_ms).toLocaleString(), ...who, e.action.replace(/_/g, " "), e.target, JSON.stringify(e.detail)]));
+      $("audit").append(row([dayTime(e.at_ms), ...who, e.action.replace(/_/g, " "), e.target, auditDetail(e.detail)]));
     }
     if (page.data.length === 0 && !$("audit").hasChildNodes()) emptyRow($("audit"), "Nothing changed through the console yet.");
     next = page.next_cursor;

@@ -1,7 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { GatewayError } from "@gateway/errors";
-import { invalidParam } from "@gateway/errors";
+import { invalidParam, type GatewayError } from "@gateway/errors";
 
 /** All addresses of a name. */
 export type Resolve = (host: string) => Promise<string[]>;
