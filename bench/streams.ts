@@ -10,7 +10,8 @@
  *   make build && node bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0]
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
- * old fixed pool. Needs a file descriptor limit of about 3 × streams (Node raises its soft limit to
+ * old fixed pool. `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there (the whole run;
+ * `node bench/profile-summary.ts <dir>` reads it). Needs a file descriptor limit of about 3 × streams (Node raises its soft limit to
  * the hard one; check `ulimit -Hn`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -18,13 +19,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
-import { createControlPlane, loadConfig as controlConfig } from "@gateway/control-plane";
-import { createLedger, loadConfig as ledgerConfig } from "@gateway/ledger";
 import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { memory, pct, root } from "../scripts/lib/bench.ts";
+import { cpuMicros, memory, pct, root } from "../scripts/lib/bench.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 
 const STREAMS = Number(process.argv[2] ?? 2000);
@@ -75,39 +74,37 @@ step("starting infrastructure");
 const pg = await startPostgres();
 const nats = await startNats();
 const fakePort = await freePort();
-const fake = spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
+spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
 await waitForPort(fakePort, 20_000);
 const fakeUrl = `http://127.0.0.1:${fakePort}`;
 const db = await createDatabase(pg.url, "bench_streams");
 const token = "bench-admin-token-0123456789";
 /** The data-plane's caller token at the control-plane and the ledger. */
 const dpToken = "bench-data-plane-token-0123456789";
-const control = createControlPlane(
-  controlConfig({
-    CONTROL_PLANE_DATABASE_URL: db,
-    CONTROL_PLANE_NATS_URL: nats.url,
-    CONTROL_PLANE_GRPC_PORT: "0",
-    CONTROL_PLANE_OPS_PORT: "0",
-    CONTROL_PLANE_ADMIN_TOKEN: token,
-    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-    CONTROL_PLANE_LOG_LEVEL: "silent",
-  }),
-);
-await control.start();
-const ledgerPort = await freePort();
-const ledger = createLedger(
-  ledgerConfig({
-    LEDGER_DATABASE_URL: db,
-    LEDGER_NATS_URL: nats.url,
-    LEDGER_GRPC_PORT: String(ledgerPort),
-    LEDGER_OPS_PORT: "0",
-    LEDGER_ADMIN_TOKEN: token,
-    LEDGER_DATA_PLANE_TOKEN: dpToken,
-    LEDGER_LOG_LEVEL: "silent",
-  }),
-);
-await ledger.start();
-const controlAddr = `127.0.0.1:${control.grpcPort}`;
+// Each service its own process, as deployed: the load generator's event loop is this process's
+// alone (the ledger applying 2,000 usage events at the end of a run no longer delays it).
+const [controlPort, ledgerPort] = [await freePort(), await freePort()];
+const quiet = process.env.BENCH_LOG_LEVEL ?? "warn";
+spawnNode("apps/control-plane/dist/main.js", {
+  CONTROL_PLANE_DATABASE_URL: db,
+  CONTROL_PLANE_NATS_URL: nats.url,
+  CONTROL_PLANE_GRPC_PORT: String(controlPort),
+  CONTROL_PLANE_OPS_PORT: "0",
+  CONTROL_PLANE_ADMIN_TOKEN: token,
+  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
+  CONTROL_PLANE_LOG_LEVEL: quiet,
+});
+spawnNode("apps/ledger/dist/main.js", {
+  LEDGER_DATABASE_URL: db,
+  LEDGER_NATS_URL: nats.url,
+  LEDGER_GRPC_PORT: String(ledgerPort),
+  LEDGER_OPS_PORT: "0",
+  LEDGER_ADMIN_TOKEN: token,
+  LEDGER_DATA_PLANE_TOKEN: dpToken,
+  LEDGER_LOG_LEVEL: quiet,
+});
+await Promise.all([waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
+const controlAddr = `127.0.0.1:${controlPort}`;
 const seeded = await seedDemo({ controlPlaneAddr: controlAddr, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
 if (MAX_CONNECTIONS > 0) {
   const admin = createClient(adminService(), controlAddr, { timeoutMs: 10_000, metadata: { authorization: `Bearer ${token}` } });
@@ -115,6 +112,8 @@ if (MAX_CONNECTIONS > 0) {
   await admin.ApplyCatalog({ document_json: JSON.stringify({ providers }) });
 }
 
+/** BENCH_CPU_PROF: node flags that write a CPU profile of the data-plane and the bare proxy. */
+const cpuProf = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 step("starting the data-plane");
 const dpPort = await freePort();
 const spool = mkdtempSync(join(tmpdir(), "bench-streams-spool-"));
@@ -131,7 +130,7 @@ const dp = spawnNode(
     DATA_PLANE_SPOOL_DIR: spool,
     FAKE_UPSTREAM_API_KEY,
   },
-  [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL],
+  [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL, ...cpuProf],
 );
 await waitForPort(dpPort, 20_000);
 const dpUrl = `http://127.0.0.1:${dpPort}`;
@@ -146,6 +145,9 @@ const agent = new Agent({ connections: STREAMS + 16, keepAliveTimeout: 30_000, h
 let open = 0;
 let peakOpen = 0;
 let failed = 0;
+/** Per stream: ms from its request to its first chunk, and from its first chunk to its last. */
+let firstChunkMs: number[] = [];
+let streamingMs: number[] = [];
 
 /** One stream through the gateway (or `to` another proxy): open once its first chunk arrived, until its last. */
 async function stream(i: number, words: number, delayMs: number, to = dpUrl): Promise<number> {
@@ -159,12 +161,16 @@ async function stream(i: number, words: number, delayMs: number, to = dpUrl): Pr
       await r.body.text();
       return performance.now() - t;
     }
+    let first = 0;
     for await (const _chunk of r.body) {
       if (!counted) {
         counted = true;
+        first = performance.now();
+        firstChunkMs.push(first - t);
         peakOpen = Math.max(peakOpen, ++open);
       }
     }
+    if (counted) streamingMs.push(performance.now() - first);
   } catch {
     failed++;
   } finally {
@@ -179,19 +185,33 @@ const before = { heap: await settledHeapMiB(dpUrl, dp.pid!, 2_000), rss: rssMiB(
 
 step(`opening ${STREAMS} streams of ${WORDS} words, one every ${CHUNK_DELAY_MS} ms (ideal ${IDEAL_MS} ms each)`);
 let peak = { rss: 0, heap: 0, open: 0 };
+let lastScrape = 0;
 const sampler = setInterval(() => {
-  // At the plateau (most streams open) the replica holds the most per-stream state.
+  // At the plateau (most streams open) the replica holds the most per-stream state. RSS comes from
+  // /proc; the heap from /metrics, at most once a second and only near the plateau: a scrape costs
+  // the replica a walk of its ~2 × streams file descriptors, and every 250 ms through the start
+  // of 2,000 streams that was ~5% of its CPU there (a deployment scrapes every 15–30 s).
   if (open >= peak.open) {
-    const rss = rssMiB(dp.pid!);
-    void metric(dpUrl, "nodejs_heap_size_used_bytes").then((h) => {
-      if (open >= peak.open) peak = { rss, heap: h / 2 ** 20, open };
-    });
+    peak = { ...peak, rss: rssMiB(dp.pid!), open };
+    if (open >= 0.9 * STREAMS && performance.now() - lastScrape >= 1_000) {
+      lastScrape = performance.now();
+      void metric(dpUrl, "nodejs_heap_size_used_bytes").then((h) => {
+        peak.heap = Math.max(peak.heap, h / 2 ** 20);
+      });
+    }
   }
 }, 250);
+firstChunkMs = [];
+streamingMs = [];
+const cpu0 = cpuMicros(dp.pid!);
 const t0 = performance.now();
 const durations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS)));
 const totalMs = performance.now() - t0;
+/** The data-plane's CPU (every thread, user and system) over the run, per stream. */
+const cpuPerStream = (cpuMicros(dp.pid!) - cpu0) / STREAMS;
 clearInterval(sampler);
+const gatewayPhases = { first: firstChunkMs, streaming: streamingMs };
+if (process.env.BENCH_DUMP) (await import("node:fs")).writeFileSync(process.env.BENCH_DUMP, JSON.stringify(gatewayPhases));
 const upstreamPeak = ((await (await request(`${fakeUrl}/_fake/connections`)).body.json()) as { peak: number }).peak;
 const waitCount = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_count", 'provider="fake"');
 const waitSum = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_sum", 'provider="fake"');
@@ -200,16 +220,21 @@ const waitSum = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_su
 // machine allows (the load generator and the fake upstream share its cores with the proxy).
 step("the same streams through the bare proxy");
 const barePort = await freePort();
-const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" });
+const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" }, cpuProf);
 await waitForPort(barePort, 20_000);
 const bareUrl = `http://127.0.0.1:${barePort}`;
 await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10, bareUrl)));
 const gatewayPeakOpen = peakOpen;
 peakOpen = 0;
+firstChunkMs = [];
+streamingMs = [];
+const bareCpu0 = cpuMicros(bare.pid!);
 const tBare = performance.now();
 const bareDurations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS, bareUrl)));
 const bareMs = performance.now() - tBare;
+const bareCpuPerStream = (cpuMicros(bare.pid!) - bareCpu0) / STREAMS;
 const bareOpen = peakOpen;
+const barePhases = { first: firstChunkMs, streaming: streamingMs };
 peakOpen = gatewayPeakOpen;
 const bareRss = memory(bare.pid!).peak;
 bare.kill("SIGTERM");
@@ -228,6 +253,10 @@ console.log(
 console.log(
   `  bare proxy, same streams: open at once ${bareOpen}, all done in ${(bareMs / 1000).toFixed(1)} s, per stream p50 ${(pct(bareDurations, 50) / 1000).toFixed(2)} s, RSS peak ${bareRss.toFixed(0)} MiB`,
 );
+/** "first chunk p50/p99/max · streaming p50/p99/max" in seconds: where a run's time over the ideal went. */
+const phases = (p: { first: number[]; streaming: number[] }) => [p.first, p.streaming].map((xs) => [50, 99, 100].map((q) => (pct(xs, q) / 1000).toFixed(2)).join("/")).join(" · streaming ");
+console.log(`  first chunk p50/p99/max ${phases(gatewayPhases)} s (bare proxy: ${phases(barePhases)} s)`);
+console.log(`  CPU per stream (whole run, every thread): data-plane ${cpuPerStream.toFixed(0)} µs, bare proxy ${bareCpuPerStream.toFixed(0)} µs (${(cpuPerStream / bareCpuPerStream).toFixed(2)}×)`);
 console.log(`  connection wait: mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`);
 console.log(
   `  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB`,
@@ -246,7 +275,9 @@ console.log(
     ideal_ms: IDEAL_MS,
     p50_ms: Math.round(pct(durations, 50)),
     p99_ms: Math.round(pct(durations, 99)),
-    bare: { peak_open: bareOpen, total_ms: Math.round(bareMs), p50_ms: Math.round(pct(bareDurations, 50)), rss_peak_mib: Math.round(bareRss) },
+    bare: { peak_open: bareOpen, total_ms: Math.round(bareMs), p50_ms: Math.round(pct(bareDurations, 50)), rss_peak_mib: Math.round(bareRss), cpu_us_per_stream: Math.round(bareCpuPerStream) },
+    cpu_us_per_stream: Math.round(cpuPerStream),
+    first_chunk_ms: { p50: Math.round(pct(gatewayPhases.first, 50)), max: Math.round(pct(gatewayPhases.first, 100)), bare_max: Math.round(pct(barePhases.first, 100)) },
     connection_wait_mean_ms: waitCount ? Number(((waitSum / waitCount) * 1000).toFixed(2)) : 0,
     rss_mib: { before: Math.round(before.rss), peak: Math.round(peak.rss), after: Math.round(after.rss) },
     heap_mib: { before: Number(before.heap.toFixed(1)), peak: Number(peak.heap.toFixed(1)), after: Number(after.heap.toFixed(1)) },
@@ -254,10 +285,8 @@ console.log(
   }),
 );
 
-for (const c of [dp, fake]) c.kill("SIGTERM");
-await Promise.all([dp, fake].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
-await ledger.stop();
-await control.stop();
+for (const c of started) if (c.exitCode === null) c.kill("SIGTERM");
+await Promise.all(started.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
 await nats.stop();
 await pg.stop();
 rmSync(spool, { recursive: true, force: true });

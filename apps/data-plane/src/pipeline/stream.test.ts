@@ -9,7 +9,7 @@ import { serveChat } from "./chat.js";
 import { end } from "./ending.js";
 import type { ServedStream } from "./route.js";
 import { relay } from "./stream.js";
-import { SSE_DONE, chatContent, dataOf, gate, nextTurn, openAIChunk, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+import { SSE_DONE, chatContent, dataOf, gate, nextTurn, openAIChunk, until, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
 
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Tell me a story" }], stream: true, ...o });
 
@@ -147,7 +147,7 @@ describe("relay: a provider whose stream ends with the connection", () => {
     expect(chatContent(bed.res.received)).toBe("Hi there");
     expect(bed.res.ended).toBe(SSE_DONE);
     expect(served.stream.done).toBe(true);
-    expect(bed.upstream.calls[0]!.body!.destroyed).toBe(false);
+    expect(bed.upstream.calls[0]!.body!.readableEnded).toBe(true); // read to its end, not cut
     expect(bed.published).toHaveLength(1);
     expect(bed.published[0]).toMatchObject({ status: 200, usage: { input_tokens: 100, output_tokens: 2, estimated: true } });
   });
@@ -196,6 +196,8 @@ describe("relay then end: the last frame", () => {
     const bed = testbed({ script: [sseReply([role, word("a"), word("b"), SSE_DONE])], publishGate: durable.promise });
     const { call, served } = await openStream(bed);
     const ending = end(bed.ctx, "chat", call, served);
+    // Read to its end and billed; then a turn more: the last frame is still held.
+    await until(() => bed.published.length === 1);
     await nextTurn();
     expect(chatContent(bed.res.received)).toBe("ab");
     expect(bed.published).toHaveLength(1);
@@ -213,6 +215,7 @@ describe("relay then end: the last frame", () => {
     const bed = testbed({ script: [sseReply([role, word("a"), word(" b"), last])], publishGate: durable.promise });
     const { call, served } = await openStream(bed, undefined, chatBody({ stream_options: { include_usage: true } }));
     const ending = end(bed.ctx, "chat", call, served);
+    await until(() => bed.published.length === 1);
     await nextTurn();
     // " c", the finish and the usage chunk were read with [DONE]: none of them is written yet.
     expect(chatContent(bed.res.received)).toBe("a b");

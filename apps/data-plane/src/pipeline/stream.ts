@@ -71,7 +71,8 @@ export class OpenedStream {
   done = false;
   /** How the stream ends after the frames already read (read together with them, sent after them). */
   ending: StreamEnd | undefined;
-  private readonly chunks: AsyncIterator<unknown>;
+  /** Wakes `nextChunk` when the body becomes readable, ends, fails or closes. */
+  private wake: (() => void) | undefined;
   private readonly parse: StreamParser;
   /** Splits upstream reads into events for the parser (and, in a passthrough, runs sent as they came). */
   private readonly scan: { push(chunk: Uint8Array): Array<SseEvent | PlainRun> };
@@ -91,7 +92,16 @@ export class OpenedStream {
     readonly writer: StreamWriter,
     private readonly guard: ((delta: string) => string | undefined) | undefined,
   ) {
-    this.chunks = up.body[Symbol.asyncIterator]();
+    // The body is read with read() on 'readable' rather than through its async iterator: an open
+    // stream then waits on one promise instead of an async generator's three, and a chunk costs
+    // no generator step (fewer objects per chunk, fewer survivors per young-generation collection
+    // with thousands of streams open).
+    const wake = () => {
+      const w = this.wake;
+      this.wake = undefined;
+      w?.();
+    };
+    up.body.on("readable", wake).on("end", wake).on("error", wake).on("close", wake);
     if (typeof read === "function") {
       this.parse = read;
       this.scan = new SseParser();
@@ -117,15 +127,19 @@ export class OpenedStream {
     try {
       while (this.pending.empty && !this.done) {
         if (this.at === this.backlog.length) {
-          const next = await this.chunks.next();
-          if (next.done) {
+          let next = this.nextChunk();
+          while (next === undefined) {
+            await new Promise<void>((resolve) => (this.wake = resolve));
+            next = this.nextChunk();
+          }
+          if (next === null) {
             // Providers whose streams end with the connection say here whether it was complete.
             const last = this.parse.end?.();
             if (!last?.done) return { failure: incomplete() };
             this.take(last);
             return {};
           }
-          this.backlog = this.scan.push(next.value as Uint8Array);
+          this.backlog = this.scan.push(next);
           this.at = 0;
         }
         while (this.at < this.backlog.length) {
@@ -149,6 +163,21 @@ export class OpenedStream {
     } catch (err) {
       return { failure: toGatewayError(err instanceof GatewayError ? err : classify(err, NEVER_ABORTED)) };
     }
+  }
+
+  /**
+   * The body's next bytes (what it has buffered, at once), null at its end, undefined when nothing
+   * came yet (wait for `wake`); throws what it failed with, or a premature close when it was
+   * destroyed before its end (as its async iterator would).
+   */
+  private nextChunk(): Uint8Array | null | undefined {
+    const body = this.up.body;
+    if (body.errored) throw body.errored;
+    const chunk = body.destroyed ? null : (body.read() as Uint8Array | null);
+    if (chunk !== null) return chunk;
+    if (body.readableEnded) return null;
+    if (body.destroyed) throw Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+    return undefined;
   }
 
   /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses them). */

@@ -5,6 +5,7 @@
  * The usage publisher and the reservation record what they are given: they are the billing boundary.
  */
 import { EventEmitter } from "node:events";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Request, Response } from "express";
 import { errors as undiciErrors } from "undici";
@@ -144,42 +145,39 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * A response body as the gateway uses undici's: `.text()`, `.json()`, async iteration (one
- * iteration step per scripted read) and `.destroy()`. Follows the request's signal as undici does:
- * a read pending (or asked for) after the signal aborted fails with RequestAbortedError.
+ * A response body as undici's is: a Readable (undici's BodyReadable is one) with `.text()` and
+ * `.json()`, that follows the request's signal (once it aborts, the body fails with
+ * RequestAbortedError). Each scripted read is one chunk, asked for by the stream machinery's
+ * `_read` (a high-water mark of 0: nothing is read ahead of the reader) and pushed on a later turn,
+ * so one `read()` returns one scripted read, never two merged.
  */
-export class ScriptedBody implements AsyncIterable<Uint8Array> {
-  destroyed = false;
+export class ScriptedBody extends Readable {
   /** Reads asked for so far (the next read's index). */
   asked = 0;
-  /** Reads handed over (bytes delivered or a failure thrown). */
+  /** Reads handed over (bytes pushed or a failure raised), before the body was destroyed. */
   delivered = 0;
-  private readonly gone = new AbortController();
-  private readonly signal: AbortSignal;
   private readonly waiters: Array<{ index: number; resolve: () => void }> = [];
 
   constructor(
     private readonly reads: readonly Read[],
     request: AbortSignal,
   ) {
-    this.signal = AbortSignal.any([request, this.gone.signal]);
+    super({ highWaterMark: 0 });
+    const onAbort = () => this.destroy(new undiciErrors.RequestAbortedError());
+    if (request.aborted) queueMicrotask(onAbort);
+    else request.addEventListener("abort", onAbort, { once: true });
+    this.once("close", () => request.removeEventListener("abort", onAbort));
   }
 
   /** All of it, as one string (an error body, or a JSON answer). */
   async text(): Promise<string> {
     let s = "";
-    for await (const c of this) s += Buffer.from(c).toString("utf8");
+    for await (const c of this) s += Buffer.from(c as Uint8Array).toString("utf8");
     return s;
   }
 
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
-  }
-
-  destroy(): this {
-    this.destroyed = true;
-    this.gone.abort();
-    return this;
   }
 
   /** Settles when read `index` (0-based) is asked for: the reader is waiting for it now. */
@@ -188,27 +186,26 @@ export class ScriptedBody implements AsyncIterable<Uint8Array> {
     return new Promise((resolve) => this.waiters.push({ index, resolve }));
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return { next: () => this.next() };
-  }
-
-  private async next(): Promise<IteratorResult<Uint8Array>> {
+  override _read(): void {
     const index = this.asked++;
     for (const w of this.waiters.filter((x) => x.index < this.asked)) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
       w.resolve();
     }
-    if (this.signal.aborted) throw new undiciErrors.RequestAbortedError();
     const read = this.reads[index];
-    if (read === undefined) return { done: true, value: undefined };
-    if (typeof read !== "string") {
-      if (read.gate) await abortable(read.gate, this.signal);
-      if (read.delayMs) await abortable(sleep(read.delayMs), this.signal);
-    }
-    this.delivered++;
-    if (typeof read === "string") return { done: false, value: new TextEncoder().encode(read) };
-    if ("fail" in read) throw read.fail;
-    return { done: false, value: new TextEncoder().encode(read.data) };
+    const held = typeof read === "object" ? Promise.all([read.gate, read.delayMs ? sleep(read.delayMs) : undefined]) : Promise.resolve();
+    // Never in the same turn as the ask: a read is its own chunk, as a network read is.
+    void held.then(
+      () =>
+        setImmediate(() => {
+          if (this.destroyed) return;
+          if (read === undefined) return void this.push(null);
+          this.delivered++;
+          if (typeof read === "object" && "fail" in read) return void this.destroy(read.fail);
+          this.push(Buffer.from(typeof read === "string" ? read : read.data));
+        }),
+      () => undefined,
+    );
   }
 }
 
@@ -564,4 +561,12 @@ export function chatContent(text: string): string {
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Turns of the event loop until `done()` holds (a scripted body delivers one read per turn); fails after 1,000. */
+export async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; !done(); turn++) {
+    if (turn === 1_000) throw new Error("until: the condition never held");
+    await nextTurn();
+  }
 }
