@@ -14,6 +14,9 @@ export interface StreamEnd {
   denied?: GatewayError;
 }
 
+/** A step that ended nothing (shared: never written to). */
+const GOING: StreamEnd = Object.freeze({});
+
 const incomplete = () => new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
 
 /**
@@ -124,20 +127,30 @@ export class OpenedStream {
    * call, so the time to first byte never includes translating what follows it.
    */
   async advance(): Promise<StreamEnd> {
+    for (;;) {
+      const r = this.step();
+      if (r) return r;
+      await this.readable();
+    }
+  }
+
+  /**
+   * `advance` without waiting: how it ends, or undefined when the body has nothing more yet
+   * (`readable()` settles when it may). The relay calls this directly, so a chunk that arrives costs
+   * it one promise (the wait), not two.
+   */
+  step(): StreamEnd | undefined {
     try {
       while (this.pending.empty && !this.done) {
         if (this.at === this.backlog.length) {
-          let next = this.nextChunk();
-          while (next === undefined) {
-            await new Promise<void>((resolve) => (this.wake = resolve));
-            next = this.nextChunk();
-          }
+          const next = this.nextChunk();
+          if (next === undefined) return undefined;
           if (next === null) {
             // Providers whose streams end with the connection say here whether it was complete.
             const last = this.parse.end?.();
             if (!last?.done) return { failure: incomplete() };
             this.take(last);
-            return {};
+            return GOING;
           }
           this.backlog = this.scan.push(next);
           this.at = 0;
@@ -159,10 +172,15 @@ export class OpenedStream {
           }
         }
       }
-      return {};
+      return GOING;
     } catch (err) {
       return { failure: toGatewayError(err instanceof GatewayError ? err : classify(err, NEVER_ABORTED)) };
     }
+  }
+
+  /** Settles when the body has more, ended, failed or closed. */
+  readable(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
   }
 
   /**
@@ -217,7 +235,12 @@ export async function relay(res: Response, s: OpenedStream, client: AbortSignal)
       if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
       if (client.aborted) break;
     }
-    ({ failure, denied } = await s.advance());
+    let next = s.step();
+    while (next === undefined) {
+      await s.readable();
+      next = s.step();
+    }
+    ({ failure, denied } = next);
   }
   s.abandon();
   if (!s.done && !failure && !denied && !client.aborted) failure = incomplete();
