@@ -179,7 +179,9 @@ describe("serveChat: fallback with the hold-back (a stream is served only once i
 
     expect(bed.upstream.calls).toHaveLength(1);
     expect(chatContent(bed.res.received)).toBe("Par");
-    expect(dataOf(bed.res.ended!)).toEqual([{ error: { message: "The provider could not be reached.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } }]);
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider's stream broke off before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
     expect(bed.published).toHaveLength(1);
     // No usage came: the prompt (400 bytes / 4) and the delivered "Par" (1 token) are counted.
     expect(bed.published[0]).toMatchObject({ provider: "alpha", status: 200, usage: { input_tokens: 100, output_tokens: 1, estimated: true } });

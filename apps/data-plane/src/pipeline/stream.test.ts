@@ -9,7 +9,7 @@ import { serveChat } from "./chat.js";
 import { end } from "./ending.js";
 import type { ServedStream } from "./route.js";
 import { relay } from "./stream.js";
-import { SSE_DONE, chatContent, dataOf, gate, nextTurn, openAIChunk, until, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+import { SSE_DONE, brokenRead, chatContent, dataOf, gate, nextTurn, openAIChunk, until, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
 
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Tell me a story" }], stream: true, ...o });
 
@@ -134,6 +134,43 @@ function connectionEndedRoutes(bed: Bed, withEnd: boolean): Routed[] {
   const translation = bind(connectionEndedAdapter(withEnd), body, bed.model, openAIShape(body, bed.model.id), chatAnswerTexts);
   return bed.planned.map((p) => ({ target: p.target, translation }));
 }
+
+describe("relay: the provider's body goes away while relay waits for it", () => {
+  it("destroyed without an error (nothing more will come): the stream ends with the error frame, billed once, no hang", async () => {
+    const held = gate();
+    const bed = testbed({ script: [sseReply([role, word("Once"), word(" upon"), { data: word(" a time"), gate: held.promise }, SSE_DONE])] });
+    const { call, served } = await openStream(bed);
+    const ending = end(bed.ctx, "chat", call, served);
+    const body = bed.upstream.calls[0]!.body!;
+    await body.asking(3);
+    body.destroy();
+    await ending;
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider's stream broke off before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, stream: true, usage: { input_tokens: 100, output_tokens: 3, estimated: true } });
+    expect(bed.settled).toEqual([106]);
+    held.release();
+  });
+
+  it("failing after frames (the connection broke): the error frame, billed once for what was delivered", async () => {
+    const bed = testbed({ script: [sseReply([role, word("Once"), word(" upon"), brokenRead()])] });
+    const { call, served } = await openStream(bed);
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider's stream broke off before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 3, estimated: true } });
+    expect(bed.settled).toEqual([106]);
+  });
+});
 
 describe("relay: a provider whose stream ends with the connection", () => {
   const complete = [sse({ t: "Hi" }), sse({ t: " there" }), sse({ stop: true })];

@@ -20,6 +20,17 @@ const GOING: StreamEnd = Object.freeze({});
 const incomplete = () => new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
 
 /**
+ * A failed read of the provider's stream: its read timeout as a timeout; anything else (the
+ * connection broke, the body was destroyed) is a stream that broke off — the provider was reached
+ * and answered, so not "could not be reached".
+ */
+function brokenOff(err: unknown): GatewayError {
+  const e = err instanceof GatewayError ? err : classify(err, NEVER_ABORTED);
+  if (e instanceof GatewayError) return e;
+  return e.kind === "timeout" ? toGatewayError(e) : new GatewayError("upstream_error", "The provider's stream broke off before it was complete.");
+}
+
+/**
  * Client frames waiting to be sent, in order: text the gateway wrote (translated or parsed events)
  * and runs of the provider's own bytes (a passthrough's), taken as one write.
  */
@@ -174,7 +185,7 @@ export class OpenedStream {
       }
       return GOING;
     } catch (err) {
-      return { failure: toGatewayError(err instanceof GatewayError ? err : classify(err, NEVER_ABORTED)) };
+      return { failure: brokenOff(err) };
     }
   }
 
