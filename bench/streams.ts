@@ -7,7 +7,11 @@
  * collection: the data-plane it starts gets --expose-gc and a SIGUSR2 handler that runs gc()). Ends with a one-line JSON summary on stdout. Bounded: a
  * fixed number of streams on loopback, a deadline, and it kills only the processes it started.
  *
- *   make build && node bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0]
+ *   make build && node bench/streams.ts [streams=2000] [words=40] [chunk_delay_ms=100] [max_connections=0] [rounds=3]
+ *
+ * Each round runs the streams through the gateway and through a bare express + undici proxy, in
+ * turn (the order alternates by round), and reports each run: the time for all, each stream's time
+ * to its first chunk and its streaming time, the proxy's CPU per stream; then the medians.
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
  * old fixed pool. `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there (the whole run;
@@ -30,6 +34,8 @@ const STREAMS = Number(process.argv[2] ?? 2000);
 const WORDS = Number(process.argv[3] ?? 40);
 const CHUNK_DELAY_MS = Number(process.argv[4] ?? 100);
 const MAX_CONNECTIONS = Number(process.argv[5] ?? 0);
+/** Runs through the gateway and through the bare proxy, alternating (medians are reported). */
+const ROUNDS = Number(process.argv[6] ?? 3);
 const IDEAL_MS = WORDS * CHUNK_DELAY_MS;
 /** The whole run gives up after this long. */
 const DEADLINE_MS = 10 * 60_000;
@@ -141,7 +147,9 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-const agent = new Agent({ connections: STREAMS + 16, keepAliveTimeout: 30_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
+const newAgent = () => new Agent({ connections: STREAMS + 16, keepAliveTimeout: 30_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
+/** The load generator's connections: a fresh pool per run (see `run`). */
+let agent = newAgent();
 let open = 0;
 let peakOpen = 0;
 let failed = 0;
@@ -150,7 +158,7 @@ let firstChunkMs: number[] = [];
 let streamingMs: number[] = [];
 
 /** One stream through the gateway (or `to` another proxy): open once its first chunk arrived, until its last. */
-async function stream(i: number, words: number, delayMs: number, to = dpUrl): Promise<number> {
+async function stream(i: number, words: number, delayMs: number, to: string = dpUrl): Promise<number> {
   const body = JSON.stringify({ model: "gw-chat-mini", stream: true, max_tokens: 200, messages: [{ role: "user", content: `stream ${i} [[fake:words=${words},chunk_delay=${delayMs}]]` }] });
   const t = performance.now();
   let counted = false;
@@ -179,19 +187,60 @@ async function stream(i: number, words: number, delayMs: number, to = dpUrl): Pr
   return performance.now() - t;
 }
 
+// The bare express + undici proxy on the same machine, run in alternation with the gateway: the
+// floor this machine allows (the load generator and the fake upstream share its cores with it).
+const barePort = await freePort();
+const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" }, cpuProf);
+await waitForPort(barePort, 20_000);
+const bareUrl = `http://127.0.0.1:${barePort}`;
+
 step("warming up");
 await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10)));
+await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10, bareUrl)));
 const before = { heap: await settledHeapMiB(dpUrl, dp.pid!, 2_000), rss: rssMiB(dp.pid!) };
 
-step(`opening ${STREAMS} streams of ${WORDS} words, one every ${CHUNK_DELAY_MS} ms (ideal ${IDEAL_MS} ms each)`);
+/** One run of `STREAMS` streams at once through `to` (whose process is `pid`). */
+interface Run {
+  totalMs: number;
+  durations: number[];
+  /** Per stream: its request to its first chunk, and its first chunk to its last, ms. */
+  first: number[];
+  streaming: number[];
+  /** The proxy's CPU (every thread, user and system) over the run, per stream, µs. */
+  cpuPerStream: number;
+  peakOpen: number;
+}
+
+/**
+ * Every run starts cold, as 2,000 new callers do: the load generator's connections of the run before
+ * are closed, and the pause before a run outlasts the fake upstream's 5 s keep-alive, so the proxy's
+ * idle upstream connections are gone too. (Reusing them, the starts cost far less: in one run, the
+ * gateway's rounds took 6.40, 5.13 and 4.72 s.)
+ */
+async function run(to: string, pid: number): Promise<Run> {
+  await agent.close();
+  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  agent = newAgent();
+  peakOpen = 0;
+  firstChunkMs = [];
+  streamingMs = [];
+  const cpu0 = cpuMicros(pid);
+  const t0 = performance.now();
+  const durations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS, to)));
+  const totalMs = performance.now() - t0;
+  return { totalMs, durations, first: firstChunkMs, streaming: streamingMs, cpuPerStream: (cpuMicros(pid) - cpu0) / STREAMS, peakOpen };
+}
+
 let peak = { rss: 0, heap: 0, open: 0 };
 let lastScrape = 0;
+/** Set while the gateway's streams run: the replica's memory is sampled then. */
+let sampling = false;
 const sampler = setInterval(() => {
   // At the plateau (most streams open) the replica holds the most per-stream state. RSS comes from
   // /proc; the heap from /metrics, at most once a second and only near the plateau: a scrape costs
   // the replica a walk of its ~2 × streams file descriptors, and every 250 ms through the start
   // of 2,000 streams that was ~5% of its CPU there (a deployment scrapes every 15–30 s).
-  if (open >= peak.open) {
+  if (sampling && open >= peak.open) {
     peak = { ...peak, rss: rssMiB(dp.pid!), open };
     if (open >= 0.9 * STREAMS && performance.now() - lastScrape >= 1_000) {
       lastScrape = performance.now();
@@ -201,41 +250,25 @@ const sampler = setInterval(() => {
     }
   }
 }, 250);
-firstChunkMs = [];
-streamingMs = [];
-const cpu0 = cpuMicros(dp.pid!);
-const t0 = performance.now();
-const durations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS)));
-const totalMs = performance.now() - t0;
-/** The data-plane's CPU (every thread, user and system) over the run, per stream. */
-const cpuPerStream = (cpuMicros(dp.pid!) - cpu0) / STREAMS;
+
+const gateway: Run[] = [];
+const bareRuns: Run[] = [];
+step(`${ROUNDS} rounds of ${STREAMS} streams of ${WORDS} words, one every ${CHUNK_DELAY_MS} ms (ideal ${IDEAL_MS} ms each), through the gateway and the bare proxy in turn`);
+for (let r = 0; r < ROUNDS; r++) {
+  // Each goes first every other round: neither always starts while the other's last streams settle.
+  for (const target of r % 2 === 0 ? ["gateway", "bare"] : ["bare", "gateway"]) {
+    if (target === "gateway") {
+      sampling = true;
+      gateway.push(await run(dpUrl, dp.pid!));
+      sampling = false;
+    } else bareRuns.push(await run(bareUrl, bare.pid!));
+    step(`round ${r + 1}: ${target} done in ${((target === "gateway" ? gateway : bareRuns).at(-1)!.totalMs / 1000).toFixed(2)} s`);
+  }
+}
 clearInterval(sampler);
-const gatewayPhases = { first: firstChunkMs, streaming: streamingMs };
-if (process.env.BENCH_DUMP) (await import("node:fs")).writeFileSync(process.env.BENCH_DUMP, JSON.stringify(gatewayPhases));
 const upstreamPeak = ((await (await request(`${fakeUrl}/_fake/connections`)).body.json()) as { peak: number }).peak;
 const waitCount = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_count", 'provider="fake"');
 const waitSum = await metric(dpUrl, "gateway_upstream_connection_wait_seconds_sum", 'provider="fake"');
-
-// The same streams through the bare express + undici proxy on the same machine: the floor this
-// machine allows (the load generator and the fake upstream share its cores with the proxy).
-step("the same streams through the bare proxy");
-const barePort = await freePort();
-const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" }, cpuProf);
-await waitForPort(barePort, 20_000);
-const bareUrl = `http://127.0.0.1:${barePort}`;
-await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10, bareUrl)));
-const gatewayPeakOpen = peakOpen;
-peakOpen = 0;
-firstChunkMs = [];
-streamingMs = [];
-const bareCpu0 = cpuMicros(bare.pid!);
-const tBare = performance.now();
-const bareDurations = await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, WORDS, CHUNK_DELAY_MS, bareUrl)));
-const bareMs = performance.now() - tBare;
-const bareCpuPerStream = (cpuMicros(bare.pid!) - bareCpu0) / STREAMS;
-const bareOpen = peakOpen;
-const barePhases = { first: firstChunkMs, streaming: streamingMs };
-peakOpen = gatewayPeakOpen;
 const bareRss = memory(bare.pid!).peak;
 bare.kill("SIGTERM");
 
@@ -244,23 +277,51 @@ await agent.close();
 // Past the fake upstream's 5 s keep-alive: the idle upstream connections are gone too.
 const after = { heap: await settledHeapMiB(dpUrl, dp.pid!, 8_000), rss: rssMiB(dp.pid!) };
 
+const median = (xs: number[]) => pct(xs, 50);
+const s2 = (ms: number) => (ms / 1000).toFixed(2);
+const list = (runs: Run[], f: (x: Run) => number, fmt: (v: number) => string) => runs.map((x) => fmt(f(x))).join(", ");
 const perStreamKiB = peak.open > 0 ? ((peak.rss - before.rss) * 1024) / peak.open : 0;
-console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms, provider max_connections ${MAX_CONNECTIONS || "default"}`);
-console.log(`  open at once: ${peakOpen} (client side), ${upstreamPeak} connections at the fake upstream; failed ${failed}`);
+const describe = (name: string, runs: Run[]) => {
+  console.log(
+    `  ${name}: all done in ${list(runs, (x) => x.totalMs, s2)} s (median ${s2(median(runs.map((x) => x.totalMs)))} s, ${(median(runs.map((x) => x.totalMs)) / IDEAL_MS).toFixed(2)}× the ideal)`,
+  );
+  console.log(`    open at once ${list(runs, (x) => x.peakOpen, String)}; per stream p50 ${list(runs, (x) => pct(x.durations, 50), s2)} s, p99 ${list(runs, (x) => pct(x.durations, 99), s2)} s`);
+  // Where a run's time over the ideal went: the start of all the streams, or their streaming.
+  console.log(`    first chunk p50 ${list(runs, (x) => pct(x.first, 50), s2)} s, max ${list(runs, (x) => pct(x.first, 100), s2)} s; streaming p99 ${list(runs, (x) => pct(x.streaming, 99), s2)} s`);
+  console.log(
+    `    CPU per stream (every thread) ${list(
+      runs,
+      (x) => x.cpuPerStream,
+      (v) => v.toFixed(0),
+    )} µs (median ${median(runs.map((x) => x.cpuPerStream)).toFixed(0)})`,
+  );
+};
+const ratios = (f: (x: Run) => number) => gateway.map((g, i) => f(g) / f(bareRuns[i]!));
+console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms (ideal ${s2(IDEAL_MS)} s), provider max_connections ${MAX_CONNECTIONS || "default"}, ${ROUNDS} alternating rounds`);
+describe("gateway", gateway);
+describe("bare proxy", bareRuns);
 console.log(
-  `  all done in ${(totalMs / 1000).toFixed(1)} s; one stream ideal ${(IDEAL_MS / 1000).toFixed(1)} s; per stream p50 ${(pct(durations, 50) / 1000).toFixed(2)} s p99 ${(pct(durations, 99) / 1000).toFixed(2)} s`,
+  `  gateway × bare proxy by round: time ${ratios((x) => x.totalMs)
+    .map((v) => v.toFixed(2))
+    .join(", ")}; CPU per stream ${ratios((x) => x.cpuPerStream)
+    .map((v) => v.toFixed(2))
+    .join(", ")}`,
 );
 console.log(
-  `  bare proxy, same streams: open at once ${bareOpen}, all done in ${(bareMs / 1000).toFixed(1)} s, per stream p50 ${(pct(bareDurations, 50) / 1000).toFixed(2)} s, RSS peak ${bareRss.toFixed(0)} MiB`,
+  `  failed ${failed}; ${upstreamPeak} connections at most at the fake upstream; connection wait mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`,
 );
-/** "first chunk p50/p99/max · streaming p50/p99/max" in seconds: where a run's time over the ideal went. */
-const phases = (p: { first: number[]; streaming: number[] }) => [p.first, p.streaming].map((xs) => [50, 99, 100].map((q) => (pct(xs, q) / 1000).toFixed(2)).join("/")).join(" · streaming ");
-console.log(`  first chunk p50/p99/max ${phases(gatewayPhases)} s (bare proxy: ${phases(barePhases)} s)`);
-console.log(`  CPU per stream (whole run, every thread): data-plane ${cpuPerStream.toFixed(0)} µs, bare proxy ${bareCpuPerStream.toFixed(0)} µs (${(cpuPerStream / bareCpuPerStream).toFixed(2)}×)`);
-console.log(`  connection wait: mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`);
 console.log(
-  `  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB`,
+  `  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB; bare proxy RSS peak ${bareRss.toFixed(0)} MiB`,
 );
+const summary = (runs: Run[]) => ({
+  total_ms: runs.map((x) => Math.round(x.totalMs)),
+  total_ms_median: Math.round(median(runs.map((x) => x.totalMs))),
+  peak_open: runs.map((x) => x.peakOpen),
+  first_chunk_max_ms: runs.map((x) => Math.round(pct(x.first, 100))),
+  streaming_p99_ms: runs.map((x) => Math.round(pct(x.streaming, 99))),
+  cpu_us_per_stream: runs.map((x) => Math.round(x.cpuPerStream)),
+  cpu_us_per_stream_median: Math.round(median(runs.map((x) => x.cpuPerStream))),
+});
 console.log(
   JSON.stringify({
     bench: "streams",
@@ -268,16 +329,13 @@ console.log(
     words: WORDS,
     chunk_delay_ms: CHUNK_DELAY_MS,
     max_connections: MAX_CONNECTIONS,
-    peak_open: peakOpen,
-    upstream_peak_connections: upstreamPeak,
-    failed,
-    total_ms: Math.round(totalMs),
+    rounds: ROUNDS,
     ideal_ms: IDEAL_MS,
-    p50_ms: Math.round(pct(durations, 50)),
-    p99_ms: Math.round(pct(durations, 99)),
-    bare: { peak_open: bareOpen, total_ms: Math.round(bareMs), p50_ms: Math.round(pct(bareDurations, 50)), rss_peak_mib: Math.round(bareRss), cpu_us_per_stream: Math.round(bareCpuPerStream) },
-    cpu_us_per_stream: Math.round(cpuPerStream),
-    first_chunk_ms: { p50: Math.round(pct(gatewayPhases.first, 50)), max: Math.round(pct(gatewayPhases.first, 100)), bare_max: Math.round(pct(barePhases.first, 100)) },
+    failed,
+    upstream_peak_connections: upstreamPeak,
+    gateway: summary(gateway),
+    bare: { ...summary(bareRuns), rss_peak_mib: Math.round(bareRss) },
+    ratio_by_round: { time: ratios((x) => x.totalMs).map((v) => Number(v.toFixed(2))), cpu_per_stream: ratios((x) => x.cpuPerStream).map((v) => Number(v.toFixed(2))) },
     connection_wait_mean_ms: waitCount ? Number(((waitSum / waitCount) * 1000).toFixed(2)) : 0,
     rss_mib: { before: Math.round(before.rss), peak: Math.round(peak.rss), after: Math.round(after.rss) },
     heap_mib: { before: Number(before.heap.toFixed(1)), peak: Number(peak.heap.toFixed(1)), after: Number(after.heap.toFixed(1)) },
