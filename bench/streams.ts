@@ -11,7 +11,10 @@
  *
  * Each round runs the streams through the gateway and through a bare express + undici proxy, in
  * turn (the order alternates by round), and reports each run: the time for all, each stream's time
- * to its first chunk and its streaming time, the proxy's CPU per stream; then the medians.
+ * to its first chunk and its streaming time, the proxy's CPU per stream; then the medians. Before
+ * the rounds: one uncounted burst through the bare proxy (the fake upstream's and the load
+ * generator's first), then the replica's first burst, reported on its own (its code still being
+ * optimized by V8).
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
  * old fixed pool. `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there (the whole run;
@@ -233,7 +236,10 @@ async function run(to: string, pid: number): Promise<Run> {
 
 let peak = { rss: 0, heap: 0, open: 0 };
 let lastScrape = 0;
-/** Set while the gateway's streams run: the replica's memory is sampled then. */
+/**
+ * Set while the replica's first burst runs: its memory is sampled then (later rounds start from
+ * the RSS the first left behind: the allocator keeps freed pages).
+ */
 let sampling = false;
 const sampler = setInterval(() => {
   // At the plateau (most streams open) the replica holds the most per-stream state. RSS comes from
@@ -251,17 +257,29 @@ const sampler = setInterval(() => {
   }
 }, 250);
 
+// One burst of the same size through the bare proxy, not counted: the fake upstream and this load
+// generator have then served 2,000 streams at once before the first counted run. Without it the
+// first run (the gateway's) also paid for their first burst: every process on the machine is
+// slower at its first burst of this size (the bare proxy's first took 0.7–1 s longer than its later ones).
+step(`warming the fake upstream and the load generator: ${STREAMS} short streams through the bare proxy`);
+await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, 5, CHUNK_DELAY_MS, bareUrl)));
+
+// The replica's first burst of this size after it started, reported on its own: it is when V8
+// compiles most of the paths that 2,000 concurrent streams take (in one run ~900 functions
+// optimized during it, against ~170 during a later round, and ~40% more CPU per stream).
+step(`the replica's first burst: ${STREAMS} streams`);
+sampling = true;
+const firstBurst = await run(dpUrl, dp.pid!);
+sampling = false;
+
 const gateway: Run[] = [];
 const bareRuns: Run[] = [];
 step(`${ROUNDS} rounds of ${STREAMS} streams of ${WORDS} words, one every ${CHUNK_DELAY_MS} ms (ideal ${IDEAL_MS} ms each), through the gateway and the bare proxy in turn`);
 for (let r = 0; r < ROUNDS; r++) {
   // Each goes first every other round: neither always starts while the other's last streams settle.
   for (const target of r % 2 === 0 ? ["gateway", "bare"] : ["bare", "gateway"]) {
-    if (target === "gateway") {
-      sampling = true;
-      gateway.push(await run(dpUrl, dp.pid!));
-      sampling = false;
-    } else bareRuns.push(await run(bareUrl, bare.pid!));
+    if (target === "gateway") gateway.push(await run(dpUrl, dp.pid!));
+    else bareRuns.push(await run(bareUrl, bare.pid!));
     step(`round ${r + 1}: ${target} done in ${((target === "gateway" ? gateway : bareRuns).at(-1)!.totalMs / 1000).toFixed(2)} s`);
   }
 }
@@ -298,6 +316,9 @@ const describe = (name: string, runs: Run[]) => {
 };
 const ratios = (f: (x: Run) => number) => gateway.map((g, i) => f(g) / f(bareRuns[i]!));
 console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms (ideal ${s2(IDEAL_MS)} s), provider max_connections ${MAX_CONNECTIONS || "default"}, ${ROUNDS} alternating rounds`);
+console.log(
+  `  the replica's first burst after it started: all done in ${s2(firstBurst.totalMs)} s (${(firstBurst.totalMs / IDEAL_MS).toFixed(2)}× the ideal), open at once ${firstBurst.peakOpen}, first chunk max ${s2(pct(firstBurst.first, 100))} s, CPU per stream ${firstBurst.cpuPerStream.toFixed(0)} µs`,
+);
 describe("gateway", gateway);
 describe("bare proxy", bareRuns);
 console.log(
@@ -311,7 +332,7 @@ console.log(
   `  failed ${failed}; ${upstreamPeak} connections at most at the fake upstream; connection wait mean ${waitCount ? ((waitSum / waitCount) * 1000).toFixed(1) : "0"} ms over ${waitCount} attempts`,
 );
 console.log(
-  `  data-plane memory: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB; bare proxy RSS peak ${bareRss.toFixed(0)} MiB`,
+  `  data-plane memory, its first burst: before RSS ${before.rss.toFixed(0)} MiB heap ${before.heap.toFixed(1)} MiB | peak (${peak.open} open) RSS ${peak.rss.toFixed(0)} MiB heap ${peak.heap.toFixed(1)} MiB (~${perStreamKiB.toFixed(0)} KiB RSS per open stream) | after RSS ${after.rss.toFixed(0)} MiB heap ${after.heap.toFixed(1)} MiB; bare proxy RSS peak ${bareRss.toFixed(0)} MiB`,
 );
 const summary = (runs: Run[]) => ({
   total_ms: runs.map((x) => Math.round(x.totalMs)),
@@ -333,6 +354,7 @@ console.log(
     ideal_ms: IDEAL_MS,
     failed,
     upstream_peak_connections: upstreamPeak,
+    first_burst: summary([firstBurst]),
     gateway: summary(gateway),
     bare: { ...summary(bareRuns), rss_peak_mib: Math.round(bareRss) },
     ratio_by_round: { time: ratios((x) => x.totalMs).map((v) => Number(v.toFixed(2))), cpu_per_stream: ratios((x) => x.cpuPerStream).map((v) => Number(v.toFixed(2))) },
