@@ -26,7 +26,7 @@ import { createDatabase, freePort, startNats, startPostgres, waitForPort } from 
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { cpuMicros, gitCommit, memory, pct, root, stopChild, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
+import { cpuMicros, gitCommit, memory, pct, root, serviceEnv, stopChild, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
 
 const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -126,25 +126,10 @@ process.once("exit", () => {
     }
   }
 });
+const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, ledgerOpsPort, adminToken: token, dpToken, logLevel: silent });
 children.push(spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
-const control = spawnNode("apps/control-plane/dist/main.js", {
-  CONTROL_PLANE_DATABASE_URL: db,
-  CONTROL_PLANE_NATS_URL: nats.url,
-  CONTROL_PLANE_GRPC_PORT: String(controlPort),
-  CONTROL_PLANE_OPS_PORT: "0",
-  CONTROL_PLANE_ADMIN_TOKEN: token,
-  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-  CONTROL_PLANE_LOG_LEVEL: silent,
-});
-const ledger = spawnNode("apps/ledger/dist/main.js", {
-  LEDGER_DATABASE_URL: db,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(ledgerPort),
-  LEDGER_OPS_PORT: String(ledgerOpsPort),
-  LEDGER_ADMIN_TOKEN: token,
-  LEDGER_DATA_PLANE_TOKEN: dpToken,
-  LEDGER_LOG_LEVEL: silent,
-});
+const control = spawnNode("apps/control-plane/dist/main.js", services.control);
+const ledger = spawnNode("apps/ledger/dist/main.js", services.ledger);
 children.push(control, ledger);
 await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
 const seeded = await seedDemo({
@@ -159,12 +144,8 @@ const seeded = await seedDemo({
 step("seeded; starting data-plane and bare proxy");
 const spool = mkdtempSync(join(tmpdir(), "bench-spool-"));
 const dp = spawnNode("apps/data-plane/dist/main.js", {
+  ...services.dataPlane,
   DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
-  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-  DATA_PLANE_LEDGER_TOKEN: dpToken,
-  DATA_PLANE_NATS_URL: nats.url,
   DATA_PLANE_LOG_LEVEL: silent,
   DATA_PLANE_SPOOL_DIR: spool,
   FAKE_UPSTREAM_API_KEY,

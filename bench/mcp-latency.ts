@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
-import { cpuMicros, gitCommit, pct, root } from "../scripts/lib/bench.ts";
+import { cpuMicros, gitCommit, pct, root, serviceEnv } from "../scripts/lib/bench.ts";
 import { step } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 2000);
@@ -47,27 +47,9 @@ process.once("exit", () => {
     }
   }
 });
+const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, adminToken: token, dpToken, logLevel: "warn" });
 children.push(spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
-children.push(
-  spawnNode("apps/control-plane/dist/main.js", {
-    CONTROL_PLANE_DATABASE_URL: db,
-    CONTROL_PLANE_NATS_URL: nats.url,
-    CONTROL_PLANE_GRPC_PORT: String(controlPort),
-    CONTROL_PLANE_OPS_PORT: "0",
-    CONTROL_PLANE_ADMIN_TOKEN: token,
-    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-    CONTROL_PLANE_LOG_LEVEL: "warn",
-  }),
-  spawnNode("apps/ledger/dist/main.js", {
-    LEDGER_DATABASE_URL: db,
-    LEDGER_NATS_URL: nats.url,
-    LEDGER_GRPC_PORT: String(ledgerPort),
-    LEDGER_OPS_PORT: "0",
-    LEDGER_ADMIN_TOKEN: token,
-    LEDGER_DATA_PLANE_TOKEN: dpToken,
-    LEDGER_LOG_LEVEL: "warn",
-  }),
-);
+children.push(spawnNode("apps/control-plane/dist/main.js", services.control), spawnNode("apps/ledger/dist/main.js", services.ledger));
 await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
 const seeded = await seedDemo({
   controlPlaneAddr: `127.0.0.1:${controlPort}`,
@@ -78,12 +60,8 @@ const seeded = await seedDemo({
   topUpMinor: 1_000_000_000,
 });
 const dp = spawnNode("apps/data-plane/dist/main.js", {
+  ...services.dataPlane,
   DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
-  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-  DATA_PLANE_LEDGER_TOKEN: dpToken,
-  DATA_PLANE_NATS_URL: nats.url,
   DATA_PLANE_LOG_LEVEL: "warn",
   DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
   DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",

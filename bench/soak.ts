@@ -35,7 +35,7 @@ import { adminService, createClient } from "@gateway/proto";
 import { Agent, request } from "undici";
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { gitCommit, memory, root, sleep, stopChild } from "../scripts/lib/bench.ts";
+import { gitCommit, memory, root, serviceEnv, sleep, stopChild } from "../scripts/lib/bench.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 
 const LOAD_S = Number(process.argv[2] ?? 300);
@@ -156,25 +156,10 @@ process.once("exit", () => {
 const spawnNode = (args: string[], env: Record<string, string>, stderr: "inherit" | "pipe" = "inherit") =>
   spawn(process.execPath, args, { cwd: root, env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "ignore", stderr] });
 
+const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, adminToken: token, dpToken, logLevel: silent });
 children.push(spawnNode(["packages/fake-upstream/dist/main.js"], { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
-const control = spawnNode(["apps/control-plane/dist/main.js"], {
-  CONTROL_PLANE_DATABASE_URL: db,
-  CONTROL_PLANE_NATS_URL: nats.url,
-  CONTROL_PLANE_GRPC_PORT: String(controlPort),
-  CONTROL_PLANE_OPS_PORT: "0",
-  CONTROL_PLANE_ADMIN_TOKEN: token,
-  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-  CONTROL_PLANE_LOG_LEVEL: silent,
-});
-const ledger = spawnNode(["apps/ledger/dist/main.js"], {
-  LEDGER_DATABASE_URL: db,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(ledgerPort),
-  LEDGER_OPS_PORT: "0",
-  LEDGER_ADMIN_TOKEN: token,
-  LEDGER_DATA_PLANE_TOKEN: dpToken,
-  LEDGER_LOG_LEVEL: silent,
-});
+const control = spawnNode(["apps/control-plane/dist/main.js"], services.control);
+const ledger = spawnNode(["apps/ledger/dist/main.js"], services.ledger);
 children.push(control, ledger);
 await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
 
@@ -200,12 +185,8 @@ if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
 const dp = spawnNode(
   [`--inspect=127.0.0.1:${inspectPort}`, ...NODE_FLAGS, ...(SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : []), "apps/data-plane/dist/main.js"],
   {
+    ...services.dataPlane,
     DATA_PLANE_PORT: String(dpPort),
-    DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
-    DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-    DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-    DATA_PLANE_LEDGER_TOKEN: dpToken,
-    DATA_PLANE_NATS_URL: nats.url,
     DATA_PLANE_LOG_LEVEL: silent,
     DATA_PLANE_SPOOL_DIR: spool,
     FAKE_UPSTREAM_API_KEY,

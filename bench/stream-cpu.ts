@@ -39,7 +39,7 @@ import { createDatabase, freePort, startNats, startPostgres, waitForPort } from 
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { cpuMicros, gitCommit, memory, pct, root, stopChild, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
+import { cpuMicros, gitCommit, memory, pct, root, serviceEnv, stopChild, treeCpu, treeDelta } from "../scripts/lib/bench.ts";
 
 const STREAMS = Number(process.argv[2] ?? 400);
 const WORDS = Number(process.argv[3] ?? 200);
@@ -96,25 +96,10 @@ const [fakePort, controlPort, ledgerPort, ledgerOpsPort, dpPort, barePort, portk
 ];
 const fakeUrl = `http://127.0.0.1:${fakePort}`;
 const quiet = process.env.BENCH_LOG_LEVEL ?? "warn";
+const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, ledgerOpsPort, adminToken: token, dpToken, logLevel: quiet });
 const fake = spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY });
-const control = spawnNode("apps/control-plane/dist/main.js", {
-  CONTROL_PLANE_DATABASE_URL: db,
-  CONTROL_PLANE_NATS_URL: nats.url,
-  CONTROL_PLANE_GRPC_PORT: String(controlPort),
-  CONTROL_PLANE_OPS_PORT: "0",
-  CONTROL_PLANE_ADMIN_TOKEN: token,
-  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-  CONTROL_PLANE_LOG_LEVEL: quiet,
-});
-const ledger = spawnNode("apps/ledger/dist/main.js", {
-  LEDGER_DATABASE_URL: db,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(ledgerPort),
-  LEDGER_OPS_PORT: String(ledgerOpsPort),
-  LEDGER_ADMIN_TOKEN: token,
-  LEDGER_DATA_PLANE_TOKEN: dpToken,
-  LEDGER_LOG_LEVEL: quiet,
-});
+const control = spawnNode("apps/control-plane/dist/main.js", services.control);
+const ledger = spawnNode("apps/ledger/dist/main.js", services.ledger);
 await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
 const seeded = await seedDemo({
   controlPlaneAddr: `127.0.0.1:${controlPort}`,
@@ -127,12 +112,8 @@ const seeded = await seedDemo({
 step("seeded; starting the data-plane, the bare proxy" + (PORTKEY ? " and Portkey" : ""));
 const spool = mkdtempSync(join(tmpdir(), "bench-stream-cpu-spool-"));
 const dp = spawnNode("apps/data-plane/dist/main.js", {
+  ...services.dataPlane,
   DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${controlPort}`,
-  DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-  DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-  DATA_PLANE_LEDGER_TOKEN: dpToken,
-  DATA_PLANE_NATS_URL: nats.url,
   DATA_PLANE_LOG_LEVEL: quiet,
   DATA_PLANE_SPOOL_DIR: spool,
   FAKE_UPSTREAM_API_KEY,

@@ -30,7 +30,7 @@ import { adminService, createClient } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { demoCatalog, FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
 import { DEPLOY_NODE_FLAGS } from "./deploy-flags.ts";
-import { cpuMicros, memory, pct, root } from "../scripts/lib/bench.ts";
+import { cpuMicros, memory, pct, root, serviceEnv } from "../scripts/lib/bench.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 
 const STREAMS = Number(process.argv[2] ?? 2000);
@@ -93,25 +93,9 @@ const dpToken = "bench-data-plane-token-0123456789";
 // Each service its own process, as deployed: the load generator's event loop is this process's
 // alone (the ledger applying 2,000 usage events at the end of a run no longer delays it).
 const [controlPort, ledgerPort] = [await freePort(), await freePort()];
-const quiet = process.env.BENCH_LOG_LEVEL ?? "warn";
-spawnNode("apps/control-plane/dist/main.js", {
-  CONTROL_PLANE_DATABASE_URL: db,
-  CONTROL_PLANE_NATS_URL: nats.url,
-  CONTROL_PLANE_GRPC_PORT: String(controlPort),
-  CONTROL_PLANE_OPS_PORT: "0",
-  CONTROL_PLANE_ADMIN_TOKEN: token,
-  CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-  CONTROL_PLANE_LOG_LEVEL: quiet,
-});
-spawnNode("apps/ledger/dist/main.js", {
-  LEDGER_DATABASE_URL: db,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(ledgerPort),
-  LEDGER_OPS_PORT: "0",
-  LEDGER_ADMIN_TOKEN: token,
-  LEDGER_DATA_PLANE_TOKEN: dpToken,
-  LEDGER_LOG_LEVEL: quiet,
-});
+const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, adminToken: token, dpToken, logLevel: process.env.BENCH_LOG_LEVEL ?? "warn" });
+spawnNode("apps/control-plane/dist/main.js", services.control);
+spawnNode("apps/ledger/dist/main.js", services.ledger);
 await Promise.all([waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
 const controlAddr = `127.0.0.1:${controlPort}`;
 const seeded = await seedDemo({ controlPlaneAddr: controlAddr, ledgerAddr: `127.0.0.1:${ledgerPort}`, adminToken: token, fakeUpstreamUrl: fakeUrl, orgName: "bench", topUpMinor: 1_000_000_000 });
@@ -129,12 +113,8 @@ const spool = mkdtempSync(join(tmpdir(), "bench-streams-spool-"));
 const dp = spawnNode(
   "apps/data-plane/dist/main.js",
   {
+    ...services.dataPlane,
     DATA_PLANE_PORT: String(dpPort),
-    DATA_PLANE_CONTROL_PLANE_ADDR: controlAddr,
-    DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-    DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-    DATA_PLANE_LEDGER_TOKEN: dpToken,
-    DATA_PLANE_NATS_URL: nats.url,
     DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     DATA_PLANE_SPOOL_DIR: spool,
     FAKE_UPSTREAM_API_KEY,

@@ -75,3 +75,38 @@ export function gitCommit(): string {
     return "unknown";
   }
 }
+
+/**
+ * The environments of a bench's control-plane and ledger (each its own process, as deployed) and
+ * what its data-plane needs to reach them: the database, NATS, the ports and the internal tokens
+ * wired together once. The data-plane's own port, spool and log level stay the bench's.
+ */
+export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number; ledgerPort: number; ledgerOpsPort?: number; adminToken: string; dpToken: string; logLevel: string }) {
+  return {
+    control: {
+      CONTROL_PLANE_DATABASE_URL: o.db,
+      CONTROL_PLANE_NATS_URL: o.natsUrl,
+      CONTROL_PLANE_GRPC_PORT: String(o.controlPort),
+      CONTROL_PLANE_OPS_PORT: "0",
+      CONTROL_PLANE_ADMIN_TOKEN: o.adminToken,
+      CONTROL_PLANE_DATA_PLANE_TOKEN: o.dpToken,
+      CONTROL_PLANE_LOG_LEVEL: o.logLevel,
+    },
+    ledger: {
+      LEDGER_DATABASE_URL: o.db,
+      LEDGER_NATS_URL: o.natsUrl,
+      LEDGER_GRPC_PORT: String(o.ledgerPort),
+      LEDGER_OPS_PORT: String(o.ledgerOpsPort ?? 0),
+      LEDGER_ADMIN_TOKEN: o.adminToken,
+      LEDGER_DATA_PLANE_TOKEN: o.dpToken,
+      LEDGER_LOG_LEVEL: o.logLevel,
+    },
+    dataPlane: {
+      DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${o.controlPort}`,
+      DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${o.ledgerPort}`,
+      DATA_PLANE_CONTROL_PLANE_TOKEN: o.dpToken,
+      DATA_PLANE_LEDGER_TOKEN: o.dpToken,
+      DATA_PLANE_NATS_URL: o.natsUrl,
+    },
+  };
+}
