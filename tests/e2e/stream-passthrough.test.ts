@@ -105,6 +105,41 @@ describe("chat completions passthrough", () => {
     expect(r.input_tokens).toBeGreaterThan(0);
   });
 
+  it("a provider that closes the stream without [DONE] after its finish and usage: the client's stream ends cleanly, billed the provider's count", async () => {
+    const prompt = "[[fake:words=10,nodone]] go";
+    const stream = await openai.chat.completions.create({ model: "gw-chat-mini", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: prompt }] }).withResponse();
+    let text = "";
+    let finish: string | null | undefined;
+    let usage: OpenAI.CompletionUsage | undefined;
+    // The SDK throws on an error event: this loop ends only on the gateway's [DONE].
+    for await (const chunk of stream.data) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe(words(10));
+    expect(finish).toBe("stop");
+    const p = providerUsage(stack.fake, prompt);
+    expect(usage).toMatchObject({ prompt_tokens: p.input, completion_tokens: 10 });
+    const r = await record(stream.response.headers.get("x-request-id")!);
+    expect(r).toMatchObject({ status: 200, estimated: false, input_tokens: p.input, output_tokens: 10, attempt_outcome: "served" });
+  });
+
+  it("a provider that closes the stream before its finish (no [DONE] either): the client gets the gateway's error after what came", async () => {
+    const stream = await openai.chat.completions.create({ model: "gw-chat-mini", stream: true, messages: [{ role: "user", content: "[[fake:words=20,cut=4]] go" }] }).withResponse();
+    let text = "";
+    let failed: unknown;
+    try {
+      for await (const chunk of stream.data) text += chunk.choices[0]?.delta.content ?? "";
+    } catch (err) {
+      failed = err;
+    }
+    expect(text).toBe(words(4));
+    expect(String(failed)).toMatch(/before it was complete/);
+    const r = await record(stream.response.headers.get("x-request-id")!);
+    expect(r).toMatchObject({ status: 200, estimated: true, attempt_outcome: "cut" });
+  });
+
   it("a client that leaves mid-stream: billed what the gateway read from the provider, counted", async () => {
     const abort = new AbortController();
     const stream = await openai.chat.completions

@@ -16,6 +16,8 @@ export interface Directives {
   cutAfter?: number;
   /** Leave usage out of the response / stream. */
   noUsage: boolean;
+  /** End a chat stream after its finish (and usage) chunk without `data: [DONE]`, as some OpenAI-compatible servers do. */
+  noDone: boolean;
   /** Fixed reply text instead of the echo. */
   reply?: string;
   /** Retry-After seconds to send with an error status. */
@@ -56,6 +58,7 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
     chunkDelayMs: 0,
     malformed: false,
     noUsage: false,
+    noDone: false,
     videoFail: false,
     videoStuck: false,
     byteTokens: false,
@@ -85,6 +88,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "cut":
         d.cutAfter = n;
+        break;
+      case "nodone":
+        d.noDone = true;
         break;
       case "nousage":
         d.noUsage = true;

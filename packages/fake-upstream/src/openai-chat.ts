@@ -288,6 +288,6 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   if (body.stream_options?.include_usage && !d.noUsage) {
     send({ id, object: "chat.completion.chunk", created, model, choices: [], usage });
   }
-  res.write("data: [DONE]\n\n");
+  if (!d.noDone) res.write("data: [DONE]\n\n");
   res.end();
 }

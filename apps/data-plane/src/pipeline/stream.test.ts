@@ -172,6 +172,53 @@ describe("relay: the provider's body goes away while relay waits for it", () => 
   });
 });
 
+describe("relay: an OpenAI-compatible provider that closes the stream without [DONE]", () => {
+  /** A chunk of choice `index` (of a request for several). */
+  const choiceChunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) =>
+    sse({ id: "chatcmpl-n", object: "chat.completion.chunk", created: 1, model: "alpha-model", choices: [{ index, delta, finish_reason: finish, logprobs: null }] });
+
+  it("after its finish and usage chunks: the answer is whole, the client gets [DONE], billed the provider's usage", async () => {
+    const usage = { prompt_tokens: 12, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 0 } };
+    const bed = testbed({ script: [sseReply([role, word("Once"), word(" upon"), sse(openAIChunk({ finish: "stop" })), sse(openAIChunk({ usage, noChoices: true }))])] });
+    const { call, served } = await openStream(bed, undefined, chatBody({ stream_options: { include_usage: true } }));
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.received).toContain('"finish_reason":"stop"');
+    expect(bed.res.received).toContain('"completion_tokens":2');
+    expect(bed.res.ended).toBe(SSE_DONE);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { input_tokens: 12, output_tokens: 2, estimated: false } });
+  });
+
+  it("before its finish: it broke off, the error frame, billed for what was delivered", async () => {
+    const bed = testbed({ script: [sseReply([role, word("Once"), word(" upon")])] });
+    const { call, served } = await openStream(bed);
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(dataOf(bed.res.ended!)).toEqual([
+      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
+    ]);
+    expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 3, estimated: true } });
+  });
+
+  it("n = 2: whole only once both choices finished", async () => {
+    const both = [choiceChunk(0, { role: "assistant", content: "A" }), choiceChunk(1, { role: "assistant", content: "B" }), choiceChunk(0, {}, "stop"), choiceChunk(1, {}, "length")];
+    const whole = testbed({ script: [sseReply(both)] });
+    const w = await openStream(whole, undefined, chatBody({ n: 2 }));
+    await end(whole.ctx, "chat", w.call, w.served);
+    expect(whole.res.ended).toBe(SSE_DONE);
+
+    const half = testbed({ script: [sseReply(both.slice(0, 3))] });
+    const h = await openStream(half, undefined, chatBody({ n: 2 }));
+    await end(half.ctx, "chat", h.call, h.served);
+    expect(half.res.received).not.toContain("[DONE]");
+    expect(dataOf(half.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: "The provider ended the stream before it was complete." } }]);
+  });
+});
+
 describe("relay: a provider whose stream ends with the connection", () => {
   const complete = [sse({ t: "Hi" }), sse({ t: " there" }), sse({ stop: true })];
 

@@ -102,11 +102,15 @@ export function openAICompatibleChat(): ChatAdapter {
       return { body: { ...body, model: publicModel }, usage };
     },
 
-    streamParser: (publicModel: string, _upstreamModel: string, _request?: ChatRequestBody, frames = true) => chatStreamParser(publicModel, frames),
+    streamParser: (publicModel: string, _upstreamModel: string, request?: ChatRequestBody, frames = true) => chatStreamParser(publicModel, frames, choicesOf(request)),
 
     // Chat completions to a chat-completions server: chunks go out as they came, only the model id
     // replaced; the usage chunk, [DONE] and error chunks are parsed.
-    passthrough: (publicModel: string) => ({ plain: chatPlainChunks, parser: chatStreamParser(publicModel), rewrite: publicModelIn(publicModel, true) }),
+    passthrough: (publicModel: string, _upstreamModel: string, request?: ChatRequestBody) => ({
+      plain: chatPlainChunks,
+      parser: chatStreamParser(publicModel, true, choicesOf(request)),
+      rewrite: publicModelIn(publicModel, true),
+    }),
 
     mapError: mapOpenAIError,
   };
@@ -141,9 +145,11 @@ export const jsonStringBody = (body: string): string => (body.includes("\\") ? (
  * each chunk's text for a chat client too (`forward`, the model id public), which a translating
  * client shape does not read.
  */
-function chatStreamParser(publicModel: string, frames = true): StreamParser {
+function chatStreamParser(publicModel: string, frames = true, choices = 1): StreamParser {
   const rewrite = publicModelIn(publicModel);
-  return (data: string): ParsedStreamEvent => {
+  /** Choices the provider finished (a finish_reason), by index. */
+  const finished = new Set<number>();
+  const parse = (data: string): ParsedStreamEvent => {
     if (data === "[DONE]") return { forward: undefined, text: "", done: true };
     const textOnly = TEXT_ONLY.exec(data);
     if (textOnly) {
@@ -151,7 +157,11 @@ function chatStreamParser(publicModel: string, frames = true): StreamParser {
       return { forward: frames ? rewrite(data) : undefined, chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
     }
     const event = parseStreamEvent<{
-      choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> } }>;
+      choices?: Array<{
+        index?: unknown;
+        finish_reason?: unknown;
+        delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> };
+      }>;
       usage?: OpenAIUsage | null;
       error?: unknown;
     }>(data);
@@ -161,6 +171,7 @@ function chatStreamParser(publicModel: string, frames = true): StreamParser {
     // Everything the model generated counts when the provider reports no usage: content,
     // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
     for (const c of event.choices ?? []) {
+      if (typeof c.finish_reason === "string") finished.add(typeof c.index === "number" ? c.index : 0);
       const d = c.delta;
       if (!d) continue;
       if (typeof d.content === "string") text += d.content;
@@ -171,11 +182,18 @@ function chatStreamParser(publicModel: string, frames = true): StreamParser {
     const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
     return { forward: frames ? rewrite(data) : undefined, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
   };
+  // Some OpenAI-compatible servers close the stream without `data: [DONE]`: once every choice asked
+  // for has finished, the answer is whole (the client gets its [DONE]); before that it broke off.
+  return Object.assign(parse, { end: (): ParsedStreamEvent | undefined => (finished.size >= choices ? { forward: undefined, text: "", done: true } : undefined) });
 }
+
+/** How many choices a chat request asks for (`n`, 1 by default). */
+const choicesOf = (request: ChatRequestBody | undefined): number => (typeof request?.n === "number" && request.n > 1 ? request.n : 1);
 
 /**
  * Chunks the chat passthrough sends as they came, with the characters chatStreamParser would count
- * in them; the parser reads [DONE] and chunks with usage or an error. OpenAI sends `"usage":null`
- * on every chunk of a stream that asked for usage: those are plain.
+ * in them; the parser reads [DONE] and chunks with usage, an error or a finish (it tells the end of
+ * a stream the provider closes without [DONE]). OpenAI sends `"usage":null` on every chunk of a
+ * stream that asked for usage: those are plain.
  */
-export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|\[DONE\]`);
+export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|"finish_reason":\s*"|\[DONE\]`);
