@@ -38,7 +38,7 @@ export function stageOf(url: string, fn: string): string {
   if (/^data-plane\/(providers|translate)\//.test(g)) return "reading and translating events (adapters, writers)";
   if (g === "builtin stringify") return "JSON serialization";
   if (/^data-plane\/guardrails/.test(g)) return "guardrail stream checks";
-  if (g === "data-plane/pipeline/stream") return "relay loop (advance, relay)";
+  if (g === "data-plane/pipeline/stream") return "relay loop (step, readable, relay)";
   if (/^builtin (writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString)$/.test(g) || /^node:(_http_outgoing|stream_base_commons|net|streams\/writable)$/.test(g))
     return "socket writes (syscalls and node's write path)";
   if (g === "undici" || g.startsWith("wasm://") || g === "builtin js-to-wasm" || g === "builtin wasm-to-js" || g === "node:streams/readable" || g === "node:buffer")
