@@ -204,6 +204,17 @@ describe("relay: an OpenAI-compatible provider that closes the stream without [D
     expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 3, estimated: true } });
   });
 
+  it("a server that sends an empty finish_reason on every chunk, closed before a real one: it broke off", async () => {
+    const chunk = (content: string) => sse({ id: "chatcmpl-e", object: "chat.completion.chunk", created: 1, model: "alpha-model", choices: [{ index: 0, delta: { content }, finish_reason: "" }] });
+    const bed = testbed({ script: [sseReply([chunk("Once"), chunk(" upon")])] });
+    const { call, served } = await openStream(bed);
+    await end(bed.ctx, "chat", call, served);
+
+    expect(chatContent(bed.res.received)).toBe("Once upon");
+    expect(bed.res.received).not.toContain("[DONE]");
+    expect(dataOf(bed.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: "The provider ended the stream before it was complete." } }]);
+  });
+
   it("n = 2: whole only once both choices finished", async () => {
     const both = [choiceChunk(0, { role: "assistant", content: "A" }), choiceChunk(1, { role: "assistant", content: "B" }), choiceChunk(0, {}, "stop"), choiceChunk(1, {}, "length")];
     const whole = testbed({ script: [sseReply(both)] });

@@ -171,7 +171,8 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
     // Everything the model generated counts when the provider reports no usage: content,
     // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.
     for (const c of event.choices ?? []) {
-      if (typeof c.finish_reason === "string") finished.add(typeof c.index === "number" ? c.index : 0);
+      // Some servers send "finish_reason": "" on every chunk: only a reason says the choice ended.
+      if (typeof c.finish_reason === "string" && c.finish_reason !== "") finished.add(typeof c.index === "number" ? c.index : 0);
       const d = c.delta;
       if (!d) continue;
       if (typeof d.content === "string") text += d.content;
@@ -196,4 +197,4 @@ const choicesOf = (request: ChatRequestBody | undefined): number => (typeof requ
  * a stream the provider closes without [DONE]). OpenAI sends `"usage":null` on every chunk of a
  * stream that asked for usage: those are plain.
  */
-export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|"finish_reason":\s*"|\[DONE\]`);
+export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|"finish_reason":\s*"[^"]|\[DONE\]`);
