@@ -51,6 +51,18 @@ const priced = (p: { input: number; output: number }, input: number, output: num
 /** The fake provider's words: w0 w1 … */
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
 
+/** A chat stream read to its end, or until the SDK throws on an error event: its text, and what it threw. */
+async function readChat(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<{ text: string; failed: unknown }> {
+  let text = "";
+  let failed: unknown;
+  try {
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+  } catch (err) {
+    failed = err;
+  }
+  return { text, failed };
+}
+
 describe("chat completions passthrough", () => {
   it("every chunk carries the public model; the provider's final usage is what the client reads and what is billed", async () => {
     const stream = await openai.chat.completions
@@ -90,13 +102,7 @@ describe("chat completions passthrough", () => {
 
   it("the provider's error event mid-stream: the client gets what came before and the gateway's error; billed what was delivered, counted", async () => {
     const stream = await openai.chat.completions.create({ model: "gw-chat-mini", stream: true, messages: [{ role: "user", content: "[[fake:words=40,stream_error=5]] go" }] }).withResponse();
-    let text = "";
-    let failed: unknown;
-    try {
-      for await (const chunk of stream.data) text += chunk.choices[0]?.delta.content ?? "";
-    } catch (err) {
-      failed = err;
-    }
+    const { text, failed } = await readChat(stream.data);
     expect(text).toBe(words(5));
     expect(String(failed)).toMatch(/error mid-stream/);
     const r = await record(stream.response.headers.get("x-request-id")!);
@@ -127,13 +133,7 @@ describe("chat completions passthrough", () => {
 
   it("a provider that closes the stream before its finish (no [DONE] either): the client gets the gateway's error after what came", async () => {
     const stream = await openai.chat.completions.create({ model: "gw-chat-mini", stream: true, messages: [{ role: "user", content: "[[fake:words=20,cut=4]] go" }] }).withResponse();
-    let text = "";
-    let failed: unknown;
-    try {
-      for await (const chunk of stream.data) text += chunk.choices[0]?.delta.content ?? "";
-    } catch (err) {
-      failed = err;
-    }
+    const { text, failed } = await readChat(stream.data);
     expect(text).toBe(words(4));
     expect(String(failed)).toMatch(/before it was complete/);
     const r = await record(stream.response.headers.get("x-request-id")!);

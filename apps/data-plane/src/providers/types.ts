@@ -49,6 +49,9 @@ export interface ChatRequestBody {
   [k: string]: unknown;
 }
 
+/** How many choices (candidates) a chat request asks for: `n`, 1 when absent. */
+export const choicesOf = (body: ChatRequestBody | undefined): number => (typeof body?.n === "number" && body.n > 1 ? body.n : 1);
+
 export interface ParsedChatResponse {
   /** The response body to return to the client (OpenAI chat.completion shape). */
   body: Record<string, unknown>;

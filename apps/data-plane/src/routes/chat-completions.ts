@@ -2,7 +2,7 @@ import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import type { ChatRequestBody } from "../providers/index.js";
+import { choicesOf, type ChatRequestBody } from "../providers/index.js";
 import { translateFor } from "../translate/pairs/index.js";
 import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
@@ -36,7 +36,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       audio: () => ({ input: media.audio > 0, output: audioOut }),
       // Both limit fields set: the larger is held, and the one limit the provider gets.
       requestedOutput: askedOutput(body),
-      choices: typeof body.n === "number" ? body.n : 1,
+      choices: choicesOf(body),
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError, invalidParam } from "@gateway/errors";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
+import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
 import { chatCompletionUsage } from "../openai-compatible/chat.js";
 import { newCallId } from "./call-id.js";
 import { openAIToGemini } from "./request.js";
@@ -166,7 +166,7 @@ export const geminiChat: ChatAdapter = {
   streamParser(publicModel: string, _upstreamModel: string, request?: ChatRequestBody): StreamParser {
     const created = Math.floor(Date.now() / 1000);
     /** Candidates asked for: the usage chunk follows the last one's finish. */
-    const candidates = typeof request?.n === "number" && request.n > 1 ? request.n : 1;
+    const candidates = choicesOf(request);
     let id: string | undefined;
     /** Per candidate: whether a delta (with the role) went out, tool calls so far (their delta index), finished. */
     const seen = new Map<number, { started: boolean; calls: number; finished: boolean }>();

@@ -3,7 +3,7 @@ import { signatureOf } from "./call-id.js";
 import { isBareObject, toGeminiSchema } from "./schema.js";
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GenerateContentRequest, GeminiThinkingConfig, GeminiToolConfig } from "./wire.js";
 import { invalidParam } from "@gateway/errors";
-import { isObject, type Json } from "../types.js";
+import { choicesOf, isObject, type Json } from "../types.js";
 
 /**
  * OpenAI chat-completions request → Gemini `generateContent` request. Every field either maps or is
@@ -216,7 +216,8 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
   if (frequency !== undefined) g.frequencyPenalty = frequency;
   const max = body.max_completion_tokens ?? body.max_tokens;
   if (typeof max === "number") g.maxOutputTokens = max;
-  if (typeof body.n === "number" && body.n > 1) g.candidateCount = body.n;
+  const candidates = choicesOf(body);
+  if (candidates > 1) g.candidateCount = candidates;
   if (given(body.stop)) {
     const stop = Array.isArray(body.stop) ? body.stop : [body.stop];
     if (!stop.every((s) => typeof s === "string")) throw invalidParam("stop", "'stop' must be a string or an array of strings.");

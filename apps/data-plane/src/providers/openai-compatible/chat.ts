@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, plainText } from "../sse.js";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
+import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
 
 interface OpenAIUsage {
   prompt_tokens?: number;
@@ -187,9 +187,6 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
   // for has finished, the answer is whole (the client gets its [DONE]); before that it broke off.
   return Object.assign(parse, { end: (): ParsedStreamEvent | undefined => (finished.size >= choices ? { forward: undefined, text: "", done: true } : undefined) });
 }
-
-/** How many choices a chat request asks for (`n`, 1 by default). */
-const choicesOf = (request: ChatRequestBody | undefined): number => (typeof request?.n === "number" && request.n > 1 ? request.n : 1);
 
 /**
  * Chunks the chat passthrough sends as they came, with the characters chatStreamParser would count
