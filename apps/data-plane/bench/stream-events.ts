@@ -1,6 +1,8 @@
 /**
  * What the gateway's own code spends on a streamed chunk, in-process: the passthrough's scan of a
- * 200-chunk chat read (counting generated characters, the model rewrite, the bytes for the socket),
+ * 200-chunk chat read (counting generated characters, the model rewrite, the bytes for the socket)
+ * in three reads of text chunks, and of a whole stream in one read (its finish, usage and [DONE]
+ * parsed: as a provider's burst arrives),
  * and a translated stream's parse of one text-only chunk (OpenAI-shaped, and an Anthropic text
  * delta) against JSON.parse of it. Fixed iteration counts, one process; prints a JSON line.
  * Compare two trees by running it in each (docs/operations.md, "Streamed answers").
@@ -27,6 +29,13 @@ const chunkJson = (i: number) =>
 const read = new TextEncoder().encode(Array.from({ length: CHUNKS }, (_, i) => `data: ${chunkJson(i)}\n\n`).join(""));
 // As a proxy gets it: a few reads, cut anywhere.
 const reads = [read.subarray(0, 16_384), read.subarray(16_384, 32_768), read.subarray(32_768)];
+/** The whole stream in one read: the text chunks, the finish, the usage chunk and [DONE]. */
+const whole = new TextEncoder().encode(
+  new TextDecoder().decode(read) +
+    `data: ${JSON.stringify({ id: "chatcmpl-abc123", object: "chat.completion.chunk", created: 1732500000, model: "fake-chat", choices: [{ index: 0, delta: {}, finish_reason: "stop", logprobs: null }] })}\n\n` +
+    `data: ${JSON.stringify({ id: "chatcmpl-abc123", object: "chat.completion.chunk", created: 1732500000, model: "fake-chat", choices: [], usage: { prompt_tokens: 9, completion_tokens: 200, total_tokens: 209 } })}\n\n` +
+    "data: [DONE]\n\n",
+);
 const encoder = new TextEncoder();
 const anthropicDelta = JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: " w123" } });
 
@@ -40,9 +49,16 @@ function perChunk(fn: () => number, iterations: number, chunks: number): number 
 
 const pass = chat.passthrough!("gw-chat-mini", "fake-chat");
 const scan = () => {
-  const s = new PassthroughScanner(pass.plain, pass.rewrite, false);
+  const s = new PassthroughScanner(pass, false);
   let n = 0;
   for (const r of reads) for (const item of s.push(r)) n += "frames" in item ? (typeof item.frames === "string" ? encoder.encode(item.frames).length : item.frames.length) : 1;
+  return n;
+};
+const scanWhole = () => {
+  const pw = chat.passthrough!("gw-chat-mini", "fake-chat");
+  const s = new PassthroughScanner(pw, false);
+  let n = 0;
+  for (const item of s.push(whole)) n += "frames" in item ? item.frames.length : pw.parser(item.data).text.length + 1;
   return n;
 };
 const parser = chat.streamParser("gw-chat-mini", "fake-chat", undefined, false);
@@ -50,9 +66,10 @@ const oneChunk = chunkJson(7);
 const anthropic = anthropicChat.streamParser("gw-claude", "claude-x");
 anthropic('{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":1,"output_tokens":1}}}');
 
-const rows: Record<string, number[]> = { passthrough_scan_ns: [], chat_text_chunk_ns: [], anthropic_text_delta_ns: [], json_parse_chunk_ns: [] };
+const rows: Record<string, number[]> = { passthrough_scan_ns: [], passthrough_whole_stream_ns: [], chat_text_chunk_ns: [], anthropic_text_delta_ns: [], json_parse_chunk_ns: [] };
 for (let r = 0; r < ROUNDS; r++) {
   rows.passthrough_scan_ns!.push(perChunk(scan, N, CHUNKS));
+  rows.passthrough_whole_stream_ns!.push(perChunk(scanWhole, N, CHUNKS + 3));
   rows.chat_text_chunk_ns!.push(perChunk(() => parser(oneChunk).text.length, N * 50, 1));
   rows.anthropic_text_delta_ns!.push(perChunk(() => (anthropic(anthropicDelta).forward ?? "").length, N * 50, 1));
   rows.json_parse_chunk_ns!.push(perChunk(() => (JSON.parse(oneChunk) as { choices: unknown[] }).choices.length, N * 50, 1));

@@ -121,7 +121,7 @@ export class OpenedStream {
       this.scan = new SseParser();
     } else {
       this.parse = read.parser;
-      this.scan = new PassthroughScanner(read.plain, read.rewrite, writer.passed !== undefined);
+      this.scan = new PassthroughScanner(read, writer.passed !== undefined);
     }
   }
 

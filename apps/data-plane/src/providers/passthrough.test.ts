@@ -47,7 +47,7 @@ function ending(out: Outcome, writer: StreamWriter): Outcome {
 
 /** The same reads through the passthrough (as pipeline/stream.ts OpenedStream uses it). */
 function passed(reads: Uint8Array[], pass: StreamPassthrough, writer: StreamWriter): Outcome {
-  const scan = new PassthroughScanner(pass.plain, pass.rewrite, writer.passed !== undefined);
+  const scan = new PassthroughScanner(pass, writer.passed !== undefined);
   const out: Outcome = { client: "", usage: undefined, chars: 0, done: false };
   try {
     for (const r of reads)
@@ -142,6 +142,25 @@ describe("chat completions passthrough", () => {
     const decoded =
       'He said "usage":{"prompt_tokens":1} and [DONE] and "error": no' + 'back\\slash \\" quote\n newline \u00e9 \u{1F600} \t tab' + "thinking… 思考" + '{"a":"\\"b\\""}' + "caf\u00e9 \u{1F600}";
     expect(fast.chars).toBe(decoded.length);
+  });
+
+  it("usage on chunks mid-stream (vLLM's continuous usage): the blocks around each go out as they came, text beside the usage counted once", () => {
+    const withUsage = (content: string, completion: number) => chunk({ content }, { usage: { prompt_tokens: 5, completion_tokens: completion, total_tokens: 5 + completion } });
+    const text = [
+      chunk({ role: "assistant", content: "" }),
+      chunk({ content: "naïve " }),
+      withUsage("思考 ", 2),
+      withUsage("\u{1F600} ", 3),
+      chunk({ content: "done" }),
+      chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
+      withUsage("", 4),
+      "data: [DONE]\n\n",
+    ].join("");
+    for (const { slow, fast } of chatBoth(text, true)) {
+      expect(fast).toEqual(slow);
+      expect(fast.usage).toMatchObject({ input_tokens: 5, output_tokens: 4 });
+      expect(fast.chars).toBe("naïve 思考 \u{1F600} done".length);
+    }
   });
 
   it("an error chunk mid-stream: the frames before it go out, then the same failure as parsing", () => {

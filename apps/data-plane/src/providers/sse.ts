@@ -1,5 +1,6 @@
 import { isAscii } from "node:buffer";
 import { GatewayError } from "@gateway/errors";
+import type { StreamPassthrough } from "./types.js";
 
 /** One server-sent event: its `event` field (undefined when it has none) and its data lines, joined. */
 export interface SseEvent {
@@ -81,33 +82,40 @@ export function parseStreamEvent<T>(data: string): T {
 }
 
 /**
- * A wire format's reading of text for a passthrough (one block, or every complete block of a read):
- * the characters the model generated in it when all of it goes out as it came, or -1 when some
- * block must be read by the stream's parser (usage, the end, an error, an unusual framing). The text
- * is the read's bytes one character each (latin1: no UTF-8 decoding); `ascii` says there is no byte
- * over 0x7f, otherwise the characters of multi-byte sequences are counted as UTF-16 would.
+ * A wire format's reading of a passthrough's text with one regular expression, no JSON parse: the
+ * JSON string values of `keys` are what the model generated (their lengths summed, escapes
+ * decoded); a match of `special` (a pattern source) marks a block the stream's parser must read
+ * (usage, the end, an error, an unusual framing). The text is the bytes of complete blocks one per
+ * character (latin1: no UTF-8 decoding); `ascii` says there is no byte over 0x7f, otherwise the
+ * characters of multi-byte sequences are counted as UTF-16 would. `"key":"` can only be a key
+ * followed by a string, and a special mark can only be matched outside the generated strings, which
+ * the first alternative consumes whole: inside a JSON string every quote is escaped.
  */
-export type PlainBlock = (text: string, ascii: boolean) => number;
+export class PlainText {
+  private readonly re: RegExp;
+  /** The characters generated in what the last `scan` read: up to its mark, or to the end. */
+  chars = 0;
 
-/**
- * A PlainBlock from one regular expression over the text: the JSON string values of `keys` are what
- * the model generated (their lengths summed, escapes decoded); a match of `special` (a pattern
- * source) means the parser is needed. One pass, no JSON parse. `"key":"` can only be a key followed
- * by a string, and a special mark can only be matched outside the generated strings, which the
- * first alternative consumes whole: inside a JSON string every quote is escaped.
- */
-export function plainText(keys: string[], special: string): PlainBlock {
-  const re = new RegExp(`"(?:${keys.join("|")})":\\s*"([^"\\\\]*(?:\\\\.[^"\\\\]*)*)"|${special}`, "g");
-  return (text, ascii) => {
+  constructor(keys: string[], special: string) {
+    this.re = new RegExp(`"(?:${keys.join("|")})":\\s*"([^"\\\\]*(?:\\\\.[^"\\\\]*)*)"|${special}`, "g");
+  }
+
+  /** Reads `text` from `from` on: where the first special mark is (-1: none), with `chars` counted before it. */
+  scan(text: string, ascii: boolean, from = 0): number {
+    const re = this.re;
     let n = 0;
-    re.lastIndex = 0;
+    re.lastIndex = from;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const v = m[1];
-      if (v === undefined) return -1;
+      if (v === undefined) {
+        this.chars = n;
+        return m.index;
+      }
       n += (ascii ? v.length : utf16Length(v)) - (v.includes("\\") ? escapeSurplus(v) : 0);
     }
-    return n;
-  };
+    this.chars = n;
+    return -1;
+  }
 }
 
 /** The UTF-16 length of UTF-8 bytes held one per character: continuation bytes add nothing, a 4-byte sequence adds two. */
@@ -145,24 +153,32 @@ const LFLF = Buffer.from("\n\n");
 /**
  * The passthrough reading of a stream whose wire format is the client's: blocks that only carry
  * what the model generated go out as the provider's bytes (no UTF-8 decoding, JSON parse,
- * serialization or encoding). Usually every complete block of a read is plain, and the read goes
- * out as one run after one pass of `plain` over its bytes read one per character; otherwise each
- * block is read alone and those `plain` cannot vouch for come back as events for the stream's
- * parser, in order. `rewrite` (the public model id in place of the provider's, on the same one-byte
- * text) is applied to each run. A stream framed with \r\n is parsed block by block.
+ * serialization or encoding). The complete blocks of a read are scanned once, as one text (their
+ * bytes one per character); usually none is special and the read goes out as one run. A block with
+ * a special mark comes back as an event for the stream's parser, in order, and the blocks around
+ * it as runs; the scan goes on after it (the plain blocks before a mark are counted by the same
+ * pass, less what its own block generated before the mark). `rewrite` (the public model id in
+ * place of the provider's, on the same one-byte text) is applied to each run. A stream framed with
+ * \r\n is parsed block by block.
  */
 export class PassthroughScanner {
   /** The bytes of an event still to come (after the last complete block of a read). */
   private rest: Buffer | undefined;
   /** Set once a \r is seen: from then on every block is parsed (SseParser's framing). */
   private crlf: SseParser | undefined;
+  private readonly plain: PlainText;
+  private readonly rewrite: ((latin1: string) => string) | undefined;
+  private readonly counted: ((chars: number) => void) | undefined;
 
   /** `countEvents`: count the events of each run (for shapes that number their events). */
   constructor(
-    private readonly plain: PlainBlock,
-    private readonly rewrite?: (latin1: string) => string,
+    pass: Pick<StreamPassthrough, "plain" | "rewrite" | "counted">,
     private readonly countEvents = false,
-  ) {}
+  ) {
+    this.plain = pass.plain;
+    this.rewrite = pass.rewrite;
+    this.counted = pass.counted;
+  }
 
   push(chunk: Uint8Array): Array<PlainRun | SseEvent> {
     if (this.crlf) return this.crlf.push(chunk);
@@ -184,42 +200,47 @@ export class PassthroughScanner {
     const complete = buf.subarray(0, end);
     const text = complete.toString("latin1");
     const ascii = isAscii(complete);
-    const chars = this.plain(text, ascii);
-    if (chars >= 0) return [this.run(complete, text, chars, this.countEvents ? count(text, "\n\n") : 0)];
+    const plain = this.plain;
+    let mark = plain.scan(text, ascii);
+    if (mark === -1) return [this.run(complete, text, 0, end, plain.chars)];
     const out: Array<PlainRun | SseEvent> = [];
-    let runStart = -1;
-    let runEnd = 0;
-    let runChars = 0;
-    let events = 0;
-    const close = () => {
-      if (runStart === -1) return;
-      out.push(this.run(complete.subarray(runStart, runEnd), text.slice(runStart, runEnd), runChars, events));
-      runStart = -1;
-      runChars = 0;
-      events = 0;
-    };
-    for (let at = 0, i = text.indexOf("\n\n"); i !== -1; at = i + 2, i = text.indexOf("\n\n", at)) {
-      const n = this.plain(text.slice(at, i), ascii);
-      if (n >= 0) {
-        if (runStart === -1) runStart = at;
-        runEnd = i + 2;
-        runChars += n;
-        events++;
-        continue;
+    for (let at = 0; ; ) {
+      // text[at, mark) has no mark: the blocks before the mark's own go out as they came.
+      const before = text.lastIndexOf("\n\n", mark);
+      const start = before === -1 || before + 2 < at ? at : before + 2;
+      if (start > at) {
+        let chars = plain.chars;
+        if (start < mark) {
+          plain.scan(text.slice(start, mark), ascii);
+          chars -= plain.chars;
+        }
+        out.push(this.run(complete, text, at, start, chars));
       }
-      close();
-      const ev = parseBlock(complete.toString("utf8", at, i));
+      const stop = text.indexOf("\n\n", mark);
+      const ev = parseBlock(complete.toString("utf8", start, stop));
       if (ev) out.push(ev);
+      at = stop + 2;
+      if (at === end) return out;
+      mark = plain.scan(text, ascii, at);
+      if (mark === -1) {
+        out.push(this.run(complete, text, at, end, plain.chars));
+        return out;
+      }
     }
-    close();
-    return out;
   }
 
-  private run(bytes: Buffer, text: string, chars: number, events: number): PlainRun {
-    return { frames: this.rewrite ? Buffer.from(this.rewrite(text), "latin1") : bytes, chars, events };
+  /** The run of blocks [from, to) of a read. */
+  private run(bytes: Buffer, text: string, from: number, to: number, chars: number): PlainRun {
+    const whole = from === 0 && to === text.length;
+    const latin1 = whole ? text : text.slice(from, to);
+    this.counted?.(chars);
+    return {
+      frames: this.rewrite ? Buffer.from(this.rewrite(latin1), "latin1") : whole ? bytes : bytes.subarray(from, to),
+      chars,
+      events: this.countEvents ? count(latin1, "\n\n") : 0,
+    };
   }
 }
-
 function count(text: string, of: string): number {
   let n = 0;
   for (let i = text.indexOf(of); i !== -1; i = text.indexOf(of, i + of.length)) n++;

@@ -1,4 +1,4 @@
-import type { PlainBlock } from "./sse.js";
+import type { PlainText } from "./sse.js";
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
@@ -98,8 +98,10 @@ export interface StreamParser {
  * the rest are read by `parser`, which shares `plain`'s state (providers/sse.ts PassthroughScanner).
  */
 export interface StreamPassthrough {
-  plain: PlainBlock;
+  plain: PlainText;
   parser: StreamParser;
+  /** Told the characters generated in each run that goes out as it came (the parser does not see them). */
+  counted?: (chars: number) => void;
   /**
    * Applied to plain runs before they go out (the public model id in place of the provider's), on
    * their bytes read one per character (latin1): what it writes must be in that form too.

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { parseStreamEvent, plainText } from "../sse.js";
+import { parseStreamEvent, PlainText } from "../sse.js";
 import type { MessagesAdapter, MessagesRequestBody, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, StreamPassthrough, UpstreamTarget } from "../types.js";
 import { estimateCharTokens } from "../../credits/cost.js";
 import { ANTHROPIC_VERSION, anthropicChat, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./chat.js";
@@ -41,7 +41,7 @@ export function anthropicMessages(h: MessagesHeaders): MessagesAdapter {
  * usage), with the characters the parser would count in them (text, thinking and tool arguments,
  * which only deltas carry); message events, errors and block starts are parsed.
  */
-const plainEvents = plainText(["text", "thinking", "partial_json"], String.raw`"type":\s*"(?:message_|error"|content_block_start")`);
+const plainEvents = new PlainText(["text", "thinking", "partial_json"], String.raw`"type":\s*"(?:message_|error"|content_block_start")`);
 
 /**
  * One Messages stream read natively: every event goes out as the provider framed it, only the model
@@ -54,11 +54,6 @@ function messagesStream(publicModel: string): StreamPassthrough {
   const usageOf = messagesStreamUsage();
   // What was generated so far, in characters (the client's estimate when message_delta has no usage).
   let generated = 0;
-  const plain = (text: string, ascii: boolean): number => {
-    const n = plainEvents(text, ascii);
-    if (n > 0) generated += n;
-    return n;
-  };
   const parser = (data: string): ParsedStreamEvent => {
     // Also handed on parsed (`chunk`), for shapes that translate the events (Responses).
     const ev = parseStreamEvent<MessagesStreamEvent>(data);
@@ -92,5 +87,5 @@ function messagesStream(publicModel: string): StreamPassthrough {
         return { forward: frame(data), chunk: ev as Record<string, unknown>, text: "", done: false };
     }
   };
-  return { plain, parser };
+  return { plain: plainEvents, parser, counted: (chars) => (generated += chars) };
 }

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { parseStreamEvent, plainText } from "../sse.js";
+import { parseStreamEvent, PlainText } from "../sse.js";
 import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
 
 interface OpenAIUsage {
@@ -194,4 +194,4 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
  * a stream the provider closes without [DONE]). OpenAI sends `"usage":null` on every chunk of a
  * stream that asked for usage: those are plain.
  */
-export const chatPlainChunks = plainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|"finish_reason":\s*"[^"]|\[DONE\]`);
+export const chatPlainChunks = new PlainText(["content", "reasoning_content", "reasoning", "arguments"], String.raw`"usage":\s*[^n\s]|"error"|"finish_reason":\s*"[^"]|\[DONE\]`);

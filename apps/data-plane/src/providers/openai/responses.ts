@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { parseStreamEvent, plainText } from "../sse.js";
+import { parseStreamEvent, PlainText } from "../sse.js";
 import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
@@ -73,7 +73,7 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
  * (the `delta` of the generated kinds); lifecycle and terminal events, errors and every other kind
  * of delta (audio, say, which is not text) are parsed.
  */
-const plainResponsesEvents = plainText(
+const plainResponsesEvents = new PlainText(
   ["delta"],
   String.raw`"type":\s*"(?:response\.(?:created|in_progress|queued|completed|incomplete|failed)"|error"|(?!response\.(?:output_text|refusal|function_call_arguments|reasoning_summary_text|reasoning_text)\.delta")[^"]*\.delta")`,
 );
