@@ -25,26 +25,39 @@ export class SseParser {
     const t = this.rest + this.decoder.decode(chunk, { stream: true });
     if (!this.crlf && t.includes("\r")) this.crlf = true;
     const out: SseEvent[] = [];
-    const block = (start: number, end: number) => {
-      const ev = parseBlock(t.slice(start, end));
-      if (ev) out.push(ev);
-    };
     let at = 0;
     if (!this.crlf) {
       for (let i = t.indexOf("\n\n"); i !== -1; i = t.indexOf("\n\n", at)) {
-        block(at, i);
+        const ev = eventIn(t, at, i);
+        if (ev) out.push(ev);
         at = i + 2;
       }
     } else {
       const sep = /\r?\n\r?\n/g;
       for (let m = sep.exec(t); m; m = sep.exec(t)) {
-        block(at, m.index);
+        const ev = parseBlock(t.slice(at, m.index));
+        if (ev) out.push(ev);
         at = m.index + m[0].length;
       }
     }
     this.rest = at === 0 ? t : t.slice(at);
     return out;
   }
+}
+
+/**
+ * The event of the block t[start, end) of a stream framed with \n alone (t[end] is the first
+ * newline of the blank line that ends it): the usual shapes (`data: …`, `event: …\ndata: …`) are
+ * read in place, without cutting the block out first; anything else by parseBlock.
+ */
+function eventIn(t: string, start: number, end: number): SseEvent | undefined {
+  const nl = t.indexOf("\n", start);
+  if (nl === end) {
+    if (t.startsWith("data: ", start)) return { event: undefined, data: t.slice(start + 6, end) };
+  } else if (t.startsWith("event: ", start) && t.startsWith("data: ", nl + 1) && t.indexOf("\n", nl + 1) === end) {
+    return { event: t.slice(start + 7, nl), data: t.slice(nl + 7, end) };
+  }
+  return parseBlock(t.slice(start, end));
 }
 
 /**

@@ -17,26 +17,29 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const events = (text: string) => new SseParser().push(new TextEncoder().encode(text)).map((e) => e.data);
 const slowly = (data: string) => (data.startsWith("{") ? `{ ${data.slice(1)}` : data);
 
-/** What an event means to the client and the bill (the frame as JSON: escapes may differ, the value may not). */
-function meaning(ev: ParsedStreamEvent) {
+/**
+ * What an event means to the client and the bill: for a chat client (`frames`) the frame as JSON
+ * (escapes may differ, the value may not), for a translating shape the chunk it reads.
+ */
+function meaning(ev: ParsedStreamEvent, frames: boolean) {
   const choice = (ev.chunk?.choices as Array<{ delta?: { content?: unknown }; finish_reason?: unknown }> | undefined)?.[0];
   return {
     text: ev.text,
     done: ev.done,
     usage: ev.usage,
-    forward: ev.forward === undefined ? undefined : JSON.parse(ev.forward),
-    content: choice?.delta?.content,
-    finish: choice?.finish_reason ?? null,
+    forward: !frames || ev.forward === undefined ? undefined : JSON.parse(ev.forward),
+    content: frames ? undefined : choice?.delta?.content,
+    finish: frames ? null : (choice?.finish_reason ?? null),
   };
 }
 
-function both(parser: () => StreamParser, stream: string[]): number {
+function both(parser: () => StreamParser, stream: string[], frames: boolean): number {
   const fast = parser();
   const slow = parser();
   let fastEvents = 0;
   for (const data of stream) {
-    const f = meaning(fast(data));
-    const s = meaning(slow(slowly(data)));
+    const f = meaning(fast(data), frames);
+    const s = meaning(slow(slowly(data)), frames);
     // A slow-path chunk names its id and model; the fast path's chunk carries only what translation reads.
     expect({ ...f, forward: f.forward && { ...f.forward, created: 0 } }).toEqual({ ...s, forward: s.forward && { ...s.forward, created: 0 } });
     if (f.text) fastEvents++;
@@ -73,25 +76,31 @@ describe("text-only stream events read without parsing", () => {
     ];
     for (const frames of [true, false]) {
       const parser = () => openAICompatibleChat().streamParser("gw-model", "gpt-x", undefined, frames);
-      for (const name of ["openai-chat-stream-reasoning-cached.sse", "openai-chat-stream-usage-in-final-choice.sse"]) expect(both(parser, events(fixture(name)))).toBeGreaterThan(0);
-      expect(both(parser, adversarial)).toBeGreaterThan(3);
+      for (const name of ["openai-chat-stream-reasoning-cached.sse", "openai-chat-stream-usage-in-final-choice.sse"]) expect(both(parser, events(fixture(name)), frames)).toBeGreaterThan(0);
+      expect(both(parser, adversarial, frames)).toBeGreaterThan(3);
     }
   });
 
-  it("Anthropic text deltas translated to chat chunks: the same frames, text and usage as when parsed", () => {
-    const parser = () => anthropicChat.streamParser("gw-claude", "claude-x");
-    for (const name of ["anthropic-stream-cache-write.sse", "anthropic-stream-thinking.sse", "anthropic-stream-tool-use.sse"]) both(parser, events(fixture(name)));
-    const start = '{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"usage":{"input_tokens":5,"output_tokens":1}}}';
-    const delta = (text: string) => JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
-    const n = both(parser, [
-      start,
-      '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
-      delta('quote " backslash \\ newline \n'),
-      delta("unicode é 思考 😀"),
-      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"caf\\u00e9 \\/"}}',
-      '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":12}}',
-      '{"type":"message_stop"}',
-    ]);
-    expect(n).toBe(3);
+  it("Anthropic text deltas translated to chat chunks: the same frames (chat clients) or chunks (translating shapes), text and usage as when parsed", () => {
+    for (const frames of [true, false]) {
+      const parser = () => anthropicChat.streamParser("gw-claude", "claude-x", undefined, frames);
+      for (const name of ["anthropic-stream-cache-write.sse", "anthropic-stream-thinking.sse", "anthropic-stream-tool-use.sse"]) both(parser, events(fixture(name)), frames);
+      const start = '{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"usage":{"input_tokens":5,"output_tokens":1}}}';
+      const delta = (text: string) => JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+      const n = both(
+        parser,
+        [
+          start,
+          '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+          delta('quote " backslash \\ newline \n'),
+          delta("unicode é 思考 😀"),
+          '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"caf\\u00e9 \\/"}}',
+          '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":12}}',
+          '{"type":"message_stop"}',
+        ],
+        frames,
+      );
+      expect(n).toBe(3);
+    }
   });
 });

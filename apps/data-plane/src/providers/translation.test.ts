@@ -113,7 +113,7 @@ describe("Anthropic wire fixtures", () => {
   });
 
   it("round-trips: the Anthropic stream written back for a Messages client keeps every block opened and closed", () => {
-    const parse = anthropicChat.streamParser("gw-sonnet", "claude-sonnet-4-5-20250929");
+    const parse = anthropicChat.streamParser("gw-sonnet", "claude-sonnet-4-5-20250929", undefined, false);
     const writer = new AnthropicStreamWriter("gw-sonnet");
     let out = "";
     let usage;

@@ -266,7 +266,7 @@ export const anthropicChat: ChatAdapter = {
     };
   },
 
-  streamParser(publicModel: string, _upstreamModel: string, request?: ChatRequestBody) {
+  streamParser(publicModel: string, _upstreamModel: string, request?: ChatRequestBody, frames = true) {
     const answerTool = request ? structuredOutputTool(request)?.name : undefined;
     /** The content block index of the structured answer's tool_use, once it started. */
     let answerIndex: number | undefined;
@@ -288,8 +288,10 @@ export const anthropicChat: ChatAdapter = {
         const body = delta[1]!;
         const text = jsonStringBody(body);
         textFrame ??= [head(), '"},"finish_reason":null,"logprobs":null}]}'];
+        // A chat client reads the frame, a translating shape the chunk: only the one that is read is built.
+        if (frames) return { forward: textFrame[0] + body + textFrame[1], text, done: false };
         return {
-          forward: textFrame[0] + body + textFrame[1],
+          forward: undefined,
           chunk: { id, object: "chat.completion.chunk", created, model: publicModel, choices: [{ index: 0, delta: { content: text }, finish_reason: null, logprobs: null }] },
           text,
           done: false,
