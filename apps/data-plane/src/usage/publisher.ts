@@ -24,8 +24,9 @@ async function within(p: Promise<void> | undefined, deadline: number): Promise<v
 
 /**
  * Publishes in flight at once. Events finished while they are out wait for the next one (group
- * commit): alone, an event goes out at once; under load, batches grow with the arrival rate
- * instead of every event paying its own write, acknowledgement and wake-up.
+ * commit): events go out at the end of their event-loop turn, those of one turn together; under
+ * load, batches grow with the arrival rate instead of every event paying its own write,
+ * acknowledgement and wake-up.
  */
 const MAX_IN_FLIGHT = 2;
 
@@ -133,10 +134,11 @@ export class UsagePublisher {
   private enqueue(requestId: string, line: string): Promise<boolean> {
     return new Promise((done) => {
       this.queue.push({ requestId, line, done });
-      // Nothing out and nothing waiting: this event goes now, alone (no wait for the end of the
-      // turn); events finishing meanwhile gather behind its acknowledgement.
-      if (this.inFlight === 0 && !this.scheduled && this.queue.length === 1) this.flushQueue();
-      else this.schedule();
+      // Even alone, an event waits for the end of this turn's I/O: the requests and streams that
+      // finish in the same turn go out in the same write to NATS (a write wakes nats-server and
+      // costs the replica tens of microseconds), and the acknowledgement could not be read before
+      // the next turn anyway.
+      this.schedule();
     });
   }
 
