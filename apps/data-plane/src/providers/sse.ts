@@ -1,6 +1,5 @@
 import { isAscii } from "node:buffer";
 import { GatewayError } from "@gateway/errors";
-import type { StreamPassthrough } from "./types.js";
 
 /** One server-sent event: its `event` field (undefined when it has none) and its data lines, joined. */
 export interface SseEvent {
@@ -163,6 +162,18 @@ export interface PlainRun {
 
 const LFLF = Buffer.from("\n\n");
 
+/** How a passthrough reads its plain runs (providers/types.ts StreamPassthrough adds the parser of the rest). */
+export interface PlainReading {
+  plain: PlainText;
+  /** Told the characters generated in each run that goes out as it came (the parser does not see them). */
+  counted?: (chars: number) => void;
+  /**
+   * Applied to plain runs before they go out (the public model id in place of the provider's), on
+   * their bytes read one per character (latin1): what it writes must be in that form too.
+   */
+  rewrite?: (latin1: string) => string;
+}
+
 /**
  * The passthrough reading of a stream whose wire format is the client's: blocks that only carry
  * what the model generated go out as the provider's bytes (no UTF-8 decoding, JSON parse,
@@ -185,7 +196,7 @@ export class PassthroughScanner {
 
   /** `countEvents`: count the events of each run (for shapes that number their events). */
   constructor(
-    pass: Pick<StreamPassthrough, "plain" | "rewrite" | "counted">,
+    pass: PlainReading,
     private readonly countEvents = false,
   ) {
     this.plain = pass.plain;

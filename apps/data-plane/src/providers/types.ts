@@ -1,4 +1,4 @@
-import type { PlainText } from "./sse.js";
+import type { PlainReading } from "./sse.js";
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
@@ -94,19 +94,11 @@ export interface StreamParser {
 
 /**
  * A stream relayed as the provider framed it (the client's wire format is the provider's, and no
- * output guardrail reads it): blocks that only carry generated text go out as they came, in runs;
- * the rest are read by `parser`, which shares `plain`'s state (providers/sse.ts PassthroughScanner).
+ * output guardrail reads it): blocks that only carry generated text go out as they came, in runs
+ * (providers/sse.ts PassthroughScanner); the rest are read by `parser`.
  */
-export interface StreamPassthrough {
-  plain: PlainText;
+export interface StreamPassthrough extends PlainReading {
   parser: StreamParser;
-  /** Told the characters generated in each run that goes out as it came (the parser does not see them). */
-  counted?: (chars: number) => void;
-  /**
-   * Applied to plain runs before they go out (the public model id in place of the provider's), on
-   * their bytes read one per character (latin1): what it writes must be in that form too.
-   */
-  rewrite?: (latin1: string) => string;
 }
 
 /**
