@@ -22,6 +22,7 @@ import { createControlPlane, loadConfig as controlConfig } from "@gateway/contro
 import { startFakeUpstream } from "@gateway/fake-upstream";
 import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
+import { serviceEnv } from "../scripts/lib/bench.ts";
 import { seedDemo } from "../scripts/lib/seed.ts";
 import { cpuMicros, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
@@ -38,29 +39,11 @@ const pgServer = await startPostgres({ durable: true });
 const nats = await startNats();
 const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
 const dbUrl = await createDatabase(pgServer.url, "lag_bench");
-const control = createControlPlane(
-  controlConfig({
-    CONTROL_PLANE_DATABASE_URL: dbUrl,
-    CONTROL_PLANE_NATS_URL: nats.url,
-    CONTROL_PLANE_GRPC_PORT: "0",
-    CONTROL_PLANE_OPS_PORT: "0",
-    CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
-    CONTROL_PLANE_DATA_PLANE_TOKEN: dpToken,
-    CONTROL_PLANE_LOG_LEVEL: "silent",
-  }),
-);
+const [controlPort, ledgerPort, ledgerOps] = [await freePort(), await freePort(), await freePort()];
+const services = serviceEnv({ db: dbUrl, natsUrl: nats.url, controlPort, ledgerPort, ledgerOpsPort: ledgerOps, adminToken: TOKEN, dpToken, logLevel: "warn" });
+const control = createControlPlane(controlConfig({ ...services.control, CONTROL_PLANE_LOG_LEVEL: "silent" }));
 await control.start();
-const ledgerPort = await freePort();
-const ledgerOps = await freePort();
-const ledgerEnv = {
-  LEDGER_DATABASE_URL: dbUrl,
-  LEDGER_NATS_URL: nats.url,
-  LEDGER_GRPC_PORT: String(ledgerPort),
-  LEDGER_OPS_PORT: String(ledgerOps),
-  LEDGER_ADMIN_TOKEN: TOKEN,
-  LEDGER_DATA_PLANE_TOKEN: dpToken,
-  LEDGER_LOG_LEVEL: "warn",
-};
+const ledgerEnv = services.ledger;
 let ledger = spawnNode("apps/ledger/dist/main.js", ledgerEnv);
 await waitReady(ledgerOps);
 const seeded = await seedDemo({
@@ -77,12 +60,8 @@ const replicas: { child: ChildProcess; url: string }[] = [];
 for (let i = 0; i < 2; i++) {
   const port = await freePort();
   const child = spawnNode("apps/data-plane/dist/main.js", {
+    ...services.dataPlane,
     DATA_PLANE_PORT: String(port),
-    DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${control.grpcPort}`,
-    DATA_PLANE_LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
-    DATA_PLANE_CONTROL_PLANE_TOKEN: dpToken,
-    DATA_PLANE_LEDGER_TOKEN: dpToken,
-    DATA_PLANE_NATS_URL: nats.url,
     DATA_PLANE_LOG_LEVEL: "warn",
     DATA_PLANE_REPLICA_ID: `bench-${i}`,
     DATA_PLANE_SPOOL_DIR: join(spool, String(i)),

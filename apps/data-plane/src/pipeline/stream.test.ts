@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "@gateway/errors";
+import { eventually } from "@gateway/testing";
 import type { ChatRequestBody, ParsedStreamEvent, StreamParser, WireAdapter } from "../providers/index.js";
 import { openAIShape } from "../translate/client-shape.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
@@ -9,7 +10,12 @@ import { serveChat } from "./chat.js";
 import { end } from "./ending.js";
 import type { ServedStream } from "./route.js";
 import { relay } from "./stream.js";
-import { SSE_DONE, brokenRead, chatContent, dataOf, gate, nextTurn, openAIChunk, until, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+import { SSE_DONE, brokenRead, chatContent, dataOf, gate, nextTurn, openAIChunk, sse, sseReply, testbed, type Bed, type Read } from "./testing/scripted-upstream.js";
+
+const BROKE_OFF = "The provider's stream broke off before it was complete.";
+const ENDED_EARLY = "The provider ended the stream before it was complete.";
+/** The gateway's error frame that ends a broken stream, as the client reads it. */
+const errorFrame = (message: string) => [{ error: { message, type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } }];
 
 const chatBody = (o: Partial<ChatRequestBody> = {}): ChatRequestBody => ({ model: "gw-chat", messages: [{ role: "user", content: "Tell me a story" }], stream: true, ...o });
 
@@ -148,9 +154,7 @@ describe("relay: the provider's body goes away while relay waits for it", () => 
 
     expect(chatContent(bed.res.received)).toBe("Once upon");
     expect(bed.res.received).not.toContain("[DONE]");
-    expect(dataOf(bed.res.ended!)).toEqual([
-      { error: { message: "The provider's stream broke off before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
-    ]);
+    expect(dataOf(bed.res.ended!)).toEqual(errorFrame(BROKE_OFF));
     expect(bed.published).toHaveLength(1);
     expect(bed.published[0]).toMatchObject({ status: 200, stream: true, usage: { input_tokens: 100, output_tokens: 3, estimated: true } });
     expect(bed.settled).toEqual([106]);
@@ -163,9 +167,7 @@ describe("relay: the provider's body goes away while relay waits for it", () => 
     await end(bed.ctx, "chat", call, served);
 
     expect(chatContent(bed.res.received)).toBe("Once upon");
-    expect(dataOf(bed.res.ended!)).toEqual([
-      { error: { message: "The provider's stream broke off before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
-    ]);
+    expect(dataOf(bed.res.ended!)).toEqual(errorFrame(BROKE_OFF));
     expect(bed.published).toHaveLength(1);
     expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 3, estimated: true } });
     expect(bed.settled).toEqual([106]);
@@ -198,9 +200,7 @@ describe("relay: an OpenAI-compatible provider that closes the stream without [D
 
     expect(chatContent(bed.res.received)).toBe("Once upon");
     expect(bed.res.received).not.toContain("[DONE]");
-    expect(dataOf(bed.res.ended!)).toEqual([
-      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
-    ]);
+    expect(dataOf(bed.res.ended!)).toEqual(errorFrame(ENDED_EARLY));
     expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 3, estimated: true } });
   });
 
@@ -212,7 +212,7 @@ describe("relay: an OpenAI-compatible provider that closes the stream without [D
 
     expect(chatContent(bed.res.received)).toBe("Once upon");
     expect(bed.res.received).not.toContain("[DONE]");
-    expect(dataOf(bed.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: "The provider ended the stream before it was complete." } }]);
+    expect(dataOf(bed.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: ENDED_EARLY } }]);
   });
 
   it("n = 2: whole only once both choices finished", async () => {
@@ -226,7 +226,7 @@ describe("relay: an OpenAI-compatible provider that closes the stream without [D
     const h = await openStream(half, undefined, chatBody({ n: 2 }));
     await end(half.ctx, "chat", h.call, h.served);
     expect(half.res.received).not.toContain("[DONE]");
-    expect(dataOf(half.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: "The provider ended the stream before it was complete." } }]);
+    expect(dataOf(half.res.ended!)).toMatchObject([{ error: { code: "upstream_error", message: ENDED_EARLY } }]);
   });
 });
 
@@ -253,9 +253,7 @@ describe("relay: a provider whose stream ends with the connection", () => {
     await end(bed.ctx, "chat", call, served);
 
     expect(chatContent(bed.res.received)).toBe("Hi there");
-    expect(dataOf(bed.res.ended!)).toEqual([
-      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
-    ]);
+    expect(dataOf(bed.res.ended!)).toEqual(errorFrame(ENDED_EARLY));
     expect(bed.published).toHaveLength(1);
     expect(bed.published[0]).toMatchObject({ status: 200, usage: { output_tokens: 2, estimated: true } });
   });
@@ -267,9 +265,7 @@ describe("relay: a provider whose stream ends with the connection", () => {
 
     expect(chatContent(bed.res.received)).toBe("Hi there");
     expect(bed.res.received).not.toContain("[DONE]");
-    expect(dataOf(bed.res.ended!)).toEqual([
-      { error: { message: "The provider ended the stream before it was complete.", type: "upstream_error", code: "upstream_error", request_id: "req_test0000000001" } },
-    ]);
+    expect(dataOf(bed.res.ended!)).toEqual(errorFrame(ENDED_EARLY));
     expect(bed.published).toHaveLength(1);
   });
 
@@ -292,7 +288,7 @@ describe("relay then end: the last frame", () => {
     const { call, served } = await openStream(bed);
     const ending = end(bed.ctx, "chat", call, served);
     // Read to its end and billed; then a turn more: the last frame is still held.
-    await until(() => bed.published.length === 1);
+    await eventually(() => (bed.published.length === 1 ? true : undefined), 5_000, "the usage event");
     await nextTurn();
     expect(chatContent(bed.res.received)).toBe("ab");
     expect(bed.published).toHaveLength(1);
@@ -310,7 +306,7 @@ describe("relay then end: the last frame", () => {
     const bed = testbed({ script: [sseReply([role, word("a"), word(" b"), last])], publishGate: durable.promise });
     const { call, served } = await openStream(bed, undefined, chatBody({ stream_options: { include_usage: true } }));
     const ending = end(bed.ctx, "chat", call, served);
-    await until(() => bed.published.length === 1);
+    await eventually(() => (bed.published.length === 1 ? true : undefined), 5_000, "the usage event");
     await nextTurn();
     // " c", the finish and the usage chunk were read with [DONE]: none of them is written yet.
     expect(chatContent(bed.res.received)).toBe("a b");

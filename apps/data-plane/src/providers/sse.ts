@@ -190,19 +190,12 @@ export class PassthroughScanner {
   private rest: Buffer | undefined;
   /** Set once a \r is seen: from then on every block is parsed (SseParser's framing). */
   private crlf: SseParser | undefined;
-  private readonly plain: PlainText;
-  private readonly rewrite: ((latin1: string) => string) | undefined;
-  private readonly counted: ((chars: number) => void) | undefined;
 
   /** `countEvents`: count the events of each run (for shapes that number their events). */
   constructor(
-    pass: PlainReading,
+    private readonly pass: PlainReading,
     private readonly countEvents = false,
-  ) {
-    this.plain = pass.plain;
-    this.rewrite = pass.rewrite;
-    this.counted = pass.counted;
-  }
+  ) {}
 
   push(chunk: Uint8Array): Array<PlainRun | SseEvent> {
     if (this.crlf) return this.crlf.push(chunk);
@@ -224,11 +217,14 @@ export class PassthroughScanner {
     const complete = buf.subarray(0, end);
     const text = complete.toString("latin1");
     const ascii = isAscii(complete);
-    const plain = this.plain;
-    let mark = plain.scan(text, ascii);
-    if (mark === -1) return [this.run(complete, text, 0, end, plain.chars)];
+    const plain = this.pass.plain;
     const out: Array<PlainRun | SseEvent> = [];
-    for (let at = 0; ; ) {
+    for (let at = 0; at < end; ) {
+      const mark = plain.scan(text, ascii, at);
+      if (mark === -1) {
+        out.push(this.run(complete, text, at, end, plain.chars));
+        break;
+      }
       // text[at, mark) has no mark: the blocks before the mark's own go out as they came.
       const before = text.lastIndexOf("\n\n", mark);
       const start = before === -1 || before + 2 < at ? at : before + 2;
@@ -244,27 +240,24 @@ export class PassthroughScanner {
       const ev = parseBlock(complete.toString("utf8", start, stop));
       if (ev) out.push(ev);
       at = stop + 2;
-      if (at === end) return out;
-      mark = plain.scan(text, ascii, at);
-      if (mark === -1) {
-        out.push(this.run(complete, text, at, end, plain.chars));
-        return out;
-      }
     }
+    return out;
   }
 
   /** The run of blocks [from, to) of a read. */
   private run(bytes: Buffer, text: string, from: number, to: number, chars: number): PlainRun {
     const whole = from === 0 && to === text.length;
     const latin1 = whole ? text : text.slice(from, to);
-    this.counted?.(chars);
+    const { rewrite, counted } = this.pass;
+    counted?.(chars);
     return {
-      frames: this.rewrite ? Buffer.from(this.rewrite(latin1), "latin1") : whole ? bytes : bytes.subarray(from, to),
+      frames: rewrite ? Buffer.from(rewrite(latin1), "latin1") : whole ? bytes : bytes.subarray(from, to),
       chars,
       events: this.countEvents ? count(latin1, "\n\n") : 0,
     };
   }
 }
+
 function count(text: string, of: string): number {
   let n = 0;
   for (let i = text.indexOf(of); i !== -1; i = text.indexOf(of, i + of.length)) n++;

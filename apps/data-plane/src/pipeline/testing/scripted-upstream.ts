@@ -562,11 +562,3 @@ export function chatContent(text: string): string {
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-
-/** Turns of the event loop until `done()` holds (a scripted body delivers one read per turn); fails after 1,000. */
-export async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; !done(); turn++) {
-    if (turn === 1_000) throw new Error("until: the condition never held");
-    await nextTurn();
-  }
-}
