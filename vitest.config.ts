@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    reporters: ["default"],
+    // The failures again as the last lines: CI keeps only the tail of the output.
+    reporters: ["default", "./tests/support/failure-summary.ts"],
   },
 });

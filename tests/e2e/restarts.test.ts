@@ -222,6 +222,8 @@ describe("PostgreSQL killed under load and started again", () => {
     const lateLedger = createLedger(loadLedgerConfig({ ...ledgerEnv, LEDGER_GRPC_PORT: "0" }));
     extra.push(lateControl, lateLedger);
     const lateStarts = Promise.all([lateControl.start(), lateLedger.start()]);
+    // Should a step below fail, that failure is the report: not these starts' abort at clean-up.
+    lateStarts.catch(() => undefined);
     await eventually(async () => ((await statusOf(`http://127.0.0.1:${lateLedger.opsPort}/readyz`)) === 503 ? true : undefined), 10_000, "late ledger says not ready");
 
     await stopLoad();
@@ -260,6 +262,8 @@ describe("nats-server stopped and started again", () => {
     const lateLedger = createLedger(loadLedgerConfig({ ...ledgerEnv, LEDGER_GRPC_PORT: "0" }));
     extra.push(lateControl, lateLedger);
     const lateStarts = Promise.all([lateControl.start(), lateLedger.start()]);
+    // Should a step below fail, that failure is the report: not these starts' abort at clean-up.
+    lateStarts.catch(() => undefined);
     await eventually(async () => ((await statusOf(`http://127.0.0.1:${lateControl.opsPort}/readyz`)) === 503 ? true : undefined), 10_000, "late control-plane says not ready");
 
     nats = await startNats({ port, storeDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv });
