@@ -17,7 +17,8 @@
  * optimized by V8).
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
- * old fixed pool. `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there (the whole run;
+ * old fixed pool. `BENCH_DP_FLAGS` adds node flags to the data-plane's (a V8 setting to try against the
+ * image's). `BENCH_CPU_PROF=<dir>` writes the data-plane's and the bare proxy's CPU profiles there (the whole run;
  * `node bench/profile-summary.ts <dir>` reads it). Needs a file descriptor limit of about 3 × streams (Node raises its soft limit to
  * the hard one; check `ulimit -Hn`).
  */
@@ -119,7 +120,7 @@ const dp = spawnNode(
     DATA_PLANE_SPOOL_DIR: spool,
     FAKE_UPSTREAM_API_KEY,
   },
-  [...DEPLOY_NODE_FLAGS, ...GC_ON_SIGNAL, ...cpuProf],
+  [...DEPLOY_NODE_FLAGS, ...(process.env.BENCH_DP_FLAGS?.split(" ").filter(Boolean) ?? []), ...GC_ON_SIGNAL, ...cpuProf],
 );
 await waitForPort(dpPort, 20_000);
 const dpUrl = `http://127.0.0.1:${dpPort}`;

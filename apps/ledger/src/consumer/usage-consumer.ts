@@ -160,6 +160,9 @@ export class UsageConsumer {
       }
       const { end, got } = this.puller ? await this.puller.pull(batch, ROUND_TIMEOUT_MS) : { end: "gone" as const, got: 0 };
       const came = got > 0;
+      // A round that reached the durable: ready again, even when ensuring it failed while NATS was
+      // away (nothing else would say so until some later round timed out).
+      if (came || (end !== "gone" && end !== "timeout")) this.running = true;
       if (came) {
         // At most two batches out: the one applying and the one just pulled, queued behind it.
         const flushed = this.flush();
