@@ -12,9 +12,10 @@
  * Each round runs the streams through the gateway and through a bare express + undici proxy, in
  * turn (the order alternates by round), and reports each run: the time for all, each stream's time
  * to its first chunk and its streaming time, the proxy's CPU per stream; then the medians. Before
- * the rounds: one uncounted burst through the bare proxy (the fake upstream's and the load
- * generator's first), then the replica's first burst, reported on its own (its code still being
- * optimized by V8).
+ * the rounds: one uncounted burst through a second bare proxy (the fake upstream's and the load
+ * generator's first), then the replica's first burst and the measured bare proxy's first, each
+ * reported on its own: what a fresh process pays (its code still being optimized by V8, its heap
+ * and connection pool growing), the replica's against a bare proxy's.
  *
  * max_connections is the fake provider's catalog limit (0 = the default, 4096); 512 reproduces the
  * old fixed pool. `BENCH_DP_FLAGS` adds node flags to the data-plane's (a V8 setting to try against the
@@ -177,6 +178,11 @@ const barePort = await freePort();
 const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" }, cpuProf);
 await waitForPort(barePort, 20_000);
 const bareUrl = `http://127.0.0.1:${barePort}`;
+// A second bare proxy carries the uncounted burst that warms the fake upstream and the load
+// generator, so that the measured one starts its first full burst as fresh as the replica does.
+const warmPort = await freePort();
+const warmer = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(warmPort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY, BARE_CONNECTIONS: "4096" });
+await waitForPort(warmPort, 20_000);
 
 step("warming up");
 await Promise.all(Array.from({ length: 50 }, (_, i) => stream(i, 5, 10)));
@@ -243,7 +249,8 @@ const sampler = setInterval(() => {
 // first run (the gateway's) also paid for their first burst: every process on the machine is
 // slower at its first burst of this size (the bare proxy's first took 0.7–1 s longer than its later ones).
 step(`warming the fake upstream and the load generator: ${STREAMS} short streams through the bare proxy`);
-await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, 5, CHUNK_DELAY_MS, bareUrl)));
+await Promise.all(Array.from({ length: STREAMS }, (_, i) => stream(i, 5, CHUNK_DELAY_MS, `http://127.0.0.1:${warmPort}`)));
+warmer.kill("SIGTERM");
 
 // The replica's first burst of this size after it started, reported on its own: it is when V8
 // compiles most of the paths that 2,000 concurrent streams take (in one run ~900 functions
@@ -252,6 +259,9 @@ step(`the replica's first burst: ${STREAMS} streams`);
 sampling = true;
 const firstBurst = await run(dpUrl, dp.pid!);
 sampling = false;
+// The bare proxy's first burst after it started, the same way: what any fresh process pays.
+step(`the bare proxy's first burst: ${STREAMS} streams`);
+const bareFirst = await run(bareUrl, bare.pid!);
 
 const gateway: Run[] = [];
 const bareRuns: Run[] = [];
@@ -300,6 +310,9 @@ console.log(`streams ${STREAMS} × ${WORDS} words every ${CHUNK_DELAY_MS} ms (id
 console.log(
   `  the replica's first burst after it started: all done in ${s2(firstBurst.totalMs)} s (${(firstBurst.totalMs / IDEAL_MS).toFixed(2)}× the ideal), open at once ${firstBurst.peakOpen}, first chunk max ${s2(pct(firstBurst.first, 100))} s, CPU per stream ${firstBurst.cpuPerStream.toFixed(0)} µs`,
 );
+console.log(
+  `  the bare proxy's first burst after it started: all done in ${s2(bareFirst.totalMs)} s (${(bareFirst.totalMs / IDEAL_MS).toFixed(2)}× the ideal), first chunk max ${s2(pct(bareFirst.first, 100))} s, CPU per stream ${bareFirst.cpuPerStream.toFixed(0)} µs; the replica's × the bare proxy's: time ${(firstBurst.totalMs / bareFirst.totalMs).toFixed(2)}, CPU per stream ${(firstBurst.cpuPerStream / bareFirst.cpuPerStream).toFixed(2)}`,
+);
 describe("gateway", gateway);
 describe("bare proxy", bareRuns);
 console.log(
@@ -336,6 +349,7 @@ console.log(
     failed,
     upstream_peak_connections: upstreamPeak,
     first_burst: summary([firstBurst]),
+    bare_first_burst: summary([bareFirst]),
     gateway: summary(gateway),
     bare: { ...summary(bareRuns), rss_peak_mib: Math.round(bareRss) },
     ratio_by_round: { time: ratios((x) => x.totalMs).map((v) => Number(v.toFixed(2))), cpu_per_stream: ratios((x) => x.cpuPerStream).map((v) => Number(v.toFixed(2))) },
