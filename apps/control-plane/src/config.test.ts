@@ -47,3 +47,18 @@ describe("loadConfig: the control-plane's NATS user", () => {
     expect(message).toContain("CONTROL_PLANE_TLS_CERT_FILE: needs CONTROL_PLANE_TLS_KEY_FILE");
   });
 });
+
+describe("loadConfig: numbers and empty variables", () => {
+  it("reads an empty variable as unset (a blank port keeps its default rather than any free port), but refuses an empty caller token", () => {
+    expect(loadConfig({ ...base, CONTROL_PLANE_GRPC_PORT: "", CONTROL_PLANE_DB_POOL_MAX: "" })).toMatchObject({ grpcPort: 50051, dbPoolMax: 10 });
+    expect(problems({ ...base, CONTROL_PLANE_DATABASE_URL: "" })).toContain("CONTROL_PLANE_DATABASE_URL: required: a PostgreSQL connection string");
+    expect(problems({ ...base, CONTROL_PLANE_DATA_PLANE_TOKEN: "" })).toContain("CONTROL_PLANE_DATA_PLANE_TOKEN: at least 16 characters each");
+  });
+
+  it("refuses ports out of range and numbers that are not digits, each by name", () => {
+    const message = problems({ ...base, CONTROL_PLANE_GRPC_PORT: "70000", CONTROL_PLANE_OPS_PORT: "-1", CONTROL_PLANE_DB_POOL_MAX: "0" });
+    expect(message).toContain('CONTROL_PLANE_GRPC_PORT: a whole number from 0 to 65535, not "70000"');
+    expect(message).toContain('CONTROL_PLANE_OPS_PORT: a whole number from 0 to 65535, not "-1"');
+    expect(message).toContain('CONTROL_PLANE_DB_POOL_MAX: a whole number of at least 1, not "0"');
+  });
+});

@@ -1,7 +1,8 @@
+import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
 import { createControlPlane } from "./index.js";
 
-const controlPlane = createControlPlane(loadConfig(process.env));
+const controlPlane = createControlPlane(configOrExit(() => loadConfig(process.env)));
 let stopping = false;
 const stop = () => {
   if (stopping) return;

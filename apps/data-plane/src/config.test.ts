@@ -29,3 +29,21 @@ describe("loadConfig: the data-plane's NATS user", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_NATS_PASSWORD: "Pw0123456789" })).not.toThrow(/Pw0123456789/);
   });
 });
+
+describe("loadConfig: numbers and empty variables", () => {
+  it("reads an empty variable as unset (a manifest's blank line keeps the default port and retries, not 0)", () => {
+    expect(loadConfig({ ...tokens, DATA_PLANE_PORT: "", DATA_PLANE_UPSTREAM_RETRIES: "", DATA_PLANE_PUBLIC_URL: "", DATA_PLANE_BODY_LIMIT_CHAT_BYTES: "" })).toMatchObject({
+      port: 8080,
+      upstreamRetries: 2,
+      publicUrl: undefined,
+    });
+    expect(loadConfig({ ...tokens, DATA_PLANE_PORT: "0" }).port).toBe(0);
+  });
+
+  it("refuses a port out of range and numbers that are not digits, each by name", () => {
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_PORT: "99999" })).toThrow('DATA_PLANE_PORT: a whole number from 0 to 65535, not "99999"');
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_UPSTREAM_RETRIES: "2.5", DATA_PLANE_CONTROL_TIMEOUT_MS: "1e3" })).toThrow(
+      /DATA_PLANE_CONTROL_TIMEOUT_MS: a whole number of at least 50, not "1e3"[\s\S]*DATA_PLANE_UPSTREAM_RETRIES: a whole number of at least 0, not "2.5"/,
+    );
+  });
+});

@@ -3,15 +3,16 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
 import { natsCredentialsFromEnv } from "@gateway/nats";
 import { tracingFromEnv } from "@gateway/observability";
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const int = (def: number, min = 0) => wholeNumber(def, min);
 
 const Schema = z.object({
   DATA_PLANE_HOST: z.string().default("127.0.0.1"),
-  DATA_PLANE_PORT: int(8080),
+  DATA_PLANE_PORT: port(8080),
   DATA_PLANE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
   DATA_PLANE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
   /** This data-plane's caller token at the control-plane (one of its CONTROL_PLANE_DATA_PLANE_TOKEN). */
@@ -83,7 +84,7 @@ const Schema = z.object({
    * `usage.v1.recorded` message per event: for a rolling upgrade from ledgers that predate the
    * batch subject, until every ledger reads it.
    */
-  DATA_PLANE_USAGE_BATCH_EVENTS: int(USAGE_BATCH_MAX_EVENTS, 1).pipe(z.number().max(USAGE_BATCH_MAX_EVENTS)),
+  DATA_PLANE_USAGE_BATCH_EVENTS: wholeNumber(USAGE_BATCH_MAX_EVENTS, 1, USAGE_BATCH_MAX_EVENTS),
   /** How long a stored Response is kept (the RESPONSES bucket's max age), hours: OpenAI's 30 days. */
   DATA_PLANE_RESPONSES_RETENTION_HOURS: int(720, 1),
   /** Copies of the RESPONSES bucket on the NATS cluster (3 on the three-node cluster). */
@@ -105,11 +106,11 @@ const Schema = z.object({
    */
   DATA_PLANE_LISTEN_BACKLOG: int(4096, 1),
   /** Largest body per route, bytes; unset routes use DATA_PLANE_BODY_LIMIT_BYTES. */
-  DATA_PLANE_BODY_LIMIT_CHAT_BYTES: z.coerce.number().int().min(1_024).optional(),
-  DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
-  DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES: z.coerce.number().int().min(1_024).optional(),
-  DATA_PLANE_BODY_LIMIT_IMAGES_BYTES: z.coerce.number().int().min(1_024).optional(),
-  DATA_PLANE_BODY_LIMIT_VIDEO_BYTES: z.coerce.number().int().min(1_024).optional(),
+  DATA_PLANE_BODY_LIMIT_CHAT_BYTES: wholeNumber(undefined, 1_024),
+  DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: wholeNumber(undefined, 1_024),
+  DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES: wholeNumber(undefined, 1_024),
+  DATA_PLANE_BODY_LIMIT_IMAGES_BYTES: wholeNumber(undefined, 1_024),
+  DATA_PLANE_BODY_LIMIT_VIDEO_BYTES: wholeNumber(undefined, 1_024),
   /** Refuse prompts that cannot fit the model's context window (tokenizers load at start). */
   DATA_PLANE_CONTEXT_PRECHECK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
   /** How often replicas gossip rate-limit counts, ms (the cross-replica tolerance window). */
@@ -156,14 +157,13 @@ const CREDENTIAL_CACHE_MAX = 1_024;
 
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>) {
-  const parsed = Schema.safeParse(env);
+  // An empty variable is unset (@gateway/config); provider credentials are read from the whole environment.
+  const set = presentVariables("DATA_PLANE_", env);
+  const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
-  const nats = natsCredentialsFromEnv("DATA_PLANE_", env);
-  if (!parsed.success || otel.problems.length > 0 || nats.problems.length > 0) {
-    const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...nats.problems, ...otel.problems];
-    throw new Error(`invalid data-plane configuration:\n  ${problems.join("\n  ")}`);
-  }
-  const e = parsed.data;
+  const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
+  refuseProblems("data-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...nats.problems, ...otel.problems]);
+  const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
   }

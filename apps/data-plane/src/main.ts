@@ -1,7 +1,8 @@
+import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
 import { createDataPlane } from "./index.js";
 
-const config = loadConfig(process.env);
+const config = configOrExit(() => loadConfig(process.env));
 const dataPlane = createDataPlane(config);
 await dataPlane.start();
 let stopping = false;

@@ -44,3 +44,11 @@ describe("loadConfig: the ledger's NATS user", () => {
     expect(() => loadConfig({ ...base, LEDGER_NATS_USER: "ledger" })).toThrow(/LEDGER_NATS_USER: needs LEDGER_NATS_PASSWORD/);
   });
 });
+
+describe("loadConfig: numbers", () => {
+  it("refuses numbers that are not digits or out of range, each by name and value", () => {
+    expect(() => loadConfig({ ...base, LEDGER_BATCH_MAX: "5e2" })).toThrow('LEDGER_BATCH_MAX: a whole number of at least 1, not "5e2"');
+    expect(() => loadConfig({ ...base, LEDGER_EXPORT_PAGE_ROWS: "10000" })).toThrow('LEDGER_EXPORT_PAGE_ROWS: a whole number from 1 to 5000, not "10000"');
+    expect(loadConfig({ ...base, LEDGER_BATCH_MAX: " 250 " }).batchMax).toBe(250);
+  });
+});

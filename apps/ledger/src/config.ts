@@ -2,14 +2,12 @@ import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
+import { port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
-/** 0 = any free port (tests). */
-const port = (def: number) => z.coerce.number().int().min(0).max(65_535).default(def);
-const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
+const int = (def: number, min = 0) => wholeNumber(def, min);
 
 const Schema = z.object({
-  LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")).min(1, "required: a PostgreSQL connection string"),
+  LEDGER_DATABASE_URL: z.string(required("a PostgreSQL connection string")),
   LEDGER_DB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
@@ -59,7 +57,7 @@ const Schema = z.object({
    * Usage records per page of ExportUsage: one Postgres read and one gRPC message each (about 1 KB
    * a record, so the 5,000 cap stays well under gRPC's 4 MiB message limit).
    */
-  LEDGER_EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(5_000).default(1_000),
+  LEDGER_EXPORT_PAGE_ROWS: wholeNumber(1_000, 1, 5_000),
 });
 
 export interface LedgerConfig extends ServerCallerSettings {
@@ -92,18 +90,15 @@ export interface LedgerConfig extends ServerCallerSettings {
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): LedgerConfig {
-  // An empty variable means unset (a blank line in a manifest must not turn a port into 0).
-  const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("LEDGER_") && v !== undefined && v !== ""));
+  // An empty variable is unset (@gateway/config): a blank line in a manifest must not turn a port into 0.
+  const set = presentVariables("LEDGER_", env);
   const parsed = Schema.safeParse(set);
-  const callers = serverCallerSettings("LEDGER_", set);
+  // Caller tokens and TLS files are the exception: left empty, they are refused rather than read as none.
+  const callers = serverCallerSettings("LEDGER_", env);
   const nats = natsCredentialsFromEnv("LEDGER_", set);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...callers.problems, ...nats.problems];
   const otel = tracingFromEnv(env, "ledger");
-  problems.push(...otel.problems);
-  if (!parsed.success || problems.length > 0) {
-    throw new Error(`invalid ledger configuration:\n  ${problems.join("\n  ")}`);
-  }
-  const e = parsed.data;
+  refuseProblems("ledger", [...(parsed.success ? [] : problemsOf(parsed.error)), ...callers.problems, ...nats.problems, ...otel.problems]);
+  const e = parsed.data!;
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,
     dbSchema: e.LEDGER_DB_SCHEMA,

@@ -1,7 +1,8 @@
+import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
 import { createLedger } from "./index.js";
 
-const ledger = createLedger(loadConfig(process.env));
+const ledger = createLedger(configOrExit(() => loadConfig(process.env)));
 let stopping = false;
 const stop = () => {
   if (stopping) return;

@@ -1,0 +1,60 @@
+import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
+import { z } from "zod";
+import { randomSecret, type ConsoleConfig } from "./server.js";
+
+const token = (whose: string) => z.string({ error: `required: ${whose} (at least 16 characters)` }).min(16, "at least 16 characters");
+const url = z.url({ protocol: /^https?$/, error: "an http:// or https:// address" });
+
+const Schema = z.object({
+  CONSOLE_HOST: z.string().default("127.0.0.1"),
+  CONSOLE_PORT: port(8090),
+  CONSOLE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
+  CONSOLE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
+  /** This service's caller tokens: CONTROL_PLANE_CONSOLE_TOKEN and LEDGER_CONSOLE_TOKEN there. */
+  CONSOLE_CONTROL_PLANE_TOKEN: token("the console's control-plane token"),
+  CONSOLE_LEDGER_TOKEN: token("the console's ledger token"),
+  /** Keys the CSRF tokens and the sign-in attempt cookie; one replica may do with a key of its own, several must share it. */
+  CONSOLE_SECRET: z.string().min(16, "at least 16 characters").optional(),
+  CONSOLE_PUBLIC_URL: url.optional(),
+  CONSOLE_OIDC_ISSUER: url.optional(),
+  CONSOLE_OIDC_CLIENT_ID: z.string().optional(),
+  CONSOLE_OIDC_CLIENT_SECRET: z.string().optional(),
+});
+
+/** The data-planes' breaker settings (the same variables as theirs), to mark deployments whose breakers are likely open. */
+const Breaker = z.object({
+  DATA_PLANE_BREAKER_THRESHOLD: wholeNumber(5, 1),
+  DATA_PLANE_BREAKER_COOLDOWN_MS: wholeNumber(30_000, 0),
+});
+
+/** Reads the CONSOLE_* variables (docs/console.md); throws one error listing every problem. */
+export function loadConfig(env: Record<string, string | undefined>): ConsoleConfig {
+  const parsed = Schema.safeParse(presentVariables("CONSOLE_", env));
+  const breaker = Breaker.safeParse(presentVariables("DATA_PLANE_BREAKER_", env));
+  const problems = [...(parsed.success ? [] : problemsOf(parsed.error)), ...(breaker.success ? [] : problemsOf(breaker.error))];
+  const e = parsed.data;
+  if (e?.CONSOLE_OIDC_ISSUER) {
+    if (!e.CONSOLE_OIDC_CLIENT_ID) problems.push("CONSOLE_OIDC_CLIENT_ID: required with CONSOLE_OIDC_ISSUER");
+    if (!e.CONSOLE_PUBLIC_URL) problems.push("CONSOLE_PUBLIC_URL: required with CONSOLE_OIDC_ISSUER (the redirect URI is it plus /oidc/callback)");
+  } else if (e?.CONSOLE_OIDC_CLIENT_ID || e?.CONSOLE_OIDC_CLIENT_SECRET) {
+    problems.push("CONSOLE_OIDC_ISSUER: required with CONSOLE_OIDC_CLIENT_ID or CONSOLE_OIDC_CLIENT_SECRET");
+  }
+  refuseProblems("console", problems);
+  const c = e!;
+  const b = breaker.data!;
+  return {
+    host: c.CONSOLE_HOST,
+    port: c.CONSOLE_PORT,
+    controlPlaneAddr: c.CONSOLE_CONTROL_PLANE_ADDR,
+    ledgerAddr: c.CONSOLE_LEDGER_ADDR,
+    controlPlaneToken: c.CONSOLE_CONTROL_PLANE_TOKEN,
+    ledgerToken: c.CONSOLE_LEDGER_TOKEN,
+    secret: c.CONSOLE_SECRET ?? randomSecret(),
+    secureCookies: (c.CONSOLE_PUBLIC_URL ?? "").startsWith("https://"),
+    ...(c.CONSOLE_OIDC_ISSUER
+      ? { oidc: { issuer: c.CONSOLE_OIDC_ISSUER, clientId: c.CONSOLE_OIDC_CLIENT_ID!, clientSecret: c.CONSOLE_OIDC_CLIENT_SECRET ?? "", publicUrl: c.CONSOLE_PUBLIC_URL! } }
+      : {}),
+    breakerThreshold: b.DATA_PLANE_BREAKER_THRESHOLD,
+    breakerCooldownMs: b.DATA_PLANE_BREAKER_COOLDOWN_MS,
+  };
+}

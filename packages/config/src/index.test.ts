@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "./index.js";
+
+const Schema = z.object({ SVC_PORT: port(8080), SVC_RETRIES: wholeNumber(2, 0, 10), SVC_LIMIT: wholeNumber(undefined, 1_024), SVC_NAME: z.string().default("svc") });
+const read = (env: Record<string, string | undefined>) => {
+  const parsed = Schema.safeParse(presentVariables("SVC_", env));
+  if (!parsed.success) refuseProblems("svc", problemsOf(parsed.error));
+  return parsed.data!;
+};
+
+describe("a service's environment", () => {
+  it("reads an empty or blank variable as unset: the default stays, never 0", () => {
+    expect(read({ SVC_PORT: "", SVC_RETRIES: "  ", SVC_LIMIT: "", SVC_NAME: "" })).toEqual({ SVC_PORT: 8080, SVC_RETRIES: 2, SVC_LIMIT: undefined, SVC_NAME: "svc" });
+    expect(read({ SVC_PORT: "0", SVC_RETRIES: " 7 " })).toMatchObject({ SVC_PORT: 0, SVC_RETRIES: 7 });
+  });
+
+  it("takes only the service's own variables", () => {
+    expect(presentVariables("SVC_", { SVC_PORT: "1", OTHER_PORT: "2", SVC_EMPTY: "", SVC_UNSET: undefined })).toEqual({ SVC_PORT: "1" });
+  });
+
+  it("refuses numbers that are not digits or are out of range, every one at once, by name and value", () => {
+    let message = "";
+    try {
+      read({ SVC_PORT: "99999", SVC_RETRIES: "1e1", SVC_LIMIT: "512" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe(
+      [
+        "invalid svc configuration:",
+        '  SVC_PORT: a whole number from 0 to 65535, not "99999"',
+        '  SVC_RETRIES: a whole number from 0 to 10, not "1e1"',
+        '  SVC_LIMIT: a whole number of at least 1024, not "512"',
+      ].join("\n"),
+    );
+    for (const bad of ["-1", "0x10", "8080.5", "eighty", "+80"]) expect(() => read({ SVC_PORT: bad })).toThrow(`SVC_PORT: a whole number from 0 to 65535, not ${JSON.stringify(bad)}`);
+  });
+});

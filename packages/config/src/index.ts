@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/**
+ * How every service reads its environment: the variables named with its prefix, each checked by a
+ * schema; an empty (or blank) variable is unset, so a manifest's `FOO_PORT=` keeps the default
+ * instead of turning into 0, which a number schema would otherwise read as "any free port" (or no
+ * retries, no timeout); numbers are digits only, within their range; every problem is reported at
+ * once, by variable, before the service starts.
+ */
+
+/** The variables of `env` whose names start with `prefix` and that hold something but blanks. */
+export function presentVariables(prefix: string, env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k.startsWith(prefix) && v !== undefined && v.trim() !== "") out[k] = v;
+  return out;
+}
+
+/**
+ * A whole number written in digits (no sign, exponent, hex or fraction: `1e3` or `0x10` in a
+ * manifest is a mistake, not a number), from `min` to `max`; `def` when unset (none: optional).
+ */
+export function wholeNumber(def: number, min?: number, max?: number): z.ZodDefault<z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>>;
+export function wholeNumber(def: undefined, min?: number, max?: number): z.ZodOptional<z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>>;
+export function wholeNumber(def: number | undefined, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  const schema = z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, { error: (iss) => `a whole number ${range}, not ${JSON.stringify(iss.input)}` })
+    .transform(Number);
+  return def === undefined ? schema.optional() : schema.default(def);
+}
+
+/** A TCP port to listen on; 0 = any free port (tests). */
+export const port = (def: number) => wholeNumber(def, 0, 65_535);
+
+/** A string schema's parameter: an unset variable is reported as `required: <what>`. */
+export const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
+
+/** One line per problem zod found, each naming its variable. */
+export function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+}
+
+/** Throws one error listing every problem of a service's configuration, if there is any. */
+export function refuseProblems(service: string, problems: string[]): void {
+  if (problems.length > 0) throw new Error(`invalid ${service} configuration:\n  ${problems.join("\n  ")}`);
+}
+
+/**
+ * A service's configuration at start: read by `load`, or the process ends with code 2 and the
+ * problems on stderr (one line each, no stack trace: they are the operator's to fix, not a bug).
+ */
+export function configOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+}
