@@ -40,6 +40,11 @@ describe("loadConfig: numbers and empty variables", () => {
     expect(loadConfig({ ...tokens, DATA_PLANE_PORT: "0" }).port).toBe(0);
   });
 
+  it("refuses an empty TLS file rather than reading it as unset: a blank must not mean plaintext", () => {
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "" })).toThrow("DATA_PLANE_GRPC_TLS_CA_FILE: must not be empty");
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "/ca.pem", DATA_PLANE_GRPC_TLS_KEY_FILE: " " })).toThrow("DATA_PLANE_GRPC_TLS_KEY_FILE: must not be empty");
+  });
+
   it("refuses a port out of range and numbers that are not digits, each by name", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_PORT: "99999" })).toThrow('DATA_PLANE_PORT: a whole number from 0 to 65535, not "99999"');
     expect(() => loadConfig({ ...tokens, DATA_PLANE_UPSTREAM_RETRIES: "2.5", DATA_PLANE_CONTROL_TIMEOUT_MS: "1e3" })).toThrow(

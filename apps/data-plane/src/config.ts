@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
+import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
 import { natsCredentialsFromEnv } from "@gateway/nats";
 import { tracingFromEnv } from "@gateway/observability";
@@ -157,12 +157,14 @@ const CREDENTIAL_CACHE_MAX = 1_024;
 
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>) {
-  // An empty variable is unset (@gateway/config); provider credentials are read from the whole environment.
+  // An empty variable is unset (@gateway/config), but an empty TLS file is refused (it must not
+  // quietly mean plaintext); provider credentials are read from the whole environment.
   const set = presentVariables("DATA_PLANE_", env);
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
-  refuseProblems("data-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...nats.problems, ...otel.problems]);
+  const tls = blankRefused(env, ["DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
+  refuseProblems("data-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "./index.js";
+import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "./index.js";
 
 const Schema = z.object({ SVC_PORT: port(8080), SVC_RETRIES: wholeNumber(2, 0, 10), SVC_LIMIT: wholeNumber(undefined, 1_024), SVC_NAME: z.string().default("svc") });
 const read = (env: Record<string, string | undefined>) => {
@@ -17,6 +17,10 @@ describe("a service's environment", () => {
 
   it("takes only the service's own variables", () => {
     expect(presentVariables("SVC_", { SVC_PORT: "1", OTHER_PORT: "2", SVC_EMPTY: "", SVC_UNSET: undefined })).toEqual({ SVC_PORT: "1" });
+  });
+
+  it("names the settings that must not be left blank", () => {
+    expect(blankRefused({ SVC_TLS_CA_FILE: " ", SVC_TLS_CERT_FILE: "/c.pem" }, ["SVC_TLS_CA_FILE", "SVC_TLS_CERT_FILE", "SVC_TLS_KEY_FILE"])).toEqual(["SVC_TLS_CA_FILE: must not be empty"]);
   });
 
   it("refuses numbers that are not digits or are out of range, every one at once, by name and value", () => {

@@ -16,6 +16,14 @@ export function presentVariables(prefix: string, env: Record<string, string | un
 }
 
 /**
+ * Problems for the variables among `names` that are set but blank: settings such as TLS files,
+ * where reading a blank as unset would quietly mean plaintext, are refused instead.
+ */
+export function blankRefused(env: Record<string, string | undefined>, names: string[]): string[] {
+  return names.filter((n) => env[n] !== undefined && env[n]!.trim() === "").map((n) => `${n}: must not be empty`);
+}
+
+/**
  * A whole number written in digits (no sign, exponent, hex or fraction: `1e3` or `0x10` in a
  * manifest is a mistake, not a number), from `min` to `max`; `def` when unset (none: optional).
  */
