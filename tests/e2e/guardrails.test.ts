@@ -93,6 +93,47 @@ describe("outcomes and headers", () => {
     expect(e.headers?.get("x-gateway-trace-id")).toMatch(/^req_/);
   });
 
+  it("records an input denial as a usage record of cost 0 that its trace id finds; the balance is untouched; a dry run's denial records nothing", async () => {
+    const { org, openai } = await orgWith(RULES);
+    const lookup = async (id: string) => fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+    const balance = async () => ((await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as AnyBody).balance_minor as number;
+    const before = await balance();
+    const sentBefore = stack.fake.requests.length;
+    for (const stream of [false, true]) {
+      const err = (await openai.chat.completions.create({ model: "gw-chat-mini", stream, messages: [{ role: "user", content: "this is forbidden" }] }).catch((e: unknown) => e)) as InstanceType<
+        typeof OpenAI.BadRequestError
+      >;
+      expect(err.code).toBe("guardrail_denied");
+      const r = await lookup(err.headers!.get("x-gateway-trace-id")!);
+      expect(r.status).toBe(200);
+      const usage = (await r.json()) as UsageBody;
+      expect(usage).toMatchObject({ model: "gw-chat-mini", route: "chat", provider: "", status: 400, stream: false, cost_credits_minor: 0, attempts: [], line_items: [] });
+      expect(usage.usage).toMatchObject({ input_tokens: 0, output_tokens: 0 });
+      expect(usage.guardrails).toEqual([
+        { plugin: "pii", name: "no-pii", outcome: "pass" },
+        { plugin: "keywords", outcome: "denied" },
+        { plugin: "length", outcome: "skipped" },
+      ]);
+    }
+    expect(stack.fake.requests.length).toBe(sentBefore);
+    expect(await balance()).toBe(before);
+    // In the operator's cost report the denials are requests of this organization, billed nothing, and no provider's attempts.
+    const report = await stack.ledgerClient.CostReport({ from_ms: Date.now() - 600_000, to_ms: Date.now() + 1_000 });
+    expect(report.orgs.find((o) => o.org_id === org.orgId)).toMatchObject({ requests: 2, billed_minor: 0, provider_cost_minor: 0, absorbed_minor: 0 });
+    expect(report.providers.filter((p) => p.provider === "")).toEqual([]);
+    // The console's count of each rule's outcomes (from the usage records) has the denials.
+    const counts = await stack.ledgerClient.GuardrailCounts({ org_id: org.orgId, from_ms: Date.now() - 600_000, to_ms: Date.now() + 1_000 });
+    expect(counts.counts.find((c) => c.plugin === "keywords" && c.outcome === "denied")?.count).toBe(2);
+
+    const dry = await fetch(`${stack.baseUrl()}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json", "x-gateway-dry-run": "true" },
+      body: JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "this is forbidden" }] }),
+    });
+    expect(dry.status).toBe(400);
+    expect((await lookup(dry.headers.get("x-gateway-trace-id")!)).status).toBe(404);
+  });
+
   it("carries the header on other 400s of an organization with rules, and never for one without", async () => {
     const { org } = await orgWith(RULES);
     const bad = await raw(org, "/chat/completions", { model: "gw-chat-mini", messages: "nope" });

@@ -110,10 +110,43 @@ export async function billFailure(ctx: DataPlaneContext, l: Authenticated, o: { 
   }
 }
 
+/**
+ * A request an input guardrail denied, before anything was held or sent: recorded with cost 0, the
+ * 400 and the rules' outcomes, no provider and no attempt, so an organization can look the denial up
+ * by its trace id and find it in its usage like any request (docs/guardrails.md). Nothing was
+ * billed, so the 400 is answered whether or not the record could be made.
+ */
+export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, route: string): Promise<void> {
+  const event = usageEvent(l, {
+    model: { id: l.model ?? "", input_price_minor_per_mtok: 0, output_price_minor_per_mtok: 0 },
+    route,
+    reservation: { leaseId: "" },
+    stream: false,
+    status: 400,
+    attempts: [],
+  });
+  event.guardrails = guardrailOutcomes(l);
+  try {
+    await ctx.publisher.publish(event);
+  } catch (err) {
+    ctx.log.warn({ err, request_id: l.requestId }, "a guardrail denial could not be recorded");
+  }
+}
+
 /** A usage event with nothing billed yet: the request, the deployment, the attempts. */
 function usageEvent(
   l: Authenticated,
-  o: { model: Model; route: string; target?: UpstreamTarget; provider?: string; upstreamModel?: string; reservation: Reservation; stream: boolean; status: number; attempts: AttemptV1[] },
+  o: {
+    model: Pick<Model, "id" | "input_price_minor_per_mtok" | "output_price_minor_per_mtok">;
+    route: string;
+    target?: UpstreamTarget;
+    provider?: string;
+    upstreamModel?: string;
+    reservation: Pick<Reservation, "leaseId">;
+    stream: boolean;
+    status: number;
+    attempts: AttemptV1[];
+  },
 ): UsageEventV1 {
   return {
     version: 1,

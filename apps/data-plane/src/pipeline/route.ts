@@ -7,10 +7,10 @@ import type { Capability, UpstreamTarget } from "../providers/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
-import { billFailure, type Charge } from "./bill.js";
+import { billFailure, recordDenial, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
-import { invalidParam } from "@gateway/errors";
+import { GatewayError, invalidParam } from "@gateway/errors";
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {
@@ -93,13 +93,20 @@ export interface RouteSpec<B, C extends Capability> {
  * checks → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
  * shares (pipeline/ending.ts: a client that left, output guardrails, the usage event, status,
  * headers and the answer or the relayed stream), and finally the reservation released of whatever
- * was not billed. Each stage is a span when the request is traced (http/tracing.ts), and only then.
+ * was not billed. A request an input guardrail denied is recorded before its 400 (pipeline/bill.ts). Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
     const dryRun = dryRunOf(req);
     const body = stage(state, "validate", () => spec.parse(req.body));
-    const admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
+    let admission: Admission<C, B>;
+    try {
+      admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
+    } catch (err) {
+      // An input guardrail's denial is recorded (nothing held, nothing billed); a dry run's is not: it records nothing.
+      if (!dryRun && deniedAtInput(state, err)) await recordDenial(ctx, state, spec.route);
+      throw err;
+    }
     try {
       const call: Call<B, C> = {
         state,
@@ -127,4 +134,9 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
       admission.reservation.settle(0); // no-op when already settled with the actual cost
     }
   };
+}
+
+/** Whether admission failed because an input guardrail denied the request. */
+function deniedAtInput(state: Authenticated, err: unknown): boolean {
+  return err instanceof GatewayError && err.code === "guardrail_denied" && (state.guardrails.input?.some((o) => o.outcome === "denied") ?? false);
 }

@@ -11,7 +11,8 @@ const MAX_WINDOW_MS = 93 * 86_400_000;
  * (docs/billing.md, "Attempts and who pays"): per UTC day and provider, the attempts, the unserved
  * ones, the provider's charge and the part nobody was billed for; per organization, what was billed,
  * what the providers charge for it, what was absorbed and the margin. A record kept as its one
- * billed attempt, and records from before attempts were kept, count as one attempt by the caller.
+ * billed attempt, and records from before attempts were kept, count as one attempt by the caller;
+ * a record without a provider (a request an input guardrail denied) made no attempt.
  * Read organization by organization on usage_records (org_id, created_at), so no index of its own
  * costs every insert; both statements in one read-only snapshot.
  */
@@ -38,7 +39,7 @@ export function costReport(ctx: LedgerContext) {
             FROM jsonb_to_recordset(r.attempts) AS x(provider text, outcome text, provider_cost_minor bigint, payer text)
             UNION ALL
             SELECT r.provider, coalesce(r.attempt_outcome, 'served'), coalesce(r.provider_cost_minor, r.cost_minor), 'caller'
-            WHERE r.attempts = '[]'
+            WHERE r.attempts = '[]' AND r.provider <> ''
           ) a
           GROUP BY 1, 2 ORDER BY 1, 2`.execute(trx);
         const orgs = await sql<{ org_id: string; requests: number; billed_minor: number; provider_cost_minor: number; absorbed_minor: number }>`
