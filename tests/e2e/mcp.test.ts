@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -140,11 +141,39 @@ describe("the MCP gateway", () => {
     ]);
 
     const before = upstreamCalls().length;
-    await expect(client.callTool({ name: "demo-tools__echo", arguments: { text: "the launchcodes are 1234" } })).rejects.toMatchObject({
-      code: -32010,
-      data: { code: "guardrail_denied", stage: "input" },
-    });
+    const denied = (await client.callTool({ name: "demo-tools__echo", arguments: { text: "the launchcodes are 1234" } }).catch((e: unknown) => e)) as { code: number; data: Record<string, string> };
+    expect(denied).toMatchObject({ code: -32010, data: { code: "guardrail_denied", stage: "input", request_id: expect.stringMatching(/^req_/) } });
     expect(upstreamCalls().length).toBe(before);
+    // The denial is recorded at zero, no server called, the refused arguments by their hash: the error names the record.
+    const refused = await eventually(
+      async () => {
+        const r = await fetch(`${stack.baseUrl()}/usage/${denied.data.request_id}`, { headers: { authorization: `Bearer ${guarded.secret}` } });
+        return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+      },
+      15_000,
+      "the denial's record",
+    );
+    expect(refused).toMatchObject({ route: "mcp", model: "demo-tools/echo", provider: "", status: 400, cost_credits_minor: 0 });
+    expect(refused.line_items).toEqual([
+      {
+        item: "tool_call",
+        quantity: 0,
+        unit_price_minor: expect.any(Number),
+        per: "call",
+        attributes: {
+          server: "demo-tools",
+          tool: "echo",
+          arguments_sha256: createHash("sha256")
+            .update(JSON.stringify({ text: "the launchcodes are 1234" }))
+            .digest("hex"),
+          outcome: "guardrail_denied",
+        },
+      },
+    ]);
+    expect(refused.guardrails).toEqual([
+      { plugin: "pii", name: "mask-results", outcome: "skipped" },
+      { plugin: "keywords", name: "no-launch-codes", outcome: "denied" },
+    ]);
     await client.close();
   });
 

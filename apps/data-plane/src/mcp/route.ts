@@ -165,6 +165,40 @@ interface CallerOf {
   startedAt: number;
 }
 
+/** The SHA-256 of a call's arguments as JSON (hex): what its record keeps of them. */
+const sha256 = (args: Record<string, unknown>) => createHash("sha256").update(JSON.stringify(args)).digest("hex");
+
+/** The usage event of one tool call (route `mcp`, the model `server/tool`): no tokens, its cost in its line items. */
+function toolCallEvent(
+  caller: CallerOf,
+  target: { server: McpServer; tool: string },
+  o: { provider: string; leaseId: string; costMinor: number; lineItems: UsageEventV1["line_items"]; status: number; durationMs: number },
+): UsageEventV1 {
+  const { key } = caller.rq;
+  return {
+    version: 1,
+    request_id: caller.requestId,
+    org_id: key.org_id,
+    key_id: key.key_id,
+    model: `${target.server.name}/${target.tool}`,
+    route: "mcp",
+    provider: o.provider,
+    upstream_model: target.tool,
+    lease_id: o.leaseId,
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 0,
+    output_price_minor_per_mtok: 0,
+    cost_minor: o.costMinor,
+    line_items: o.lineItems,
+    attempts: [],
+    guardrails: guardrailOutcomes(caller.rq),
+    stream: false,
+    status: o.status,
+    created_at_ms: caller.startedAt,
+    duration_ms: o.durationMs,
+  };
+}
+
 /**
  * One tool call, held, made and recorded (docs/mcp.md): the key's rate limit first (429), then the
  * tool's price held from the organization's credit (402 when it cannot be covered); the upstream
@@ -184,9 +218,31 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     });
   }
   ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
-  // Input rules on the arguments (a denial holds and sends nothing), before the price is held.
-  const sent = (await guarded(ctx, caller.rq, "input", args)) as Record<string, unknown>;
+  // Input rules on the arguments (a denial holds and sends nothing), before the price is held. A
+  // denial is recorded at zero (no call made: no provider), like a model route's; its error names the record.
   const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
+  let sent: Record<string, unknown>;
+  try {
+    sent = (await guarded(ctx, caller.rq, "input", args)) as Record<string, unknown>;
+  } catch (err) {
+    if (!(err instanceof RpcError) || (err.data as { code?: string } | undefined)?.code !== "guardrail_denied") throw err;
+    // Which arguments were refused (their hash, as every call's record has it), none of them called.
+    const refused = { server: server.name, tool, arguments_sha256: sha256(args), outcome: "guardrail_denied" };
+    const denial = toolCallEvent(caller, target, {
+      provider: "",
+      leaseId: "",
+      costMinor: 0,
+      lineItems: [{ item: "tool_call", quantity: 0, unit_price_minor: price, per: "call", attributes: refused }],
+      status: 400,
+      durationMs: 0,
+    });
+    try {
+      await ctx.publisher.publish(denial);
+    } catch (e) {
+      ctx.log.warn({ err: e, request_id: caller.requestId }, "a guardrail denial could not be recorded");
+    }
+    throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
+  }
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
   const started = performance.now();
   let result: Record<string, unknown> | undefined;
@@ -209,36 +265,22 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   const rpcCode = failure instanceof RpcError ? (failure.data as { code?: string } | undefined)?.code : undefined;
   const status = !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
   const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : (rpcCode ?? "upstream_error");
-  const event: UsageEventV1 = {
-    version: 1,
-    request_id: caller.requestId,
-    org_id: key.org_id,
-    key_id: key.key_id,
-    model: `${server.name}/${tool}`,
-    route: "mcp",
+  const event = toolCallEvent(caller, target, {
     provider: server.name,
-    upstream_model: tool,
-    lease_id: reservation?.leaseId ?? "",
-    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
-    input_price_minor_per_mtok: 0,
-    output_price_minor_per_mtok: 0,
-    cost_minor: costMinor,
-    line_items: [
+    leaseId: reservation?.leaseId ?? "",
+    costMinor,
+    lineItems: [
       {
         item: "tool_call",
         quantity: 1,
         unit_price_minor: price,
         per: "call",
-        attributes: { server: server.name, tool, arguments_sha256: createHash("sha256").update(JSON.stringify(args)).digest("hex"), result_bytes: String(resultBytes), outcome },
+        attributes: { server: server.name, tool, arguments_sha256: sha256(args), result_bytes: String(resultBytes), outcome },
       },
     ],
-    attempts: [],
-    guardrails: guardrailOutcomes(caller.rq),
-    stream: false,
     status,
-    created_at_ms: caller.startedAt,
-    duration_ms: Math.round(performance.now() - started),
-  };
+    durationMs: Math.round(performance.now() - started),
+  });
   try {
     await ctx.publisher.publish(event);
   } catch (err) {
