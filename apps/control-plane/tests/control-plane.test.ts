@@ -215,6 +215,24 @@ describe("console sign-in links", () => {
     await expect(admin.StartOidcSession({ email: "nobody@example.com", issuer: "https://idp.example.com", subject: "n", org: "" })).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("bind a member to its first single sign-on account: another account with the address is refused until the address is invited again", async () => {
+    await admin.CreateSignInLink({ org: "console-org", email: "heidi@example.com", role: "viewer" });
+    const start = (subject: string, issuer = "https://idp.example.com") => admin.StartOidcSession({ email: "heidi@example.com", issuer, subject, org: "" });
+    expect((await start("h1")).token).toMatch(/^gws_/);
+    expect((await start("h1")).token).toMatch(/^gws_/);
+    // The issuer gave the address to someone else: same issuer, another subject.
+    await expect(start("h2")).rejects.toMatchObject({ code: "forbidden", message: expect.stringContaining("invite the address again") });
+    // Two first sign-ins of different accounts at once: one binds, the other is refused.
+    await admin.CreateSignInLink({ org: "console-org", email: "heidi@example.com", role: "viewer" });
+    const raced = await Promise.allSettled([start("h3"), start("h4")]);
+    expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(raced.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["forbidden"]);
+    // The console moved to another issuer: its accounts bind anew.
+    expect((await start("other-1", "https://new-idp.example.com")).token).toMatch(/^gws_/);
+    await expect(start("other-2", "https://new-idp.example.com")).rejects.toMatchObject({ code: "forbidden" });
+    await expect(admin.StartOidcSession({ email: "heidi@example.com", issuer: "", subject: "", org: "" })).rejects.toMatchObject({ code: "invalid_request" });
+  });
+
   it("audit a console change in its own transaction: a refused or failed change leaves no entry", async () => {
     const s = await admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: "console-org", email: "frank@example.com", role: "admin" })).token });
     const entries = async () =>

@@ -161,6 +161,9 @@ export interface ConsoleMembersTable {
   role: "admin" | "billing" | "viewer" | "operator";
   created_at: ColumnType<Date, Date | undefined, never>;
   removed_at: Date | null;
+  /** The OpenID Connect account (issuer, subject) of the member's first single sign-on; later ones must match it. */
+  oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
+  oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConsoleSigninLinksTable {

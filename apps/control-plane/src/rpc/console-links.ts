@@ -43,7 +43,8 @@ export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /**
  * Adds the member (or changes its role, or brings a removed one back) and mints a one-time sign-in
- * token for it: `gwl_` and 32 random bytes, of which only the SHA-256 is kept.
+ * token for it: `gwl_` and 32 random bytes, of which only the SHA-256 is kept. An invitation frees
+ * the address's single sign-on account: the next sign-in by single sign-on binds it again.
  */
 export function createSignInLink(ctx: ControlContext) {
   return async (req: CreateSignInLinkRequest): Promise<SignInLink> => {
@@ -58,7 +59,7 @@ export function createSignInLink(ctx: ControlContext) {
     const member = await inTransaction(ctx.db, async (trx) => {
       const row = await sql<{ id: string; org_id: string | null; email: string; role: string }>`
         INSERT INTO console_members (id, org_id, email, role, removed_at) VALUES (${newId("mem")}, ${orgId}, ${email}, ${req.role}, NULL)
-        ON CONFLICT ${operator ? sql`(lower(email)) WHERE org_id IS NULL` : sql`(org_id, lower(email))`} DO UPDATE SET role = EXCLUDED.role, removed_at = NULL
+        ON CONFLICT ${operator ? sql`(lower(email)) WHERE org_id IS NULL` : sql`(org_id, lower(email))`} DO UPDATE SET role = EXCLUDED.role, removed_at = NULL, oidc_issuer = NULL, oidc_subject = NULL
         RETURNING id, org_id, email, role`.execute(trx);
       const m = row.rows[0]!;
       await trx

@@ -11,6 +11,9 @@ import { SESSION_IDLE_MS, startSession, toMember } from "./console-session.js";
  * Connect"). Membership stays the control-plane's: the issuer proves the address, an admin (or
  * `gatewayctl console link`) must have made it a member. An address that is a member of several
  * organizations names one (`org`, id or name); an operator's address signs in as the operator.
+ * The member's first sign-in by single sign-on binds it to that account (issuer and subject: an
+ * address is not a stable identifier, OpenID Connect Core 5.7); another account of the same issuer
+ * with the address is refused until an admin invites the address again. A new issuer binds anew.
  */
 export function startOidcSession(ctx: ControlContext) {
   return async (req: StartOidcSessionRequest): Promise<ConsoleSession> => {
@@ -28,7 +31,19 @@ export function startOidcSession(ctx: ControlContext) {
     if (members.length > 1)
       throw new GatewayError("invalid_request", `${email} is a member of several organizations (${members.map((m) => m.org_name ?? "operator").join(", ")}): name the one to sign in to.`);
     const member = members[0]!;
-    const session = await ctx.db.transaction().execute((trx) => startSession(trx, member.id));
+    const [issuer, subject] = [req.issuer.trim(), req.subject.trim()];
+    if (!issuer || !subject) throw new GatewayError("invalid_request", "the ID token's issuer and subject are required");
+    const session = await ctx.db.transaction().execute(async (trx) => {
+      // One statement binds or matches: two first sign-ins at once are serialized by the row's lock.
+      const bound = await sql<{ id: string }>`
+        UPDATE console_members SET oidc_issuer = ${issuer}, oidc_subject = ${subject}
+        WHERE id = ${member.id} AND (oidc_subject IS NULL OR oidc_issuer IS DISTINCT FROM ${issuer} OR oidc_subject = ${subject})
+        RETURNING id`.execute(trx);
+      if (bound.rows.length === 0) {
+        throw new GatewayError("forbidden", `${member.email} signs in by single sign-on as another account at ${issuer}: an admin of the organization must invite the address again.`);
+      }
+      return startSession(trx, member.id);
+    });
     return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
   };
 }

@@ -19,6 +19,7 @@ import { mcpServers } from "./20261205000000-mcp-servers.js";
 import { mcpToolPins } from "./20261205010000-mcp-tool-pins.js";
 import { keyMcpTools } from "./20261205020000-key-mcp-tools.js";
 import { consoleAuditOnce } from "./20261206000000-console-audit-once.js";
+import { consoleOidcSubject } from "./20261207000000-console-oidc-subject.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "20261205010000-mcp-tool-pins": mcpToolPins,
   "20261205020000-key-mcp-tools": keyMcpTools,
   "20261206000000-console-audit-once": consoleAuditOnce,
+  "20261207000000-console-oidc-subject": consoleOidcSubject,
 };
