@@ -93,7 +93,8 @@ export interface RouteSpec<B, C extends Capability> {
  * checks → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
  * shares (pipeline/ending.ts: a client that left, output guardrails, the usage event, status,
  * headers and the answer or the relayed stream), and finally the reservation released of whatever
- * was not billed. A request an input guardrail denied is recorded before its 400 (pipeline/bill.ts). Each stage is a span when the request is traced (http/tracing.ts), and only then.
+ * was not billed. A request an input guardrail denied is recorded before its 400 (pipeline/bill.ts).
+ * Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
