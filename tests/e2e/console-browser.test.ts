@@ -338,3 +338,33 @@ it("shows an MCP tool call in the request log, its detail naming the server, the
   await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
   await context.close();
 });
+
+it("shows a request an input guardrail denied among the organization's requests: status 400, no cost, no provider asked, the rule that denied it", async () => {
+  const guarded = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.SetGuardrails({ org: guarded.orgId, document: "rules:\n  - plugin: keywords\n    name: no-secrets\n    config: { words: [topsecret] }\n" });
+  const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: guarded.secret, maxRetries: 0 });
+  const denied = await eventually(
+    async () => {
+      const e = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "the topsecret plan" }] }).catch((err: unknown) => err);
+      return e instanceof OpenAI.BadRequestError && e.code === "guardrail_denied" ? e : undefined;
+    },
+    15_000,
+    "the rule in force",
+  );
+  const id = denied.headers!.get("x-gateway-trace-id")!;
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  const link = await stack.admin.CreateSignInLink({ org: guarded.orgId, email: "auditor@example.com", role: "viewer" });
+  await page.goto(`${console_.url}/signin?token=${link.token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await page.locator("#f-status").fill("400");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("link", { name: id }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  await expect(page.locator("#summary").textContent()).resolves.toContain("400");
+  await expect(page.locator("#attempts").textContent()).resolves.toContain("a guardrail rule denied the request before any provider was asked");
+  await expect(page.locator("#guardrails").textContent()).resolves.toContain("no-secrets: denied");
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+});

@@ -56,7 +56,9 @@ async function show(): Promise<void> {
       .join(", ");
   for (const i of rec.line_items)
     $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), i.unit_price_minor === undefined ? "" : credits(i.unit_price_minor), String(i.per ?? ""), details(i.attributes)]));
-  if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
+  const deniedFirst = rec.attempts.length === 0 && rec.status === 400 && rec.guardrails.some((g) => g.outcome === "denied");
+  if (deniedFirst) emptyRow($("attempts"), "None: a guardrail rule denied the request before any provider was asked, and nothing was billed.");
+  else if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>
     $("attempts").append(
       row([
