@@ -63,3 +63,30 @@ it("answers 503 with Retry-After once the spool is full, sends nothing upstream,
   );
   expect(again.choices[0]!.message.content).toContain("after recovery");
 });
+
+it("records guardrail denials only while nothing is spooled: a caller repeating a denied request while NATS is away cannot fill the spool and turn paid work away", async () => {
+  const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.SetGuardrails({ org: org.orgId, document: "rules:\n  - plugin: keywords\n    config: { words: [forbidden] }\n" });
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+  const deny = () => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "forbidden words" }] }).catch((e: unknown) => e);
+  // The rule in force, the key and lease cached, while NATS is up (that denial is recorded).
+  await eventually(async () => ((await deny()) instanceof OpenAI.BadRequestError ? true : undefined), 15_000, "the rule in force");
+  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "warm up" }] }), 15_000, "paid requests answered");
+  await stack.stopNats();
+  try {
+    // One paid answer spooled: NATS is away.
+    await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "spooled" }] });
+    expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(1);
+    for (let i = 0; i < 5; i++) {
+      const e = await deny();
+      expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((e as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("guardrail_denied");
+    }
+    expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(1);
+    // The spool's room is still the paid work's.
+    await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "still answered" }] });
+    expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(2);
+  } finally {
+    await stack.startNats();
+  }
+});

@@ -8,6 +8,7 @@ import type { Authenticated } from "../http/request-context.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import { headerValue } from "@gateway/guardrails";
+import { publishDenial } from "../pipeline/bill.js";
 import { openSession, signSession } from "./session.js";
 import { UpstreamMcpError, type ListedTool, type UpstreamTool } from "./upstream.js";
 
@@ -236,11 +237,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
       status: 400,
       durationMs: 0,
     });
-    try {
-      await ctx.publisher.publish(denial);
-    } catch (e) {
-      ctx.log.warn({ err: e, request_id: caller.requestId }, "a guardrail denial could not be recorded");
-    }
+    await publishDenial(ctx, denial);
     throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
   }
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;

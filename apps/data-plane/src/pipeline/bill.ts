@@ -114,7 +114,7 @@ export async function billFailure(ctx: DataPlaneContext, l: Authenticated, o: { 
  * A request an input guardrail denied, before anything was held or sent: recorded with cost 0, the
  * 400 and the rules' outcomes, no provider and no attempt, so an organization can look the denial up
  * by its trace id and find it in its usage like any request (docs/guardrails.md). Nothing was
- * billed, so the 400 is answered whether or not the record could be made.
+ * billed, so the 400 is answered whether or not the record could be made (publishDenial).
  */
 export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, route: string): Promise<void> {
   const event = usageEvent(l, {
@@ -126,10 +126,21 @@ export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, rout
     attempts: [],
   });
   event.guardrails = guardrailOutcomes(l);
+  await publishDenial(ctx, event);
+}
+
+/**
+ * Publishes the record of a guardrail denial (nothing billed), unless the spool holds usage events
+ * (NATS is away): the spool is kept for what was billed, so a caller repeating a denied request
+ * cannot fill it and turn paid work away. Such a denial is still counted in
+ * gateway_guardrail_outcomes_total, and answered either way.
+ */
+export async function publishDenial(ctx: DataPlaneContext, event: UsageEventV1): Promise<void> {
+  if (ctx.publisher.spooled > 0) return;
   try {
     await ctx.publisher.publish(event);
   } catch (err) {
-    ctx.log.warn({ err, request_id: l.requestId }, "a guardrail denial could not be recorded");
+    ctx.log.warn({ err, request_id: event.request_id }, "a guardrail denial could not be recorded");
   }
 }
 
