@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "@gateway/db";
@@ -21,6 +23,7 @@ afterAll(async () => {
 
 it("answers 503 with Retry-After once the spool is full, sends nothing upstream, and recovers when NATS is back", async () => {
   const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
   const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
   // The key and lease are cached before NATS goes away.
   await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: "warm up" }] }), 15_000, "gw-chat-mini visible");
@@ -32,7 +35,8 @@ it("answers 503 with Retry-After once the spool is full, sends nothing upstream,
   }
   expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(3);
 
-  const before = stack.fake.requests.length;
+  const modelCalls = () => stack.fake.requests.filter((r) => r.path !== "/mcp").length;
+  const before = modelCalls();
   const refused = await fetch(`${stack.baseUrl()}/chat/completions`, {
     method: "POST",
     headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json" },
@@ -41,7 +45,14 @@ it("answers 503 with Retry-After once the spool is full, sends nothing upstream,
   expect(refused.status).toBe(503);
   expect(refused.headers.get("retry-after")).toBe("5");
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
-  expect(stack.fake.requests.length).toBe(before);
+  // A tool call through the MCP gateway is refused the same way: its record could not be kept either.
+  const mcp = new Client({ name: "spool-test", version: "1.0.0" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${org.secret}` } } }));
+  await expect(mcp.callTool({ name: "demo-tools__echo", arguments: { text: "not now" } })).rejects.toMatchObject({ code: -32010, data: { code: "service_unavailable" } });
+  await mcp.close();
+  expect(modelCalls()).toBe(before);
+  expect(stack.fake.requests.some((r) => r.path === "/mcp" && (r.body as { method?: string } | undefined)?.method === "tools/call")).toBe(false);
+  expect(stack.dataPlanes[0]!.ctx.publisher.spooled).toBe(3);
 
   await stack.startNats();
   const rows = await eventually(
