@@ -15,7 +15,7 @@ describe("loadConfig: the console's environment", () => {
   it("needs its two caller tokens; everything else has a default, and an empty variable is unset", () => {
     expect(problems({})).toMatch(/CONSOLE_CONTROL_PLANE_TOKEN: required[\s\S]*CONSOLE_LEDGER_TOKEN: required/);
     expect(problems({ ...tokens, CONSOLE_LEDGER_TOKEN: "short" })).toMatch(/CONSOLE_LEDGER_TOKEN: at least 16 characters/);
-    const c = loadConfig({ ...tokens, CONSOLE_PORT: "", CONSOLE_SECRET: "", CONSOLE_OIDC_ISSUER: "" });
+    const c = loadConfig({ ...tokens, CONSOLE_PORT: "", CONSOLE_OIDC_ISSUER: "" });
     expect(c).toMatchObject({
       host: "127.0.0.1",
       port: 8090,
@@ -37,6 +37,12 @@ describe("loadConfig: the console's environment", () => {
     expect(message).toContain("CONSOLE_PUBLIC_URL: an http:// or https:// address");
     expect(message).toContain('DATA_PLANE_BREAKER_THRESHOLD: a whole number of at least 1, not "0"');
     expect(message).not.toContain("abc");
+  });
+
+  it("refuses a blank host (it once meant every interface) and a blank secret (once an empty key) rather than reading them as the defaults", () => {
+    const message = problems({ ...tokens, CONSOLE_HOST: "", CONSOLE_SECRET: " " });
+    expect(message).toContain("CONSOLE_HOST: must not be empty");
+    expect(message).toContain("CONSOLE_SECRET: must not be empty");
   });
 
   it("signs in by OpenID Connect only with an issuer, a client id and the public URL; https sets Secure cookies", () => {

@@ -1,4 +1,4 @@
-import { port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
+import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { z } from "zod";
 import { randomSecret, type ConsoleConfig } from "./server.js";
 
@@ -31,7 +31,8 @@ const Breaker = z.object({
 export function loadConfig(env: Record<string, string | undefined>): ConsoleConfig {
   const parsed = Schema.safeParse(presentVariables("CONSOLE_", env));
   const breaker = Breaker.safeParse(presentVariables("DATA_PLANE_BREAKER_", env));
-  const problems = [...(parsed.success ? [] : problemsOf(parsed.error)), ...(breaker.success ? [] : problemsOf(breaker.error))];
+  // A blank host once meant every interface, a blank secret an empty key: refused, not read as the defaults.
+  const problems = [...(parsed.success ? [] : problemsOf(parsed.error)), ...(breaker.success ? [] : problemsOf(breaker.error)), ...blankRefused(env, ["CONSOLE_HOST", "CONSOLE_SECRET"])];
   const e = parsed.data;
   if (e?.CONSOLE_OIDC_ISSUER) {
     if (!e.CONSOLE_OIDC_CLIENT_ID) problems.push("CONSOLE_OIDC_CLIENT_ID: required with CONSOLE_OIDC_ISSUER");

@@ -49,10 +49,11 @@ describe("loadConfig: the control-plane's NATS user", () => {
 });
 
 describe("loadConfig: numbers and empty variables", () => {
-  it("reads an empty variable as unset (a blank port keeps its default rather than any free port), but refuses an empty caller token", () => {
+  it("reads an empty variable as unset (a blank port keeps its default rather than any free port), but refuses an empty caller token or host", () => {
     expect(loadConfig({ ...base, CONTROL_PLANE_GRPC_PORT: "", CONTROL_PLANE_DB_POOL_MAX: "" })).toMatchObject({ grpcPort: 50051, dbPoolMax: 10 });
     expect(problems({ ...base, CONTROL_PLANE_DATABASE_URL: "" })).toContain("CONTROL_PLANE_DATABASE_URL: required: a PostgreSQL connection string");
     expect(problems({ ...base, CONTROL_PLANE_DATA_PLANE_TOKEN: "" })).toContain("CONTROL_PLANE_DATA_PLANE_TOKEN: at least 16 characters each");
+    expect(problems({ ...base, CONTROL_PLANE_GRPC_HOST: "" })).toContain("CONTROL_PLANE_GRPC_HOST: must not be empty");
   });
 
   it("refuses ports out of range and numbers that are not digits, each by name", () => {

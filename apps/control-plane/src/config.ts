@@ -2,7 +2,7 @@ import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
-import { port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { blankRefused, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -48,7 +48,9 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   const callers = serverCallerSettings("CONTROL_PLANE_", env);
   const nats = natsCredentialsFromEnv("CONTROL_PLANE_", set);
   const otel = tracingFromEnv(env, "control-plane");
-  refuseProblems("control-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...callers.problems, ...nats.problems, ...otel.problems]);
+  // A blank host once meant every interface: refused rather than read as the loopback default.
+  const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
+  refuseProblems("control-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   return {
     databaseUrl: e.CONTROL_PLANE_DATABASE_URL,

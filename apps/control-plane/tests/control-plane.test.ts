@@ -215,15 +215,19 @@ describe("console sign-in links", () => {
     await expect(admin.StartOidcSession({ email: "nobody@example.com", issuer: "https://idp.example.com", subject: "n", org: "" })).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("bind a member to its first single sign-on account: another account with the address is refused until the address is invited again", async () => {
+  it("bind a member to its first single sign-on account: another account with the address is refused until the member is removed and invited again", async () => {
     await admin.CreateSignInLink({ org: "console-org", email: "heidi@example.com", role: "viewer" });
     const start = (subject: string, issuer = "https://idp.example.com") => admin.StartOidcSession({ email: "heidi@example.com", issuer, subject, org: "" });
     expect((await start("h1")).token).toMatch(/^gws_/);
     expect((await start("h1")).token).toMatch(/^gws_/);
     // The issuer gave the address to someone else: same issuer, another subject.
-    await expect(start("h2")).rejects.toMatchObject({ code: "forbidden", message: expect.stringContaining("invite the address again") });
-    // Two first sign-ins of different accounts at once: one binds, the other is refused.
+    await expect(start("h2")).rejects.toMatchObject({ code: "forbidden", message: expect.stringContaining("remove the member and invite the address again") });
+    // A role change keeps the account; removing the member and inviting the address again frees it.
+    await admin.CreateSignInLink({ org: "console-org", email: "heidi@example.com", role: "billing" });
+    await expect(start("h2")).rejects.toMatchObject({ code: "forbidden" });
+    await admin.RemoveConsoleMember({ org: "console-org", email: "heidi@example.com" });
     await admin.CreateSignInLink({ org: "console-org", email: "heidi@example.com", role: "viewer" });
+    // Two first sign-ins of different accounts at once: one binds, the other is refused.
     const raced = await Promise.allSettled([start("h3"), start("h4")]);
     expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(raced.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["forbidden"]);

@@ -40,9 +40,10 @@ describe("loadConfig: numbers and empty variables", () => {
     expect(loadConfig({ ...tokens, DATA_PLANE_PORT: "0" }).port).toBe(0);
   });
 
-  it("refuses an empty TLS file rather than reading it as unset: a blank must not mean plaintext", () => {
+  it("refuses an empty TLS file or host rather than reading it as unset: a blank must not mean plaintext, or loopback where it once meant every interface", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "" })).toThrow("DATA_PLANE_GRPC_TLS_CA_FILE: must not be empty");
     expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "/ca.pem", DATA_PLANE_GRPC_TLS_KEY_FILE: " " })).toThrow("DATA_PLANE_GRPC_TLS_KEY_FILE: must not be empty");
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_HOST: "" })).toThrow("DATA_PLANE_HOST: must not be empty");
   });
 
   it("refuses a port out of range and numbers that are not digits, each by name", () => {

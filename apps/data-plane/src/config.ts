@@ -157,13 +157,14 @@ const CREDENTIAL_CACHE_MAX = 1_024;
 
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>) {
-  // An empty variable is unset (@gateway/config), but an empty TLS file is refused (it must not
-  // quietly mean plaintext); provider credentials are read from the whole environment.
+  // An empty variable is unset (@gateway/config), but an empty TLS file or host is refused (it must
+  // not quietly mean plaintext, or loopback where a blank host once meant every interface);
+  // provider credentials are read from the whole environment.
   const set = presentVariables("DATA_PLANE_", env);
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
-  const tls = blankRefused(env, ["DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
+  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
   refuseProblems("data-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {

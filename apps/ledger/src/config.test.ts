@@ -35,6 +35,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...base, LEDGER_GRPC_PORT: "", LEDGER_OPS_PORT: "0" })).toMatchObject({ grpcPort: 50052, opsPort: 0 });
     expect(() => loadConfig({ ...base, LEDGER_DATABASE_URL: "" })).toThrow(/LEDGER_DATABASE_URL: required/);
   });
+
+  it("refuses a blank caller token, TLS file or host rather than reading it as unset (no authentication, plaintext, or loopback where it once meant every interface)", () => {
+    expect(() => loadConfig({ ...base, LEDGER_CONSOLE_TOKEN: "" })).toThrow("LEDGER_CONSOLE_TOKEN: at least 16 characters each");
+    expect(() => loadConfig({ ...base, LEDGER_TLS_CERT_FILE: "" })).toThrow("LEDGER_TLS_CERT_FILE: must not be empty");
+    expect(() => loadConfig({ ...base, LEDGER_GRPC_HOST: "" })).toThrow("LEDGER_GRPC_HOST: must not be empty");
+  });
 });
 
 describe("loadConfig: the ledger's NATS user", () => {

@@ -2,7 +2,7 @@ import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
-import { port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { blankRefused, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -97,7 +97,9 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   const callers = serverCallerSettings("LEDGER_", env);
   const nats = natsCredentialsFromEnv("LEDGER_", set);
   const otel = tracingFromEnv(env, "ledger");
-  refuseProblems("ledger", [...(parsed.success ? [] : problemsOf(parsed.error)), ...callers.problems, ...nats.problems, ...otel.problems]);
+  // A blank host once meant every interface: refused rather than read as the loopback default.
+  const hosts = blankRefused(env, ["LEDGER_GRPC_HOST", "LEDGER_OPS_HOST"]);
+  refuseProblems("ledger", [...(parsed.success ? [] : problemsOf(parsed.error)), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,

@@ -6,6 +6,7 @@ interface RequestRecord {
   request_id: string;
   model: string;
   route: string;
+  provider: string;
   status: number;
   stream: boolean;
   estimated: boolean;
@@ -56,7 +57,8 @@ async function show(): Promise<void> {
       .join(", ");
   for (const i of rec.line_items)
     $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), i.unit_price_minor === undefined ? "" : credits(i.unit_price_minor), String(i.per ?? ""), details(i.attributes)]));
-  const deniedFirst = rec.attempts.length === 0 && rec.status === 400 && rec.guardrails.some((g) => g.outcome === "denied");
+  // An input rule's denial: no provider asked, nothing billed (an output denial of a tool call is billed and names its server).
+  const deniedFirst = rec.attempts.length === 0 && rec.provider === "" && rec.cost_minor === 0 && rec.guardrails.some((g) => g.outcome === "denied");
   if (deniedFirst) emptyRow($("attempts"), "None: a guardrail rule denied the request before any provider was asked, and nothing was billed.");
   else if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>

@@ -43,8 +43,9 @@ export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /**
  * Adds the member (or changes its role, or brings a removed one back) and mints a one-time sign-in
- * token for it: `gwl_` and 32 random bytes, of which only the SHA-256 is kept. An invitation frees
- * the address's single sign-on account: the next sign-in by single sign-on binds it again.
+ * token for it: `gwl_` and 32 random bytes, of which only the SHA-256 is kept. Bringing a removed
+ * member back frees its single sign-on account (the next sign-in by single sign-on binds it again);
+ * a role change or a new link keeps it.
  */
 export function createSignInLink(ctx: ControlContext) {
   return async (req: CreateSignInLinkRequest): Promise<SignInLink> => {
@@ -59,7 +60,9 @@ export function createSignInLink(ctx: ControlContext) {
     const member = await inTransaction(ctx.db, async (trx) => {
       const row = await sql<{ id: string; org_id: string | null; email: string; role: string }>`
         INSERT INTO console_members (id, org_id, email, role, removed_at) VALUES (${newId("mem")}, ${orgId}, ${email}, ${req.role}, NULL)
-        ON CONFLICT ${operator ? sql`(lower(email)) WHERE org_id IS NULL` : sql`(org_id, lower(email))`} DO UPDATE SET role = EXCLUDED.role, removed_at = NULL, oidc_issuer = NULL, oidc_subject = NULL
+        ON CONFLICT ${operator ? sql`(lower(email)) WHERE org_id IS NULL` : sql`(org_id, lower(email))`} DO UPDATE SET role = EXCLUDED.role, removed_at = NULL,
+          oidc_issuer = CASE WHEN console_members.removed_at IS NULL THEN console_members.oidc_issuer END,
+          oidc_subject = CASE WHEN console_members.removed_at IS NULL THEN console_members.oidc_subject END
         RETURNING id, org_id, email, role`.execute(trx);
       const m = row.rows[0]!;
       await trx

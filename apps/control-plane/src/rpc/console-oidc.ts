@@ -13,7 +13,8 @@ import { SESSION_IDLE_MS, startSession, toMember } from "./console-session.js";
  * organizations names one (`org`, id or name); an operator's address signs in as the operator.
  * The member's first sign-in by single sign-on binds it to that account (issuer and subject: an
  * address is not a stable identifier, OpenID Connect Core 5.7); another account of the same issuer
- * with the address is refused until an admin invites the address again. A new issuer binds anew.
+ * with the address is refused until an admin removes the member and invites the address again. A
+ * new issuer binds anew.
  */
 export function startOidcSession(ctx: ControlContext) {
   return async (req: StartOidcSessionRequest): Promise<ConsoleSession> => {
@@ -40,7 +41,10 @@ export function startOidcSession(ctx: ControlContext) {
         WHERE id = ${member.id} AND (oidc_subject IS NULL OR oidc_issuer IS DISTINCT FROM ${issuer} OR oidc_subject = ${subject})
         RETURNING id`.execute(trx);
       if (bound.rows.length === 0) {
-        throw new GatewayError("forbidden", `${member.email} signs in by single sign-on as another account at ${issuer}: an admin of the organization must invite the address again.`);
+        throw new GatewayError(
+          "forbidden",
+          `${member.email} signs in by single sign-on as another account at ${issuer}: an admin of the organization must remove the member and invite the address again.`,
+        );
       }
       return startSession(trx, member.id);
     });

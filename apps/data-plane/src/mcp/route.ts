@@ -240,7 +240,8 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     await publishDenial(ctx, denial);
     throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
   }
-  // As for a paid model request: no call whose record could not be kept (the spool is full while NATS is away).
+  // Every tool call is recorded, priced or not: none is made whose record could not be kept (the
+  // spool is full while NATS is away), as no paid model request is.
   if (ctx.publisher.saturated) throw new RpcError(RPC.gateway, "Usage recording is backed up; tool calls are paused. Retry shortly.", { code: "service_unavailable", retry_after_s: 5 });
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
   const started = performance.now();
