@@ -345,6 +345,37 @@ describe("the MCP gateway", () => {
     await client.close();
   });
 
+  it("a batch refused part-way (the key's rate limit) still answers the calls it made and billed; the refused one gets the refusal as its JSON-RPC error", async () => {
+    const limited = await createOrg(stack, { balanceMinor: 5_000_000, rpm: 2 });
+    await stack.admin.EnableMcpServers({ org: limited.orgId, servers: ["paid-tools"] });
+    await eventually(
+      async () => {
+        const c = await connect(limited.secret, "/mcp/paid-tools");
+        const n = (await c.client.listTools()).tools.length;
+        await c.client.close();
+        return n ? true : undefined;
+      },
+      15_000,
+      "the priced server visible",
+    );
+    const before = upstreamCalls().length;
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: `batch ${id}` } } });
+    const r = await fetch(stack.baseUrl().replace(/\/v1$/, "/mcp/paid-tools"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${limited.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify([call(1), call(2), call(3)]),
+    });
+    expect(r.status).toBe(200);
+    const answers = (await r.json()) as Array<{ id: number; result?: { content: Array<{ text: string }>; _meta: Record<string, unknown> }; error?: { code: number; data: Record<string, unknown> } }>;
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers.slice(0, 2).map((a) => a.result?.content[0]?.text)).toEqual(["batch 1", "batch 2"]);
+    expect(answers.slice(0, 2).map((a) => a.result?._meta["gateway/cost_minor"])).toEqual([300_000, 300_000]);
+    expect(answers[2]!.error).toMatchObject({ code: -32010, data: { code: "rate_limit_exceeded" } });
+    expect(upstreamCalls().length).toBe(before + 2);
+    // Billed exactly the two answered calls.
+    await eventually(async () => ((await stack.ledgerClient.GetCredits({ org_id: limited.orgId })).spent_minor === 600_000 ? true : undefined), 15_000, "two calls billed");
+  });
+
   it("answers upstream failures as JSON-RPC errors within the deadline: a tool error, a slow tool, a result too large", async () => {
     const { client } = await connect(org.secret);
     const failed = await client.callTool({ name: "demo-tools__fail", arguments: { reason: "disk full" } });

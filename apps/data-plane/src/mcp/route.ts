@@ -340,6 +340,11 @@ function rpcError(id: unknown, err: unknown): RpcAnswer {
   return { jsonrpc: "2.0", id, error: { code: RPC.internal, message: "Internal error" } };
 }
 
+/** A gateway refusal (402, 429 …) of one message of a batch, as its JSON-RPC error: the code and the context the HTTP answer would carry. */
+function refusal(id: unknown, err: GatewayError): RpcAnswer {
+  return { jsonrpc: "2.0", id, error: { code: RPC.gateway, message: err.message, data: { code: err.code, ...err.context } } };
+}
+
 export function mcpPost(ctx: DataPlaneContext) {
   return async (req: Request, res: Response, l: Authenticated): Promise<void> => {
     const { key } = l;
@@ -403,9 +408,11 @@ export function mcpPost(ctx: DataPlaneContext) {
       try {
         answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {
-        // Out of credit, over budget or over the rate limit: the HTTP answer says so (402, 429), as on every route.
-        if (err instanceof GatewayError) throw err;
-        answers.push(rpcError(m.id, err));
+        // Out of credit, over budget or over the rate limit: the HTTP answer says so (402, 429), as on
+        // every route — unless earlier messages of the batch were answered (their calls billed):
+        // those answers go out, and this message gets the refusal as its JSON-RPC error.
+        if (err instanceof GatewayError && answers.length === 0) throw err;
+        answers.push(err instanceof GatewayError ? refusal(m.id, err) : rpcError(m.id, err));
       }
     }
     if (answers.length === 0) {
