@@ -346,6 +346,7 @@ describe("the MCP gateway", () => {
   });
 
   it("a batch refused part-way (the key's rate limit) still answers the calls it made and billed; the refused one gets the refusal as its JSON-RPC error", async () => {
+    await stack.applyCatalog({ mcp_servers: [{ name: "paid-tools", url: `${stack.fake.url}/mcp`, credential_ref: "FAKE_UPSTREAM_API_KEY", tools: [{ name: "echo", price_minor: 300_000 }] }] });
     const limited = await createOrg(stack, { balanceMinor: 5_000_000, rpm: 2 });
     await stack.admin.EnableMcpServers({ org: limited.orgId, servers: ["paid-tools"] });
     await eventually(
@@ -374,6 +375,73 @@ describe("the MCP gateway", () => {
     expect(upstreamCalls().length).toBe(before + 2);
     // Billed exactly the two answered calls.
     await eventually(async () => ((await stack.ledgerClient.GetCredits({ org_id: limited.orgId })).spent_minor === 600_000 ? true : undefined), 15_000, "two calls billed");
+  });
+
+  it("a caller that leaves during a priced call: the call runs to its answer and is billed (record 499); the batch's later calls are not made", async () => {
+    await stack.applyCatalog({
+      mcp_servers: [
+        {
+          name: "paid-tools",
+          url: `${stack.fake.url}/mcp`,
+          credential_ref: "FAKE_UPSTREAM_API_KEY",
+          tools: [
+            { name: "echo", price_minor: 300_000 },
+            { name: "slow_echo", price_minor: 500_000 },
+          ],
+        },
+      ],
+    });
+    const leaver = await createOrg(stack, { balanceMinor: 5_000_000 });
+    await stack.admin.EnableMcpServers({ org: leaver.orgId, servers: ["paid-tools"] });
+    await eventually(
+      async () => {
+        const c = await connect(leaver.secret, "/mcp/paid-tools");
+        const names = (await c.client.listTools()).tools.map((t) => t.name);
+        await c.client.close();
+        return names.includes("slow_echo") ? true : undefined;
+      },
+      15_000,
+      "the priced slow tool visible",
+    );
+    const before = upstreamCalls().length;
+    const left = new AbortController();
+    const sent = fetch(stack.baseUrl().replace(/\/v1$/, "/mcp/paid-tools"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${leaver.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow_echo", arguments: { text: "sent anyway", delay_ms: 1_000 } } },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "never called" } } },
+      ]),
+      signal: left.signal,
+    }).catch(() => undefined);
+    await eventually(async () => (upstreamCalls().length > before ? true : undefined), 5_000, "the slow call made");
+    left.abort();
+    await sent;
+    const records = await eventually(
+      async () => {
+        const r = await stack.ledgerClient.ListUsage({
+          org_id: leaver.orgId,
+          key_id: "",
+          model: "",
+          route: "",
+          status: 0,
+          from_ms: Date.now() - 600_000,
+          to_ms: Date.now() + 1_000,
+          limit: 10,
+          cursor: "",
+        });
+        return r.records.length ? r.records : undefined;
+      },
+      15_000,
+      "the slow call's record",
+    );
+    expect(records.map((r) => ({ model: r.model, status: r.status, cost: r.cost_minor }))).toEqual([{ model: "paid-tools/slow_echo", status: 499, cost: 500_000 }]);
+    expect(
+      upstreamCalls()
+        .slice(before)
+        .map((c) => (c.body as { params: { name: string } }).params.name),
+    ).toEqual(["slow_echo"]);
+    expect((await stack.ledgerClient.GetCredits({ org_id: leaver.orgId })).spent_minor).toBe(500_000);
   });
 
   it("answers upstream failures as JSON-RPC errors within the deadline: a tool error, a slow tool, a result too large", async () => {

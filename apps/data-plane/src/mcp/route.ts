@@ -240,6 +240,8 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     await publishDenial(ctx, denial);
     throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
   }
+  // The caller left before the call was made: none is made (nobody would get its answer), nothing is recorded.
+  if (signal.aborted) throw new RpcError(RPC.gateway, "The caller left before the tool was called.", { code: "client_gone" });
   // Every tool call is recorded, priced or not: none is made whose record could not be kept (the
   // spool is full while NATS is away), as no paid model request is.
   if (ctx.publisher.saturated) throw new RpcError(RPC.gateway, "Usage recording is backed up; tool calls are paused. Retry shortly.", { code: "service_unavailable", retry_after_s: 5 });
@@ -249,7 +251,9 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   let failure: unknown;
   let resultBytes = 0;
   try {
-    result = await ctx.mcp.call(server, tool, sent, signal);
+    // Not cut when the caller leaves: the tool may already be acting (a mail sent), so the call runs
+    // to its answer (or the MCP timeout) and is billed as answered, its record marked 499.
+    result = await ctx.mcp.call(server, tool, sent);
     resultBytes = Buffer.byteLength(JSON.stringify(result));
     if (resultBytes > ctx.config.mcp.maxResultBytes) {
       throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
@@ -263,7 +267,8 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   const answered = result !== undefined;
   const costMinor = answered ? price : 0;
   const rpcCode = failure instanceof RpcError ? (failure.data as { code?: string } | undefined)?.code : undefined;
-  const status = !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
+  const status =
+    signal.aborted && answered ? 499 : !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
   const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : (rpcCode ?? "upstream_error");
   const event = toolCallEvent(caller, target, {
     provider: server.name,

@@ -111,8 +111,8 @@ export class McpUpstreams {
     return c.tools.list;
   }
 
-  /** Calls a tool; the upstream's answer as it gave it (a tool error is an answer: `isError`). */
-  call(server: McpServer, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /** Calls a tool; the upstream's answer as it gave it (a tool error is an answer: `isError`). Bounded by the MCP timeout (and `signal`, when given). */
+  call(server: McpServer, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const c = this.connection(server);
     return this.guard(server.name, c, async (client) => {
       const r = await client.call("tools/call", { name, arguments: args }, signal);
