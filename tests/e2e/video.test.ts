@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "@gateway/db";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
@@ -414,6 +415,31 @@ describe("jobs", () => {
     expect(r.status).toBe(200);
     const failed = await until(r.body.id, "failed", 1, o);
     expect(failed.body.error.code).toBe("timeout");
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
+    expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+  });
+
+  it("a job the control-plane could not confirm in time keeps its hold and names its id; once its record lands it is settled (the provider was asked to stop it), nothing billed", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    let refused!: Awaited<ReturnType<typeof create>>;
+    let heldAfter = 0;
+    // Inserts into video_jobs wait behind this lock (reads do not): the control-plane answers
+    // CreateVideoJob after the data-plane's deadline, and the row lands once the lock is gone.
+    await stack.control.db.transaction().execute(async (trx) => {
+      await sql`LOCK TABLE video_jobs IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+      refused = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_stuck]]" }, o);
+      heldAfter = (await credits(o)).held_minor;
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+    const id = /vid_[0-9a-f]{28}/.exec(refused.body.error.message)?.[0];
+    expect(id).toBeDefined();
+    // Not released: had the record landed and the cancel failed, the job would be billed from it.
+    expect(heldAfter).toBeGreaterThan(0);
+    expect(stack.fake.requests.some((q) => q.method === "PUT" && q.path.endsWith("/cancel"))).toBe(true);
+    // The record did land: the job is the caller's to look up, and is settled at nothing (the provider stopped it).
+    const failed = await until(id!, "failed", 0, o);
+    expect(failed.body.cost_credits_minor).toBe(0);
     await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     expect((await credits(o)).balance_minor).toBe(before.balance_minor);
   });

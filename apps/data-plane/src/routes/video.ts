@@ -101,9 +101,10 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
     const request: Record<string, unknown> = { duration: plan.spec.durationS, resolution: plan.spec.resolution, aspectRatio: plan.spec.aspectRatio, generateAudio: plan.spec.generateAudio };
     for (const f of ["prompt", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) if (body[f] !== undefined) request[f] = body[f];
     let job: VideoJob;
+    const id = newVideoJobId(state.startedAt);
     try {
       job = await ctx.control.CreateVideoJob({
-        id: newVideoJobId(state.startedAt),
+        id,
         org_id: key.org_id,
         key_id: key.key_id,
         model: model.id,
@@ -137,20 +138,32 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
         attempts_json: JSON.stringify(state.served?.attempts ?? []),
       });
     } catch (err) {
-      // Not recorded: nobody could poll or bill it, so stop it and free the credit.
-      await p.adapter.cancel(videoHttp(ctx, p.target, 5_000), p.target, {
-        upstreamJobId: submitted.upstreamJobId ?? "",
-        upstreamModel: p.target.deployment.upstream_model,
-        upstreamState: submitted.upstreamState ?? {},
-      });
+      // Stop the provider's job (best effort: a failed cancel must not skip what follows).
+      await p.adapter
+        .cancel(videoHttp(ctx, p.target, 5_000), p.target, {
+          upstreamJobId: submitted.upstreamJobId ?? "",
+          upstreamModel: p.target.deployment.upstream_model,
+          upstreamState: submitted.upstreamState ?? {},
+        })
+        .catch((e: unknown) => ctx.log.warn({ err: e, job_id: id }, "video job cancel failed"));
+      // No answer from the control-plane (a timeout, the connection cut) is not a refusal: the job
+      // may be recorded all the same, and would then be billed when it completes. Its hold stays
+      // (the ledger frees it when it lapses unused; the reconciler renews it for a recorded job),
+      // and the caller gets the id to ask whether it was.
+      if (!(err instanceof GatewayError) || err.code === "service_unavailable") {
+        throw new GatewayError(
+          "service_unavailable",
+          `The video job ${id} could not be confirmed: GET /v1/video/generations/${id} says whether it was recorded (a job that was not is never charged). Retry shortly.`,
+          { retry_after_s: 2 },
+        );
+      }
+      // Refused: not recorded, so nobody could poll or bill it; the credit is freed.
       await release();
       // A concurrent create with the same Idempotency-Key recorded its job first: that one is the answer.
-      if (idempotent && err instanceof GatewayError && err.code === "already_exists") {
+      if (idempotent && err.code === "already_exists") {
         const winner = await priorJob(ctx, key.org_id, idempotent);
         if (winner) return { kind: "unbilled", body: renderJob(ctx, req, winner) };
       }
-      if (err instanceof GatewayError && err.code === "service_unavailable")
-        throw new GatewayError("service_unavailable", "Video jobs cannot be recorded right now; nothing was charged. Retry shortly.", { retry_after_s: 2 });
       throw err;
     }
     // Billed by the job's own record when it completes (video/jobs.ts), from the hold made here.
