@@ -158,10 +158,7 @@ export class VideoJobs {
       };
     }
     if (!st || !isTerminal(st.status)) {
-      // Keep the hold alive while the job runs (the ledger expires idle leases).
-      await this.ctx.ledger
-        .AcquireLease({ org_id: job.org_id, lease_id: job.lease_id, holder: this.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.ctx.config.leaseTtlMs, monthly_budget_minor: 0 })
-        .catch(() => undefined);
+      await this.renewHold(job);
       return this.update(job, { status: st?.status ?? job.status, progress: st?.progress ?? job.progress, release_claim: true });
     }
     const cost = st.status === "completed" ? Math.min(st.durationS ?? job.duration_s, job.duration_s) * job.price_minor_per_second : 0;
@@ -210,13 +207,25 @@ export class VideoJobs {
       // The hold stays until JetStream has the event: spooled, it might reach the ledger only after
       // the ledger gave up waiting for a released lease's usage. The next claim publishes it again
       // (a duplicate changes nothing) and settles once it is acknowledged.
-      if ((await this.ctx.publisher.publish(ev)) === "spooled") return this.update(job, { release_claim: true });
+      if ((await this.ctx.publisher.publish(ev)) === "spooled") {
+        // NATS may stay away for longer than a lease lives: the hold is kept alive meanwhile, or the
+        // ledger would free it and the credit could be spent again before this event arrives.
+        await this.renewHold(job);
+        return this.update(job, { release_claim: true });
+      }
     }
     await this.ctx.ledger.ReleaseLease({ lease_id: job.lease_id, consumed_minor: job.status === "completed" ? job.cost_minor : 0 }).catch((err: unknown) => {
       // An expired lease was released by the ledger already; anything else is retried by the next claim.
       if (!(err instanceof GatewayError && err.code === "not_found")) throw err;
     });
     return this.update(job, { settled: true, release_claim: true });
+  }
+
+  /** Keeps a job's hold alive (the ledger frees leases left idle past their lifetime): while the job runs, and while its completion waits in a spool. */
+  private async renewHold(job: VideoJob): Promise<void> {
+    await this.ctx.ledger
+      .AcquireLease({ org_id: job.org_id, lease_id: job.lease_id, holder: this.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.ctx.config.leaseTtlMs, monthly_budget_minor: 0 })
+      .catch((err: unknown) => this.ctx.log.warn({ err, job_id: job.id, lease_id: job.lease_id }, "video job hold renewal failed; the next claim retries"));
   }
 
   private update(job: VideoJob, u: Partial<Omit<Parameters<DataPlaneContext["control"]["UpdateVideoJob"]>[0], "job_id" | "holder">>): Promise<VideoJob> {
