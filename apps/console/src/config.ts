@@ -32,7 +32,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConsoleConf
   const parsed = Schema.safeParse(presentVariables("CONSOLE_", env));
   const breaker = Breaker.safeParse(presentVariables("DATA_PLANE_BREAKER_", env));
   // A blank host once meant every interface, a blank secret an empty key: refused, not read as the defaults.
-  const problems = [...(parsed.success ? [] : problemsOf(parsed.error)), ...(breaker.success ? [] : problemsOf(breaker.error)), ...blankRefused(env, ["CONSOLE_HOST", "CONSOLE_SECRET"])];
+  const problems = [...problemsOf(parsed), ...problemsOf(breaker), ...blankRefused(env, ["CONSOLE_HOST", "CONSOLE_SECRET"])];
   const e = parsed.data;
   if (e?.CONSOLE_OIDC_ISSUER) {
     if (!e.CONSOLE_OIDC_CLIENT_ID) problems.push("CONSOLE_OIDC_CLIENT_ID: required with CONSOLE_OIDC_ISSUER");

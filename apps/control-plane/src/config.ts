@@ -50,7 +50,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   const otel = tracingFromEnv(env, "control-plane");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
-  refuseProblems("control-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  refuseProblems("control-plane", [...problemsOf(parsed), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   return {
     databaseUrl: e.CONTROL_PLANE_DATABASE_URL,

@@ -165,7 +165,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
   const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
-  refuseProblems("data-plane", [...(parsed.success ? [] : problemsOf(parsed.error)), ...tls, ...nats.problems, ...otel.problems]);
+  refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");

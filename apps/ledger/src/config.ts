@@ -99,7 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   const otel = tracingFromEnv(env, "ledger");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["LEDGER_GRPC_HOST", "LEDGER_OPS_HOST"]);
-  refuseProblems("ledger", [...(parsed.success ? [] : problemsOf(parsed.error)), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  refuseProblems("ledger", [...problemsOf(parsed), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,

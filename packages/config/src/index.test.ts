@@ -5,7 +5,7 @@ import { blankRefused, port, presentVariables, problemsOf, refuseProblems, whole
 const Schema = z.object({ SVC_PORT: port(8080), SVC_RETRIES: wholeNumber(2, 0, 10), SVC_LIMIT: wholeNumber(undefined, 1_024), SVC_NAME: z.string().default("svc") });
 const read = (env: Record<string, string | undefined>) => {
   const parsed = Schema.safeParse(presentVariables("SVC_", env));
-  if (!parsed.success) refuseProblems("svc", problemsOf(parsed.error));
+  refuseProblems("svc", problemsOf(parsed));
   return parsed.data!;
 };
 

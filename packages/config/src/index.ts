@@ -45,9 +45,9 @@ export const port = (def: number) => wholeNumber(def, 0, 65_535);
 /** A string schema's parameter: an unset variable is reported as `required: <what>`. */
 export const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
 
-/** One line per problem zod found, each naming its variable. */
-export function problemsOf(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+/** One line per problem a schema found in the variables (none when they parsed), each naming its variable. */
+export function problemsOf(parsed: { success: boolean; error?: z.ZodError }): string[] {
+  return parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
 }
 
 /** Throws one error listing every problem of a service's configuration, if there is any. */

@@ -105,7 +105,7 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
       admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
     } catch (err) {
       // An input guardrail's denial is recorded (nothing held, nothing billed); a dry run's is not: it records nothing.
-      if (!dryRun && deniedAtInput(state, err)) await recordDenial(ctx, state, spec.route);
+      if (!dryRun && deniedAtInput(err)) await recordDenial(ctx, state, spec.route);
       throw err;
     }
     try {
@@ -137,7 +137,7 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
   };
 }
 
-/** Whether admission failed because an input guardrail denied the request. */
-function deniedAtInput(state: Authenticated, err: unknown): boolean {
-  return err instanceof GatewayError && err.code === "guardrail_denied" && (state.guardrails.input?.some((o) => o.outcome === "denied") ?? false);
+/** Whether admission failed because an input guardrail denied the request (the only guardrail_denied admission throws). */
+function deniedAtInput(err: unknown): boolean {
+  return err instanceof GatewayError && err.code === "guardrail_denied";
 }
