@@ -358,6 +358,8 @@ it("shows a request an input guardrail denied among the organization's requests:
   await page.goto(`${console_.url}/signin?token=${link.token}`);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForSelector("body[data-ready='true']");
+  // The overview's count of the rule's outcomes has the denial (from its record).
+  await expect(page.locator("#guardrails tr", { hasText: "no-secrets" }).textContent()).resolves.toMatch(/keywords.*deny.*input.*0\s*1\s*0\s*0\s*0/);
   await page.locator("#f-status").fill("400");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("link", { name: id }).click();
@@ -365,6 +367,13 @@ it("shows a request an input guardrail denied among the organization's requests:
   await expect(page.locator("#summary").textContent()).resolves.toContain("400");
   await expect(page.locator("#attempts").textContent()).resolves.toContain("a guardrail rule denied the request before any provider was asked");
   await expect(page.locator("#guardrails").textContent()).resolves.toContain("no-secrets: denied");
+  // Nothing was counted or billed, and the page says so rather than crediting the provider or leaving a blank table.
+  await expect(page.locator("#tokens").textContent()).resolves.toContain("nobody (no provider was asked)");
+  await expect(page.locator("#items").textContent()).resolves.toContain("None: nothing was billed.");
   expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "request-denied-desktop.png"), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 800 });
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: join(ARTIFACTS, "request-denied-360px.png"), fullPage: true });
   await context.close();
 });

@@ -42,13 +42,15 @@ async function show(): Promise<void> {
     ["Received", new Date(rec.created_at_ms).toLocaleString()],
     ["Latency", `${rec.duration_ms} ms`],
   ]);
+  // An input rule's denial: no provider asked, nothing counted or billed (an output denial of a tool call is billed and names its server).
+  const deniedFirst = rec.attempts.length === 0 && rec.provider === "" && rec.cost_minor === 0 && rec.guardrails.some((g) => g.outcome === "denied");
   pairs($("tokens"), [
     ["Input", String(rec.input_tokens)],
     ["of which cached", String(rec.cached_input_tokens)],
     ["of which cache writes", String(rec.cache_creation_input_tokens)],
     ["Output", String(rec.output_tokens)],
     ["of which reasoning", String(rec.reasoning_tokens)],
-    ["Counted by", rec.estimated ? "the gateway (estimated)" : "the provider"],
+    ["Counted by", deniedFirst ? "nobody (no provider was asked)" : rec.estimated ? "the gateway (estimated)" : "the provider"],
   ]);
   // Attributes say what an item was: an image's size, a tool call's server, tool, outcome and result size.
   const details = (a: Record<string, string> | undefined) =>
@@ -57,8 +59,7 @@ async function show(): Promise<void> {
       .join(", ");
   for (const i of rec.line_items)
     $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), i.unit_price_minor === undefined ? "" : credits(i.unit_price_minor), String(i.per ?? ""), details(i.attributes)]));
-  // An input rule's denial: no provider asked, nothing billed (an output denial of a tool call is billed and names its server).
-  const deniedFirst = rec.attempts.length === 0 && rec.provider === "" && rec.cost_minor === 0 && rec.guardrails.some((g) => g.outcome === "denied");
+  if (rec.line_items.length === 0 && rec.cost_minor === 0) emptyRow($("items"), "None: nothing was billed.");
   if (deniedFirst) emptyRow($("attempts"), "None: a guardrail rule denied the request before any provider was asked, and nothing was billed.");
   else if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>
