@@ -1,0 +1,44 @@
+import { adminService, controlService, createClient, type AdminServiceMethods, type ControlServiceMethods, type TypedClient } from "@gateway/proto";
+import { createDatabase, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { createControlPlane, loadConfig, type ControlPlane } from "../src/index.js";
+
+/** A control-plane on free ports against a fresh database and its own nats-server, with an admin and a data-plane client. */
+export interface TestControlPlane {
+  cp: ControlPlane;
+  admin: TypedClient<AdminServiceMethods>;
+  control: TypedClient<ControlServiceMethods>;
+  nats: NatsHandle;
+  stop(): Promise<void>;
+}
+
+export async function startTestControlPlane(database: string, adminToken: string, dataPlaneToken: string): Promise<TestControlPlane> {
+  const db = await createDatabase(testPgUrl(), database);
+  const nats = await startNats();
+  const cp = createControlPlane(
+    loadConfig({
+      CONTROL_PLANE_DATABASE_URL: db,
+      CONTROL_PLANE_NATS_URL: nats.url,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_OPS_PORT: "0",
+      CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+      CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneToken,
+      CONTROL_PLANE_LOG_LEVEL: "silent",
+    }),
+  );
+  await cp.start();
+  const addr = `127.0.0.1:${cp.grpcPort}`;
+  const admin = createClient(adminService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${adminToken}` } });
+  const control = createClient(controlService(), addr, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${dataPlaneToken}` } });
+  return {
+    cp,
+    admin,
+    control,
+    nats,
+    stop: async () => {
+      admin.close();
+      control.close();
+      await cp.stop();
+      await nats.stop();
+    },
+  };
+}
