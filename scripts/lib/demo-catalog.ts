@@ -2,6 +2,20 @@
  * The demo catalog: every model points at the fake upstream, so the local stack and the tests run
  * offline. Prices are minor credit units per million tokens (1 credit = 1,000,000 minor).
  */
+
+/**
+ * What the reasoning models declare as their provider's fastest generation, output tokens per
+ * second (reasoning included): the fake upstream spends hidden reasoning at R = 1,000 tokens/s, and
+ * the catalog declares 2R, an upper bound as a real catalog's must be.
+ */
+const REASONING_TOKENS_PER_SECOND = 2_000;
+/**
+ * Most prompt tokens one PDF page costs at Anthropic and OpenAI, which bill a page as an image plus
+ * its text (~1,500–3,000 tokens): the top of that range.
+ */
+const PDF_PAGE_TOKENS = 3_000;
+/** Most prompt tokens the results of one web search bring into the prompt (typically several thousand). */
+const WEB_SEARCH_TOKENS = 8_000;
 export function demoCatalog(fakeUpstreamUrl: string) {
   return {
     providers: [
@@ -26,8 +40,10 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         // OpenAI-style: cache reads at half the input price, writes at the input price.
         cached_input_price_minor_per_mtok: 75_000,
         // gpt-4o-mini bills an image at 2,833 tokens plus 5,667 per 512-px tile, up to 8 tiles at high
-        // detail: 48,169 (gpt-4o: 85 + 8 × 170 = 1,445, under the catalog's default of 2,000).
+        // detail: 48,169 (gpt-4o: 85 + 8 × 170 = 1,445). A model that declares none takes no images.
         max_input_tokens_per_image: 48_169,
+        // PDFs as chat completions `file` parts.
+        max_input_tokens_per_pdf_page: PDF_PAGE_TOKENS,
         deployments: [
           // What the provider charges the operator here (attempt records, margin): below the price.
           { provider: "fake", upstream_model: "fake-chat", priority: 0, cost_input_price_minor_per_mtok: 100_000, cost_output_price_minor_per_mtok: 400_000 },
@@ -44,6 +60,13 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         output_price_minor_per_mtok: 15_000_000,
         cached_input_price_minor_per_mtok: 1_500_000,
         reasoning_price_minor_per_mtok: 15_000_000,
+        // A reasoning model (OpenAI-style: chat completions never stream its reasoning).
+        reasoning: true,
+        max_output_tokens_per_second: REASONING_TOKENS_PER_SECOND,
+        // Above OpenAI's (gpt-4o: 1,445) and Anthropic's (~1,600) most per image.
+        max_input_tokens_per_image: 2_000,
+        // PDFs as chat completions `file` parts.
+        max_input_tokens_per_pdf_page: PDF_PAGE_TOKENS,
         deployments: [{ provider: "fake", upstream_model: "fake-chat-large", priority: 0 }],
       },
       {
@@ -59,8 +82,15 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         cached_input_price_minor_per_mtok: 125_000,
         // A reasoning model: its hidden reasoning tokens are billed at the output price (and Claude Code's thinking maps to its reasoning_effort).
         reasoning_price_minor_per_mtok: 10_000_000,
+        reasoning: true,
+        max_output_tokens_per_second: REASONING_TOKENS_PER_SECOND,
+        // GPT-5 bills a high-detail image at 70 + 140 per 512-px tile (at most 8: 1,190); 2,000 bounds it.
+        max_input_tokens_per_image: 2_000,
         // OpenAI's built-in web search: $10 per 1,000 calls (Codex offers the tool on every request).
         web_search_price_minor: 10_000,
+        max_input_tokens_per_web_search: WEB_SEARCH_TOKENS,
+        // OpenAI bills a PDF page as an image of it plus its text.
+        max_input_tokens_per_pdf_page: PDF_PAGE_TOKENS,
         deployments: [
           { provider: "fake-openai", upstream_model: "fake-gpt", priority: 0 },
           { provider: "fake-backup", upstream_model: "fake-gpt-backup", priority: 1 },
@@ -78,8 +108,17 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         // Anthropic-style: cache reads at 0.1×, 5-minute cache writes at 1.25× the input price.
         cached_input_price_minor_per_mtok: 80_000,
         cache_write_price_minor_per_mtok: 1_000_000,
-        // Anthropic's web search: $10 per 1,000 searches.
+        // Anthropic's web search: $10 per 1,000 searches (its results billed as input tokens besides).
         web_search_price_minor: 10_000,
+        max_input_tokens_per_web_search: WEB_SEARCH_TOKENS,
+        // Anthropic bills a PDF page as an image of it plus its text (~1,500–3,000 tokens).
+        max_input_tokens_per_pdf_page: PDF_PAGE_TOKENS,
+        // Extended thinking: Claude 4 models stream a summary of their thinking and bill all of it
+        // (as output: no reasoning price of its own).
+        reasoning: true,
+        max_output_tokens_per_second: REASONING_TOKENS_PER_SECOND,
+        // Anthropic bills an image at about width × height / 750 tokens, one above ~1,600 scaled down first.
+        max_input_tokens_per_image: 2_000,
         deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
       },
       {
@@ -98,6 +137,17 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         long_context_threshold_tokens: 200_000,
         long_context_input_price_minor_per_mtok: 700_000,
         long_context_output_price_minor_per_mtok: 4_200_000,
+        // Gemini 2.5 Pro always thinks (its thinking billed as output; the stream carries a summary at most).
+        reasoning: true,
+        max_output_tokens_per_second: REASONING_TOKENS_PER_SECOND,
+        // Gemini counts 258 tokens per 768-px tile of an image, which is scaled to fit 3072 × 3072 first: at most 16 tiles.
+        max_input_tokens_per_image: 4_128,
+        // Gemini bills a PDF page at 258 tokens, a second of video (with its audio) at 263 (declared
+        // rounded up), and fetches a URL part (a video, a YouTube link) itself: at most its window.
+        // No web search price, so no web search bound.
+        max_input_tokens_per_pdf_page: 258,
+        max_input_tokens_per_media_second: 300,
+        max_input_tokens_per_url_part: 1_048_576,
         deployments: [{ provider: "fake-gemini", upstream_model: "fake-gemini", priority: 0 }],
       },
       {

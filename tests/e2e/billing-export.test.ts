@@ -150,6 +150,7 @@ describe("gatewayctl usage export", () => {
         status: "200",
         stream: String(u.stream),
         estimated: String(u.usage.estimated),
+        basis: u.usage.basis,
         input_tokens: String(u.usage.input_tokens),
         cached_input_tokens: String(u.usage.cached_input_tokens),
         cache_creation_input_tokens: String(u.usage.cache_creation_input_tokens),

@@ -24,7 +24,7 @@ const chatModel = (id: string, upstream: string, extra: Record<string, unknown> 
   deployments: [{ provider: "fake", upstream_model: upstream }],
   ...extra,
 });
-const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-audio", "gw-embed-bytes"];
+const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-audio", "gw-embed-bytes", "gw-ns", "gemini-bytes"];
 
 beforeAll(async () => {
   stack = await startStack("bounds");
@@ -34,6 +34,9 @@ beforeAll(async () => {
       chatModel("gw-vision", "fake-chat+image_tokens=1500", { max_input_tokens_per_image: 1_600 }),
       // Audio tokens at 3 minor each (text 1), as audio costs several times text at the providers.
       chatModel("gw-audio", "fake-chat+audio_tokens=700", { max_input_tokens_per_audio: 800, audio_input_price_minor_per_mtok: 3_000_000, audio_output_price_minor_per_mtok: 3_000_000 }),
+      // Responses to a chat-completions deployment: namespace tools are flattened there.
+      chatModel("gw-ns", "fake-chat+byte_tokens", { routes: ["chat", "responses"], context_window: 1_000_000 }),
+      { ...chatModel("gemini-bytes", "fake-gemini"), deployments: [{ provider: "fake-gemini", upstream_model: "fake-gemini" }] },
       { id: "gw-embed-bytes", routes: ["embeddings"], context_window: 8_000, max_output_tokens: 0, ...perToken, deployments: [{ provider: "fake", upstream_model: "fake-embed+byte_tokens" }] },
     ],
   });
@@ -92,6 +95,70 @@ describe("a compressed body", () => {
     const bomb = gzipSync(Buffer.concat([Buffer.from('{"model":"gw-chat-mini","messages":[{"role":"user","content":"'), Buffer.alloc(8 * 1024 * 1024, 0x61), Buffer.from('"}]}')]));
     expect(await post(o, bomb, { "content-encoding": "gzip" })).toEqual({ status: 413, code: "request_too_large" });
     expect((await credits(o)).balance_minor).toBe(5_000);
+  });
+});
+
+describe("the hold covers what is sent, not what the client sent", () => {
+  /** A Responses body with one namespace of 100 tools under a 1.5 KB description (how Codex groups its tools). */
+  const namespaced = () => ({
+    model: "gw-ns",
+    input: "pick a tool",
+    max_output_tokens: 100,
+    tools: [
+      {
+        type: "namespace",
+        name: "agents",
+        description: "Tools of the agents group. ".repeat(58),
+        tools: Array.from({ length: 100 }, (_, i) => ({ type: "function", name: `tool_${i}`, description: "d", parameters: { type: "object", properties: {} } })),
+      },
+    ],
+  });
+  const respond = (o: TestOrg, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${stack.baseUrl()}/responses`, { method: "POST", headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+  it("namespace tools flattened for a chat deployment: the dry run covers the bytes sent, and a balance that covers only the client's body is refused", async () => {
+    const rich = await org(10_000_000);
+    const clientBytes = Buffer.byteLength(JSON.stringify(namespaced()));
+    const dry = (await (await respond(rich, namespaced(), { "x-gateway-dry-run": "true" })).json()) as { lines: Array<{ item: string; quantity: number }> };
+    const answered = await respond(rich, namespaced());
+    expect(answered.status).toBe(200);
+    // What the provider got: the namespace's description copied onto each of the 100 tools.
+    const sent = [...stack.fake.requests].reverse().find((r) => r.path === "/v1/chat/completions")!;
+    const sentBytes = Buffer.byteLength(JSON.stringify(sent.body));
+    expect(sentBytes).toBeGreaterThan(10 * clientBytes);
+    const heldPrompt = dry.lines.find((l) => l.item === "input_tokens")!.quantity;
+    expect(heldPrompt).toBeGreaterThanOrEqual(sentBytes);
+    // The provider bills every byte of the tools it got (one token per byte): within what was held.
+    const billed = (await (await fetch(`${stack.baseUrl()}/usage/${answered.headers.get("x-gateway-trace-id")}`, { headers: { authorization: `Bearer ${rich.secret}` } })).json()) as {
+      usage: { input_tokens: number };
+    };
+    expect(billed.usage.input_tokens).toBeGreaterThan(10 * clientBytes);
+    expect(billed.usage.input_tokens).toBeLessThanOrEqual(heldPrompt);
+
+    // A balance that covers the client's body (and its output) but not what is sent: refused, not overdrawn.
+    const modest = await org(clientBytes + 100 + 20_000);
+    const r = await respond(modest, namespaced());
+    expect(r.status).toBe(402);
+    expect((await credits(modest)).balance_minor).toBe(clientBytes + 100 + 20_000);
+  });
+
+  it("a Gemini tool schema whose references expand past the schema budget is a 400 naming it, with nothing held or sent", async () => {
+    const o = await org(1_000_000);
+    // 19 levels, each definition referring to the next twice: 2^19 copies once inlined, from a 2 KB body.
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < 19; i++) defs[`d${i}`] = { type: "object", properties: { a: { $ref: `#/$defs/d${i + 1}` }, b: { $ref: `#/$defs/d${i + 1}` } } };
+    defs.d19 = { type: "string" };
+    const parameters = { type: "object", properties: { root: { $ref: "#/$defs/d0" } }, $defs: defs };
+    const before = stack.fake.requests.length;
+    const e = await openai(o)
+      .chat.completions.create({ model: "gemini-bytes", messages: [{ role: "user", content: "call it" }], tools: [{ type: "function", function: { name: "deep", parameters } }] })
+      .catch((err: unknown) => err as { status?: number; param?: string; message?: string });
+    expect(e).toMatchObject({ status: 400, param: "tools[0].function.parameters" });
+    expect((e as { message: string }).message).toMatch(/expands past .* once its references/);
+    expect(stack.fake.requests.length).toBe(before);
+    const c = await credits(o);
+    expect(c.balance_minor).toBe(1_000_000);
+    expect(c.held_minor).toBe(0);
   });
 });
 

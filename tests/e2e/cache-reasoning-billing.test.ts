@@ -109,8 +109,9 @@ describe("prompt-cache reads and reasoning tokens, billed at their own prices", 
 describe("the hold at the dearest price of each token kind", () => {
   it("holds prompt bytes at the cache-write price and the completion limit at the reasoning price: one minor unit less is a 402, and what the provider charges fits", async () => {
     const body = JSON.stringify({ model: "gw-reasoner", max_completion_tokens: 100, messages: [{ role: "user", content: "[[fake:reasoning=100]] reason as long as you may" }] });
-    const bytes = Buffer.byteLength(body);
-    // One token per body byte at max(input, cached, cache write); 100 completion tokens at max(output, reasoning).
+    // The request sent upstream (its model's name rewritten) is the larger: the hold covers what is sent.
+    const bytes = Math.max(Buffer.byteLength(body), Buffer.byteLength(JSON.stringify({ ...JSON.parse(body), model: "fake-reasoner" })));
+    // One token per sent byte at max(input, cached, cache write); 100 completion tokens at max(output, reasoning).
     const hold = Math.ceil((bytes * PRICES.cache_write_price_minor_per_mtok + 100 * PRICES.reasoning_price_minor_per_mtok) / 1_000_000);
     // At the input and output prices alone the hold would be smaller: this balance would have been enough.
     expect(Math.ceil((bytes * PRICES.input_price_minor_per_mtok + 100 * PRICES.output_price_minor_per_mtok) / 1_000_000)).toBeLessThan(hold - 1);

@@ -39,8 +39,10 @@ describe("dry runs", () => {
       "gw-chat-mini visible to the new org",
     );
     // gw-chat-mini: a prompt token at most 150,000 minor per million (input; cached 75,000), one per
-    // byte of the body; an output token 600,000 per million.
-    const bytes = Buffer.byteLength(body);
+    // byte of the largest request sent (the backup deployment's: its upstream model's name is the
+    // longest); an output token 600,000 per million.
+    const bytes = Buffer.byteLength(JSON.stringify({ ...JSON.parse(body), model: "fake-chat-backup" }));
+    expect(bytes).toBeGreaterThan(Buffer.byteLength(body));
     expect(r.body).toEqual({
       object: "estimate",
       model: "gw-chat-mini",

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { seedDemo } from "../../scripts/lib/seed.ts";
+import type { UsageBody } from "../support/api.ts";
 import { buildPreviousRelease, previousReleaseCommit, root, startService, type Service, type ServiceProcess } from "../support/previous-release.ts";
 
 /**
@@ -290,5 +291,8 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     const one = results.find((r) => r.phase === "previous alone")!;
     const r = await fetch(`${newUrl.url}/v1/usage/${one.id}`, { headers: { authorization: `Bearer ${seeded.secret}` } });
     expect(r.status).toBe(200);
+    // Recorded before `basis` existed: read from `estimated`.
+    const { usage } = (await r.json()) as UsageBody;
+    expect(usage.basis).toBe(usage.estimated ? "estimated" : "reported");
   });
 });

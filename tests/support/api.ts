@@ -13,7 +13,17 @@ export interface UsageBody {
   route: string;
   provider: string;
   stream: boolean;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number; cached_input_tokens: number; cache_creation_input_tokens: number; reasoning_tokens: number; estimated: boolean };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    total_tokens: number;
+    cached_input_tokens: number;
+    cache_creation_input_tokens: number;
+    reasoning_tokens: number;
+    estimated: boolean;
+    /** How the counts were obtained (docs/billing.md, "Token accounting"). */
+    basis: "reported" | "estimated" | "drained" | "bounded";
+  };
   line_items: unknown[];
   /** Guardrail outcomes in rule order. */
   guardrails: { plugin: string; name?: string; outcome: string }[];

@@ -201,10 +201,81 @@ describe("catalog", () => {
     const image = { id: "img", routes: ["images"], context_window: 0, max_output_tokens: 0, input_price_minor_per_mtok: 0, output_price_minor_per_mtok: 0 };
     await expect(apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 0 }] })).rejects.toThrow(/models\[0\]\.image_prices\[0\]\.price_minor/);
     await expect(apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 5 }], default_image_size: "512x512" })).rejects.toThrow(/models\[0\]\.default_image_size/);
-    // The per-image token maximum defaults for admission bounds.
     await apply({ ...image, image_prices: [{ size: "1024x1024", price_minor: 5 }], default_image_size: "1024x1024" });
     const snap = await control.GetCatalog({ known_version: 0 });
-    expect(snap.models.find((m) => m.id === "img")).toMatchObject({ default_image_size: "1024x1024", max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0 });
+    expect(snap.models.find((m) => m.id === "img")).toMatchObject({ default_image_size: "1024x1024", max_input_tokens_per_image: 0, max_input_tokens_per_audio: 0 });
+  });
+
+  it("gives a model that declares no max_input_tokens_per_image 0 (it takes no images), and carries the one declared", async () => {
+    const chat = { ...catalog.models[0]!, id: "m-vision" };
+    const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
+    const find = async () => (await control.GetCatalog({ known_version: 0 })).models.find((m) => m.id === "m-vision")!;
+    await expect(apply({ ...chat, max_input_tokens_per_image: -1 })).rejects.toThrow(/models\[0\]\.max_input_tokens_per_image/);
+    await apply(chat);
+    expect((await find()).max_input_tokens_per_image).toBe(0);
+    await apply({ ...chat, max_input_tokens_per_image: 1_600 });
+    expect((await find()).max_input_tokens_per_image).toBe(1_600);
+    // Applying the model again without it: back to none.
+    await apply(chat);
+    expect((await find()).max_input_tokens_per_image).toBe(0);
+  });
+
+  it("carries a reasoning model's flag and output rate, leaves them unset when not declared, and refuses a reasoning chat model without a rate", async () => {
+    const chat = { ...catalog.models[0]!, id: "m-reasoner" };
+    const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
+    const find = async () => (await control.GetCatalog({ known_version: 0 })).models.find((m) => m.id === "m-reasoner")!;
+    await expect(apply({ ...chat, max_output_tokens_per_second: -1 })).rejects.toThrow(/models\[0\]\.max_output_tokens_per_second/);
+    await expect(apply({ ...chat, max_output_tokens_per_second: 2.5 })).rejects.toThrow(/models\[0\]\.max_output_tokens_per_second/);
+    await expect(apply({ ...chat, reasoning: "yes" })).rejects.toThrow(/models\[0\]\.reasoning/);
+    await expect(apply({ ...chat, reasoning: true })).rejects.toThrow(/models\[0\]\.max_output_tokens_per_second: a reasoning model needs max_output_tokens_per_second/);
+    await expect(apply({ ...chat, reasoning: true, max_output_tokens_per_second: 0 })).rejects.toThrow(/a reasoning model needs max_output_tokens_per_second/);
+    await expect(apply({ ...chat, routes: ["responses"], reasoning: true })).rejects.toThrow(/a reasoning model needs max_output_tokens_per_second/);
+
+    // Both, with no reasoning price (reasoning then billed at the output price): the flag stands alone.
+    await apply({ ...chat, reasoning: true, max_output_tokens_per_second: 2_000 });
+    const reasoner = await find();
+    expect(reasoner).toMatchObject({ reasoning: true, max_output_tokens_per_second: 2_000 });
+    expect(reasoner.reasoning_price_minor_per_mtok).toBeUndefined();
+    // A rate alone, on a model that is not a reasoning model.
+    await apply({ ...chat, max_output_tokens_per_second: 500 });
+    expect(await find()).toMatchObject({ reasoning: false, max_output_tokens_per_second: 500 });
+    // Applying the model again without them resets them: not a reasoning model, no rate declared
+    // (sent absent, read as the proto's defaults).
+    await apply(chat);
+    const reset = await find();
+    expect(reset.reasoning ?? false).toBe(false);
+    expect(reset.max_output_tokens_per_second ?? 0).toBe(0);
+    const row = await cp.db.selectFrom("models").select(["reasoning", "max_output_tokens_per_second"]).where("id", "=", "m-reasoner").executeTakeFirstOrThrow();
+    expect(row).toEqual({ reasoning: false, max_output_tokens_per_second: 0 });
+  });
+
+  it("carries a model's media bounds (PDF page, media second, URL part, web search), 0 when not declared, and refuses bad ones", async () => {
+    const chat = { ...catalog.models[0]!, id: "m-media" };
+    const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
+    const find = async () => (await control.GetCatalog({ known_version: 0 })).models.find((m) => m.id === "m-media")!;
+    const fields = ["max_input_tokens_per_pdf_page", "max_input_tokens_per_media_second", "max_input_tokens_per_url_part", "max_input_tokens_per_web_search"] as const;
+    for (const f of fields) {
+      for (const bad of [-1, 2.5, "258"]) await expect(apply({ ...chat, [f]: bad })).rejects.toThrow(new RegExp(`models\\[0\\]\\.${f}`));
+    }
+
+    const declared = { max_input_tokens_per_pdf_page: 258, max_input_tokens_per_media_second: 300, max_input_tokens_per_url_part: 1_048_576, max_input_tokens_per_web_search: 8_000 };
+    await apply({ ...chat, ...declared });
+    expect(await find()).toMatchObject(declared);
+    // One alone: the others stay undeclared.
+    await apply({ ...chat, max_input_tokens_per_pdf_page: 3_000 });
+    const one = await find();
+    expect(one.max_input_tokens_per_pdf_page).toBe(3_000);
+    for (const f of fields.slice(1)) expect(one[f] ?? 0).toBe(0);
+    // Applying the model again without them: none declared (sent absent, read as the proto's default, 0).
+    await apply(chat);
+    const reset = await find();
+    for (const f of fields) expect(reset[f] ?? 0).toBe(0);
+    const row = await cp.db
+      .selectFrom("models")
+      .select([...fields])
+      .where("id", "=", "m-media")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ max_input_tokens_per_pdf_page: 0, max_input_tokens_per_media_second: 0, max_input_tokens_per_url_part: 0, max_input_tokens_per_web_search: 0 });
   });
 
   it("carries cache and reasoning prices when set, leaves them absent (the defaults) when not, and refuses bad ones", async () => {

@@ -43,6 +43,11 @@ const Schema = z.object({
   DATA_PLANE_CATALOG_REFRESH_MS: int(10_000, 100),
   /** Default per-attempt upstream timeout, ms. */
   DATA_PLANE_UPSTREAM_TIMEOUT_MS: int(60_000, 1_000),
+  /**
+   * When a stream's client leaves, how long the provider's stream is still read (not forwarded) for
+   * its own usage report, ms; 0 cancels at once (docs/billing.md, "Streams that end without usage").
+   */
+  DATA_PLANE_CLIENT_GONE_DRAIN_MS: int(2_000, 0),
   /** Bounds a caller's x-gateway-timeout-ms is clamped to, ms. */
   DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: int(1_000, 1_000),
   DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS: int(300_000, 1_000),
@@ -225,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     catalogRefreshMs: e.DATA_PLANE_CATALOG_REFRESH_MS,
     upstreamTimeoutMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MS,
     upstreamTimeoutMinMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS,
+    clientGoneDrainMs: e.DATA_PLANE_CLIENT_GONE_DRAIN_MS,
     upstreamTimeoutMaxMs: e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS,
     bodyLimitBytes: e.DATA_PLANE_BODY_LIMIT_BYTES,
     upstreamRetries: e.DATA_PLANE_UPSTREAM_RETRIES,

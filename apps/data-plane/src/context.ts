@@ -52,6 +52,8 @@ export interface DataPlaneContext {
   nats: { current: NatsConnection | undefined; js: JetStreamPublish | undefined };
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the request path checks it. */
   tracing: Tracing | undefined;
+  /** The clock a stream's timing is read on, ms (absent: performance.now); tests script it. */
+  now?: () => number;
 }
 
 export interface ContextOverrides {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RECORDED_ATTEMPTS, MAX_USAGE_EVENT_BYTES, USAGE_BATCH_MAX_BYTES, UsageEventV1, decodeEvent, encodeEvent } from "./index.js";
+import { MAX_RECORDED_ATTEMPTS, MAX_USAGE_EVENT_BYTES, USAGE_BASES, USAGE_BATCH_MAX_BYTES, UsageEventV1, UsageTokens, decodeEvent, encodeEvent, usageBasis } from "./index.js";
 
 const event = {
   version: 1,
@@ -39,6 +39,37 @@ describe("usage.v1 traceparent", () => {
   });
 });
 
+describe("usage.v1 basis", () => {
+  it("is carried when present; an event without it parses (data-planes before it) and reads as estimated or reported", () => {
+    for (const basis of USAGE_BASES) {
+      const estimated = basis === "estimated" || basis === "bounded";
+      const ev = decodeEvent(UsageEventV1, encodeEvent({ ...event, usage: { ...event.usage, estimated, basis } }));
+      expect(ev?.usage).toMatchObject({ basis, estimated });
+    }
+    const without = decodeEvent(UsageEventV1, encodeEvent(event));
+    expect(without?.request_id).toBe(event.request_id);
+    expect(without?.usage.basis).toBeUndefined();
+    expect(usageBasis(without?.usage.basis, false)).toBe("reported");
+    expect(usageBasis(undefined, true)).toBe("estimated");
+    expect(usageBasis(null, true)).toBe("estimated");
+    expect(usageBasis("", false)).toBe("reported");
+    expect(usageBasis("drained", false)).toBe("drained");
+  });
+
+  it("a ledger built before the field reads the event and drops it (the usage object is not strict)", () => {
+    const before = UsageEventV1.extend({ usage: UsageTokens.omit({ basis: true }) });
+    const old = decodeEvent(before, encodeEvent({ ...event, usage: { ...event.usage, estimated: true, basis: "bounded" } }));
+    expect(old?.request_id).toBe(event.request_id);
+    expect(old?.usage).toEqual({ input_tokens: 3, output_tokens: 2, cached_input_tokens: 0, estimated: true });
+  });
+
+  it("a value this release does not know is dropped, never the event", () => {
+    const ev = decodeEvent(UsageEventV1, encodeEvent({ ...event, usage: { ...event.usage, basis: "guessed" } }));
+    expect(ev?.request_id).toBe(event.request_id);
+    expect(ev?.usage.basis).toBeUndefined();
+  });
+});
+
 describe("usage.v1 size", () => {
   it("the largest event the schema accepts fits one batch message and NATS's payload limit", () => {
     const long = (n: number) => "x".repeat(n);
@@ -69,6 +100,15 @@ describe("usage.v1 size", () => {
         payer: "operator",
         duration_ms: Number.MAX_SAFE_INTEGER,
       })),
+      usage: {
+        input_tokens: Number.MAX_SAFE_INTEGER,
+        output_tokens: Number.MAX_SAFE_INTEGER,
+        cached_input_tokens: Number.MAX_SAFE_INTEGER,
+        cache_creation_input_tokens: Number.MAX_SAFE_INTEGER,
+        reasoning_tokens: Number.MAX_SAFE_INTEGER,
+        estimated: true,
+        basis: "estimated",
+      },
       traceparent: long(128),
     };
     const parsed = UsageEventV1.safeParse(largest);

@@ -46,6 +46,10 @@ export const LEDGER_STREAM_SUBJECTS = ["ledger.v1.>"];
 
 const minor = z.number().int().nonnegative();
 
+/** How a usage record's figures were obtained (UsageTokens.basis). */
+export const USAGE_BASES = ["reported", "estimated", "drained", "bounded"] as const;
+export type UsageBasis = (typeof USAGE_BASES)[number];
+
 /**
  * Token counts as the provider reported them (or as counted by the gateway when it did not). The
  * totals include their parts (docs/billing.md, "Token accounting"): each token is billed once, in
@@ -63,10 +67,31 @@ export const UsageTokens = z.object({
   cache_creation_input_tokens: z.number().int().nonnegative().optional(),
   /** Of output_tokens: reasoning tokens (billed at the reasoning price). Absent in older events: 0. */
   reasoning_tokens: z.number().int().nonnegative().optional(),
-  /** True when the upstream gave no usage and the gateway counted tokens itself. */
+  /** True when the upstream gave no usage and the gateway counted tokens itself (basis `estimated` or `bounded`). */
   estimated: z.boolean().default(false),
+  /**
+   * How the figures were obtained (docs/billing.md, "Token accounting"):
+   * - `reported`: the provider's own usage report (`estimated` false);
+   * - `estimated`: counted by the gateway from what was generated, the provider having reported none (`estimated` true);
+   * - `drained`: the client left, the gateway kept reading the provider's stream without forwarding it and got the
+   *   provider's own final usage report (`estimated` false);
+   * - `bounded`: the stream ended without the provider's usage; what was seen plus the hidden work bounded by the
+   *   model's output rate × the time the provider had the request (`estimated` true).
+   * Added in place: absent in events of data-planes before it (read as `estimated` when `estimated` is true,
+   * `reported` otherwise: usageBasis), and dropped by ledgers before it (the object strips unknown keys). A value
+   * this schema does not know is dropped, never the event.
+   */
+  basis: z.enum(USAGE_BASES).optional().catch(undefined),
 });
 export type UsageTokens = z.infer<typeof UsageTokens>;
+
+/**
+ * A usage record's basis, for one that has none (recorded before the field, or answered by a ledger
+ * before it: null, undefined or ""): `estimated` when the gateway counted, `reported` otherwise.
+ */
+export function usageBasis(basis: string | null | undefined, estimated: boolean): string {
+  return basis || (estimated ? "estimated" : "reported");
+}
 
 /** One billed quantity: tokens at a price per million, or units (images) at a price each. */
 export const LineItem = z.object({

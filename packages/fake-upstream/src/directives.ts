@@ -44,6 +44,12 @@ export interface Directives {
   cachedTokens: number;
   /** `reasoning=N`: N reasoning tokens per choice (within the completion limit), part of the completion tokens. */
   reasoningTokens: number;
+  /**
+   * `reasoning_rate=R`: the reasoning tokens are spent at R per second before the first visible
+   * token (as a reasoning model thinks before it answers), so a stream's first frame comes
+   * reasoning / R seconds after the request; 0 (the default): at once.
+   */
+  reasoningRate: number;
   /** `stream_error=N`: after N content chunks the stream carries the provider's error event (then nothing more). */
   streamErrorAfter?: number;
   /** `block` or `block=REASON`: Gemini blocks the prompt (promptFeedback.blockReason, no candidates; default SAFETY). */
@@ -67,6 +73,7 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
     emptyUsage: false,
     cachedTokens: 0,
     reasoningTokens: 0,
+    reasoningRate: 0,
   };
   const parts = modelName.split("+").slice(1);
   for (const m of prompt.matchAll(MARKER)) parts.push(...(m[1] ?? "").split(","));
@@ -133,6 +140,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "reasoning":
         d.reasoningTokens = n;
+        break;
+      case "reasoning_rate":
+        d.reasoningRate = n;
         break;
       case "block":
         d.block = v || "SAFETY";

@@ -36,6 +36,9 @@ export function textOf(content: unknown): string {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long the reasoning of one choice takes at the directives' rate (`reasoning_rate`), ms; 0 without one. */
+export const reasoningMs = (d: Directives, reasoning: number): number => (d.reasoningRate > 0 && reasoning > 0 ? (reasoning / d.reasoningRate) * 1000 : 0);
+
 /** Drops the connection mid-stream, after what was written so far reached the peer. */
 export async function cut(res: ServerResponse): Promise<void> {
   await sleep(20);
@@ -207,10 +210,14 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   const choices = typeof body.n === "number" && body.n > 1 ? body.n : 1;
   const offered = (body.tools ?? []).map((t) => t.function?.name ?? "");
   const plan = planReply(model, messages, chatTool(body), body.max_completion_tokens ?? body.max_tokens, choices, chatFormat(body.response_format), offered);
+  // Tool definitions are prompt too: a provider billing a token per byte bills every byte of them.
+  if (plan.d.byteTokens && body.tools?.length) plan.promptCount += Buffer.byteLength(JSON.stringify(body.tools));
   const { d, toolCall, words, finish, reasoning, promptCount, completionTokens } = plan;
   if (d.delayMs > 0) await sleep(d.delayMs);
   if (res.destroyed) return;
   if (plan.failWith !== undefined && plan.failWith !== 200) return failure(res, d, plan.failWith);
+  // A whole answer comes after the reasoning; a stream's first token does (below).
+  if (!body.stream && reasoningMs(d, reasoning) > 0) await sleep(reasoningMs(d, reasoning));
   const content = words.join(" ");
   const details = {
     // Audio parts at `audio_tokens` each, as OpenAI reports them apart (priced above text).
@@ -255,6 +262,11 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
     choices: Array.from({ length: choices }, (_, index) => ({ index, delta, finish_reason: finishReason, logprobs: null })),
   });
   const textChunk = frameOf(chunk({ content: TEXT }, null), (json) => `data: ${json}\n\n`);
+  // Chat completions never stream reasoning: the stream is quiet while the model thinks (its first chunk comes after).
+  if (reasoningMs(d, reasoning) > 0) {
+    await sleep(reasoningMs(d, reasoning));
+    if (res.destroyed) return;
+  }
   send(chunk({ role: "assistant", content: "" }, null));
   if (toolCall) {
     send(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: toolCall.function.name, arguments: "" } }] }, null));

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { cut, failure, planReply, sleep, type ChatMessage, type ReplyFormat, type ToolPick } from "./openai-chat.js";
+import { cut, failure, planReply, reasoningMs, sleep, type ChatMessage, type ReplyFormat, type ToolPick } from "./openai-chat.js";
 
 type Json = Record<string, unknown>;
 
@@ -139,6 +139,7 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
       res.writeHead(200, { "content-type": "application/json" }).end('{"id": "broken", "output": [');
       return;
     }
+    if (reasoningMs(d, reasoning) > 0) await sleep(reasoningMs(d, reasoning));
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(final));
     return;
   }
@@ -150,6 +151,11 @@ export async function handleResponses(body: ResponsesBody, res: ServerResponse):
   let index = 0;
   if (reasoningItem) {
     send("response.output_item.added", { output_index: index, item: reasoningItem });
+    // The reasoning item is open while the model thinks (its text is never streamed).
+    if (reasoningMs(d, reasoning) > 0) {
+      await sleep(reasoningMs(d, reasoning));
+      if (res.destroyed) return;
+    }
     send("response.output_item.done", { output_index: index, item: reasoningItem });
     index++;
   }

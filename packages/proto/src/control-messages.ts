@@ -77,6 +77,40 @@ export interface Model {
   audio_input_price_minor_per_mtok?: number;
   /** Per million audio completion tokens; absent = the model produces no audio (a 400). */
   audio_output_price_minor_per_mtok?: number;
+  /**
+   * A reasoning model: it may think before and between its visible tokens and may not stream that
+   * thinking. Independent of `reasoning_price_minor_per_mtok` (reasoning is billed at the output
+   * price when that is absent). False (or absent) = not a reasoning model.
+   */
+  reasoning?: boolean;
+  /**
+   * The fastest the model's provider can generate, output tokens per second (reasoning included), an
+   * upper bound: bounds the hidden reasoning of a stream that ended without the provider's usage
+   * (this rate × the time the provider had the request). 0 (or absent) = not declared.
+   */
+  max_output_tokens_per_second?: number;
+  /**
+   * Most prompt tokens one PDF page can cost, tokens (Anthropic and OpenAI bill each page as an
+   * image plus its text, ~1,500–3,000; Gemini 258). 0 (or absent) = not declared: the model takes no PDFs.
+   */
+  max_input_tokens_per_pdf_page?: number;
+  /**
+   * Most prompt tokens one second of video or audio sent as a file part can cost, tokens per second
+   * (Gemini: 263 a second of video with its audio, 32 of audio). 0 (or absent) = not declared: the
+   * model takes no video or audio files.
+   */
+  max_input_tokens_per_media_second?: number;
+  /**
+   * Most prompt tokens one media part given by URL whose size the gateway cannot read (a video or
+   * document URL, a YouTube link, for providers that fetch it themselves) can cost, tokens: the
+   * provider's own limit for one part. 0 (or absent) = not declared: the model takes no such URLs.
+   */
+  max_input_tokens_per_url_part?: number;
+  /**
+   * Most prompt tokens the results of one web search bring into the prompt, tokens (billed as input
+   * beside the per-search fee). 0 (or absent) = not declared: the model offers no web search.
+   */
+  max_input_tokens_per_web_search?: number;
 }
 export interface VideoPrice {
   resolution: string;

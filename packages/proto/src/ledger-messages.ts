@@ -65,6 +65,11 @@ export interface UsageRecord {
   attempts_json: string;
   /** What the provider charges the operator for all the attempts, minor units. */
   provider_cost_minor: number;
+  /**
+   * How the figures were obtained: reported, estimated, drained, bounded (UsageTokens.basis of
+   * @gateway/events); "" from a ledger before it (read it with usageBasis).
+   */
+  basis: string;
 }
 /** Window [from_ms, to_ms) in Unix milliseconds (by request receipt). */
 export interface CostReportRequest {

@@ -4,8 +4,6 @@ import { PROVIDER_KINDS } from "@gateway/proto";
 import { ROUTES } from "./routes.js";
 
 const count = z.number().int().nonnegative();
-/** What one image part may cost when the catalog does not say (above OpenAI's 1,445 and Anthropic's ~1,600 per image). */
-export const DEFAULT_IMAGE_TOKENS = 2_000;
 /** Ceiling of a provider's max_connections: the ports one replica can open to one address. */
 const MAX_CONNECTIONS = 65_535;
 const route = z.string().superRefine((r, c) => {
@@ -79,8 +77,13 @@ const ModelDoc = z
     deployments: z.array(DeploymentDoc).default([]),
     image_prices: z.array(z.object({ size: z.string().min(1).default("*"), quality: z.enum(["standard", "hd", "*"]).default("*"), price_minor: count })).default([]),
     video: VideoDoc.optional(),
-    /** Admission counts every image part at this many prompt tokens (providers bill images by size, not bytes). */
-    max_input_tokens_per_image: count.default(DEFAULT_IMAGE_TOKENS),
+    /**
+     * Admission counts every image part at this many prompt tokens (providers bill images by size,
+     * not bytes). Absent = 0: the model takes no images (the data-plane refuses them, 400 naming
+     * `messages`). No default fits every provider (gpt-4o-mini bills up to 48,169 tokens an image),
+     * so a vision model declares its own maximum (a model applied before keeps its value until applied again).
+     */
+    max_input_tokens_per_image: count.default(0),
     /** Every audio part at this many; 0 = the part's bytes (always more than its tokens). */
     max_input_tokens_per_audio: count.default(0),
     default_image_size: z.string().max(32).default(""),
@@ -105,6 +108,34 @@ const ModelDoc = z
     /** Audio prompt (completion) tokens, per million; absent = the model takes (produces) no audio: a 400. */
     audio_input_price_minor_per_mtok: count.nullable().default(null),
     audio_output_price_minor_per_mtok: count.nullable().default(null),
+    /**
+     * A reasoning model: it may think before and between its visible tokens and may not stream that
+     * thinking. A flag, independent of reasoning_price_minor_per_mtok (absent: reasoning billed at
+     * the output price).
+     */
+    reasoning: z.boolean().default(false),
+    /**
+     * The fastest the model's provider can generate, output tokens per second, reasoning included:
+     * conservative (an upper bound). Bounds the hidden reasoning of a stream that ended without the
+     * provider's usage (this rate × the time the provider had the request). 0 = not declared.
+     */
+    max_output_tokens_per_second: count.default(0),
+    /**
+     * Media bounds, prompt tokens, for inputs whose bytes say little about what providers bill.
+     * 0 = not declared: the data-plane refuses that kind of input (a 400 naming it), never a default.
+     * Most one PDF page can cost (Anthropic and OpenAI bill a page as an image plus its text,
+     * ~1,500–3,000; Gemini 258).
+     */
+    max_input_tokens_per_pdf_page: count.default(0),
+    /** Most one second of video or audio sent as a file part can cost (Gemini: 263 a second of video with its audio, 32 of audio). */
+    max_input_tokens_per_media_second: count.default(0),
+    /**
+     * Most one media part given by a URL whose size the gateway cannot read (a video or document
+     * URL, a YouTube link, fetched by the provider: Gemini) can cost: the provider's limit for one part.
+     */
+    max_input_tokens_per_url_part: count.default(0),
+    /** Most the results of one web search bring into the prompt (billed as input beside the per-search fee). */
+    max_input_tokens_per_web_search: count.default(0),
   })
   .superRefine((m, c) => {
     if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });
@@ -115,6 +146,10 @@ const ModelDoc = z
       c.addIssue({ code: "custom", path: ["output_price_minor_per_mtok"], message: "a chat model's output must have a price (a billable request would be free)" });
     if ((chat || m.routes.includes("embeddings")) && m.input_price_minor_per_mtok < 1) {
       c.addIssue({ code: "custom", path: ["input_price_minor_per_mtok"], message: "input tokens must have a price (a billable request would be free)" });
+    }
+    // The hidden reasoning of a stream that ends without the provider's usage is bounded by this rate.
+    if (m.reasoning && (chat || m.routes.includes("responses")) && m.max_output_tokens_per_second < 1) {
+      c.addIssue({ code: "custom", path: ["max_output_tokens_per_second"], message: "a reasoning model needs max_output_tokens_per_second" });
     }
     if (m.routes.includes("images")) {
       if (m.image_prices.length === 0) c.addIssue({ code: "custom", path: ["image_prices"], message: "an image model needs at least one image price" });

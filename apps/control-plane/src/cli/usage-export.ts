@@ -1,10 +1,11 @@
+import { usageBasis } from "@gateway/events";
 import type { UsageRecord } from "@gateway/proto";
 
 /**
  * The columns of `gatewayctl usage export`, in order: one row (CSV) or object (JSONL) per usage
  * record. Units: token counts are tokens, money is integer minor credit units (1 credit = 1,000,000),
  * prices are minor units per million tokens, times are ISO-8601 UTC with milliseconds. Documented
- * in docs/billing.md ("Usage export"); scripts rely on the names and the order.
+ * in docs/billing.md ("Usage export"); scripts rely on the names and the order, so a new column goes last.
  */
 export const USAGE_COLUMNS = [
   "request_id",
@@ -32,6 +33,7 @@ export const USAGE_COLUMNS = [
   "line_items",
   "provider_cost_minor",
   "attempts",
+  "basis",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -64,6 +66,8 @@ function row(r: UsageRecord): Row {
     line_items: JSON.parse(r.line_items_json || "[]") as unknown[],
     provider_cost_minor: r.provider_cost_minor,
     attempts: JSON.parse(r.attempts_json || "[]") as unknown[],
+    // A ledger before the field answers "".
+    basis: usageBasis(r.basis, r.estimated),
   };
 }
 

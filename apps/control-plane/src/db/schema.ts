@@ -71,6 +71,15 @@ export interface ModelsTable {
   /** Per million audio prompt (completion) tokens; null = no audio. */
   audio_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   audio_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A reasoning model (may think before and between visible tokens without streaming it). */
+  reasoning: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The fastest its provider generates, output tokens per second (reasoning included); 0 = not declared. */
+  max_output_tokens_per_second: ColumnType<number, number | undefined, number>;
+  /** Media bounds, prompt tokens: most per PDF page, per second of video/audio file, per URL part, per web search; 0 = not declared. */
+  max_input_tokens_per_pdf_page: ColumnType<number, number | undefined, number>;
+  max_input_tokens_per_media_second: ColumnType<number, number | undefined, number>;
+  max_input_tokens_per_url_part: ColumnType<number, number | undefined, number>;
+  max_input_tokens_per_web_search: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

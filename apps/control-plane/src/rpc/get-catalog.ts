@@ -41,6 +41,12 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.long_context_output_price_minor_per_mtok !== null ? { long_context_output_price_minor_per_mtok: m.long_context_output_price_minor_per_mtok } : {}),
           ...(m.audio_input_price_minor_per_mtok !== null ? { audio_input_price_minor_per_mtok: m.audio_input_price_minor_per_mtok } : {}),
           ...(m.audio_output_price_minor_per_mtok !== null ? { audio_output_price_minor_per_mtok: m.audio_output_price_minor_per_mtok } : {}),
+          ...(m.reasoning ? { reasoning: true } : {}),
+          ...(m.max_output_tokens_per_second > 0 ? { max_output_tokens_per_second: m.max_output_tokens_per_second } : {}),
+          ...(m.max_input_tokens_per_pdf_page > 0 ? { max_input_tokens_per_pdf_page: m.max_input_tokens_per_pdf_page } : {}),
+          ...(m.max_input_tokens_per_media_second > 0 ? { max_input_tokens_per_media_second: m.max_input_tokens_per_media_second } : {}),
+          ...(m.max_input_tokens_per_url_part > 0 ? { max_input_tokens_per_url_part: m.max_input_tokens_per_url_part } : {}),
+          ...(m.max_input_tokens_per_web_search > 0 ? { max_input_tokens_per_web_search: m.max_input_tokens_per_web_search } : {}),
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({

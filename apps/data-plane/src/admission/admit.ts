@@ -7,6 +7,8 @@ import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
+import type { Routed } from "../translate/pairs/index.js";
+import type { Translation } from "../translate/translation.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
 
@@ -16,8 +18,18 @@ export interface AdmissionRequest<C extends Capability, B> {
   /** The adapter capability the route needs: deployments without it are not planned. */
   capability: C;
   modelId: string;
-  /** Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on the hot path). */
-  promptTokensBound: (model: Model, body: B) => number;
+  /**
+   * Upper bound of the prompt's tokens for the resolved model (credits/bounds.ts; no tokenizer on
+   * the hot path). `sentBytes`: the largest upstream request body the deployments may be sent
+   * (after `translate`), in bytes: the bound covers what is sent, not only what the client sent.
+   */
+  promptTokensBound: (model: Model, body: B, sentBytes?: number) => number;
+  /**
+   * The request as each planned deployment's provider kind takes it (translate/pairs/): what the
+   * attempts send. Runs after the input guardrails and before the hold: a body no deployment can
+   * take is a 400 with nothing held, and the hold covers the largest request actually sent.
+   */
+  translate?: (body: B, model: Model, planned: Planned<C>[]) => Routed[];
   /** Prompt tokens the request's images count at most (part of the prompt bound): billed at least when a stream ends without the provider's usage. */
   imageTokens?: (model: Model, body: B) => number;
   /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
@@ -61,6 +73,8 @@ export interface Admission<C extends Capability, B> {
   model: Model;
   /** The deployments to try, in order (never empty). */
   planned: Planned<C>[];
+  /** The planned deployments with the request translated for each (empty for a route without `translate`). */
+  routed: Routed[];
   reservation: Reservation;
   /** The most the request can cost and its parts (zero for a free request). */
   bound: Bound;
@@ -117,17 +131,21 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     if (masked) body = masked;
   }
   if (req.verify) await stage(l, "verify", req.verify);
-  if (req.free) return { body, model, planned, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
+  const { translate } = req;
+  let routed: Routed[] = [];
+  let sentBytes = 0;
+  if (translate) ({ routed, sentBytes } = stage(l, "translate", () => sentRequests(translate(body, model, planned))));
+  if (req.free) return { body, model, planned, routed, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
   }
-  const bound = boundOf(req, model, body, l.guardrails.grownBytes);
+  const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
   const maxCost = bound.total;
   if (req.dryRun) {
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
     const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
     held.settle(0);
-    return { body, model, planned, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
+    return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
   }
   const hold = stage(l, "credits.hold", () =>
     req.dedicatedHold
@@ -136,7 +154,43 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   );
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
-  return { body, model, planned, reservation, bound };
+  return { body, model, planned, routed, reservation, bound };
+}
+
+/**
+ * The upstream requests of the routed deployments, built now (each translation keeps the request
+ * it built for a deployment, so the attempt sends that one), and the largest body among them, in
+ * bytes: one build per provider kind, the other deployments of a kind differing only by their
+ * upstream model's name. A kind whose request cannot be built (a field its wire format has no
+ * place for, a schema past its budget) is left out; when none is left, its 400 is the answer.
+ */
+function sentRequests(routed: Routed[]): { routed: Routed[]; sentBytes: number } {
+  const firsts = new Map<Translation, { bytes: number; model: number } | GatewayError>();
+  let sentBytes = 0;
+  let refused: GatewayError | undefined;
+  const kept: Routed[] = [];
+  for (const r of routed) {
+    const modelBytes = Buffer.byteLength(r.target.deployment.upstream_model);
+    let first = firsts.get(r.translation);
+    if (first === undefined) {
+      try {
+        const body = r.translation.request(r.target).body;
+        first = { bytes: body === undefined ? 0 : Buffer.byteLength(body), model: modelBytes };
+      } catch (err) {
+        if (!(err instanceof GatewayError)) throw err;
+        first = err;
+      }
+      firsts.set(r.translation, first);
+    }
+    if (first instanceof GatewayError) {
+      refused ??= first;
+      continue;
+    }
+    kept.push(r);
+    sentBytes = Math.max(sentBytes, first.bytes + Math.max(0, modelBytes - first.model));
+  }
+  if (kept.length === 0) throw refused ?? new GatewayError("model_unavailable", "No provider could serve the request.");
+  return { routed: kept, sentBytes };
 }
 
 /** The most a request can cost (minor credit units) and its parts: the prompt and output token bounds, or a unit price, and per-use tools. */
@@ -161,11 +215,12 @@ const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
  * The request's bound, taken after the input guardrails: what their masks added to the prompt
  * counts too (a token per byte, within the context window).
  */
-function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, body: B, grownBytes = 0): Bound {
+function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, body: B, grownBytes = 0, sentBytes = 0): Bound {
   const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
   if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
-  const asked = req.promptTokensBound(model, body) + grownBytes;
+  // What the masks added is in the translated requests already; the client's body bound gets it on top.
+  const asked = Math.max(req.promptTokensBound(model, body) + grownBytes, sentBytes > 0 ? req.promptTokensBound(model, body, sentBytes) : 0);
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
   const audio = req.audio?.(body);
   const images = req.imageTokens?.(model, body) ?? 0;

@@ -11,6 +11,7 @@ import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify, withUpstreamStatus, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { RequestContext } from "../http/request-context.js";
 import { startSpan, withSpan } from "../http/tracing.js";
+import type { Charge } from "./bill.js";
 
 /** Aborts when the client goes away before the response finished. */
 export function clientSignal(res: Response): AbortSignal {
@@ -21,9 +22,13 @@ export function clientSignal(res: Response): AbortSignal {
   return client.signal;
 }
 
-/** Thrown by the attempt loop when the client went away: nothing is left to answer. */
+/**
+ * Thrown by the attempt loop when the client went away: nothing is left to answer. `billed`: the
+ * provider had the request (a stream's client left before its first frame and the drain window
+ * passed): what it may have done is billed, the record's status 499.
+ */
 export class ClientGoneError extends Error {
-  constructor() {
+  constructor(readonly billed?: { target: UpstreamTarget; charge: Charge }) {
     super("client went away");
   }
 }
@@ -165,7 +170,9 @@ export async function attemptAll<P extends { target: UpstreamTarget }, T>(
       return { planned: p, value };
     } catch (err) {
       if (err instanceof ClientGoneError) {
-        unbilled("client_gone", 0);
+        // Billed: completed by the bill as the served attempt, its outcome client_gone.
+        if (err.billed) unbilled("served", 200);
+        else unbilled("client_gone", 0);
         if (span) endAttempt(span, "aborted", err);
         throw err;
       }

@@ -51,6 +51,7 @@ export async function billUsage(
     cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
     reasoning_tokens: usage.reasoning_tokens ?? 0,
     estimated: usage.estimated,
+    basis: usage.basis ?? (usage.estimated ? "estimated" : "reported"),
   };
   event.cost_minor = costMinor;
   // Token items are the ones costMinor priced (every token once, at one price).

@@ -4,13 +4,14 @@ import type { DataPlaneContext } from "../context.js";
 import { costMinor, estimateCharTokens } from "../credits/cost.js";
 import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
-import { NEVER_ABORTED } from "../providers/upstream-client.js";
+import { NEVER_ABORTED, UpstreamTransportError, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { Routed } from "../translate/pairs/index.js";
-import { attemptAll, upstreamFailure } from "./attempts.js";
+import { ClientGoneError, attemptAll, upstreamFailure } from "./attempts.js";
+import { HiddenTime } from "./hidden-time.js";
 import type { Charge } from "./bill.js";
 import type { Call, Served } from "./route.js";
 import type { Bound } from "../admission/admit.js";
-import { OpenedStream } from "./stream.js";
+import { OpenedStream, drainSignal } from "./stream.js";
 
 /** A chat-like request (chat completions, Messages, Responses) translated for its deployments. */
 interface ChatServing {
@@ -18,21 +19,66 @@ interface ChatServing {
   stream: boolean;
 }
 
+/** What is known of a stream (or an answer) that may have ended without the provider's usage report. */
+export interface Ending {
+  /** The provider's final usage, when it came. */
+  usage: NormalizedUsage | undefined;
+  /** What the provider reported before its final usage (a stream's input and cache counts from its start). */
+  reported?: NormalizedUsage;
+  /** Characters generated, counted when there is no usage. */
+  generated: number;
+  /** A stream: it may have reasoned unseen (an answer's usage, when missing, is counted from what it holds). */
+  stream: boolean;
+  /** Milliseconds the provider may have spent reasoning unseen (pipeline/hidden-time.ts). */
+  hiddenMs?: number;
+  /** Server-side searches seen run in the stream. */
+  searches?: number;
+  /** The usage was read after the client left. */
+  drained?: boolean;
+}
+
 /**
- * The charge for usage: the provider's. When it reported none (a stream the client left or the
- * provider cut before its usage), at least what the provider would bill for what it did: what it
- * had reported so far (a stream's input and cache counts from its start), else the prompt estimated
- * from the body with every image at the catalog's maximum per image; the generated text, counted;
- * and for a stream on a model the catalog prices reasoning for, the reasoning it may have done
- * unseen before and between the visible tokens, at its bound — the output limit less what was seen
- * (docs/billing.md, "Streams that end without usage").
+ * Hidden reasoning a stream cut short is billed for: none on a model the catalog does not mark as
+ * reasoning, or when the provider already reported its reasoning count; else the model's output rate
+ * (`max_output_tokens_per_second`, a conservative upper bound) × the time the provider may have
+ * reasoned unseen, within the output limit less what was seen. A reasoning model that declares no
+ * rate is billed the output limit less what was seen (the hold's own bound). `bounded`: by the rate.
  */
-function chargeOf(model: Model, bodyBytes: number, usage: NormalizedUsage | undefined, generatedChars: () => number, bound: Bound, stream: boolean, reported?: NormalizedUsage): Charge {
-  if (usage) return { usage, costMinor: costMinor(usage, model) };
-  const seen = Math.max(reported?.output_tokens ?? 0, estimateCharTokens(generatedChars()));
-  const hidden = stream && model.reasoning_price_minor_per_mtok !== undefined && !(reported?.reasoning_tokens ?? 0) ? Math.max(0, bound.output - seen) : 0;
+export function hiddenReasoning(model: Model, bound: Bound, seen: number, e: Ending): { tokens: number; bounded: boolean } {
+  if (!e.stream || !model.reasoning || (e.reported?.reasoning_tokens ?? 0) > 0) return { tokens: 0, bounded: false };
+  const room = Math.max(0, bound.output - seen);
+  const rate = model.max_output_tokens_per_second ?? 0;
+  if (rate <= 0) return { tokens: room, bounded: false };
+  return { tokens: Math.min(room, Math.ceil((rate * (e.hiddenMs ?? 0)) / 1000)), bounded: true };
+}
+
+/**
+ * The charge for usage: the provider's (`drained` when read after the client left). When it reported
+ * none (a stream the client left past the drain window, or the provider cut), at least what the
+ * provider would bill for what it did: what it had reported so far (a stream's input and cache counts
+ * from its start), else the prompt estimated from the body with every image at the catalog's maximum
+ * per image; the generated text, counted; the searches seen run; and on a reasoning model, the
+ * reasoning it may have done unseen, bounded by its output rate × the time (docs/billing.md,
+ * "Streams that end without usage").
+ */
+export function chargeOf(model: Model, bodyBytes: number, bound: Bound, e: Ending): Charge {
+  if (e.usage) {
+    const usage = e.drained ? { ...e.usage, basis: "drained" as const } : e.usage;
+    return { usage, costMinor: costMinor(usage, model) };
+  }
+  const { reported } = e;
+  const seen = Math.max(reported?.output_tokens ?? 0, estimateCharTokens(e.generated));
+  const hidden = hiddenReasoning(model, bound, seen, e);
   const input = reported ?? { input_tokens: Math.ceil(bodyBytes / 4) + (bound.images ?? 0), cached_input_tokens: 0 };
-  const u: NormalizedUsage = { ...input, output_tokens: seen + hidden, ...(hidden > 0 ? { reasoning_tokens: hidden } : {}), estimated: true };
+  const searches = Math.max(reported?.web_search_requests ?? 0, e.searches ?? 0);
+  const u: NormalizedUsage = {
+    ...input,
+    output_tokens: seen + hidden.tokens,
+    ...(hidden.tokens > 0 ? { reasoning_tokens: hidden.tokens } : {}),
+    ...(searches > 0 ? { web_search_requests: searches } : {}),
+    estimated: true,
+    basis: hidden.bounded ? "bounded" : "estimated",
+  };
   return { usage: u, costMinor: costMinor(u, model) };
 }
 
@@ -48,14 +94,34 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   // The decoded body size, for the prompt estimate when a provider reports no usage.
   const bodyBytes = call.state.bodyBytes ?? 0;
   if (s.stream) {
+    const now = ctx.now ?? performance.now.bind(performance);
     const { planned, value: stream } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
-      const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, client);
+      // The provider's stream is read on for a while after the client leaves, for its own usage report.
+      const upstream = drainSignal(client, ctx.config.clientGoneDrainMs);
+      const hidden = new HiddenTime(now);
+      let up: UpstreamResponse;
+      try {
+        ({ res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, upstream));
+      } catch (err) {
+        // The client left and the drain window passed before the provider answered: it had the
+        // request all that time, so its prompt and what it may have reasoned meanwhile are billed.
+        if (client.aborted && err instanceof UpstreamTransportError && err.kind === "aborted") {
+          hidden.stop();
+          throw new ClientGoneError({ target, charge: chargeOf(model, bodyBytes, call.bound, { usage: undefined, generated: 0, stream: true, hiddenMs: hidden.ms() }) });
+        }
+        throw err;
+      }
       if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
       const guard = streamOutputChecker(call.state, t.shape.route);
       // Relayed as the provider framed it when the client speaks its wire format and no guardrail reads the output.
       const read = (!guard && t.passthrough(target)) || t.streamParser(target);
-      const opened = new OpenedStream(up, read, t.shape.stream(), guard);
+      const opened = new OpenedStream(up, read, t.shape.stream(), guard, hidden);
       const step = await opened.advance();
+      // The client left before the first frame: the runner drains what is left of the window and bills.
+      if (client.aborted) {
+        if (step.denied || step.failure) opened.ending = step;
+        return opened;
+      }
       // A refusal before the first frame is the runner's to bill and answer (a 400).
       if (step.denied && opened.pending.empty) opened.ending = step;
       else if (opened.pending.empty) {
@@ -69,7 +135,17 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       return opened;
     });
     if (planned.translation.dropped.length) call.state.dropped = planned.translation.dropped;
-    return { kind: "stream", target: planned.target, stream, charge: () => chargeOf(model, bodyBytes, stream.usage, () => stream.generated, call.bound, true, stream.reported) };
+    const charge = () =>
+      chargeOf(model, bodyBytes, call.bound, {
+        usage: stream.usage,
+        reported: stream.reported,
+        generated: stream.generated,
+        stream: true,
+        hiddenMs: stream.hidden.ms(),
+        searches: stream.searches,
+        drained: stream.drained,
+      });
+    return { kind: "stream", target: planned.target, stream, charge };
   }
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
@@ -85,7 +161,9 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   const { target, translation: t } = planned;
   if (t.dropped.length) call.state.dropped = t.dropped;
   const { body } = parsed;
-  const charge = chargeOf(model, bodyBytes, parsed.usage, () => JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length, call.bound, false);
+  const charge = parsed.usage
+    ? chargeOf(model, bodyBytes, call.bound, { usage: parsed.usage, generated: 0, stream: false })
+    : chargeOf(model, bodyBytes, call.bound, { usage: undefined, generated: JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length, stream: false });
   const keep = t.shape.keep;
   return {
     kind: "answer",

@@ -168,7 +168,15 @@ describe("end: the usage billed for a stream, wherever the provider put it", () 
     expect(chatContent(bed.res.received)).toBe("Hello there");
     expect(bed.res.ended).toBe(SSE_DONE);
     expect(bed.published).toHaveLength(1);
-    expect(bed.published[0]!.usage).toEqual({ input_tokens: 1117, output_tokens: 2, cached_input_tokens: 1024, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false });
+    expect(bed.published[0]!.usage).toEqual({
+      input_tokens: 1117,
+      output_tokens: 2,
+      cached_input_tokens: 1024,
+      cache_creation_input_tokens: 0,
+      reasoning_tokens: 0,
+      estimated: false,
+      basis: "reported",
+    });
     // 93 uncached + 1024 cached input at 1, 2 output at 2.
     expect(bed.published[0]!.cost_minor).toBe(1117 + 4);
     expect(bed.settled).toEqual([1121]);
@@ -181,7 +189,15 @@ describe("end: the usage billed for a stream, wherever the provider put it", () 
     const bed = await streamed({ script: [afterFinish()] });
     expect(chatContent(bed.res.received)).toBe("Forty-two.");
     expect(bed.res.received).not.toContain('"usage"');
-    expect(bed.published[0]!.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, cache_creation_input_tokens: 0, reasoning_tokens: 448, estimated: false });
+    expect(bed.published[0]!.usage).toEqual({
+      input_tokens: 1290,
+      output_tokens: 452,
+      cached_input_tokens: 1152,
+      cache_creation_input_tokens: 0,
+      reasoning_tokens: 448,
+      estimated: false,
+      basis: "reported",
+    });
     expect(bed.published[0]!.cost_minor).toBe(1290 + 2 * 452);
   });
 
@@ -203,7 +219,7 @@ describe("end: the usage billed for a stream, wherever the provider put it", () 
     expect(chatContent(bed.res.received)).toBe("Hello there, friend");
     expect(bed.res.ended).toBe(SSE_DONE);
     // 19 characters: 5 tokens; the prompt at 4 bytes per token.
-    expect(bed.published[0]!.usage).toEqual({ input_tokens: 100, output_tokens: 5, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: true });
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 100, output_tokens: 5, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: true, basis: "estimated" });
     expect(bed.published[0]!.cost_minor).toBe(110);
     expect(bed.published[0]!.status).toBe(200);
   });
@@ -236,7 +252,7 @@ describe("end: the usage billed for a stream, wherever the provider put it", () 
     expect(bed.res.ended).toBe(SSE_DONE);
     expect(bed.res.received).not.toContain('"usage"');
     // Cache reads and writes are prompt tokens too: 25 + 10 + 5.
-    expect(bed.published[0]!.usage).toEqual({ input_tokens: 40, output_tokens: 15, cached_input_tokens: 10, cache_creation_input_tokens: 5, reasoning_tokens: 0, estimated: false });
+    expect(bed.published[0]!.usage).toEqual({ input_tokens: 40, output_tokens: 15, cached_input_tokens: 10, cache_creation_input_tokens: 5, reasoning_tokens: 0, estimated: false, basis: "reported" });
     expect(bed.published[0]!.cost_minor).toBe(40 + 2 * 15);
   });
 

@@ -81,19 +81,23 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
 async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill): Promise<void> {
   const { res, state, client } = call;
   const { stream: s, target } = served;
-  if (s.pending.empty && s.ending?.denied) {
+  if (s.pending.empty && s.ending?.denied && !client.aborted) {
     // The model produced text a window-mode rule refuses before anything was sent: billed, 400.
     s.abandon();
     await bill(target, served.charge(), 400);
     throw s.ending.denied;
   }
-  writeGatewayHeaders(res, state);
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  // A client that left before the first frame gets nothing; the stream is still drained and billed (499).
+  const answered = !client.aborted;
+  if (answered) {
+    writeGatewayHeaders(res, state);
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  }
   const { failure, denied } = await relay(res, s, client);
   const charge = served.charge();
   // A complete answer is stored (when the shape keeps answers) before its last frames say so.
   const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(charge.usage) : undefined;
-  await bill(target, charge, denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
+  await bill(target, charge, !answered ? 499 : denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
   await kept;
   if (client.aborted) return;
   const { requestId } = state;

@@ -7,7 +7,7 @@ import type { Capability, UpstreamTarget } from "../providers/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
-import { billFailure, recordDenial, type Charge } from "./bill.js";
+import { billFailure, billUsage, recordDenial, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
 import { GatewayError, invalidParam } from "@gateway/errors";
@@ -81,7 +81,7 @@ export interface RouteSpec<B, C extends Capability> {
    * What admission needs: model id, the cost bound, guardrail texts, context-check texts, network
    * checks. May validate the body against the catalog (the model's own limits) before anything else.
    */
-  admission(body: B, state: Authenticated, ctx: DataPlaneContext): Omit<AdmissionRequest<C, B>, "route" | "capability">;
+  admission(body: B, state: Authenticated, ctx: DataPlaneContext, req: Request): Omit<AdmissionRequest<C, B>, "route" | "capability">;
   /** The attempts over the planned deployments (pipeline/attempts.ts): what was served. */
   serve(ctx: DataPlaneContext, call: Call<B, C>): Promise<Served>;
 }
@@ -89,8 +89,8 @@ export interface RouteSpec<B, C extends Capability> {
 /**
  * The runner: the stages in the order a reader expects. The request id, the decoded body and
  * authentication come from the middleware before it; then validation, admission (resolve model →
- * output limit → plan deployments → rate limit → context pre-check → input guardrails → network
- * checks → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
+ * output limit → plan deployments → rate limit → prepare → context pre-check → input guardrails →
+ * network checks → translate for each provider kind and bound what is sent → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
  * shares (pipeline/ending.ts: a client that left, output guardrails, the usage event, status,
  * headers and the answer or the relayed stream), and finally the reservation released of whatever
  * was not billed. A request an input guardrail denied is recorded before its 400 (pipeline/bill.ts).
@@ -102,7 +102,7 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
     const body = stage(state, "validate", () => spec.parse(req.body));
     let admission: Admission<C, B>;
     try {
-      admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx), dryRun }));
+      admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx, req), dryRun }));
     } catch (err) {
       // An input guardrail's denial is recorded (nothing held, nothing billed); a dry run's is not: it records nothing.
       if (!dryRun && deniedAtInput(err)) await recordDenial(ctx, state, spec.route);
@@ -124,6 +124,12 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
         // A dry run ends at admission: nothing held, no provider called, the estimate is the answer.
         served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(state, "serve", () => spec.serve(ctx, call));
       } catch (err) {
+        // The client left, but the provider had the request: what it may have done is billed, status 499.
+        if (err instanceof ClientGoneError && err.billed) {
+          const { target, charge } = err.billed;
+          await billUsage(ctx, state, { model: admission.model, route: spec.route, target, reservation: admission.reservation, charge, stream: true, status: 499, ended: "client_gone" });
+          return;
+        }
         // Nothing served, so nothing billed; the attempts made are recorded (who pays for them: docs/billing.md).
         if (admission.bound.total > 0) await billFailure(ctx, state, { model: admission.model, route: spec.route, reservation: admission.reservation, worst: call.worst, err });
         // The client left before anything was served: nobody to answer.

@@ -7,6 +7,7 @@ import { NEVER_ABORTED, classify, type UpstreamResponse } from "../providers/ups
 import type { StreamWriter } from "../translate/client-shape.js";
 import { utf8 } from "../http/utf8.js";
 import { toGatewayError } from "./attempts.js";
+import type { HiddenTime } from "./hidden-time.js";
 
 /** How a stream ended early: the provider failed, or a window-mode output guardrail refused a piece. */
 export interface StreamEnd {
@@ -48,6 +49,12 @@ export class Outbox {
     this.parts.push(frames);
   }
 
+  /** Drops what is waiting (a client that left gets nothing more). */
+  clear(): void {
+    this.parts = [];
+    this.text = true;
+  }
+
   /** Everything waiting, with `last` after it, as one write; the box is empty after. */
   take(last = ""): string | Uint8Array {
     const parts = this.parts;
@@ -81,6 +88,12 @@ export class OpenedStream {
   reported: NormalizedUsage | undefined;
   /** Characters generated so far, for counting when the provider reports no usage. */
   generated = 0;
+  /** Server-side searches seen run (billed per search), for a stream that ends without usage. */
+  searches = 0;
+  /** The client left: frames are no longer kept, and a usage report read from now on was drained. */
+  clientLeft = false;
+  /** The provider's usage was read after the client left (within the drain window). */
+  drained = false;
   /** The terminal event was read: the stream is complete. */
   done = false;
   /** How the stream ends after the frames already read (read together with them, sent after them). */
@@ -105,6 +118,8 @@ export class OpenedStream {
     read: StreamParser | StreamPassthrough,
     readonly writer: StreamWriter,
     private readonly guard: ((delta: string) => string | undefined) | undefined,
+    /** How long the provider may have reasoned unseen (started when the request was sent). */
+    readonly hidden: HiddenTime,
   ) {
     // The body is read with read() on 'readable' rather than through its async iterator: an open
     // stream then waits on one promise instead of an async generator's three, and a chunk costs
@@ -116,6 +131,8 @@ export class OpenedStream {
       w?.();
     };
     up.body.on("readable", wake).on("end", wake).on("error", wake).on("close", wake);
+    const parser = typeof read === "function" ? read : read.parser;
+    if (parser.announcesReasoning) hidden.announced();
     if (typeof read === "function") {
       this.parse = read;
       this.scan = new SseParser();
@@ -127,6 +144,7 @@ export class OpenedStream {
 
   /** Stops reading the provider (a stream that did not complete). */
   abandon(): void {
+    this.hidden.stop();
     if (!this.done) this.up.body.destroy();
   }
 
@@ -152,7 +170,8 @@ export class OpenedStream {
    */
   step(): StreamEnd | undefined {
     try {
-      while (this.pending.empty && !this.done) {
+      // A client that left gets no frames: the stream is read on (drained) to its end or failure.
+      while ((this.pending.empty || this.clientLeft) && !this.done) {
         if (this.at === this.backlog.length) {
           const next = this.nextChunk();
           if (next === undefined) return undefined;
@@ -169,15 +188,18 @@ export class OpenedStream {
         while (this.at < this.backlog.length) {
           const item = this.backlog[this.at++]!;
           if ("frames" in item) {
-            this.pending.add(item.frames);
-            this.generated += item.chars;
+            if (!this.clientLeft) this.pending.add(item.frames);
+            if (item.chars > 0) {
+              this.generated += item.chars;
+              this.hidden.visible();
+            }
             if (item.events) this.writer.passed?.(item.events);
           } else {
             const denied = this.take(this.parse(item.data));
             if (denied) return { denied };
           }
           if (this.done) break;
-          if (!this.pending.empty && !this.flowing) {
+          if (!this.pending.empty && !this.flowing && !this.clientLeft) {
             this.flowing = true;
             break;
           }
@@ -211,11 +233,17 @@ export class OpenedStream {
 
   /** One parsed event: usage, counted text, the end, or frames for the client (unless a guardrail refuses them). */
   private take(parsed: ReturnType<StreamParser>): GatewayError | undefined {
-    if (parsed.usage) this.usage = parsed.usage;
-    else if (parsed.reported) this.reported = parsed.reported;
+    if (parsed.usage) {
+      this.usage = parsed.usage;
+      if (this.clientLeft) this.drained = true;
+    } else if (parsed.reported) this.reported = parsed.reported;
     this.generated += parsed.text.length;
+    if (parsed.thinking !== undefined) this.hidden.thinking(parsed.thinking);
+    else if (parsed.text) this.hidden.visible();
+    if (parsed.searches) this.searches += parsed.searches;
     if (parsed.done) {
       this.done = true;
+      this.hidden.stop();
       this.writer.done?.(parsed);
       return undefined;
     }
@@ -224,7 +252,7 @@ export class OpenedStream {
     // (hidden thinking, a structured answer's preamble) is not theirs to refuse.
     const violation = this.guard && frames && parsed.text ? this.guard(parsed.text) : undefined;
     if (violation) return new GatewayError("guardrail_denied", violation);
-    this.pending.add(frames);
+    if (!this.clientLeft) this.pending.add(frames);
     return undefined;
   }
 }
@@ -234,17 +262,22 @@ export class OpenedStream {
  * or the client leaves; what one upstream read brought goes out in one write. Frames read together
  * with the end stay in `pending`: the ending sends them with its last frame, in one write, once the
  * usage event is durable.
+ *
+ * A client that leaves stops the writes, not the reading: the provider's stream is read on (drained,
+ * nothing forwarded) until it ends with the provider's own usage, or until the attempt's upstream
+ * signal cancels it at the end of the drain window (`drainSignal`), which fails the read.
  */
 export async function relay(res: Response, s: OpenedStream, client: AbortSignal): Promise<StreamEnd> {
   let { failure, denied } = s.ending ?? {};
-  while (!s.done && !client.aborted && !failure && !denied) {
-    if (!s.pending.empty) {
+  while (!s.done && !failure && !denied) {
+    if (client.aborted) leave(s);
+    else if (!s.pending.empty) {
       const flowing = res.write(s.pending.take());
       // Node holds a response's writes until the next tick (it corks the socket), and the frames
       // that came in the same read as the first one are translated before that tick: sent now.
       res.socket?.uncork();
       if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
-      if (client.aborted) break;
+      if (client.aborted) leave(s);
     }
     let next = s.step();
     while (next === undefined) {
@@ -254,6 +287,29 @@ export async function relay(res: Response, s: OpenedStream, client: AbortSignal)
     ({ failure, denied } = next);
   }
   s.abandon();
-  if (!s.done && !failure && !denied && !client.aborted) failure = incomplete();
+  // Nothing to tell a client that left; what the drain read is billed by the ending.
+  if (client.aborted) return {};
+  if (!s.done && !failure && !denied) failure = incomplete();
   return { ...(failure ? { failure } : {}), ...(denied ? { denied } : {}) };
+}
+
+/** The client left: nothing more is kept for it; the stream is read on until it ends or is cancelled. */
+function leave(s: OpenedStream): void {
+  if (s.clientLeft) return;
+  s.clientLeft = true;
+  s.pending.clear();
+}
+
+/**
+ * The signal an attempt's upstream request follows: it aborts `drainMs` after the client went away
+ * (at once when 0), so a stream whose client left is read on for that long, for the provider's
+ * own usage report, and cancelled after. One timer, and only once the client left.
+ */
+export function drainSignal(client: AbortSignal, drainMs: number): AbortSignal {
+  if (drainMs <= 0) return client;
+  const upstream = new AbortController();
+  const cancel = () => upstream.abort(client.reason);
+  if (client.aborted) setTimeout(cancel, drainMs).unref();
+  else client.addEventListener("abort", () => setTimeout(cancel, drainMs).unref(), { once: true });
+  return upstream.signal;
 }

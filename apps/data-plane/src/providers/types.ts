@@ -3,6 +3,7 @@ import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
 import type { BillableTokens } from "../credits/cost.js";
+import type { UsageBasis } from "@gateway/events";
 
 /** Every provider kind the catalog may name (one list, in @gateway/proto); the adapter switch over it is exhaustive. */
 export { type ProviderKind, isProviderKind } from "@gateway/proto";
@@ -20,7 +21,17 @@ export interface NormalizedUsage extends BillableTokens {
   cached_input_tokens: number;
   /** True when counted by the gateway because the provider reported none. */
   estimated: boolean;
+  /**
+   * How the figures were obtained (docs/billing.md): the provider's report (`reported`; `drained`
+   * when it was read after the client left), counted from what was generated (`estimated`), or
+   * counted plus hidden reasoning bounded by the model's output rate × the time it had (`bounded`).
+   * Absent: `reported`, or `estimated` when `estimated` is true.
+   */
+  basis?: UsageBasis;
 }
+
+/** How a usage record's figures were obtained (the usage event's own values). */
+export type { UsageBasis };
 
 /** Where one attempt goes. */
 export interface UpstreamTarget {
@@ -77,6 +88,14 @@ export interface ParsedStreamEvent {
   reported?: NormalizedUsage;
   /** Text content carried by this event (for counting tokens when usage is missing). */
   text: string;
+  /**
+   * The provider announced that a reasoning phase began (true: a Responses `reasoning` item, an
+   * Anthropic `thinking` block) or ended (false: the phase's item is done, an answer block began).
+   * Its time bounds the reasoning billed for a stream cut short (pipeline/hidden-time.ts).
+   */
+  thinking?: boolean;
+  /** Server-side searches the provider reported as run in this event (billed per search): counted for a stream cut short. */
+  searches?: number;
   /** True on the terminal `[DONE]`. */
   done: boolean;
 }
@@ -90,6 +109,18 @@ export interface StreamParser {
    * undefined when it broke off. Absent: a stream without its terminal event broke off.
    */
   end?: () => ParsedStreamEvent | undefined;
+  /**
+   * The wire format announces its reasoning phases (`thinking` events: Anthropic's thinking blocks,
+   * Responses' reasoning items), so the quiet before its first visible output is not taken for
+   * hidden reasoning (pipeline/hidden-time.ts). Absent: it may reason unannounced before answering.
+   */
+  announcesReasoning?: boolean;
+}
+
+/** Marks a parser whose wire format announces its reasoning phases (StreamParser.announcesReasoning). */
+export function announcing<P extends StreamParser>(parser: P): P {
+  parser.announcesReasoning = true;
+  return parser;
 }
 
 /**

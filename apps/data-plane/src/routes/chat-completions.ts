@@ -26,11 +26,11 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
     const audioOut = asksForAudio(body);
     return {
       modelId: body.model,
-      promptTokensBound: (m) => {
+      promptTokensBound: (m, _body, sentBytes) => {
         if (audioOut && m.audio_output_price_minor_per_mtok === undefined) {
           throw invalidParam(body.audio !== undefined ? "audio" : "modalities", `Audio output is not available on model '${m.id}' (the catalog prices no audio for it).`);
         }
-        return chatPromptBound(m, bodyBytes, media);
+        return chatPromptBound(m, sentBytes ?? bodyBytes, media);
       },
       imageTokens: (m) => media.images * m.max_input_tokens_per_image,
       audio: () => ({ input: media.audio > 0, output: audioOut }),
@@ -40,13 +40,11 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },
+      // As the input guardrails left it (a masked copy when a mask applied).
+      translate: (b, model, planned) => translateFor("chat", planned, { body: b, model }),
     };
   },
-  serve: (ctx, call) => {
-    const { body, model, planned } = call;
-    const routes = translateFor("chat", planned, { body, model });
-    return serveChat(ctx, call, { routes, stream: body.stream === true });
-  },
+  serve: (ctx, call) => serveChat(ctx, call, { routes: call.routed, stream: call.body.stream === true }),
 };
 
 export const chatCompletions = (ctx: DataPlaneContext) => handle(ctx, chatCompletionsRoute);

@@ -157,12 +157,12 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
     }
     return { raw: body, ...billedServerTools(body.tools) };
   },
-  admission: ({ raw, webSearches, fetchedTokens }, state) => {
+  admission: ({ raw, webSearches, fetchedTokens }, state, _ctx, req) => {
     const media = mediaParts(raw.messages, raw.system);
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     return {
       modelId: raw.model,
-      promptTokensBound: (m) => chatPromptBound(m, bodyBytes, media),
+      promptTokensBound: (m, _r, sentBytes) => chatPromptBound(m, sentBytes ?? bodyBytes, media),
       imageTokens: (m) => media.images * m.max_input_tokens_per_image,
       audio: () => ({ input: media.audio > 0, output: false }),
       // The hold covers every search the web search tools allow, at the model's price per search.
@@ -172,21 +172,15 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       outputParam: "max_tokens",
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
+      // As the input guardrails left it (a masked copy when a mask applied).
+      translate: (r, model, planned) => {
+        const headers = messagesHeaders(req);
+        refuseUnpricedBetas(headers.beta, model);
+        return translateFor("messages", planned, { body: r.raw, headers, model });
+      },
     };
   },
-  serve: (ctx, call) => {
-    const {
-      body: { raw },
-      model,
-      planned,
-      req,
-    } = call;
-    const headers = messagesHeaders(req);
-    refuseUnpricedBetas(headers.beta, model);
-    // As the input guardrails left it (a masked copy when a mask applied).
-    const routes = translateFor("messages", planned, { body: raw, headers, model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true });
-  },
+  serve: (ctx, call) => serveChat(ctx, call, { routes: call.routed, stream: call.body.raw.stream === true }),
 };
 
 export const messages = (ctx: DataPlaneContext) => handle(ctx, messagesRoute);

@@ -67,14 +67,14 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     const instructionMessages = typeof raw.instructions === "string" && raw.instructions ? 1 : 0;
     return { raw, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
-  admission: (r, state, ctx) => {
+  admission: (r, state, ctx, req) => {
     const { raw } = r;
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
     return {
       modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
-      promptTokensBound: (m, p) => chatPromptBound(m, bodyBytes + p.historyBytes, mediaParts(p.withHistory.input)),
+      promptTokensBound: (m, p, sentBytes) => chatPromptBound(m, sentBytes ?? bodyBytes + p.historyBytes, mediaParts(p.withHistory.input)),
       imageTokens: (m, p) => mediaParts(p.withHistory.input).images * m.max_input_tokens_per_image,
       audio: (p) => ({ input: mediaParts(p.withHistory.input).audio > 0, output: false }),
       // Every search the web search tool may run (max_tool_calls), at the model's price per search.
@@ -92,24 +92,23 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
             },
           }
         : {}),
+      // After the input guardrails, which may have masked the texts: every shape is built from it.
+      translate: (p, model, planned) => {
+        const raw = p.withHistory;
+        const orgId = state.key.org_id;
+        let chat: ChatRequestBody | undefined;
+        const chatBody = () => (chat ??= responsesToChat(raw));
+        const keep =
+          raw.store === false
+            ? undefined
+            : (response: Record<string, unknown>) =>
+                ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(p.instructionMessages), assistantTurn(response)] });
+        const echo = { id: p.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw, names: toolNames(raw.tools) };
+        return translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
+      },
     };
   },
-  serve: (ctx, call) => {
-    const { body, model, planned, req, state } = call;
-    const orgId = state.key.org_id;
-    // After the input guardrails, which may have masked the texts: every shape is built from it.
-    const raw = body.withHistory;
-    let chat: ChatRequestBody | undefined;
-    const chatBody = () => (chat ??= responsesToChat(raw));
-    const keep =
-      raw.store === false
-        ? undefined
-        : (response: Record<string, unknown>) =>
-            ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(body.instructionMessages), assistantTurn(response)] });
-    const echo = { id: body.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw, names: toolNames(raw.tools) };
-    const routes = translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
-    return serveChat(ctx, call, { routes, stream: raw.stream === true });
-  },
+  serve: (ctx, call) => serveChat(ctx, call, { routes: call.routed, stream: call.body.withHistory.stream === true }),
 };
 
 export const responses = (ctx: DataPlaneContext) => handle(ctx, responsesRoute);

@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
+import { usageBasis } from "@gateway/events";
 import type { DataPlaneContext } from "../context.js";
 import { requestIdTime, type Authenticated } from "../http/request-context.js";
 
@@ -38,6 +39,8 @@ export function usage(ctx: DataPlaneContext) {
         cache_creation_input_tokens: r.cache_creation_input_tokens,
         reasoning_tokens: r.reasoning_tokens,
         estimated: r.estimated,
+        // How the counts were obtained (docs/billing.md); a ledger before the field answers "".
+        basis: usageBasis(r.basis, r.estimated),
       },
       price: { input_minor_per_mtok: r.input_price_minor_per_mtok, output_minor_per_mtok: r.output_price_minor_per_mtok },
       line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],

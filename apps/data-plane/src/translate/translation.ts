@@ -12,7 +12,7 @@ import type { ResponseEcho } from "./responses-output.js";
  * what comes back.
  */
 export interface Translation {
-  /** The upstream request to one deployment. */
+  /** The upstream request to one deployment (built once per deployment in a row: admission measures it, the attempt sends it). */
   request(target: UpstreamTarget): UpstreamHttpRequest;
   /** A 200 answer, model id public. */
   parse(json: unknown): ParsedChatResponse;
@@ -43,8 +43,14 @@ class Bound<B> implements Translation {
     private readonly native: boolean,
     readonly dropped: readonly string[],
   ) {}
+  /** The request last built, and for which deployment: admission builds it to bound it, the attempt sends it. */
+  private built: { target: UpstreamTarget; request: UpstreamHttpRequest } | undefined;
   request(target: UpstreamTarget): UpstreamHttpRequest {
-    return this.adapter.buildChatRequest(this.body, target);
+    const built = this.built;
+    if (built?.target === target) return built.request;
+    const request = this.adapter.buildChatRequest(this.body, target);
+    this.built = { target, request };
+    return request;
   }
   parse(json: unknown): ParsedChatResponse {
     return this.adapter.parseChatResponse(json, this.publicModel, this.body);

@@ -27,6 +27,8 @@ function record(ev: UsageEventV1): string {
     cache_creation_input_tokens: ev.usage.cache_creation_input_tokens ?? 0,
     reasoning_tokens: ev.usage.reasoning_tokens ?? 0,
     estimated: ev.usage.estimated,
+    // As the event says it; absent (a data-plane before it) stays NULL, read as estimated or reported (usageBasis).
+    basis: ev.usage.basis,
     cost_minor: ev.cost_minor,
     input_price_minor_per_mtok: ev.input_price_minor_per_mtok,
     output_price_minor_per_mtok: ev.output_price_minor_per_mtok,

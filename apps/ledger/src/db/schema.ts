@@ -67,6 +67,8 @@ export interface UsageRecordsTable {
   provider_cost_minor: ColumnType<number | null, number | undefined, number>;
   /** Of provider_cost_minor: what nobody was billed for (attempts paid by the operator). */
   absorbed_minor: ColumnType<number, number | undefined, number>;
+  /** How the figures were obtained (reported, estimated, drained, bounded); null when the event did not say: read it with usageBasis. */
+  basis: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TopUpsTable {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { GatewayError } from "@gateway/errors";
+import { usageBasis } from "@gateway/events";
 import type { GetUsageRequest, UsageRecord } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
 import type { UsageRow } from "../db/schema.js";
@@ -48,6 +49,8 @@ export function toRecord(r: UsageRow): UsageRecord {
     cache_creation_input_tokens: r.cache_creation_input_tokens,
     reasoning_tokens: r.reasoning_tokens,
     estimated: r.estimated,
+    // NULL for records before it, and for events of data-planes (or applies of ledgers) before it.
+    basis: usageBasis(r.basis, r.estimated),
     cost_minor: r.cost_minor,
     created_at_ms: r.created_at.getTime(),
     stream: r.stream,

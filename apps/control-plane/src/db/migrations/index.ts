@@ -20,6 +20,8 @@ import { mcpToolPins } from "./20261205010000-mcp-tool-pins.js";
 import { keyMcpTools } from "./20261205020000-key-mcp-tools.js";
 import { consoleAuditOnce } from "./20261206000000-console-audit-once.js";
 import { consoleOidcSubject } from "./20261207000000-console-oidc-subject.js";
+import { reasoningModels } from "./20261208000000-reasoning-models.js";
+import { mediaBounds } from "./20261209000000-media-bounds.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   "20261205020000-key-mcp-tools": keyMcpTools,
   "20261206000000-console-audit-once": consoleAuditOnce,
   "20261207000000-console-oidc-subject": consoleOidcSubject,
+  "20261208000000-reasoning-models": reasoningModels,
+  "20261209000000-media-bounds": mediaBounds,
 };

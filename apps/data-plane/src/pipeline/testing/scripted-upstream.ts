@@ -370,6 +370,12 @@ export interface BedOptions {
   publishGate?: Promise<unknown>;
   /** One attempt's worst case, minor units (default: the whole hold, 1,000,000). */
   worstMinor?: number;
+  /** DATA_PLANE_CLIENT_GONE_DRAIN_MS (default 0: a stream is cancelled as soon as its client leaves). */
+  drainMs?: number;
+  /** The clock stream timing reads (default: performance.now). */
+  now?: () => number;
+  /** Catalog fields of the model beside the test's defaults (reasoning, its output rate …). */
+  model?: Partial<Model>;
 }
 
 export interface Bed {
@@ -429,6 +435,7 @@ export function testbed(o: BedOptions): Bed {
     max_input_tokens_per_image: 0,
     max_input_tokens_per_audio: 0,
     default_image_size: "",
+    ...o.model,
   };
   const planned: Planned<"chat">[] = providers.map((provider, i) => ({
     target: { provider, deployment: model.deployments[i]!, apiKey: "sk-test" },
@@ -463,7 +470,9 @@ export function testbed(o: BedOptions): Bed {
       upstreamTimeoutMs: 5_000,
       upstreamTimeoutMinMs: 1_000,
       upstreamTimeoutMaxMs: 10_000,
+      clientGoneDrainMs: o.drainMs ?? 0,
     },
+    ...(o.now ? { now: o.now } : {}),
     metrics: {
       upstreamAttempts: { inc: (l: { provider: string; outcome: string }) => void attempts.push({ provider: l.provider, outcome: l.outcome }) },
       guardrailOutcomes: count(),
@@ -511,6 +520,8 @@ export function testbed(o: BedOptions): Bed {
       state: Object.assign(authenticated(state), { bodyBytes }),
       model,
       planned,
+      // Tests translate with translateFor and pass the routes to serveChat themselves.
+      routed: [],
       reservation,
       bound,
       req,

@@ -1,7 +1,7 @@
 import { GatewayError, invalidParam } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
 import { chatCompletionUsage, jsonStringBody, mapOpenAIError } from "../openai-compatible/chat.js";
-import type { ChatAdapter, ChatRequestBody, NormalizedUsage, ParsedChatResponse, ParsedStreamEvent, UpstreamTarget } from "../types.js";
+import { announcing, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type UpstreamTarget } from "../types.js";
 
 /**
  * Anthropic Messages API as a chat provider: OpenAI-shaped requests are translated to the
@@ -178,6 +178,18 @@ export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): No
   };
 }
 
+/**
+ * What a block's start tells of the provider's work, for a stream cut short: a `thinking` (or
+ * `redacted_thinking`) block opens a reasoning phase, whose streamed text is a summary of what is
+ * billed, and any other block closes it; a `server_tool_use` web search is one search run.
+ */
+export function blockPhase(ev: MessagesStreamEvent): { thinking: boolean; searches?: number } {
+  const type = ev.content_block?.type;
+  if (type === "thinking" || type === "redacted_thinking") return { thinking: true };
+  if (type === "server_tool_use" && ev.content_block?.name === "web_search") return { thinking: false, searches: 1 };
+  return { thinking: false };
+}
+
 /** One event of a Messages stream, the fields the gateway reads (both parsers of the wire format use it). */
 export interface MessagesStreamEvent {
   type?: string;
@@ -281,7 +293,7 @@ export const anthropicChat: ChatAdapter = {
     /** What a text chunk's JSON says before and after its content (the same for every one): the text's JSON string body goes between. */
     let textFrame: [string, string] | undefined;
     const head = () => `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(publicModel)},"choices":[{"index":0,"delta":{"content":"`;
-    return (data: string): ParsedStreamEvent => {
+    return announcing((data: string): ParsedStreamEvent => {
       // The most frequent event, a text delta (beside no structured answer), without parsing it or serializing its chunk.
       const delta = answerTool === undefined ? TEXT_DELTA.exec(data) : null;
       if (delta) {
@@ -306,14 +318,19 @@ export const anthropicChat: ChatAdapter = {
         case "content_block_start":
           if (ev.content_block?.type === "tool_use" && answerTool !== undefined && ev.content_block.name === answerTool) {
             answerIndex = ev.index ?? 0;
-            return { forward: undefined, text: "", done: false };
+            return { forward: undefined, text: "", done: false, ...blockPhase(ev) };
           }
           if (ev.content_block?.type === "tool_use") {
             const i = toolIndex.size;
             toolIndex.set(ev.index ?? 0, i);
-            return { ...chunk({ tool_calls: [{ index: i, id: ev.content_block.id, type: "function", function: { name: ev.content_block.name, arguments: "" } }] }, null), text: "", done: false };
+            return {
+              ...chunk({ tool_calls: [{ index: i, id: ev.content_block.id, type: "function", function: { name: ev.content_block.name, arguments: "" } }] }, null),
+              text: "",
+              done: false,
+              ...blockPhase(ev),
+            };
           }
-          return { forward: undefined, text: "", done: false };
+          return { forward: undefined, text: "", done: false, ...blockPhase(ev) };
         case "content_block_delta":
           if (ev.delta?.type === "text_delta") {
             // Text beside a structured answer is counted, not shown: it would break the JSON content.
@@ -347,7 +364,7 @@ export const anthropicChat: ChatAdapter = {
         default:
           return { forward: undefined, text: "", done: false };
       }
-    };
+    });
   },
 
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {

@@ -1,8 +1,17 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import type { MessagesAdapter, MessagesRequestBody, MessagesHeaders, ParsedChatResponse, ParsedStreamEvent, StreamPassthrough, UpstreamTarget } from "../types.js";
+import {
+  announcing,
+  type MessagesAdapter,
+  type MessagesRequestBody,
+  type MessagesHeaders,
+  type ParsedChatResponse,
+  type ParsedStreamEvent,
+  type StreamPassthrough,
+  type UpstreamTarget,
+} from "../types.js";
 import { estimateCharTokens } from "../../credits/cost.js";
-import { ANTHROPIC_VERSION, anthropicChat, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./chat.js";
+import { ANTHROPIC_VERSION, anthropicChat, blockPhase, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./chat.js";
 
 /**
  * The Messages API to an Anthropic deployment, natively: the client's body goes through with every
@@ -78,6 +87,8 @@ function messagesStream(publicModel: string): StreamPassthrough {
         if (!ev.usage) return { forward: frame(JSON.stringify({ ...ev, usage: { output_tokens: estimateCharTokens(generated) } })), chunk: ev as Record<string, unknown>, text: "", done: false };
         return { forward: frame(data), chunk: ev as Record<string, unknown>, usage: usageOf.delta(ev.usage), text: "", done: false };
       }
+      case "content_block_start":
+        return { forward: frame(data), chunk: ev as Record<string, unknown>, text: "", done: false, ...blockPhase(ev) };
       case "message_stop":
         // Sent by the client shape's end, after the usage event is durable.
         return { forward: undefined, text: "", done: true };
@@ -87,5 +98,5 @@ function messagesStream(publicModel: string): StreamPassthrough {
         return { forward: frame(data), chunk: ev as Record<string, unknown>, text: "", done: false };
     }
   };
-  return { plain: plainEvents, parser, counted: (chars) => (generated += chars) };
+  return { plain: plainEvents, parser: announcing(parser), counted: (chars) => (generated += chars) };
 }

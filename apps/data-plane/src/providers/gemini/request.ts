@@ -1,6 +1,6 @@
 import type { ChatRequestBody } from "../types.js";
 import { signatureOf } from "./call-id.js";
-import { isBareObject, toGeminiSchema } from "./schema.js";
+import { isBareObject, schemaBudget, toGeminiSchema, type SchemaBudget } from "./schema.js";
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GenerateContentRequest, GeminiThinkingConfig, GeminiToolConfig } from "./wire.js";
 import { invalidParam } from "@gateway/errors";
 import { choicesOf, isObject, type Json } from "../types.js";
@@ -184,13 +184,15 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
   const out: GenerateContentRequest = { contents };
   if (system.length) out.systemInstruction = { parts: system };
 
+  // One budget for all the request's schemas (every tool's parameters, the response format): the limits are for them together.
+  const budget = schemaBudget();
   const declarations: GeminiFunctionDeclaration[] = [];
   if (given(body.tools)) {
     if (!Array.isArray(body.tools)) throw invalidParam("tools", "'tools' must be an array.");
     body.tools.forEach((t: unknown, i) => {
       const fn = isObject(t) && t.type === "function" && isObject(t.function) ? t.function : undefined;
       if (!fn || typeof fn.name !== "string" || !fn.name) throw invalidParam(`tools[${i}]`, "Only function tools are supported for this model's provider.");
-      const parameters = given(fn.parameters) ? toGeminiSchema(fn.parameters, { param: `tools[${i}].function.parameters`, ordering: false }) : undefined;
+      const parameters = given(fn.parameters) ? toGeminiSchema(fn.parameters, { param: `tools[${i}].function.parameters`, ordering: false, budget }) : undefined;
       declarations.push({
         name: fn.name,
         ...(typeof fn.description === "string" && fn.description ? { description: fn.description } : {}),
@@ -223,7 +225,7 @@ export function openAIToGemini(body: ChatRequestBody, upstreamModel: string): Ge
     if (!stop.every((s) => typeof s === "string")) throw invalidParam("stop", "'stop' must be a string or an array of strings.");
     if (stop.length) g.stopSequences = stop as string[];
   }
-  responseFormat(body.response_format, g);
+  responseFormat(body.response_format, g, budget);
   const thinking = thinkingConfig(body.reasoning_effort, gen);
   if (thinking) g.thinkingConfig = thinking;
   if (Object.keys(g).length) out.generationConfig = g;
@@ -243,7 +245,7 @@ function functionCalling(tc: unknown, declarations: GeminiFunctionDeclaration[])
 }
 
 /** `response_format`: JSON mode, and the schema in Gemini's subset (in the order the schema lists the properties). */
-function responseFormat(rf: unknown, g: GeminiGenerationConfig): void {
+function responseFormat(rf: unknown, g: GeminiGenerationConfig, budget: SchemaBudget): void {
   if (!given(rf)) return;
   const type = isObject(rf) ? rf.type : undefined;
   if (type === "text") return;
@@ -255,7 +257,7 @@ function responseFormat(rf: unknown, g: GeminiGenerationConfig): void {
   const js = (rf as Json).json_schema;
   if (!isObject(js)) throw invalidParam("response_format.json_schema", "'response_format.json_schema' is required.");
   g.responseMimeType = "application/json";
-  const schema = toGeminiSchema(js.schema, { param: "response_format.json_schema.schema", ordering: true });
+  const schema = toGeminiSchema(js.schema, { param: "response_format.json_schema.schema", ordering: true, budget });
   // A schema that only says "an object" is JSON mode (Gemini refuses an OBJECT without properties).
   if (!isBareObject(schema)) g.responseSchema = schema;
 }

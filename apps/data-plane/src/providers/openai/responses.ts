@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import type { NormalizedUsage, ResponsesRequestBody, WireAdapter, ParsedChatResponse, ParsedStreamEvent, StreamParser, UpstreamTarget } from "../types.js";
+import { announcing, type NormalizedUsage, type ResponsesRequestBody, type WireAdapter, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
 interface ResponsesUsage {
@@ -70,16 +70,17 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
 
 /**
  * Events a Responses passthrough sends as they came, with the characters the parser counts in them
- * (the `delta` of the generated kinds); lifecycle and terminal events, errors and every other kind
- * of delta (audio, say, which is not text) are parsed.
+ * (the `delta` of the generated kinds); lifecycle and terminal events, output items' starts and ends
+ * (reasoning phases, searches run), errors and every other kind of delta (audio, say, which is not
+ * text) are parsed.
  */
 const plainResponsesEvents = new PlainText(
   ["delta"],
-  String.raw`"type":\s*"(?:response\.(?:created|in_progress|queued|completed|incomplete|failed)"|error"|(?!response\.(?:output_text|refusal|function_call_arguments|reasoning_summary_text|reasoning_text)\.delta")[^"]*\.delta")`,
+  String.raw`"type":\s*"(?:response\.(?:created|in_progress|queued|completed|incomplete|failed|output_item\.added|output_item\.done)"|error"|(?!response\.(?:output_text|refusal|function_call_arguments|reasoning_summary_text|reasoning_text)\.delta")[^"]*\.delta")`,
 );
 
 function responsesStreamParser(publicModel: string): StreamParser {
-  return (data: string): ParsedStreamEvent => {
+  return announcing((data: string): ParsedStreamEvent => {
     const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; output?: unknown; error?: { message?: unknown } | null }; message?: unknown }>(
       data,
     );
@@ -92,6 +93,14 @@ function responsesStreamParser(publicModel: string): StreamParser {
     if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
     if (type === "error") throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${String(ev.message ?? "unknown")}`);
     if (LIFECYCLE.has(type)) return { forward: undefined, chunk: ev as Record<string, unknown>, text: "", done: false };
+    if (type === "response.output_item.added" || type === "response.output_item.done") {
+      // A reasoning item is a phase of reasoning the stream shows none of (or a summary): its time
+      // bounds what a stream cut short is billed; a finished web_search_call is a search billed.
+      const itemType = (ev as { item?: { type?: unknown } }).item?.type;
+      const added = type === "response.output_item.added";
+      const searches = !added && itemType === "web_search_call" ? { searches: 1 } : {};
+      return { forward: `event: ${type}\ndata: ${data}\n\n`, text: "", done: false, thinking: added && itemType === "reasoning", ...searches };
+    }
     return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
-  };
+  });
 }

@@ -1,25 +1,9 @@
 import { sql, type Kysely, type Migration } from "@gateway/db";
 import { createApplyUsageBatch } from "./20261126000000-cache-reasoning-tokens.js";
 
-/**
- * Usage records keep every upstream attempt of their request: `attempts`, a JSON array of
- * AttemptV1, or for the usual single attempt billed as the record says, only what the record does
- * not say in two plain columns (`attempt_outcome`, `attempt_ms`; attempts then `[]`); records from
- * before attempts were kept have `[]` and no outcome. Also what the provider charges the operator
- * for them (`provider_cost_minor`; NULL before: the cost at the catalog's price) and the part of it
- * nobody was billed for (`absorbed_minor`). apply_usage_batch stores them: the function of
- * 20261126000000-cache-reasoning-tokens with those columns added, nothing else changed.
- */
-export const usageAttempts: Migration = {
-  async up(db: Kysely<unknown>) {
-    await sql`
-      ALTER TABLE usage_records ADD COLUMN attempts jsonb NOT NULL DEFAULT '[]';
-      ALTER TABLE usage_records ADD COLUMN provider_cost_minor bigint;
-      ALTER TABLE usage_records ADD COLUMN absorbed_minor bigint NOT NULL DEFAULT 0;
-      ALTER TABLE usage_records ADD COLUMN attempt_outcome text;
-      ALTER TABLE usage_records ADD COLUMN attempt_ms integer;
-    `.execute(db);
-    await sql`
+/** apply_usage_batch as this migration defines it (also what the next migration to redefine it restores on down). */
+export async function createApplyUsageBatchWithAttempts(db: Kysely<unknown>): Promise<void> {
+  await sql`
       CREATE OR REPLACE FUNCTION apply_usage_batch(p_records jsonb, p_posting text, OUT applied text[], OUT posted boolean)
       LANGUAGE plpgsql AS $fn$
       DECLARE
@@ -108,7 +92,28 @@ export const usageAttempts: Migration = {
         WHERE accounts.org_id = o.org_id;
       END
       $fn$;
+  `.execute(db);
+}
+
+/**
+ * Usage records keep every upstream attempt of their request: `attempts`, a JSON array of
+ * AttemptV1, or for the usual single attempt billed as the record says, only what the record does
+ * not say in two plain columns (`attempt_outcome`, `attempt_ms`; attempts then `[]`); records from
+ * before attempts were kept have `[]` and no outcome. Also what the provider charges the operator
+ * for them (`provider_cost_minor`; NULL before: the cost at the catalog's price) and the part of it
+ * nobody was billed for (`absorbed_minor`). apply_usage_batch stores them: the function of
+ * 20261126000000-cache-reasoning-tokens with those columns added, nothing else changed.
+ */
+export const usageAttempts: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`
+      ALTER TABLE usage_records ADD COLUMN attempts jsonb NOT NULL DEFAULT '[]';
+      ALTER TABLE usage_records ADD COLUMN provider_cost_minor bigint;
+      ALTER TABLE usage_records ADD COLUMN absorbed_minor bigint NOT NULL DEFAULT 0;
+      ALTER TABLE usage_records ADD COLUMN attempt_outcome text;
+      ALTER TABLE usage_records ADD COLUMN attempt_ms integer;
     `.execute(db);
+    await createApplyUsageBatchWithAttempts(db);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP FUNCTION apply_usage_batch(jsonb, text)`.execute(db);

@@ -12,6 +12,7 @@ import { usageAttempts } from "./20261127000000-usage-attempts.js";
 import { usageRollups } from "./20261201000000-usage-rollups.js";
 import { usageCreatedBrin } from "./20261204000000-usage-created-brin.js";
 import { dropCreatedBrin } from "./20261205000000-drop-created-brin.js";
+import { usageBasisColumn } from "./20261206000000-usage-basis.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "20261201000000-usage-rollups": usageRollups,
   "20261204000000-usage-created-brin": usageCreatedBrin,
   "20261205000000-drop-created-brin": dropCreatedBrin,
+  "20261206000000-usage-basis": usageBasisColumn,
 };
