@@ -131,8 +131,9 @@ describe("built-in web search", () => {
       expect(r.status).toBe(200);
       return r.body.max_cost_minor as number;
     };
-    // Same body length; three more searches allowed, three more searches held.
-    expect((await estimate(5)) - (await estimate(2))).toBe(3 * SEARCH_PRICE);
+    // Same body length; three more searches allowed, three more searches held, and the results each
+    // brings into the prompt (gw-gpt's max_input_tokens_per_web_search, 8,000, at its input price, 1,250,000 per million).
+    expect((await estimate(5)) - (await estimate(2))).toBe(3 * SEARCH_PRICE + (3 * 8_000 * 1_250_000) / 1_000_000);
     const r = await post(stack.baseUrl(), org.secret, "/responses", JSON.stringify({ model: "gw-gpt", input: "x", tools: [{ type: "web_search" }], max_tool_calls: 0 }));
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "invalid_request", param: "max_tool_calls" });

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "@gateway/db";
-import { eventually } from "@gateway/testing";
+import { eventually, mp4File, pdfFile } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 
@@ -24,7 +24,7 @@ const chatModel = (id: string, upstream: string, extra: Record<string, unknown> 
   deployments: [{ provider: "fake", upstream_model: upstream }],
   ...extra,
 });
-const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-audio", "gw-embed-bytes", "gw-ns", "gemini-bytes"];
+const MODELS = ["gw-chat-mini", "gw-bytes", "gw-vision", "gw-audio", "gw-embed-bytes", "gw-ns", "gemini-bytes", "gw-gemini", "gw-claude"];
 
 beforeAll(async () => {
   stack = await startStack("bounds");
@@ -159,6 +159,86 @@ describe("the hold covers what is sent, not what the client sent", () => {
     const c = await credits(o);
     expect(c.balance_minor).toBe(1_000_000);
     expect(c.held_minor).toBe(0);
+  });
+});
+
+describe("media is held as the provider bills it: pages, seconds, a URL part at its maximum", () => {
+  /** The dry run's held prompt tokens for a chat body (`x-gateway-dry-run`), or the error. */
+  async function heldPrompt(o: TestOrg, path: string, body: unknown): Promise<{ status: number; prompt?: number; error?: { param?: string; message: string } }> {
+    const r = await fetch(`${stack.baseUrl()}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json", "x-gateway-dry-run": "true" },
+      body: JSON.stringify(body),
+    });
+    const j = (await r.json()) as { lines?: Array<{ item: string; quantity: number }>; error?: { param?: string; message: string } };
+    return { status: r.status, prompt: j.lines?.find((l) => l.item === "input_tokens")?.quantity, ...(j.error ? { error: j.error } : {}) };
+  }
+  const video = (url: string) => ({
+    model: "gw-gemini",
+    max_tokens: 10,
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what happens?" },
+          { type: "image_url", image_url: { url } },
+        ],
+      },
+    ],
+  });
+
+  it("a YouTube link to Gemini is held at the model's maximum per URL part (before: as one image, 114 minor against 630,010 billed), and refused on a balance below it", async () => {
+    const rich = await org(100_000_000);
+    const held = await heldPrompt(rich, "/chat/completions", video("https://www.youtube.com/watch?v=dQw4w9WgXcQ"));
+    expect(held.status).toBe(200);
+    // gw-gemini declares 1,048,576 tokens per URL part (its whole context window).
+    expect(held.prompt).toBe(1_048_576);
+    const modest = await org(200_000);
+    expect(await status(openai(modest).chat.completions.create(video("https://youtu.be/dQw4w9WgXcQ") as never))).toBe(402);
+  });
+
+  it("a data:video/mp4 part is held at its seconds (read from its header) × the model's tokens per second", async () => {
+    const o = await org(100_000_000);
+    const minute = `data:video/mp4;base64,${mp4File(60).toString("base64")}`;
+    const held = await heldPrompt(o, "/chat/completions", video(minute));
+    // 60 s at gw-gemini's 300 tokens a second, beside a few hundred bytes of text (before: 800, its bytes).
+    expect(held.prompt).toBeGreaterThanOrEqual(60 * 300);
+    expect(held.prompt).toBeLessThan(60 * 300 + 1_000);
+  });
+
+  it("a 40-page PDF of a few hundred bytes to Claude is held at 40 pages, not its bytes", async () => {
+    const o = await org(100_000_000);
+    const file = pdfFile(40, true);
+    const body = {
+      model: "gw-claude",
+      max_tokens: 10,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "document", source: { type: "base64", media_type: "application/pdf", data: file.toString("base64") } },
+            { type: "text", text: "summarize" },
+          ],
+        },
+      ],
+    };
+    const held = await heldPrompt(o, "/messages", body);
+    // gw-claude declares 3,000 tokens a page (a page image plus its text).
+    expect(held.prompt).toBeGreaterThanOrEqual(40 * 3_000);
+    // The whole body is a few KB: held by its bytes, as before, it would have covered under 3% of that.
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(3_000);
+  });
+
+  it("a model whose catalog does not bound an input refuses it, naming the field: a PDF, a video, a URL it would fetch", async () => {
+    const o = await org(100_000_000);
+    const pdf = `data:application/pdf;base64,${pdfFile(2).toString("base64")}`;
+    const refused = await heldPrompt(o, "/chat/completions", { model: "gw-bytes", messages: [{ role: "user", content: [{ type: "file", file: { filename: "a.pdf", file_data: pdf } }] }] });
+    expect(refused).toMatchObject({ status: 400, error: { param: "messages" } });
+    expect(refused.error!.message).toContain("max_input_tokens_per_pdf_page");
+    const clip = await heldPrompt(o, "/chat/completions", { ...video(`data:video/mp4;base64,${mp4File(5).toString("base64")}`), model: "gw-vision" });
+    expect(clip.error!.message).toContain("max_input_tokens_per_media_second");
+    const link = await heldPrompt(o, "/chat/completions", { ...video("https://youtu.be/abc"), model: "gw-vision" });
+    expect(link.error!.message).toContain("max_input_tokens_per_url_part");
   });
 });
 

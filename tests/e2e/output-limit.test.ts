@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens, stripMarkers } from "@gateway/fake-upstream";
-import { eventually } from "@gateway/testing";
+import { eventually, pdfFile } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createOrg } from "../support/orgs.ts";
 import type { AnyBody } from "../support/api.ts";
@@ -130,7 +130,8 @@ describe("the output limit the hold covered goes upstream", () => {
           role: "user",
           content: [
             { type: "text", text: "read" },
-            { type: "file", file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0xLjQK" } },
+            // A one-page PDF: held at gw-chat-mini's tokens per page (docs/billing.md, "Media").
+            { type: "file", file: { filename: "a.pdf", file_data: `data:application/pdf;base64,${pdfFile(1).toString("base64")}` } },
           ],
         },
       ],

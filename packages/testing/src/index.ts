@@ -309,3 +309,5 @@ export function testPgUrl(): string {
   if (!url) throw new Error("TEST_PG_URL is not set: run the tests with `pnpm vitest run` from the repository root");
   return url;
 }
+
+export { mp4File, pdfFile } from "./media-files.js";

@@ -1,5 +1,6 @@
 import type { Model } from "@gateway/proto";
 import { invalidParam } from "@gateway/errors";
+import { dataUrl, inlinePart, kindOfMime, kindOfUrl, type MediaPart } from "./media.js";
 
 /**
  * Worst-case prompt tokens of a request, for the credit hold. No tokenizer runs on the hot path, so
@@ -16,39 +17,108 @@ import { invalidParam } from "@gateway/errors";
  * - never more than the model's context window: a provider does not bill a prompt it cannot take.
  */
 export interface MediaParts {
-  /** Image parts found. */
+  /** Image parts found (URL parts of no recognisable kind included). */
   images: number;
-  /** Audio parts found. */
+  /** Of `images`: parts by URL whose kind the URL does not tell (a provider that fetches any URL may find a video there). */
+  unknownUrls: number;
+  /** Audio parts found (`input_audio`). */
   audio: number;
   /** UTF-8 bytes of the media payloads (URLs, base64) that are counted per part instead. */
   mediaBytes: number;
   /** Bytes of audio payloads (counted as bytes when the model has no per-part maximum). */
   audioBytes: number;
+  /** PDFs, videos and audio files (inline or by URL), counted by their pages or seconds (credits/media.ts). */
+  files: MediaPart[];
 }
 
 const utf8 = (s: string): number => Buffer.byteLength(s, "utf8");
 
-/** Finds the image and audio parts of OpenAI chat messages or Anthropic Messages content. */
+/** A MIME type from a file name's extension (for a file part sent as bare base64 with its name). */
+function mimeOfName(name: unknown): string {
+  if (typeof name !== "string") return "";
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? "";
+  if (ext === "pdf") return "application/pdf";
+  if (/^(mp4|m4v|mov|webm|mkv|avi|mpe?g)$/.test(ext)) return `video/${ext}`;
+  if (/^(mp3|wav|m4a|aac|ogg|opus|flac|aiff?)$/.test(ext)) return `audio/${ext}`;
+  if (/^(png|jpe?g|webp|gif|heic|heif)$/.test(ext)) return `image/${ext}`;
+  return "text/plain";
+}
+
+/**
+ * Finds the media parts of OpenAI chat messages, Responses input items or Anthropic Messages
+ * content (the system prompt and tool results included): images, `input_audio`, and files — PDFs,
+ * videos and audio, inline (classified by MIME type and read for their pages or seconds) or by URL
+ * (by host and extension) — each counted per part instead of by its bytes.
+ */
 export function mediaParts(messages: unknown, system?: unknown): MediaParts {
-  const out: MediaParts = { images: 0, audio: 0, mediaBytes: 0, audioBytes: 0 };
+  const out: MediaParts = { images: 0, unknownUrls: 0, audio: 0, mediaBytes: 0, audioBytes: 0, files: [] };
+  /** A part given as a URL (http(s), gs:// or data:): an image, or a file of another kind. */
+  const url = (u: unknown): void => {
+    if (typeof u !== "string") {
+      out.images++;
+      return;
+    }
+    const data = dataUrl(u);
+    if (data) return inline(data.mime, data.base64, utf8(u));
+    const kind = kindOfUrl(u, true);
+    out.mediaBytes += utf8(u);
+    if (kind === "image" || kind === "unknown") {
+      out.images++;
+      if (kind === "unknown" && !u.startsWith("data:")) out.unknownUrls++;
+    } else if (kind !== "text") out.files.push({ kind, byUrl: true });
+  };
+  /** A part whose bytes are in the request: an image, a file read for its pages or seconds, or text (its bytes). */
+  const inline = (mime: string, base64: string, bytes: number): void => {
+    const kind = kindOfMime(mime);
+    if (kind === "text") return; // counted by its bytes, as text
+    out.mediaBytes += bytes;
+    if (kind === "image") out.images++;
+    else out.files.push(inlinePart(mime, base64));
+  };
   const visit = (content: unknown): void => {
     if (!Array.isArray(content)) return;
     for (const part of content as Array<Record<string, unknown> | null>) {
       if (!part || typeof part !== "object") continue;
       switch (part.type) {
         case "image_url":
-        case "input_image": {
-          // The Responses API's image part (input_image): a URL (or data URL) string, or a file id.
-          const url = part.type === "input_image" ? part.image_url : (part.image_url as { url?: unknown } | undefined)?.url;
-          out.images++;
-          if (typeof url === "string") out.mediaBytes += utf8(url);
+          url((part.image_url as { url?: unknown } | undefined)?.url);
           break;
-        }
+        case "input_image":
+          // The Responses API's image part: a URL (or data URL) string, or a file id.
+          url(part.image_url);
+          break;
         case "image": {
-          const src = part.source as { data?: unknown; url?: unknown } | undefined;
+          const src = part.source as { data?: unknown; url?: unknown; media_type?: unknown } | undefined;
           out.images++;
           if (typeof src?.data === "string") out.mediaBytes += utf8(src.data);
           if (typeof src?.url === "string") out.mediaBytes += utf8(src.url);
+          break;
+        }
+        case "document": {
+          // Anthropic's document block: a base64 PDF is counted by its pages; a text document by its bytes.
+          const src = part.source as { type?: unknown; data?: unknown; media_type?: unknown } | undefined;
+          if (src?.type === "base64" && typeof src.data === "string") inline(typeof src.media_type === "string" ? src.media_type : "application/pdf", src.data, utf8(src.data));
+          break;
+        }
+        case "file": {
+          // Chat completions' file part: its data as a data URL (or bare base64 with a file name).
+          const f = part.file as { file_data?: unknown; filename?: unknown } | undefined;
+          if (typeof f?.file_data === "string") {
+            const data = dataUrl(f.file_data);
+            inline(data?.mime ?? mimeOfName(f.filename), data?.base64 ?? f.file_data, utf8(f.file_data));
+          }
+          break;
+        }
+        case "input_file": {
+          // The Responses API's file part: its data, or a URL the provider fetches.
+          if (typeof part.file_data === "string") {
+            const data = dataUrl(part.file_data);
+            inline(data?.mime ?? mimeOfName(part.filename), data?.base64 ?? part.file_data, utf8(part.file_data));
+          } else if (typeof part.file_url === "string") {
+            const kind = kindOfUrl(part.file_url, true);
+            out.mediaBytes += utf8(part.file_url);
+            out.files.push({ kind: kind === "unknown" || kind === "image" || kind === "text" ? "pdf" : kind, byUrl: true });
+          }
           break;
         }
         case "input_audio": {
@@ -74,24 +144,64 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
   return out;
 }
 
+/** The catalog fields a prompt bound reads. */
+export type MediaBoundModel = Pick<
+  Model,
+  | "id"
+  | "context_window"
+  | "max_input_tokens_per_image"
+  | "max_input_tokens_per_audio"
+  | "audio_input_price_minor_per_mtok"
+  | "max_input_tokens_per_pdf_page"
+  | "max_input_tokens_per_media_second"
+  | "max_input_tokens_per_url_part"
+>;
+
+/**
+ * The tokens a file part counts at most: a PDF's pages × the model's tokens per page, audio or
+ * video seconds × its tokens per second, and a part whose pages or seconds cannot be read (by URL,
+ * or past the readers' budget) at the model's maximum per URL part. A field the part needs that the
+ * catalog does not declare is a 400 naming `param`: never a silent default.
+ */
+function fileTokens(model: MediaBoundModel, f: MediaPart, param: string): number {
+  const refuse = (what: string, field: string) => invalidParam(param, `${what} input is not available on model '${model.id}' (the catalog declares no ${field} for it).`);
+  const perUrl = model.max_input_tokens_per_url_part ?? 0;
+  const unread = (what: string) => {
+    if (perUrl > 0) return perUrl;
+    throw f.byUrl
+      ? refuse(`${what} by URL`, "max_input_tokens_per_url_part")
+      : invalidParam(param, `The ${what}'s length could not be read from its data, and model '${model.id}' declares no max_input_tokens_per_url_part to bound it.`);
+  };
+  if (f.kind === "pdf") {
+    const perPage = model.max_input_tokens_per_pdf_page ?? 0;
+    if (!(perPage > 0) && !f.byUrl) throw refuse("PDF", "max_input_tokens_per_pdf_page");
+    return f.pages !== undefined && !f.byUrl ? f.pages * perPage : unread("PDF");
+  }
+  const what = f.kind === "video" ? "Video" : "Audio file";
+  const perSecond = model.max_input_tokens_per_media_second ?? 0;
+  if (!(perSecond > 0) && !f.byUrl) throw refuse(what, "max_input_tokens_per_media_second");
+  return f.seconds !== undefined && !f.byUrl ? f.seconds * perSecond : unread(what.toLowerCase());
+}
+
 /** Worst-case prompt tokens of a chat-shaped request whose decoded body is `decodedBytes` long. */
-export function chatPromptBound(
-  model: Pick<Model, "id" | "context_window" | "max_input_tokens_per_image" | "max_input_tokens_per_audio" | "audio_input_price_minor_per_mtok">,
-  decodedBytes: number,
-  media: MediaParts,
-): number {
+export function chatPromptBound(model: MediaBoundModel, decodedBytes: number, media: MediaParts, param = "messages"): number {
   // Audio tokens cost far more than text (OpenAI: 10-60×): a model the catalog prices no audio for takes none.
   if (media.audio > 0 && model.audio_input_price_minor_per_mtok === undefined) {
-    throw invalidParam("messages", `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`);
+    throw invalidParam(param, `Audio input is not available on model '${model.id}' (the catalog prices no audio for it).`);
   }
   // An image is billed by its size, not its bytes: a model counted at 0 tokens per image would hold
   // nothing for what the provider charges for one. It takes none.
   if (media.images > 0 && !(model.max_input_tokens_per_image > 0)) {
-    throw invalidParam("messages", `Image input is not available on model '${model.id}' (the catalog counts no tokens per image for it).`);
+    throw invalidParam(param, `Image input is not available on model '${model.id}' (the catalog counts no tokens per image for it).`);
   }
   const text = Math.max(0, decodedBytes - media.mediaBytes);
   const audio = model.max_input_tokens_per_audio > 0 ? media.audio * model.max_input_tokens_per_audio : media.audioBytes;
-  return capAtContext(model, text + media.images * model.max_input_tokens_per_image + audio);
+  // A URL of no recognisable kind, to a model whose provider fetches any URL (a maximum per URL part declared): that maximum.
+  const perUrl = model.max_input_tokens_per_url_part ?? 0;
+  const unknown = media.unknownUrls * Math.max(0, perUrl - model.max_input_tokens_per_image);
+  let files = 0;
+  for (const f of media.files) files += fileTokens(model, f, param);
+  return capAtContext(model, text + media.images * model.max_input_tokens_per_image + audio + unknown + files);
 }
 
 /**
@@ -115,3 +225,13 @@ function capAtContext(model: Pick<Model, "context_window">, tokens: number): num
 
 /** Web searches a request may make when its tool sets no limit (`max_uses`, `max_tool_calls`): the limit is then sent, and held. */
 export const DEFAULT_WEB_SEARCHES = 5;
+
+/**
+ * The most prompt tokens one search's results bring in (the catalog's max_input_tokens_per_web_search);
+ * a model that prices searches but does not bound their results refuses the tool.
+ */
+export function searchResultTokens(m: Pick<Model, "id" | "max_input_tokens_per_web_search">): number {
+  const tokens = m.max_input_tokens_per_web_search ?? 0;
+  if (!(tokens > 0)) throw invalidParam("tools", `Web search is not offered on '${m.id}' (the catalog does not bound the tokens its results bring into the prompt: max_input_tokens_per_web_search).`);
+  return tokens;
+}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { GatewayError, invalidParam } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts, searchResultTokens } from "../credits/bounds.js";
 import { maxTokenCostMinor } from "../credits/cost.js";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
@@ -167,7 +167,10 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       audio: () => ({ input: media.audio > 0, output: false }),
       // The hold covers every search the web search tools allow, at the model's price per search.
       // Fetched content is prompt: held at the dearest price a prompt token has.
-      ...(webSearches > 0 || fetchedTokens > 0 ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens, 0, m) } : {}),
+      // Search results enter the prompt too: the model's tokens per search, at the same price.
+      ...(webSearches > 0 || fetchedTokens > 0
+        ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens + webSearches * searchResultTokens(m), 0, m) }
+        : {}),
       requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),

@@ -3,7 +3,8 @@ import { GatewayError } from "@gateway/errors";
 import type { Request, Response } from "express";
 import type { KeyContext, Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { chatPromptBound, mediaParts } from "../credits/bounds.js";
+import { chatPromptBound, mediaParts, searchResultTokens, type MediaParts } from "../credits/bounds.js";
+import { maxTokenCostMinor } from "../credits/cost.js";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import type { Authenticated } from "../http/request-context.js";
@@ -71,14 +72,25 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
     const { raw } = r;
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(raw));
     const previous = typeof raw.previous_response_id === "string" && raw.previous_response_id ? raw.previous_response_id : undefined;
+    // Found once per body (the history and the masks make new ones): files are read for their pages and seconds.
+    let media: { of: ResponsesRequestBody; parts: MediaParts } | undefined;
+    const mediaOf = (p: ResponsesRequest) => (media?.of === p.withHistory ? media.parts : (media = { of: p.withHistory, parts: mediaParts(p.withHistory.input) }).parts);
     return {
       modelId: raw.model,
       // Called after prepare: covers the earlier turns sent with the new input.
-      promptTokensBound: (m, p, sentBytes) => chatPromptBound(m, sentBytes ?? bodyBytes + p.historyBytes, mediaParts(p.withHistory.input)),
-      imageTokens: (m, p) => mediaParts(p.withHistory.input).images * m.max_input_tokens_per_image,
-      audio: (p) => ({ input: mediaParts(p.withHistory.input).audio > 0, output: false }),
+      promptTokensBound: (m, p, sentBytes) => chatPromptBound(m, sentBytes ?? bodyBytes + p.historyBytes, mediaOf(p), "input"),
+      imageTokens: (m, p) => mediaOf(p).images * m.max_input_tokens_per_image,
+      audio: (p) => ({ input: mediaOf(p).audio > 0, output: false }),
       // Every search the web search tool may run (max_tool_calls), at the model's price per search.
-      ...(webSearchBound(raw) > 0 ? { perUseCostMinor: (m: Model) => pricedSearches(raw, m).searches * (m.web_search_price_minor ?? 0) } : {}),
+      // Their results enter the prompt: the model's tokens per search, at the dearest prompt price.
+      ...(webSearchBound(raw) > 0
+        ? {
+            perUseCostMinor: (m: Model) => {
+              const { searches } = pricedSearches(raw, m);
+              return searches > 0 ? searches * (m.web_search_price_minor ?? 0) + maxTokenCostMinor(searches * searchResultTokens(m), 0, m) : 0;
+            },
+          }
+        : {}),
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
       promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),
