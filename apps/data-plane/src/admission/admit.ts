@@ -7,10 +7,13 @@ import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
-import type { Routed } from "../translate/pairs/index.js";
-import type { Translation } from "../translate/translation.js";
+import { translateFor, type Routed } from "../translate/pairs/index.js";
+import type { ClientApi, ClientRequests, Translation } from "../translate/translation.js";
 import type { Capability } from "../providers/index.js";
 import { stage } from "../http/tracing.js";
+
+/** A route's client API (data) and its request as that API's translators take it. */
+export type ClientOf<B> = { [A in ClientApi]: { api: A; request: (body: B, model: Model) => ClientRequests[A] } }[ClientApi];
 
 /** What admission needs to know about a request whose body (the route's parsed request) is a `B`. */
 export interface AdmissionRequest<C extends Capability, B> {
@@ -25,11 +28,12 @@ export interface AdmissionRequest<C extends Capability, B> {
    */
   promptTokensBound: (model: Model, body: B, sentBytes?: number) => number;
   /**
-   * The request as each planned deployment's provider kind takes it (translate/pairs/): what the
-   * attempts send. Runs after the input guardrails and before the hold: a body no deployment can
-   * take is a 400 with nothing held, and the hold covers the largest request actually sent.
+   * The client API the route speaks and its request as the translators take it: admission translates
+   * it for each planned deployment's provider kind (providers/table.ts), after the input guardrails
+   * and before the hold, so a body no deployment can take is a 400 with nothing held, and the hold
+   * covers the largest request actually sent. The attempts send those requests.
    */
-  translate?: (body: B, model: Model, planned: Planned<C>[]) => Routed[];
+  client?: ClientOf<B>;
   /** Prompt tokens the request's images count at most (part of the prompt bound): billed at least when a stream ends without the provider's usage. */
   imageTokens?: (model: Model, body: B) => number;
   /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
@@ -131,10 +135,10 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     if (masked) body = masked;
   }
   if (req.verify) await stage(l, "verify", req.verify);
-  const { translate } = req;
+  const { client } = req;
   let routed: Routed[] = [];
   let sentBytes = 0;
-  if (translate) ({ routed, sentBytes } = stage(l, "translate", () => sentRequests(translate(body, model, planned))));
+  if (client) ({ routed, sentBytes } = stage(l, "translate", () => sentRequests(translateFor(client.api, planned as Planned<Capability>[] as Planned<"chat">[], client.request(body, model)))));
   if (req.free) return { body, model, planned, routed, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   if (ctx.publisher.saturated) {
     throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
@@ -164,7 +168,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
  * upstream model's name. A kind whose request cannot be built (a field its wire format has no
  * place for, a schema past its budget) is left out; when none is left, its 400 is the answer.
  */
-function sentRequests(routed: Routed[]): { routed: Routed[]; sentBytes: number } {
+export function sentRequests(routed: Routed[]): { routed: Routed[]; sentBytes: number } {
   const firsts = new Map<Translation, { bytes: number; model: number } | GatewayError>();
   let sentBytes = 0;
   let refused: GatewayError | undefined;

@@ -1,7 +1,8 @@
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { adapterFor, type Capability, type ProviderAdapter, type UpstreamTarget } from "../providers/index.js";
+import type { Capability, ProviderAdapter, UpstreamTarget } from "../providers/index.js";
+import { PROVIDERS } from "../providers/table.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { orderDeployments } from "./weights.js";
 
@@ -21,7 +22,7 @@ export function plan<C extends Capability>(ctx: DataPlaneContext, model: Model, 
   const out: Planned<C>[] = [];
   for (const d of orderDeployments(model.deployments)) {
     const provider = ctx.catalog.current.providers.get(d.provider);
-    const adapter = provider && adapterFor(provider.kind)[capability];
+    const adapter = provider && PROVIDERS[provider.kind].capabilities[capability];
     if (!provider || !adapter) continue;
     const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
     if (provider.credential_ref && !apiKey) continue;

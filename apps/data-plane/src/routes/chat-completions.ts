@@ -3,7 +3,6 @@ import { chatPromptBound, mediaParts } from "../credits/bounds.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { choicesOf, type ChatRequestBody } from "../providers/index.js";
-import { translateFor } from "../translate/pairs/index.js";
 import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
@@ -41,7 +40,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },
       // As the input guardrails left it (a masked copy when a mask applied).
-      translate: (b, model, planned) => translateFor("chat", planned, { body: b, model }),
+      client: { api: "chat", request: (b, model) => ({ body: b, model }) },
     };
   },
   serve: (ctx, call) => serveChat(ctx, call, { routes: call.routed, stream: call.body.stream === true }),

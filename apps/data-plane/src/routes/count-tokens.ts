@@ -6,7 +6,8 @@ import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { attemptAll, sendJson } from "../pipeline/attempts.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { adapterFor, type MessagesRequestBody } from "../providers/index.js";
+import type { MessagesRequestBody } from "../providers/index.js";
+import { PROVIDERS } from "../providers/table.js";
 import { messagesRequestTexts, textsOf } from "../translate/texts.js";
 
 const CountTokensBody = z.looseObject({
@@ -31,8 +32,8 @@ export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
   async serve(ctx, call) {
     const { body, planned, req, timeoutMs } = call;
     const native = planned.flatMap((p) => {
-      const messages = adapterFor(p.target.provider.kind).messages;
-      return messages ? [{ target: p.target, adapter: messages(messagesHeaders(req)) }] : [];
+      const count = PROVIDERS[p.target.provider.kind].countTokens;
+      return count ? [{ target: p.target, adapter: count(messagesHeaders(req)) }] : [];
     });
     if (native.length === 0) {
       const texts = textsOf(messagesRequestTexts(body));

@@ -9,7 +9,6 @@ import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { MessagesRequestBody } from "../providers/index.js";
-import { translateFor } from "../translate/pairs/index.js";
 import { messagesRequestTexts, textsOf } from "../translate/texts.js";
 
 /** The Messages fields the gateway relies on (the reference API requires max_tokens); the rest passes through. */
@@ -176,10 +175,13 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
       // As the input guardrails left it (a masked copy when a mask applied).
-      translate: (r, model, planned) => {
-        const headers = messagesHeaders(req);
-        refuseUnpricedBetas(headers.beta, model);
-        return translateFor("messages", planned, { body: r.raw, headers, model });
+      client: {
+        api: "messages",
+        request: (r, model) => {
+          const headers = messagesHeaders(req);
+          refuseUnpricedBetas(headers.beta, model);
+          return { body: r.raw, headers, model };
+        },
       },
     };
   },

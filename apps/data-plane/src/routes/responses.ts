@@ -12,7 +12,6 @@ import { requireRoute } from "../catalog/visibility.js";
 import { serveChat } from "../pipeline/chat.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
-import { translateFor } from "../translate/pairs/index.js";
 import { assistantTurn, historyItems, inputItems, pricedSearches, responsesToChat, webSearchBound } from "../translate/responses.js";
 import { toolNames } from "../translate/namespaces.js";
 import { newId } from "../translate/responses-output.js";
@@ -33,6 +32,8 @@ const ResponsesBody = z.looseObject({
 interface ResponsesRequest {
   /** The request as validated; admission's `prepare` answers a copy with the earlier turns of `previous_response_id` in `withHistory`. */
   raw: ResponsesRequestBody;
+  /** `raw` in the chat shape (translate/responses.ts), made once when the body was checked. */
+  chat: ChatRequestBody;
   /** The request with the earlier turns in front of its input (the request itself when it continues nothing). */
   withHistory: ResponsesRequestBody;
   id: string;
@@ -62,11 +63,12 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
   capability: "chat",
   parse: (input) => {
     const raw = parseBody(ResponsesBody, input) as ResponsesRequestBody;
-    // Checks every item (and the search limit) now, a 400 naming it, before anything is held.
-    responsesToChat(raw);
+    // Checks every item (and the search limit) now, a 400 naming it, before anything is held; the
+    // chat shape it builds is the one deployments reached through chat get (translated once).
+    const chat = responsesToChat(raw);
     webSearchBound(raw);
     const instructionMessages = typeof raw.instructions === "string" && raw.instructions ? 1 : 0;
-    return { raw, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
+    return { raw, chat, withHistory: raw, id: newId("resp"), instructionMessages, historyBytes: 0 };
   },
   admission: (r, state, ctx, req) => {
     const { raw } = r;
@@ -105,18 +107,22 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
           }
         : {}),
       // After the input guardrails, which may have masked the texts: every shape is built from it.
-      translate: (p, model, planned) => {
-        const raw = p.withHistory;
-        const orgId = state.key.org_id;
-        let chat: ChatRequestBody | undefined;
-        const chatBody = () => (chat ??= responsesToChat(raw));
-        const keep =
-          raw.store === false
-            ? undefined
-            : (response: Record<string, unknown>) =>
-                ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(p.instructionMessages), assistantTurn(response)] });
-        const echo = { id: p.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw, names: toolNames(raw.tools) };
-        return translateFor("responses", planned, { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model });
+      client: {
+        api: "responses",
+        request: (p, model) => {
+          const raw = p.withHistory;
+          const orgId = state.key.org_id;
+          // The chat shape, for deployments reached through chat: the one parse made, unless history or a mask changed the body.
+          let chat: ChatRequestBody | undefined = raw === p.raw ? p.chat : undefined;
+          const chatBody = () => (chat ??= responsesToChat(raw));
+          const keep =
+            raw.store === false
+              ? undefined
+              : (response: Record<string, unknown>) =>
+                  ctx.responses.put({ org_id: orgId, response: { ...response, store: true }, messages: [...chatBody().messages.slice(p.instructionMessages), assistantTurn(response)] });
+          const echo = { id: p.id, createdAt: Math.floor(state.startedAt / 1000), model: model.id, request: raw, names: toolNames(raw.tools) };
+          return { body: raw, chat: chatBody, echo, keep, headers: messagesHeaders(req), model };
+        },
       },
     };
   },

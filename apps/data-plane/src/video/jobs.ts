@@ -3,7 +3,8 @@ import { AttemptV1, MAX_RECORDED_ATTEMPTS, type UsageEventV1 } from "@gateway/ev
 import { z } from "zod";
 import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { adapterFor, type UpstreamHttpRequest, type UpstreamTarget } from "../providers/index.js";
+import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
+import { PROVIDERS } from "../providers/table.js";
 import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/types.js";
 
 /** A JSON column of the job record (or a provider's answer); a value that does not parse reads as empty. */
@@ -39,7 +40,7 @@ export function videoHttp(ctx: DataPlaneContext, target: UpstreamTarget, timeout
 /** The provider of a stored job as a target (catalog provider + credential), if still configured. */
 export function jobTarget(ctx: DataPlaneContext, job: VideoJob): { target: UpstreamTarget; adapter: VideoAdapter } | undefined {
   const provider = ctx.catalog.current.providers.get(job.provider);
-  const adapter = provider && adapterFor(provider.kind).video;
+  const adapter = provider && PROVIDERS[provider.kind].capabilities.video;
   if (!provider || !adapter) return undefined;
   const apiKey = provider.credential_ref ? ctx.config.resolveCredential(provider.credential_ref) : undefined;
   if (provider.credential_ref && !apiKey) return undefined;

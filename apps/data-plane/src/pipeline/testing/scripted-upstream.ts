@@ -17,7 +17,8 @@ import type { DataPlaneContext } from "../../context.js";
 import type { Reservation } from "../../credits/lease-manager.js";
 import { RequestContext, authenticated } from "../../http/request-context.js";
 import { CircuitBreaker } from "../../providers/circuit-breaker.js";
-import { adapterFor, type CatalogProvider, type ProviderKind, type UpstreamHttpRequest } from "../../providers/index.js";
+import type { CatalogProvider, ProviderKind, UpstreamHttpRequest } from "../../providers/index.js";
+import { PROVIDERS } from "../../providers/table.js";
 import { classify, type PoolSettings } from "../../providers/upstream-client.js";
 import type { Bound } from "../../admission/admit.js";
 import { clientSignal, worstCaseOf } from "../attempts.js";
@@ -439,7 +440,7 @@ export function testbed(o: BedOptions): Bed {
   };
   const planned: Planned<"chat">[] = providers.map((provider, i) => ({
     target: { provider, deployment: model.deployments[i]!, apiKey: "sk-test" },
-    adapter: adapterFor(provider.kind).chat!,
+    adapter: PROVIDERS[provider.kind].capabilities.chat!,
   }));
   const key: KeyContext = {
     key_id: "key-test",

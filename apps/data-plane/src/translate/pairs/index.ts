@@ -1,54 +1,8 @@
 import { GatewayError } from "@gateway/errors";
-import type { Model } from "@gateway/proto";
 import type { Planned } from "../../admission/plan.js";
-import { anthropicChat } from "../../providers/anthropic/chat.js";
-import { geminiChat } from "../../providers/gemini/chat.js";
-import { openAICompatibleChat } from "../../providers/openai-compatible/chat.js";
-import { openAIChat } from "../../providers/openai/index.js";
 import type { ProviderKind, UpstreamTarget } from "../../providers/types.js";
+import { PROVIDERS } from "../../providers/table.js";
 import type { ClientApi, ClientRequests, Translation, Translator } from "../translation.js";
-import { chatTo } from "./chat.js";
-import { messagesToAnthropic } from "./messages-native.js";
-import { messagesThroughChat } from "./messages-through-chat.js";
-import { responsesToOpenAI } from "./responses-native.js";
-import { responsesToAnthropic } from "./responses-messages.js";
-import { responsesThroughChat } from "./responses-through-chat.js";
-
-const compatible = openAICompatibleChat();
-/** A model the catalog prices reasoning tokens for is a reasoning model: it takes `reasoning_effort`. */
-const pricedReasoning = (m: Model) => m.reasoning_price_minor_per_mtok !== undefined;
-
-/**
- * How each client API reaches each provider kind: one translator per pair, natively where the
- * provider speaks the client's API. Through a chat adapter, the output limit the hold covered goes
- * in the field that kind reads: OpenAI's reasoning models refuse `max_tokens`, OpenAI-compatible
- * servers read it; the Anthropic and Gemini adapters read either. A new provider kind is a compile error here until each client
- * API has its entry (undefined: the kind serves no chat model, like video-only fal).
- */
-export const TRANSLATORS: { [A in ClientApi]: Record<ProviderKind, Translator<A> | undefined> } = {
-  chat: {
-    openai: chatTo(openAIChat, "max_completion_tokens"),
-    "openai-compatible": chatTo(compatible, "max_tokens"),
-    anthropic: chatTo(anthropicChat, "max_tokens"),
-    gemini: chatTo(geminiChat, "max_tokens"),
-    fal: undefined,
-  },
-  messages: {
-    openai: messagesThroughChat(openAIChat, "max_completion_tokens", pricedReasoning),
-    "openai-compatible": messagesThroughChat(compatible, "max_tokens", pricedReasoning),
-    anthropic: messagesToAnthropic,
-    // Gemini's adapter turns reasoning_effort into its thinking budget or level.
-    gemini: messagesThroughChat(geminiChat, "max_tokens", () => true),
-    fal: undefined,
-  },
-  responses: {
-    openai: responsesToOpenAI,
-    "openai-compatible": responsesThroughChat(compatible, "max_tokens"),
-    anthropic: responsesToAnthropic,
-    gemini: responsesThroughChat(geminiChat, "max_tokens"),
-    fal: undefined,
-  },
-};
 
 /** A planned deployment with the request already translated for it. */
 export interface Routed {
@@ -69,7 +23,7 @@ export function translateFor<A extends ClientApi>(api: A, planned: readonly Plan
     const kind = p.target.provider.kind;
     let t = byKind.get(kind);
     if (t === undefined) {
-      const translator = TRANSLATORS[api][kind];
+      const translator = PROVIDERS[kind].translators[api] as Translator<A> | undefined;
       try {
         t = translator ? translator(request) : new GatewayError("model_unavailable", `The provider kind '${kind}' cannot serve the ${api} route.`);
       } catch (err) {
