@@ -8,67 +8,17 @@
  *
  *   make build && node bench/mcp-latency.ts [calls=2000]
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createDatabase, freePort, startNats, startPostgres, waitForPort } from "@gateway/testing";
 import { FAKE_UPSTREAM_API_KEY } from "../scripts/lib/demo-catalog.ts";
-import { seedDemo } from "../scripts/lib/seed.ts";
-import { cpuMicros, gitCommit, pct, root, serviceEnv } from "../scripts/lib/bench.ts";
+import { cpuMicros, gitCommit, pct } from "../scripts/lib/bench.ts";
+import { startBenchStack } from "./bench-stack.ts";
 import { step } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 200;
-/** BENCH_CPU_PROF=DIR writes the data-plane's CPU profile there (bench/profile-summary.ts reads it). */
-const spawnNode = (script: string, env: Record<string, string>): ChildProcess => {
-  const prof = process.env.BENCH_CPU_PROF && script.includes("data-plane") ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawn(process.execPath, [...prof, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-};
 
-step("starting infrastructure");
-const pg = await startPostgres();
-const nats = await startNats();
-const db = await createDatabase(pg.url, "mcp_bench");
-const token = "bench-admin-token-0123456789";
-const dpToken = "bench-data-plane-token-0123456789";
-const [fakePort, controlPort, ledgerPort, dpPort] = (await Promise.all(Array.from({ length: 4 }, () => freePort()))) as [number, number, number, number];
-const fakeUrl = `http://127.0.0.1:${fakePort}`;
-const children: ChildProcess[] = [];
-process.once("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-  for (const pid of [nats.pid, pg.pid]) {
-    try {
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
-});
-const services = serviceEnv({ db, natsUrl: nats.url, controlPort, ledgerPort, adminToken: token, dpToken, logLevel: "warn" });
-children.push(spawnNode("packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(fakePort), FAKE_UPSTREAM_API_KEY }));
-children.push(spawnNode("apps/control-plane/dist/main.js", services.control), spawnNode("apps/ledger/dist/main.js", services.ledger));
-await Promise.all([waitForPort(fakePort, 30_000), waitForPort(controlPort, 30_000), waitForPort(ledgerPort, 30_000)]);
-const seeded = await seedDemo({
-  controlPlaneAddr: `127.0.0.1:${controlPort}`,
-  ledgerAddr: `127.0.0.1:${ledgerPort}`,
-  adminToken: token,
-  fakeUpstreamUrl: fakeUrl,
-  orgName: "bench",
-  topUpMinor: 1_000_000_000,
-});
-const dp = spawnNode("apps/data-plane/dist/main.js", {
-  ...services.dataPlane,
-  DATA_PLANE_PORT: String(dpPort),
-  DATA_PLANE_LOG_LEVEL: "warn",
-  DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
-  DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
-  FAKE_UPSTREAM_API_KEY,
-});
-children.push(dp);
-await waitForPort(dpPort, 30_000);
+const { dp, dpPort, fakeUrl, secret } = await startBenchStack("mcp_bench");
 
 async function session(url: string, bearer: string): Promise<Client> {
   const client = new Client({ name: "bench", version: "1.0.0" });
@@ -92,7 +42,7 @@ step("measuring");
 let gateway: Client | undefined;
 for (let i = 0; i < 100 && !gateway; i++) {
   try {
-    const c = await session(`http://127.0.0.1:${dpPort}/mcp`, seeded.secret);
+    const c = await session(`http://127.0.0.1:${dpPort}/mcp`, secret);
     if ((await c.listTools()).tools.length) gateway = c;
   } catch {
     await new Promise((r) => setTimeout(r, 100));

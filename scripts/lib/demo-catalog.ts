@@ -113,6 +113,8 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         max_input_tokens_per_web_search: WEB_SEARCH_TOKENS,
         // Anthropic bills a PDF page as an image of it plus its text (~1,500–3,000 tokens).
         max_input_tokens_per_pdf_page: PDF_PAGE_TOKENS,
+        // Anthropic adds a tool-use system prompt when tools are offered (Claude 4: 346 tokens with tool_choice auto).
+        tool_prompt_tokens: 346,
         // Extended thinking: Claude 4 models stream a summary of their thinking and bill all of it
         // (as output: no reasoning price of its own).
         reasoning: true,

@@ -98,6 +98,28 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     expect(stack.fake.requests.length).toBe(before);
   });
 
+  it("a body no deployment can take is its 400 before any credit is held: an organization whose balance the hold would exceed gets the 400, not a 402", async () => {
+    // 20 minor: far below either request's hold, so a hold taken before translating would answer 402 first.
+    const poor = await createOrg(stack, { balanceMinor: 20, models: ["gw-chat-mini", "gw-claude"] });
+    const client = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: poor.secret, maxRetries: 0 });
+    const sampled = await eventually(
+      async () => {
+        const e = await client.messages.create({ model: "gw-chat-mini", max_tokens: 256, top_k: 5, messages: [{ role: "user", content: "sample" }] } as never).catch((x: unknown) => x);
+        return (e as { status?: number }).status === 404 ? undefined : e;
+      },
+      5_000,
+      "the models visible to the new org",
+    );
+    expect(sampled).toMatchObject({ status: 400, error: { error: { param: "top_k" } } });
+    const beta = await client.messages
+      .create({ model: "gw-claude", max_tokens: 100, messages: [{ role: "user", content: "hello" }] }, { headers: { "anthropic-beta": "context-1m-2025-08-07" } })
+      .catch((e: unknown) => e);
+    expect(beta).toMatchObject({ status: 400, error: { error: { param: "anthropic-beta" } } });
+    // And the same bodies that can go somewhere meet the credit check: 402.
+    const fine = await client.messages.create({ model: "gw-chat-mini", max_tokens: 256, messages: [{ role: "user", content: "sample" }] }).catch((e: unknown) => e);
+    expect(fine).toMatchObject({ status: 402 });
+  });
+
   it("refuses the 1M-context beta the catalog cannot price, with a 400 naming the header, and sends nothing", async () => {
     const before = stack.fake.requests.length;
     const err = await anthropic.messages

@@ -249,16 +249,22 @@ describe("catalog", () => {
     expect(row).toEqual({ reasoning: false, max_output_tokens_per_second: 0 });
   });
 
-  it("carries a model's media bounds (PDF page, media second, URL part, web search), 0 when not declared, and refuses bad ones", async () => {
+  it("carries a model's media bounds (PDF page, media second, URL part, web search) and its tool prompt, 0 when not declared, and refuses bad ones", async () => {
     const chat = { ...catalog.models[0]!, id: "m-media" };
     const apply = (model: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ models: [model] }) });
     const find = async () => (await control.GetCatalog({ known_version: 0 })).models.find((m) => m.id === "m-media")!;
-    const fields = ["max_input_tokens_per_pdf_page", "max_input_tokens_per_media_second", "max_input_tokens_per_url_part", "max_input_tokens_per_web_search"] as const;
+    const fields = ["max_input_tokens_per_pdf_page", "max_input_tokens_per_media_second", "max_input_tokens_per_url_part", "max_input_tokens_per_web_search", "tool_prompt_tokens"] as const;
     for (const f of fields) {
       for (const bad of [-1, 2.5, "258"]) await expect(apply({ ...chat, [f]: bad })).rejects.toThrow(new RegExp(`models\\[0\\]\\.${f}`));
     }
 
-    const declared = { max_input_tokens_per_pdf_page: 258, max_input_tokens_per_media_second: 300, max_input_tokens_per_url_part: 1_048_576, max_input_tokens_per_web_search: 8_000 };
+    const declared = {
+      max_input_tokens_per_pdf_page: 258,
+      max_input_tokens_per_media_second: 300,
+      max_input_tokens_per_url_part: 1_048_576,
+      max_input_tokens_per_web_search: 8_000,
+      tool_prompt_tokens: 346,
+    };
     await apply({ ...chat, ...declared });
     expect(await find()).toMatchObject(declared);
     // One alone: the others stay undeclared.
@@ -275,7 +281,7 @@ describe("catalog", () => {
       .select([...fields])
       .where("id", "=", "m-media")
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ max_input_tokens_per_pdf_page: 0, max_input_tokens_per_media_second: 0, max_input_tokens_per_url_part: 0, max_input_tokens_per_web_search: 0 });
+    expect(row).toEqual({ max_input_tokens_per_pdf_page: 0, max_input_tokens_per_media_second: 0, max_input_tokens_per_url_part: 0, max_input_tokens_per_web_search: 0, tool_prompt_tokens: 0 });
   });
 
   it("carries cache and reasoning prices when set, leaves them absent (the defaults) when not, and refuses bad ones", async () => {

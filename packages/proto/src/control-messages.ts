@@ -111,6 +111,11 @@ export interface Model {
    * beside the per-search fee). 0 (or absent) = not declared: the model offers no web search.
    */
   max_input_tokens_per_web_search?: number;
+  /**
+   * Prompt tokens the provider adds itself when a request offers tools (Anthropic's tool-use system
+   * prompt), tokens: a fixed addition the hold covers. 0 (or absent) = none.
+   */
+  tool_prompt_tokens?: number;
 }
 export interface VideoPrice {
   resolution: string;

@@ -136,6 +136,8 @@ const ModelDoc = z
     max_input_tokens_per_url_part: count.default(0),
     /** Most the results of one web search bring into the prompt (billed as input beside the per-search fee). */
     max_input_tokens_per_web_search: count.default(0),
+    /** Prompt tokens the provider adds when a request offers tools (Anthropic's tool-use system prompt); 0: none. */
+    tool_prompt_tokens: count.default(0),
   })
   .superRefine((m, c) => {
     if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });

@@ -80,6 +80,7 @@ export interface ModelsTable {
   max_input_tokens_per_media_second: ColumnType<number, number | undefined, number>;
   max_input_tokens_per_url_part: ColumnType<number, number | undefined, number>;
   max_input_tokens_per_web_search: ColumnType<number, number | undefined, number>;
+  tool_prompt_tokens: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

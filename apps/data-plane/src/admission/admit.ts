@@ -36,6 +36,8 @@ export interface AdmissionRequest<C extends Capability, B> {
   client?: ClientOf<B>;
   /** Prompt tokens the request's images count at most (part of the prompt bound): billed at least when a stream ends without the provider's usage. */
   imageTokens?: (model: Model, body: B) => number;
+  /** The request offers tools: the provider's own tool prompt (the catalog's tool_prompt_tokens) is added to the prompt bound. */
+  offersTools?: boolean;
   /** Output tokens the caller asked for (max_tokens …), if any, per choice. */
   requestedOutput: number | undefined;
   /** Choices asked for (`n`): each may produce the whole output. */
@@ -224,7 +226,7 @@ function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Mo
   const perUse = req.perUseCostMinor?.(model) ?? 0;
   if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
   // What the masks added is in the translated requests already; the client's body bound gets it on top.
-  const asked = Math.max(req.promptTokensBound(model, body) + grownBytes, sentBytes > 0 ? req.promptTokensBound(model, body, sentBytes) : 0);
+  const asked = Math.max(req.promptTokensBound(model, body) + grownBytes, sentBytes > 0 ? req.promptTokensBound(model, body, sentBytes) : 0) + (req.offersTools ? (model.tool_prompt_tokens ?? 0) : 0);
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
   const audio = req.audio?.(body);
   const images = req.imageTokens?.(model, body) ?? 0;

@@ -170,6 +170,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       ...(webSearches > 0 || fetchedTokens > 0
         ? { perUseCostMinor: (m: Model) => (webSearches > 0 ? webSearches * webSearchPrice(m) : 0) + maxTokenCostMinor(fetchedTokens + webSearches * searchResultTokens(m), 0, m) }
         : {}),
+      offersTools: Array.isArray(raw.tools) && raw.tools.length > 0,
       requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),

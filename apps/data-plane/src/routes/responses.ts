@@ -93,6 +93,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
             },
           }
         : {}),
+      offersTools: Array.isArray(raw.tools) && raw.tools.length > 0,
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
       promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Migration } from "@gateway/db";
  * Media bounds, in prompt tokens, for inputs whose bytes say little about what providers bill: the
  * most one PDF page, one second of video or audio sent as a file, one media part given by a URL the
  * gateway cannot size, and the results of one web search can cost. 0 = not declared (the data-plane
- * refuses that kind of input).
+ * refuses that kind of input). And the prompt tokens a provider adds when tools are offered (0: none).
  */
 export const mediaBounds: Migration = {
   async up(db: Kysely<unknown>) {
@@ -13,12 +13,13 @@ export const mediaBounds: Migration = {
       ALTER TABLE models ADD COLUMN max_input_tokens_per_media_second bigint NOT NULL DEFAULT 0 CHECK (max_input_tokens_per_media_second >= 0);
       ALTER TABLE models ADD COLUMN max_input_tokens_per_url_part bigint NOT NULL DEFAULT 0 CHECK (max_input_tokens_per_url_part >= 0);
       ALTER TABLE models ADD COLUMN max_input_tokens_per_web_search bigint NOT NULL DEFAULT 0 CHECK (max_input_tokens_per_web_search >= 0);
+      ALTER TABLE models ADD COLUMN tool_prompt_tokens bigint NOT NULL DEFAULT 0 CHECK (tool_prompt_tokens >= 0);
     `.execute(db);
   },
   async down(db: Kysely<unknown>) {
     await sql`
       ALTER TABLE models DROP COLUMN max_input_tokens_per_pdf_page, DROP COLUMN max_input_tokens_per_media_second,
-        DROP COLUMN max_input_tokens_per_url_part, DROP COLUMN max_input_tokens_per_web_search
+        DROP COLUMN max_input_tokens_per_url_part, DROP COLUMN max_input_tokens_per_web_search, DROP COLUMN tool_prompt_tokens
     `.execute(db);
   },
 };
