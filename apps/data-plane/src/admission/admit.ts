@@ -9,7 +9,8 @@ import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/i
 import { plan, type Planned } from "./plan.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
 import type { ClientApi, ClientRequests, Translation } from "../translate/translation.js";
-import type { Capability } from "../providers/index.js";
+import type { Capability, UpstreamTarget } from "../providers/index.js";
+import { PROVIDERS } from "../providers/table.js";
 import { stage } from "../http/tracing.js";
 
 /** A route's client API (data) and its request as that API's translators take it. */
@@ -167,17 +168,18 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
  * The upstream requests of the routed deployments, built now (each translation keeps the request
  * it built for a deployment, so the attempt sends that one), and the largest body among them, in
  * bytes: one build per provider kind, the other deployments of a kind differing only by their
- * upstream model's name. A kind whose request cannot be built (a field its wire format has no
+ * upstream model's name (per deployment for a kind whose body depends on more: Gemini's). A kind whose request cannot be built (a field its wire format has no
  * place for, a schema past its budget) is left out; when none is left, its 400 is the answer.
  */
 export function sentRequests(routed: Routed[]): { routed: Routed[]; sentBytes: number } {
-  const firsts = new Map<Translation, { bytes: number; model: number } | GatewayError>();
+  const firsts = new Map<Translation | UpstreamTarget, { bytes: number; model: number } | GatewayError>();
   let sentBytes = 0;
   let refused: GatewayError | undefined;
   const kept: Routed[] = [];
   for (const r of routed) {
     const modelBytes = Buffer.byteLength(r.target.deployment.upstream_model);
-    let first = firsts.get(r.translation);
+    const key = PROVIDERS[r.target.provider.kind].bodyPerDeployment ? r.target : r.translation;
+    let first = firsts.get(key);
     if (first === undefined) {
       try {
         const body = r.translation.request(r.target).body;
@@ -186,7 +188,7 @@ export function sentRequests(routed: Routed[]): { routed: Routed[]; sentBytes: n
         if (!(err instanceof GatewayError)) throw err;
         first = err;
       }
-      firsts.set(r.translation, first);
+      firsts.set(key, first);
     }
     if (first instanceof GatewayError) {
       refused ??= first;

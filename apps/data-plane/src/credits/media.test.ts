@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deflateSync } from "node:zlib";
 import { GatewayError } from "@gateway/errors";
 import { mp4File as mp4, pdfFile as pdf } from "@gateway/testing";
 import { chatPromptBound, mediaParts, type MediaBoundModel } from "./bounds.js";
@@ -16,6 +17,8 @@ function wav(seconds: number): Buffer {
   b.writeUInt16LE(1, 22);
   b.writeUInt32LE(8_000, 24);
   b.writeUInt32LE(16_000, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
   return b;
 }
 
@@ -58,11 +61,42 @@ describe("reading a file's length from its own header", () => {
     expect(pdfPages(Buffer.from("not a pdf"))).toBeUndefined();
   });
 
+  it("a PDF that hides its pages is unreadable, never counted at the pages it shows: a zip bomb, another filter, escaped names", () => {
+    const objStm = (filter: string, body: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`%PDF-1.5\n1 0 obj << /Type /Page >> endobj\n9 0 obj << /Type /ObjStm /N 1 /First 0 ${filter} >> stream\n`, "latin1"),
+        body,
+        Buffer.from("\nendstream endobj\n", "latin1"),
+      ]);
+    // 17 MB of zeros (17 KB compressed) spends the inflate budget: the rest could hide 100 pages.
+    expect(pdfPages(objStm("/Filter /FlateDecode", deflateSync(Buffer.alloc(17 * 1024 * 1024))))).toBeUndefined();
+    expect(pdfPages(objStm("/Filter [/ASCII85Decode /FlateDecode]", Buffer.from("garbage")))).toBeUndefined();
+    expect(pdfPages(objStm("/Filter /FlateDecode", Buffer.from("not deflate")))).toBeUndefined();
+    expect(pdfPages(Buffer.from("%PDF-1.4\n1 0 obj << /Type /Page >> endobj 2 0 obj << /Ty#70e /P#61ge >> endobj", "latin1"))).toBeUndefined();
+    // Image and content streams hold no pages: a JPEG in the file does not make it unreadable.
+    const withImage = Buffer.concat([pdf(3), Buffer.from("7 0 obj << /Subtype /Image /Filter /DCTDecode >> stream\n\xff\xd8\xff\nendstream endobj\n", "latin1")]);
+    expect(pdfPages(withImage)).toBe(3);
+  });
+
+  it("reads adversarial PDFs in linear time: no pattern rescans the text (a quadratic read of 3 MB would take minutes)", () => {
+    // /Count without a closing '>' and 'stream' words by the hundred thousand, in 3 MB.
+    const counts = Buffer.from(`%PDF-1.4\n${"/Count 1 ".repeat(330_000)}`, "latin1");
+    const streams = Buffer.from(`%PDF-1.4\n${"9 0 obj << /Type /ObjStm >> stream\nx\nendstream ".repeat(60_000)}`, "latin1");
+    expect(pdfPages(counts)).toBe(1);
+    expect(pdfPages(streams)).toBeUndefined();
+  });
+
   it("MP4 seconds from the movie header (both versions), WAV seconds from its byte rate, other audio bounded by its size", () => {
     expect(mp4Seconds(mp4(61))).toBe(61);
     expect(mp4Seconds(mp4(3_600, 1))).toBe(3_600);
     expect(mp4Seconds(Buffer.from("no boxes here at all"))).toBeUndefined();
+    // A fragmented file's movie header says 0: unread (the catalog's maximum per part), not 0 seconds.
+    expect(mp4Seconds(mp4(0))).toBeUndefined();
     expect(wavSeconds(wav(3))).toBe(3);
+    // A header that claims a huge byte rate: the lower of its rates (sample rate × block size) counts.
+    const lying = wav(3);
+    lying.writeUInt32LE(0xffffffff, 28);
+    expect(wavSeconds(lying)).toBe(3);
     // 6 kbit/s is the lowest bitrate of any codec a provider takes: 7,500 bytes last at most 10 s.
     expect(compressedAudioSeconds(7_500)).toBe(10);
     expect(inlinePart("audio/mpeg", Buffer.alloc(7_500).toString("base64"))).toEqual({ kind: "audio", byUrl: false, seconds: 10 });

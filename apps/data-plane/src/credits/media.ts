@@ -82,73 +82,122 @@ export function inlinePart(mime: string, base64: string): MediaPart {
 
 /**
  * The pages of a PDF: the largest of its page objects (`/Type /Page`) and its page tree's counts
- * (`/Count n`), found in the file and in its compressed object streams (inflated within
- * MEDIA_READ_LIMITS.inflatedBytes). Undefined when none is found (a PDF it cannot read).
+ * (`/Count n`), found in the file and in its object streams (`/Type /ObjStm`, FlateDecode ones
+ * inflated within MEDIA_READ_LIMITS.inflatedBytes, every attempt counted). Undefined when it cannot
+ * be read whole — no page found, an object stream it cannot inflate or with another filter, the
+ * budget spent, a name that matters written with `#` escapes — so a file that hides its pages is
+ * held at the catalog's maximum per part, never at the pages it let the reader see. Linear in the
+ * file: every pattern's gaps are bounded, and each byte is looked at a bounded number of times.
  */
 export function pdfPages(bytes: Buffer): number | undefined {
   if (bytes.subarray(0, 5).toString("latin1") !== "%PDF-") return undefined;
   let pages = 0;
   let counted = 0;
+  let readable = true;
   const scan = (text: string) => {
-    for (const _ of text.matchAll(/\/Type\s*\/Page(?![a-zA-Z])/g)) pages++;
-    for (const m of text.matchAll(/\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)|\/Count\s+(\d+)[^>]*?\/Type\s*\/Pages\b/g)) counted = Math.max(counted, Number(m[1] ?? m[2]));
+    // A name written with # escapes (/P#61ge, /Ty#70e) is one this reader would miss.
+    for (const m of text.matchAll(/\/[A-Za-z0-9]{0,8}#[0-9A-Fa-f]{2}[A-Za-z0-9#]{0,16}/g)) {
+      const name = m[0].slice(1).replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      if (name === "Type" || name === "Page" || name === "Pages" || name === "Count" || name === "ObjStm") readable = false;
+    }
+    for (const _ of text.matchAll(/\/Type\s{0,16}\/Page(?![a-zA-Z])/g)) pages++;
+    for (const m of text.matchAll(/\/Count\s{1,16}(\d{1,9})/g)) counted = Math.max(counted, Number(m[1]));
   };
   const text = bytes.toString("latin1");
   scan(text);
-  // Object streams (PDF 1.5+) hold page objects compressed: inflate them, within the budget.
+  // Streams (PDF 1.5+ object streams hold page objects compressed): each inflated within what is
+  // left of the budget; one that does not inflate whole makes the file unreadable.
   let inflated = 0;
-  for (const m of text.matchAll(/\/FlateDecode[\s\S]{0,512}?>>\s*stream\r?\n/g)) {
-    if (inflated >= MEDIA_READ_LIMITS.inflatedBytes) break;
-    const start = m.index + m[0].length;
-    const end = text.indexOf("endstream", start);
-    if (end < 0) break;
+  let from = 0;
+  /** Where the last stream ended: a dictionary is looked for after it (each byte looked at once). */
+  let previous = 0;
+  for (;;) {
+    const at = text.indexOf("stream", from);
+    if (at < 0) break;
+    const begin = text.startsWith("\r\n", at + 6) ? at + 8 : text[at + 6] === "\n" ? at + 7 : -1;
+    from = at + 6;
+    // "endstream", or a word that merely contains "stream": not a stream's start.
+    if (begin < 0 || text.startsWith("end", at - 3)) continue;
+    const end = text.indexOf("endstream", begin);
+    if (end < 0) return undefined;
+    from = end + 9;
+    // The stream's dictionary: from its object's start (within 4 KiB before it, after the last stream).
+    const before = text.slice(Math.max(previous, at - 4096), at);
+    previous = from;
+    const dict = before.slice(Math.max(0, before.lastIndexOf(" obj")));
+    // Only object streams hold objects (pages, the page tree); content, images and fonts do not.
+    if (!/\/Type\s{0,16}\/ObjStm\b/.test(dict)) continue;
+    if (!/\/Filter/.test(dict)) {
+      scan(text.slice(begin, end));
+      continue;
+    }
+    if (!/\/Filter\s{0,16}\/FlateDecode\b/.test(dict)) return undefined;
+    const left = MEDIA_READ_LIMITS.inflatedBytes - inflated;
+    if (left <= 0) return undefined;
     try {
-      const out = inflateSync(bytes.subarray(start, end), { maxOutputLength: MEDIA_READ_LIMITS.inflatedBytes - inflated });
+      const out = inflateSync(bytes.subarray(begin, end), { maxOutputLength: left });
       inflated += out.length;
-      const s = out.toString("latin1");
-      if (s.includes("/Page")) scan(s);
+      scan(out.toString("latin1"));
     } catch {
-      // A stream that does not inflate (or past the budget) is not a page tree we can read.
+      return undefined;
     }
   }
   const n = Math.max(pages, counted);
-  return n > 0 ? n : undefined;
+  return readable && n > 0 ? n : undefined;
 }
 
-/** An MP4/MOV file's duration from its movie header (`moov` → `mvhd`), seconds rounded up; undefined if absent. */
+/**
+ * An MP4/MOV file's duration, seconds rounded up: the longest of its movie header (`moov` → `mvhd`)
+ * and its tracks' media headers (`trak` → `mdia` → `mdhd`), each its duration over its own
+ * timescale. Undefined when none says a positive length (a fragmented file's movie header says 0).
+ */
 export function mp4Seconds(bytes: Buffer): number | undefined {
   const box = (from: number, to: number, type: string): { start: number; end: number } | undefined => {
+    for (const b of boxes(from, to)) if (b.type === type) return b;
+    return undefined;
+  };
+  function* boxes(from: number, to: number): Generator<{ type: string; start: number; end: number }> {
     let at = from;
     while (at + 8 <= to) {
       let size = bytes.readUInt32BE(at);
       let header = 8;
       if (size === 1) {
-        if (at + 16 > to) return undefined;
+        if (at + 16 > to) return;
         size = Number(bytes.readBigUInt64BE(at + 8));
         header = 16;
       } else if (size === 0) size = to - at;
-      if (size < header) return undefined;
-      if (bytes.toString("latin1", at + 4, at + 8) === type) return { start: at + header, end: Math.min(at + size, to) };
+      if (size < header) return;
+      yield { type: bytes.toString("latin1", at + 4, at + 8), start: at + header, end: Math.min(at + size, to) };
       at += size;
     }
-    return undefined;
+  }
+  /** A full box's (mvhd, mdhd) duration over its timescale, seconds; undefined when unreadable or 0. */
+  const length = (b: { start: number; end: number } | undefined): number | undefined => {
+    if (!b || b.end - b.start < 32) return undefined;
+    const version = bytes[b.start];
+    const timescale = version === 1 ? bytes.readUInt32BE(b.start + 20) : bytes.readUInt32BE(b.start + 12);
+    const duration = version === 1 ? Number(bytes.readBigUInt64BE(b.start + 24)) : bytes.readUInt32BE(b.start + 16);
+    return timescale > 0 && duration > 0 ? Math.ceil(duration / timescale) : undefined;
   };
   const moov = box(0, bytes.length, "moov");
-  const mvhd = moov && box(moov.start, moov.end, "mvhd");
-  if (!mvhd || mvhd.end - mvhd.start < 32) return undefined;
-  const version = bytes[mvhd.start];
-  const timescale = version === 1 ? bytes.readUInt32BE(mvhd.start + 20) : bytes.readUInt32BE(mvhd.start + 12);
-  const duration = version === 1 ? Number(bytes.readBigUInt64BE(mvhd.start + 24)) : bytes.readUInt32BE(mvhd.start + 16);
-  if (!(timescale > 0)) return undefined;
-  return Math.ceil(duration / timescale);
+  if (!moov) return undefined;
+  let seconds = length(box(moov.start, moov.end, "mvhd")) ?? 0;
+  for (const b of boxes(moov.start, moov.end)) {
+    if (b.type !== "trak") continue;
+    const mdia = box(b.start, b.end, "mdia");
+    seconds = Math.max(seconds, (mdia && length(box(mdia.start, mdia.end, "mdhd"))) ?? 0);
+  }
+  return seconds > 0 ? seconds : undefined;
 }
 
-/** A WAV file's duration: its data at the header's byte rate, seconds rounded up; undefined if not a WAV. */
+/**
+ * A PCM WAV file's duration: its data at the lowest rate its header allows (the byte rate, or the
+ * sample rate × block size), seconds rounded up; undefined if not a WAV or either rate is 0.
+ */
 export function wavSeconds(bytes: Buffer): number | undefined {
   if (bytes.length < 44 || bytes.toString("latin1", 0, 4) !== "RIFF" || bytes.toString("latin1", 8, 12) !== "WAVE") return undefined;
-  const byteRate = bytes.readUInt32LE(28);
-  if (!(byteRate > 0)) return undefined;
-  return Math.ceil((bytes.length - 44) / byteRate);
+  const rate = Math.min(bytes.readUInt32LE(28), bytes.readUInt32LE(24) * bytes.readUInt16LE(32));
+  return rate > 0 ? Math.ceil((bytes.length - 44) / rate) : undefined;
 }
 
 /**

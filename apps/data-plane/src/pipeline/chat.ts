@@ -69,7 +69,9 @@ export function chargeOf(model: Model, bodyBytes: number, bound: Bound, e: Endin
   const { reported } = e;
   const seen = Math.max(reported?.output_tokens ?? 0, estimateCharTokens(e.generated));
   const hidden = hiddenReasoning(model, bound, seen, e);
-  const input = reported ?? { input_tokens: Math.ceil(bodyBytes / 4) + (bound.images ?? 0), cached_input_tokens: 0 };
+  // The body's bytes include media payloads the hold counted per part: never more than the prompt bound held.
+  const estimated = Math.ceil(bodyBytes / 4) + (bound.images ?? 0);
+  const input = reported ?? { input_tokens: bound.prompt > 0 ? Math.min(estimated, bound.prompt) : estimated, cached_input_tokens: 0 };
   const searches = Math.max(reported?.web_search_requests ?? 0, e.searches ?? 0);
   const u: NormalizedUsage = {
     ...input,
@@ -105,7 +107,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       } catch (err) {
         // The client left and the drain window passed before the provider answered: it had the
         // request all that time, so its prompt and what it may have reasoned meanwhile are billed.
-        if (client.aborted && err instanceof UpstreamTransportError && err.kind === "aborted") {
+        if (client.aborted && err instanceof UpstreamTransportError && err.kind === "aborted" && err.sent) {
           hidden.stop();
           throw new ClientGoneError({ target, charge: chargeOf(model, bodyBytes, call.bound, { usage: undefined, generated: 0, stream: true, hiddenMs: hidden.ms() }) });
         }
@@ -118,7 +120,16 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       const opened = new OpenedStream(up, read, t.shape.stream(), guard, hidden);
       const step = await opened.advance();
       // The client left before the first frame: the runner drains what is left of the window and bills.
+      // A failure of the provider's own (not the window's end) is not billed, as it would not be if
+      // the client had stayed: the attempt fails with it (and the loop, seeing the client gone, stops).
       if (client.aborted) {
+        if (step.failure && !upstream.aborted) {
+          opened.abandon();
+          throw step.failure;
+        }
+        opened.clientLeft = true;
+        opened.pending.clear();
+        if (opened.usage) opened.drained = true;
         if (step.denied || step.failure) opened.ending = step;
         return opened;
       }

@@ -29,6 +29,11 @@ export interface ProviderEntry {
   translators: { [A in ClientApi]: Translator<A> | undefined };
   /** POST /v1/messages/count_tokens at the provider (undefined: the gateway counts, routes/count-tokens.ts). */
   countTokens?: (headers: MessagesHeaders) => MessagesAdapter;
+  /**
+   * The body sent depends on the deployment beyond its model's name (Gemini: thought signatures and
+   * the thinking configuration by model generation), so admission builds and bounds it per deployment.
+   */
+  bodyPerDeployment?: true;
 }
 
 const compatible = openAICompatibleChat();
@@ -65,6 +70,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderEntry> = {
   },
   gemini: {
     capabilities: { chat: geminiChat },
+    bodyPerDeployment: true,
     // Gemini's adapter turns reasoning_effort into its thinking budget or level.
     translators: { chat: chatTo(geminiChat, "max_tokens"), messages: messagesThroughChat(geminiChat, "max_tokens", () => true), responses: responsesThroughChat(geminiChat, "max_tokens") },
   },

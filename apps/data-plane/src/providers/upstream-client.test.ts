@@ -183,10 +183,26 @@ describe("upstream client pools", () => {
     const gone = new AbortController();
     const queued = upstream.send(provider(server.url, 1), post(server.url), 30_000, gone.signal);
     gone.abort();
-    expect(((await queued.catch((e: unknown) => e)) as UpstreamTransportError).kind).toBe("aborted");
+    // Not sent: nothing the provider could bill (a stream's client gone before its answer is billed only when sent).
+    expect(await queued.catch((e: unknown) => e)).toMatchObject({ kind: "aborted", sent: false });
     server.release();
     await (await first).res.body.text();
     expect(server.requests).toBe(1);
+  });
+
+  it("a client that leaves after its request was written: the abort says it was sent (the provider had it)", async () => {
+    const server = await holdingHttpServer();
+    const { upstream } = client();
+    closers.push(
+      () => server.close(),
+      () => upstream.close(),
+    );
+    const gone = new AbortController();
+    const written = upstream.send(provider(server.url, 1), post(server.url), 30_000, gone.signal);
+    await until(() => server.held.length === 1);
+    gone.abort();
+    expect(await written.catch((e: unknown) => e)).toMatchObject({ kind: "aborted", sent: true });
+    server.release();
   });
 
   it("rebuilds a provider's pool when the catalog changes its limit", async () => {

@@ -213,6 +213,8 @@ function h2Only(provider: string): buildConnector.connector {
 const QUEUED = 0;
 const SENT = 1;
 const DONE = 2;
+/** Marks an error of a request that had been written on a connection (read by classify). */
+const WRITTEN = Symbol("written");
 
 /**
  * Wraps the request's handler (undici's legacy handler shape, which `request()` uses) to measure
@@ -293,6 +295,8 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   onError(err: Error): void {
     if (this.state === DONE) return;
+    // The request was written before it failed (a client's abort included): the provider had it.
+    if (this.state === SENT && err) Object.defineProperty(err, WRITTEN, { value: true });
     this.state = DONE;
     this.pending.delete(this);
     this.inner.onError?.(err);
@@ -337,7 +341,8 @@ export function withUpstreamStatus(err: GatewayError, status: number): GatewayEr
 
 export function classify(err: unknown, clientSignal: AbortSignal): UpstreamTransportError | GatewayError {
   if (err instanceof GatewayError || err instanceof UpstreamTransportError) return err;
-  if (clientSignal.aborted) return new UpstreamTransportError("aborted", "client went away");
+  // `sent`: the request had been written when it was aborted (the provider had it), not still queued.
+  if (clientSignal.aborted) return new UpstreamTransportError("aborted", "client went away", err instanceof Error && WRITTEN in err);
   const name = err instanceof Error ? err.name : "";
   if (err instanceof undiciErrors.ConnectTimeoutError) return new UpstreamTransportError("timeout", "the provider did not accept a connection in time");
   if (name === "TimeoutError" || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {

@@ -14,6 +14,12 @@ export const mediaBounds: Migration = {
       ALTER TABLE models ADD COLUMN max_input_tokens_per_url_part bigint NOT NULL DEFAULT 0 CHECK (max_input_tokens_per_url_part >= 0);
       ALTER TABLE models ADD COLUMN max_input_tokens_per_web_search bigint NOT NULL DEFAULT 0 CHECK (max_input_tokens_per_web_search >= 0);
       ALTER TABLE models ADD COLUMN tool_prompt_tokens bigint NOT NULL DEFAULT 0 CHECK (tool_prompt_tokens >= 0);
+      -- What a model took before keeps working after the upgrade, now bounded (docs/operations.md,
+      -- "Media bounds on upgrade"): a model with a search price held its searches' fees, and now holds
+      -- their results at 8,000 tokens a search; a model that takes images took PDFs by their bytes,
+      -- and now holds them at 3,000 tokens a page. The operator's next catalog apply replaces both.
+      UPDATE models SET max_input_tokens_per_web_search = 8000 WHERE web_search_price_minor IS NOT NULL;
+      UPDATE models SET max_input_tokens_per_pdf_page = 3000 WHERE max_input_tokens_per_image > 0;
     `.execute(db);
   },
   async down(db: Kysely<unknown>) {

@@ -19,7 +19,7 @@ import { RequestContext, authenticated } from "../../http/request-context.js";
 import { CircuitBreaker } from "../../providers/circuit-breaker.js";
 import type { CatalogProvider, ProviderKind, UpstreamHttpRequest } from "../../providers/index.js";
 import { PROVIDERS } from "../../providers/table.js";
-import { classify, type PoolSettings } from "../../providers/upstream-client.js";
+import { UpstreamTransportError, classify, type PoolSettings } from "../../providers/upstream-client.js";
 import type { Bound } from "../../admission/admit.js";
 import { clientSignal, worstCaseOf } from "../attempts.js";
 import type { Call } from "../route.js";
@@ -244,6 +244,8 @@ export class ScriptedUpstream {
       if (reply.kind === "refused") throw new undiciErrors.SocketError(reply.message);
       if (reply.kind === "timeout") throw new undiciErrors.HeadersTimeoutError();
     } catch (err) {
+      // Aborted while its answer was held: the request had been written (the provider has it).
+      if (signal.aborted && reply.kind !== "refused") throw new UpstreamTransportError("aborted", "client went away", true);
       throw classify(err, signal);
     }
     const body = new ScriptedBody(reply.kind === "json" ? [JSON.stringify(reply.body)] : reply.reads, signal);

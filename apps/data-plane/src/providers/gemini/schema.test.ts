@@ -260,4 +260,16 @@ describe("the conversion budget", () => {
       expect(e.message).toContain(`nests deeper than ${SCHEMA_LIMITS.depth} levels`);
     }
   });
+
+  it("pays for the arrays each use scans: a 100,000-value numeric enum used 1,000 times through references with keywords beside them is refused", () => {
+    // Each use is a fresh node (the description beside the reference), and its enum was scanned
+    // every time without spending anything: seconds of work from a few hundred kilobytes.
+    const E = { type: "integer", enum: Array.from({ length: 100_000 }, (_, i) => i) };
+    const properties = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`p${i}`, { $ref: "#/$defs/E", description: "x" }]));
+    expectPastBudget(
+      thrown(() => toGeminiSchema({ type: "object", properties, $defs: { E } }, { param: "p", ordering: false })),
+      "p",
+      "text",
+    );
+  });
 });

@@ -191,6 +191,12 @@ export function toGeminiSchema(schema: unknown, o: SchemaOptions): GeminiSchema 
     spend(1, 0);
     const out: GeminiSchema = {};
     const alternatives = (node.anyOf ?? node.oneOf) as unknown;
+    // Every array a use of a node scans is paid for by its length (a node used thousands of times
+    // through references with keywords beside them is scanned that often): the time stays bounded.
+    if (Array.isArray(alternatives)) spend(0, alternatives.length);
+    if (Array.isArray(node.type)) spend(0, node.type.length);
+    if (Array.isArray(node.enum)) spend(0, node.enum.length);
+    if (Array.isArray(node.required)) spend(0, node.required.length);
     if (Array.isArray(alternatives)) {
       // `X | null` (how Optional fields are written) is X, nullable.
       const nonNull = alternatives.filter((s) => !(isObject(s) && s.type === "null"));
