@@ -82,6 +82,18 @@ const Schema = z.object({
   DATA_PLANE_SPOOL_LOCK_STALE_MS: int(30_000, 1_000),
   /** On shutdown, how long the spool keeps being replayed while NATS does not acknowledge, ms (the rest stays on disk). */
   DATA_PLANE_SHUTDOWN_REPLAY_MS: int(10_000, 0),
+  /**
+   * On SIGTERM, how long the replica goes on serving (new connections included) after its readiness
+   * turned false, so the Service's endpoints drop it before it stops listening, ms (0 by default: no
+   * load balancer to leave locally; the Kubernetes manifests set 5 s).
+   */
+  DATA_PLANE_SHUTDOWN_PAUSE_MS: int(0, 0),
+  /**
+   * Then, how long open streams may go on before they are ended with their error event (and billed),
+   * ms; with the pause and the replay it must fit in the pod's termination grace period (the
+   * manifests: 30 s of 60).
+   */
+  DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS: int(10_000, 0),
   /** Deadline of a JetStream publish acknowledgement, ms. */
   DATA_PLANE_PUBLISH_TIMEOUT_MS: int(2_000, 50),
   /**
@@ -260,6 +272,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     spoolMaxEvents: e.DATA_PLANE_SPOOL_MAX_EVENTS,
     spoolLockStaleMs: e.DATA_PLANE_SPOOL_LOCK_STALE_MS,
     shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
+    shutdownPauseMs: e.DATA_PLANE_SHUTDOWN_PAUSE_MS,
+    shutdownStreamDrainMs: e.DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS,
     publishTimeoutMs: e.DATA_PLANE_PUBLISH_TIMEOUT_MS,
     /** Most usage events per JetStream message (1 = no batch messages). */
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,

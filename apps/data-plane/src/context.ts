@@ -54,6 +54,8 @@ export interface DataPlaneContext {
   tracing: Tracing | undefined;
   /** The clock a stream's timing is read on, ms (absent: performance.now); tests script it. */
   now?: () => number;
+  /** Aborts when the replica's stream drain on shutdown ended: open streams end with their error event (index.ts stop). */
+  shutdown?: AbortSignal;
 }
 
 export interface ContextOverrides {

@@ -25,7 +25,12 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
   let port = config.port;
   let natsLoop: Promise<void> | undefined;
   const natsStop = new AbortController();
-  const isReady = () => ctx.catalog.ready && server?.listening === true;
+  /** Aborts when the shutdown's stream drain ended: open streams end with their error event. */
+  const streamsEnd = new AbortController();
+  ctx.shutdown = streamsEnd.signal;
+  /** Set on stop(): readiness is false from then on, while the replica goes on serving. */
+  let stopping = false;
+  const isReady = () => !stopping && ctx.catalog.ready && server?.listening === true;
   const app = createApp(ctx, isReady);
 
   return {
@@ -63,14 +68,31 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       port = typeof a === "object" && a ? a.port : config.port;
       ctx.log.info({ url: `http://${config.host}:${port}` }, "data-plane listening");
     },
+    /**
+     * A rollout that cuts nothing (docs/operations.md, "Stopping a data-plane"): readiness goes false
+     * at once while everything is still served, new connections included, for the pause (the
+     * Service's endpoints drop the replica meanwhile); then the listener closes, idle connections
+     * with it; open requests and streams go on for the stream drain window, after which every open
+     * stream ends with its error event (billed for what it did) and the last connections close.
+     */
     async stop() {
+      stopping = true;
       if (server) {
         const s = server;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeIdleConnections();
-          setTimeout(() => s.closeAllConnections(), 10_000).unref();
-        });
+        if (config.shutdownPauseMs > 0) await new Promise((r) => setTimeout(r, config.shutdownPauseMs));
+        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        s.closeIdleConnections();
+        // Keep-alive connections that go idle during the drain are closed as they do.
+        const idle = setInterval(() => s.closeIdleConnections(), 250);
+        let drained: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise<void>((r) => (drained = setTimeout(r, config.shutdownStreamDrainMs)))]);
+        clearTimeout(drained);
+        streamsEnd.abort();
+        // The streams' last frames and usage events, then whatever is left is cut.
+        const cut = setTimeout(() => s.closeAllConnections(), 5_000);
+        await closed;
+        clearTimeout(cut);
+        clearInterval(idle);
       }
       ctx.catalog.stop();
       await ctx.videoJobs.stop();

@@ -10,8 +10,9 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   // A stop that hangs (a peer that never answers) must not keep a pod from terminating; it gets
-  // the HTTP drain plus the spool's shutdown replay. Unreplayed usage stays on disk either way.
-  setTimeout(() => process.exit(1), 15_000 + config.shutdownReplayMs).unref();
+  // the pause, the stream drain and the spool's shutdown replay, plus 15 s. Unreplayed usage stays
+  // on disk either way.
+  setTimeout(() => process.exit(1), 15_000 + config.shutdownPauseMs + config.shutdownStreamDrainMs + config.shutdownReplayMs).unref();
   void dataPlane.stop().then(
     () => process.exit(0),
     () => process.exit(1),

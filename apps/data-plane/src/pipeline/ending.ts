@@ -27,7 +27,7 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
   }
   const stream = served.kind === "stream";
   const bill: Bill = (target, charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
-  return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill);
+  return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill, ctx.shutdown);
 }
 
 function send(res: Response, rq: RequestContext, json: string): void {
@@ -78,7 +78,7 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
   send(res, state, json);
 }
 
-async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill): Promise<void> {
+async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill, shutdown: AbortSignal | undefined): Promise<void> {
   const { res, state, client } = call;
   const { stream: s, target } = served;
   if (s.pending.empty && s.ending?.denied && !client.aborted) {
@@ -93,7 +93,7 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
     writeGatewayHeaders(res, state);
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
   }
-  const { failure, denied } = await relay(res, s, client);
+  const { failure, denied } = await relay(res, s, client, shutdown);
   const charge = served.charge();
   // A complete answer is stored (when the shape keeps answers) before its last frames say so.
   const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(charge.usage) : undefined;

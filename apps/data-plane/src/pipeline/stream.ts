@@ -142,6 +142,17 @@ export class OpenedStream {
     }
   }
 
+  /** Set by `interrupt`: the next step ends the stream with it. */
+  private interrupted: GatewayError | undefined;
+
+  /** Ends the stream at its next step with `err` (the replica is shutting down), waking a waiting read. */
+  interrupt(err: GatewayError): void {
+    this.interrupted = err;
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
   /** Stops reading the provider (a stream that did not complete). */
   abandon(): void {
     this.hidden.stop();
@@ -169,6 +180,7 @@ export class OpenedStream {
    * it one promise (the wait), not two.
    */
   step(): StreamEnd | undefined {
+    if (this.interrupted) return { failure: this.interrupted };
     try {
       // A client that left gets no frames: the stream is read on (drained) to its end or failure.
       while ((this.pending.empty || this.clientLeft) && !this.done) {
@@ -267,8 +279,12 @@ export class OpenedStream {
  * nothing forwarded) until it ends with the provider's own usage, or until the attempt's upstream
  * signal cancels it at the end of the drain window (`drainSignal`), which fails the read.
  */
-export async function relay(res: Response, s: OpenedStream, client: AbortSignal): Promise<StreamEnd> {
+export async function relay(res: Response, s: OpenedStream, client: AbortSignal, shutdown?: AbortSignal): Promise<StreamEnd> {
   let { failure, denied } = s.ending ?? {};
+  // The replica's stream drain on shutdown ended: the stream ends with its error event, billed for what it did.
+  const stop = () => s.interrupt(new GatewayError("service_unavailable", "The gateway is restarting: this stream was ended. Retry the request.", { retry_after_s: 1 }));
+  if (shutdown?.aborted) stop();
+  else shutdown?.addEventListener("abort", stop, { once: true });
   while (!s.done && !failure && !denied) {
     if (client.aborted) leave(s);
     else if (!s.pending.empty) {
@@ -286,6 +302,7 @@ export async function relay(res: Response, s: OpenedStream, client: AbortSignal)
     }
     ({ failure, denied } = next);
   }
+  shutdown?.removeEventListener("abort", stop);
   s.abandon();
   // Nothing to tell a client that left; what the drain read is billed by the ending.
   if (client.aborted) return {};
