@@ -1,7 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import { compileRules, headerValue, mergeOutcomes, type CompiledGuardrails, type GuardrailRule, type RuleOutcome, type StageResult, type TextSegment } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
-import type { DataPlaneContext } from "../context.js";
 import type { RequestContext } from "../http/request-context.js";
 import { stage as traced } from "../http/tracing.js";
 
@@ -90,6 +89,11 @@ export function guardrailOutcomes(rq: RequestContext): RuleOutcome[] {
   return s.input ? mergeOutcomes(s.input, s.output) : s.output!;
 }
 
+/** What the guardrail stages need of the data-plane's context: the outcomes metric (a narrow type, so guardrails import no context). */
+export interface GuardrailsContext {
+  metrics: { guardrailOutcomes: { inc(labels: { plugin: string; outcome: string }): void } };
+}
+
 /**
  * The x-gateway-guardrails value (http/headers.ts writes it): the outcomes so far; when no rule ran
  * yet (an earlier 4xx of a model route), every rule of the organization `skipped`. Undefined for an
@@ -108,12 +112,12 @@ export function guardrailsHeader(rq: RequestContext, unchecked: boolean): string
   }
 }
 
-function count(ctx: DataPlaneContext, outcomes: RuleOutcome[]): void {
+function count(ctx: GuardrailsContext, outcomes: RuleOutcome[]): void {
   for (const o of outcomes) if (o.outcome !== "skipped") ctx.metrics.guardrailOutcomes.inc({ plugin: o.plugin, outcome: o.outcome });
 }
 
 /** Records a stage's outcomes, throws on a denial, and answers the masked copy when a mask changed a text (undefined when none did). */
-function finish<T>(ctx: DataPlaneContext, rq: RequestContext, stage: "input" | "output", texts: GuardTexts<T>, before: string[], r: StageResult): T | undefined {
+function finish<T>(ctx: GuardrailsContext, rq: RequestContext, stage: "input" | "output", texts: GuardTexts<T>, before: string[], r: StageResult): T | undefined {
   const s = rq.guardrails;
   s[stage] = r.outcomes;
   count(ctx, r.outcomes);
@@ -138,7 +142,7 @@ function finish<T>(ctx: DataPlaneContext, rq: RequestContext, stage: "input" | "
  * mask changed one (undefined otherwise: use the value as it is). Synchronous (no await) unless a
  * webhook rule applies; does nothing for organizations without rules.
  */
-export function runStage<T>(ctx: DataPlaneContext, rq: RequestContext, route: string, stage: "input" | "output", texts: () => GuardTexts<T>): T | undefined | Promise<T | undefined> {
+export function runStage<T>(ctx: GuardrailsContext, rq: RequestContext, route: string, stage: "input" | "output", texts: () => GuardTexts<T>): T | undefined | Promise<T | undefined> {
   const g = guardrailsFor(rq.key!);
   if (!g) return undefined;
   if (!g.appliesTo(route, stage)) {
@@ -156,7 +160,7 @@ export function runStage<T>(ctx: DataPlaneContext, rq: RequestContext, route: st
 }
 
 /** The spec's streaming rule: refuse a stream when an output rule needs the whole answer. */
-export function refuseStreamIfNeeded(ctx: DataPlaneContext, rq: RequestContext, route: string, stream: boolean): void {
+export function refuseStreamIfNeeded(ctx: GuardrailsContext, rq: RequestContext, route: string, stream: boolean): void {
   if (!stream) return;
   const g = guardrailsFor(rq.key!);
   if (!g || !g.blocksStreaming(route)) return;

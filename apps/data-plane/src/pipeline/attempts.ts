@@ -1,17 +1,16 @@
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
-import { MAX_RECORDED_ATTEMPTS, type AttemptV1 } from "@gateway/events";
+import { MAX_RECORDED_ATTEMPTS, type AttemptV1, type LineItem } from "@gateway/events";
 import { SpanKind, endWithError, type Span } from "@gateway/observability";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import type { Bound } from "../admission/admit.js";
 import { maxTokenCostMinor, providerPrices } from "../credits/cost.js";
-import type { UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
+import type { NormalizedUsage, UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify, withUpstreamStatus, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { RequestContext } from "../http/request-context.js";
 import { startSpan, withSpan } from "../http/tracing.js";
-import type { Charge } from "./bill.js";
 
 /** Aborts when the client goes away before the response finished. */
 export function clientSignal(res: Response): AbortSignal {
@@ -20,6 +19,13 @@ export function clientSignal(res: Response): AbortSignal {
     if (!res.writableFinished) client.abort();
   });
   return client.signal;
+}
+
+/** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
+export interface Charge {
+  usage: NormalizedUsage;
+  costMinor: number;
+  lineItems?: LineItem[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import type { AttemptV1, LineItem, UsageEventV1 } from "@gateway/events";
+import type { AttemptV1, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import { SpanKind, endWithError, traceparentOf } from "@gateway/observability";
 import type { DataPlaneContext } from "../context.js";
@@ -9,14 +9,9 @@ import { guardrailOutcomes } from "../guardrails/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { startSpan } from "../http/tracing.js";
 import type { NormalizedUsage, UpstreamTarget } from "../providers/index.js";
-import { ClientGoneError, type WorstCase } from "./attempts.js";
+import { ClientGoneError, type Charge, type WorstCase } from "./attempts.js";
 
-/** What the provider did, as it is billed: the usage, its cost (minor credit units) and the line items when not tokens. */
-export interface Charge {
-  usage: NormalizedUsage;
-  costMinor: number;
-  lineItems?: LineItem[];
-}
+export type { Charge } from "./attempts.js";
 
 /** How the served attempt ended when not simply served: the caller left (billed what the provider did), or the provider cut a stream. */
 export type EndedEarly = "client_gone" | "cut";
