@@ -1,6 +1,6 @@
 import type { Model } from "@gateway/proto";
 import { invalidParam } from "@gateway/errors";
-import { dataUrl, inlinePart, kindOfMime, kindOfUrl, type MediaPart } from "./media.js";
+import { dataUrl, inlinePart, kindOfMime, kindOfName, kindOfUrl, type MediaKind, type MediaPart } from "./media.js";
 
 /**
  * Worst-case prompt tokens of a request, for the credit hold. No tokenizer runs on the hot path, so
@@ -33,20 +33,10 @@ export interface MediaParts {
 
 const utf8 = (s: string): number => Buffer.byteLength(s, "utf8");
 
-/** A MIME type from a file name's extension (for a file part sent as bare base64 with its name). */
-function mimeOfName(name: unknown): string {
-  if (typeof name !== "string") return "";
-  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? "";
-  if (ext === "pdf") return "application/pdf";
-  if (/^(mp4|m4v|mov|webm|mkv|avi|mpe?g)$/.test(ext)) return `video/${ext}`;
-  if (/^(mp3|wav|m4a|aac|ogg|opus|flac|aiff?)$/.test(ext)) return `audio/${ext}`;
-  if (/^(png|jpe?g|webp|gif|heic|heif)$/.test(ext)) return `image/${ext}`;
-  return "text/plain";
-}
-
 /**
- * Finds the media parts of OpenAI chat messages, Responses input items or Anthropic Messages
- * content (the system prompt and tool results included): images, `input_audio`, and files — PDFs,
+ * Finds the media parts of OpenAI chat messages, Responses input items (whose `input_file` parts
+ * the route refuses) or Anthropic Messages content (the system prompt and tool results included):
+ * images, `input_audio`, and files — PDFs,
  * videos and audio, inline (classified by MIME type and read for their pages or seconds) or by URL
  * (by host and extension) — each counted per part instead of by its bytes.
  */
@@ -59,21 +49,21 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
       return;
     }
     const data = dataUrl(u);
-    if (data) return inline(data.mime, data.base64, utf8(u));
+    if (data) return inline(kindOfMime(data.mime), data.base64, utf8(u));
     const kind = kindOfUrl(u, true);
     out.mediaBytes += utf8(u);
     if (kind === "image" || kind === "unknown") {
       out.images++;
+      // A data: URL that is not base64 (percent-encoded) is not one the provider fetches.
       if (kind === "unknown" && !u.startsWith("data:")) out.unknownUrls++;
-    } else if (kind !== "text") out.files.push({ kind, byUrl: true });
+    } else out.files.push({ kind, byUrl: true });
   };
   /** A part whose bytes are in the request: an image, a file read for its pages or seconds, or text (its bytes). */
-  const inline = (mime: string, base64: string, bytes: number): void => {
-    const kind = kindOfMime(mime);
+  const inline = (kind: MediaKind, base64: string, bytes: number): void => {
     if (kind === "text") return; // counted by its bytes, as text
     out.mediaBytes += bytes;
     if (kind === "image") out.images++;
-    else out.files.push(inlinePart(mime, base64));
+    else out.files.push(inlinePart(kind, base64));
   };
   const visit = (content: unknown): void => {
     if (!Array.isArray(content)) return;
@@ -97,7 +87,7 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
         case "document": {
           // Anthropic's document block: a base64 PDF is counted by its pages; a text document by its bytes.
           const src = part.source as { type?: unknown; data?: unknown; media_type?: unknown } | undefined;
-          if (src?.type === "base64" && typeof src.data === "string") inline(typeof src.media_type === "string" ? src.media_type : "application/pdf", src.data, utf8(src.data));
+          if (src?.type === "base64" && typeof src.data === "string") inline(kindOfMime(typeof src.media_type === "string" ? src.media_type : "application/pdf"), src.data, utf8(src.data));
           break;
         }
         case "file": {
@@ -105,19 +95,7 @@ export function mediaParts(messages: unknown, system?: unknown): MediaParts {
           const f = part.file as { file_data?: unknown; filename?: unknown } | undefined;
           if (typeof f?.file_data === "string") {
             const data = dataUrl(f.file_data);
-            inline(data?.mime ?? mimeOfName(f.filename), data?.base64 ?? f.file_data, utf8(f.file_data));
-          }
-          break;
-        }
-        case "input_file": {
-          // The Responses API's file part: its data, or a URL the provider fetches.
-          if (typeof part.file_data === "string") {
-            const data = dataUrl(part.file_data);
-            inline(data?.mime ?? mimeOfName(part.filename), data?.base64 ?? part.file_data, utf8(part.file_data));
-          } else if (typeof part.file_url === "string") {
-            const kind = kindOfUrl(part.file_url, true);
-            out.mediaBytes += utf8(part.file_url);
-            out.files.push({ kind: kind === "unknown" || kind === "image" || kind === "text" ? "pdf" : kind, byUrl: true });
+            inline(data ? kindOfMime(data.mime) : kindOfName(f.filename), data?.base64 ?? f.file_data, utf8(f.file_data));
           }
           break;
         }

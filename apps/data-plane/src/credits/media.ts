@@ -53,6 +53,18 @@ export function kindOfUrl(url: string, fetchesAny: boolean): MediaKind | "unknow
   return "unknown";
 }
 
+/**
+ * A file name's kind by its extension (a file part sent as bare base64 with its name): the same
+ * extensions as URLs; anything else is text (counted by its bytes).
+ */
+export function kindOfName(name: unknown): MediaKind {
+  if (typeof name !== "string") return "text";
+  if (VIDEO_EXT.test(name)) return "video";
+  if (AUDIO_EXT.test(name)) return "audio";
+  if (PDF_EXT.test(name)) return "pdf";
+  return IMAGE_EXT.test(name) ? "image" : "text";
+}
+
 /** A `data:` URL's MIME type and base64 payload (undefined: not a base64 data URL). */
 export function dataUrl(url: string): { mime: string; base64: string } | undefined {
   const comma = url.indexOf(",");
@@ -62,10 +74,8 @@ export function dataUrl(url: string): { mime: string; base64: string } | undefin
   return { mime: head.slice(0, -7).split(";")[0] ?? "", base64: url.slice(comma + 1) };
 }
 
-/** A part whose bytes are in the request (base64), read for its pages or seconds. */
-export function inlinePart(mime: string, base64: string): MediaPart {
-  const kind = kindOfMime(mime);
-  if (kind === "image" || kind === "text") return { kind, byUrl: false };
+/** A PDF, video or audio file whose bytes are in the request (base64), read for its pages or seconds. */
+export function inlinePart(kind: "pdf" | "video" | "audio", base64: string): MediaPart {
   // Decoded size without decoding: 3 bytes per 4 characters.
   if ((base64.length * 3) / 4 > MEDIA_READ_LIMITS.fileBytes) return { kind, byUrl: false };
   const bytes = Buffer.from(base64, "base64");

@@ -127,8 +127,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
           opened.abandon();
           throw step.failure;
         }
-        opened.clientLeft = true;
-        opened.pending.clear();
+        opened.leave();
         if (opened.usage) opened.drained = true;
         if (step.denied || step.failure) opened.ending = step;
         return opened;

@@ -25,8 +25,10 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
     if (call.client.aborted) return;
     return send(res, state, JSON.stringify(served.body));
   }
-  const stream = served.kind === "stream";
+  const stream = served.kind !== "answer";
   const bill: Bill = (target, charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
+  // Nobody to answer, and nothing reached them: billed with status 499.
+  if (served.kind === "gone") return bill(served.target, served.charge, 499, "client_gone");
   return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill, ctx.shutdown);
 }
 

@@ -7,7 +7,7 @@ import type { Capability, UpstreamTarget } from "../providers/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
-import { billFailure, billUsage, recordDenial, type Charge } from "./bill.js";
+import { billFailure, recordDenial, type Charge } from "./bill.js";
 import { end } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
 import { GatewayError, invalidParam } from "@gateway/errors";
@@ -44,7 +44,18 @@ export interface ServedUnbilled {
   body: unknown;
 }
 
-export type Served = ServedAnswer | ServedStream | ServedUnbilled;
+/**
+ * Nothing was answered (a stream's client left before its first frame and the drain window passed)
+ * but the provider had the request: what it may have done is billed, status 499. The attempt loop
+ * reports it as a ClientGoneError that carries the charge; the runner hands it to the ending.
+ */
+export interface ServedGone {
+  kind: "gone";
+  target: UpstreamTarget;
+  charge: Charge;
+}
+
+export type Served = ServedAnswer | ServedStream | ServedUnbilled | ServedGone;
 
 /** `x-gateway-dry-run: true` asks for admission alone (docs/billing.md#dry-run); any other value than true/false is a 400. */
 function dryRunOf(req: Request): boolean {
@@ -124,11 +135,10 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
         // A dry run ends at admission: nothing held, no provider called, the estimate is the answer.
         served = admission.estimate ? { kind: "unbilled", body: admission.estimate } : await stage(state, "serve", () => spec.serve(ctx, call));
       } catch (err) {
-        // The client left, but the provider had the request: what it may have done is billed, status 499.
+        // The client left, but the provider had the request: the ending bills what it may have done.
         if (err instanceof ClientGoneError && err.billed) {
-          const { target, charge } = err.billed;
-          await billUsage(ctx, state, { model: admission.model, route: spec.route, target, reservation: admission.reservation, charge, stream: true, status: 499, ended: "client_gone" });
-          return;
+          const gone: Served = { kind: "gone", ...err.billed };
+          return await stage(state, "answer", () => end(ctx, spec.route, call, gone));
         }
         // Nothing served, so nothing billed; the attempts made are recorded (who pays for them: docs/billing.md).
         if (admission.bound.total > 0) await billFailure(ctx, state, { model: admission.model, route: spec.route, reservation: admission.reservation, worst: call.worst, err });

@@ -153,6 +153,13 @@ export class OpenedStream {
     w?.();
   }
 
+  /** The client left: nothing more is kept for it; the stream is read on until it ends or is cancelled. */
+  leave(): void {
+    if (this.clientLeft) return;
+    this.clientLeft = true;
+    this.pending.clear();
+  }
+
   /** Stops reading the provider (a stream that did not complete). */
   abandon(): void {
     this.hidden.stop();
@@ -286,14 +293,14 @@ export async function relay(res: Response, s: OpenedStream, client: AbortSignal,
   if (shutdown?.aborted) stop();
   else shutdown?.addEventListener("abort", stop, { once: true });
   while (!s.done && !failure && !denied) {
-    if (client.aborted) leave(s);
+    if (client.aborted) s.leave();
     else if (!s.pending.empty) {
       const flowing = res.write(s.pending.take());
       // Node holds a response's writes until the next tick (it corks the socket), and the frames
       // that came in the same read as the first one are translated before that tick: sent now.
       res.socket?.uncork();
       if (!flowing) await once(res, "drain", { signal: client }).catch(() => undefined);
-      if (client.aborted) leave(s);
+      if (client.aborted) s.leave();
     }
     let next = s.step();
     while (next === undefined) {
@@ -308,13 +315,6 @@ export async function relay(res: Response, s: OpenedStream, client: AbortSignal,
   if (client.aborted) return {};
   if (!s.done && !failure && !denied) failure = incomplete();
   return { ...(failure ? { failure } : {}), ...(denied ? { denied } : {}) };
-}
-
-/** The client left: nothing more is kept for it; the stream is read on until it ends or is cancelled. */
-function leave(s: OpenedStream): void {
-  if (s.clientLeft) return;
-  s.clientLeft = true;
-  s.pending.clear();
 }
 
 /**

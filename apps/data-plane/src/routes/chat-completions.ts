@@ -33,8 +33,8 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       },
       imageTokens: (m) => media.images * m.max_input_tokens_per_image,
       audio: () => ({ input: media.audio > 0, output: audioOut }),
-      // Both limit fields set: the larger is held, and the one limit the provider gets.
       offersTools: Array.isArray(body.tools) && body.tools.length > 0,
+      // Both limit fields set: the larger is held, and the one limit the provider gets.
       requestedOutput: askedOutput(body),
       choices: choicesOf(body),
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
