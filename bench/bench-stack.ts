@@ -28,6 +28,9 @@ export interface BenchStack {
   fakeUrl: string;
   /** The demo organization's key. */
   secret: string;
+  /** The stack's database (control-plane and ledger schemas) and nats-server. */
+  dbUrl: string;
+  natsUrl: string;
 }
 
 export async function startBenchStack(name: string, dataPlaneEnv: Record<string, string> = {}): Promise<BenchStack> {
@@ -73,5 +76,5 @@ export async function startBenchStack(name: string, dataPlaneEnv: Record<string,
   });
   children.push(dp);
   await waitForPort(dpPort, 30_000);
-  return { dp, dpPort, fakeUrl, secret: seeded.secret };
+  return { dp, dpPort, fakeUrl, secret: seeded.secret, dbUrl: db, natsUrl: nats.url };
 }

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { parseAllDocuments } from "yaml";
+import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { imageEnv } from "./image.ts";
 import { NATS_ENV_PREFIX, NATS_PASSWORD_ENV, NATS_USERS, authorizationBlock, natsSecretName } from "./nats-auth.ts";
 
@@ -219,6 +220,7 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
     if (!find(objects, ref.kind, ref.name)) problems.push(`${id(hpa)}: scales ${ref.kind}/${ref.name}, which does not exist`);
   }
   problems.push(...natsProblems(objects));
+  problems.push(...shutdownProblems(objects));
   problems.push(...natsAuthProblems(objects));
   problems.push(...imageProblems(objects));
   return problems;
@@ -275,6 +277,79 @@ function natsProblems(objects: K8sObject[]): string[] {
       }
     }
   }
+  problems.push(...natsSizingProblems(objects, nats, conf));
+  return problems;
+}
+
+/** Endpoint propagation (EndpointSlices to kube-proxy and ingress controllers) the pause must also cover, ms. */
+const PROPAGATION_MS = 2_000;
+
+/**
+ * A data-plane's stop (docs/operations.md, "Stopping a data-plane"): it serves on after readiness
+ * turns false for longer than a balancer that probes needs to see it and the endpoints to propagate,
+ * and the pod's grace period covers the pause, the stream drain, the replay and 5 s of last frames.
+ */
+function shutdownProblems(objects: K8sObject[]): string[] {
+  const w = workloads(objects).find((x) => x.metadata.name === "data-plane");
+  const c = w?.spec.template.spec.containers.find((x) => x.name === "data-plane");
+  if (!w || !c) return [];
+  const ms = (name: string, def: number) => Number(envValue(c, name) ?? def);
+  const pause = ms("DATA_PLANE_SHUTDOWN_PAUSE_MS", 0);
+  const drain = ms("DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS", 10_000);
+  const replay = ms("DATA_PLANE_SHUTDOWN_REPLAY_MS", 10_000);
+  const probe = c.readinessProbe as { periodSeconds?: number; failureThreshold?: number } | undefined;
+  const seen = (probe?.periodSeconds ?? 10) * (probe?.failureThreshold ?? 3) * 1000 + PROPAGATION_MS;
+  const problems: string[] = [];
+  if (pause < seen)
+    problems.push(`${id(w)}: DATA_PLANE_SHUTDOWN_PAUSE_MS (${pause}) is shorter than a balancer takes to drop the pod (${seen} ms: readiness failures at its period and threshold, and propagation)`);
+  const grace = ((w.spec.template.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30) * 1000;
+  if (pause + drain + replay + 5_000 > grace)
+    problems.push(`${id(w)}: terminationGracePeriodSeconds (${grace / 1000}) does not cover the pause, the stream drain, the replay and 5 s (${(pause + drain + replay + 5_000) / 1000} s)`);
+  return problems;
+}
+
+const SIZE_UNITS: Record<string, number> = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+/** A size as nats.conf or Kubernetes writes it (`20Gi`, `20GiB`, `5G`), in bytes. */
+const bytesOf = (v: string | undefined) => {
+  const m = /^(\d+)(Ki|Mi|Gi|Ti|K|M|G|T|)B?$/.exec(v?.trim() ?? "");
+  return m ? Number(m[1]) * SIZE_UNITS[m[2]!]! : undefined;
+};
+
+/**
+ * The streams' sizing (docs/performance.md, "Sizing"): the ledger's windows fit the store it is told
+ * each node has (its own start-up check, run here on the manifest's values), that store is the
+ * nats.conf max_file_store, each node's volume holds it, what the ledger reserves for other streams
+ * covers the data-plane's RESPONSES bucket, and the ledger reads every node's store.
+ */
+function natsSizingProblems(objects: K8sObject[], nats: Workload, conf: string): string[] {
+  const problems: string[] = [];
+  const maxFileStore = bytesOf(/max_file_store:\s*([0-9A-Za-z]+)/.exec(conf)?.[1]);
+  if (!maxFileStore) return ["nats.conf: jetstream needs a max_file_store (the store the streams are sized against)"];
+  const claim = (nats.spec as { volumeClaimTemplates?: Array<{ spec?: { resources?: { requests?: { storage?: string } } } }> }).volumeClaimTemplates?.[0];
+  const volume = bytesOf(claim?.spec?.resources?.requests?.storage);
+  if (!volume || volume < maxFileStore * 1.05)
+    problems.push(`StatefulSet/nats: each node's volume (${claim?.spec?.resources?.requests?.storage}) must exceed max_file_store by 5% at least (the file system's own room)`);
+  const ledger = find<Workload>(objects, "Deployment", "ledger");
+  const c = ledger?.spec.template.spec.containers.find((x) => x.name === "ledger");
+  if (!ledger || !c) return [...problems, "Deployment/ledger is required"];
+  // Values from Secrets stand in as placeholders: what is checked here is written in the manifest.
+  const env: Record<string, string> = {};
+  for (const e of c.env ?? []) if (e.name.startsWith("LEDGER_")) env[e.name] = e.value ?? `manifest-check-${e.name}-0123456789`;
+  try {
+    loadLedgerConfig(env);
+  } catch (err) {
+    problems.push(`${id(ledger)}: ${(err as Error).message.replace(/\n\s*/g, "; ")}`);
+  }
+  if (bytesOf(env.LEDGER_NATS_STORE_BYTES) !== maxFileStore) problems.push(`${id(ledger)}: LEDGER_NATS_STORE_BYTES (${env.LEDGER_NATS_STORE_BYTES}) must be nats.conf's max_file_store`);
+  const nodes = nats.spec.replicas ?? 1;
+  const want = Array.from({ length: nodes }, (_, i) => `http://nats-${i}.${nats.spec.serviceName}:8222`).join(",");
+  if (env.LEDGER_NATS_MONITOR_URLS !== want) problems.push(`${id(ledger)}: LEDGER_NATS_MONITOR_URLS must name every NATS node's monitoring endpoint (${want})`);
+  const dp = workloads(objects)
+    .find((w) => w.metadata.name === "data-plane")
+    ?.spec.template.spec.containers.find((x) => x.name === "data-plane");
+  const bucket = Number((dp && envValue(dp, "DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES")) ?? 1024 ** 3);
+  if ((bytesOf(env.LEDGER_NATS_RESERVED_BYTES) ?? 2 * 1024 ** 3) < bucket)
+    problems.push(`${id(ledger)}: LEDGER_NATS_RESERVED_BYTES must cover the RESPONSES bucket (DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES, ${bucket} bytes)`);
   return problems;
 }
 

@@ -117,6 +117,40 @@ describe("deploy/ manifests", () => {
     expect(deploymentProblems(twoRoutes).join("\n")).toMatch(/routes nats-0.nats-cluster, nats-1.nats-cluster do not name the 3 nodes/);
   });
 
+  it("sizes the streams for each target's stated traffic, and refuses a window its store cannot hold, a store its volume cannot, or an unwatched node", () => {
+    const week = objectsOf("deploy/overlays/production");
+    envOf(ledgerOf(week), "LEDGER_USAGE_REPLAY_WINDOW").value = "7d";
+    expect(deploymentProblems(week).join("\n")).toMatch(
+      /Deployment\/ledger: invalid ledger configuration:; the streams' replay windows do not fit .* shorten LEDGER_USAGE_REPLAY_WINDOW to 26h at most/,
+    );
+
+    const smallVolume = objectsOf("deploy/overlays/small");
+    const nats = find<Workload>(smallVolume, "StatefulSet", "nats")! as unknown as { spec: { volumeClaimTemplates: Array<{ spec: { resources: { requests: { storage: string } } } }> } };
+    nats.spec.volumeClaimTemplates[0]!.spec.resources.requests.storage = "12Gi";
+    expect(deploymentProblems(smallVolume)).toContain("StatefulSet/nats: each node's volume (12Gi) must exceed max_file_store by 5% at least (the file system's own room)");
+
+    const drifted = objectsOf("deploy/k8s");
+    const conf = find(drifted, "ConfigMap", "nats-config")!.data as Record<string, string>;
+    conf["nats.conf"] = conf["nats.conf"]!.replace("max_file_store: 150Gi", "max_file_store: 100Gi");
+    expect(deploymentProblems(drifted)).toContain("Deployment/ledger: LEDGER_NATS_STORE_BYTES (150Gi) must be nats.conf's max_file_store");
+
+    const unwatched = objectsOf("deploy/k8s");
+    envOf(ledgerOf(unwatched), "LEDGER_NATS_MONITOR_URLS").value = "http://nats-0.nats-cluster:8222";
+    expect(deploymentProblems(unwatched).join("\n")).toContain("LEDGER_NATS_MONITOR_URLS must name every NATS node's monitoring endpoint");
+  });
+
+  it("stops a data-plane after the balancers have dropped it, within its grace period", () => {
+    const early = objectsOf("deploy/overlays/production");
+    const dp = find<Workload>(early, "StatefulSet", "data-plane")!;
+    envOf(dp, "DATA_PLANE_SHUTDOWN_PAUSE_MS").value = "5000";
+    expect(deploymentProblems(early)).toContain(
+      "StatefulSet/data-plane: DATA_PLANE_SHUTDOWN_PAUSE_MS (5000) is shorter than a balancer takes to drop the pod (8000 ms: readiness failures at its period and threshold, and propagation)",
+    );
+    envOf(dp, "DATA_PLANE_SHUTDOWN_PAUSE_MS").value = "10000";
+    envOf(dp, "DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS").value = "50000";
+    expect(deploymentProblems(early)).toContain("StatefulSet/data-plane: terminationGracePeriodSeconds (60) does not cover the pause, the stream drain, the replay and 5 s (75 s)");
+  });
+
   it("runs NATS with the generated users and permissions, each service as its own user, and refuses a manifest that strays", () => {
     for (const target of TARGETS) {
       const conf = find(objectsOf(target), "ConfigMap", "nats-config")!.data as Record<string, string>;

@@ -1,4 +1,3 @@
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { seedDemo } from "../../scripts/lib/seed.ts";
 import type { UsageBody } from "../support/api.ts";
+import { Balancer } from "../support/balancer.ts";
 import { buildPreviousRelease, previousReleaseCommit, root, startService, type Service, type ServiceProcess } from "../support/previous-release.ts";
 
 /**
@@ -21,47 +21,6 @@ import { buildPreviousRelease, previousReleaseCommit, root, startService, type S
 const ADMIN = "rolling-upgrade-admin-token-0123456789";
 const DP_TOKEN = "rolling-upgrade-data-plane-token-0123456789";
 const FAKE_KEY = "rolling-upgrade-fake-upstream-key";
-
-/** A Kubernetes Service in miniature: new connections go round-robin to the backends listed now. */
-class Balancer {
-  private backends: number[] = [];
-  private next = 0;
-  private readonly server: Server;
-  private readonly open = new Set<Socket>();
-  port = 0;
-
-  constructor() {
-    this.server = createServer((client) => {
-      const port = this.backends[this.next++ % Math.max(1, this.backends.length)];
-      if (port === undefined) return void client.destroy();
-      const upstream = connect(port, "127.0.0.1");
-      for (const [a, b] of [
-        [client, upstream],
-        [upstream, client],
-      ] as const) {
-        a.pipe(b);
-        a.on("error", () => b.destroy());
-        a.on("close", () => b.destroy());
-      }
-      this.open.add(client);
-      client.on("close", () => this.open.delete(client));
-    });
-  }
-
-  async listen(): Promise<void> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-
-  set(ports: number[]): void {
-    this.backends = ports;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.open) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 interface Result {
   ok: boolean;

@@ -7,7 +7,7 @@ import { createDataPlane, loadConfig as loadDataPlaneConfig, type DataPlane } fr
 import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
 import { writeNatsAuth, type NatsAuth, type NatsUser } from "../../scripts/lib/nats-auth.ts";
@@ -91,7 +91,14 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   // Fresh passwords for every service user, in a folder of their own (the store is not private).
   const natsAuth = writeNatsAuth(mkdtempSync(join(tmpdir(), "gw-stack-nats-auth-")));
   const natsLog: string[] = [];
-  const natsOptions = { storeDir: natsDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv, log: (line: string) => void natsLog.push(line) };
+  const natsOptions = {
+    storeDir: natsDir,
+    configFile: natsAuth.configFile,
+    env: natsAuth.serverEnv,
+    log: (line: string) => void natsLog.push(line),
+    // The ledger reads the node's store from /jsz (docs/operations.md, "Watching the streams").
+    monitorPort: await freePort(),
+  };
   let nats = await startNats(natsOptions);
   const violations = () =>
     natsLog
@@ -132,7 +139,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   };
   const control = createControlPlane(loadControlConfig(controlConfig));
   await control.start();
-  const ledgerPort = await (await import("@gateway/testing")).freePort();
+  const ledgerPort = await freePort();
   const ledgerEnv = {
     LEDGER_DATABASE_URL: dbUrl,
     LEDGER_NATS_URL: nats.url,
@@ -144,6 +151,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     LEDGER_LOG_LEVEL: silent.LOG_LEVEL,
     ...serverTls("LEDGER_"),
     LEDGER_SWEEP_INTERVAL_MS: "200",
+    LEDGER_NATS_MONITOR_URLS: nats.monitorUrl!,
     ...opts.serviceEnv,
     ...opts.ledgerEnv,
   };

@@ -40,7 +40,7 @@ const h = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => 
 /** A handler behind `auth`: its context has the key. */
 const signedIn = (fn: (req: Request, res: Response, rq: Authenticated) => unknown) => h((req, res, rq) => fn(req, res, authenticated(rq)));
 
-export function createApp(ctx: DataPlaneContext, isReady: () => boolean): express.Express {
+export function createApp(ctx: DataPlaneContext, isReady: () => boolean, isStopping: () => boolean = () => false): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -52,7 +52,13 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean): expres
     // The official SDKs surface these on responses and errors (OpenAI: requestID; Anthropic: request_id).
     res.setHeader("x-request-id", l.requestId);
     res.setHeader("request-id", l.requestId);
+    // A stopping replica answers what still reaches it and tells the client not to reuse the
+    // connection: its next request opens a new one, which the balancer sends elsewhere.
+    if (isStopping()) res.setHeader("connection", "close");
     res.on("finish", () => {
+      // A response begun before the stop (a stream) kept its keep-alive: its connection ends with it
+      // rather than go idle, where a client could reuse it just as the server closes it.
+      if (isStopping()) req.socket.end();
       const route = req.route?.path ? String(req.route.path) : "unmatched";
       const seconds = Number(process.hrtime.bigint() - l.startedHr) / 1e9;
       ctx.metrics.httpRequests.inc({ route, status: String(res.statusCode) });

@@ -31,7 +31,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
   /** Set on stop(): readiness is false from then on, while the replica goes on serving. */
   let stopping = false;
   const isReady = () => !stopping && ctx.catalog.ready && server?.listening === true;
-  const app = createApp(ctx, isReady);
+  const app = createApp(ctx, isReady, () => stopping);
 
   return {
     ctx,

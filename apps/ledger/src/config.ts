@@ -2,7 +2,8 @@ import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
-import { blankRefused, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { sizeStreams, type StreamSizes } from "./consumer/stream-sizing.js";
+import { blankRefused, byteSize, duration, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -58,6 +59,24 @@ const Schema = z.object({
    * a record, so the 5,000 cap stays well under gRPC's 4 MiB message limit).
    */
   LEDGER_EXPORT_PAGE_ROWS: wholeNumber(1_000, 1, 5_000),
+  // The streams' sizing (consumer/stream-sizing.ts; docs/performance.md, "Sizing").
+  /**
+   * How long a usage event stays replayable in USAGE (its max_age): a Postgres restore replays from
+   * it. At least the streams' 2-minute duplicate window, within which a repeated publish is dropped.
+   */
+  LEDGER_USAGE_REPLAY_WINDOW: duration("72h", 120_000),
+  /** How long a top-up or journal announcement stays replayable in LEDGER. */
+  LEDGER_JOURNAL_REPLAY_WINDOW: duration("72h", 120_000),
+  /** Sustained requests per second the deployment is built for; the windows must fit 1.25x of it. */
+  LEDGER_STATED_REQUESTS_PER_SECOND: int(20, 1),
+  /** Each NATS node's JetStream file store (its max_file_store). */
+  LEDGER_NATS_STORE_BYTES: byteSize("20GiB", 64 * 1024),
+  /** Reserved on each node for other streams: the data-plane's RESPONSES bucket (DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES) and room to spare. */
+  LEDGER_NATS_RESERVED_BYTES: byteSize("2GiB"),
+  /** NATS monitoring endpoints (http://host:8222), comma-separated: each node's store is read from its /jsz. */
+  LEDGER_NATS_MONITOR_URLS: z.string().default(""),
+  /** How often the streams, their replicas and the nodes' stores are read for the metrics, ms. */
+  LEDGER_STREAM_WATCH_INTERVAL_MS: int(15_000, 100),
 });
 
 export interface LedgerConfig extends ServerCallerSettings {
@@ -86,6 +105,10 @@ export interface LedgerConfig extends ServerCallerSettings {
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
   tracing: TracingConfig | undefined;
   exportPageRows: number;
+  /** The USAGE and LEDGER streams' limits, derived from the windows, the traffic and the store. */
+  streams: StreamSizes;
+  natsMonitorUrls: string[];
+  streamWatchIntervalMs: number;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -99,8 +122,23 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   const otel = tracingFromEnv(env, "ledger");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["LEDGER_GRPC_HOST", "LEDGER_OPS_HOST"]);
-  refuseProblems("ledger", [...problemsOf(parsed), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
-  const e = parsed.data!;
+  const e = parsed.data;
+  const sized = e
+    ? sizeStreams({
+        storeBytes: e.LEDGER_NATS_STORE_BYTES,
+        reservedBytes: e.LEDGER_NATS_RESERVED_BYTES,
+        requestsPerSecond: e.LEDGER_STATED_REQUESTS_PER_SECOND,
+        usageReplayMs: e.LEDGER_USAGE_REPLAY_WINDOW,
+        ledgerReplayMs: e.LEDGER_JOURNAL_REPLAY_WINDOW,
+      })
+    : undefined;
+  const monitors = (e?.LEDGER_NATS_MONITOR_URLS ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+  const badMonitors = monitors.filter((u) => !/^https?:\/\/[^/\s]+\/?$/.test(u)).map((u) => `LEDGER_NATS_MONITOR_URLS: ${JSON.stringify(u)} is not an http(s)://host:port address`);
+  refuseProblems("ledger", [...problemsOf(parsed), ...(sized?.problems ?? []), ...badMonitors, ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  if (!e || !sized?.sizes) throw new Error("unreachable: problems were refused");
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,
     dbSchema: e.LEDGER_DB_SCHEMA,
@@ -126,5 +164,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,
     tracing: otel.tracing,
     exportPageRows: e.LEDGER_EXPORT_PAGE_ROWS,
+    streams: sized.sizes,
+    natsMonitorUrls: monitors.map((u) => u.replace(/\/$/, "")),
+    streamWatchIntervalMs: e.LEDGER_STREAM_WATCH_INTERVAL_MS,
   };
 }

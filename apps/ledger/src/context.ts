@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, startTr
 import type { LedgerConfig } from "./config.js";
 import type { LedgerDb } from "./db/schema.js";
 import { AppliedWatermark } from "./consumer/watermark.js";
+import { StreamWatch, streamGauges } from "./consumer/stream-watch.js";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 
 export interface LedgerMetrics {
@@ -37,6 +38,8 @@ export interface LedgerContext {
   jsm: JetStreamManager | undefined;
   /** How far usage has provably been applied; gates the release of closed leases' holds. */
   watermark: AppliedWatermark;
+  /** The streams, their copies and the NATS nodes' stores, read for the metrics. */
+  streamWatch: StreamWatch;
   /** Called after a top-up commits (wakes the announcer). */
   onTopUp?: () => void;
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
@@ -67,6 +70,7 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     natsConnected: false,
     jsm: undefined,
     watermark: new AppliedWatermark(() => ctx.jsm, config.consumerDurable),
+    streamWatch: new StreamWatch(() => ctx.jsm, { durable: config.consumerDurable, streams: config.streams, monitorUrls: config.natsMonitorUrls, intervalMs: config.streamWatchIntervalMs }, log),
     tracing: startTracing(config.tracing),
     metrics: {
       registry,
@@ -114,6 +118,7 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
       if (t > 0) this.set(Math.max(0, (Date.now() - t) / 1000));
     },
   });
+  streamGauges(registry, ctx.streamWatch);
   return ctx;
 }
 

@@ -138,7 +138,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
             await ensureUsageStream(await jetstreamManager(nc), config, ctx.log);
           }
           // The announcer publishes with a JetStream ack: its stream must exist before the first top-up.
-          await ensureLedgerStream(await jetstreamManager(nc), config.streamReplicas, ctx.log);
+          await ensureLedgerStream(await jetstreamManager(nc), config, ctx.log);
           announcer = new TopUpAnnouncer(ctx, nc);
           ctx.onTopUp = () => announcer?.kick();
           announcer.start();
@@ -150,6 +150,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         });
       await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
+      ctx.streamWatch.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
       bound = true;
       ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port, tls: config.tls ? (config.tls.clientCaFile ? "mtls" : "tls") : "off", callers: callers.identities }, "ledger started");
@@ -162,6 +163,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         await consumer?.stop();
         await announcer?.stop();
         await sweeper.stop();
+        await ctx.streamWatch.stop();
         await shutdownServer(server, 2_000);
         await closeNats(ctx.nats);
         await ctx.dbHealth.stop();

@@ -73,7 +73,10 @@ describe("usage consumer", () => {
     const s = await jsm.streams.info(USAGE_STREAM);
     expect(s.config.subjects).toEqual(expect.arrayContaining(["usage.v1.>"]));
     expect(s.config.duplicate_window).toBe(120 * SECOND_NS);
-    expect(s.config.max_age).toBe(7 * 24 * 3_600 * SECOND_NS);
+    // The default replay window (72 h), and a byte limit derived from it and the node's store (stream-sizing.ts).
+    expect(s.config.max_age).toBe(72 * 3_600 * SECOND_NS);
+    expect(s.config.max_bytes).toBe(ledgers[0]!.ctx.config.streams.usage.maxBytes);
+    expect(s.config.max_bytes).toBeGreaterThan(6 * 1024 ** 3);
     const c = await jsm.consumers.info(USAGE_STREAM, "ledger");
     expect(c.config).toMatchObject({ ack_wait: 30 * SECOND_NS, max_ack_pending: 20_000 });
   });

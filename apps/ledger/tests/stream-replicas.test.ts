@@ -5,6 +5,7 @@ import { LEDGER_STREAM, USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gatewa
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNatsCluster, testPgUrl, type NatsClusterHandle } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import type { StreamReading } from "../src/consumer/stream-watch.js";
 import { usageEvent } from "./support.js";
 
 /**
@@ -43,6 +44,7 @@ beforeAll(async () => {
       LEDGER_ADMIN_TOKEN: TOKEN,
       LEDGER_LOG_LEVEL: "silent",
       LEDGER_STREAM_REPLICAS: "3",
+      LEDGER_STREAM_WATCH_INTERVAL_MS: "200",
     }),
   );
   await ledger.start();
@@ -80,6 +82,18 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(first), { msgID: first.request_id });
   await client.GetUsage({ request_id: first.request_id, org_id: "org_r", wait_ms: 5_000 });
 
+  // Watched: three current copies, a quorum (the ledger_stream_* gauges).
+  const watched = (want: (r: StreamReading) => boolean, what: string) =>
+    eventually(
+      async () => {
+        const r = ledger.ctx.streamWatch.streams.get(USAGE_STREAM);
+        return r && want(r) ? r : undefined;
+      },
+      CONVERGE_MS,
+      what,
+    );
+  await watched((r) => r.replicas === 3 && r.current === 3 && r.quorum === 1, "three current copies watched");
+
   // Lose the node that leads the USAGE stream: the other two still form a quorum.
   const leader = (await jsm.streams.info(USAGE_STREAM)).cluster!.leader!;
   const victim = cluster.nodes.find((_, i) => leader.endsWith(`-${i}`)) ?? cluster.nodes[0]!;
@@ -95,4 +109,6 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   );
   await eventually(() => client.GetUsage({ request_id: second.request_id, org_id: "org_r", wait_ms: 1_000 }), 40_000, "event applied after losing a node");
   expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 970, spent_minor: 30 });
+  // And the watch says one copy is gone while the quorum holds.
+  await watched((r) => r.current === 2 && r.quorum === 1, "a lost copy watched, the quorum kept");
 }, 300_000);

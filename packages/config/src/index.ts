@@ -39,6 +39,42 @@ export function wholeNumber(def: number | undefined, min = 0, max = Number.MAX_S
   return def === undefined ? schema.optional() : schema.default(def);
 }
 
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const SIZE_BYTES = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 } as const;
+
+/**
+ * A duration of whole minutes, hours or days (`90m`, `72h`, `7d`), in ms, at least `minMs`; `def`
+ * (written the same way) when unset. A bare number is refused: its unit would be a guess.
+ */
+export function duration(def: string, minMs = 60_000) {
+  return z
+    .string()
+    .trim()
+    .default(def)
+    .refine((v) => /^\d+[mhd]$/.test(v) && parseInt(v, 10) * UNIT_MS[v.at(-1) as keyof typeof UNIT_MS] >= minMs, {
+      error: (iss) => `a duration in whole minutes, hours or days (90m, 72h, 7d) of at least ${minMs / 60_000} minutes, not ${JSON.stringify(iss.input)}`,
+    })
+    .transform((v) => parseInt(v, 10) * UNIT_MS[v.at(-1) as keyof typeof UNIT_MS]);
+}
+
+/**
+ * A size in bytes, as digits or with a binary unit as Kubernetes writes it (`512MiB`, `20GiB`, `20Gi`),
+ * at least `min`; `def` (written the same way) when unset.
+ */
+export function byteSize(def: string, min = 0) {
+  const parse = (v: string): number | undefined => {
+    const m = /^(\d+)(?:(Ki|Mi|Gi|Ti)B?)?$/.exec(v);
+    if (!m) return undefined;
+    return Number(m[1]) * (m[2] ? SIZE_BYTES[`${m[2]}B` as keyof typeof SIZE_BYTES] : 1);
+  };
+  return z
+    .string()
+    .trim()
+    .default(def)
+    .refine((v) => (parse(v) ?? -1) >= min, { error: (iss) => `a size in bytes (digits, or with KiB, MiB, GiB or TiB) of at least ${min}, not ${JSON.stringify(iss.input)}` })
+    .transform((v) => parse(v)!);
+}
+
 /** A TCP port to listen on; 0 = any free port (tests). */
 export const port = (def: number) => wholeNumber(def, 0, 65_535);
 

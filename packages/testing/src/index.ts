@@ -191,11 +191,15 @@ export interface NatsHandle extends ManagedProcess {
   port: number;
   url: string;
   storeDir: string;
+  /** The HTTP monitoring endpoint (/jsz, /healthz), when started with `monitorPort`. */
+  monitorUrl?: string;
 }
 
 export interface StartNatsOptions {
   storeDir?: string;
   port?: number;
+  /** Serve the HTTP monitoring endpoint on this port (`-m`). */
+  monitorPort?: number;
   /**
    * A nats-server configuration file (`-c`), such as the one scripts/lib/nats-auth.ts writes with
    * the services' users and permissions; the address, port and store given here win over it.
@@ -235,7 +239,9 @@ export async function startNats(opts: StartNatsOptions = {}): Promise<NatsHandle
     if (output.length > 20) output.shift();
     opts.log?.(line);
   };
-  const handle = await spawnNats(opts.port ?? (await freePort()), storeDir, !opts.storeDir, opts.configFile ? ["-c", opts.configFile] : [], log, opts.env);
+  const extra = [...(opts.configFile ? ["-c", opts.configFile] : []), ...(opts.monitorPort ? ["-m", String(opts.monitorPort)] : [])];
+  const spawned = await spawnNats(opts.port ?? (await freePort()), storeDir, !opts.storeDir, extra, log, opts.env);
+  const handle = opts.monitorPort ? { ...spawned, monitorUrl: `http://127.0.0.1:${opts.monitorPort}` } : spawned;
   const exited = handle.exited.then(() => {
     throw new Error(`nats-server exited before listening: ${output.join("").trim()}`);
   });

@@ -1,11 +1,14 @@
 import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from "@nats-io/jetstream";
 import { LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
+import type { StreamSizes } from "./stream-sizing.js";
 
 const SECOND_NS = 1e9;
 
-type StreamSettings = Pick<StreamConfig, "name" | "subjects" | "storage" | "retention" | "discard" | "max_age" | "duplicate_window"> & {
+type StreamSettings = Pick<StreamConfig, "name" | "subjects" | "storage" | "retention" | "discard" | "duplicate_window"> & {
   num_replicas?: number;
+  max_age?: number;
+  max_bytes?: number;
 };
 
 /** What the ledger's configuration says about its streams and durable. */
@@ -15,18 +18,23 @@ export interface StreamOptions {
   maxAckPending: number;
   /** Copies of USAGE and LEDGER in a NATS cluster (1 on a single server, 3 on the three-node cluster). */
   streamReplicas: number;
+  /** Each stream's replay window and byte limit (stream-sizing.ts). */
+  streams: StreamSizes;
 }
 
-const WEEK_NS = 7 * 24 * 60 * 60 * SECOND_NS;
-
-/** Stream settings the ledger relies on; the data-plane ensures the stream with the same ones. */
+/**
+ * The settings the ledger relies on, besides the limits its configuration derives (stream-sizing.ts).
+ * Limits retention, not work-queue or interest: an event stays after the ledger acknowledged it, for
+ * its replay window, so a Postgres restored from a backup can be brought forward by replaying the
+ * stream from the backup's instant (docs/operations.md, "Streams: sizing and retention"). DiscardOld:
+ * at its byte limit the stream drops its oldest events, long applied, rather than refuse a publish.
+ */
 export const USAGE_STREAM_CONFIG: StreamSettings = {
   name: USAGE_STREAM,
   subjects: USAGE_STREAM_SUBJECTS,
   storage: StorageType.File,
   retention: RetentionPolicy.Limits,
   discard: DiscardPolicy.Old,
-  max_age: WEEK_NS,
   duplicate_window: 120 * SECOND_NS,
 };
 
@@ -40,9 +48,10 @@ export const LEDGER_STREAM_CONFIG: StreamSettings = {
   storage: StorageType.File,
   retention: RetentionPolicy.Limits,
   discard: DiscardPolicy.Old,
-  max_age: WEEK_NS,
   duplicate_window: 120 * SECOND_NS,
 };
+
+const limits = (l: StreamSizes["usage"]) => ({ max_age: l.maxAgeNs, max_bytes: l.maxBytes });
 
 /** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
 export function usageConsumerConfig(durable: string, maxAckPending: number, replicas: number) {
@@ -70,7 +79,7 @@ const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamA
  * above. Idempotent and safe when several ledgers and data-plane replicas run it at once.
  */
 export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions, log: Logger): Promise<void> {
-  await ensureStream(jsm, { ...USAGE_STREAM_CONFIG, num_replicas: o.streamReplicas }, log);
+  await ensureStream(jsm, { ...USAGE_STREAM_CONFIG, ...limits(o.streams.usage), num_replicas: o.streamReplicas }, log);
   const durable = o.consumerDurable;
   const want = usageConsumerConfig(durable, o.maxAckPending, o.streamReplicas);
   const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
@@ -92,12 +101,12 @@ export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions,
 }
 
 /** Creates the LEDGER stream the top-up announcer publishes to, or brings it to its settings. */
-export async function ensureLedgerStream(jsm: JetStreamManager, streamReplicas: number, log: Logger): Promise<void> {
-  await ensureStream(jsm, { ...LEDGER_STREAM_CONFIG, num_replicas: streamReplicas }, log);
+export async function ensureLedgerStream(jsm: JetStreamManager, o: Pick<StreamOptions, "streamReplicas" | "streams">, log: Logger): Promise<void> {
+  await ensureStream(jsm, { ...LEDGER_STREAM_CONFIG, ...limits(o.streams.ledger), num_replicas: o.streamReplicas }, log);
 }
 
 /**
- * Creates a stream or brings the subjects, age and duplicate window of an existing one to `want`,
+ * Creates a stream or brings the subjects, limits and duplicate window of an existing one to `want`,
  * leaving anything else an operator configured. A create that loses a race to another process is
  * followed by a read of what the winner made.
  */
@@ -116,12 +125,14 @@ async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Lo
   const c = info.config;
   const missing = want.subjects.filter((s) => !c.subjects.includes(s));
   const replicas = want.num_replicas ?? c.num_replicas;
-  if (missing.length > 0 || c.max_age !== want.max_age || c.duplicate_window !== want.duplicate_window || c.num_replicas !== replicas) {
+  const maxAge = want.max_age ?? c.max_age;
+  const maxBytes = want.max_bytes ?? c.max_bytes;
+  if (missing.length > 0 || c.max_age !== maxAge || c.max_bytes !== maxBytes || c.duplicate_window !== want.duplicate_window || c.num_replicas !== replicas) {
     // The server refuses overlapping subjects: drop the ones our wildcards already cover.
     const kept = c.subjects.filter((s) => want.subjects.includes(s) || !want.subjects.some((p) => subjectCovers(p, s)));
     // A clustered server moves the stream to the new replica count in place.
-    await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: want.max_age, duplicate_window: want.duplicate_window, num_replicas: replicas });
-    log.info({ stream: want.name, replicas }, "stream settings updated");
+    await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: maxAge, max_bytes: maxBytes, duplicate_window: want.duplicate_window, num_replicas: replicas });
+    log.info({ stream: want.name, replicas, max_age_s: maxAge / SECOND_NS, max_bytes: maxBytes }, "stream settings updated");
     if (c.num_replicas !== replicas) await scaleDurables(jsm, want.name, replicas, log);
   }
   if (c.storage !== want.storage || c.retention !== want.retention) {
