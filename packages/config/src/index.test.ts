@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "./index.js";
+import { blankRefused, byteSize, duration, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "./index.js";
 
 const Schema = z.object({ SVC_PORT: port(8080), SVC_RETRIES: wholeNumber(2, 0, 10), SVC_LIMIT: wholeNumber(undefined, 1_024), SVC_NAME: z.string().default("svc") });
 const read = (env: Record<string, string | undefined>) => {
@@ -39,5 +39,16 @@ describe("a service's environment", () => {
       ].join("\n"),
     );
     for (const bad of ["-1", "0x10", "8080.5", "eighty", "+80"]) expect(() => read({ SVC_PORT: bad })).toThrow(`SVC_PORT: a whole number from 0 to 65535, not ${JSON.stringify(bad)}`);
+  });
+
+  it("reads durations with their unit and sizes as Kubernetes writes them, refusing a bare number or a decimal unit", () => {
+    const d = duration("72h", 120_000);
+    expect(d.parse(undefined)).toBe(72 * 3_600_000);
+    expect([d.parse("90m"), d.parse("7d"), d.parse(" 2m ")]).toEqual([90 * 60_000, 7 * 86_400_000, 120_000]);
+    for (const bad of ["72", "1m", "1.5h", "-2h", "2w"]) expect(d.safeParse(bad).success, bad).toBe(false);
+    const b = byteSize("20GiB", 1024);
+    expect(b.parse(undefined)).toBe(20 * 1024 ** 3);
+    expect([b.parse("150Gi"), b.parse("512MiB"), b.parse("4096"), b.parse("1Ti")]).toEqual([150 * 1024 ** 3, 512 * 1024 ** 2, 4096, 1024 ** 4]);
+    for (const bad of ["20GB", "20G", "1.5Gi", "512", "-1"]) expect(b.safeParse(bad).success, bad).toBe(false);
   });
 });
