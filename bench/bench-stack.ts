@@ -71,7 +71,7 @@ export async function startBenchStack(name: string, dataPlaneEnv: Record<string,
     DATA_PLANE_LOG_LEVEL: "warn",
     DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
     DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
-    FAKE_UPSTREAM_API_KEY,
+    DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
     ...dataPlaneEnv,
   });
   children.push(dp);

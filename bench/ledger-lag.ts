@@ -65,7 +65,7 @@ for (let i = 0; i < 2; i++) {
     DATA_PLANE_LOG_LEVEL: "warn",
     DATA_PLANE_REPLICA_ID: `bench-${i}`,
     DATA_PLANE_SPOOL_DIR: join(spool, String(i)),
-    FAKE_UPSTREAM_API_KEY,
+    DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
   });
   await waitForPort(port, 20_000);
   replicas.push({ child, url: `http://127.0.0.1:${port}` });

@@ -189,7 +189,7 @@ const dp = spawnNode(
     DATA_PLANE_PORT: String(dpPort),
     DATA_PLANE_LOG_LEVEL: silent,
     DATA_PLANE_SPOOL_DIR: spool,
-    FAKE_UPSTREAM_API_KEY,
+    DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
   },
   "pipe",
 );

@@ -116,7 +116,7 @@ const dp = spawnNode("apps/data-plane/dist/main.js", {
   DATA_PLANE_PORT: String(dpPort),
   DATA_PLANE_LOG_LEVEL: quiet,
   DATA_PLANE_SPOOL_DIR: spool,
-  FAKE_UPSTREAM_API_KEY,
+  DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
 });
 const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BARE_UPSTREAM: fakeUrl, FAKE_UPSTREAM_API_KEY });
 // Portkey listens on every interface unless told otherwise: a preload gives `listen` the loopback host.

@@ -119,7 +119,7 @@ const dp = spawnNode(
     DATA_PLANE_PORT: String(dpPort),
     DATA_PLANE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     DATA_PLANE_SPOOL_DIR: spool,
-    FAKE_UPSTREAM_API_KEY,
+    DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
   },
   [...DEPLOY_NODE_FLAGS, ...(process.env.BENCH_DP_FLAGS?.split(" ").filter(Boolean) ?? []), ...GC_ON_SIGNAL, ...cpuProf],
 );

@@ -306,7 +306,7 @@ async function up(): Promise<void> {
       DATA_PLANE_NATS_URL: nats.url,
       ...natsAuth.env("data-plane"),
       DATA_PLANE_SPOOL_DIR: join(local, "spool"),
-      FAKE_UPSTREAM_API_KEY,
+      DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
     }),
   );
   services.push(

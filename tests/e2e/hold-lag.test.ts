@@ -50,7 +50,7 @@ async function spawnReplica(): Promise<{ child: ChildProcess; baseUrl: string }>
       DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "gw-victim-")),
       DATA_PLANE_LEASE_TTL_MS: String(LEASE_TTL_MS),
       DATA_PLANE_LEASE_CHUNK_MINOR: "40",
-      FAKE_UPSTREAM_API_KEY,
+      DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
     },
     stdio: "ignore",
   });

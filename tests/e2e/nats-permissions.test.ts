@@ -337,7 +337,7 @@ describe("NATS credentials and permissions", () => {
         DATA_PLANE_REPLICA_ID: "dp-wrong-password",
         DATA_PLANE_SPOOL_DIR: spoolDir,
         DATA_PLANE_SHUTDOWN_REPLAY_MS: "0",
-        FAKE_UPSTREAM_API_KEY,
+        DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
       }),
       { log: createLogger({ service: "data-plane", level: "info", destination }) },
     );

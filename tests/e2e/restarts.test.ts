@@ -173,7 +173,7 @@ beforeAll(async () => {
       DATA_PLANE_LOG_LEVEL: "silent",
       DATA_PLANE_REPLICA_ID: "dp-restarts",
       DATA_PLANE_SPOOL_DIR: tempDir("gw-restart-spool-"),
-      FAKE_UPSTREAM_API_KEY,
+      DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
     }),
   );
   await dp.start();

@@ -144,7 +144,8 @@ async function replica(tree: string, service: Service, name: string, extra: Reco
 const CURRENT: Record<Service, Record<string, string>> = {
   "control-plane": { CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN, CONTROL_PLANE_UNAUTHENTICATED_CALLERS: "data-plane" },
   ledger: { LEDGER_DATA_PLANE_TOKEN: DP_TOKEN, LEDGER_UNAUTHENTICATED_CALLERS: "data-plane" },
-  "data-plane": { DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN, DATA_PLANE_LEDGER_TOKEN: DP_TOKEN },
+  // Provider keys come from their own namespace now (docs/security.md): the previous release read FAKE_UPSTREAM_API_KEY as is.
+  "data-plane": { DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN, DATA_PLANE_LEDGER_TOKEN: DP_TOKEN, DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_KEY },
 };
 
 describe(`a rolling upgrade from the previous release (${previousReleaseCommit().slice(0, 12)})`, () => {

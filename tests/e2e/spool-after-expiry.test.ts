@@ -50,7 +50,7 @@ async function replica(id: string, spool: string): Promise<{ child: ChildProcess
       DATA_PLANE_REPLICA_ID: id,
       DATA_PLANE_SPOOL_DIR: spool,
       DATA_PLANE_LEASE_TTL_MS: String(LEASE_TTL_MS),
-      FAKE_UPSTREAM_API_KEY,
+      DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
     },
     stdio: "ignore",
   });

@@ -186,7 +186,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
         DATA_PLANE_LOG_LEVEL: "silent",
         DATA_PLANE_REPLICA_ID: id,
         DATA_PLANE_SPOOL_DIR: join(spoolRoot, id),
-        FAKE_UPSTREAM_API_KEY,
+        DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
         ...dataPlaneCallerEnv,
         ...opts.serviceEnv,
         ...opts.dataPlaneEnv,

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 
@@ -51,5 +54,29 @@ describe("loadConfig: numbers and empty variables", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_UPSTREAM_RETRIES: "2.5", DATA_PLANE_CONTROL_TIMEOUT_MS: "1e3" })).toThrow(
       /DATA_PLANE_CONTROL_TIMEOUT_MS: a whole number of at least 50, not "1e3"[\s\S]*DATA_PLANE_UPSTREAM_RETRIES: a whole number of at least 0, not "2.5"/,
     );
+  });
+});
+
+describe("loadConfig: provider credentials come only from their own namespace", () => {
+  it("resolves a credential_ref as DATA_PLANE_PROVIDER_KEY_<ref> or a file of the secrets folder, never as another variable of the process", () => {
+    const dir = mkdtempSync(join(tmpdir(), "dp-secrets-"));
+    writeFileSync(join(dir, "anthropic.key"), "sk-ant-from-file\n");
+    writeFileSync(join(dir, "OPENAI"), "sk-from-file");
+    const env = {
+      ...tokens,
+      DATA_PLANE_PROVIDER_KEY_OPENAI: "sk-openai",
+      DATA_PLANE_NATS_PASSWORD: "nats-secret",
+      DATA_PLANE_NATS_USER: "data-plane",
+      PATH: "/usr/bin",
+      DATA_PLANE_SECRETS_DIR: dir,
+    };
+    const c = loadConfig(env);
+    // The variable first, then the file; both in the namespace.
+    expect(c.resolveCredential("OPENAI")).toBe("sk-openai");
+    expect(c.resolveCredential("anthropic.key")).toBe("sk-ant-from-file");
+    // The attack: a catalog naming the data-plane's own secrets (or anything else it can see) gets nothing.
+    for (const ref of ["DATA_PLANE_LEDGER_TOKEN", "DATA_PLANE_CONTROL_PLANE_TOKEN", "DATA_PLANE_NATS_PASSWORD", "PATH", "../OPENAI", "/etc/passwd", ".", ".."]) {
+      expect(c.resolveCredential(ref), ref).toBeUndefined();
+    }
   });
 });

@@ -134,7 +134,11 @@ const Schema = z.object({
   DATA_PLANE_RATE_LIMIT_GOSSIP_MS: int(200, 20),
   /** Keys tracked by the rate limiter (bound). */
   DATA_PLANE_RATE_LIMIT_MAX_KEYS: int(100_000, 1),
-  /** Folder of mounted provider secrets (file name = credential_ref); env vars are tried first. */
+  /**
+   * Folder of mounted provider secrets (file name = credential_ref). A credential_ref resolves only
+   * in its own namespace: the variable DATA_PLANE_PROVIDER_KEY_<ref>, then this folder; never any
+   * other variable of the process (a catalog must not be able to send the data-plane's own tokens).
+   */
   DATA_PLANE_SECRETS_DIR: z.string().optional(),
   /** External base URL of the gateway (for video content links); default: from the request's Host. */
   DATA_PLANE_PUBLIC_URL: z.string().url().optional(),
@@ -172,6 +176,11 @@ const CREDENTIAL_TTL_MS = 30_000;
 /** Credential references remembered at most (the catalog names far fewer). */
 const CREDENTIAL_CACHE_MAX = 1_024;
 
+/** Where a provider's credential_ref is looked up as a variable: DATA_PLANE_PROVIDER_KEY_<ref>. */
+export const PROVIDER_KEY_PREFIX = "DATA_PLANE_PROVIDER_KEY_";
+/** A credential_ref: a name, never a path (the same rule the control-plane applies to a catalog). */
+export const CREDENTIAL_REF = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
 /** Reads the DATA_PLANE_* variables; throws one error listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>) {
   // An empty variable is unset (@gateway/config), but an empty TLS file or host is refused (it must
@@ -192,8 +201,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
   }
   const secretsDir = e.DATA_PLANE_SECRETS_DIR;
   const read = (ref: string): string | undefined => {
-    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(ref)) return undefined;
-    const fromEnv = env[ref];
+    if (!CREDENTIAL_REF.test(ref)) return undefined;
+    const fromEnv = env[`${PROVIDER_KEY_PREFIX}${ref}`];
     if (fromEnv) return fromEnv;
     if (!secretsDir) return undefined;
     try {

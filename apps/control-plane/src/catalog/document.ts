@@ -10,10 +10,17 @@ const route = z.string().superRefine((r, c) => {
   if (!(ROUTES as readonly string[]).includes(r)) c.addIssue({ code: "custom", message: `invalid route "${r}" (one of ${ROUTES.join(", ")})` });
 });
 
-/** The variable or mounted secret holding an upstream's credential (empty: none sent). */
+/**
+ * The name of an upstream's credential (empty: none sent). The data-plane resolves it only in its
+ * own namespace, the variable DATA_PLANE_PROVIDER_KEY_<name> or the file <name> in
+ * DATA_PLANE_SECRETS_DIR: a name, never a path, and never one of the services' own variables.
+ */
 const credentialRef = z
   .string()
-  .regex(/^([A-Za-z_][A-Za-z0-9_.-]*)?$/, "a variable or secret file name")
+  .regex(/^([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$/, "a provider key's name (letters, digits, _ . -; the data-plane reads DATA_PLANE_PROVIDER_KEY_<name> or the file <name> in DATA_PLANE_SECRETS_DIR)")
+  .refine((v) => !/^(DATA_PLANE|CONTROL_PLANE|LEDGER|CONSOLE|GATEWAY|NATS)_/.test(v), {
+    message: "names a service's own setting: a credential_ref is a provider key's name (the data-plane reads DATA_PLANE_PROVIDER_KEY_<name> or the file <name> in DATA_PLANE_SECRETS_DIR)",
+  })
   .default("");
 /** The header carrying the credential as is (empty: Authorization: Bearer). */
 const authHeader = z
