@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
@@ -214,6 +215,25 @@ describe("members", () => {
     expect(invited.member).toMatchObject({ email: "new@example.com", role: "billing", org_id: o.orgId });
     const url = new URL(invited.signin_url as string);
     expect(url.pathname).toBe("/signin");
+    // The link's origin is the console's own (CONSOLE_PUBLIC_URL, or where it listens), whatever Host the request named.
+    expect(url.origin).toBe(console_.url);
+    const poisoned = await new Promise<AnyBody>((resolve, reject) => {
+      const r = httpRequest(
+        `${console_.url}/api/members`,
+        {
+          method: "POST",
+          headers: { host: "evil.example", origin: "http://evil.example", "sec-fetch-site": "same-origin", cookie: admin.cookie, "x-csrf-token": csrf, "content-type": "application/json" },
+        },
+        (res) => {
+          let d = "";
+          res.on("data", (c: Buffer) => (d += c.toString()));
+          res.on("end", () => resolve(JSON.parse(d) as AnyBody));
+        },
+      );
+      r.on("error", reject);
+      r.end(JSON.stringify({ email: "poisoned@example.com", role: "viewer" }));
+    });
+    expect(new URL(poisoned.signin_url as string).origin).toBe(console_.url);
     // The invited person signs in with the link.
     const r = await fetch(`${console_.url}/signin`, {
       method: "POST",

@@ -113,7 +113,7 @@ describe("with caller tokens", () => {
     const dpLedger = createClient(ledgerService(), `127.0.0.1:${stack.ledger().grpcPort}`, { timeoutMs: 5_000, metadata: bearer(stack.dataPlaneCallerEnv.DATA_PLANE_LEDGER_TOKEN!) });
     const lease = await dpLedger.AcquireLease({ org_id: stack.demo.orgId, lease_id: "", holder: "internal-auth-test", amount_minor: 1_000, min_amount_minor: 1, ttl_ms: 5_000 });
     expect(lease).toMatchObject({ org_id: stack.demo.orgId, granted_minor: 1_000 });
-    await dpLedger.ReleaseLease({ lease_id: lease.lease_id, consumed_minor: 0 });
+    await dpLedger.ReleaseLease({ lease_id: lease.lease_id, org_id: stack.demo.orgId, holder: "internal-auth-test", consumed_minor: 0 });
     dpLedger.close();
     const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
     const r = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello" }] });

@@ -52,6 +52,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConsoleConf
     ledgerToken: c.CONSOLE_LEDGER_TOKEN,
     secret: c.CONSOLE_SECRET ?? randomSecret(),
     secureCookies: (c.CONSOLE_PUBLIC_URL ?? "").startsWith("https://"),
+    ...(c.CONSOLE_PUBLIC_URL ? { publicUrl: c.CONSOLE_PUBLIC_URL } : {}),
     ...(c.CONSOLE_OIDC_ISSUER
       ? { oidc: { issuer: c.CONSOLE_OIDC_ISSUER, clientId: c.CONSOLE_OIDC_CLIENT_ID!, clientSecret: c.CONSOLE_OIDC_CLIENT_SECRET ?? "", publicUrl: c.CONSOLE_PUBLIC_URL! } }
       : {}),

@@ -28,6 +28,11 @@ export interface ConsoleConfig {
   secret: string;
   /** Set the cookie's Secure flag (behind TLS). */
   secureCookies: boolean;
+  /**
+   * Where people reach the console (CONSOLE_PUBLIC_URL): the origin of the sign-in links it makes.
+   * Absent: the address it listens on. Never the request's Host header, which the caller chooses.
+   */
+  publicUrl?: string;
   /** Sign-in by OpenID Connect, besides one-time links; absent: links only. */
   oidc?: OidcConfig;
   /** The data-planes' circuit breaker (DATA_PLANE_BREAKER_THRESHOLD / _COOLDOWN_MS), to say which deployments' breakers are likely open. */
@@ -119,6 +124,9 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   const csrfOf = (sessionToken: string) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url");
   const signed = (res: Response) => res.locals.signed as Signed;
   /** The console's own origin, as the browser addressed it. */
+  /** The origin of the links the console hands out: configured, or the address it listens on. */
+  let listening = `http://${config.host}:${config.port}`;
+  const linkOrigin = () => (config.publicUrl ?? listening).replace(/\/$/, "");
   const ownOrigin = (req: Request) => `http${config.secureCookies ? "s" : ""}://${req.headers.host}`;
 
   /** The session cookie: HttpOnly, SameSite=Strict, the whole console, until the session's absolute expiry (Secure behind TLS). */
@@ -399,7 +407,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     const role = body.role === "admin" || body.role === "billing" ? body.role : "viewer";
     const link = await control.ConsoleInviteMember({ token: signed(res).token, email: text(body.email), role });
     // The link is shown once, to the admin who hands it over.
-    return { member: link.member, signin_url: `${ownOrigin(req)}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
+    return { member: link.member, signin_url: `${linkOrigin()}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
   });
   write("/api/members/remove", async (req, res) => ({ member: await control.ConsoleRemoveMember({ token: signed(res).token, email: text((req.body as { email?: unknown } | undefined)?.email) }) }));
   write(
@@ -429,6 +437,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     const server: Server = app.listen(config.port, config.host, () => {
       const addr = server.address();
       const port = typeof addr === "object" && addr ? addr.port : config.port;
+      listening = `http://${config.host}:${port}`;
       resolve({
         url: `http://${config.host}:${port}`,
         port,

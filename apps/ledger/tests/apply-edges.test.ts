@@ -114,7 +114,7 @@ describe("a monthly budget", () => {
     const ev = usageEvent(o, first.lease_id, 550);
     await publish(ev);
     await applied(ev.request_id);
-    expect(await f.client.ReleaseLease({ lease_id: first.lease_id, consumed_minor: 550 })).toMatchObject({ status: "released", remaining_minor: 0 });
+    expect(await f.client.ReleaseLease({ lease_id: first.lease_id, org_id: o, consumed_minor: 550 })).toMatchObject({ status: "released", remaining_minor: 0 });
     expect((await credits(o)).held_minor).toBe(0);
     const second = await lease(o, 2_000, 1_000, 1);
     expect(second.granted_minor).toBe(450);

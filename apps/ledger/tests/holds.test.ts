@@ -66,7 +66,7 @@ it("keeps the holds of expired and released leases while usage is unapplied, and
   const spentA = [usageEvent(o, a.lease_id, 350), usageEvent(o, a.lease_id, 250)];
   const spentB = [usageEvent(o, b.lease_id, 300)];
   for (const ev of [...spentA, ...spentB]) await publish(ev);
-  await client.ReleaseLease({ lease_id: b.lease_id, consumed_minor: 300 });
+  await client.ReleaseLease({ lease_id: b.lease_id, org_id: o, consumed_minor: 300 });
 
   // Far longer than the lease TTL, the arrival margin and the skew: nothing is applied, nothing released.
   await sleep(3_000);

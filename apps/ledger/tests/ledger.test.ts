@@ -131,8 +131,13 @@ describe("leases", () => {
     await expect(lease(o, 0, 0, "lease_unknown")).rejects.toMatchObject({ code: "not_found" });
     const l = await lease(o, 100);
     await expect(lease(org("l4-other"), 0, 0, l.lease_id)).rejects.toMatchObject({ code: "not_found" });
-    await expect(client.ReleaseLease({ lease_id: "lease_unknown", consumed_minor: 0 })).rejects.toMatchObject({ code: "not_found" });
-    await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 0 });
+    await expect(client.ReleaseLease({ lease_id: "lease_unknown", org_id: o, consumed_minor: 0 })).rejects.toMatchObject({ code: "not_found" });
+    // Released only by its organization (another's is not found) and, when named, its holder.
+    await expect(client.ReleaseLease({ lease_id: l.lease_id, org_id: org("l4-other"), consumed_minor: 0 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(client.ReleaseLease({ lease_id: l.lease_id, org_id: "", consumed_minor: 0 })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(client.ReleaseLease({ lease_id: l.lease_id, org_id: o, holder: "another-replica", consumed_minor: 0 })).rejects.toMatchObject({ code: "forbidden" });
+    expect((await client.GetCredits({ org_id: o })).held_minor).toBe(100);
+    await client.ReleaseLease({ lease_id: l.lease_id, org_id: o, consumed_minor: 0 });
     await expect(lease(o, 10, 10, l.lease_id)).rejects.toMatchObject({ code: "not_found" });
   });
 
@@ -170,7 +175,7 @@ describe("leases", () => {
     const holds = await client.ListHolds({ org_id: o });
     expect(holds.leases).toEqual([expect.objectContaining({ lease_id: l.lease_id, status: "open", granted_minor: 1_000, remaining_minor: 880, applied_minor: 120 })]);
     // The holder consumed 120 + 80; the second event has not arrived yet: 80 stays held.
-    const released = await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 });
+    const released = await client.ReleaseLease({ lease_id: l.lease_id, org_id: o, consumed_minor: 200 });
     expect(released).toMatchObject({ status: "released", remaining_minor: 80 });
     expect((await client.GetCredits({ org_id: o })).held_minor).toBe(80);
     const late = event(o, l.lease_id, 80);
@@ -178,7 +183,7 @@ describe("leases", () => {
     await client.GetUsage({ request_id: late.request_id, org_id: o, wait_ms: 3_000 });
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_800, spent_minor: 200, held_minor: 0 });
     // A release replayed (the holder retried) changes nothing.
-    expect(await client.ReleaseLease({ lease_id: l.lease_id, consumed_minor: 200 })).toMatchObject({ status: "released", remaining_minor: 0, applied_minor: 200 });
+    expect(await client.ReleaseLease({ lease_id: l.lease_id, org_id: o, consumed_minor: 200 })).toMatchObject({ status: "released", remaining_minor: 0, applied_minor: 200 });
   });
 
   it("of a vanished holder expire and are released by the sweeper once the consumer has caught up past the expiry", async () => {

@@ -130,7 +130,7 @@ async function play(sequence: Op[]): Promise<{ org: string; toppedUp: number; sp
         if (!l?.open) break;
         // The holder also consumed `unsent` whose usage never comes: the ledger holds it until expiry
         // and the arrival window, then releases it (nothing is spent for it).
-        await f.client.ReleaseLease({ lease_id: l.id, consumed_minor: l.settled + Math.min(o.unsent, l.free) }).catch(() => undefined);
+        await f.client.ReleaseLease({ lease_id: l.id, org_id: org, consumed_minor: l.settled + Math.min(o.unsent, l.free) }).catch(() => undefined);
         l.open = false;
         break;
       }

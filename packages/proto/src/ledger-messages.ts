@@ -24,6 +24,10 @@ export interface Lease {
 export interface ReleaseLeaseRequest {
   lease_id: string;
   consumed_minor: number;
+  /** The lease's organization (required). */
+  org_id: string;
+  /** When set, must be the lease's holder. */
+  holder?: string;
 }
 export interface GetUsageRequest {
   request_id: string;

@@ -72,6 +72,6 @@ describe("LeaseManager with usage still spooled", () => {
     expect(ledger.released).toEqual([]);
     spooled = 0;
     await m.maintain();
-    expect(ledger.released).toEqual([{ lease_id: "lease_1", consumed_minor: 40 }]);
+    expect(ledger.released).toEqual([{ lease_id: "lease_1", consumed_minor: 40, org_id: "org", holder: "r1" }]);
   });
 });

@@ -254,7 +254,7 @@ export class LeaseManager {
       }
       jobs.push(
         this.ledger
-          .release({ lease_id: r.state.id, consumed_minor: r.state.consumed })
+          .release({ lease_id: r.state.id, consumed_minor: r.state.consumed, org_id: r.orgId, holder: this.opts.holder })
           .then(() => this.retiring.delete(r))
           .catch((err: unknown) => {
             if (err instanceof GatewayError && err.code === "not_found") this.retiring.delete(r);

@@ -9,6 +9,7 @@ import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { MessagesRequestBody } from "../providers/index.js";
 import { PROVIDERS } from "../providers/table.js";
 import { messagesRequestTexts, textsOf } from "../translate/texts.js";
+import { refuseWhatMessagesRefuses } from "./messages.js";
 
 const CountTokensBody = z.looseObject({
   model: modelId,
@@ -27,7 +28,11 @@ const CountTokensBody = z.looseObject({
 export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
   route: "messages",
   capability: "chat",
-  parse: (raw) => parseBody(CountTokensBody, raw) as MessagesRequestBody,
+  parse: (raw) => {
+    const body = parseBody(CountTokensBody, raw) as MessagesRequestBody;
+    refuseWhatMessagesRefuses(body);
+    return body;
+  },
   admission: (body) => ({ modelId: body.model, promptTokensBound: () => 0, requestedOutput: undefined, free: true }),
   async serve(ctx, call) {
     const { body, planned, req, timeoutMs } = call;

@@ -92,6 +92,23 @@ function refuseUnpricedBetas(beta: string | undefined, model: Model): void {
 }
 
 /**
+ * What a Messages body may not carry through the gateway, the same for /v1/messages and its
+ * count_tokens (which the provider answers free: it must not become a way to make the provider fetch
+ * documents or call MCP servers unrecorded): unbounded content, `mcp_servers`, unpriced server
+ * tools. Returns what the body's server tools may bill.
+ */
+export function refuseWhatMessagesRefuses(body: MessagesRequestBody): { webSearches: number; fetchedTokens: number } {
+  refuseUnboundedContent(body);
+  if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
+    throw invalidParam(
+      "mcp_servers",
+      "'mcp_servers' is not supported: the provider would call those servers and bill what they return as input the gateway cannot bound. Call tools through your own client (or the gateway's MCP endpoint when it exists).",
+    );
+  }
+  return billedServerTools(body.tools);
+}
+
+/**
  * Content the provider would bill beyond what the hold covers is refused, naming where it is:
  * - a document or image by file id (read from the gateway's own provider account) and a document by
  *   URL (pages the prompt bound never saw); inline base64 and text documents go through, counted by
@@ -147,14 +164,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
   capability: "chat",
   parse: (raw) => {
     const body = parseBody(MessagesBody, raw) as MessagesRequestBody;
-    refuseUnboundedContent(body);
-    if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
-      throw invalidParam(
-        "mcp_servers",
-        "'mcp_servers' is not supported: the provider would call those servers and bill what they return as input the gateway cannot bound. Call tools through your own client (or the gateway's MCP endpoint when it exists).",
-      );
-    }
-    return { raw: body, ...billedServerTools(body.tools) };
+    return { raw: body, ...refuseWhatMessagesRefuses(body) };
   },
   admission: ({ raw, webSearches, fetchedTokens }, state, _ctx, req) => {
     const media = mediaParts(raw.messages, raw.system);

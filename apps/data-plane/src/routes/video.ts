@@ -89,7 +89,9 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
     const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
     const release = () =>
-      ctx.ledger.ReleaseLease({ lease_id: lease, consumed_minor: 0 }).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
+      ctx.ledger
+        .ReleaseLease({ lease_id: lease, consumed_minor: 0, org_id: key.org_id })
+        .catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     let served;
     try {
       served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));

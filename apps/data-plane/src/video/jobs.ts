@@ -215,7 +215,7 @@ export class VideoJobs {
         return this.update(job, { release_claim: true });
       }
     }
-    await this.ctx.ledger.ReleaseLease({ lease_id: job.lease_id, consumed_minor: job.status === "completed" ? job.cost_minor : 0 }).catch((err: unknown) => {
+    await this.ctx.ledger.ReleaseLease({ lease_id: job.lease_id, consumed_minor: job.status === "completed" ? job.cost_minor : 0, org_id: job.org_id }).catch((err: unknown) => {
       // An expired lease was released by the ledger already; anything else is retried by the next claim.
       if (!(err instanceof GatewayError && err.code === "not_found")) throw err;
     });
