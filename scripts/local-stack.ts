@@ -301,6 +301,7 @@ async function up(): Promise<void> {
       DATA_PLANE_CONTROL_PLANE_TOKEN: dataPlaneTokens.control,
       DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
       DATA_PLANE_MCP_SESSION_SECRET: randomBytes(32).toString("base64url"),
+      DATA_PLANE_RESPONSES_SECRET: randomBytes(32).toString("base64url"),
       // The demo's MCP server is the fake upstream on loopback.
       DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
       DATA_PLANE_NATS_URL: nats.url,

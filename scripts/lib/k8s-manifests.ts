@@ -221,6 +221,7 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
   }
   problems.push(...natsProblems(objects));
   problems.push(...shutdownProblems(objects));
+  problems.push(...secretProblems(objects));
   problems.push(...natsAuthProblems(objects));
   problems.push(...imageProblems(objects));
   return problems;
@@ -279,6 +280,19 @@ function natsProblems(objects: K8sObject[]): string[] {
   }
   problems.push(...natsSizingProblems(objects, nats, conf));
   return problems;
+}
+
+/**
+ * Secrets a data-plane must share with every other replica and never with NATS (docs/security.md):
+ * each from a Secret, so that all replicas get the same value.
+ */
+function secretProblems(objects: K8sObject[]): string[] {
+  const w = workloads(objects).find((x) => x.metadata.name === "data-plane");
+  const c = w?.spec.template.spec.containers.find((x) => x.name === "data-plane");
+  if (!w || !c) return [];
+  return ["DATA_PLANE_RESPONSES_SECRET"]
+    .filter((name) => !c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef)
+    .map((name) => `${id(w)}: ${name} must come from a Secret (every replica the same)`);
 }
 
 /** Endpoint propagation (EndpointSlices to kube-proxy and ingress controllers) the pause must also cover, ms. */

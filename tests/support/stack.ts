@@ -118,6 +118,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
     // Every replica signs and accepts the same MCP session ids (docs/mcp.md).
     DATA_PLANE_MCP_SESSION_SECRET: `mcp-${randomBytes(16).toString("hex")}`,
+    // Every replica seals and opens the same stored Responses (docs/security.md).
+    DATA_PLANE_RESPONSES_SECRET: `responses-${randomBytes(24).toString("hex")}`,
     // The fake upstream's MCP server listens on loopback.
     DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
     ...natsAuth.env("data-plane"),

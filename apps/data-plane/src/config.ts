@@ -110,6 +110,13 @@ const Schema = z.object({
   DATA_PLANE_RESPONSES_MAX_BYTES: int(1024 * 1024, 1_024),
   /** The RESPONSES bucket's total bound, bytes (JetStream reserves it on the servers' file store). */
   DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES: int(1024 * 1024 * 1024, 64 * 1024),
+  /**
+   * Seals stored Responses per organization (responses/seal.ts); every replica needs the same.
+   * Unset: a key of this process's own (a development stack; a restart forgets what was stored).
+   */
+  DATA_PLANE_RESPONSES_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  /** Read unsealed records NATS stamped before this instant (ISO 8601; the upgrade from a release that stored them so). */
+  DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE: z.iso.datetime({ offset: true, error: "an ISO 8601 instant such as 2026-12-01T00:00:00Z" }).optional(),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
   /** A client must send its request headers within this, ms (slow-loris bound). */
@@ -190,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
-  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
+  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
   refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
@@ -295,6 +302,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
       replicas: e.DATA_PLANE_RESPONSES_REPLICAS,
       maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES,
       bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES,
+      secret: e.DATA_PLANE_RESPONSES_SECRET ?? randomBytes(32).toString("base64url"),
+      plaintextBeforeMs: e.DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE ? Date.parse(e.DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE) : 0,
     },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),
     video: {

@@ -2,6 +2,7 @@ import { jetstream } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "@gateway/observability";
+import { ResponseSealer } from "./seal.js";
 
 /** The KeyValue bucket of stored Responses (a JetStream stream `KV_RESPONSES`). */
 export const RESPONSES_BUCKET = "RESPONSES";
@@ -33,6 +34,13 @@ export interface ResponseStoreOptions {
   bucketMaxBytes: number;
   /** Deadline of every bucket call, ms. */
   timeoutMs: number;
+  /** Seals every record (DATA_PLANE_RESPONSES_SECRET, shared by every replica). */
+  secret: string;
+  /**
+   * Records the previous release stored unsealed are read when NATS stamped them before this
+   * instant (Unix ms; the upgrade's): none written since, by anyone, is taken unsealed. 0: none.
+   */
+  plaintextBeforeMs: number;
   log: Logger;
 }
 
@@ -59,8 +67,11 @@ export type Lookup = { found: true; record: StoredResponse } | { found: false };
 export class ResponseStore {
   private bucket: Promise<KV> | undefined;
   private nc: NatsConnection | undefined;
+  private readonly sealer: ResponseSealer;
 
-  constructor(private readonly opts: ResponseStoreOptions) {}
+  constructor(private readonly opts: ResponseStoreOptions) {
+    this.sealer = new ResponseSealer(opts.secret);
+  }
 
   /** Uses this connection from now on; creates the bucket if it does not exist yet. */
   attach(nc: NatsConnection): void {
@@ -123,7 +134,8 @@ export class ResponseStore {
    */
   async put(record: StoredResponse): Promise<boolean> {
     const id = String(record.response.id);
-    const data = JSON.stringify(record);
+    const key = this.key(record.org_id, id);
+    const data = this.sealer.seal(record.org_id, key, JSON.stringify(record));
     const size = Buffer.byteLength(data);
     if (size > this.maxBytes) {
       this.opts.log.info({ response_id: id, bytes: size, max_bytes: this.maxBytes }, "response too large to store; answered with store: false");
@@ -131,7 +143,7 @@ export class ResponseStore {
     }
     try {
       const kv = await this.open();
-      await deadline(kv.put(this.key(record.org_id, id), data, { timeout: this.opts.timeoutMs }), this.opts.timeoutMs, "responses put");
+      await deadline(kv.put(key, data, { timeout: this.opts.timeoutMs }), this.opts.timeoutMs, "responses put");
       return true;
     } catch (err) {
       this.opts.log.warn({ err, response_id: id }, "response not stored (NATS unavailable); answered with store: false");
@@ -143,9 +155,19 @@ export class ResponseStore {
   async get(orgId: string, responseId: string): Promise<Lookup> {
     if (!/^[-\w]+$/.test(responseId)) return { found: false };
     const kv = await this.open();
-    const entry = await deadline(kv.get(this.key(orgId, responseId)), this.opts.timeoutMs, "responses get");
+    const key = this.key(orgId, responseId);
+    const entry = await deadline(kv.get(key), this.opts.timeoutMs, "responses get");
     if (!entry || entry.operation !== "PUT") return { found: false };
-    const record = entry.json<StoredResponse>();
+    const value = entry.string();
+    let text: string | undefined;
+    if (ResponseSealer.isSealed(value)) text = this.sealer.open(orgId, key, value);
+    else if (entry.created.getTime() < this.opts.plaintextBeforeMs) text = value;
+    if (text === undefined) {
+      // Forged, moved from another key, sealed under another secret, or unsealed and too recent.
+      this.opts.log.warn({ response_id: responseId, org_id: orgId }, "stored response refused: not sealed for this organization and id");
+      return { found: false };
+    }
+    const record = JSON.parse(text) as StoredResponse;
     return record.org_id === orgId ? { found: true, record } : { found: false };
   }
 
