@@ -66,7 +66,7 @@ describe("stored responses", () => {
       const jsm = await jetstreamManager(nc);
       const js = jetstream(nc);
       const kv = {
-        get: async (key: string) => (await jsm.streams.getMessage("KV_RESPONSES", { last_by_subj: `$KV.RESPONSES.${key}` })).string(),
+        get: async (key: string) => (await jsm.streams.getMessage("KV_RESPONSES", { last_by_subj: `$KV.RESPONSES.${key}` }))!.string(),
         put: (key: string, value: string) => js.publish(`$KV.RESPONSES.${key}`, value),
       };
       const key = `${stack.demo.orgId}.${stored.id}`;

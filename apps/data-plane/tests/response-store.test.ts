@@ -19,11 +19,12 @@ afterAll(async () => {
   await nats?.stop();
 });
 
+const SECRET = "response-store-test-secret-0123456789";
 const record = (n: number) => ({ org_id: "org_store", response: { id: `resp_${n}`, object: "response", output: [], padding: "x".repeat(900) }, messages: [] });
 
 describe("responses store", () => {
   it("stops storing (store: false) once the bucket's total bound is reached, keeps what it stored, and takes the configured bound on an existing bucket", async () => {
-    const store = new ResponseStore({ retentionMs: 3_600_000, replicas: 1, maxBytes: 64 * 1024, bucketMaxBytes: 64 * 1024, timeoutMs: 2_000, log });
+    const store = new ResponseStore({ retentionMs: 3_600_000, replicas: 1, maxBytes: 64 * 1024, bucketMaxBytes: 64 * 1024, timeoutMs: 2_000, secret: SECRET, plaintextBeforeMs: 0, log });
     store.attach(nc);
     const results: boolean[] = [];
     for (let n = 0; n < 120; n++) results.push(await store.put(record(n)));
@@ -36,7 +37,7 @@ describe("responses store", () => {
     expect(await store.get("org_store", `resp_${stored}`)).toEqual({ found: false });
 
     // A replica configured with a larger bound brings the existing bucket to it, and stores again.
-    const larger = new ResponseStore({ retentionMs: 3_600_000, replicas: 1, maxBytes: 64 * 1024, bucketMaxBytes: 1024 * 1024, timeoutMs: 2_000, log });
+    const larger = new ResponseStore({ retentionMs: 3_600_000, replicas: 1, maxBytes: 64 * 1024, bucketMaxBytes: 1024 * 1024, timeoutMs: 2_000, secret: SECRET, plaintextBeforeMs: 0, log });
     larger.attach(nc);
     expect(await larger.put(record(500))).toBe(true);
     const info = await (await jetstreamManager(nc)).streams.info("KV_RESPONSES");
