@@ -8,12 +8,15 @@
  * it (fsync off). Bounded: a fixed duration, then it stops by itself.
  *
  *   make build && node bench/ledger-steady.ts [events_per_s=2000] [seconds=15] [events_per_message=4] [ledger_script=apps/ledger/dist/main.js]
+ *
+ * BENCH_SIGNED=1 signs every message as a data-plane does and gives the ledger the key, so that it
+ * checks each signature (docs/security.md): the cost of the check, against a run without.
  */
 import { readFileSync } from "node:fs";
-import { connect } from "@nats-io/transport-node";
+import { connect, headers as natsHeaders } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
-import { USAGE_BATCH_SUBJECT, type UsageEventV1 } from "@gateway/events";
+import { USAGE_BATCH_SUBJECT, USAGE_SIGNATURE_HEADER, signUsage, usageKey, type UsageEventV1 } from "@gateway/events";
 import { createDatabase, startNats, startPostgres } from "@gateway/testing";
 import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
@@ -28,7 +31,9 @@ step("starting Postgres and NATS");
 const pgServer = await startPostgres();
 const nats = await startNats();
 const dbUrl = await createDatabase(pgServer.url, "ledger_steady");
-const env = await ledgerEnv(dbUrl, nats.url, TOKEN);
+const SIGNING = process.env.BENCH_SIGNED === "1" || process.env.BENCH_SIGNED === "headers" ? usageKey("bench-usage-signing-key-0123456789abcdef") : undefined;
+// BENCH_SIGNED=headers: the messages carry the signature, the ledger does not check it (what the header alone costs).
+const env = await ledgerEnv(dbUrl, nats.url, TOKEN, process.env.BENCH_SIGNED === "1" ? { LEDGER_USAGE_SIGNING_KEYS: "bench-usage-signing-key-0123456789abcdef" } : {});
 const ledger = spawnNode(SCRIPT, env);
 process.once("exit", () => ledger.kill("SIGKILL"));
 await waitReady(Number(env.LEDGER_OPS_PORT));
@@ -51,7 +56,13 @@ const encoder = new TextEncoder();
 /** Publishes one message of `n` events; resolves with the last event's id once JetStream acked it. */
 const publish = async (n: number): Promise<string> => {
   const evs = Array.from({ length: n }, event);
-  await js.publish(USAGE_BATCH_SUBJECT, encoder.encode(evs.map((e) => JSON.stringify(e)).join("\n")));
+  const data = encoder.encode(evs.map((e) => JSON.stringify(e)).join("\n"));
+  let h: ReturnType<typeof natsHeaders> | undefined;
+  if (SIGNING) {
+    h = natsHeaders();
+    h.set(USAGE_SIGNATURE_HEADER, signUsage(SIGNING, data));
+  }
+  await js.publish(USAGE_BATCH_SUBJECT, data, h ? { headers: h } : undefined);
   return evs[n - 1]!.request_id;
 };
 

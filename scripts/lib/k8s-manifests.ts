@@ -287,12 +287,17 @@ function natsProblems(objects: K8sObject[]): string[] {
  * each from a Secret, so that all replicas get the same value.
  */
 function secretProblems(objects: K8sObject[]): string[] {
-  const w = workloads(objects).find((x) => x.metadata.name === "data-plane");
-  const c = w?.spec.template.spec.containers.find((x) => x.name === "data-plane");
-  if (!w || !c) return [];
-  return ["DATA_PLANE_RESPONSES_SECRET"]
-    .filter((name) => !c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef)
-    .map((name) => `${id(w)}: ${name} must come from a Secret (every replica the same)`);
+  const problems: string[] = [];
+  for (const [service, names] of [
+    ["data-plane", ["DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY"]],
+    ["ledger", ["LEDGER_USAGE_SIGNING_KEYS"]],
+  ] as const) {
+    const w = workloads(objects).find((x) => x.metadata.name === service);
+    const c = w?.spec.template.spec.containers.find((x) => x.name === service);
+    if (!w || !c) continue;
+    for (const name of names) if (!c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef) problems.push(`${id(w)}: ${name} must come from a Secret (every replica the same)`);
+  }
+  return problems;
 }
 
 /** Endpoint propagation (EndpointSlices to kube-proxy and ingress controllers) the pause must also cover, ms. */

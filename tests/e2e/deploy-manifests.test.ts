@@ -151,6 +151,20 @@ describe("deploy/ manifests", () => {
     expect(deploymentProblems(early)).toContain("StatefulSet/data-plane: terminationGracePeriodSeconds (60) does not cover the pause, the stream drain, the replay and 5 s (75 s)");
   });
 
+  it("gives the data-planes and the ledgers their shared secrets from Secrets only", () => {
+    const literal = objectsOf("deploy/k8s");
+    const dp = find<Workload>(literal, "StatefulSet", "data-plane")!;
+    const env = dp.spec.template.spec.containers[0]!.env!;
+    env[env.findIndex((e) => e.name === "DATA_PLANE_USAGE_SIGNING_KEY")] = { name: "DATA_PLANE_USAGE_SIGNING_KEY", value: "in-the-manifest-for-anyone-to-read-0123" };
+    ledgerOf(literal).spec.template.spec.containers[0]!.env = ledgerOf(literal).spec.template.spec.containers[0]!.env!.filter((e) => e.name !== "LEDGER_USAGE_SIGNING_KEYS");
+    expect(deploymentProblems(literal)).toEqual(
+      expect.arrayContaining([
+        "StatefulSet/data-plane: DATA_PLANE_USAGE_SIGNING_KEY must come from a Secret (every replica the same)",
+        "Deployment/ledger: LEDGER_USAGE_SIGNING_KEYS must come from a Secret (every replica the same)",
+      ]),
+    );
+  });
+
   it("runs NATS with the generated users and permissions, each service as its own user, and refuses a manifest that strays", () => {
     for (const target of TARGETS) {
       const conf = find(objectsOf(target), "ConfigMap", "nats-config")!.data as Record<string, string>;

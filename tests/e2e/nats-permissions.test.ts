@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,8 +16,11 @@ import {
   TRIAL_UNLOCK_DURABLE,
   USAGE_BATCH_SUBJECT,
   USAGE_STREAM,
+  USAGE_SIGNATURE_HEADER,
   USAGE_SUBJECT,
   encodeEvent,
+  signUsage,
+  usageKey,
   type UsageEventV1,
 } from "@gateway/events";
 import { createDataPlane, loadConfig as loadDataPlaneConfig } from "@gateway/data-plane";
@@ -309,11 +312,35 @@ describe("NATS credentials and permissions", () => {
     const applied = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger.usage_records WHERE request_id = ANY(${forged}::text[])`.execute(stack.ledger().db);
     expect(applied.rows[0]!.n).toBe(0);
 
-    // The same event with the data-plane's credentials is stored and applied: it was the credentials
-    // that kept it out, not its shape (a data-plane's secret is what has to stay secret).
-    const ev = forgedUsage(777);
-    await jetstream(await as("data-plane")).publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id, timeout: 2_000 });
-    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 777 ? true : undefined), 15_000, "the data-plane's event applied");
+    // The same event with the data-plane's NATS credentials is stored, but the NATS credential is not
+    // enough to bill: unsigned, or signed with a key the ledger does not hold, it is set aside
+    // (dead_letters, reason unsigned / forged; docs/security.md) and nothing is charged.
+    const js = jetstream(await as("data-plane"));
+    const unsigned = forgedUsage(777);
+    await js.publish(USAGE_SUBJECT, encodeEvent(unsigned), { msgID: unsigned.request_id, timeout: 2_000 });
+    const wrongKey = forgedUsage(778);
+    const h = natsHeaders();
+    h.set(USAGE_SIGNATURE_HEADER, signUsage(usageKey("not-the-data-planes-usage-key-0123456789"), encodeEvent(wrongKey)));
+    await js.publish(USAGE_SUBJECT, encodeEvent(wrongKey), { msgID: wrongKey.request_id, timeout: 2_000, headers: h });
+    const setAside = await eventually(
+      async () => {
+        const r = await sql<{ request_id: string; reason: string }>`SELECT request_id, reason FROM ledger.dead_letters WHERE request_id IN (${unsigned.request_id}, ${wrongKey.request_id}) ORDER BY reason DESC`.execute(stack.ledger().db);
+        return r.rows.length === 2 ? r.rows : undefined;
+      },
+      15_000,
+      "both set aside",
+    );
+    expect(setAside).toEqual([
+      { request_id: unsigned.request_id, reason: "unsigned" },
+      { request_id: wrongKey.request_id, reason: "forged" },
+    ]);
+    expect((await credits()).balance_minor).toBe(after.balance_minor);
+    // Signed with the data-plane's usage key, the same event is applied: it was the signature that kept it out.
+    const signed = forgedUsage(779);
+    const sh = natsHeaders();
+    sh.set(USAGE_SIGNATURE_HEADER, signUsage(usageKey(stack.dataPlaneCallerEnv.DATA_PLANE_USAGE_SIGNING_KEY!), encodeEvent(signed)));
+    await js.publish(USAGE_SUBJECT, encodeEvent(signed), { msgID: signed.request_id, timeout: 2_000, headers: sh });
+    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 779 ? true : undefined), 15_000, "the signed event applied");
   });
 
   it("a data-plane given a wrong NATS password keeps answering, spools the usage, and names the variables to fix, never the password", async () => {

@@ -21,6 +21,7 @@ import { buildPreviousRelease, previousReleaseCommit, root, startService, type S
 const ADMIN = "rolling-upgrade-admin-token-0123456789";
 const DP_TOKEN = "rolling-upgrade-data-plane-token-0123456789";
 const FAKE_KEY = "rolling-upgrade-fake-upstream-key";
+const USAGE_KEY = "rolling-upgrade-usage-signing-key-0123456789";
 
 interface Result {
   ok: boolean;
@@ -143,9 +144,11 @@ async function replica(tree: string, service: Service, name: string, extra: Reco
 /** What the current release is given beyond the previous one's environment. */
 const CURRENT: Record<Service, Record<string, string>> = {
   "control-plane": { CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN, CONTROL_PLANE_UNAUTHENTICATED_CALLERS: "data-plane" },
-  ledger: { LEDGER_DATA_PLANE_TOKEN: DP_TOKEN, LEDGER_UNAUTHENTICATED_CALLERS: "data-plane" },
+  // Signed usage (docs/security.md): the current ledger checks signatures but still takes the previous
+  // data-plane's unsigned messages while the upgrade runs (LEDGER_ACCEPT_UNSIGNED_USAGE).
+  ledger: { LEDGER_DATA_PLANE_TOKEN: DP_TOKEN, LEDGER_UNAUTHENTICATED_CALLERS: "data-plane", LEDGER_USAGE_SIGNING_KEYS: USAGE_KEY, LEDGER_ACCEPT_UNSIGNED_USAGE: "true" },
   // Provider keys come from their own namespace now (docs/security.md): the previous release read FAKE_UPSTREAM_API_KEY as is.
-  "data-plane": { DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN, DATA_PLANE_LEDGER_TOKEN: DP_TOKEN, DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_KEY },
+  "data-plane": { DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN, DATA_PLANE_LEDGER_TOKEN: DP_TOKEN, DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_KEY, DATA_PLANE_USAGE_SIGNING_KEY: USAGE_KEY },
 };
 
 describe(`a rolling upgrade from the previous release (${previousReleaseCommit().slice(0, 12)})`, () => {

@@ -86,6 +86,7 @@ export interface Stack {
 const silent = { LOG_LEVEL: "silent" };
 
 export async function startStack(name: string, opts: StackOptions = {}): Promise<Stack> {
+  const USAGE_SIGNING_KEY = `usage-${randomBytes(24).toString("hex")}`;
   const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`);
   const natsDir = mkdtempSync(join(tmpdir(), "gw-stack-nats-"));
   // Fresh passwords for every service user, in a folder of their own (the store is not private).
@@ -118,6 +119,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     DATA_PLANE_LEDGER_TOKEN: dataPlaneTokens.ledger,
     // Every replica signs and accepts the same MCP session ids (docs/mcp.md).
     DATA_PLANE_MCP_SESSION_SECRET: `mcp-${randomBytes(16).toString("hex")}`,
+    // Usage messages are signed, and the ledger takes no other (docs/security.md).
+    DATA_PLANE_USAGE_SIGNING_KEY: USAGE_SIGNING_KEY,
     // Every replica seals and opens the same stored Responses (docs/security.md).
     DATA_PLANE_RESPONSES_SECRET: `responses-${randomBytes(24).toString("hex")}`,
     // The fake upstream's MCP server listens on loopback.
@@ -154,6 +157,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     ...serverTls("LEDGER_"),
     LEDGER_SWEEP_INTERVAL_MS: "200",
     LEDGER_NATS_MONITOR_URLS: nats.monitorUrl!,
+    LEDGER_USAGE_SIGNING_KEYS: USAGE_SIGNING_KEY,
     ...opts.serviceEnv,
     ...opts.ledgerEnv,
   };

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
-import { USAGE_BATCH_MAX_EVENTS } from "@gateway/events";
+import { USAGE_BATCH_MAX_EVENTS, usageKey } from "@gateway/events";
 import { natsCredentialsFromEnv } from "@gateway/nats";
 import { tracingFromEnv } from "@gateway/observability";
 
@@ -115,6 +115,11 @@ const Schema = z.object({
    * Unset: a key of this process's own (a development stack; a restart forgets what was stored).
    */
   DATA_PLANE_RESPONSES_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  /**
+   * Signs every usage message (HMAC-SHA256, docs/security.md): the same secret is in the ledgers'
+   * LEDGER_USAGE_SIGNING_KEYS. Unset: messages go unsigned, which only a ledger without keys takes.
+   */
+  DATA_PLANE_USAGE_SIGNING_KEY: z.string().min(32, "at least 32 characters").optional(),
   /** Read unsealed records NATS stamped before this instant (ISO 8601; the upgrade from a release that stored them so). */
   DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE: z.iso.datetime({ offset: true, error: "an ISO 8601 instant such as 2026-12-01T00:00:00Z" }).optional(),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
@@ -197,7 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
-  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
+  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
   refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
@@ -294,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Most usage events per JetStream message (1 = no batch messages). */
     usageBatchEvents: e.DATA_PLANE_USAGE_BATCH_EVENTS,
     usageWaitMs: e.DATA_PLANE_USAGE_WAIT_MS,
+    usageSigningKey: e.DATA_PLANE_USAGE_SIGNING_KEY ? usageKey(e.DATA_PLANE_USAGE_SIGNING_KEY) : undefined,
     /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
     tracing: otel.tracing,
     /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */

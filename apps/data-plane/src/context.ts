@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, INBOX_PREFIX, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent } from "@gateway/events";
+import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, INBOX_PREFIX, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent, signUsage } from "@gateway/events";
 import { natsAuthProblem } from "@gateway/nats";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
@@ -290,7 +290,8 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
 /** Uses one connection until it closes; resolves with the error that closed it, if any. */
 async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boolean): Promise<Error | void> {
   ctx.nats.current = nc;
-  ctx.nats.js = new JetStreamPublish(nc, INBOX_PREFIX["data-plane"]);
+  const signing = ctx.config.usageSigningKey;
+  ctx.nats.js = new JetStreamPublish(nc, INBOX_PREFIX["data-plane"], signing ? (data) => signUsage(signing, data) : undefined);
   ctx.responses.attach(nc);
   ctx.log.info("connected to NATS");
   nc.subscribe(CONTROL_CHANGED_SUBJECT, {

@@ -1,4 +1,5 @@
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
+import { usageKey, type UsageKey } from "@gateway/events";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
@@ -75,6 +76,14 @@ const Schema = z.object({
   LEDGER_NATS_RESERVED_BYTES: byteSize("2GiB"),
   /** NATS monitoring endpoints (http://host:8222), comma-separated: each node's store is read from its /jsz. */
   LEDGER_NATS_MONITOR_URLS: z.string().default(""),
+  /**
+   * Keys usage messages must be signed with (docs/security.md), comma-separated (the new one first
+   * while rotating; each at least 32 characters): the data-planes' DATA_PLANE_USAGE_SIGNING_KEY.
+   * Unset: every message is taken (a development stack).
+   */
+  LEDGER_USAGE_SIGNING_KEYS: z.string().optional(),
+  /** With keys set, still apply unsigned messages (a rolling upgrade from data-planes that did not sign); forged ones never. */
+  LEDGER_ACCEPT_UNSIGNED_USAGE: z.enum(["true", "false"]).default("false"),
   /** How often the streams, their replicas and the nodes' stores are read for the metrics, ms. */
   LEDGER_STREAM_WATCH_INTERVAL_MS: int(15_000, 100),
 });
@@ -109,6 +118,9 @@ export interface LedgerConfig extends ServerCallerSettings {
   streams: StreamSizes;
   natsMonitorUrls: string[];
   streamWatchIntervalMs: number;
+  /** By key id; empty: signatures are not checked. */
+  usageSigningKeys: ReadonlyMap<string, UsageKey>;
+  acceptUnsignedUsage: boolean;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -137,7 +149,12 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     .map((u) => u.trim())
     .filter(Boolean);
   const badMonitors = monitors.filter((u) => !/^https?:\/\/[^/\s]+\/?$/.test(u)).map((u) => `LEDGER_NATS_MONITOR_URLS: ${JSON.stringify(u)} is not an http(s)://host:port address`);
-  refuseProblems("ledger", [...problemsOf(parsed), ...(sized?.problems ?? []), ...badMonitors, ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  const signingKeys = (e?.LEDGER_USAGE_SIGNING_KEYS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const badKeys = signingKeys.some((k) => k.length < 32) ? ["LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters"] : [];
+  refuseProblems("ledger", [...problemsOf(parsed), ...(sized?.problems ?? []), ...badMonitors, ...badKeys, ...blankRefused(env, ["LEDGER_USAGE_SIGNING_KEYS"]), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
   if (!e || !sized?.sizes) throw new Error("unreachable: problems were refused");
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,
@@ -167,5 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     streams: sized.sizes,
     natsMonitorUrls: monitors.map((u) => u.replace(/\/$/, "")),
     streamWatchIntervalMs: e.LEDGER_STREAM_WATCH_INTERVAL_MS,
+    usageSigningKeys: new Map(signingKeys.map((k) => usageKey(k)).map((k) => [k.id, k])),
+    acceptUnsignedUsage: e.LEDGER_ACCEPT_UNSIGNED_USAGE === "true",
   };
 }

@@ -307,3 +307,5 @@ export function decodeEvent<T extends z.ZodType>(schema: T, data: Uint8Array): z
     return undefined;
   }
 }
+
+export { USAGE_SIGNATURE_HEADER, signUsage, usageKey, verifyUsage, type UsageKey } from "./usage-signature.js";

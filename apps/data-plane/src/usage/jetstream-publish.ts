@@ -1,4 +1,5 @@
 import { createInbox, headers, type Msg, type NatsConnection } from "@nats-io/transport-node";
+import { USAGE_SIGNATURE_HEADER } from "@gateway/events";
 
 /** What the usage publisher needs of JetStream: a publish that resolves once the stream stored it. */
 export interface AckedPublisher {
@@ -32,9 +33,11 @@ export class JetStreamPublish implements AckedPublisher {
   private closed = false;
 
   /** `inboxPrefix`: the connection's reply prefix, the one subject space its NATS permissions let it read. */
+  /** `sign`: the signature header's value for a message's data (usage messages; docs/security.md). */
   constructor(
     private readonly nc: NatsConnection,
     inboxPrefix?: string,
+    private readonly sign?: (data: string) => string,
   ) {
     this.inbox = createInbox(inboxPrefix);
     nc.subscribe(`${this.inbox}.*`, { callback: (err, msg) => (err ? undefined : this.reply(msg)) });
@@ -49,10 +52,9 @@ export class JetStreamPublish implements AckedPublisher {
     const id = ++this.next;
     return new Promise<void>((resolve, reject) => {
       let h: ReturnType<typeof headers> | undefined;
-      if (opts.msgID) {
-        h = headers();
-        h.set("Nats-Msg-Id", opts.msgID);
-      }
+      if (opts.msgID || this.sign) h = headers();
+      if (opts.msgID) h!.set("Nats-Msg-Id", opts.msgID);
+      if (this.sign) h!.set(USAGE_SIGNATURE_HEADER, this.sign(data));
       try {
         this.nc.publish(subject, data, { reply: `${this.inbox}.${id}`, ...(h ? { headers: h } : {}) });
       } catch (err) {

@@ -1,4 +1,5 @@
 import { createInbox, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { USAGE_SIGNATURE_HEADER } from "@gateway/events";
 
 /** A message the durable delivered, with what the ledger does to it: the subset of JsMsg it uses. */
 export interface Delivered {
@@ -6,6 +7,8 @@ export interface Delivered {
   /** Stream sequence. */
   seq: number;
   data: Uint8Array;
+  /** The data-plane's signature header (USAGE_SIGNATURE_HEADER), when the message carries one. */
+  signature?: string;
   ack(): void;
   /** Redeliver after `delayMs`. */
   nak(delayMs?: number): void;
@@ -37,6 +40,7 @@ function delivered(nc: NatsConnection, m: Msg): Delivered {
     subject: m.subject,
     seq: streamSeq(reply),
     data: m.data,
+    signature: m.headers?.get(USAGE_SIGNATURE_HEADER) || undefined,
     ack: () => tell(nc, reply, ACK),
     nak: (delayMs) => tell(nc, reply, delayMs ? `-NAK ${JSON.stringify({ delay: delayMs * 1_000_000 })}` : "-NAK"),
   };

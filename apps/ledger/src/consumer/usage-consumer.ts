@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents } from "@gateway/events";
+import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
 import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
@@ -63,6 +63,8 @@ interface Item {
   payload: Uint8Array;
   /** Undefined when the event failed validation. */
   ev: UsageEventV1 | undefined;
+  /** Set aside unapplied: its message is not signed by a data-plane (docs/security.md). */
+  refused?: "unsigned" | "forged";
   /** What became of it, recorded only while tracing (its span says). */
   outcome?: "applied" | "duplicate" | "dead_lettered";
 }
@@ -210,7 +212,11 @@ export class UsageConsumer {
       events.push(msg.data);
     }
     const delivery = new Delivery(msg, events.length);
-    for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload) });
+    // Checked once per message, before any of its events is read as usage.
+    const keys = this.ctx.config.usageSigningKeys;
+    const verdict = keys.size > 0 ? verifyUsage(msg.signature, msg.data, keys) : "ok";
+    const refused = verdict === "ok" || (verdict === "unsigned" && this.ctx.config.acceptUnsignedUsage) ? undefined : verdict;
+    for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload), ...(refused ? { refused } : {}) });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => void this.flush(), this.ctx.config.batchLingerMs);
     }
@@ -236,12 +242,16 @@ export class UsageConsumer {
   /** Applies (or dead-letters) and acks a batch; false when it failed and was left for redelivery. */
   private async applyItems(items: Item[]): Promise<boolean> {
     const { metrics, log, tracing } = this.ctx;
-    const invalid = items.filter((i) => !i.ev);
-    const valid = items.filter((i) => i.ev);
+    const refused = items.filter((i) => i.refused);
+    const invalid = items.filter((i) => !i.refused && !i.ev);
+    const valid = items.filter((i) => !i.refused && i.ev);
     const end = metrics.applySeconds.startTimer();
     const startedAt = Date.now();
     const span = tracing ? batchSpan(tracing.tracer, items) : undefined;
     try {
+      for (const item of refused) {
+        await this.deadLetter(item, item.refused!, item.refused === "unsigned" ? "the message carries no data-plane signature" : "the message's signature does not verify under any usage signing key");
+      }
       for (const item of invalid) {
         await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
@@ -296,7 +306,7 @@ export class UsageConsumer {
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
-  private async deadLetter(item: Item, reason: "invalid" | "rejected", error: string): Promise<void> {
+  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged", error: string): Promise<void> {
     const { db, log, metrics } = this.ctx;
     const { msg } = item.delivery;
     const payload = Buffer.from(item.payload);

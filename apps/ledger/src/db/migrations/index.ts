@@ -13,6 +13,7 @@ import { usageRollups } from "./20261201000000-usage-rollups.js";
 import { usageCreatedBrin } from "./20261204000000-usage-created-brin.js";
 import { dropCreatedBrin } from "./20261205000000-drop-created-brin.js";
 import { usageBasisColumn } from "./20261206000000-usage-basis.js";
+import { signedUsage } from "./20261210000000-signed-usage.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "20261204000000-usage-created-brin": usageCreatedBrin,
   "20261205000000-drop-created-brin": dropCreatedBrin,
   "20261206000000-usage-basis": usageBasisColumn,
+  "20261210000000-signed-usage": signedUsage,
 };
