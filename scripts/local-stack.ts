@@ -6,7 +6,7 @@
  * keeps running, as a deployment would.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pg from "pg";
@@ -217,6 +217,8 @@ async function up(): Promise<void> {
   const adminEnvPath = join(local, "admin.env");
   const adminEnv = readEnvFile(adminEnvPath);
   const adminToken = adminEnv.GATEWAY_ADMIN_TOKEN ?? `adm_${randomBytes(24).toString("base64url")}`;
+  // Operators' top-up grants through the console: a key pair of this stack's own (docs/security.md).
+  const grantKeys = generateKeyPairSync("ed25519");
   writeFileSync(
     adminEnvPath,
     `GATEWAY_ADMIN_TOKEN=${adminToken}\nGATEWAY_CONTROL_PLANE_ADDR=127.0.0.1:${PORTS.control}\nGATEWAY_LEDGER_ADDR=127.0.0.1:${PORTS.ledger}\nGATEWAY_NATS_URL=nats://127.0.0.1:${PORTS.nats}\n` +
@@ -262,6 +264,7 @@ async function up(): Promise<void> {
       CONTROL_PLANE_GRPC_PORT: String(PORTS.control),
       CONTROL_PLANE_OPS_PORT: String(PORTS.controlOps),
       CONTROL_PLANE_ADMIN_TOKEN: adminToken,
+      CONTROL_PLANE_GRANT_SIGNING_KEY: grantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
       CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
       CONTROL_PLANE_CONSOLE_TOKEN: consoleTokens.control,
     }),
@@ -274,6 +277,7 @@ async function up(): Promise<void> {
       LEDGER_GRPC_PORT: String(PORTS.ledger),
       LEDGER_OPS_PORT: String(PORTS.ledgerOps),
       LEDGER_ADMIN_TOKEN: adminToken,
+      LEDGER_GRANT_PUBLIC_KEY: grantKeys.publicKey.export({ type: "spki", format: "pem" }).toString(),
       LEDGER_DATA_PLANE_TOKEN: dataPlaneTokens.ledger,
       LEDGER_CONSOLE_TOKEN: consoleTokens.ledger,
     }),

@@ -291,6 +291,7 @@ function secretProblems(objects: K8sObject[]): string[] {
   for (const [service, names] of [
     ["data-plane", ["DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY"]],
     ["ledger", ["LEDGER_USAGE_SIGNING_KEYS"]],
+    ["control-plane", ["CONTROL_PLANE_GRANT_SIGNING_KEY"]],
   ] as const) {
     const w = workloads(objects).find((x) => x.metadata.name === service);
     const c = w?.spec.template.spec.containers.find((x) => x.name === service);
@@ -353,7 +354,8 @@ function natsSizingProblems(objects: K8sObject[], nats: Workload, conf: string):
   if (!ledger || !c) return [...problems, "Deployment/ledger is required"];
   // Values from Secrets stand in as placeholders: what is checked here is written in the manifest.
   const env: Record<string, string> = {};
-  for (const e of c.env ?? []) if (e.name.startsWith("LEDGER_")) env[e.name] = e.value ?? `manifest-check-${e.name}-0123456789`;
+  // (A key read as PEM is left out: a placeholder is no key, and the sizing does not depend on it.)
+  for (const e of c.env ?? []) if (e.name.startsWith("LEDGER_") && !(e.valueFrom && e.name === "LEDGER_GRANT_PUBLIC_KEY")) env[e.name] = e.value ?? `manifest-check-${e.name}-0123456789`;
   try {
     loadLedgerConfig(env);
   } catch (err) {

@@ -1,10 +1,13 @@
+import { generateKeyPairSync } from "node:crypto";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
+import { sql } from "@gateway/db";
+import { adminService, bearer, createClient, ledgerService, signTopUpGrant } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-import { consoleServiceEnv, consoleUser, startConsoleFor, type ConsoleSession } from "../support/console.ts";
+import { CONSOLE_TOKENS, consoleServiceEnv, consoleUser, startConsoleFor, type ConsoleSession } from "../support/console.ts";
 import type { AnyBody } from "../support/api.ts";
 
 /**
@@ -99,6 +102,52 @@ describe("organizations and top-ups", () => {
     const audit = (await user.get(`/api/audit?org=${org.orgId}`, operator.cookie)).body.data as AnyBody[];
     const topUps = audit.filter((e) => e.action === "top_up");
     expect(topUps).toEqual([expect.objectContaining({ target: first.body.top_up_id, actor_email: "ops@example.com", org_id: org.orgId, detail: { amount_minor: 2_000_000 } })]);
+    // The ledger records who made it: this operator, by the grant the control-plane signed.
+    const row = await sql<{ made_by: string; grant_id: string | null }>`SELECT made_by, grant_id FROM ledger.top_ups WHERE id = ${first.body.top_up_id as string}`.execute(stack.ledger().db);
+    expect(row.rows[0]).toMatchObject({ made_by: "operator:ops@example.com", grant_id: expect.stringMatching(/^grant_/) });
+  });
+
+  it("the console's ledger token alone credits nothing: a top-up needs the one-minute grant the control-plane signs for an operator's session", async () => {
+    const addr = (port: number) => `127.0.0.1:${port}`;
+    const ledgerAsConsole = createClient(ledgerService(), addr(stack.ledger().grpcPort), { timeoutMs: 5_000, metadata: bearer(CONSOLE_TOKENS.ledger) });
+    const controlAsConsole = createClient(adminService(), addr(stack.control.grpcPort), { timeoutMs: 5_000, metadata: bearer(CONSOLE_TOKENS.control) });
+    try {
+      const before = (await stack.ledgerClient.GetCredits({ org_id: org.orgId })).balance_minor;
+      const req = { org_id: org.orgId, amount_minor: 5_000_000, idempotency_key: "console:stolen-token-1" };
+      await expect(ledgerAsConsole.TopUp(req)).rejects.toMatchObject({ code: "caller_not_allowed" });
+      await expect(ledgerAsConsole.TopUpWithGrant(req)).rejects.toMatchObject({ code: "forbidden" });
+      // A grant signed with any other key.
+      const other = generateKeyPairSync("ed25519");
+      const forged = signTopUpGrant(other.privateKey, { ...req, by: "me@example.com", exp_ms: Date.now() + 60_000 }).grant;
+      await expect(ledgerAsConsole.TopUpWithGrant({ ...req, grant: forged })).rejects.toThrow(/signature does not verify/);
+      // The control-plane signs only for an operator's live session: not an organization's admin.
+      const admin = await user.signIn(org.orgId, "admin");
+      const sessionOf = (s: ConsoleSession) => decodeURIComponent(s.cookie.split("=")[1]!);
+      await expect(controlAsConsole.ConsoleGrantTopUp({ token: sessionOf(admin), ...req })).rejects.toMatchObject({ code: "forbidden" });
+      // A genuine grant is for what it names only: not another amount, organization or key.
+      const { grant } = await controlAsConsole.ConsoleGrantTopUp({ token: sessionOf(operator), ...req });
+      for (const other of [
+        { ...req, amount_minor: 50_000_000 },
+        { ...req, idempotency_key: "console:stolen-token-2" },
+      ]) {
+        await expect(ledgerAsConsole.TopUpWithGrant({ ...other, grant })).rejects.toThrow(/names another organization, amount or idempotency key/);
+      }
+      expect((await stack.ledgerClient.GetCredits({ org_id: org.orgId })).balance_minor).toBe(before);
+      // And it does what it names, once.
+      const made = await ledgerAsConsole.TopUpWithGrant({ ...req, grant });
+      expect((await ledgerAsConsole.TopUpWithGrant({ ...req, grant })).top_up_id).toBe(made.top_up_id);
+      expect((await stack.ledgerClient.GetCredits({ org_id: org.orgId })).balance_minor).toBe(before + 5_000_000);
+      // The admin token (gatewayctl) tops up on its own, recorded as such.
+      const byAdmin = await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 1, idempotency_key: "gatewayctl-topup-1" });
+      const rows = await sql<{ id: string; made_by: string }>`SELECT id, made_by FROM ledger.top_ups WHERE id IN (${made.top_up_id}, ${byAdmin.top_up_id}) ORDER BY made_by`.execute(stack.ledger().db);
+      expect(rows.rows).toEqual([
+        { id: byAdmin.top_up_id, made_by: "admin" },
+        { id: made.top_up_id, made_by: "operator:ops@example.com" },
+      ]);
+    } finally {
+      ledgerAsConsole.close();
+      controlAsConsole.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -256,12 +257,19 @@ function envOf(w: Workload, name: string): { name: string; value?: string } {
   return w.spec.template.spec.containers[0]!.env!.find((e) => e.name === name)!;
 }
 
+/** Stand-ins for the Secrets that hold keys, which must parse as such. */
+const standInKeys = generateKeyPairSync("ed25519");
+const KEY_STAND_INS: Record<string, string> = {
+  "gateway-grants/signing-key": standInKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  "gateway-grants/public-key": standInKeys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+};
+
 /** A container's environment as the pod gets it; a secret or field reference becomes a stand-in value of its own. */
 function podEnv(w: Workload): Record<string, string> {
   const env: Record<string, string> = {};
   for (const e of w.spec.template.spec.containers[0]!.env ?? []) {
     const ref = e.valueFrom?.secretKeyRef;
-    env[e.name] = e.value ?? (ref ? `stand-in-${ref.name}-${ref.key}-0123456789` : `${w.metadata.name}-0`);
+    env[e.name] = e.value ?? (ref ? (KEY_STAND_INS[`${ref.name}/${ref.key}`] ?? `stand-in-${ref.name}-${ref.key}-0123456789`) : `${w.metadata.name}-0`);
   }
   return env;
 }

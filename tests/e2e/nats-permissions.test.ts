@@ -324,7 +324,10 @@ describe("NATS credentials and permissions", () => {
     await js.publish(USAGE_SUBJECT, encodeEvent(wrongKey), { msgID: wrongKey.request_id, timeout: 2_000, headers: h });
     const setAside = await eventually(
       async () => {
-        const r = await sql<{ request_id: string; reason: string }>`SELECT request_id, reason FROM ledger.dead_letters WHERE request_id IN (${unsigned.request_id}, ${wrongKey.request_id}) ORDER BY reason DESC`.execute(stack.ledger().db);
+        const r = await sql<{
+          request_id: string;
+          reason: string;
+        }>`SELECT request_id, reason FROM ledger.dead_letters WHERE request_id IN (${unsigned.request_id}, ${wrongKey.request_id}) ORDER BY reason DESC`.execute(stack.ledger().db);
         return r.rows.length === 2 ? r.rows : undefined;
       },
       15_000,

@@ -74,7 +74,8 @@ describe("the USAGE stream at its byte limit", () => {
     expect(gauge(text, "ledger_stream_max_bytes", { stream: "USAGE" })).toBe(limit);
     const bytes = gauge(text, "ledger_stream_bytes", { stream: "USAGE" })!;
     expect(bytes).toBeLessThanOrEqual(limit);
-    expect(bytes).toBeGreaterThan(limit * 0.75);
+    // Full, less the room of the oldest messages dropped (a message may carry up to 64 events).
+    expect(bytes).toBeGreaterThan(limit * 0.5);
     const info = await (await import("@nats-io/jetstream")).jetstreamManager(stack.ledger().ctx.nats!).then((jsm) => jsm.streams.info("USAGE"));
     expect(info.state.first_seq).toBeGreaterThan(1);
     expect(gauge(text, "ledger_stream_replay_window_seconds", { stream: "USAGE" })).toBe(120);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -130,7 +130,10 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   };
   const spoolRoot = mkdtempSync(join(tmpdir(), "gw-spool-"));
 
+  // Operators' top-up grants: the control-plane signs, the ledger verifies (docs/security.md).
+  const grantKeys = generateKeyPairSync("ed25519");
   const controlConfig = {
+    CONTROL_PLANE_GRANT_SIGNING_KEY: grantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     CONTROL_PLANE_DATABASE_URL: dbUrl,
     CONTROL_PLANE_NATS_URL: nats.url,
     ...natsAuth.env("control-plane"),
@@ -158,6 +161,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     LEDGER_SWEEP_INTERVAL_MS: "200",
     LEDGER_NATS_MONITOR_URLS: nats.monitorUrl!,
     LEDGER_USAGE_SIGNING_KEYS: USAGE_SIGNING_KEY,
+    LEDGER_GRANT_PUBLIC_KEY: grantKeys.publicKey.export({ type: "spki", format: "pem" }).toString(),
     ...opts.serviceEnv,
     ...opts.ledgerEnv,
   };

@@ -48,10 +48,11 @@ export function mountOperator({ read, write, control, ledger, signed, breakerThr
       if (!org) throw new GatewayError("invalid_request", "org_id is required");
       if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
       if (!/^[A-Za-z0-9._:-]{8,100}$/.test(key)) throw new GatewayError("invalid_request", "idempotency_key must be 8 to 100 letters, digits or . _ : -");
-      // The organization must exist at the control-plane (the ledger would open an account for any id).
-      const { orgs } = await control.ConsoleListOrgs({ token: signed(res).token, query: org });
-      if (!orgs.some((o) => o.id === org)) throw new GatewayError("not_found", `organization '${org}' does not exist`);
-      const topUp = await ledger.TopUp({ org_id: org, amount_minor: amount, idempotency_key: `console:${key}` });
+      // The control-plane checks the operator's session and that the organization exists, and signs a
+      // one-minute grant for exactly this top-up; the ledger credits nothing without it (docs/security.md).
+      const request = { org_id: org, amount_minor: amount, idempotency_key: `console:${key}` };
+      const { grant } = await control.ConsoleGrantTopUp({ token: signed(res).token, ...request });
+      const topUp = await ledger.TopUpWithGrant({ ...request, grant });
       // Recorded once per top-up (the control-plane keeps one entry per top-up id, so a retry after a lost answer records it still).
       await control.ConsoleRecordAudit({ token: signed(res).token, org, action: "top_up", target: topUp.top_up_id, detail_json: JSON.stringify({ amount_minor: amount }) });
       return { top_up_id: topUp.top_up_id, duplicate: topUp.duplicate, credits: topUp.credits };

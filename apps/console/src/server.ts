@@ -123,10 +123,10 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
   const ledger: TypedClient<LedgerServiceMethods> = createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken) });
   const csrfOf = (sessionToken: string) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url");
   const signed = (res: Response) => res.locals.signed as Signed;
-  /** The console's own origin, as the browser addressed it. */
   /** The origin of the links the console hands out: configured, or the address it listens on. */
   let listening = `http://${config.host}:${config.port}`;
   const linkOrigin = () => (config.publicUrl ?? listening).replace(/\/$/, "");
+  /** The console's own origin, as the browser addressed it. */
   const ownOrigin = (req: Request) => `http${config.secureCookies ? "s" : ""}://${req.headers.host}`;
 
   /** The session cookie: HttpOnly, SameSite=Strict, the whole console, until the session's absolute expiry (Secure behind TLS). */

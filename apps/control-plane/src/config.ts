@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
@@ -21,6 +22,11 @@ const Schema = z.object({
   // CONTROL_PLANE_ADMIN_TOKEN, _DATA_PLANE_TOKEN, _UNAUTHENTICATED_CALLERS and _TLS_*: serverCallerSettings.
   CONTROL_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONTROL_PLANE_DB_POOL_MAX: int(10, 1),
+  /**
+   * Ed25519 private key (PEM) signing operators' top-up grants (docs/security.md); the ledgers hold
+   * its public key (LEDGER_GRANT_PUBLIC_KEY). Unset: the console cannot top up.
+   */
+  CONTROL_PLANE_GRANT_SIGNING_KEY: z.string().optional(),
 });
 
 export interface ControlPlaneConfig extends ServerCallerSettings {
@@ -37,6 +43,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   dbPoolMax: number;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
   tracing: TracingConfig | undefined;
+  /** Signs operators' top-up grants; undefined: none are granted. */
+  grantSigningKey: KeyObject | undefined;
 }
 
 /** Reads the CONTROL_PLANE_* variables; throws one error listing every problem. */
@@ -50,7 +58,16 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   const otel = tracingFromEnv(env, "control-plane");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
-  refuseProblems("control-plane", [...problemsOf(parsed), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  const grant = privateKeyOf("CONTROL_PLANE_GRANT_SIGNING_KEY", parsed.data?.CONTROL_PLANE_GRANT_SIGNING_KEY);
+  refuseProblems("control-plane", [
+    ...problemsOf(parsed),
+    ...hosts,
+    ...callers.problems,
+    ...nats.problems,
+    ...otel.problems,
+    ...grant.problems,
+    ...blankRefused(env, ["CONTROL_PLANE_GRANT_SIGNING_KEY"]),
+  ]);
   const e = parsed.data!;
   return {
     databaseUrl: e.CONTROL_PLANE_DATABASE_URL,
@@ -65,5 +82,18 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
     tracing: otel.tracing,
+    grantSigningKey: grant.key,
   };
+}
+
+/** An Ed25519 private key from PEM text, or the problem with it. */
+function privateKeyOf(name: string, pem: string | undefined): { key: KeyObject | undefined; problems: string[] } {
+  if (!pem) return { key: undefined, problems: [] };
+  try {
+    const key = createPrivateKey(pem.replace(/\\n/g, "\n"));
+    if (key.asymmetricKeyType !== "ed25519") return { key: undefined, problems: [`${name}: an Ed25519 private key (PEM), not ${key.asymmetricKeyType}`] };
+    return { key, problems: [] };
+  } catch {
+    return { key: undefined, problems: [`${name}: not a PEM private key`] };
+  }
 }

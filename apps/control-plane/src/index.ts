@@ -44,7 +44,7 @@ import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
 import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
-import { consoleApplyCatalog, consoleGetCatalog, consoleListOrgs } from "./rpc/console-operator.js";
+import { consoleApplyCatalog, consoleGetCatalog, consoleGrantTopUp, consoleListOrgs } from "./rpc/console-operator.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -160,6 +160,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleListAudit: consoleListAudit(ctx),
       ConsoleRecordAudit: consoleRecordAudit(ctx),
       ConsoleListOrgs: consoleListOrgs(ctx),
+      ConsoleGrantTopUp: consoleGrantTopUp(ctx),
       ConsoleGetCatalog: consoleGetCatalog(ctx),
       ConsoleApplyCatalog: consoleApplyCatalog(ctx),
     },

@@ -202,7 +202,14 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
-  const tls = blankRefused(env, ["DATA_PLANE_HOST", "DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY", "DATA_PLANE_GRPC_TLS_CA_FILE", "DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_GRPC_TLS_KEY_FILE"]);
+  const tls = blankRefused(env, [
+    "DATA_PLANE_HOST",
+    "DATA_PLANE_RESPONSES_SECRET",
+    "DATA_PLANE_USAGE_SIGNING_KEY",
+    "DATA_PLANE_GRPC_TLS_CA_FILE",
+    "DATA_PLANE_GRPC_TLS_CERT_FILE",
+    "DATA_PLANE_GRPC_TLS_KEY_FILE",
+  ]);
   refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {

@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { usageKey, type UsageKey } from "@gateway/events";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
@@ -82,6 +83,11 @@ const Schema = z.object({
    * Unset: every message is taken (a development stack).
    */
   LEDGER_USAGE_SIGNING_KEYS: z.string().optional(),
+  /**
+   * The control-plane's Ed25519 public key (PEM) for operators' top-up grants (docs/security.md):
+   * the console tops up only with a grant it verifies. Unset: the console cannot top up.
+   */
+  LEDGER_GRANT_PUBLIC_KEY: z.string().optional(),
   /** With keys set, still apply unsigned messages (a rolling upgrade from data-planes that did not sign); forged ones never. */
   LEDGER_ACCEPT_UNSIGNED_USAGE: z.enum(["true", "false"]).default("false"),
   /** How often the streams, their replicas and the nodes' stores are read for the metrics, ms. */
@@ -121,6 +127,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   /** By key id; empty: signatures are not checked. */
   usageSigningKeys: ReadonlyMap<string, UsageKey>;
   acceptUnsignedUsage: boolean;
+  /** Verifies operators' top-up grants; undefined: the console cannot top up. */
+  grantPublicKey: KeyObject | undefined;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -153,8 +161,27 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     .split(",")
     .map((k) => k.trim())
     .filter(Boolean);
-  const badKeys = signingKeys.some((k) => k.length < 32) ? ["LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters"] : [];
-  refuseProblems("ledger", [...problemsOf(parsed), ...(sized?.problems ?? []), ...badMonitors, ...badKeys, ...blankRefused(env, ["LEDGER_USAGE_SIGNING_KEYS"]), ...hosts, ...callers.problems, ...nats.problems, ...otel.problems]);
+  const badKeys: string[] = signingKeys.some((k) => k.length < 32) ? ["LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters"] : [];
+  let grantPublicKey: KeyObject | undefined;
+  if (e?.LEDGER_GRANT_PUBLIC_KEY) {
+    try {
+      grantPublicKey = createPublicKey(e.LEDGER_GRANT_PUBLIC_KEY.replace(/\\n/g, "\n"));
+      if (grantPublicKey.asymmetricKeyType !== "ed25519") badKeys.push("LEDGER_GRANT_PUBLIC_KEY: an Ed25519 public key (PEM)");
+    } catch {
+      badKeys.push("LEDGER_GRANT_PUBLIC_KEY: not a PEM public key");
+    }
+  }
+  refuseProblems("ledger", [
+    ...problemsOf(parsed),
+    ...(sized?.problems ?? []),
+    ...badMonitors,
+    ...badKeys,
+    ...blankRefused(env, ["LEDGER_USAGE_SIGNING_KEYS"]),
+    ...hosts,
+    ...callers.problems,
+    ...nats.problems,
+    ...otel.problems,
+  ]);
   if (!e || !sized?.sizes) throw new Error("unreachable: problems were refused");
   return {
     databaseUrl: e.LEDGER_DATABASE_URL,
@@ -186,5 +213,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     streamWatchIntervalMs: e.LEDGER_STREAM_WATCH_INTERVAL_MS,
     usageSigningKeys: new Map(signingKeys.map((k) => usageKey(k)).map((k) => [k.id, k])),
     acceptUnsignedUsage: e.LEDGER_ACCEPT_UNSIGNED_USAGE === "true",
+    grantPublicKey,
   };
 }

@@ -19,7 +19,7 @@ import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
 import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
-import { topUp } from "./rpc/top-up.js";
+import { topUp, topUpWithGrant } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
 import { costReport } from "./rpc/cost-report.js";
 import { spendSeries } from "./rpc/spend-series.js";
@@ -62,6 +62,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       GetUsage: getUsage(ctx),
       GetCredits: getCredits(ctx),
       TopUp: topUp(ctx),
+      TopUpWithGrant: topUpWithGrant(ctx),
       ListHolds: listHolds(ctx),
       ExportUsage: exportUsage(ctx),
       CostReport: costReport(ctx),

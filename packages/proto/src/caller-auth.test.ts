@@ -41,11 +41,14 @@ describe("grants", () => {
     expect(mayCall("data-plane", "gateway.billing.v1.NewService", "Anything")).toBe(false);
     expect(mayCall("admin", "gateway.billing.v1.NewService", "Anything")).toBe(true);
     // The console: its sessions, an organization's reads and session-checked changes, and the
-    // operators' top-ups (made only for an operator's session); nothing of the hot path, no key or
-    // catalog change outside a session the control-plane checks.
+    // operators' top-ups, only with a grant signed for an operator's session (TopUp itself is the
+    // admin token's); nothing of the hot path, no key or catalog change outside a session the
+    // control-plane checks.
     expect(mayCall("console", "gateway.control.v1.AdminService", "GetConsoleSession")).toBe(true);
     expect(mayCall("console", "gateway.ledger.v1.LedgerService", "SpendSeries")).toBe(true);
-    expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUp")).toBe(true);
+    expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUp")).toBe(false);
+    expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUpWithGrant")).toBe(true);
+    expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleGrantTopUp")).toBe(true);
     for (const [service, method] of [
       ["gateway.control.v1.AdminService", "CreateSignInLink"],
       ["gateway.control.v1.AdminService", "CreateKey"],

@@ -57,6 +57,7 @@ export const METHOD_GRANTS: {
     ConsoleListAudit: ["console"],
     ConsoleRecordAudit: ["console"],
     ConsoleListOrgs: ["console"],
+    ConsoleGrantTopUp: ["console"],
     ConsoleGetCatalog: ["console"],
     ConsoleApplyCatalog: ["console"],
   },
@@ -67,8 +68,9 @@ export const METHOD_GRANTS: {
     GetCredits: ["data-plane", "console"],
     SpendSeries: ["console"],
     ListUsage: ["console"],
-    // Operators' top-ups: the console asks the control-plane whether the session is an operator's first (docs/console.md).
-    TopUp: ["console"],
+    // Operators' top-ups through the console: only with a grant the control-plane signed after checking
+    // the operator's session (docs/security.md). TopUp itself is the admin token's (gatewayctl).
+    TopUpWithGrant: ["console"],
     OrgBalances: ["console"],
     ProviderHealth: ["console"],
     GuardrailCounts: ["console"],

@@ -144,3 +144,14 @@ export interface RemoveConsoleMemberRequest {
   org: string;
   email: string;
 }
+
+export interface ConsoleGrantTopUpRequest {
+  token: string;
+  org_id: string;
+  amount_minor: number;
+  idempotency_key: string;
+}
+export interface TopUpGrant {
+  grant: string;
+  expires_at_ms: number;
+}

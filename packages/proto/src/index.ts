@@ -7,6 +7,7 @@ import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods, 
 export * from "./messages.js";
 export * from "./caller-auth.js";
 export * from "./catalog.js";
+export * from "./top-up-grant.js";
 export { grpc };
 
 /**

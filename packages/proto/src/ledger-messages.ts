@@ -224,6 +224,8 @@ export interface TopUpRequest {
   org_id: string;
   amount_minor: number;
   idempotency_key: string;
+  /** TopUpWithGrant: the control-plane's signed grant. */
+  grant?: string;
 }
 export interface TopUpResponse {
   top_up_id: string;

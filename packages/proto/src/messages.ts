@@ -13,6 +13,8 @@ import type {
   ConsoleInviteMemberRequest,
   ConsoleListAuditRequest,
   ConsoleListOrgsRequest,
+  ConsoleGrantTopUpRequest,
+  TopUpGrant,
   ConsoleMember,
   ConsoleMembers,
   ConsoleModels,
@@ -154,6 +156,7 @@ export type AdminServiceMethods = {
   ConsoleListAudit: [ConsoleListAuditRequest, ConsoleAuditPage];
   ConsoleRecordAudit: [ConsoleRecordAuditRequest, ConsoleAuditEntry];
   ConsoleListOrgs: [ConsoleListOrgsRequest, ListOrgsResponse];
+  ConsoleGrantTopUp: [ConsoleGrantTopUpRequest, TopUpGrant];
   ConsoleGetCatalog: [ConsoleSessionRequest, ConsoleCatalog];
   ConsoleApplyCatalog: [ConsoleApplyCatalogRequest, ConsoleCatalog];
 };
@@ -163,6 +166,7 @@ export type LedgerServiceMethods = {
   GetUsage: [GetUsageRequest, UsageRecord];
   GetCredits: [GetCreditsRequest, Credits];
   TopUp: [TopUpRequest, TopUpResponse];
+  TopUpWithGrant: [TopUpRequest, TopUpResponse];
   ListHolds: [ListHoldsRequest, ListHoldsResponse];
   ExportUsage: [ExportUsageRequest, ServerStream<UsagePage>];
   CostReport: [CostReportRequest, CostReportResponse];

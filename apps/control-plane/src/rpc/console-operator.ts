@@ -1,6 +1,16 @@
 import { GatewayError } from "@gateway/errors";
 import { sql, type Kysely } from "@gateway/db";
-import type { ConsoleApplyCatalogRequest, ConsoleCatalog, ConsoleCatalogChange, ConsoleListOrgsRequest, ListOrgsResponse } from "@gateway/proto";
+import {
+  TOP_UP_GRANT_TTL_MS,
+  signTopUpGrant,
+  type ConsoleApplyCatalogRequest,
+  type ConsoleCatalog,
+  type ConsoleCatalogChange,
+  type ConsoleGrantTopUpRequest,
+  type ConsoleListOrgsRequest,
+  type ListOrgsResponse,
+  type TopUpGrant,
+} from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { CatalogDocument, parseCatalogDocument } from "../catalog/document.js";
 import type { ControlDb } from "../db/schema.js";
@@ -26,6 +36,30 @@ export function consoleListOrgs(ctx: ControlContext) {
       .limit(MAX_ORGS)
       .execute();
     return { orgs: await toOrgs(ctx.db, orgs) };
+  };
+}
+
+/**
+ * A grant for one top-up (docs/security.md, "Top-ups"), signed only for an operator's live session
+ * and an organization that exists: the ledger credits the console's top-ups with nothing else.
+ */
+export function consoleGrantTopUp(ctx: ControlContext) {
+  return async (req: ConsoleGrantTopUpRequest): Promise<TopUpGrant> => {
+    const operator = await operatorOf(ctx, req.token);
+    const key = ctx.config.grantSigningKey;
+    if (!key) throw new GatewayError("service_unavailable", "Top-ups through the console are not configured: the control-plane has no CONTROL_PLANE_GRANT_SIGNING_KEY.");
+    if (!Number.isSafeInteger(req.amount_minor) || req.amount_minor <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
+    if (!req.idempotency_key) throw new GatewayError("invalid_request", "idempotency_key is required");
+    const org = await ctx.db.selectFrom("organizations").select("id").where("id", "=", req.org_id).executeTakeFirst();
+    if (!org) throw new GatewayError("not_found", `organization '${req.org_id}' does not exist`);
+    const { grant, claims } = signTopUpGrant(key, {
+      org_id: req.org_id,
+      amount_minor: req.amount_minor,
+      idempotency_key: req.idempotency_key,
+      by: operator.email,
+      exp_ms: Date.now() + TOP_UP_GRANT_TTL_MS,
+    });
+    return { grant, expires_at_ms: claims.exp_ms };
   };
 }
 

@@ -35,7 +35,7 @@ export interface NodeStore {
 
 /** A stream's publish rate is taken over this much of its recent past. */
 const RATE_WINDOW_MS = 5 * 60_000;
-/** A stream within this share of its byte limit or window is at its limit: the next publish discards. */
+/** A stream within this share of its byte limit (counting its next message) or window is at its limit: the next publish discards. */
 const AT_LIMIT = 0.98;
 const MONITOR_TIMEOUT_MS = 2_000;
 
@@ -100,7 +100,9 @@ export class StreamWatch {
         const consumer = await jsm.consumers.info(USAGE_STREAM, this.o.durable).catch(() => undefined);
         const s = info.state;
         const r = this.streams.get(name)!;
-        const atLimit = r.bytes >= AT_LIMIT * r.maxBytes || r.oldestAgeSeconds >= AT_LIMIT * r.windowSeconds;
+        // The next message (of the average size: the data-plane batches up to 64 events in one) would discard.
+        const nextMessage = s.messages > 0 ? s.bytes / s.messages : 0;
+        const atLimit = (r.maxBytes > 0 && r.bytes + nextMessage >= AT_LIMIT * r.maxBytes) || r.oldestAgeSeconds >= AT_LIMIT * r.windowSeconds;
         // Everything at or below the ack floor is applied; above it, the oldest kept event is not.
         this.usageUnappliedAtLimit = consumer && s.messages > 0 && atLimit && s.first_seq > consumer.ack_floor.stream_seq ? 1 : 0;
       }

@@ -79,6 +79,10 @@ export interface TopUpsTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   /** When the top-up was announced on JetStream (outbox); null until then. */
   announced_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Who: `admin` (the admin token, gatewayctl) or `operator:<email>` (a console grant). */
+  made_by: ColumnType<string, string | undefined, never>;
+  /** The console grant it was made with, once. */
+  grant_id: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface JournalEntriesTable {

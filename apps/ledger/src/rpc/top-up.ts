@@ -1,21 +1,45 @@
 import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
-import type { TopUpRequest, TopUpResponse } from "@gateway/proto";
+import { verifyTopUpGrant, type TopUpRequest, type TopUpResponse } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
 import type { Account, TopUpRow } from "../db/schema.js";
 import { lockAccount, monthSpent, toCredits } from "../accounts.js";
 import { newId } from "../ids.js";
 
-/** Adds credit, idempotent on the caller's key; journals it and announces the new balance. */
+/** TopUp: the admin token's (gatewayctl), recorded as made by `admin`. */
 export function topUp(ctx: LedgerContext) {
+  return (req: TopUpRequest): Promise<TopUpResponse> => credit(ctx, req, { madeBy: "admin", grantId: null });
+}
+
+/**
+ * TopUpWithGrant: the console's, only with a grant the control-plane signed for an operator's session
+ * that names this very organization, amount and idempotency key (docs/security.md, "Top-ups").
+ */
+export function topUpWithGrant(ctx: LedgerContext) {
   return async (req: TopUpRequest): Promise<TopUpResponse> => {
+    const key = ctx.config.grantPublicKey;
+    if (!key) throw new GatewayError("forbidden", "top-ups through the console need LEDGER_GRANT_PUBLIC_KEY (the control-plane's grant key)");
+    if (!req.grant) throw new GatewayError("forbidden", "a top-up through the console needs an operator's grant");
+    // A minute's grant, checked with a few seconds' allowance for the clocks.
+    const claims = verifyTopUpGrant(key, req.grant, Date.now() - 5_000);
+    if (typeof claims === "string") throw new GatewayError("forbidden", `top-up refused: ${claims}`);
+    if (claims.org_id !== req.org_id || claims.amount_minor !== req.amount_minor || claims.idempotency_key !== req.idempotency_key) {
+      throw new GatewayError("forbidden", "top-up refused: the grant names another organization, amount or idempotency key");
+    }
+    return credit(ctx, req, { madeBy: `operator:${claims.by}`, grantId: claims.gid });
+  };
+}
+
+/** Adds credit, idempotent on the caller's key; journals it and announces the new balance. */
+async function credit(ctx: LedgerContext, req: TopUpRequest, who: { madeBy: string; grantId: string | null }): Promise<TopUpResponse> {
+  {
     if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
     if (!Number.isSafeInteger(req.amount_minor) || req.amount_minor <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
     if (!req.idempotency_key) throw new GatewayError("invalid_request", "idempotency_key is required");
     const result = await ctx.db.transaction().execute(async (trx) => {
       const id = newId("top");
       const inserted = await sql<TopUpRow>`
-        INSERT INTO top_ups (id, org_id, amount_minor, idempotency_key) VALUES (${id}, ${req.org_id}, ${req.amount_minor}, ${req.idempotency_key})
+        INSERT INTO top_ups (id, org_id, amount_minor, idempotency_key, made_by, grant_id) VALUES (${id}, ${req.org_id}, ${req.amount_minor}, ${req.idempotency_key}, ${who.madeBy}, ${who.grantId})
         ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`.execute(trx);
       if (inserted.rows.length === 0) {
         const prior = await trx.selectFrom("top_ups").selectAll().where("idempotency_key", "=", req.idempotency_key).executeTakeFirstOrThrow();
@@ -44,5 +68,5 @@ export function topUp(ctx: LedgerContext) {
       ctx.onTopUp?.();
     }
     return result;
-  };
+  }
 }

@@ -14,6 +14,7 @@ import { usageCreatedBrin } from "./20261204000000-usage-created-brin.js";
 import { dropCreatedBrin } from "./20261205000000-drop-created-brin.js";
 import { usageBasisColumn } from "./20261206000000-usage-basis.js";
 import { signedUsage } from "./20261210000000-signed-usage.js";
+import { topUpMakers } from "./20261211000000-top-up-makers.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "20261205000000-drop-created-brin": dropCreatedBrin,
   "20261206000000-usage-basis": usageBasisColumn,
   "20261210000000-signed-usage": signedUsage,
+  "20261211000000-top-up-makers": topUpMakers,
 };
