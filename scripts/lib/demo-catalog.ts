@@ -16,6 +16,18 @@ const REASONING_TOKENS_PER_SECOND = 2_000;
 const PDF_PAGE_TOKENS = 3_000;
 /** Most prompt tokens the results of one web search bring into the prompt (typically several thousand). */
 const WEB_SEARCH_TOKENS = 8_000;
+/** What Claude Code 2.1.331 sends in `anthropic-beta` (apps/data-plane/src/providers/fixtures/), plus interleaved thinking's successor names. */
+export const CLAUDE_CODE_BETAS = [
+  "claude-code-20250219",
+  "interleaved-thinking-2025-05-14",
+  "context-management-2025-06-27",
+  "mid-conversation-tool-changes-2026-07-01",
+  "thinking-token-count-2026-05-13",
+  "advanced-tool-use-2025-11-20",
+  "effort-2025-11-24",
+  "fine-grained-tool-streaming-2025-05-14",
+];
+
 export function demoCatalog(fakeUpstreamUrl: string) {
   return {
     providers: [
@@ -121,6 +133,9 @@ export function demoCatalog(fakeUpstreamUrl: string) {
         max_output_tokens_per_second: REASONING_TOKENS_PER_SECOND,
         // Anthropic bills an image at about width × height / 750 tokens, one above ~1,600 scaled down first.
         max_input_tokens_per_image: 2_000,
+        // The betas Claude Code sends (2.1.331), which change what the model may do, not what a token
+        // costs; any other is dropped before the request leaves (docs/providers.md, "Anthropic betas").
+        anthropic_betas: CLAUDE_CODE_BETAS,
         deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
       },
       {

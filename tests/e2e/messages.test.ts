@@ -142,6 +142,7 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
           long_context_threshold_tokens: 200_000,
           long_context_input_price_minor_per_mtok: 1_600_000,
           long_context_output_price_minor_per_mtok: 6_000_000,
+          anthropic_betas: ["interleaved-thinking-2025-05-14", "context-1m-*"],
           deployments: [{ provider: "fake-anthropic", upstream_model: "fake-claude", priority: 0 }],
         },
       ],
@@ -155,6 +156,20 @@ describe("/v1/messages through the official Anthropic SDK, to an OpenAI-shaped m
     );
     const sent = [...stack.fake.requests].reverse().find((r) => r.path === "/v1/messages")!;
     expect(sent.headers["anthropic-beta"]).toBe(beta);
+
+    // Betas go out by the catalog's allowlist only: one it does not list is dropped, and the answer names it.
+    const { response } = await anthropic.messages
+      .create(
+        { model: "gw-claude-1m", max_tokens: 20, messages: [{ role: "user", content: "hello" }] },
+        { headers: { "anthropic-beta": "files-api-2025-04-14,interleaved-thinking-2025-05-14,code-execution-2025-08-25" } },
+      )
+      .withResponse();
+    expect(response.headers.get("x-gateway-betas-dropped")).toBe("files-api-2025-04-14,code-execution-2025-08-25");
+    const filtered = [...stack.fake.requests].reverse().find((r) => r.path === "/v1/messages")!;
+    expect(filtered.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
+    // The same for count_tokens, which the provider answers free.
+    await anthropic.messages.countTokens({ model: "gw-claude-1m", messages: [{ role: "user", content: "hello" }] }, { headers: { "anthropic-beta": "mcp-client-2025-04-04" } });
+    expect([...stack.fake.requests].reverse().find((r) => r.path === "/v1/messages/count_tokens")!.headers["anthropic-beta"]).toBeUndefined();
   });
 
   it("refuses documents the provider would fetch and bill unbounded (file ids, URLs); inline documents go through", async () => {

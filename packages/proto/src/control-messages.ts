@@ -116,6 +116,8 @@ export interface Model {
    * prompt), tokens: a fixed addition the hold covers. 0 (or absent) = none.
    */
   tool_prompt_tokens?: number;
+  /** Anthropic betas forwarded for this model (exact, or a prefix ending in `*`); others are dropped. */
+  anthropic_betas?: string[];
 }
 export interface VideoPrice {
   resolution: string;

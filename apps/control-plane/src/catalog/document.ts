@@ -145,6 +145,15 @@ const ModelDoc = z
     max_input_tokens_per_web_search: count.default(0),
     /** Prompt tokens the provider adds when a request offers tools (Anthropic's tool-use system prompt); 0: none. */
     tool_prompt_tokens: count.default(0),
+    /**
+     * Anthropic betas (`anthropic-beta`) a client may turn on for this model, exactly or by a
+     * trailing `*` prefix; the others are not forwarded (docs/providers.md, "Anthropic betas"). A
+     * beta the provider bills beyond the catalog's prices does not belong here.
+     */
+    anthropic_betas: z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9.-]{0,99}\*?$/, "a beta name (lowercase letters, digits, . and -), or a prefix ending in *"))
+      .max(100)
+      .default([]),
   })
   .superRefine((m, c) => {
     if (m.routes.includes("video") && !m.video) c.addIssue({ code: "custom", path: ["video"], message: "a model serving the video route needs a video spec" });

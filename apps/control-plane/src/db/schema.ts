@@ -81,6 +81,7 @@ export interface ModelsTable {
   max_input_tokens_per_url_part: ColumnType<number, number | undefined, number>;
   max_input_tokens_per_web_search: ColumnType<number, number | undefined, number>;
   tool_prompt_tokens: ColumnType<number, number | undefined, number>;
+  anthropic_betas: ColumnType<string[], string[] | undefined, string[]>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

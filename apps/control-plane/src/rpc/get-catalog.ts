@@ -48,6 +48,7 @@ export function getCatalog(ctx: ControlContext) {
           ...(m.max_input_tokens_per_url_part > 0 ? { max_input_tokens_per_url_part: m.max_input_tokens_per_url_part } : {}),
           ...(m.max_input_tokens_per_web_search > 0 ? { max_input_tokens_per_web_search: m.max_input_tokens_per_web_search } : {}),
           ...(m.tool_prompt_tokens > 0 ? { tool_prompt_tokens: m.tool_prompt_tokens } : {}),
+          ...(m.anthropic_betas.length > 0 ? { anthropic_betas: m.anthropic_betas } : {}),
           deployments: deployments
             .filter((d) => d.model_id === m.id)
             .map((d) => ({

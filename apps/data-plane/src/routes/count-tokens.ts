@@ -9,7 +9,7 @@ import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { MessagesRequestBody } from "../providers/index.js";
 import { PROVIDERS } from "../providers/table.js";
 import { messagesRequestTexts, textsOf } from "../translate/texts.js";
-import { refuseWhatMessagesRefuses } from "./messages.js";
+import { allowedBetas, refuseWhatMessagesRefuses } from "./messages.js";
 
 const CountTokensBody = z.looseObject({
   model: modelId,
@@ -35,10 +35,13 @@ export const countTokensRoute: RouteSpec<MessagesRequestBody, "chat"> = {
   },
   admission: (body) => ({ modelId: body.model, promptTokensBound: () => 0, requestedOutput: undefined, free: true }),
   async serve(ctx, call) {
-    const { body, planned, req, timeoutMs } = call;
+    const { body, planned, req, timeoutMs, model } = call;
+    // The betas the catalog allows, as for messages.
+    const headers = messagesHeaders(req);
+    const beta = allowedBetas(headers.beta, model, req.res);
     const native = planned.flatMap((p) => {
       const count = PROVIDERS[p.target.provider.kind].countTokens;
-      return count ? [{ target: p.target, adapter: count(messagesHeaders(req)) }] : [];
+      return count ? [{ target: p.target, adapter: count({ ...headers, beta }) }] : [];
     });
     if (native.length === 0) {
       const texts = textsOf(messagesRequestTexts(body));

@@ -84,6 +84,27 @@ function billedServerTools(tools: unknown): { webSearches: number; fetchedTokens
  */
 const PRICED_BETA = /(^|,)\s*context-1m-/i;
 
+/**
+ * The client's betas the catalog allows for the model (`anthropic_betas`: exact names, or prefixes
+ * ending in `*`), to forward; the others are dropped and named in `x-gateway-betas-dropped` on the
+ * answer. A beta the provider bills above the catalog's prices (the 1M context without long-context
+ * prices) is refused instead, since the client asked for it by name.
+ */
+export function allowedBetas(beta: string | undefined, model: Model, res: { setHeader(name: string, value: string): unknown; headersSent?: boolean } | undefined): string | undefined {
+  if (!beta) return undefined;
+  refuseUnpricedBetas(beta, model);
+  const allow = model.anthropic_betas ?? [];
+  const allowed = (b: string) => allow.some((a) => (a.endsWith("*") ? b.startsWith(a.slice(0, -1)) : a === b));
+  const asked = beta
+    .split(",")
+    .map((b) => b.trim())
+    .filter(Boolean);
+  const kept = asked.filter(allowed);
+  const dropped = asked.filter((b) => !allowed(b));
+  if (dropped.length > 0 && res && !res.headersSent) res.setHeader("x-gateway-betas-dropped", dropped.join(","));
+  return kept.length > 0 ? kept.join(",") : undefined;
+}
+
 function refuseUnpricedBetas(beta: string | undefined, model: Model): void {
   const priced = (model.long_context_threshold_tokens ?? 0) > 0 && model.long_context_input_price_minor_per_mtok !== undefined && model.long_context_input_price_minor_per_mtok !== null;
   if (beta && PRICED_BETA.test(beta) && !priced) {
@@ -190,8 +211,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
         api: "messages",
         request: (r, model) => {
           const headers = messagesHeaders(req);
-          refuseUnpricedBetas(headers.beta, model);
-          return { body: r.raw, headers, model };
+          return { body: r.raw, headers: { ...headers, beta: allowedBetas(headers.beta, model, req.res) }, model };
         },
       },
     };

@@ -22,6 +22,7 @@ import { consoleAuditOnce } from "./20261206000000-console-audit-once.js";
 import { consoleOidcSubject } from "./20261207000000-console-oidc-subject.js";
 import { reasoningModels } from "./20261208000000-reasoning-models.js";
 import { mediaBounds } from "./20261209000000-media-bounds.js";
+import { anthropicBetas } from "./20261212000000-anthropic-betas.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "20261207000000-console-oidc-subject": consoleOidcSubject,
   "20261208000000-reasoning-models": reasoningModels,
   "20261209000000-media-bounds": mediaBounds,
+  "20261212000000-anthropic-betas": anthropicBetas,
 };
