@@ -164,6 +164,24 @@ describe("leases", () => {
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: total });
   });
 
+  it("set aside an event that claims more than its lease was ever granted: a hold covers the worst its request can cost", async () => {
+    const o = org("over-lease");
+    await topUp(o, 10_000);
+    const l = await lease(o, 100);
+    const inflated = event(o, l.lease_id, 5_000);
+    const fits = event(o, l.lease_id, 100);
+    await publish(inflated);
+    await publish(fits);
+    await client.GetUsage({ request_id: fits.request_id, org_id: o, wait_ms: 3_000 });
+    const dead = await eventually(
+      async () => (await sql<{ reason: string; error: string }>`SELECT reason, error FROM dead_letters WHERE request_id = ${inflated.request_id}`.execute(ledger.db)).rows[0],
+      5_000,
+      "the inflated event set aside",
+    );
+    expect(dead).toEqual({ reason: "over_lease", error: `cost_minor 5000 exceeds all the credit lease ${l.lease_id} was ever granted` });
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 9_900, spent_minor: 100 });
+  });
+
   it("settle usage against the lease, and a release keeps what is still on its way", async () => {
     const o = org("l2");
     await topUp(o, 10_000);

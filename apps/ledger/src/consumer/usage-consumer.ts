@@ -63,8 +63,11 @@ interface Item {
   payload: Uint8Array;
   /** Undefined when the event failed validation. */
   ev: UsageEventV1 | undefined;
-  /** Set aside unapplied: its message is not signed by a data-plane (docs/security.md). */
-  refused?: "unsigned" | "forged";
+  /**
+   * Set aside unapplied: its message is not signed by a data-plane, or it claims more than the
+   * credit ever granted to the lease it settles (docs/security.md).
+   */
+  refused?: "unsigned" | "forged" | "over_lease";
   /** What became of it, recorded only while tracing (its span says). */
   outcome?: "applied" | "duplicate" | "dead_lettered";
 }
@@ -255,7 +258,11 @@ export class UsageConsumer {
       for (const item of invalid) {
         await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
-      await this.applyIsolating(valid);
+      const over = await this.overLease(valid);
+      for (const item of over) {
+        await this.deadLetter(item, "over_lease", `cost_minor ${item.ev!.cost_minor} exceeds all the credit lease ${item.ev!.lease_id} was ever granted`);
+      }
+      await this.applyIsolating(over.size > 0 ? valid.filter((i) => !over.has(i)) : valid);
       metrics.batchSize.observe(items.length);
       if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
       return true;
@@ -271,6 +278,25 @@ export class UsageConsumer {
     } finally {
       end();
     }
+  }
+
+  /**
+   * Events that claim more than the credit ever granted to the lease they settle: a hold covers the
+   * worst its request can cost, and comes out of that lease, so a genuine event never does
+   * (docs/security.md). One read of the batch's leases.
+   */
+  private async overLease(items: Item[]): Promise<Set<Item>> {
+    const named = items.filter((i) => i.ev!.lease_id !== "" && i.ev!.cost_minor > 0);
+    if (named.length === 0) return new Set();
+    const ids = [...new Set(named.map((i) => i.ev!.lease_id))];
+    const rows = await sql<{ id: string; org_id: string; granted_minor: string }>`SELECT id, org_id, granted_minor FROM leases WHERE id = ANY(${ids}::text[])`.execute(this.ctx.db);
+    const leases = new Map(rows.rows.map((r) => [r.id, r]));
+    return new Set(
+      named.filter((i) => {
+        const l = leases.get(i.ev!.lease_id);
+        return l !== undefined && l.org_id === i.ev!.org_id && i.ev!.cost_minor > Number(l.granted_minor);
+      }),
+    );
   }
 
   /**
@@ -306,7 +332,7 @@ export class UsageConsumer {
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
-  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged", error: string): Promise<void> {
+  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "over_lease", error: string): Promise<void> {
     const { db, log, metrics } = this.ctx;
     const { msg } = item.delivery;
     const payload = Buffer.from(item.payload);
