@@ -289,7 +289,7 @@ function natsProblems(objects: K8sObject[]): string[] {
 function secretProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
   for (const [service, names] of [
-    ["data-plane", ["DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY"]],
+    ["data-plane", ["DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY", "DATA_PLANE_MCP_SESSION_SECRET"]],
     ["ledger", ["LEDGER_USAGE_SIGNING_KEYS"]],
     ["control-plane", ["CONTROL_PLANE_GRANT_SIGNING_KEY"]],
   ] as const) {
