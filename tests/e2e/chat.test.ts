@@ -69,6 +69,9 @@ describe("chat completions through the official openai SDK", () => {
     expect(u.usage).toMatchObject({ input_tokens: data.usage!.prompt_tokens, output_tokens: data.usage!.completion_tokens });
     expect(u.cost_credits_minor).toBe(expectedCost("Hello there gateway"));
     expect(u.cost_credits_minor).toBeGreaterThan(0);
+    // Priced at the catalog version the replica served it from, which the record names.
+    expect(u.catalog_version).toBe(stack.dataPlanes[0]!.ctx.catalog.current.version);
+    expect(u.catalog_version).toBeGreaterThan(0);
     expect((u as unknown as { line_items: unknown[] }).line_items).toEqual([
       { item: "input_tokens", quantity: data.usage!.prompt_tokens, unit_price_minor: PRICE_IN, per: "1M tokens" },
       { item: "output_tokens", quantity: data.usage!.completion_tokens, unit_price_minor: PRICE_OUT, per: "1M tokens" },

@@ -29,6 +29,8 @@ export interface UsageBody {
   guardrails: { plugin: string; name?: string; outcome: string }[];
   /** Minor credit units. */
   cost_credits_minor: number;
+  /** The catalog version whose prices were applied. */
+  catalog_version: number | null;
   /** HTTP status the caller got. */
   status: number;
   /** Every upstream attempt (docs/billing.md, "Attempts and who pays"). */

@@ -180,6 +180,11 @@ export const UsageEventV1 = z.object({
   output_price_minor_per_mtok: minor,
   /** Amount to debit, minor credit units (integer, rounded up per request). */
   cost_minor: minor,
+  /**
+   * The catalog version whose prices were applied (the one the model was resolved from at admission).
+   * Added in place: a data-plane before it sends none; ledgers before it drop it.
+   */
+  catalog_version: z.number().int().nonnegative().optional(),
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
   /**

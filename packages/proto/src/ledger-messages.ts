@@ -74,6 +74,8 @@ export interface UsageRecord {
    * @gateway/events); "" from a ledger before it (read it with usageBasis).
    */
   basis: string;
+  /** The catalog version whose prices were applied; 0 for records of data-planes before it. */
+  catalog_version: number;
 }
 /** Window [from_ms, to_ms) in Unix milliseconds (by request receipt). */
 export interface CostReportRequest {

@@ -59,6 +59,7 @@ const record: UsageRecord = {
   ]),
   provider_cost_minor: 15,
   basis: "drained",
+  catalog_version: 7,
 };
 
 describe("usage export formats", () => {

@@ -116,6 +116,8 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const { key } = l;
   l.model = req.modelId;
   const model = stage(l, "resolve_model", () => {
+    // The version whose prices the request is billed at (its usage event names it).
+    l.catalogVersion = ctx.catalog.current.version;
     const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
     if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
       const field = req.outputParam ?? "max_tokens";

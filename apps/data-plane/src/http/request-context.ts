@@ -32,6 +32,8 @@ export class RequestContext {
   keyHash: string | undefined = undefined;
   /** Model and route, for the access log. */
   model: string | undefined = undefined;
+  /** The catalog version the model was resolved from: its prices are the request's (its usage event names it). */
+  catalogVersion: number | undefined = undefined;
   /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */
   bodyBytes: number | undefined = undefined;
   /** The deployment that served (or last failed), its retries and the providers fallen back from. */

@@ -165,6 +165,7 @@ function usageEvent(
     provider: o.target?.provider.code ?? o.provider ?? "",
     upstream_model: o.target?.deployment.upstream_model ?? o.upstreamModel ?? "",
     lease_id: o.reservation.leaseId,
+    ...(l.catalogVersion !== undefined ? { catalog_version: l.catalogVersion } : {}),
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
     input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,

@@ -46,6 +46,8 @@ export function usage(ctx: DataPlaneContext) {
       line_items: r.line_items_json ? (JSON.parse(r.line_items_json) as unknown[]) : [],
       guardrails: r.guardrails_json ? (JSON.parse(r.guardrails_json) as unknown[]) : [],
       cost_credits_minor: r.cost_minor,
+      // The catalog version whose prices were applied (null for records from before it, or a ledger before it).
+      catalog_version: r.catalog_version || null,
       attempts: callerAttempts(r.attempts_json),
     });
   };

@@ -29,6 +29,8 @@ function record(ev: UsageEventV1): string {
     estimated: ev.usage.estimated,
     // As the event says it; absent (a data-plane before it) stays NULL, read as estimated or reported (usageBasis).
     basis: ev.usage.basis,
+    // The catalog version whose prices the data-plane applied; absent (a data-plane before it) stays NULL.
+    catalog_version: ev.catalog_version,
     cost_minor: ev.cost_minor,
     input_price_minor_per_mtok: ev.input_price_minor_per_mtok,
     output_price_minor_per_mtok: ev.output_price_minor_per_mtok,

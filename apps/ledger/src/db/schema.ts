@@ -69,6 +69,8 @@ export interface UsageRecordsTable {
   absorbed_minor: ColumnType<number, number | undefined, number>;
   /** How the figures were obtained (reported, estimated, drained, bounded); null when the event did not say: read it with usageBasis. */
   basis: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The catalog version whose prices were applied; NULL for records of data-planes before it. */
+  catalog_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TopUpsTable {

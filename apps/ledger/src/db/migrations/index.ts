@@ -15,6 +15,7 @@ import { dropCreatedBrin } from "./20261205000000-drop-created-brin.js";
 import { usageBasisColumn } from "./20261206000000-usage-basis.js";
 import { signedUsage } from "./20261210000000-signed-usage.js";
 import { topUpMakers } from "./20261211000000-top-up-makers.js";
+import { usageCatalogVersion } from "./20261213000000-usage-catalog-version.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "20261206000000-usage-basis": usageBasisColumn,
   "20261210000000-signed-usage": signedUsage,
   "20261211000000-top-up-makers": topUpMakers,
+  "20261213000000-usage-catalog-version": usageCatalogVersion,
 };
