@@ -19,6 +19,7 @@ interface UsageBody {
   model: string;
   usage: { input_tokens: number; output_tokens: number };
   cost_credits_minor: number;
+  catalog_version: number | null;
 }
 
 let stack: Stack;
