@@ -81,6 +81,8 @@ export function gitCommit(): string {
  * what its data-plane needs to reach them: the database, NATS, the ports and the internal tokens
  * wired together once. The data-plane's own port, spool and log level stay the bench's.
  */
+const BENCH_USAGE_KEY = "bench-usage-signing-key-0123456789abcdef";
+
 export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number; ledgerPort: number; ledgerOpsPort?: number; adminToken: string; dpToken: string; logLevel: string }) {
   return {
     control: {
@@ -100,6 +102,8 @@ export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number
       LEDGER_ADMIN_TOKEN: o.adminToken,
       LEDGER_DATA_PLANE_TOKEN: o.dpToken,
       LEDGER_LOG_LEVEL: o.logLevel,
+      // Usage signed and checked, as in deploy/ (docs/security.md).
+      LEDGER_USAGE_SIGNING_KEYS: BENCH_USAGE_KEY,
     },
     dataPlane: {
       DATA_PLANE_CONTROL_PLANE_ADDR: `127.0.0.1:${o.controlPort}`,
@@ -107,6 +111,7 @@ export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number
       DATA_PLANE_CONTROL_PLANE_TOKEN: o.dpToken,
       DATA_PLANE_LEDGER_TOKEN: o.dpToken,
       DATA_PLANE_NATS_URL: o.natsUrl,
+      DATA_PLANE_USAGE_SIGNING_KEY: BENCH_USAGE_KEY,
     },
   };
 }
