@@ -316,6 +316,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
       maxBytes: e.DATA_PLANE_RESPONSES_MAX_BYTES,
       bucketMaxBytes: e.DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES,
       secret: e.DATA_PLANE_RESPONSES_SECRET ?? randomBytes(32).toString("base64url"),
+      /** No DATA_PLANE_RESPONSES_SECRET: a key of this process's own (said in the log at start). */
+      ownSecret: e.DATA_PLANE_RESPONSES_SECRET === undefined,
       plaintextBeforeMs: e.DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE ? Date.parse(e.DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE) : 0,
     },
     publicUrl: e.DATA_PLANE_PUBLIC_URL?.replace(/\/+$/, ""),

@@ -67,6 +67,9 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       const a = server.address();
       port = typeof a === "object" && a ? a.port : config.port;
       ctx.log.info({ url: `http://${config.host}:${port}` }, "data-plane listening");
+      if (config.responses.ownSecret) {
+        ctx.log.warn("DATA_PLANE_RESPONSES_SECRET is unset: stored Responses are sealed with a key of this process's own, which no other replica (nor this one after a restart) can open");
+      }
     },
     /**
      * A rollout that cuts nothing (docs/operations.md, "Stopping a data-plane"): readiness goes false

@@ -57,4 +57,12 @@ describe("loadConfig: numbers", () => {
     expect(() => loadConfig({ ...base, LEDGER_EXPORT_PAGE_ROWS: "10000" })).toThrow('LEDGER_EXPORT_PAGE_ROWS: a whole number from 1 to 5000, not "10000"');
     expect(loadConfig({ ...base, LEDGER_BATCH_MAX: " 250 " }).batchMax).toBe(250);
   });
+
+  it("checks usage signatures only with keys, each long enough, and refuses a list set but empty", () => {
+    expect(loadConfig(base).usageSigningKeys.size).toBe(0);
+    expect(loadConfig({ ...base, LEDGER_USAGE_SIGNING_KEYS: "new-usage-signing-key-0123456789abcdef,old-usage-signing-key-0123456789abcdef" }).usageSigningKeys.size).toBe(2);
+    expect(() => loadConfig({ ...base, LEDGER_USAGE_SIGNING_KEYS: "short" })).toThrow("LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters");
+    // Set but holding no key would quietly take every usage message.
+    expect(() => loadConfig({ ...base, LEDGER_USAGE_SIGNING_KEYS: " , " })).toThrow("LEDGER_USAGE_SIGNING_KEYS: no key in it");
+  });
 });

@@ -162,6 +162,8 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     .map((k) => k.trim())
     .filter(Boolean);
   const badKeys: string[] = signingKeys.some((k) => k.length < 32) ? ["LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters"] : [];
+  // Set but holding no key (`,`) would quietly mean "take every message".
+  if (e?.LEDGER_USAGE_SIGNING_KEYS !== undefined && signingKeys.length === 0) badKeys.push("LEDGER_USAGE_SIGNING_KEYS: no key in it (unset it to take unsigned usage)");
   let grantPublicKey: KeyObject | undefined;
   if (e?.LEDGER_GRANT_PUBLIC_KEY) {
     try {

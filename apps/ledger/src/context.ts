@@ -15,6 +15,8 @@ export interface LedgerMetrics {
   applySeconds: Histogram;
   batchSize: Histogram;
   deadLetters: Counter<"reason">;
+  /** Events costing more than their lease was ever granted (applied, flagged). */
+  overLease: Counter;
   attemptCost: Counter<"provider" | "payer">;
   attempts: Counter<"provider" | "outcome">;
   leasesGranted: Counter;
@@ -90,6 +92,11 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
       }),
       attempts: new Counter({ name: "ledger_upstream_attempts_total", help: "Upstream attempts applied, by provider and outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
       deadLetters: new Counter({ name: "ledger_dead_letters_total", help: "Usage events that can never be applied, kept in dead_letters", labelNames: ["reason"], registers: [registry] }),
+      overLease: new Counter({
+        name: "ledger_usage_over_lease_total",
+        help: "Usage events that cost more than all the credit their lease was ever granted: applied, and flagged (a provider's overrun, or a forgery)",
+        registers: [registry],
+      }),
       leasesGranted: new Counter({ name: "ledger_leases_granted_minor_total", help: "Credit granted to leases, minor units", registers: [registry] }),
       leaseRefusals: new Counter({ name: "ledger_lease_refusals_total", help: "Lease requests refused: insufficient_credits or budget_exceeded", labelNames: ["reason"], registers: [registry] }),
       leasesSettled: new Counter({

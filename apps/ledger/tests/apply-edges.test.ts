@@ -62,17 +62,13 @@ describe("usage applied against a lease", () => {
     await topUp(o, 10_000);
     const l = await lease(o, 300);
     expect(l.granted_minor).toBe(300);
-    const first = usageEvent(o, l.lease_id, 200);
-    await publish(first);
-    await applied(first.request_id);
-    // 250 against the 100 the lease still holds (within the 300 it was granted: more is set aside, ledger.test.ts).
-    const ev = usageEvent(o, l.lease_id, 250);
+    const ev = usageEvent(o, l.lease_id, 1_250);
     await publish(ev);
     await applied(ev.request_id);
     const c = await credits(o);
-    // 10,000 topped up − 450 spent; nothing held any more (the lease's last 100 were settled by it).
-    expect(c).toMatchObject({ balance_minor: 9_550, held_minor: 0 });
-    expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 0, applied_minor: 450 });
+    // 10,000 topped up − 1,250 spent; nothing held any more (the lease's 300 were settled by it).
+    expect(c).toMatchObject({ balance_minor: 8_750, held_minor: 0 });
+    expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 0, applied_minor: 1_250 });
     expect(await bookViolations(ledger().db)).toEqual([]);
   });
 

@@ -24,7 +24,7 @@ export interface Lease {
 export interface ReleaseLeaseRequest {
   lease_id: string;
   consumed_minor: number;
-  /** The lease's organization (required). */
+  /** The lease's organization (checked when set; a data-plane of the previous release sends none). */
   org_id: string;
   /** When set, must be the lease's holder. */
   holder?: string;

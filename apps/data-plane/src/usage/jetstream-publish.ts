@@ -32,8 +32,10 @@ export class JetStreamPublish implements AckedPublisher {
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
-  /** `inboxPrefix`: the connection's reply prefix, the one subject space its NATS permissions let it read. */
-  /** `sign`: the signature header's value for a message's data (usage messages; docs/security.md). */
+  /**
+   * `inboxPrefix`: the connection's reply prefix, the one subject space its NATS permissions let it
+   * read. `sign`: the signature header's value for a message's data (usage messages; docs/security.md).
+   */
   constructor(
     private readonly nc: NatsConnection,
     inboxPrefix?: string,

@@ -63,11 +63,8 @@ interface Item {
   payload: Uint8Array;
   /** Undefined when the event failed validation. */
   ev: UsageEventV1 | undefined;
-  /**
-   * Set aside unapplied: its message is not signed by a data-plane, or it claims more than the
-   * credit ever granted to the lease it settles (docs/security.md).
-   */
-  refused?: "unsigned" | "forged" | "over_lease";
+  /** Set aside unapplied: its message is not signed by a data-plane (docs/security.md). */
+  refused?: "unsigned" | "forged";
   /** What became of it, recorded only while tracing (its span says). */
   outcome?: "applied" | "duplicate" | "dead_lettered";
 }
@@ -260,9 +257,12 @@ export class UsageConsumer {
       }
       const over = await this.overLease(valid);
       for (const item of over) {
-        await this.deadLetter(item, "over_lease", `cost_minor ${item.ev!.cost_minor} exceeds all the credit lease ${item.ev!.lease_id} was ever granted`);
+        // Billed all the same (a provider may overrun the hold: docs/billing.md, "The margin"), and
+        // flagged: only recomputing the cost from the catalog can tell an overrun from a forgery.
+        metrics.overLease.inc();
+        log.warn({ request_id: item.ev!.request_id, lease_id: item.ev!.lease_id, cost_minor: item.ev!.cost_minor }, "usage event costs more than its lease was ever granted");
       }
-      await this.applyIsolating(over.size > 0 ? valid.filter((i) => !over.has(i)) : valid);
+      await this.applyIsolating(valid);
       metrics.batchSize.observe(items.length);
       if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
       return true;
@@ -282,8 +282,8 @@ export class UsageConsumer {
 
   /**
    * Events that claim more than the credit ever granted to the lease they settle: a hold covers the
-   * worst its request can cost, and comes out of that lease, so a genuine event never does
-   * (docs/security.md). One read of the batch's leases.
+   * worst its request can cost and comes out of that lease, so only a provider's overrun or a forged
+   * event does (docs/security.md). One read of the batch's leases.
    */
   private async overLease(items: Item[]): Promise<Set<Item>> {
     const named = items.filter((i) => i.ev!.lease_id !== "" && i.ev!.cost_minor > 0);
@@ -332,7 +332,7 @@ export class UsageConsumer {
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
-  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "over_lease", error: string): Promise<void> {
+  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged", error: string): Promise<void> {
     const { db, log, metrics } = this.ctx;
     const { msg } = item.delivery;
     const payload = Buffer.from(item.payload);

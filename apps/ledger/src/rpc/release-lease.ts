@@ -14,13 +14,13 @@ import { toLease } from "./acquire-lease.js";
 export function releaseLease(ctx: LedgerContext) {
   return async (req: ReleaseLeaseRequest): Promise<Lease> => {
     if (!req.lease_id) throw new GatewayError("invalid_request", "lease_id is required");
-    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required: the organization the lease was granted to");
     if (req.consumed_minor < 0) throw new GatewayError("invalid_request", "consumed_minor must not be negative");
     return ctx.db.transaction().execute(async (trx) => {
       const peek = await sql<LeaseRow>`SELECT org_id, holder FROM leases WHERE id = ${req.lease_id}`.execute(trx);
       const orgId = peek.rows[0]?.org_id;
-      // Another organization's lease is not found, as one that does not exist.
-      if (!orgId || orgId !== req.org_id) throw new GatewayError("not_found", `lease ${req.lease_id} does not exist for organization ${req.org_id}`);
+      // Another organization's lease is not found, as one that does not exist. A data-plane of the
+      // previous release names no organization (a rolling upgrade): its release is taken as before.
+      if (!orgId || (req.org_id && orgId !== req.org_id)) throw new GatewayError("not_found", `lease ${req.lease_id} does not exist${req.org_id ? ` for organization ${req.org_id}` : ""}`);
       if (req.holder && peek.rows[0]!.holder !== req.holder) throw new GatewayError("forbidden", `lease ${req.lease_id} is held by another replica`);
       await lockAccount(trx, orgId); // account before lease: the same lock order as usage application
       const lease = (await sql<LeaseRow>`SELECT * FROM leases WHERE id = ${req.lease_id} FOR UPDATE`.execute(trx)).rows[0]!;
