@@ -282,6 +282,12 @@ function natsProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
+/** A service's workload and its container of the same name. */
+function serviceContainer(objects: K8sObject[], service: string): { w: Workload | undefined; c: Container | undefined } {
+  const w = workloads(objects).find((x) => x.metadata.name === service);
+  return { w, c: w?.spec.template.spec.containers.find((x) => x.name === service) };
+}
+
 /**
  * Secrets a data-plane must share with every other replica and never with NATS (docs/security.md):
  * each from a Secret, so that all replicas get the same value.
@@ -293,8 +299,7 @@ function secretProblems(objects: K8sObject[]): string[] {
     ["ledger", ["LEDGER_USAGE_SIGNING_KEYS"]],
     ["control-plane", ["CONTROL_PLANE_GRANT_SIGNING_KEY"]],
   ] as const) {
-    const w = workloads(objects).find((x) => x.metadata.name === service);
-    const c = w?.spec.template.spec.containers.find((x) => x.name === service);
+    const { w, c } = serviceContainer(objects, service);
     if (!w || !c) continue;
     for (const name of names) if (!c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef) problems.push(`${id(w)}: ${name} must come from a Secret (every replica the same)`);
   }
@@ -310,8 +315,7 @@ const PROPAGATION_MS = 2_000;
  * and the pod's grace period covers the pause, the stream drain, the replay and 5 s of last frames.
  */
 function shutdownProblems(objects: K8sObject[]): string[] {
-  const w = workloads(objects).find((x) => x.metadata.name === "data-plane");
-  const c = w?.spec.template.spec.containers.find((x) => x.name === "data-plane");
+  const { w, c } = serviceContainer(objects, "data-plane");
   if (!w || !c) return [];
   const ms = (name: string, def: number) => Number(envValue(c, name) ?? def);
   const pause = ms("DATA_PLANE_SHUTDOWN_PAUSE_MS", 0);
@@ -349,8 +353,7 @@ function natsSizingProblems(objects: K8sObject[], nats: Workload, conf: string):
   const volume = bytesOf(claim?.spec?.resources?.requests?.storage);
   if (!volume || volume < maxFileStore * 1.05)
     problems.push(`StatefulSet/nats: each node's volume (${claim?.spec?.resources?.requests?.storage}) must exceed max_file_store by 5% at least (the file system's own room)`);
-  const ledger = find<Workload>(objects, "Deployment", "ledger");
-  const c = ledger?.spec.template.spec.containers.find((x) => x.name === "ledger");
+  const { w: ledger, c } = serviceContainer(objects, "ledger");
   if (!ledger || !c) return [...problems, "Deployment/ledger is required"];
   // Values from Secrets stand in as placeholders: what is checked here is written in the manifest.
   const env: Record<string, string> = {};
@@ -365,9 +368,7 @@ function natsSizingProblems(objects: K8sObject[], nats: Workload, conf: string):
   const nodes = nats.spec.replicas ?? 1;
   const want = Array.from({ length: nodes }, (_, i) => `http://nats-${i}.${nats.spec.serviceName}:8222`).join(",");
   if (env.LEDGER_NATS_MONITOR_URLS !== want) problems.push(`${id(ledger)}: LEDGER_NATS_MONITOR_URLS must name every NATS node's monitoring endpoint (${want})`);
-  const dp = workloads(objects)
-    .find((w) => w.metadata.name === "data-plane")
-    ?.spec.template.spec.containers.find((x) => x.name === "data-plane");
+  const dp = serviceContainer(objects, "data-plane").c;
   const bucket = Number((dp && envValue(dp, "DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES")) ?? 1024 ** 3);
   if ((bytesOf(env.LEDGER_NATS_RESERVED_BYTES) ?? 2 * 1024 ** 3) < bucket)
     problems.push(`${id(ledger)}: LEDGER_NATS_RESERVED_BYTES must cover the RESPONSES bucket (DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES, ${bucket} bytes)`);

@@ -1,9 +1,9 @@
-import { createPrivateKey, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
-import { blankRefused, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { blankRefused, ed25519Key, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -58,7 +58,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   const otel = tracingFromEnv(env, "control-plane");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
-  const grant = privateKeyOf("CONTROL_PLANE_GRANT_SIGNING_KEY", parsed.data?.CONTROL_PLANE_GRANT_SIGNING_KEY);
+  const grant = ed25519Key("CONTROL_PLANE_GRANT_SIGNING_KEY", parsed.data?.CONTROL_PLANE_GRANT_SIGNING_KEY, "private");
   refuseProblems("control-plane", [
     ...problemsOf(parsed),
     ...hosts,
@@ -84,16 +84,4 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     tracing: otel.tracing,
     grantSigningKey: grant.key,
   };
-}
-
-/** An Ed25519 private key from PEM text, or the problem with it. */
-function privateKeyOf(name: string, pem: string | undefined): { key: KeyObject | undefined; problems: string[] } {
-  if (!pem) return { key: undefined, problems: [] };
-  try {
-    const key = createPrivateKey(pem.replace(/\\n/g, "\n"));
-    if (key.asymmetricKeyType !== "ed25519") return { key: undefined, problems: [`${name}: an Ed25519 private key (PEM), not ${key.asymmetricKeyType}`] };
-    return { key, problems: [] };
-  } catch {
-    return { key: undefined, problems: [`${name}: not a PEM private key`] };
-  }
 }

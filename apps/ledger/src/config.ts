@@ -1,11 +1,11 @@
-import { createPublicKey, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { usageKey, type UsageKey } from "@gateway/events";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
 import { sizeStreams, type StreamSizes } from "./consumer/stream-sizing.js";
-import { blankRefused, byteSize, duration, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { blankRefused, byteSize, commaList, duration, ed25519Key, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -152,32 +152,19 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
         ledgerReplayMs: e.LEDGER_JOURNAL_REPLAY_WINDOW,
       })
     : undefined;
-  const monitors = (e?.LEDGER_NATS_MONITOR_URLS ?? "")
-    .split(",")
-    .map((u) => u.trim())
-    .filter(Boolean);
+  const monitors = commaList(e?.LEDGER_NATS_MONITOR_URLS);
   const badMonitors = monitors.filter((u) => !/^https?:\/\/[^/\s]+\/?$/.test(u)).map((u) => `LEDGER_NATS_MONITOR_URLS: ${JSON.stringify(u)} is not an http(s)://host:port address`);
-  const signingKeys = (e?.LEDGER_USAGE_SIGNING_KEYS ?? "")
-    .split(",")
-    .map((k) => k.trim())
-    .filter(Boolean);
+  const signingKeys = commaList(e?.LEDGER_USAGE_SIGNING_KEYS);
   const badKeys: string[] = signingKeys.some((k) => k.length < 32) ? ["LEDGER_USAGE_SIGNING_KEYS: each key at least 32 characters"] : [];
   // Set but holding no key (`,`) would quietly mean "take every message".
   if (e?.LEDGER_USAGE_SIGNING_KEYS !== undefined && signingKeys.length === 0) badKeys.push("LEDGER_USAGE_SIGNING_KEYS: no key in it (unset it to take unsigned usage)");
-  let grantPublicKey: KeyObject | undefined;
-  if (e?.LEDGER_GRANT_PUBLIC_KEY) {
-    try {
-      grantPublicKey = createPublicKey(e.LEDGER_GRANT_PUBLIC_KEY.replace(/\\n/g, "\n"));
-      if (grantPublicKey.asymmetricKeyType !== "ed25519") badKeys.push("LEDGER_GRANT_PUBLIC_KEY: an Ed25519 public key (PEM)");
-    } catch {
-      badKeys.push("LEDGER_GRANT_PUBLIC_KEY: not a PEM public key");
-    }
-  }
+  const grant = ed25519Key("LEDGER_GRANT_PUBLIC_KEY", e?.LEDGER_GRANT_PUBLIC_KEY, "public");
   refuseProblems("ledger", [
     ...problemsOf(parsed),
     ...(sized?.problems ?? []),
     ...badMonitors,
     ...badKeys,
+    ...grant.problems,
     ...blankRefused(env, ["LEDGER_USAGE_SIGNING_KEYS"]),
     ...hosts,
     ...callers.problems,
@@ -215,6 +202,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     streamWatchIntervalMs: e.LEDGER_STREAM_WATCH_INTERVAL_MS,
     usageSigningKeys: new Map(signingKeys.map((k) => usageKey(k)).map((k) => [k.id, k])),
     acceptUnsignedUsage: e.LEDGER_ACCEPT_UNSIGNED_USAGE === "true",
-    grantPublicKey,
+    grantPublicKey: grant.key,
   };
 }

@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -101,5 +102,29 @@ export function configOrExit<T>(load: () => T): T {
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
+  }
+}
+
+/** The items of a comma-separated setting, trimmed, blanks left out. */
+export function commaList(raw: string | undefined): string[] {
+  return (raw ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/**
+ * An Ed25519 key of `kind` from PEM text (newlines may be written `\\n`, as an env file holds them),
+ * or the problem with it, naming the variable; undefined when unset.
+ */
+export function ed25519Key(name: string, pem: string | undefined, kind: "private" | "public"): { key: KeyObject | undefined; problems: string[] } {
+  if (!pem) return { key: undefined, problems: [] };
+  try {
+    const text = pem.replace(/\\n/g, "\n");
+    const key = kind === "private" ? createPrivateKey(text) : createPublicKey(text);
+    if (key.asymmetricKeyType !== "ed25519") return { key: undefined, problems: [`${name}: an Ed25519 ${kind} key (PEM), not ${key.asymmetricKeyType}`] };
+    return { key, problems: [] };
+  } catch {
+    return { key: undefined, problems: [`${name}: not a PEM ${kind} key`] };
   }
 }

@@ -32,41 +32,39 @@ export function topUpWithGrant(ctx: LedgerContext) {
 
 /** Adds credit, idempotent on the caller's key; journals it and announces the new balance. */
 async function credit(ctx: LedgerContext, req: TopUpRequest, who: { madeBy: string; grantId: string | null }): Promise<TopUpResponse> {
-  {
-    if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
-    if (!Number.isSafeInteger(req.amount_minor) || req.amount_minor <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
-    if (!req.idempotency_key) throw new GatewayError("invalid_request", "idempotency_key is required");
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      const id = newId("top");
-      const inserted = await sql<TopUpRow>`
+  if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
+  if (!Number.isSafeInteger(req.amount_minor) || req.amount_minor <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
+  if (!req.idempotency_key) throw new GatewayError("invalid_request", "idempotency_key is required");
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const id = newId("top");
+    const inserted = await sql<TopUpRow>`
         INSERT INTO top_ups (id, org_id, amount_minor, idempotency_key, made_by, grant_id) VALUES (${id}, ${req.org_id}, ${req.amount_minor}, ${req.idempotency_key}, ${who.madeBy}, ${who.grantId})
         ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`.execute(trx);
-      if (inserted.rows.length === 0) {
-        const prior = await trx.selectFrom("top_ups").selectAll().where("idempotency_key", "=", req.idempotency_key).executeTakeFirstOrThrow();
-        if (prior.org_id !== req.org_id || prior.amount_minor !== req.amount_minor) {
-          throw new GatewayError("already_exists", `idempotency key '${req.idempotency_key}' was used for a different top-up`);
-        }
-        const a = await trx.selectFrom("accounts").selectAll().where("org_id", "=", req.org_id).executeTakeFirst();
-        return { top_up_id: prior.id, duplicate: true, credits: toCredits(req.org_id, a, await monthSpent(trx, req.org_id)) };
+    if (inserted.rows.length === 0) {
+      const prior = await trx.selectFrom("top_ups").selectAll().where("idempotency_key", "=", req.idempotency_key).executeTakeFirstOrThrow();
+      if (prior.org_id !== req.org_id || prior.amount_minor !== req.amount_minor) {
+        throw new GatewayError("already_exists", `idempotency key '${req.idempotency_key}' was used for a different top-up`);
       }
-      await lockAccount(trx, req.org_id);
-      const a = await sql<Account>`
+      const a = await trx.selectFrom("accounts").selectAll().where("org_id", "=", req.org_id).executeTakeFirst();
+      return { top_up_id: prior.id, duplicate: true, credits: toCredits(req.org_id, a, await monthSpent(trx, req.org_id)) };
+    }
+    await lockAccount(trx, req.org_id);
+    const a = await sql<Account>`
         UPDATE accounts SET balance_minor = balance_minor + ${req.amount_minor}, topped_up_minor = topped_up_minor + ${req.amount_minor}, updated_at = now()
         WHERE org_id = ${req.org_id} RETURNING *`.execute(trx);
-      await trx
-        .insertInto("journal_entries")
-        .values([
-          { txn_id: id, kind: "top_up", account: "system:funding", amount_minor: -req.amount_minor },
-          { txn_id: id, kind: "top_up", account: `org:${req.org_id}`, amount_minor: req.amount_minor },
-        ])
-        .execute();
-      return { top_up_id: id, duplicate: false, credits: toCredits(req.org_id, a.rows[0], await monthSpent(trx, req.org_id)) };
-    });
-    if (!result.duplicate) {
-      ctx.metrics.topUps.inc();
-      // Announced through the outbox (trial unlocks and billing consumers rely on it).
-      ctx.onTopUp?.();
-    }
-    return result;
+    await trx
+      .insertInto("journal_entries")
+      .values([
+        { txn_id: id, kind: "top_up", account: "system:funding", amount_minor: -req.amount_minor },
+        { txn_id: id, kind: "top_up", account: `org:${req.org_id}`, amount_minor: req.amount_minor },
+      ])
+      .execute();
+    return { top_up_id: id, duplicate: false, credits: toCredits(req.org_id, a.rows[0], await monthSpent(trx, req.org_id)) };
+  });
+  if (!result.duplicate) {
+    ctx.metrics.topUps.inc();
+    // Announced through the outbox (trial unlocks and billing consumers rely on it).
+    ctx.onTopUp?.();
   }
+  return result;
 }
