@@ -1,7 +1,9 @@
 /** Shared pieces of the ledger benchmarks: processes, CPU accounting, the consumer's progress. */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { JetStreamManager } from "@nats-io/jetstream";
-import { USAGE_STREAM, type UsageEventV1 } from "@gateway/events";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { CATALOG_STREAM, CATALOG_STREAM_SUBJECTS, USAGE_STREAM, catalogPricesSubject, type UsageEventV1 } from "@gateway/events";
+import type { PriceSheet } from "@gateway/pricing";
 import { createClient, ledgerService } from "@gateway/proto";
 import { freePort } from "@gateway/testing";
 import { root, sleep, stopChild as stopProcess } from "../scripts/lib/bench.ts";
@@ -72,6 +74,26 @@ export async function fundOrgs(env: Record<string, string>, prefix: string, coun
  * The usage event of a gw-chat-mini request (150,000 / 600,000 minor per million tokens) of
  * organization `org_<prefix>_<org>`; `j` varies its token counts (200–1,099 in, 50–449 out).
  */
+/** The catalog version the bench's events name; publishBenchPrices publishes its price sheet. */
+export const BENCH_CATALOG_VERSION = 1;
+
+/**
+ * Publishes the price sheet of BENCH_CATALOG_VERSION (gw-chat-mini at 150,000 / 600,000 a million) as
+ * the control-plane does, so that a ledger checking costs (with signing keys) prices every event.
+ */
+export async function publishBenchPrices(natsUrl: string): Promise<void> {
+  const nc = await connect({ servers: natsUrl });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: CATALOG_STREAM, subjects: CATALOG_STREAM_SUBJECTS, max_msgs_per_subject: 1 });
+  const sheet: PriceSheet = {
+    version: BENCH_CATALOG_VERSION,
+    models: { "gw-chat-mini": { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000, image_prices: [], default_image_size: "", video_prices: [] } },
+    tools: {},
+  };
+  await jetstream(nc).publish(catalogPricesSubject(BENCH_CATALOG_VERSION), JSON.stringify(sheet));
+  await nc.close();
+}
+
 export function chatUsageEvent(o: { requestId: string; prefix: string; org: number; leaseId: string; j: number; createdAtMs: number }): UsageEventV1 {
   const input = 200 + (o.j % 900);
   const output = 50 + (o.j % 400);
@@ -85,6 +107,7 @@ export function chatUsageEvent(o: { requestId: string; prefix: string; org: numb
     provider: "fake",
     upstream_model: "fake-chat",
     lease_id: o.leaseId,
+    catalog_version: BENCH_CATALOG_VERSION,
     usage: { input_tokens: input, output_tokens: output, cached_input_tokens: 0, estimated: false },
     input_price_minor_per_mtok: 150_000,
     output_price_minor_per_mtok: 600_000,

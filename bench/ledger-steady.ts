@@ -10,7 +10,8 @@
  *   make build && node bench/ledger-steady.ts [events_per_s=2000] [seconds=15] [events_per_message=4] [ledger_script=apps/ledger/dist/main.js]
  *
  * BENCH_SIGNED=1 signs every message as a data-plane does and gives the ledger the key, so that it
- * checks each signature (docs/security.md): the cost of the check, against a run without.
+ * checks each signature and recomputes each cost from the catalog's prices (docs/security.md): the
+ * cost of the checks, against a run without.
  */
 import { readFileSync } from "node:fs";
 import { connect, headers as natsHeaders } from "@nats-io/transport-node";
@@ -18,7 +19,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
 import { USAGE_BATCH_SUBJECT, USAGE_SIGNATURE_HEADER, signUsage, usageKey, type UsageEventV1 } from "@gateway/events";
 import { createDatabase, startNats, startPostgres } from "@gateway/testing";
-import { chatUsageEvent, cpuMicros, fundOrgs, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
+import { chatUsageEvent, cpuMicros, fundOrgs, publishBenchPrices, ledgerEnv, pct, pending, sleep, spawnNode, step, stopChild, treeCpu, treeDelta, waitReady } from "./ledger-common.ts";
 
 const RATE = Number(process.argv[2] ?? 2000);
 const SECONDS = Number(process.argv[3] ?? 15);
@@ -34,6 +35,8 @@ const dbUrl = await createDatabase(pgServer.url, "ledger_steady");
 const SIGNING = process.env.BENCH_SIGNED === "1" || process.env.BENCH_SIGNED === "headers" ? usageKey("bench-usage-signing-key-0123456789abcdef") : undefined;
 // BENCH_SIGNED=headers: the messages carry the signature, the ledger does not check it (what the header alone costs).
 const env = await ledgerEnv(dbUrl, nats.url, TOKEN, process.env.BENCH_SIGNED === "1" ? { LEDGER_USAGE_SIGNING_KEYS: "bench-usage-signing-key-0123456789abcdef" } : {});
+// The catalog's prices, as the control-plane publishes them: what a checking ledger prices events with.
+await publishBenchPrices(nats.url);
 const ledger = spawnNode(SCRIPT, env);
 process.once("exit", () => ledger.kill("SIGKILL"));
 await waitReady(Number(env.LEDGER_OPS_PORT));

@@ -2,6 +2,8 @@ import { randomInt } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CATALOG_STREAM,
+  CATALOG_STREAM_SUBJECTS,
   CONTROL_CHANGED_SUBJECT,
   INBOX_PREFIX,
   LEDGER_BALANCE_SUBJECT,
@@ -119,6 +121,8 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           // The control-plane's durable on LEDGER follows the stream's replica count (an update: read, then written back with its filter).
           `${API}.CONSUMER.INFO.${LEDGER_STREAM}.${trial}`,
           `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${trial}.${LEDGER_BALANCE_SUBJECT}`,
+          // The catalog's price sheets, read one version at a time to recompute each event's cost.
+          `${API}.STREAM.MSG.GET.${CATALOG_STREAM}`,
         ],
       },
       subscribe: { allow: [`${INBOX_PREFIX.ledger}.>`] },
@@ -128,6 +132,10 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
         allow: [
           CONTROL_CHANGED_SUBJECT,
           `${API}.INFO`,
+          // The only writer of the catalog's price sheets (CATALOG, which it creates): never the data-plane.
+          ...CATALOG_STREAM_SUBJECTS,
+          `${API}.STREAM.INFO.${CATALOG_STREAM}`,
+          `${API}.STREAM.CREATE.${CATALOG_STREAM}`,
           // Creates LEDGER when it starts before the ledger (trial-unlock.ts), with the ledger's settings.
           `${API}.STREAM.INFO.${LEDGER_STREAM}`,
           `${API}.STREAM.CREATE.${LEDGER_STREAM}`,

@@ -8,6 +8,7 @@ import { connect, headers as natsHeaders, type NatsConnection } from "@nats-io/t
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CATALOG_STREAM,
   CONTROL_CHANGED_SUBJECT,
   LEDGER_BALANCE_SUBJECT,
   LEDGER_JOURNAL_SUBJECT,
@@ -18,6 +19,7 @@ import {
   USAGE_STREAM,
   USAGE_SIGNATURE_HEADER,
   USAGE_SUBJECT,
+  catalogPricesSubject,
   encodeEvent,
   signUsage,
   usageKey,
@@ -60,7 +62,8 @@ async function as(user: NatsServiceUser | "admin"): Promise<NatsConnection> {
 }
 
 /** A usage event as a data-plane would publish it: well-formed, for `org`, costing `costMinor`. */
-function forgedUsage(costMinor: number): UsageEventV1 {
+/** A usage event of 1,000 prompt and 1,000 completion tokens of gw-chat-mini (at 150,000 and 600,000 a million: 750 minor), claiming `costMinor`. */
+function forgedUsage(costMinor: number, catalogVersion?: number): UsageEventV1 {
   return {
     version: 1,
     request_id: `req_forged${randomBytes(10).toString("hex")}`,
@@ -71,7 +74,8 @@ function forgedUsage(costMinor: number): UsageEventV1 {
     provider: "fake",
     upstream_model: "fake-chat",
     lease_id: "lease_forged",
-    usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false },
+    ...(catalogVersion !== undefined ? { catalog_version: catalogVersion } : {}),
+    usage: { input_tokens: 1_000, output_tokens: 1_000, cached_input_tokens: 0, estimated: false },
     input_price_minor_per_mtok: 150_000,
     output_price_minor_per_mtok: 600_000,
     cost_minor: costMinor,
@@ -203,6 +207,8 @@ describe("NATS credentials and permissions", () => {
       [CONTROL_CHANGED_SUBJECT]: "control-plane",
       [LEDGER_BALANCE_SUBJECT]: "ledger",
       [LEDGER_JOURNAL_SUBJECT]: "ledger",
+      // The catalog's prices the ledger checks every cost against: a leaked data-plane credential cannot raise them.
+      [catalogPricesSubject(999_999)]: "control-plane",
     };
     for (const user of ["data-plane", "ledger", "control-plane", "gatewayctl"] as const) {
       const nc = await as(user);
@@ -255,6 +261,10 @@ describe("NATS credentials and permissions", () => {
     await expectRefused(jsm.streams.delete(USAGE_STREAM), "deleting the stream");
     // And nothing of the ledger's: its stream of balances and journal entries.
     await expectRefused(jsm.consumers.add(LEDGER_STREAM, { ack_policy: AckPolicy.None }), "a consumer on LEDGER");
+    // Nor the catalog's price sheets: no publish through JetStream, no purge, no deletion.
+    await expectRefused(jetstream(nc).publish(catalogPricesSubject(999_999), "{}", { timeout: 1_000 }), "a price sheet");
+    await expectRefused(jsm.streams.purge(CATALOG_STREAM), "a purge of CATALOG");
+    await expectRefused(jsm.streams.delete(CATALOG_STREAM), "deleting CATALOG");
   });
 
   it("the ledger's and the control-plane's credentials cannot publish usage, even through JetStream", async () => {
@@ -338,12 +348,35 @@ describe("NATS credentials and permissions", () => {
       { request_id: wrongKey.request_id, reason: "forged" },
     ]);
     expect((await credits()).balance_minor).toBe(after.balance_minor);
-    // Signed with the data-plane's usage key, the same event is applied: it was the signature that kept it out.
-    const signed = forgedUsage(779);
-    const sh = natsHeaders();
-    sh.set(USAGE_SIGNATURE_HEADER, signUsage(usageKey(stack.dataPlaneCallerEnv.DATA_PLANE_USAGE_SIGNING_KEY!), encodeEvent(signed)));
-    await js.publish(USAGE_SUBJECT, encodeEvent(signed), { msgID: signed.request_id, timeout: 2_000, headers: sh });
-    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 779 ? true : undefined), 15_000, "the signed event applied");
+    // Signed with the data-plane's usage key (leaked, or a data-plane's bug), a cost its counts do not
+    // make at the catalog version it names is set aside too (mispriced), and so is one naming none.
+    const sign = (ev: UsageEventV1) => {
+      const sh = natsHeaders();
+      sh.set(USAGE_SIGNATURE_HEADER, signUsage(usageKey(stack.dataPlaneCallerEnv.DATA_PLANE_USAGE_SIGNING_KEY!), encodeEvent(ev)));
+      return js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id, timeout: 2_000, headers: sh });
+    };
+    const version = usage.catalog_version as number;
+    const inflated = forgedUsage(7_500, version);
+    const unversioned = forgedUsage(750);
+    await sign(inflated);
+    await sign(unversioned);
+    const mispriced = await eventually(
+      async () => {
+        const r = await sql<{ reason: string; error: string }>`
+          SELECT reason, error FROM ledger.dead_letters WHERE request_id IN (${inflated.request_id}, ${unversioned.request_id}) ORDER BY reason`.execute(stack.ledger().db);
+        return r.rows.length === 2 ? r.rows : undefined;
+      },
+      15_000,
+      "both set aside",
+    );
+    expect(mispriced).toEqual([
+      { reason: "mispriced", error: `the event says 7500; its counts cost 750 at catalog version ${version}` },
+      { reason: "unpriced", error: "the event names no catalog version" },
+    ]);
+    expect((await credits()).balance_minor).toBe(after.balance_minor);
+    // Signed, and costing what its counts cost, the same event is applied: the signature and the price kept the others out.
+    await sign(forgedUsage(750, version));
+    await eventually(async () => ((await credits()).balance_minor === after.balance_minor - 750 ? true : undefined), 15_000, "the signed event applied");
   });
 
   it("a data-plane given a wrong NATS password keeps answering, spools the usage, and names the variables to fix, never the password", async () => {

@@ -27,6 +27,8 @@ const Schema = z.object({
    * its public key (LEDGER_GRANT_PUBLIC_KEY). Unset: the console cannot top up.
    */
   CONTROL_PLANE_GRANT_SIGNING_KEY: z.string().optional(),
+  /** Copies of the CATALOG stream (the catalog's price sheets, read by the ledgers) on the NATS cluster. */
+  CONTROL_PLANE_CATALOG_REPLICAS: int(1, 1),
 });
 
 export interface ControlPlaneConfig extends ServerCallerSettings {
@@ -45,6 +47,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   tracing: TracingConfig | undefined;
   /** Signs operators' top-up grants; undefined: none are granted. */
   grantSigningKey: KeyObject | undefined;
+  /** Copies of the CATALOG stream, created by the first control-plane to start. */
+  catalogStreamReplicas: number;
 }
 
 /** Reads the CONTROL_PLANE_* variables; throws one error listing every problem. */
@@ -83,5 +87,6 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
     tracing: otel.tracing,
     grantSigningKey: grant.key,
+    catalogStreamReplicas: e.CONTROL_PLANE_CATALOG_REPLICAS,
   };
 }

@@ -16,6 +16,7 @@ import {
 } from "@gateway/proto";
 import { Counter } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
+import { publishCurrentPriceSheet } from "./catalog/price-sheets.js";
 import { connectServiceNats, createContext, type ControlContext, type ControlOverrides } from "./context.js";
 import { closeNats, retrying } from "@gateway/nats";
 import { tracingServerInterceptor } from "@gateway/proto/tracing";
@@ -211,6 +212,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
         await startUnlocker(fresh);
       });
       await startUnlocker(nc);
+      // Before serving: the ledgers can price every event of the current catalog version.
+      await retrying(ctx.log, "current price sheet publish", abort.signal, () => publishCurrentPriceSheet(ctx));
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
       bound = true;
       ctx.log.info({ grpc_port: grpcPort, ops_port: ops.port, tls: config.tls ? (config.tls.clientCaFile ? "mtls" : "tls") : "off", callers: callers.identities }, "control-plane started");

@@ -15,8 +15,10 @@ export interface LedgerMetrics {
   applySeconds: Histogram;
   batchSize: Histogram;
   deadLetters: Counter<"reason">;
-  /** Events costing more than their lease was ever granted (applied, flagged). */
+  /** Events costing more than their lease was ever granted (billed at the grant, kept as `capped`). */
   overLease: Counter;
+  /** Charged events applied without a cost check (LEDGER_ACCEPT_UNSIGNED_USAGE: a data-plane before catalog versions). */
+  unchecked: Counter;
   attemptCost: Counter<"provider" | "payer">;
   attempts: Counter<"provider" | "outcome">;
   leasesGranted: Counter;
@@ -94,7 +96,12 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
       deadLetters: new Counter({ name: "ledger_dead_letters_total", help: "Usage events that can never be applied, kept in dead_letters", labelNames: ["reason"], registers: [registry] }),
       overLease: new Counter({
         name: "ledger_usage_over_lease_total",
-        help: "Usage events that cost more than all the credit their lease was ever granted: applied, and flagged (a provider's overrun, or a forgery)",
+        help: "Usage events that cost more than all the credit their lease was ever granted: billed at the grant (a provider's overrun, or a forgery)",
+        registers: [registry],
+      }),
+      unchecked: new Counter({
+        name: "ledger_usage_unchecked_total",
+        help: "Charged usage events applied without recomputing their cost (no catalog version; accepted while LEDGER_ACCEPT_UNSIGNED_USAGE is on)",
         registers: [registry],
       }),
       leasesGranted: new Counter({ name: "ledger_leases_granted_minor_total", help: "Credit granted to leases, minor units", registers: [registry] }),

@@ -60,15 +60,19 @@ describe("usage applied against a lease", () => {
   it("costing more than the lease still holds: the whole cost is spent, the lease goes to zero, never below, and the org's hold falls by what the lease held", async () => {
     const o = org();
     await topUp(o, 10_000);
-    const l = await lease(o, 300);
-    expect(l.granted_minor).toBe(300);
+    const l = await lease(o, 2_000);
+    expect(l.granted_minor).toBe(2_000);
+    const first = usageEvent(o, l.lease_id, 1_500);
+    await publish(first);
+    await applied(first.request_id);
+    // 500 left in the lease; the next costs 1,250 (within what the lease was granted, so not capped).
     const ev = usageEvent(o, l.lease_id, 1_250);
     await publish(ev);
     await applied(ev.request_id);
     const c = await credits(o);
-    // 10,000 topped up − 1,250 spent; nothing held any more (the lease's 300 were settled by it).
-    expect(c).toMatchObject({ balance_minor: 8_750, held_minor: 0 });
-    expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 0, applied_minor: 1_250 });
+    // 10,000 topped up − 2,750 spent; nothing held any more (the lease's last 500 were settled by it).
+    expect(c).toMatchObject({ balance_minor: 7_250, held_minor: 0 });
+    expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 0, applied_minor: 2_750 });
     expect(await bookViolations(ledger().db)).toEqual([]);
   });
 

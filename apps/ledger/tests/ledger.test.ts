@@ -163,7 +163,7 @@ describe("leases", () => {
     expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 1_000, held_minor: total });
   });
 
-  it("flag an event that costs more than its lease was ever granted (a provider's overrun, or a forgery), and bill it", async () => {
+  it("bill an event that costs more than its lease was ever granted (a provider's overrun, or a forgery) at the grant, keeping it as sent", async () => {
     const overLease = async () => {
       const text = await (await fetch(`http://127.0.0.1:${ledger.opsPort}/metrics`)).text();
       return Number(/^ledger_usage_over_lease_total(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? 0);
@@ -172,15 +172,18 @@ describe("leases", () => {
     const o = org("over-lease");
     await topUp(o, 10_000);
     const l = await lease(o, 100);
-    const fits = event(o, l.lease_id, 100);
+    const fits = event(o, l.lease_id, l.granted_minor);
     const over = event(o, l.lease_id, 5_000);
     await publish(fits);
     await client.GetUsage({ request_id: fits.request_id, org_id: o, wait_ms: 3_000 });
     expect(await overLease()).toBe(before);
     await publish(over);
-    await client.GetUsage({ request_id: over.request_id, org_id: o, wait_ms: 3_000 });
+    const record = await client.GetUsage({ request_id: over.request_id, org_id: o, wait_ms: 3_000 });
     expect(await overLease()).toBe(before + 1);
-    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 4_900, spent_minor: 5_100 });
+    expect(record.cost_minor).toBe(l.granted_minor);
+    expect(await client.GetCredits({ org_id: o })).toMatchObject({ balance_minor: 10_000 - 2 * l.granted_minor, spent_minor: 2 * l.granted_minor });
+    const kept = await sql<{ reason: string; error: string }>`SELECT reason, error FROM dead_letters WHERE request_id = ${over.request_id}`.execute(ledger.db);
+    expect(kept.rows).toEqual([{ reason: "capped", error: `billed ${l.granted_minor} (the lease's grant) of the 5000 it claims` }]);
   });
 
   it("settle usage against the lease, and a release keeps what is still on its way", async () => {

@@ -44,6 +44,15 @@ export type LedgerJournalV1 = z.infer<typeof LedgerJournalV1>;
 export const LEDGER_STREAM = "LEDGER";
 export const LEDGER_STREAM_SUBJECTS = ["ledger.v1.>"];
 
+/**
+ * JetStream stream of the catalog's price sheets (@gateway/pricing), one subject per catalog version,
+ * written by the control-plane before the version is committed and read by the ledger, which
+ * recomputes each usage event's cost with the sheet of the version it names (docs/security.md).
+ */
+export const CATALOG_STREAM = "CATALOG";
+export const CATALOG_STREAM_SUBJECTS = ["catalog.v1.prices.>"];
+export const catalogPricesSubject = (version: number) => `catalog.v1.prices.${version}`;
+
 const minor = z.number().int().nonnegative();
 
 /** How a usage record's figures were obtained (UsageTokens.basis). */

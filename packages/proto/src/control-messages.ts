@@ -168,6 +168,8 @@ export interface VideoJob {
   request_hash: string;
   /** The submit's upstream attempts (JSON array of usage.v1 attempts), carried into the job's usage event; absent: none recorded. */
   attempts_json?: string;
+  /** The catalog version the job was priced on (0 or absent: a data-plane before it); its usage event names it. */
+  catalog_version?: number;
 }
 export interface GetVideoJobRequest {
   org_id: string;

@@ -154,6 +154,8 @@ export interface VideoJobsTable {
   request_hash: ColumnType<string, string | undefined, string>;
   /** The submit's upstream attempts (usage.v1 attempts). */
   attempts: ColumnType<unknown, string | undefined, string>;
+  /** The catalog version the job was priced on; null: created before it was recorded. */
+  catalog_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface GuardrailRulesTable {

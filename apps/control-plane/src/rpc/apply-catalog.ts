@@ -1,8 +1,9 @@
 import { GatewayError } from "@gateway/errors";
-import { inTransaction, sql } from "@gateway/db";
+import { inTransaction } from "@gateway/db";
 import type { ApplyCatalogRequest, ApplyCatalogResponse } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import { parseCatalogDocument } from "../catalog/document.js";
+import { nextCatalogVersion } from "../catalog/price-sheets.js";
 
 /** Upserts providers and models in one transaction; a listed model's deployments are replaced. */
 export function applyCatalog(ctx: ControlContext) {
@@ -64,8 +65,7 @@ export function applyCatalog(ctx: ControlContext) {
           .onConflict((oc) => oc.column("name").doUpdateSet(row))
           .execute();
       }
-      const r = await sql<{ version: number }>`UPDATE catalog_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(trx);
-      return r.rows[0]!.version;
+      return nextCatalogVersion(ctx, trx);
     });
     ctx.publishChange({ kind: "catalog", catalog_version: version });
     return { version, providers: doc.providers.length, models: doc.models.length, mcp_servers: doc.mcp_servers.length };

@@ -10,12 +10,13 @@ import {
   type ReportMcpToolsResponse,
 } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
+import { nextCatalogVersion } from "../catalog/price-sheets.js";
 
 const MAX_DEFINITION = 64 * 1024;
 
 const bumpCatalog = async (ctx: ControlContext) => {
-  const r = await sql<{ version: number }>`UPDATE catalog_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(ctx.db);
-  ctx.publishChange({ kind: "catalog", catalog_version: Number(r.rows[0]!.version) });
+  const version = await ctx.db.transaction().execute((trx) => nextCatalogVersion(ctx, trx));
+  ctx.publishChange({ kind: "catalog", catalog_version: version });
 };
 
 /**

@@ -46,6 +46,7 @@ export function toVideoJob(r: Row): VideoJob {
     idempotency_key: r.idempotency_key ?? "",
     request_hash: r.request_hash,
     attempts_json: json(r.attempts ?? []),
+    catalog_version: Number(r.catalog_version ?? 0),
   };
 }
 
@@ -102,6 +103,7 @@ export function createVideoJob(ctx: ControlContext) {
         idempotency_key: req.idempotency_key || null,
         request_hash: req.request_hash,
         attempts: parseJson("attempts_json", req.attempts_json ?? "", "[]"),
+        catalog_version: req.catalog_version ? Number(req.catalog_version) : null,
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()

@@ -2,7 +2,7 @@ import { GatewayError, invalidParam } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
-import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "../credits/cost.js";
+import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "@gateway/pricing";
 import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";

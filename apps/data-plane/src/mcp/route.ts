@@ -173,7 +173,7 @@ const sha256 = (args: Record<string, unknown>) => createHash("sha256").update(JS
 function toolCallEvent(
   caller: CallerOf,
   target: { server: McpServer; tool: string },
-  o: { provider: string; leaseId: string; costMinor: number; lineItems: UsageEventV1["line_items"]; status: number; durationMs: number },
+  o: { provider: string; leaseId: string; costMinor: number; lineItems: UsageEventV1["line_items"]; status: number; durationMs: number; catalogVersion: number },
 ): UsageEventV1 {
   const { key } = caller.rq;
   return {
@@ -186,6 +186,7 @@ function toolCallEvent(
     provider: o.provider,
     upstream_model: target.tool,
     lease_id: o.leaseId,
+    catalog_version: o.catalogVersion,
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
     input_price_minor_per_mtok: 0,
     output_price_minor_per_mtok: 0,
@@ -221,7 +222,9 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
   // Input rules on the arguments (a denial holds and sends nothing), before the price is held. A
   // denial is recorded at zero (no call made: no provider), like a model route's; its error names the record.
-  const price = server.tools.find((t) => t.name === tool)?.price_minor ?? 0;
+  // Priced on the catalog as it is now, the version the record names (the ledger checks the price against it).
+  const view = ctx.catalog.current;
+  const price = (view.mcpServers.get(server.name) ?? server).tools.find((t) => t.name === tool)?.price_minor ?? 0;
   let sent: Record<string, unknown>;
   try {
     sent = (await guarded(ctx, caller.rq, "input", args)) as Record<string, unknown>;
@@ -236,6 +239,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
       lineItems: [{ item: "tool_call", quantity: 0, unit_price_minor: price, per: "call", attributes: refused }],
       status: 400,
       durationMs: 0,
+      catalogVersion: view.version,
     });
     await publishDenial(ctx, denial);
     throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
@@ -285,6 +289,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     ],
     status,
     durationMs: Math.round(performance.now() - started),
+    catalogVersion: view.version,
   });
   try {
     await ctx.publisher.publish(event);

@@ -5,7 +5,7 @@ import { SpanKind, endWithError, type Span } from "@gateway/observability";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import type { Bound } from "../admission/admit.js";
-import { maxTokenCostMinor, providerPrices } from "../credits/cost.js";
+import { maxTokenCostMinor, providerPrices } from "@gateway/pricing";
 import type { NormalizedUsage, UpstreamHttpRequest, UpstreamTarget } from "../providers/index.js";
 import { CircuitBreaker } from "../providers/circuit-breaker.js";
 import { NEVER_ABORTED, UpstreamTransportError, classify, withUpstreamStatus, type UpstreamResponse } from "../providers/upstream-client.js";

@@ -3,7 +3,7 @@ import type { AttemptV1, UsageEventV1 } from "@gateway/events";
 import type { Model } from "@gateway/proto";
 import { SpanKind, endWithError, traceparentOf } from "@gateway/observability";
 import type { DataPlaneContext } from "../context.js";
-import { lineItemsCostMinor, providerPrices, usageLineItems } from "../credits/cost.js";
+import { lineItemsCostMinor, providerPrices, usageLineItems } from "@gateway/pricing";
 import type { Reservation } from "../credits/lease-manager.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
 import type { Authenticated } from "../http/request-context.js";

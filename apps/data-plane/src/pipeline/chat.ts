@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import { costMinor, estimateCharTokens } from "../credits/cost.js";
+import { costMinor, estimateCharTokens } from "@gateway/pricing";
 import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
 import { NEVER_ABORTED, UpstreamTransportError, type UpstreamResponse } from "../providers/upstream-client.js";

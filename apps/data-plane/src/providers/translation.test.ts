@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { costMinor, tokenLineItems } from "../credits/cost.js";
+import { costMinor, tokenLineItems } from "@gateway/pricing";
 import { anthropicChat, openAIToAnthropic } from "./anthropic/chat.js";
 import { openAICompatibleChat } from "./openai-compatible/chat.js";
 import { SseParser } from "./sse.js";

@@ -2,7 +2,7 @@ import type { PlainReading } from "./sse.js";
 import type { GatewayError } from "@gateway/errors";
 import type { Deployment, Provider, ProviderKind } from "@gateway/proto";
 import type { VideoAdapter } from "./video/types.js";
-import type { BillableTokens } from "../credits/cost.js";
+import type { BillableTokens } from "@gateway/pricing";
 import type { UsageBasis } from "@gateway/events";
 
 /** Every provider kind the catalog may name (one list, in @gateway/proto); the adapter switch over it is exhaustive. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import type { DataPlaneContext } from "../context.js";
-import { costMinor } from "../credits/cost.js";
+import { costMinor } from "@gateway/pricing";
 import { embeddingsInputBound } from "../credits/bounds.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { fieldTexts } from "../translate/texts.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { GatewayError, invalidParam } from "@gateway/errors";
 import { modelId, parseBody } from "../http/body.js";
 import type { Model } from "@gateway/proto";
+import { imageUnitPrice } from "@gateway/pricing";
 import type { DataPlaneContext } from "../context.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import { attemptAll, sendJson } from "../pipeline/attempts.js";
@@ -51,21 +52,13 @@ export function validateImageBody(raw: unknown): ImageRequest {
 
 /** Price of one image: exact size and quality first, then wildcards; a size the model does not price is a 400. */
 export function imagePrice(model: Model, size: string | undefined, quality: string | undefined): number {
-  // Without a size the model's default applies, as the OpenAI API defaults it.
-  const s = size ?? (model.default_image_size || "*");
-  const q = quality ?? "standard";
-  const p = model.image_prices;
-  const hit =
-    p.find((x) => x.size === s && x.quality === q) ??
-    p.find((x) => x.size === s && x.quality === "*") ??
-    p.find((x) => x.size === "*" && x.quality === q) ??
-    p.find((x) => x.size === "*" && x.quality === "*");
-  if (!hit) {
-    const sizes = [...new Set(p.map((x) => x.size).filter((x) => x !== "*"))];
+  const price = imageUnitPrice(model.image_prices, model.default_image_size, size, quality);
+  if (price === undefined) {
+    const sizes = [...new Set(model.image_prices.map((x) => x.size).filter((x) => x !== "*"))];
     if (sizes.length) throw invalidParam("size", `'size' ${size ? `'${size}' ` : ""}is not offered by '${model.id}': one of ${sizes.join(", ")}.`);
     throw new GatewayError("model_unavailable", `The model '${model.id}' has no image price configured.`);
   }
-  return hit.price_minor;
+  return price;
 }
 
 /** POST /v1/images/generations: JSON, urlencoded or multipart; billed per image by size and quality. */

@@ -3,7 +3,7 @@ import { GatewayError, invalidParam } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { DEFAULT_WEB_SEARCHES, chatPromptBound, mediaParts, searchResultTokens } from "../credits/bounds.js";
-import { maxTokenCostMinor } from "../credits/cost.js";
+import { maxTokenCostMinor } from "@gateway/pricing";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";

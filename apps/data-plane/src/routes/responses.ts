@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import type { KeyContext, Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { chatPromptBound, mediaParts, searchResultTokens, type MediaParts } from "../credits/bounds.js";
-import { maxTokenCostMinor } from "../credits/cost.js";
+import { maxTokenCostMinor } from "@gateway/pricing";
 import { modelId, parseBody, positiveInt } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import type { Authenticated } from "../http/request-context.js";

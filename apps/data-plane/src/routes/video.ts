@@ -138,6 +138,7 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
         request_hash: idempotent?.hash ?? "",
         // Billed when the job completes: its event carries these (video/jobs.ts).
         attempts_json: JSON.stringify(state.served?.attempts ?? []),
+        ...(state.catalogVersion !== undefined ? { catalog_version: state.catalogVersion } : {}),
       });
     } catch (err) {
       // Stop the provider's job (best effort: a failed cancel must not skip what follows).

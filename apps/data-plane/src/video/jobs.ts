@@ -191,6 +191,7 @@ export class VideoJobs {
         provider: job.provider,
         upstream_model: job.upstream_model,
         lease_id: job.lease_id,
+        ...(job.catalog_version ? { catalog_version: Number(job.catalog_version) } : {}),
         usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
         input_price_minor_per_mtok: 0,
         output_price_minor_per_mtok: 0,

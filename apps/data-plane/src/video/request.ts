@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { GatewayError, invalidParam } from "@gateway/errors";
 import { modelId, parseBody } from "../http/body.js";
-import type { Model, VideoSpec } from "@gateway/proto";
+import type { Model } from "@gateway/proto";
+import { videoPricePerSecond } from "@gateway/pricing";
 import type { VideoJobSpec } from "../providers/video/types.js";
 
 /** Fields callers try for uploads (OpenAI's input_reference, fal's *_file …): refused with a pointer to the URL fields. */
@@ -72,13 +73,6 @@ export function validateVideoBody(raw: unknown): VideoRequestBody {
   return out;
 }
 
-/** Price per second (with audio when asked) for a resolution: exact label first, then `*`. */
-export function videoPricePerSecond(spec: VideoSpec, resolution: string, audio: boolean): number | undefined {
-  const p = spec.prices.find((x) => x.resolution === resolution) ?? spec.prices.find((x) => x.resolution === "*");
-  if (!p) return undefined;
-  return p.price_minor_per_second + (audio ? p.audio_price_minor_per_second : 0);
-}
-
 export interface VideoPlan {
   spec: VideoJobSpec;
   pricePerSecond: number;
@@ -134,7 +128,7 @@ export function planVideo(model: Model, body: VideoRequestBody): VideoPlan {
   if (!spec.aspect_ratios.includes(aspectRatio)) throw invalidParam("aspectRatio", `'aspectRatio' must be one of ${list(spec.aspect_ratios)} for '${model.id}'.`);
   const generateAudio = body.generateAudio ?? false;
   if (generateAudio && !spec.audio) throw invalidParam("generateAudio", `'generateAudio' must be false for '${model.id}': the model generates no audio.`);
-  const pricePerSecond = videoPricePerSecond(spec, resolution, generateAudio);
+  const pricePerSecond = videoPricePerSecond(spec.prices, resolution, generateAudio);
   if (pricePerSecond === undefined) throw new GatewayError("model_unavailable", `The model '${model.id}' has no price for ${resolution}.`);
   return {
     spec: {

@@ -4,11 +4,13 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
 import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
+import { recomputeCost } from "@gateway/pricing";
 import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 import { Puller, type Delivered } from "./puller.js";
+import { PriceSheets } from "../pricing/price-sheets.js";
 
 /** Pause before pulling again after the stream or the durable went away, or NATS did not answer. */
 const REOPEN_DELAY_MS = 1_000;
@@ -104,11 +106,14 @@ export class UsageConsumer {
   private chain: Promise<void> = Promise.resolve();
   /** True while rounds reach the durable; drives readiness. */
   running = false;
+  private readonly sheets: PriceSheets;
 
   constructor(
     private readonly ctx: LedgerContext,
     private readonly nc: NatsConnection,
-  ) {}
+  ) {
+    this.sheets = new PriceSheets(ctx.db, nc);
+  }
 
   /** Ensures stream and consumer and starts pulling; throws if that fails the first time. */
   async start(): Promise<void> {
@@ -255,14 +260,12 @@ export class UsageConsumer {
       for (const item of invalid) {
         await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
-      const over = await this.overLease(valid);
-      for (const item of over) {
-        // Billed all the same (a provider may overrun the hold: docs/billing.md, "The margin"), and
-        // flagged: only recomputing the cost from the catalog can tell an overrun from a forgery.
-        metrics.overLease.inc();
-        log.warn({ request_id: item.ev!.request_id, lease_id: item.ev!.lease_id, cost_minor: item.ev!.cost_minor }, "usage event costs more than its lease was ever granted");
-      }
-      await this.applyIsolating(valid);
+      // The cost each event claims, recomputed from its counts and its catalog version's prices.
+      const priced = await this.priceCheck(valid);
+      for (const [item, { reason, error }] of priced) await this.deadLetter(item, reason, error);
+      const billable = priced.size > 0 ? valid.filter((i) => !priced.has(i)) : valid;
+      for (const [item, granted] of await this.overLease(billable)) await this.cap(item, granted);
+      await this.applyIsolating(billable);
       metrics.batchSize.observe(items.length);
       if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
       return true;
@@ -281,22 +284,70 @@ export class UsageConsumer {
   }
 
   /**
-   * Events that claim more than the credit ever granted to the lease they settle: a hold covers the
-   * worst its request can cost and comes out of that lease, so only a provider's overrun or a forged
-   * event does (docs/security.md). One read of the batch's leases.
+   * The events whose cost is not what their counts cost at the prices of the catalog version they
+   * name (`mispriced`), or that cannot be checked (`unpriced`: no version named, or no sheet ever
+   * published for it), with why. Free events are not checked: they move no credit. Those that
+   * cannot be checked are applied unchecked (and counted) by a ledger that takes unsigned usage: one
+   * without signing keys (a development stack), or one opening an upgrade from data-planes before
+   * catalog versions (LEDGER_ACCEPT_UNSIGNED_USAGE). Throws when a sheet cannot be read (the batch
+   * comes again).
    */
-  private async overLease(items: Item[]): Promise<Set<Item>> {
+  private async priceCheck(items: Item[]): Promise<Map<Item, { reason: "mispriced" | "unpriced"; error: string }>> {
+    const refused = new Map<Item, { reason: "mispriced" | "unpriced"; error: string }>();
+    for (const item of items) {
+      const ev = item.ev!;
+      if (ev.cost_minor === 0) continue;
+      const version = ev.catalog_version;
+      const sheet = version === undefined ? undefined : (this.sheets.cached(version) ?? (await this.sheets.get(version)));
+      if (!sheet) {
+        if (this.ctx.config.acceptUnsignedUsage || this.ctx.config.usageSigningKeys.size === 0) {
+          this.ctx.metrics.unchecked.inc();
+          continue;
+        }
+        refused.set(item, { reason: "unpriced", error: version === undefined ? "the event names no catalog version" : `no price sheet was ever published for catalog version ${version}` });
+        continue;
+      }
+      const cost = recomputeCost(ev, sheet);
+      if (typeof cost === "string") refused.set(item, { reason: "mispriced", error: cost });
+      else if (cost !== ev.cost_minor) refused.set(item, { reason: "mispriced", error: `the event says ${ev.cost_minor}; its counts cost ${cost} at catalog version ${version}` });
+    }
+    return refused;
+  }
+
+  /**
+   * Events that claim more than the credit ever granted to the lease they settle, with that grant:
+   * a hold covers the worst its request can cost and comes out of that lease, so only a provider's
+   * overrun, or an event forged with the signing key and inflated counts, does (docs/security.md).
+   * One read of the batch's leases.
+   */
+  private async overLease(items: Item[]): Promise<Map<Item, number>> {
     const named = items.filter((i) => i.ev!.lease_id !== "" && i.ev!.cost_minor > 0);
-    if (named.length === 0) return new Set();
+    if (named.length === 0) return new Map();
     const ids = [...new Set(named.map((i) => i.ev!.lease_id))];
     const rows = await sql<{ id: string; org_id: string; granted_minor: string }>`SELECT id, org_id, granted_minor FROM leases WHERE id = ANY(${ids}::text[])`.execute(this.ctx.db);
     const leases = new Map(rows.rows.map((r) => [r.id, r]));
-    return new Set(
-      named.filter((i) => {
-        const l = leases.get(i.ev!.lease_id);
-        return l !== undefined && l.org_id === i.ev!.org_id && i.ev!.cost_minor > Number(l.granted_minor);
-      }),
+    const over = new Map<Item, number>();
+    for (const i of named) {
+      const l = leases.get(i.ev!.lease_id);
+      if (l !== undefined && l.org_id === i.ev!.org_id && i.ev!.cost_minor > Number(l.granted_minor)) over.set(i, Number(l.granted_minor));
+    }
+    return over;
+  }
+
+  /**
+   * Bills an over-lease event at most what its lease was granted: the organization never pays
+   * beyond what was held for it, the operator absorbs the rest. The event as sent is kept in
+   * `dead_letters` (reason `capped`) for the billing team, and counted and logged.
+   */
+  private async cap(item: Item, granted: number): Promise<void> {
+    const ev = item.ev!;
+    this.ctx.metrics.overLease.inc();
+    this.ctx.log.warn(
+      { request_id: ev.request_id, lease_id: ev.lease_id, cost_minor: ev.cost_minor, billed_minor: granted },
+      "usage event costs more than its lease was ever granted; billed at the grant",
     );
+    await this.keep(item, "capped", `billed ${granted} (the lease's grant) of the ${ev.cost_minor} it claims`);
+    ev.cost_minor = granted;
   }
 
   /**
@@ -332,21 +383,26 @@ export class UsageConsumer {
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
-  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged", error: string): Promise<void> {
-    const { db, log, metrics } = this.ctx;
+  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "mispriced" | "unpriced", error: string): Promise<void> {
+    const { log, metrics } = this.ctx;
+    await this.keep(item, reason, error);
+    item.delivery.settled();
+    item.outcome = "dead_lettered";
+    metrics.usageEvents.inc({ result: "dead_lettered" });
+    metrics.deadLetters.inc({ reason });
+    // The payload is not logged (it may hold anything); it is in dead_letters.
+    log.error({ subject: item.delivery.msg.subject, stream_seq: item.delivery.msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
+  }
+
+  /** Writes an event as it came into `dead_letters` (once per payload). */
+  private async keep(item: Item, reason: string, error: string): Promise<void> {
     const { msg } = item.delivery;
     const payload = Buffer.from(item.payload);
     await sql`
       INSERT INTO dead_letters (payload_sha256, subject, stream_seq, request_id, org_id, reason, error, payload)
       VALUES (${createHash("sha256").update(payload).digest("hex")}, ${pgText(msg.subject)}, ${msg.seq},
         ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
-      ON CONFLICT (payload_sha256) DO NOTHING`.execute(db);
-    item.delivery.settled();
-    item.outcome = "dead_lettered";
-    metrics.usageEvents.inc({ result: "dead_lettered" });
-    metrics.deadLetters.inc({ reason });
-    // The payload is not logged (it may hold anything); it is in dead_letters.
-    log.error({ subject: msg.subject, stream_seq: msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
+      ON CONFLICT (payload_sha256) DO NOTHING`.execute(this.ctx.db);
   }
 }
 

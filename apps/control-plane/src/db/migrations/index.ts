@@ -23,6 +23,7 @@ import { consoleOidcSubject } from "./20261207000000-console-oidc-subject.js";
 import { reasoningModels } from "./20261208000000-reasoning-models.js";
 import { mediaBounds } from "./20261209000000-media-bounds.js";
 import { anthropicBetas } from "./20261212000000-anthropic-betas.js";
+import { videoCatalogVersion } from "./20261214000000-video-catalog-version.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "20261208000000-reasoning-models": reasoningModels,
   "20261209000000-media-bounds": mediaBounds,
   "20261212000000-anthropic-betas": anthropicBetas,
+  "20261214000000-video-catalog-version": videoCatalogVersion,
 };

@@ -10,7 +10,7 @@ import {
   type StreamPassthrough,
   type UpstreamTarget,
 } from "../types.js";
-import { estimateCharTokens } from "../../credits/cost.js";
+import { estimateCharTokens } from "@gateway/pricing";
 import { ANTHROPIC_VERSION, anthropicChat, blockPhase, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./chat.js";
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, GatewayError } from "@gateway/errors";
-import { costMinor, tokenLineItems } from "../../credits/cost.js";
+import { costMinor, tokenLineItems } from "@gateway/pricing";
 import { AnthropicStreamWriter, completionToMessage } from "../../translate/openai-to-anthropic.js";
 import { ResponsesStreamWriter, completionToResponse } from "../../translate/responses-output.js";
 import { SseParser } from "../sse.js";

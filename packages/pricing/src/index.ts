@@ -1,0 +1,3 @@
+export * from "./cost.js";
+export * from "./media.js";
+export * from "./sheet.js";
