@@ -86,13 +86,16 @@ describe("chat completions through the official openai SDK", () => {
 
   it("says where the time went: the provider, the durable usage event and the whole, in Server-Timing", async () => {
     const timing = (h: string | null) => Object.fromEntries((h ?? "").split(", ").map((m) => [m.split(";")[0], Number(m.split("dur=")[1])]));
+    const sent = performance.now();
     const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "[[fake:delay=300]] take your time" }] }).withResponse();
+    const roundTrip = performance.now() - sent;
     const t = timing(response.headers.get("server-timing"));
     expect(Object.keys(t)).toEqual(["upstream", "usage", "total"]);
     expect(t.upstream).toBeGreaterThanOrEqual(300);
     expect(t.usage).toBeGreaterThan(0);
+    // The parts are inside the whole, and the whole inside what the client waited.
     expect(t.total).toBeGreaterThanOrEqual(t.upstream! + t.usage!);
-    expect(t.total).toBeLessThan(t.upstream! + t.usage! + 1_000);
+    expect(t.total).toBeLessThanOrEqual(roundTrip);
 
     // A stream's headers go out with its first frame, before it is billed: no usage entry yet.
     const stream = await client.chat.completions.create({ model: "gw-chat-mini", stream: true, messages: [{ role: "user", content: "[[fake:delay=200]] stream it" }] }).withResponse();
@@ -240,7 +243,7 @@ describe("errors a caller sees", () => {
         const r = await get("/models", created.secret);
         return r.status === 401 ? r : undefined;
       },
-      2_000,
+      15_000,
       "revoked key refused",
     );
     expect(revoked.body.error.code).toBe("revoked_api_key");

@@ -68,7 +68,7 @@ it("runs an organization's whole admin lifecycle, as a runbook would", async () 
       const p = (await (await fetch(`${stack.baseUrl()}/trial-policy`)).json()) as TrialPolicyBody;
       return p.version === policy.version ? p : undefined;
     },
-    2_000,
+    15_000,
     "new trial policy served",
   );
   expect(served).toMatchObject({ allowed_models: ["gw-chat-mini"], unlock_topup_minor: 2_500_000, policy_hash: policy.policy_hash });

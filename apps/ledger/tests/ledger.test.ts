@@ -249,10 +249,14 @@ describe("usage events", () => {
     const o = org("u2");
     await topUp(o, 5_000);
     const ev = event(o, "", 5);
+    const asked = new Date();
     const pending = client.GetUsage({ request_id: ev.request_id, org_id: o, wait_ms: 3_000 });
-    setTimeout(() => void publish(ev), 300);
+    // Published after the lookup was sent: the record cannot exist before it.
+    await publish(ev);
     const rec = await pending;
     expect(rec).toMatchObject({ request_id: ev.request_id, cost_minor: 5, input_tokens: 10, output_tokens: 5 });
+    const recorded = await sql<{ recorded_at: Date }>`SELECT recorded_at FROM usage_records WHERE request_id = ${ev.request_id}`.execute(ledger.db);
+    expect(recorded.rows[0]!.recorded_at.getTime()).toBeGreaterThanOrEqual(asked.getTime());
     await expect(client.GetUsage({ request_id: ev.request_id, org_id: org("someone-else"), wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
     await expect(client.GetUsage({ request_id: "req_missing", org_id: o, wait_ms: 100 })).rejects.toMatchObject({ code: "not_found" });
   });
