@@ -11,7 +11,9 @@ import { LeaseManager, type Reservation } from "@gateway/data-plane";
  * replicas reserving concurrently never hold more than the balance, and whatever they hold is held at
  * the ledger; a reservation beyond the local lease extends it at the ledger; an idle lease goes back
  * with what it consumed; a monthly budget refuses as budget_exceeded, the balance as
- * insufficient_credits.
+ * insufficient_credits. And its rare branches: a lease the ledger no longer has is replaced, a lease
+ * about to expire is not reserved from, a tight lease goes back as soon as it is idle, the replica's
+ * lease table stays within its bound, and a reservation settled twice counts once.
  */
 const TOKEN = "lease-manager-ledger-admin-token";
 let nats: NatsHandle;
@@ -48,13 +50,13 @@ afterAll(async () => {
 });
 
 /** A replica's lease manager on the real ledger. */
-function replica(holder: string, opts: { chunkMinor?: number; idleMs?: number } = {}): LeaseManager {
+function replica(holder: string, opts: { chunkMinor?: number; idleMs?: number; maxOrgs?: number; ttlMs?: number } = {}): LeaseManager {
   const m = new LeaseManager({ acquire: (r) => client.AcquireLease(r), release: (r) => client.ReleaseLease(r) }, log, {
     holder,
     chunkMinor: opts.chunkMinor ?? 100,
-    ttlMs: 30_000,
+    ttlMs: opts.ttlMs ?? 30_000,
     idleMs: opts.idleMs ?? 60_000,
-    maxOrgs: 100,
+    maxOrgs: opts.maxOrgs ?? 100,
   });
   managers.push(m);
   return m;
@@ -121,5 +123,85 @@ describe("the lease manager on the real ledger", () => {
     const overBalance = await m.reserve(poor, 150).catch((e: unknown) => e);
     expect((overBalance as GatewayError).code).toBe("insufficient_credits");
     expect((await client.GetCredits({ org_id: poor })).held_minor).toBe(0);
+  });
+  const holdsOf = async (org: string) => (await client.ListHolds({ org_id: org })).leases;
+
+  it("replaces a lease the ledger no longer has (released or expired there) with a new one, and the old one stays released", async () => {
+    const org = await funded(10_000);
+    const m = replica("lm-gone", { chunkMinor: 100 });
+    const first = await m.reserve(org, 60);
+    first.settle(60);
+    // The ledger lets the lease go behind the replica's back (as an expiry while it was partitioned would).
+    await client.ReleaseLease({ lease_id: first.leaseId, org_id: org, consumed_minor: 60 });
+    // More than the local lease has free: the extension finds it gone and opens another.
+    const second = await m.reserve(org, 500);
+    expect(second.leaseId).not.toBe(first.leaseId);
+    const holds = await holdsOf(org);
+    expect(holds.find((l) => l.lease_id === first.leaseId)?.status).toBe("released");
+    expect(holds.find((l) => l.lease_id === second.leaseId)).toMatchObject({ status: "open" });
+    expect(holds.find((l) => l.lease_id === second.leaseId)!.granted_minor).toBeGreaterThanOrEqual(500);
+  });
+
+  it("does not reserve from a lease within a second of its expiry: a new lease serves the request", async () => {
+    const org = await funded(10_000);
+    const m = replica("lm-expiring", { chunkMinor: 1_000, ttlMs: 1_200 });
+    const first = await m.reserve(org, 10);
+    first.settle(10);
+    // The lease's last second arrives: local reservations stop (each probe settled at once).
+    await eventually(
+      () => {
+        const probe = m.reserveLocal(org, 10);
+        probe?.settle(0);
+        return probe ? undefined : true;
+      },
+      10_000,
+      "the lease within a second of its expiry",
+    );
+    // Refused while the ledger still had the lease open, not at its expiry.
+    const still = (await holdsOf(org)).find((l) => l.lease_id === first.leaseId)!;
+    expect(still.status).toBe("open");
+    expect(still.expires_at_ms).toBeGreaterThan(Date.now());
+    const second = await m.reserve(org, 10);
+    expect(second.leaseId).not.toBe(first.leaseId);
+  });
+
+  it("hands a tight lease (the org had less than a chunk left) back as soon as its last request settles, not after the idle time", async () => {
+    const org = await funded(300);
+    const m = replica("lm-tight", { chunkMinor: 1_000, idleMs: 600_000 });
+    const r = await m.reserve(org, 100);
+    r.settle(80);
+    await eventually(async () => ((await holdsOf(org)).some((l) => l.lease_id === r.leaseId && l.status === "released") ? true : undefined), 10_000, "the tight lease handed back");
+    // What its request consumed stays held until the usage event is applied; the rest is free again.
+    expect((await client.GetCredits({ org_id: org })).held_minor).toBe(80);
+  });
+
+  it("keeps at most maxOrgs leases: a new organization's lease retires an idle one, which goes back to the ledger", async () => {
+    const [a, b, c] = [await funded(5_000), await funded(5_000), await funded(5_000)];
+    const m = replica("lm-bound", { maxOrgs: 2 });
+    const ra = await m.reserve(a, 50);
+    ra.settle(50);
+    const rb = await m.reserve(b, 50);
+    const rc = await m.reserve(c, 50);
+    await m.maintain();
+    // a's lease was idle: retired and released with what it consumed; b's (a request in flight) and c's stay.
+    expect((await holdsOf(a)).map((l) => l.status)).toEqual(["released"]);
+    expect((await holdsOf(b)).map((l) => l.status)).toEqual(["open"]);
+    expect((await holdsOf(c)).map((l) => l.status)).toEqual(["open"]);
+    expect(m.reserveLocal(a, 1)).toBeUndefined();
+    rb.settle(50);
+    rc.settle(50);
+  });
+
+  it("counts a reservation settled twice once: the release tells the ledger what was consumed, not twice that", async () => {
+    const org = await funded(5_000);
+    const m = replica("lm-twice");
+    const r = await m.reserve(org, 200);
+    r.settle(120);
+    r.settle(120);
+    await m.stop();
+    const holds = await holdsOf(org);
+    expect(holds.map((l) => l.status)).toEqual(["released"]);
+    // The ledger keeps 120 for the usage event on its way, not 240.
+    expect((await client.GetCredits({ org_id: org })).held_minor).toBe(120);
   });
 });
