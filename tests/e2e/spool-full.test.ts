@@ -101,3 +101,22 @@ it("records guardrail denials only while nothing is spooled: a caller repeating 
     await stack.startNats();
   }
 });
+
+it("a key revoked while NATS is away (its revocation event lost) is refused once NATS is back, long before its cache lifetime ends", async () => {
+  const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+  // A replica that would otherwise trust a cached key for ten minutes.
+  const dp = await stack.addDataPlane({ DATA_PLANE_KEY_CACHE_TTL_MS: "600000" });
+  const models = () => fetch(`${dp.url}/v1/models`, { headers: { authorization: `Bearer ${org.secret}` } });
+  expect((await models()).status).toBe(200);
+  await stack.stopNats();
+  try {
+    await stack.admin.RevokeKey({ key_id: org.keyId });
+    // The change event could not be published: the replica still serves its cached key meanwhile.
+    expect((await models()).status).toBe(200);
+  } finally {
+    await stack.startNats();
+  }
+  // Reconnected, the replica knows it may have missed changes: every cached key is checked again.
+  const refused = await eventually(async () => ((await models()).status === 401 ? true : undefined), 15_000, "the revoked key refused after NATS is back");
+  expect(refused).toBe(true);
+});
