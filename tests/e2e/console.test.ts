@@ -145,12 +145,15 @@ describe("keys", () => {
     const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
     await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "new key" }] }), 15_000, "the new key works");
 
-    const viewer = await signIn(org.orgId, "viewer");
-    const viewerCsrf = (await get("/api/session", viewer.cookie)).body.csrf_token as string;
-    const refused = await post("/api/keys", viewer.cookie, viewerCsrf, { name: "not allowed" });
-    expect(refused.status).toBe(403);
-    expect(((await refused.json()) as AnyBody).error.code).toBe("forbidden");
-    expect((await post(`/api/keys/${key.id}/revoke`, viewer.cookie, viewerCsrf)).status).toBe(403);
+    // Keys are the admins': a viewer and a billing member are refused alike.
+    for (const role of ["viewer", "billing"] as const) {
+      const member = await signIn(org.orgId, role);
+      const memberCsrf = (await get("/api/session", member.cookie)).body.csrf_token as string;
+      const refused = await post("/api/keys", member.cookie, memberCsrf, { name: "not allowed" });
+      expect(refused.status, role).toBe(403);
+      expect(((await refused.json()) as AnyBody).error.code).toBe("forbidden");
+      expect((await post(`/api/keys/${key.id}/revoke`, member.cookie, memberCsrf)).status, role).toBe(403);
+    }
     // Another organization's admin cannot revoke it either: to them it does not exist.
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const stranger = await signIn(other.orgId, "admin");
@@ -246,10 +249,17 @@ describe("members", () => {
     expect((await get("/api/session", newcomer)).body.member).toMatchObject({ email: "new@example.com", role: "billing" });
     expect(((await get("/api/members", admin.cookie)).body.data as AnyBody[]).map((m) => m.email)).toContain("new@example.com");
 
+    // Membership is the admins': a viewer and a billing member (the newcomer itself) are refused alike.
     const viewer = await signIn(o.orgId, "viewer");
     const viewerCsrf = (await get("/api/session", viewer.cookie)).body.csrf_token as string;
-    expect((await post("/api/members", viewer.cookie, viewerCsrf, { email: "x@example.com", role: "admin" })).status).toBe(403);
-    expect((await post("/api/members/remove", viewer.cookie, viewerCsrf, { email: "new@example.com" })).status).toBe(403);
+    const newcomerCsrf = (await get("/api/session", newcomer)).body.csrf_token as string;
+    for (const [cookie, token] of [
+      [viewer.cookie, viewerCsrf],
+      [newcomer, newcomerCsrf],
+    ] as const) {
+      expect((await post("/api/members", cookie, token, { email: "x@example.com", role: "admin" })).status).toBe(403);
+      expect((await post("/api/members/remove", cookie, token, { email: "new@example.com" })).status).toBe(403);
+    }
 
     expect((await post("/api/members/remove", admin.cookie, csrf, { email: "new@example.com" })).status).toBe(200);
     expect((await get("/api/session", newcomer)).status).toBe(401);
