@@ -2,7 +2,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 export NODE_OPTIONS := --disable-warning=ExperimentalWarning
 
-.PHONY: bootstrap install build up down test check typecheck lint bench clean
+.PHONY: bootstrap install build up down test test-fast check typecheck lint bench clean
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -24,6 +24,10 @@ down: bootstrap
 ## The typecheck and the linter, then every test against throwaway Postgres and NATS on free ports.
 test: check
 	@pnpm exec vitest run
+
+## The inner loop: unit, service and integration tests against real Postgres and NATS, without the end-to-end suites or the check (about 45 s).
+test-fast: build
+	@pnpm exec vitest run apps packages tests/integration
 
 ## Fails on a type error anywhere (src, *.test.ts, tests/, bench/, scripts/), a lint finding or a file the formatter would change (`pnpm format` fixes those).
 ## One TypeScript program and one Biome run over the whole tree: a program per package parsed the same libraries fifteen times.

@@ -25,7 +25,7 @@ interface Profile {
 
 /**
  * The stage of a stream's (or request's) path a frame belongs to, for `--stages`: what the issue
- * of a chunk costs, stage by stage (docs/operations.md, "Where a streamed chunk's CPU goes").
+ * of a chunk costs, stage by stage (docs/performance.md, "Where a streamed chunk's CPU goes").
  */
 export function stageOf(url: string, fn: string): string {
   const g = groupOf(url, fn);

@@ -6,7 +6,7 @@
  * translated to chat-completion frames (framing, parse, the chunk, the client's bytes),
  * and a translated stream's parse of one text-only chunk (OpenAI-shaped, and an Anthropic text
  * delta) against JSON.parse of it. Fixed iteration counts, one process; prints a JSON line.
- * Compare two trees by running it in each (docs/operations.md, "Streamed answers").
+ * Compare two trees by running it in each (docs/performance.md, "Streamed answers: CPU per chunk").
  *
  *   make build && node apps/data-plane/bench/stream-events.ts [iterations=2000] [rounds=5]
  */

@@ -32,7 +32,7 @@ export class UpstreamTransportError extends Error {
  * Connections one replica opens to a provider's origin when the catalog says 0. Sized for thousands
  * of concurrent LLM streams per replica (a stream holds its HTTP/1.1 connection for its whole
  * length, tens of seconds): at 512, a burst of 2,000 four-second streams ran 515 at once and queued
- * the rest. Each open connection costs a file descriptor and some tens of KiB (docs/operations.md).
+ * the rest. Each open connection costs a file descriptor and some tens of KiB (docs/performance.md, "2,000 concurrent streams").
  */
 export const DEFAULT_MAX_CONNECTIONS = 4096;
 /**

@@ -51,7 +51,8 @@ function record(ev: UsageEventV1): string {
  * provider's charge at the catalog's price. The usual case, one attempt billed to the caller
  * exactly as the record says (the event's served_attempt, or a single such attempt), is stored as
  * what the record does not say (attempt_outcome, attempt_ms):
- * a whole attempt per record made Postgres spend a third more per event (docs/operations.md);
+ * a whole attempt per record made Postgres spend a third more per event (measured when attempts
+ * were added: git log -S attempt_outcome);
  * attemptsOf (rpc/get-usage.ts) gives it back whole.
  */
 function attemptCosts(ev: UsageEventV1): { attempts?: unknown; attempt_outcome?: string; attempt_ms?: number; provider_cost_minor: number; absorbed_minor: number } {
