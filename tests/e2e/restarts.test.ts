@@ -129,11 +129,13 @@ async function killPostgres(): Promise<void> {
 }
 async function restartPostgres(): Promise<void> {
   // The killed postmaster's backends may hold its shared memory for a moment: retry until it starts.
-  pg = await eventually(() => startPostgres({ dataDir: pgDir, port: pg.port }), 30_000, "postgres restarted");
+  pg = await eventually(() => startPostgres({ dataDir: pgDir, port: pg.port, durable: true }), 30_000, "postgres restarted");
 }
 
 beforeAll(async () => {
-  pg = await startPostgres({ dataDir: pgDir });
+  // Durable, as a deployment's: killed with SIGKILL, it must keep every commit it acknowledged (without
+  // fsync and synchronous commits, the last ~200 ms of commits, the seeded key among them, could go).
+  pg = await startPostgres({ dataDir: pgDir, durable: true });
   const dbUrl = await createDatabase(pg.url, "restarts");
   nats = await startNats({ storeDir: natsDir, configFile: natsAuth.configFile, env: natsAuth.serverEnv });
   fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });

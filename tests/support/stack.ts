@@ -197,6 +197,9 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
         DATA_PLANE_REPLICA_ID: id,
         DATA_PLANE_SPOOL_DIR: join(spoolRoot, id),
         DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
+        // A stack's streams still open when its suite stops (left by a test on purpose) end after a
+        // second, not the deployed 10 s: the shutdown's own tests set theirs.
+        DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS: "1000",
         ...dataPlaneCallerEnv,
         ...opts.serviceEnv,
         ...opts.dataPlaneEnv,
