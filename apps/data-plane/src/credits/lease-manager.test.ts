@@ -75,3 +75,16 @@ describe("LeaseManager with usage still spooled", () => {
     expect(ledger.released).toEqual([{ lease_id: "lease_1", consumed_minor: 40, org_id: "org", holder: "r1" }]);
   });
 });
+
+describe("LeaseManager when every lease it gets is unusable", () => {
+  it("gives up after eight extensions with insufficient_credits instead of asking the ledger forever", async () => {
+    const now = () => 1_000_000;
+    const ledger = new RecordingLedger(now);
+    // Leases shorter than the second a reservation needs left (a ledger granting them so, or a skewed clock).
+    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 1_000, ttlMs: 500, idleMs: 100, maxOrgs: 10, now });
+    const refused = await m.reserve("org", 50).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect((refused as GatewayError).code).toBe("insufficient_credits");
+    expect(ledger.acquired).toHaveLength(8);
+  });
+});
