@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrpcStatus } from "@gateway/errors";
 import { bearer, channelCredentials, createClient, gatewayServices, grpc, healthService, ledgerService, mayCall, METHOD_GRANTS } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
+import { createOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import type { ErrorBody } from "../support/api.ts";
 
@@ -143,10 +144,10 @@ describe("with caller tokens", () => {
     expect(control).toMatch(/control_rpc_refusals_total\{method="CreateKey",reason="not_allowed"[^}]*\} [1-9]/);
   });
 
-  const chat = (url: string) =>
+  const chat = (url: string, secret = stack.demo.secret) =>
     fetch(`${url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${stack.demo.secret}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
       body: JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "hi" }] }),
     });
 
@@ -161,11 +162,12 @@ describe("with caller tokens", () => {
   it("a data-plane whose ledger token is refused places no hold and serves nothing it could not bill (503)", async () => {
     const dp = await stack.addDataPlane({ DATA_PLANE_LEDGER_TOKEN: "rotated-away-token-0123456789" });
     await eventually(async () => ((await fetch(`${dp.url}/readyz`)).status === 200 ? true : undefined), 10_000, "ready: its control-plane token is good");
-    const before = await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId });
-    const r = await chat(dp.url);
+    // An organization of its own: no other test's usage can still be on its way to the ledger.
+    const org = await createOrg(stack, { balanceMinor: 1_000_000 });
+    const r = await chat(dp.url, org.secret);
     expect(r.status).toBe(503);
     expect(((await r.json()) as ErrorBody).error.code).toBe("service_unavailable");
-    expect((await stack.ledgerClient.GetCredits({ org_id: stack.demo.orgId })).spent_minor).toBe(before.spent_minor);
+    expect(await stack.ledgerClient.GetCredits({ org_id: org.orgId })).toMatchObject({ spent_minor: 0, held_minor: 0, balance_minor: 1_000_000 });
   });
 });
 
