@@ -115,10 +115,16 @@ describe("tracing across the three services", () => {
     expect(attempts.map((a) => a.status)).toEqual([2, 2, 0]);
 
     // gRPC metadata carried the trace: the control-plane authenticated the key, the ledger leased credit.
-    const auth = one(spans, "gateway.control.v1.ControlService/AuthenticateKey", "control-plane");
-    expect(auth.kind).toBe(SERVER);
-    const authClient = spans.find((s) => s.spanId === auth.parentSpanId)!;
-    expect(authClient).toMatchObject({ service: "data-plane", kind: CLIENT, parentSpanId: one(spans, "gateway.authenticate").spanId });
+    // One lookup; two when a change event (the stack's seeding still arriving) overtook the first,
+    // whose answer the key cache then asks again for (auth/key-cache.ts).
+    const auths = spans.filter((s) => s.name === "gateway.control.v1.ControlService/AuthenticateKey" && s.service === "control-plane");
+    expect(auths.length).toBeGreaterThanOrEqual(1);
+    expect(auths.length).toBeLessThanOrEqual(2);
+    for (const auth of auths) {
+      expect(auth.kind).toBe(SERVER);
+      const authClient = spans.find((s) => s.spanId === auth.parentSpanId)!;
+      expect(authClient).toMatchObject({ service: "data-plane", kind: CLIENT, parentSpanId: one(spans, "gateway.authenticate").spanId });
+    }
     const lease = one(spans, "gateway.ledger.v1.LedgerService/AcquireLease", "ledger");
     expect(spans.find((s) => s.spanId === lease.parentSpanId)).toMatchObject({ service: "data-plane", kind: CLIENT });
 
