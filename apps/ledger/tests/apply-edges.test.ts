@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { eventually } from "@gateway/testing";
 import { sql } from "@gateway/db";
-import { bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
+import { bookViolations, drained, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
 
 /**
  * The ledger's apply path attacked where money could slip (issue 23): usage costing more than its
@@ -28,18 +28,6 @@ async function applied(requestId: string): Promise<void> {
     async () => ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${requestId}`.execute(ledger().db)).rows[0]!.n === 1 ? true : undefined),
     15_000,
     `usage ${requestId} applied`,
-  );
-}
-
-async function drained(): Promise<void> {
-  const jsm = await jetstreamManager(f.nc);
-  await eventually(
-    async () => {
-      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
-      return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
-    },
-    15_000,
-    "usage stream drained",
   );
 }
 
@@ -99,7 +87,7 @@ describe("usage applied against a lease", () => {
     await publish(ev);
     await publish(ev);
     await applied(ev.request_id);
-    await drained();
+    await drained(f.nc);
     expect(await credits(o)).toMatchObject({ balance_minor: 1_000, held_minor: 400 });
     expect(await leaseRow(l.lease_id)).toEqual({ remaining_minor: 400, applied_minor: 0 });
     const rows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${ev.request_id} AND cost_minor = 0`.execute(ledger().db)).rows[0]!;

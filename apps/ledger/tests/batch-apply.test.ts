@@ -6,7 +6,7 @@ import { createClient, ledgerService, type LedgerServiceMethods, type TypedClien
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { applyUsageBatch, createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, drained, usageEvent } from "./support.js";
 
 /**
  * Batched application as the billing team relies on it: duplicates anywhere change nothing, an
@@ -36,18 +36,6 @@ async function metric(l: Ledger, line: string): Promise<number> {
   const body = await (await fetch(`http://127.0.0.1:${l.opsPort}/metrics`)).text();
   const found = body.split("\n").find((x) => x.startsWith(line));
   return found ? Number(found.slice(found.lastIndexOf(" ") + 1)) : 0;
-}
-
-async function drained(): Promise<void> {
-  const jsm = await jetstreamManager(nc);
-  await eventually(
-    async () => {
-      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
-      return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
-    },
-    30_000,
-    "usage stream drained",
-  );
 }
 
 beforeAll(async () => {
@@ -112,7 +100,7 @@ describe("a batch", () => {
     const after = usageEvent(o, "", 5);
     await publish(after);
     await client.GetUsage({ request_id: after.request_id, org_id: o, wait_ms: 5_000 });
-    await drained();
+    await drained(nc, 30_000);
     const good = events.filter((e) => e !== poison).reduce((s, e) => s + e.cost_minor, 0) + 5;
     expect(await credits(o)).toMatchObject({ spent_minor: good, balance_minor: 100_000 - good });
     const dead = await sql<{ reason: string; request_id: string; org_id: string; error: string }>`
@@ -144,7 +132,7 @@ describe("a usage lookup", () => {
     } finally {
       flowing = false;
       await flow;
-      await drained();
+      await drained(nc, 30_000);
     }
   });
 });
@@ -170,7 +158,7 @@ describe("two ledgers on one durable", () => {
     for (let i = 0; i < events.length; i += 500) await Promise.all(events.slice(i, i + 500).map((ev) => publish(ev)));
     // Redeliveries under other message ids reach the ledgers; the primary key stops them.
     await Promise.all(events.slice(0, 300).map((ev) => publish(ev, `${ev.request_id}-again`)));
-    await drained();
+    await drained(nc, 30_000);
     const firstApplied = await metric(ledgers[0]!, 'ledger_usage_events_total{result="applied",service="ledger"}');
     const secondApplied = await metric(second, 'ledger_usage_events_total{result="applied",service="ledger"}');
     expect(firstApplied + secondApplied - before).toBe(events.length);

@@ -5,7 +5,7 @@ import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { FIXTURE_TOKEN, bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
+import { FIXTURE_TOKEN, bookViolations, drained, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";
 
 /**
  * The money invariants over random interleavings (fast-check), on the real ledger: two ledgers on
@@ -229,19 +229,6 @@ async function play(sequence: Op[], books: Books, holder: number): Promise<void>
   }
 }
 
-/** Until every message published is applied (duplicates included) by one ledger or the other. */
-async function drained(): Promise<void> {
-  const jsm = await jetstreamManager(f.nc);
-  await eventually(
-    async () => {
-      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
-      return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
-    },
-    15_000,
-    "the durable drained",
-  );
-}
-
 describe("money invariants over random interleavings", () => {
   it(
     "two holders on two ledgers: the books balance after every step, each event billed once at most its lease's grant, never spent beyond the balance but for overruns",
@@ -253,7 +240,7 @@ describe("money invariants over random interleavings", () => {
             // The first holder's opening top-up lands before the second starts (the org exists with credit).
             await play(a.slice(0, 1), books, 0);
             await Promise.all([play(a.slice(1), books, 0), play(b, books, 1)]);
-            await drained();
+            await drained(f.nc);
             const c = await clients[1].GetCredits({ org_id: books.org });
             expect(c.spent_minor).toBe(books.spent);
             expect(c.balance_minor).toBe(books.toppedUp - books.spent);

@@ -1,9 +1,9 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { sql, type Kysely } from "@gateway/db";
-import type { UsageEventV1 } from "@gateway/events";
+import { USAGE_STREAM, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, freePort, startNats, testPgUrl } from "@gateway/testing";
+import { createDatabase, eventually, freePort, startNats, testPgUrl } from "@gateway/testing";
 import type { LedgerDb } from "../src/db/schema.js";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
 
@@ -34,6 +34,19 @@ export function usageEvent(orgId: string, leaseId: string, costMinor: number, ov
     duration_ms: 3,
     ...over,
   };
+}
+
+/** Until the ledgers' durable on USAGE has nothing pending or unacknowledged: every message published is applied (or dead-lettered). */
+export async function drained(nc: NatsConnection, timeoutMs = 15_000): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  await eventually(
+    async () => {
+      const info = await jsm.consumers.info(USAGE_STREAM, "ledger");
+      return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+    },
+    timeoutMs,
+    "usage stream drained",
+  );
 }
 
 /**

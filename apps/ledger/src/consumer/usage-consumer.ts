@@ -4,13 +4,13 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
 import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
-import { recomputeCost } from "@gateway/pricing";
 import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 import { Puller, type Delivered } from "./puller.js";
 import { PriceSheets } from "../pricing/price-sheets.js";
+import { overLease, priceProblem, type PriceProblem } from "./event-checks.js";
 
 /** Pause before pulling again after the stream or the durable went away, or NATS did not answer. */
 const REOPEN_DELAY_MS = 1_000;
@@ -264,7 +264,14 @@ export class UsageConsumer {
       const priced = await this.priceCheck(valid);
       for (const [item, { reason, error }] of priced) await this.deadLetter(item, reason, error);
       const billable = priced.size > 0 ? valid.filter((i) => !priced.has(i)) : valid;
-      for (const [item, granted] of await this.overLease(billable)) await this.cap(item, granted);
+      const over = await overLease(
+        this.ctx.db,
+        billable.map((i) => i.ev!),
+      );
+      for (const item of billable) {
+        const granted = over.get(item.ev!);
+        if (granted !== undefined) await this.cap(item, granted);
+      }
       await this.applyIsolating(billable);
       metrics.batchSize.observe(items.length);
       if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
@@ -283,55 +290,17 @@ export class UsageConsumer {
     }
   }
 
-  /**
-   * The events whose cost is not what their counts cost at the prices of the catalog version they
-   * name (`mispriced`), or that cannot be checked (`unpriced`: no version named, or no sheet ever
-   * published for it), with why. Free events are not checked: they move no credit. Those that
-   * cannot be checked are applied unchecked (and counted) by a ledger that takes unsigned usage: one
-   * without signing keys (a development stack), or one opening an upgrade from data-planes before
-   * catalog versions (LEDGER_ACCEPT_UNSIGNED_USAGE). Throws when a sheet cannot be read (the batch
-   * comes again).
-   */
-  private async priceCheck(items: Item[]): Promise<Map<Item, { reason: "mispriced" | "unpriced"; error: string }>> {
-    const refused = new Map<Item, { reason: "mispriced" | "unpriced"; error: string }>();
+  /** The events set aside for their cost (event-checks.ts), with why; those that cannot be checked are counted. */
+  private async priceCheck(items: Item[]): Promise<Map<Item, PriceProblem>> {
+    const { config, metrics } = this.ctx;
+    const takesUnchecked = config.acceptUnsignedUsage || config.usageSigningKeys.size === 0;
+    const refused = new Map<Item, PriceProblem>();
     for (const item of items) {
-      const ev = item.ev!;
-      if (ev.cost_minor === 0) continue;
-      const version = ev.catalog_version;
-      const sheet = version === undefined ? undefined : (this.sheets.cached(version) ?? (await this.sheets.get(version)));
-      if (!sheet) {
-        if (this.ctx.config.acceptUnsignedUsage || this.ctx.config.usageSigningKeys.size === 0) {
-          this.ctx.metrics.unchecked.inc();
-          continue;
-        }
-        refused.set(item, { reason: "unpriced", error: version === undefined ? "the event names no catalog version" : `no price sheet was ever published for catalog version ${version}` });
-        continue;
-      }
-      const cost = recomputeCost(ev, sheet);
-      if (typeof cost === "string") refused.set(item, { reason: "mispriced", error: cost });
-      else if (cost !== ev.cost_minor) refused.set(item, { reason: "mispriced", error: `the event says ${ev.cost_minor}; its counts cost ${cost} at catalog version ${version}` });
+      const problem = await priceProblem(item.ev!, this.sheets, takesUnchecked);
+      if (problem === "unchecked") metrics.unchecked.inc();
+      else if (problem) refused.set(item, problem);
     }
     return refused;
-  }
-
-  /**
-   * Events that claim more than the credit ever granted to the lease they settle, with that grant:
-   * a hold covers the worst its request can cost and comes out of that lease, so only a provider's
-   * overrun, or an event forged with the signing key and inflated counts, does (docs/security.md).
-   * One read of the batch's leases.
-   */
-  private async overLease(items: Item[]): Promise<Map<Item, number>> {
-    const named = items.filter((i) => i.ev!.lease_id !== "" && i.ev!.cost_minor > 0);
-    if (named.length === 0) return new Map();
-    const ids = [...new Set(named.map((i) => i.ev!.lease_id))];
-    const rows = await sql<{ id: string; org_id: string; granted_minor: string }>`SELECT id, org_id, granted_minor FROM leases WHERE id = ANY(${ids}::text[])`.execute(this.ctx.db);
-    const leases = new Map(rows.rows.map((r) => [r.id, r]));
-    const over = new Map<Item, number>();
-    for (const i of named) {
-      const l = leases.get(i.ev!.lease_id);
-      if (l !== undefined && l.org_id === i.ev!.org_id && i.ev!.cost_minor > Number(l.granted_minor)) over.set(i, Number(l.granted_minor));
-    }
-    return over;
   }
 
   /**
