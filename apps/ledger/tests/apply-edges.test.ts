@@ -1,6 +1,5 @@
-import { jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { eventually } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { bookViolations, drained, startLedgerFixture, usageEvent, type LedgerFixture } from "./support.js";

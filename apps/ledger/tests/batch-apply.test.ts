@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";

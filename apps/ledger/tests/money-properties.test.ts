@@ -1,7 +1,6 @@
-import { jetstreamManager } from "@nats-io/jetstream";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gateway/events";
+import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
