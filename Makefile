@@ -29,9 +29,10 @@ test: check
 test-fast: build
 	@pnpm exec vitest run apps packages tests/integration
 
-## Fails on a type error anywhere (src, *.test.ts, tests/, bench/, scripts/), a lint finding or a file the formatter would change (`pnpm format` fixes those).
+## Fails on proto message types that are not what proto/ generates, a type error anywhere (src, *.test.ts, tests/, bench/, scripts/), a lint finding or a file the formatter would change (`pnpm format` fixes those).
 ## One TypeScript program and one Biome run over the whole tree: a program per package parsed the same libraries fifteen times.
 check: build
+	@node packages/proto/gen-types.mjs --check
 	@pnpm exec biome format --reporter=summary
 	@pnpm exec tsc -p tsconfig.test.json
 	@pnpm exec biome lint --error-on-warnings .

@@ -55,8 +55,9 @@ async function ctl(...args: string[]): Promise<string> {
 
 const tokens = (input: number, output: number, inPrice: number, outPrice: number) => Math.ceil((input * inPrice + output * outPrice) / 1_000_000);
 
-/** Filled by the tests in order: what each request cost the caller and the operator. */
-const ledger = { billed: 0, providerCost: 0, absorbed: 0, requests: 0 };
+/** Filled by the tests before the export's: each request's id → what it cost the caller and the operator, and its attempts. */
+const sent = new Map<string, { billed: number; providerCost: number; absorbed: number; attempts: number; outcome: string }>();
+const total = (field: "billed" | "providerCost" | "absorbed") => [...sent.values()].reduce((n, r) => n + r[field], 0);
 
 describe("attempt records", () => {
   it("a request retried after a provider failure lists both attempts: the failure at nothing, the answer billed to the caller", async () => {
@@ -101,7 +102,7 @@ describe("attempt records", () => {
     ]);
     // What the operator pays the provider is not the caller's to see.
     expect(JSON.stringify(record)).not.toContain("provider_cost");
-    Object.assign(ledger, { billed: ledger.billed + billed, providerCost: ledger.providerCost + tokens(p.input, p.output, 100_000, 400_000), requests: ledger.requests + 1 });
+    sent.set(response.headers.get("x-request-id")!, { billed, providerCost: tokens(p.input, p.output, 100_000, 400_000), absorbed: 0, attempts: 2, outcome: "served" });
   });
 
   it("a request served at once lists its one attempt, billed to the caller", async () => {
@@ -124,10 +125,12 @@ describe("attempt records", () => {
         duration_ms: expect.any(Number),
       },
     ]);
-    Object.assign(ledger, {
-      billed: ledger.billed + billed,
-      providerCost: ledger.providerCost + tokens(data.usage!.prompt_tokens, data.usage!.completion_tokens, 100_000, 400_000),
-      requests: ledger.requests + 1,
+    sent.set(response.headers.get("x-request-id")!, {
+      billed,
+      providerCost: tokens(data.usage!.prompt_tokens, data.usage!.completion_tokens, 100_000, 400_000),
+      absorbed: 0,
+      attempts: 1,
+      outcome: "served",
     });
   });
 
@@ -166,7 +169,7 @@ describe("attempt records", () => {
     ]);
     expect(await balance()).toBe(before);
     const absorbed = tokens(promptBound, 4_096, 100_000, 400_000);
-    Object.assign(ledger, { providerCost: ledger.providerCost + absorbed, absorbed: ledger.absorbed + absorbed, requests: ledger.requests + 1 });
+    sent.set(r.headers.get("x-request-id")!, { billed: 0, providerCost: absorbed, absorbed, attempts: 1, outcome: "timeout" });
   });
 
   it("the export carries every attempt with the provider's cost; the cost report shows absorbed cost per provider and day and margin per org", async () => {
@@ -174,35 +177,38 @@ describe("attempt records", () => {
     const to = new Date(Date.now() + 1_000).toISOString();
     const lines = (await ctl("usage", "export", "--org", org.orgId, "--from", from, "--to", to, "--format", "jsonl")).trim().split("\n");
     const rows = lines.map((l) => JSON.parse(l) as AnyBody);
-    expect(rows).toHaveLength(ledger.requests);
-    expect(rows.map((r) => r.attempts.length)).toEqual([2, 1, 1]);
-    expect(rows.map((r) => r.attempts.at(-1).outcome)).toEqual(["served", "served", "timeout"]);
-    expect(rows.map((r) => r.provider_cost_minor).reduce((a: number, b: number) => a + b)).toBe(ledger.providerCost);
-    expect(rows[2].attempts[0]).toMatchObject({ outcome: "timeout", payer: "operator", provider_cost_minor: ledger.absorbed });
-    expect(rows[2].provider_cost_minor).toBe(ledger.absorbed);
+    // Each row matched to its request by id (not by its place in the export).
+    expect(sent.size).toBe(3);
+    expect(rows.map((r) => r.request_id).sort()).toEqual([...sent.keys()].sort());
+    for (const row of rows) {
+      const want = sent.get(row.request_id)!;
+      expect(row).toMatchObject({ cost_minor: want.billed, provider_cost_minor: want.providerCost });
+      expect(row.attempts).toHaveLength(want.attempts);
+      expect(row.attempts.at(-1)).toMatchObject({ outcome: want.outcome, payer: want.absorbed > 0 ? "operator" : "caller", provider_cost_minor: want.providerCost });
+    }
 
     const report = JSON.parse(await ctl("usage", "costs", "--from", from, "--to", to, "--json")) as AnyBody;
     const mine = (report.orgs as AnyBody[]).find((o) => o.org_id === org.orgId);
     expect(mine).toEqual({
       org_id: org.orgId,
       requests: 3,
-      billed_minor: ledger.billed,
-      provider_cost_minor: ledger.providerCost,
-      absorbed_minor: ledger.absorbed,
-      margin_minor: ledger.billed - ledger.providerCost,
+      billed_minor: total("billed"),
+      provider_cost_minor: total("providerCost"),
+      absorbed_minor: total("absorbed"),
+      margin_minor: total("billed") - total("providerCost"),
     });
     const today = new Date().toISOString().slice(0, 10);
     const fake = (report.providers as AnyBody[]).find((p) => p.provider === "fake" && p.day === today);
     // Other suites' requests do not reach this stack: the fake provider's row is this org's.
-    expect(fake).toEqual({ day: today, provider: "fake", attempts: 4, unserved: 2, provider_cost_minor: ledger.providerCost, absorbed_minor: ledger.absorbed });
+    expect(fake).toEqual({ day: today, provider: "fake", attempts: 4, unserved: 2, provider_cost_minor: total("providerCost"), absorbed_minor: total("absorbed") });
 
     // The same requests in the ledger's rollups, as the console's charts read them.
     const spend = JSON.parse(await ctl("usage", "spend", "--org", org.orgId, "--from", from, "--to", to, "--by", "hour", "--json")) as AnyBody;
     expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.requests, 0)).toBe(3);
-    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(ledger.billed);
+    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(total("billed"));
 
     const metrics = await (await fetch(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)).text();
-    expect(metrics).toContain(`ledger_attempt_provider_cost_minor_total{provider="fake",payer="operator",service="ledger"} ${ledger.absorbed}`);
+    expect(metrics).toContain(`ledger_attempt_provider_cost_minor_total{provider="fake",payer="operator",service="ledger"} ${total("absorbed")}`);
     expect(metrics).toContain(`ledger_upstream_attempts_total{provider="fake",outcome="timeout",service="ledger"} 1`);
   });
 });

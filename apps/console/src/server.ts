@@ -208,6 +208,7 @@ export function startConsole(config: ConsoleConfig): Promise<ConsoleServer> {
     try {
       if (!token) throw new GatewayError("missing_api_key", "Sign in first.");
       const session = await control.GetConsoleSession({ token });
+      if (!session.member) throw new GatewayError("missing_api_key", "Sign in first.");
       res.locals.signed = { member: session.member, token } satisfies Signed;
       next();
     } catch (err) {

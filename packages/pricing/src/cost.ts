@@ -24,6 +24,11 @@ export interface BillableTokens {
   web_search_requests?: number;
 }
 
+/**
+ * A model's prices, as a catalog's Model carries them or a price sheet (JSON) does. The threshold
+ * may be absent in a sheet (no long-context prices); the proto3 `optional` prices are absent when
+ * unset (the defaults apply).
+ */
 export type PricedModel = Pick<
   Model,
   | "input_price_minor_per_mtok"
@@ -32,12 +37,12 @@ export type PricedModel = Pick<
   | "cache_write_price_minor_per_mtok"
   | "reasoning_price_minor_per_mtok"
   | "web_search_price_minor"
-  | "long_context_threshold_tokens"
   | "long_context_input_price_minor_per_mtok"
   | "long_context_output_price_minor_per_mtok"
   | "audio_input_price_minor_per_mtok"
   | "audio_output_price_minor_per_mtok"
->;
+> &
+  Partial<Pick<Model, "long_context_threshold_tokens">>;
 
 /** A price scaled as its base was: `cost` for `base`, so `price` becomes price × cost / base (cost itself when the base is free). */
 const scaled = (price: number, base: number, cost: number | undefined) => (cost === undefined ? price : base > 0 ? Math.round((price * cost) / base) : cost);

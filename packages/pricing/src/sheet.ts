@@ -37,7 +37,8 @@ export function priceSheet(version: number, models: readonly Model[], mcpServers
   const sheet: PriceSheet = { version, models: {}, tools: {} };
   for (const m of models) {
     const prices: Record<string, number> = {};
-    for (const f of PRICE_FIELDS) if (m[f] !== undefined) prices[f] = m[f];
+    // A threshold of 0 is none (the catalog's Model always carries one): left out like an unset price.
+    for (const f of PRICE_FIELDS) if (m[f] !== undefined && !(f === "long_context_threshold_tokens" && m[f] === 0)) prices[f] = m[f];
     sheet.models[m.id] = { ...(prices as unknown as PricedModel), image_prices: m.image_prices, default_image_size: m.default_image_size, video_prices: m.video?.prices ?? [] };
   }
   for (const s of mcpServers) for (const t of s.tools) sheet.tools[`${s.name}/${t.name}`] = t.price_minor;

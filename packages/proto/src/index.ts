@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { ERROR_CONTEXT_METADATA, GatewayError, GrpcStatus, encodeErrorContext, fromGrpcDetails, type ErrorCode } from "@gateway/errors";
-import type { AdminServiceMethods, ControlServiceMethods, LedgerServiceMethods, ServerStream } from "./messages.js";
+import type { AdminServiceMethods, ControlServiceMethods, HealthCheckResponseInput, HealthMethods, LedgerServiceMethods, MethodShape } from "./messages.js";
 
 export * from "./messages.js";
 export * from "./caller-auth.js";
@@ -26,7 +26,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_ROOT],
 };
 
-type Methods = Record<string, [unknown, unknown]>;
+type Methods = Record<string, MethodShape>;
 
 export interface ServiceDef<M extends Methods> {
   readonly name: string;
@@ -68,20 +68,13 @@ export const controlService = (): ServiceDef<ControlServiceMethods> => service("
 export const adminService = (): ServiceDef<AdminServiceMethods> => service("gateway.control.v1.AdminService");
 export const ledgerService = (): ServiceDef<LedgerServiceMethods> => service("gateway.ledger.v1.LedgerService");
 
-export interface HealthCheckRequest {
-  service: string;
-}
-export interface HealthCheckResponse {
-  status: "UNKNOWN" | "SERVING" | "NOT_SERVING" | "SERVICE_UNKNOWN";
-}
-export type HealthMethods = { Check: [HealthCheckRequest, HealthCheckResponse] };
 export const healthService = (): ServiceDef<HealthMethods> => service("grpc.health.v1.Health");
 
 /** grpc.health.v1 Check: SERVING while `ready()` holds, for the server ("") and each named service. */
 export function addHealthService(server: grpc.Server, services: string[], ready: () => boolean): void {
   const known = new Set(["", ...services]);
   addService(server, healthService(), {
-    Check: async (req): Promise<HealthCheckResponse> => {
+    Check: async (req): Promise<HealthCheckResponseInput> => {
       if (!known.has(req.service)) throw new GatewayError("not_found", `unknown service ${req.service}`);
       return { status: ready() ? "SERVING" : "NOT_SERVING" };
     },
@@ -95,7 +88,7 @@ export function addHealthService(server: grpc.Server, services: string[], ready:
  * stops early cancels the call.
  */
 export type TypedClient<M extends Methods> = {
-  [K in keyof M]: M[K][1] extends ServerStream<infer R> ? (request: M[K][0], opts?: CallOptions) => AsyncIterable<R> : (request: M[K][0], opts?: CallOptions) => Promise<M[K][1]>;
+  [K in keyof M]: M[K]["stream"] extends true ? (request: M[K]["send"], opts?: CallOptions) => AsyncIterable<M[K]["reply"]> : (request: M[K]["send"], opts?: CallOptions) => Promise<M[K]["reply"]>;
 } & { close(): void; raw: grpc.Client };
 
 export interface CallOptions {
@@ -199,9 +192,9 @@ async function* readServerStream(start: () => grpc.ClientReadableStream<unknown>
  * iteration is ended (its finally blocks run) instead of being drained.
  */
 export type Handlers<M extends Methods> = {
-  [K in keyof M]: M[K][1] extends ServerStream<infer R>
-    ? (request: M[K][0], call: grpc.ServerWritableStream<M[K][0], R>) => AsyncIterable<R>
-    : (request: M[K][0], call: grpc.ServerUnaryCall<M[K][0], M[K][1]>) => Promise<M[K][1]>;
+  [K in keyof M]: M[K]["stream"] extends true
+    ? (request: M[K]["received"], call: grpc.ServerWritableStream<M[K]["received"], M[K]["answer"]>) => AsyncIterable<M[K]["answer"]>
+    : (request: M[K]["received"], call: grpc.ServerUnaryCall<M[K]["received"], M[K]["answer"]>) => Promise<M[K]["answer"]>;
 };
 
 export interface ServeOptions {

@@ -2,6 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Span, type
 import * as grpc from "@grpc/grpc-js";
 import { GatewayError } from "@gateway/errors";
 import type { CallOptions, TypedClient } from "./index.js";
+import type { MethodShape } from "./messages.js";
 
 /** What a service traces with (@gateway/observability's Tracing). */
 export interface GrpcTracing {
@@ -28,7 +29,7 @@ const rpcAttributes = (path: string) => {
  * call made outside any span (a background poll) is passed through untraced. Only wrapped when
  * tracing is on: without it the client is used as it is.
  */
-export function tracedClient<M extends Record<string, [unknown, unknown]>>(client: TypedClient<M>, service: string, tracing: GrpcTracing): TypedClient<M> {
+export function tracedClient<M extends Record<string, MethodShape>>(client: TypedClient<M>, service: string, tracing: GrpcTracing): TypedClient<M> {
   const { tracer, propagator } = tracing;
   const out: Record<string, unknown> = { raw: client.raw, close: () => client.close() };
   for (const [method, fn] of Object.entries(client)) {

@@ -390,7 +390,7 @@ async function run(argv: string[], out: Out, clients: () => Clients, env: Record
       const link = await clients().admin.CreateSignInLink({ org: operator ? "" : need(v.org, "--org"), email: need(v.email, "--email"), role });
       return out.print(
         { token: link.token, expires_at: new Date(link.expires_at_ms).toISOString(), member: link.member },
-        `${link.token}\t${link.member.email} (${link.member.role})${operator ? "" : ` of ${link.member.org_id}`}\tsingle use, until ${new Date(link.expires_at_ms).toISOString()}`,
+        `${link.token}\t${link.member?.email} (${link.member?.role})${operator ? "" : ` of ${link.member?.org_id}`}\tsingle use, until ${new Date(link.expires_at_ms).toISOString()}`,
       );
     }
     case "journal tail": {

@@ -48,7 +48,7 @@ export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
  * a role change or a new link keeps it.
  */
 export function createSignInLink(ctx: ControlContext) {
-  return async (req: CreateSignInLinkRequest): Promise<SignInLink> => {
+  return async (req: CreateSignInLinkRequest): Promise<SignInLink & { member: ConsoleMember }> => {
     const email = req.email.trim();
     if (!EMAIL.test(email)) throw new GatewayError("invalid_request", `'${req.email}' is not an email address`);
     if (!ROLES.has(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing, viewer or operator, got '${req.role}'`);
@@ -157,7 +157,7 @@ export function consoleCreateKey(ctx: ControlContext) {
     return audited(
       ctx,
       admin,
-      (tx) => createKey(tx)({ org: admin.org_id, routes: req.routes, models: req.models, name: req.name, rpm_limit: req.rpm_limit ?? 0, tpm_limit: req.tpm_limit ?? 0 }),
+      (tx) => createKey(tx)({ org: admin.org_id, routes: req.routes, models: req.models, name: req.name, rpm_limit: req.rpm_limit, tpm_limit: req.tpm_limit, mcp_tools: [] }),
       ({ key }) => ({
         org_id: admin.org_id,
         action: "key_created",

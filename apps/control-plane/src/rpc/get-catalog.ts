@@ -45,19 +45,19 @@ export async function readCatalog(trx: Kysely<ControlDb>, version: number): Prom
       ...(m.cache_write_price_minor_per_mtok !== null ? { cache_write_price_minor_per_mtok: m.cache_write_price_minor_per_mtok } : {}),
       ...(m.reasoning_price_minor_per_mtok !== null ? { reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok } : {}),
       ...(m.web_search_price_minor !== null ? { web_search_price_minor: m.web_search_price_minor } : {}),
-      ...(m.long_context_threshold_tokens > 0 ? { long_context_threshold_tokens: m.long_context_threshold_tokens } : {}),
+      long_context_threshold_tokens: m.long_context_threshold_tokens,
       ...(m.long_context_input_price_minor_per_mtok !== null ? { long_context_input_price_minor_per_mtok: m.long_context_input_price_minor_per_mtok } : {}),
       ...(m.long_context_output_price_minor_per_mtok !== null ? { long_context_output_price_minor_per_mtok: m.long_context_output_price_minor_per_mtok } : {}),
       ...(m.audio_input_price_minor_per_mtok !== null ? { audio_input_price_minor_per_mtok: m.audio_input_price_minor_per_mtok } : {}),
       ...(m.audio_output_price_minor_per_mtok !== null ? { audio_output_price_minor_per_mtok: m.audio_output_price_minor_per_mtok } : {}),
-      ...(m.reasoning ? { reasoning: true } : {}),
-      ...(m.max_output_tokens_per_second > 0 ? { max_output_tokens_per_second: m.max_output_tokens_per_second } : {}),
-      ...(m.max_input_tokens_per_pdf_page > 0 ? { max_input_tokens_per_pdf_page: m.max_input_tokens_per_pdf_page } : {}),
-      ...(m.max_input_tokens_per_media_second > 0 ? { max_input_tokens_per_media_second: m.max_input_tokens_per_media_second } : {}),
-      ...(m.max_input_tokens_per_url_part > 0 ? { max_input_tokens_per_url_part: m.max_input_tokens_per_url_part } : {}),
-      ...(m.max_input_tokens_per_web_search > 0 ? { max_input_tokens_per_web_search: m.max_input_tokens_per_web_search } : {}),
-      ...(m.tool_prompt_tokens > 0 ? { tool_prompt_tokens: m.tool_prompt_tokens } : {}),
-      ...(m.anthropic_betas.length > 0 ? { anthropic_betas: m.anthropic_betas } : {}),
+      reasoning: m.reasoning,
+      max_output_tokens_per_second: m.max_output_tokens_per_second,
+      max_input_tokens_per_pdf_page: m.max_input_tokens_per_pdf_page,
+      max_input_tokens_per_media_second: m.max_input_tokens_per_media_second,
+      max_input_tokens_per_url_part: m.max_input_tokens_per_url_part,
+      max_input_tokens_per_web_search: m.max_input_tokens_per_web_search,
+      tool_prompt_tokens: m.tool_prompt_tokens,
+      anthropic_betas: m.anthropic_betas,
       deployments: deployments
         .filter((d) => d.model_id === m.id)
         .map((d) => ({
@@ -86,7 +86,7 @@ export async function readCatalog(trx: Kysely<ControlDb>, version: number): Prom
       auth_header: m.auth_header,
       tools: m.tools.map((t) => {
         const pin = pins.find((p) => p.server === m.name && p.tool === t.name);
-        return pin ? { ...t, definition_json: JSON.stringify(pin.definition), digest: pin.digest } : t;
+        return pin ? { ...t, definition_json: JSON.stringify(pin.definition), digest: pin.digest } : { ...t, definition_json: "", digest: "" };
       }),
     })),
   };

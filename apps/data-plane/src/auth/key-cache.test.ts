@@ -18,6 +18,8 @@ const key = (id: string, org = "org_1"): KeyContext => ({
   display_prefix: "sk-gateway-x",
   guardrails_json: "",
   guardrails_version: 0,
+  org_mcp_servers: [],
+  mcp_tool_allowlist: [],
 });
 
 function setup(opts: Partial<{ ttlMs: number; maxStaleMs: number; negativeTtlMs: number; maxEntries: number }> = {}) {

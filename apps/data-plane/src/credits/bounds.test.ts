@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { chatPromptBound, embeddingsInputBound, mediaParts } from "./bounds.js";
 
-const model = { id: "m", context_window: 128_000, max_input_tokens_per_image: 2_000, max_input_tokens_per_audio: 0, audio_input_price_minor_per_mtok: 10_000_000 };
+const model = {
+  id: "m",
+  context_window: 128_000,
+  max_input_tokens_per_image: 2_000,
+  max_input_tokens_per_audio: 0,
+  audio_input_price_minor_per_mtok: 10_000_000,
+  max_input_tokens_per_pdf_page: 0,
+  max_input_tokens_per_media_second: 0,
+  max_input_tokens_per_url_part: 0,
+};
 
 describe("prompt bounds", () => {
   it("count every decoded byte of text as a token, whatever the script", () => {

@@ -143,7 +143,7 @@ export type MediaBoundModel = Pick<
  */
 function fileTokens(model: MediaBoundModel, f: MediaPart, param: string): number {
   const refuse = (what: string, field: string) => invalidParam(param, `${what} input is not available on model '${model.id}' (the catalog declares no ${field} for it).`);
-  const perUrl = model.max_input_tokens_per_url_part ?? 0;
+  const perUrl = model.max_input_tokens_per_url_part;
   const unread = (what: string) => {
     if (perUrl > 0) return perUrl;
     throw f.byUrl
@@ -151,12 +151,12 @@ function fileTokens(model: MediaBoundModel, f: MediaPart, param: string): number
       : invalidParam(param, `The ${what}'s length could not be read from its data, and model '${model.id}' declares no max_input_tokens_per_url_part to bound it.`);
   };
   if (f.kind === "pdf") {
-    const perPage = model.max_input_tokens_per_pdf_page ?? 0;
+    const perPage = model.max_input_tokens_per_pdf_page;
     if (!(perPage > 0) && !f.byUrl) throw refuse("PDF", "max_input_tokens_per_pdf_page");
     return f.pages !== undefined && !f.byUrl ? f.pages * perPage : unread("PDF");
   }
   const what = f.kind === "video" ? "Video" : "Audio file";
-  const perSecond = model.max_input_tokens_per_media_second ?? 0;
+  const perSecond = model.max_input_tokens_per_media_second;
   if (!(perSecond > 0) && !f.byUrl) throw refuse(what, "max_input_tokens_per_media_second");
   return f.seconds !== undefined && !f.byUrl ? f.seconds * perSecond : unread(what.toLowerCase());
 }
@@ -175,7 +175,7 @@ export function chatPromptBound(model: MediaBoundModel, decodedBytes: number, me
   const text = Math.max(0, decodedBytes - media.mediaBytes);
   const audio = model.max_input_tokens_per_audio > 0 ? media.audio * model.max_input_tokens_per_audio : media.audioBytes;
   // A URL of no recognisable kind, to a model whose provider fetches any URL (a maximum per URL part declared): that maximum.
-  const perUrl = model.max_input_tokens_per_url_part ?? 0;
+  const perUrl = model.max_input_tokens_per_url_part;
   const unknown = media.unknownUrls * Math.max(0, perUrl - model.max_input_tokens_per_image);
   let files = 0;
   for (const f of media.files) files += fileTokens(model, f, param);

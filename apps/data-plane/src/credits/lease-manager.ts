@@ -233,7 +233,7 @@ export class LeaseManager {
       } else if (s.expiresAt - now < this.opts.ttlMs / 2 && !this.acquiring.has(orgId)) {
         jobs.push(
           this.ledger
-            .acquire({ org_id: orgId, lease_id: s.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs })
+            .acquire({ org_id: orgId, lease_id: s.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 })
             .then((l) => {
               s.expiresAt = l.expires_at_ms;
             })
@@ -267,7 +267,7 @@ export class LeaseManager {
 
   private renewRetired(r: { orgId: string; state: LeaseState }): Promise<unknown> {
     return this.ledger
-      .acquire({ org_id: r.orgId, lease_id: r.state.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs })
+      .acquire({ org_id: r.orgId, lease_id: r.state.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 })
       .then((l) => {
         r.state.expiresAt = l.expires_at_ms;
       })

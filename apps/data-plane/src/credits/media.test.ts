@@ -42,6 +42,8 @@ const claude: MediaBoundModel = {
   max_input_tokens_per_audio: 0,
   audio_input_price_minor_per_mtok: undefined,
   max_input_tokens_per_pdf_page: 3_000,
+  max_input_tokens_per_media_second: 0,
+  max_input_tokens_per_url_part: 0,
 };
 
 function refusal(f: () => unknown): GatewayError {
@@ -145,7 +147,7 @@ describe("the prompt bound counts media as the provider bills it", () => {
     const youtube = mediaParts(user({ type: "image_url", image_url: { url: "https://youtu.be/abc" } }));
     expect(refusal(() => chatPromptBound(claude, 100, youtube)).message).toContain("max_input_tokens_per_url_part");
     const doc = mediaParts(user({ type: "file", file: { file_data: dataUrl("application/pdf", pdf(2)) } }));
-    const noPages = refusal(() => chatPromptBound({ ...gemini, max_input_tokens_per_pdf_page: undefined }, 100, doc));
+    const noPages = refusal(() => chatPromptBound({ ...gemini, max_input_tokens_per_pdf_page: 0 }, 100, doc));
     expect(noPages.context.param).toBe("messages");
     expect(noPages.message).toContain("max_input_tokens_per_pdf_page");
     // A PDF whose pages cannot be read: the maximum per URL part, or a 400 without one.

@@ -9,6 +9,9 @@ const HOUR_MS = 3_600_000;
 const MAX_WINDOW_MS = { hour: 31 * 24 * HOUR_MS, day: 400 * 24 * HOUR_MS } as const;
 const GROUP_COLUMN = { model: sql.raw("model"), key: sql.raw("key_id"), "": sql.raw("''") } as const;
 
+/** Own keys only: `"constructor" in GROUP_COLUMN` holds too. */
+const isGroup = (g: string): g is keyof typeof GROUP_COLUMN => Object.hasOwn(GROUP_COLUMN, g);
+
 /**
  * One organization's usage per UTC hour or day, from usage_rollups (maintained by a trigger in the
  * same transaction as the usage records, so as right as the ledger): one index range scan on
@@ -18,10 +21,11 @@ export function spendSeries(ctx: LedgerContext) {
   return async (req: SpendSeriesRequest): Promise<SpendSeriesResponse> => {
     if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
     if (req.bucket !== "hour" && req.bucket !== "day") throw new GatewayError("invalid_request", "bucket must be 'hour' or 'day'");
-    if (!(req.group_by in GROUP_COLUMN)) throw new GatewayError("invalid_request", "group_by must be 'model', 'key' or empty");
+    const groupBy = req.group_by;
+    if (!isGroup(groupBy)) throw new GatewayError("invalid_request", "group_by must be 'model', 'key' or empty");
     const [, to] = windowOf(req, { ms: MAX_WINDOW_MS[req.bucket], message: `the window may span at most ${MAX_WINDOW_MS[req.bucket] / (24 * HOUR_MS)} days by ${req.bucket}` });
     const from = new Date(Math.floor(req.from_ms / HOUR_MS) * HOUR_MS);
-    const group = GROUP_COLUMN[req.group_by];
+    const group = GROUP_COLUMN[groupBy];
     const rows = await sql<SpendPoint>`
       SELECT (extract(epoch FROM date_trunc(${req.bucket}, hour, 'UTC')) * 1000)::bigint AS bucket_start_ms, ${group} AS "group",
         sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens, sum(output_tokens)::bigint AS output_tokens,

@@ -438,6 +438,15 @@ export function testbed(o: BedOptions): Bed {
     max_input_tokens_per_image: 0,
     max_input_tokens_per_audio: 0,
     default_image_size: "",
+    long_context_threshold_tokens: 0,
+    reasoning: false,
+    max_output_tokens_per_second: 0,
+    max_input_tokens_per_pdf_page: 0,
+    max_input_tokens_per_media_second: 0,
+    max_input_tokens_per_url_part: 0,
+    max_input_tokens_per_web_search: 0,
+    tool_prompt_tokens: 0,
+    anthropic_betas: [],
     ...o.model,
   };
   const planned: Planned<"chat">[] = providers.map((provider, i) => ({
@@ -459,6 +468,8 @@ export function testbed(o: BedOptions): Bed {
     display_prefix: "gw-test",
     guardrails_json: o.guardrails ? JSON.stringify(o.guardrails) : "",
     guardrails_version: 1,
+    org_mcp_servers: [],
+    mcp_tool_allowlist: [],
   };
   const state = new RequestContext(Date.now(), "req_test0000000001");
   state.key = key;

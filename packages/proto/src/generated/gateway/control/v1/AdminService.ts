@@ -1,0 +1,507 @@
+// Original file: ../../proto/gateway/control/v1/control.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { ApiKey as _gateway_control_v1_ApiKey, ApiKey__Output as _gateway_control_v1_ApiKey__Output } from '../../../gateway/control/v1/ApiKey.js';
+import type { ApplyCatalogRequest as _gateway_control_v1_ApplyCatalogRequest, ApplyCatalogRequest__Output as _gateway_control_v1_ApplyCatalogRequest__Output } from '../../../gateway/control/v1/ApplyCatalogRequest.js';
+import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, ApplyCatalogResponse__Output as _gateway_control_v1_ApplyCatalogResponse__Output } from '../../../gateway/control/v1/ApplyCatalogResponse.js';
+import type { ConsoleApplyCatalogRequest as _gateway_control_v1_ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest__Output as _gateway_control_v1_ConsoleApplyCatalogRequest__Output } from '../../../gateway/control/v1/ConsoleApplyCatalogRequest.js';
+import type { ConsoleAuditEntry as _gateway_control_v1_ConsoleAuditEntry, ConsoleAuditEntry__Output as _gateway_control_v1_ConsoleAuditEntry__Output } from '../../../gateway/control/v1/ConsoleAuditEntry.js';
+import type { ConsoleAuditPage as _gateway_control_v1_ConsoleAuditPage, ConsoleAuditPage__Output as _gateway_control_v1_ConsoleAuditPage__Output } from '../../../gateway/control/v1/ConsoleAuditPage.js';
+import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatalog__Output as _gateway_control_v1_ConsoleCatalog__Output } from '../../../gateway/control/v1/ConsoleCatalog.js';
+import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from '../../../gateway/control/v1/ConsoleCreateKeyRequest.js';
+import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from '../../../gateway/control/v1/ConsoleGrantTopUpRequest.js';
+import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from '../../../gateway/control/v1/ConsoleInviteMemberRequest.js';
+import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from '../../../gateway/control/v1/ConsoleListAuditRequest.js';
+import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsRequest, ConsoleListOrgsRequest__Output as _gateway_control_v1_ConsoleListOrgsRequest__Output } from '../../../gateway/control/v1/ConsoleListOrgsRequest.js';
+import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember__Output as _gateway_control_v1_ConsoleMember__Output } from '../../../gateway/control/v1/ConsoleMember.js';
+import type { ConsoleMembers as _gateway_control_v1_ConsoleMembers, ConsoleMembers__Output as _gateway_control_v1_ConsoleMembers__Output } from '../../../gateway/control/v1/ConsoleMembers.js';
+import type { ConsoleModels as _gateway_control_v1_ConsoleModels, ConsoleModels__Output as _gateway_control_v1_ConsoleModels__Output } from '../../../gateway/control/v1/ConsoleModels.js';
+import type { ConsoleRecordAuditRequest as _gateway_control_v1_ConsoleRecordAuditRequest, ConsoleRecordAuditRequest__Output as _gateway_control_v1_ConsoleRecordAuditRequest__Output } from '../../../gateway/control/v1/ConsoleRecordAuditRequest.js';
+import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest__Output as _gateway_control_v1_ConsoleRemoveMemberRequest__Output } from '../../../gateway/control/v1/ConsoleRemoveMemberRequest.js';
+import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from '../../../gateway/control/v1/ConsoleRevokeKeyRequest.js';
+import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from '../../../gateway/control/v1/ConsoleSession.js';
+import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from '../../../gateway/control/v1/ConsoleSessionRequest.js';
+import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetBudgetRequest.js';
+import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from '../../../gateway/control/v1/CreateKeyRequest.js';
+import type { CreateOrgRequest as _gateway_control_v1_CreateOrgRequest, CreateOrgRequest__Output as _gateway_control_v1_CreateOrgRequest__Output } from '../../../gateway/control/v1/CreateOrgRequest.js';
+import type { CreateSignInLinkRequest as _gateway_control_v1_CreateSignInLinkRequest, CreateSignInLinkRequest__Output as _gateway_control_v1_CreateSignInLinkRequest__Output } from '../../../gateway/control/v1/CreateSignInLinkRequest.js';
+import type { CreatedKey as _gateway_control_v1_CreatedKey, CreatedKey__Output as _gateway_control_v1_CreatedKey__Output } from '../../../gateway/control/v1/CreatedKey.js';
+import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersRequest, EnableMcpServersRequest__Output as _gateway_control_v1_EnableMcpServersRequest__Output } from '../../../gateway/control/v1/EnableMcpServersRequest.js';
+import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from '../../../gateway/control/v1/EnableMcpServersResponse.js';
+import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from '../../../gateway/control/v1/EnableModelsRequest.js';
+import type { GetGuardrailsRequest as _gateway_control_v1_GetGuardrailsRequest, GetGuardrailsRequest__Output as _gateway_control_v1_GetGuardrailsRequest__Output } from '../../../gateway/control/v1/GetGuardrailsRequest.js';
+import type { Guardrails as _gateway_control_v1_Guardrails, Guardrails__Output as _gateway_control_v1_Guardrails__Output } from '../../../gateway/control/v1/Guardrails.js';
+import type { ListKeysRequest as _gateway_control_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_control_v1_ListKeysRequest__Output } from '../../../gateway/control/v1/ListKeysRequest.js';
+import type { ListKeysResponse as _gateway_control_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_control_v1_ListKeysResponse__Output } from '../../../gateway/control/v1/ListKeysResponse.js';
+import type { ListMcpToolPinsRequest as _gateway_control_v1_ListMcpToolPinsRequest, ListMcpToolPinsRequest__Output as _gateway_control_v1_ListMcpToolPinsRequest__Output } from '../../../gateway/control/v1/ListMcpToolPinsRequest.js';
+import type { ListMcpToolPinsResponse as _gateway_control_v1_ListMcpToolPinsResponse, ListMcpToolPinsResponse__Output as _gateway_control_v1_ListMcpToolPinsResponse__Output } from '../../../gateway/control/v1/ListMcpToolPinsResponse.js';
+import type { ListOrgsRequest as _gateway_control_v1_ListOrgsRequest, ListOrgsRequest__Output as _gateway_control_v1_ListOrgsRequest__Output } from '../../../gateway/control/v1/ListOrgsRequest.js';
+import type { ListOrgsResponse as _gateway_control_v1_ListOrgsResponse, ListOrgsResponse__Output as _gateway_control_v1_ListOrgsResponse__Output } from '../../../gateway/control/v1/ListOrgsResponse.js';
+import type { McpToolPin as _gateway_control_v1_McpToolPin, McpToolPin__Output as _gateway_control_v1_McpToolPin__Output } from '../../../gateway/control/v1/McpToolPin.js';
+import type { McpToolRef as _gateway_control_v1_McpToolRef, McpToolRef__Output as _gateway_control_v1_McpToolRef__Output } from '../../../gateway/control/v1/McpToolRef.js';
+import type { Org as _gateway_control_v1_Org, Org__Output as _gateway_control_v1_Org__Output } from '../../../gateway/control/v1/Org.js';
+import type { RedeemSignInLinkRequest as _gateway_control_v1_RedeemSignInLinkRequest, RedeemSignInLinkRequest__Output as _gateway_control_v1_RedeemSignInLinkRequest__Output } from '../../../gateway/control/v1/RedeemSignInLinkRequest.js';
+import type { RemoveConsoleMemberRequest as _gateway_control_v1_RemoveConsoleMemberRequest, RemoveConsoleMemberRequest__Output as _gateway_control_v1_RemoveConsoleMemberRequest__Output } from '../../../gateway/control/v1/RemoveConsoleMemberRequest.js';
+import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from '../../../gateway/control/v1/RevokeKeyRequest.js';
+import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from '../../../gateway/control/v1/SetGuardrailsRequest.js';
+import type { SetOrgBudgetRequest as _gateway_control_v1_SetOrgBudgetRequest, SetOrgBudgetRequest__Output as _gateway_control_v1_SetOrgBudgetRequest__Output } from '../../../gateway/control/v1/SetOrgBudgetRequest.js';
+import type { SetOrgTrialRequest as _gateway_control_v1_SetOrgTrialRequest, SetOrgTrialRequest__Output as _gateway_control_v1_SetOrgTrialRequest__Output } from '../../../gateway/control/v1/SetOrgTrialRequest.js';
+import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest, SetTrialPolicyRequest__Output as _gateway_control_v1_SetTrialPolicyRequest__Output } from '../../../gateway/control/v1/SetTrialPolicyRequest.js';
+import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from '../../../gateway/control/v1/SignInLink.js';
+import type { StartOidcSessionRequest as _gateway_control_v1_StartOidcSessionRequest, StartOidcSessionRequest__Output as _gateway_control_v1_StartOidcSessionRequest__Output } from '../../../gateway/control/v1/StartOidcSessionRequest.js';
+import type { TopUpGrant as _gateway_control_v1_TopUpGrant, TopUpGrant__Output as _gateway_control_v1_TopUpGrant__Output } from '../../../gateway/control/v1/TopUpGrant.js';
+import type { TrialPolicy as _gateway_control_v1_TrialPolicy, TrialPolicy__Output as _gateway_control_v1_TrialPolicy__Output } from '../../../gateway/control/v1/TrialPolicy.js';
+
+export interface AdminServiceClient extends grpc.Client {
+  ApplyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  ApplyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  ApplyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  ApplyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  applyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  applyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  applyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  applyCatalog(argument: _gateway_control_v1_ApplyCatalogRequest, callback: grpc.requestCallback<_gateway_control_v1_ApplyCatalogResponse__Output>): grpc.ClientUnaryCall;
+  
+  ApproveMcpTool(argument: _gateway_control_v1_McpToolRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ApproveMcpTool(argument: _gateway_control_v1_McpToolRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ApproveMcpTool(argument: _gateway_control_v1_McpToolRef, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ApproveMcpTool(argument: _gateway_control_v1_McpToolRef, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  approveMcpTool(argument: _gateway_control_v1_McpToolRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  approveMcpTool(argument: _gateway_control_v1_McpToolRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  approveMcpTool(argument: _gateway_control_v1_McpToolRef, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  approveMcpTool(argument: _gateway_control_v1_McpToolRef, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  consoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  consoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  consoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  consoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  ConsoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  consoleGetCatalog(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  ConsoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  ConsoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  ConsoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  consoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  consoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  consoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  consoleGetGuardrails(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleGetOrg(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  consoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  consoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  consoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  consoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  consoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  consoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  consoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  consoleListKeys(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  ConsoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  ConsoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  ConsoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  consoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  consoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  consoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  consoleListMembers(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMembers__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  ConsoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  ConsoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  ConsoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  consoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  consoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  consoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  consoleListModels(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleModels__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  consoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  consoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  consoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  consoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  ConsoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  ConsoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  ConsoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  consoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  consoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  consoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  consoleRemoveMember(argument: _gateway_control_v1_ConsoleRemoveMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  ConsoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  ConsoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  ConsoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  CreateKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_control_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_control_v1_CreateKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_control_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_control_v1_CreateKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  
+  CreateOrg(argument: _gateway_control_v1_CreateOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  CreateOrg(argument: _gateway_control_v1_CreateOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  CreateOrg(argument: _gateway_control_v1_CreateOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  CreateOrg(argument: _gateway_control_v1_CreateOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  createOrg(argument: _gateway_control_v1_CreateOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  createOrg(argument: _gateway_control_v1_CreateOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  createOrg(argument: _gateway_control_v1_CreateOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  createOrg(argument: _gateway_control_v1_CreateOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  CreateSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  CreateSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  CreateSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  CreateSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  createSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  createSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  createSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  createSignInLink(argument: _gateway_control_v1_CreateSignInLinkRequest, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  
+  EnableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  EnableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  EnableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  EnableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  enableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  enableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  enableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  enableMcpServers(argument: _gateway_control_v1_EnableMcpServersRequest, callback: grpc.requestCallback<_gateway_control_v1_EnableMcpServersResponse__Output>): grpc.ClientUnaryCall;
+  
+  EnableModels(argument: _gateway_control_v1_EnableModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  EnableModels(argument: _gateway_control_v1_EnableModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  EnableModels(argument: _gateway_control_v1_EnableModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  EnableModels(argument: _gateway_control_v1_EnableModelsRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  enableModels(argument: _gateway_control_v1_EnableModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  enableModels(argument: _gateway_control_v1_EnableModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  enableModels(argument: _gateway_control_v1_EnableModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  enableModels(argument: _gateway_control_v1_EnableModelsRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  EndConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  EndConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  EndConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  EndConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  
+  GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  getConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  getConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  getConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  getConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  
+  GetGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  GetGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  GetGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  GetGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  
+  ListKeys(argument: _gateway_control_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_control_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_control_v1_ListKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_control_v1_ListKeysRequest, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_control_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_control_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_control_v1_ListKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_control_v1_ListKeysRequest, callback: grpc.requestCallback<_gateway_control_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ListMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ListMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ListMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  listMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  listMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  listMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  listMcpToolPins(argument: _gateway_control_v1_ListMcpToolPinsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListOrgs(argument: _gateway_control_v1_ListOrgsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ListOrgs(argument: _gateway_control_v1_ListOrgsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ListOrgs(argument: _gateway_control_v1_ListOrgsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  ListOrgs(argument: _gateway_control_v1_ListOrgsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  listOrgs(argument: _gateway_control_v1_ListOrgsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  listOrgs(argument: _gateway_control_v1_ListOrgsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  listOrgs(argument: _gateway_control_v1_ListOrgsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  listOrgs(argument: _gateway_control_v1_ListOrgsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  
+  RedeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  RedeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  RedeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  RedeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  redeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  redeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  redeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  redeemSignInLink(argument: _gateway_control_v1_RedeemSignInLinkRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  
+  RemoveConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  RemoveConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  RemoveConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  RemoveConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  removeConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  removeConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  removeConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  removeConsoleMember(argument: _gateway_control_v1_RemoveConsoleMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMember__Output>): grpc.ClientUnaryCall;
+  
+  RevokeKey(argument: _gateway_control_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_control_v1_RevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_control_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_control_v1_RevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  
+  SetGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  SetGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  SetGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  SetGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  setGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  setGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  setGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  setGuardrails(argument: _gateway_control_v1_SetGuardrailsRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  
+  SetOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  SetTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  SetTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  SetTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  SetTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  setTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  setTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  setTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  setTrialPolicy(argument: _gateway_control_v1_SetTrialPolicyRequest, callback: grpc.requestCallback<_gateway_control_v1_TrialPolicy__Output>): grpc.ClientUnaryCall;
+  
+  StartOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  StartOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  StartOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  StartOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  startOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  startOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  startOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  startOidcSession(argument: _gateway_control_v1_StartOidcSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation {
+  ApplyCatalog: grpc.handleUnaryCall<_gateway_control_v1_ApplyCatalogRequest__Output, _gateway_control_v1_ApplyCatalogResponse>;
+  
+  ApproveMcpTool: grpc.handleUnaryCall<_gateway_control_v1_McpToolRef__Output, _gateway_control_v1_McpToolPin>;
+  
+  ConsoleApplyCatalog: grpc.handleUnaryCall<_gateway_control_v1_ConsoleApplyCatalogRequest__Output, _gateway_control_v1_ConsoleCatalog>;
+  
+  ConsoleCreateKey: grpc.handleUnaryCall<_gateway_control_v1_ConsoleCreateKeyRequest__Output, _gateway_control_v1_CreatedKey>;
+  
+  ConsoleGetCatalog: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog>;
+  
+  ConsoleGetGuardrails: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Guardrails>;
+  
+  ConsoleGetOrg: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Org>;
+  
+  ConsoleGrantTopUp: grpc.handleUnaryCall<_gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant>;
+  
+  ConsoleInviteMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink>;
+  
+  ConsoleListAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListAuditRequest__Output, _gateway_control_v1_ConsoleAuditPage>;
+  
+  ConsoleListKeys: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListKeysResponse>;
+  
+  ConsoleListMembers: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleMembers>;
+  
+  ConsoleListModels: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels>;
+  
+  ConsoleListOrgs: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse>;
+  
+  ConsoleRecordAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry>;
+  
+  ConsoleRemoveMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
+  
+  ConsoleRevokeKey: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey>;
+  
+  ConsoleSetBudget: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org>;
+  
+  CreateKey: grpc.handleUnaryCall<_gateway_control_v1_CreateKeyRequest__Output, _gateway_control_v1_CreatedKey>;
+  
+  CreateOrg: grpc.handleUnaryCall<_gateway_control_v1_CreateOrgRequest__Output, _gateway_control_v1_Org>;
+  
+  CreateSignInLink: grpc.handleUnaryCall<_gateway_control_v1_CreateSignInLinkRequest__Output, _gateway_control_v1_SignInLink>;
+  
+  EnableMcpServers: grpc.handleUnaryCall<_gateway_control_v1_EnableMcpServersRequest__Output, _gateway_control_v1_EnableMcpServersResponse>;
+  
+  EnableModels: grpc.handleUnaryCall<_gateway_control_v1_EnableModelsRequest__Output, _gateway_control_v1_Org>;
+  
+  EndConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
+  
+  GetConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
+  
+  GetGuardrails: grpc.handleUnaryCall<_gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails>;
+  
+  ListKeys: grpc.handleUnaryCall<_gateway_control_v1_ListKeysRequest__Output, _gateway_control_v1_ListKeysResponse>;
+  
+  ListMcpToolPins: grpc.handleUnaryCall<_gateway_control_v1_ListMcpToolPinsRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse>;
+  
+  ListOrgs: grpc.handleUnaryCall<_gateway_control_v1_ListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse>;
+  
+  RedeemSignInLink: grpc.handleUnaryCall<_gateway_control_v1_RedeemSignInLinkRequest__Output, _gateway_control_v1_ConsoleSession>;
+  
+  RemoveConsoleMember: grpc.handleUnaryCall<_gateway_control_v1_RemoveConsoleMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
+  
+  RevokeKey: grpc.handleUnaryCall<_gateway_control_v1_RevokeKeyRequest__Output, _gateway_control_v1_ApiKey>;
+  
+  SetGuardrails: grpc.handleUnaryCall<_gateway_control_v1_SetGuardrailsRequest__Output, _gateway_control_v1_Guardrails>;
+  
+  SetOrgBudget: grpc.handleUnaryCall<_gateway_control_v1_SetOrgBudgetRequest__Output, _gateway_control_v1_Org>;
+  
+  SetOrgTrial: grpc.handleUnaryCall<_gateway_control_v1_SetOrgTrialRequest__Output, _gateway_control_v1_Org>;
+  
+  SetTrialPolicy: grpc.handleUnaryCall<_gateway_control_v1_SetTrialPolicyRequest__Output, _gateway_control_v1_TrialPolicy>;
+  
+  StartOidcSession: grpc.handleUnaryCall<_gateway_control_v1_StartOidcSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
+  
+}
+
+export interface AdminServiceDefinition extends grpc.ServiceDefinition {
+  ApplyCatalog: MethodDefinition<_gateway_control_v1_ApplyCatalogRequest, _gateway_control_v1_ApplyCatalogResponse, _gateway_control_v1_ApplyCatalogRequest__Output, _gateway_control_v1_ApplyCatalogResponse__Output>
+  ApproveMcpTool: MethodDefinition<_gateway_control_v1_McpToolRef, _gateway_control_v1_McpToolPin, _gateway_control_v1_McpToolRef__Output, _gateway_control_v1_McpToolPin__Output>
+  ConsoleApplyCatalog: MethodDefinition<_gateway_control_v1_ConsoleApplyCatalogRequest, _gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleApplyCatalogRequest__Output, _gateway_control_v1_ConsoleCatalog__Output>
+  ConsoleCreateKey: MethodDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_ConsoleCreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
+  ConsoleGetCatalog: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog__Output>
+  ConsoleGetGuardrails: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Guardrails__Output>
+  ConsoleGetOrg: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Org__Output>
+  ConsoleGrantTopUp: MethodDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_TopUpGrant, _gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant__Output>
+  ConsoleInviteMember: MethodDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_SignInLink, _gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink__Output>
+  ConsoleListAudit: MethodDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleAuditPage, _gateway_control_v1_ConsoleListAuditRequest__Output, _gateway_control_v1_ConsoleAuditPage__Output>
+  ConsoleListKeys: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ListKeysResponse, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListKeysResponse__Output>
+  ConsoleListMembers: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleMembers, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleMembers__Output>
+  ConsoleListModels: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels__Output>
+  ConsoleListOrgs: MethodDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse__Output>
+  ConsoleRecordAudit: MethodDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry__Output>
+  ConsoleRemoveMember: MethodDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
+  ConsoleRevokeKey: MethodDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
+  ConsoleSetBudget: MethodDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org__Output>
+  CreateKey: MethodDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_CreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
+  CreateOrg: MethodDefinition<_gateway_control_v1_CreateOrgRequest, _gateway_control_v1_Org, _gateway_control_v1_CreateOrgRequest__Output, _gateway_control_v1_Org__Output>
+  CreateSignInLink: MethodDefinition<_gateway_control_v1_CreateSignInLinkRequest, _gateway_control_v1_SignInLink, _gateway_control_v1_CreateSignInLinkRequest__Output, _gateway_control_v1_SignInLink__Output>
+  EnableMcpServers: MethodDefinition<_gateway_control_v1_EnableMcpServersRequest, _gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersRequest__Output, _gateway_control_v1_EnableMcpServersResponse__Output>
+  EnableModels: MethodDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_Org, _gateway_control_v1_EnableModelsRequest__Output, _gateway_control_v1_Org__Output>
+  EndConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+  GetConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+  GetGuardrails: MethodDefinition<_gateway_control_v1_GetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
+  ListKeys: MethodDefinition<_gateway_control_v1_ListKeysRequest, _gateway_control_v1_ListKeysResponse, _gateway_control_v1_ListKeysRequest__Output, _gateway_control_v1_ListKeysResponse__Output>
+  ListMcpToolPins: MethodDefinition<_gateway_control_v1_ListMcpToolPinsRequest, _gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ListMcpToolPinsRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse__Output>
+  ListOrgs: MethodDefinition<_gateway_control_v1_ListOrgsRequest, _gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse__Output>
+  RedeemSignInLink: MethodDefinition<_gateway_control_v1_RedeemSignInLinkRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_RedeemSignInLinkRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+  RemoveConsoleMember: MethodDefinition<_gateway_control_v1_RemoveConsoleMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_RemoveConsoleMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
+  RevokeKey: MethodDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_RevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
+  SetGuardrails: MethodDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_SetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
+  SetOrgBudget: MethodDefinition<_gateway_control_v1_SetOrgBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_SetOrgBudgetRequest__Output, _gateway_control_v1_Org__Output>
+  SetOrgTrial: MethodDefinition<_gateway_control_v1_SetOrgTrialRequest, _gateway_control_v1_Org, _gateway_control_v1_SetOrgTrialRequest__Output, _gateway_control_v1_Org__Output>
+  SetTrialPolicy: MethodDefinition<_gateway_control_v1_SetTrialPolicyRequest, _gateway_control_v1_TrialPolicy, _gateway_control_v1_SetTrialPolicyRequest__Output, _gateway_control_v1_TrialPolicy__Output>
+  StartOidcSession: MethodDefinition<_gateway_control_v1_StartOidcSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_StartOidcSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+}

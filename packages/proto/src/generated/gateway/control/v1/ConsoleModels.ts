@@ -1,0 +1,11 @@
+// Original file: ../../proto/gateway/control/v1/control.proto
+
+import type { ConsoleModel as _gateway_control_v1_ConsoleModel, ConsoleModel__Output as _gateway_control_v1_ConsoleModel__Output } from '../../../gateway/control/v1/ConsoleModel.js';
+
+export interface ConsoleModels {
+  'models'?: (_gateway_control_v1_ConsoleModel)[];
+}
+
+export interface ConsoleModels__Output {
+  'models': (_gateway_control_v1_ConsoleModel__Output)[];
+}

@@ -1,0 +1,17 @@
+// Original file: ../../proto/gateway/control/v1/control.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface McpTool {
+  'name'?: (string);
+  'price_minor'?: (number | string | Long);
+  'definition_json'?: (string);
+  'digest'?: (string);
+}
+
+export interface McpTool__Output {
+  'name': (string);
+  'price_minor': (number);
+  'definition_json': (string);
+  'digest': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: ../../proto/gateway/control/v1/control.proto
+
+
+export interface McpToolRef {
+  'server'?: (string);
+  'tool'?: (string);
+}
+
+export interface McpToolRef__Output {
+  'server': (string);
+  'tool': (string);
+}

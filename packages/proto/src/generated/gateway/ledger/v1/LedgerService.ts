@@ -1,0 +1,202 @@
+// Original file: ../../proto/gateway/ledger/v1/ledger.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AcquireLeaseRequest as _gateway_ledger_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _gateway_ledger_v1_AcquireLeaseRequest__Output } from '../../../gateway/ledger/v1/AcquireLeaseRequest.js';
+import type { CostReportRequest as _gateway_ledger_v1_CostReportRequest, CostReportRequest__Output as _gateway_ledger_v1_CostReportRequest__Output } from '../../../gateway/ledger/v1/CostReportRequest.js';
+import type { CostReportResponse as _gateway_ledger_v1_CostReportResponse, CostReportResponse__Output as _gateway_ledger_v1_CostReportResponse__Output } from '../../../gateway/ledger/v1/CostReportResponse.js';
+import type { Credits as _gateway_ledger_v1_Credits, Credits__Output as _gateway_ledger_v1_Credits__Output } from '../../../gateway/ledger/v1/Credits.js';
+import type { ExportUsageRequest as _gateway_ledger_v1_ExportUsageRequest, ExportUsageRequest__Output as _gateway_ledger_v1_ExportUsageRequest__Output } from '../../../gateway/ledger/v1/ExportUsageRequest.js';
+import type { GetCreditsRequest as _gateway_ledger_v1_GetCreditsRequest, GetCreditsRequest__Output as _gateway_ledger_v1_GetCreditsRequest__Output } from '../../../gateway/ledger/v1/GetCreditsRequest.js';
+import type { GetUsageRequest as _gateway_ledger_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_ledger_v1_GetUsageRequest__Output } from '../../../gateway/ledger/v1/GetUsageRequest.js';
+import type { GuardrailCountsRequest as _gateway_ledger_v1_GuardrailCountsRequest, GuardrailCountsRequest__Output as _gateway_ledger_v1_GuardrailCountsRequest__Output } from '../../../gateway/ledger/v1/GuardrailCountsRequest.js';
+import type { GuardrailCountsResponse as _gateway_ledger_v1_GuardrailCountsResponse, GuardrailCountsResponse__Output as _gateway_ledger_v1_GuardrailCountsResponse__Output } from '../../../gateway/ledger/v1/GuardrailCountsResponse.js';
+import type { Lease as _gateway_ledger_v1_Lease, Lease__Output as _gateway_ledger_v1_Lease__Output } from '../../../gateway/ledger/v1/Lease.js';
+import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHoldsRequest__Output as _gateway_ledger_v1_ListHoldsRequest__Output } from '../../../gateway/ledger/v1/ListHoldsRequest.js';
+import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from '../../../gateway/ledger/v1/ListHoldsResponse.js';
+import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from '../../../gateway/ledger/v1/ListUsageRequest.js';
+import type { ListUsageResponse as _gateway_ledger_v1_ListUsageResponse, ListUsageResponse__Output as _gateway_ledger_v1_ListUsageResponse__Output } from '../../../gateway/ledger/v1/ListUsageResponse.js';
+import type { OrgBalancesRequest as _gateway_ledger_v1_OrgBalancesRequest, OrgBalancesRequest__Output as _gateway_ledger_v1_OrgBalancesRequest__Output } from '../../../gateway/ledger/v1/OrgBalancesRequest.js';
+import type { OrgBalancesResponse as _gateway_ledger_v1_OrgBalancesResponse, OrgBalancesResponse__Output as _gateway_ledger_v1_OrgBalancesResponse__Output } from '../../../gateway/ledger/v1/OrgBalancesResponse.js';
+import type { ProviderHealthRequest as _gateway_ledger_v1_ProviderHealthRequest, ProviderHealthRequest__Output as _gateway_ledger_v1_ProviderHealthRequest__Output } from '../../../gateway/ledger/v1/ProviderHealthRequest.js';
+import type { ProviderHealthResponse as _gateway_ledger_v1_ProviderHealthResponse, ProviderHealthResponse__Output as _gateway_ledger_v1_ProviderHealthResponse__Output } from '../../../gateway/ledger/v1/ProviderHealthResponse.js';
+import type { ReleaseLeaseRequest as _gateway_ledger_v1_ReleaseLeaseRequest, ReleaseLeaseRequest__Output as _gateway_ledger_v1_ReleaseLeaseRequest__Output } from '../../../gateway/ledger/v1/ReleaseLeaseRequest.js';
+import type { SpendSeriesRequest as _gateway_ledger_v1_SpendSeriesRequest, SpendSeriesRequest__Output as _gateway_ledger_v1_SpendSeriesRequest__Output } from '../../../gateway/ledger/v1/SpendSeriesRequest.js';
+import type { SpendSeriesResponse as _gateway_ledger_v1_SpendSeriesResponse, SpendSeriesResponse__Output as _gateway_ledger_v1_SpendSeriesResponse__Output } from '../../../gateway/ledger/v1/SpendSeriesResponse.js';
+import type { TopUpRequest as _gateway_ledger_v1_TopUpRequest, TopUpRequest__Output as _gateway_ledger_v1_TopUpRequest__Output } from '../../../gateway/ledger/v1/TopUpRequest.js';
+import type { TopUpResponse as _gateway_ledger_v1_TopUpResponse, TopUpResponse__Output as _gateway_ledger_v1_TopUpResponse__Output } from '../../../gateway/ledger/v1/TopUpResponse.js';
+import type { UsagePage as _gateway_ledger_v1_UsagePage, UsagePage__Output as _gateway_ledger_v1_UsagePage__Output } from '../../../gateway/ledger/v1/UsagePage.js';
+import type { UsageRecord as _gateway_ledger_v1_UsageRecord, UsageRecord__Output as _gateway_ledger_v1_UsageRecord__Output } from '../../../gateway/ledger/v1/UsageRecord.js';
+
+export interface LedgerServiceClient extends grpc.Client {
+  AcquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  AcquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  AcquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  AcquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  
+  CostReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  CostReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  CostReport(argument: _gateway_ledger_v1_CostReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  CostReport(argument: _gateway_ledger_v1_CostReportRequest, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  costReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  costReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  costReport(argument: _gateway_ledger_v1_CostReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  costReport(argument: _gateway_ledger_v1_CostReportRequest, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
+  
+  ExportUsage(argument: _gateway_ledger_v1_ExportUsageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_ledger_v1_UsagePage__Output>;
+  ExportUsage(argument: _gateway_ledger_v1_ExportUsageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_ledger_v1_UsagePage__Output>;
+  exportUsage(argument: _gateway_ledger_v1_ExportUsageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_ledger_v1_UsagePage__Output>;
+  exportUsage(argument: _gateway_ledger_v1_ExportUsageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_ledger_v1_UsagePage__Output>;
+  
+  GetCredits(argument: _gateway_ledger_v1_GetCreditsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  GetCredits(argument: _gateway_ledger_v1_GetCreditsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  GetCredits(argument: _gateway_ledger_v1_GetCreditsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  GetCredits(argument: _gateway_ledger_v1_GetCreditsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  getCredits(argument: _gateway_ledger_v1_GetCreditsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  getCredits(argument: _gateway_ledger_v1_GetCreditsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  getCredits(argument: _gateway_ledger_v1_GetCreditsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  getCredits(argument: _gateway_ledger_v1_GetCreditsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Credits__Output>): grpc.ClientUnaryCall;
+  
+  GetUsage(argument: _gateway_ledger_v1_GetUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_ledger_v1_GetUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_ledger_v1_GetUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_ledger_v1_GetUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_ledger_v1_GetUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_ledger_v1_GetUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_ledger_v1_GetUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_ledger_v1_GetUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  
+  GuardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  GuardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  GuardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  GuardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  listHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  listHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  listHolds(argument: _gateway_ledger_v1_ListHoldsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  listHolds(argument: _gateway_ledger_v1_ListHoldsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListUsage(argument: _gateway_ledger_v1_ListUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _gateway_ledger_v1_ListUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _gateway_ledger_v1_ListUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _gateway_ledger_v1_ListUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _gateway_ledger_v1_ListUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _gateway_ledger_v1_ListUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _gateway_ledger_v1_ListUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _gateway_ledger_v1_ListUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
+  
+  OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  orgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  orgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  orgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  orgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
+  
+  ProviderHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  ProviderHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  ProviderHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  ProviderHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  providerHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  providerHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  providerHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  providerHealth(argument: _gateway_ledger_v1_ProviderHealthRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ProviderHealthResponse__Output>): grpc.ClientUnaryCall;
+  
+  ReleaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  ReleaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  ReleaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  ReleaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  
+  SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  spendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  spendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  spendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  spendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
+  
+  TopUp(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUp(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUp(argument: _gateway_ledger_v1_TopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUp(argument: _gateway_ledger_v1_TopUpRequest, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUp(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUp(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUp(argument: _gateway_ledger_v1_TopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUp(argument: _gateway_ledger_v1_TopUpRequest, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  
+  TopUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  TopUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  topUpWithGrant(argument: _gateway_ledger_v1_TopUpRequest, callback: grpc.requestCallback<_gateway_ledger_v1_TopUpResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation {
+  AcquireLease: grpc.handleUnaryCall<_gateway_ledger_v1_AcquireLeaseRequest__Output, _gateway_ledger_v1_Lease>;
+  
+  CostReport: grpc.handleUnaryCall<_gateway_ledger_v1_CostReportRequest__Output, _gateway_ledger_v1_CostReportResponse>;
+  
+  ExportUsage: grpc.handleServerStreamingCall<_gateway_ledger_v1_ExportUsageRequest__Output, _gateway_ledger_v1_UsagePage>;
+  
+  GetCredits: grpc.handleUnaryCall<_gateway_ledger_v1_GetCreditsRequest__Output, _gateway_ledger_v1_Credits>;
+  
+  GetUsage: grpc.handleUnaryCall<_gateway_ledger_v1_GetUsageRequest__Output, _gateway_ledger_v1_UsageRecord>;
+  
+  GuardrailCounts: grpc.handleUnaryCall<_gateway_ledger_v1_GuardrailCountsRequest__Output, _gateway_ledger_v1_GuardrailCountsResponse>;
+  
+  ListHolds: grpc.handleUnaryCall<_gateway_ledger_v1_ListHoldsRequest__Output, _gateway_ledger_v1_ListHoldsResponse>;
+  
+  ListUsage: grpc.handleUnaryCall<_gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse>;
+  
+  OrgBalances: grpc.handleUnaryCall<_gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse>;
+  
+  ProviderHealth: grpc.handleUnaryCall<_gateway_ledger_v1_ProviderHealthRequest__Output, _gateway_ledger_v1_ProviderHealthResponse>;
+  
+  ReleaseLease: grpc.handleUnaryCall<_gateway_ledger_v1_ReleaseLeaseRequest__Output, _gateway_ledger_v1_Lease>;
+  
+  SpendSeries: grpc.handleUnaryCall<_gateway_ledger_v1_SpendSeriesRequest__Output, _gateway_ledger_v1_SpendSeriesResponse>;
+  
+  TopUp: grpc.handleUnaryCall<_gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse>;
+  
+  TopUpWithGrant: grpc.handleUnaryCall<_gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse>;
+  
+}
+
+export interface LedgerServiceDefinition extends grpc.ServiceDefinition {
+  AcquireLease: MethodDefinition<_gateway_ledger_v1_AcquireLeaseRequest, _gateway_ledger_v1_Lease, _gateway_ledger_v1_AcquireLeaseRequest__Output, _gateway_ledger_v1_Lease__Output>
+  CostReport: MethodDefinition<_gateway_ledger_v1_CostReportRequest, _gateway_ledger_v1_CostReportResponse, _gateway_ledger_v1_CostReportRequest__Output, _gateway_ledger_v1_CostReportResponse__Output>
+  ExportUsage: MethodDefinition<_gateway_ledger_v1_ExportUsageRequest, _gateway_ledger_v1_UsagePage, _gateway_ledger_v1_ExportUsageRequest__Output, _gateway_ledger_v1_UsagePage__Output>
+  GetCredits: MethodDefinition<_gateway_ledger_v1_GetCreditsRequest, _gateway_ledger_v1_Credits, _gateway_ledger_v1_GetCreditsRequest__Output, _gateway_ledger_v1_Credits__Output>
+  GetUsage: MethodDefinition<_gateway_ledger_v1_GetUsageRequest, _gateway_ledger_v1_UsageRecord, _gateway_ledger_v1_GetUsageRequest__Output, _gateway_ledger_v1_UsageRecord__Output>
+  GuardrailCounts: MethodDefinition<_gateway_ledger_v1_GuardrailCountsRequest, _gateway_ledger_v1_GuardrailCountsResponse, _gateway_ledger_v1_GuardrailCountsRequest__Output, _gateway_ledger_v1_GuardrailCountsResponse__Output>
+  ListHolds: MethodDefinition<_gateway_ledger_v1_ListHoldsRequest, _gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsRequest__Output, _gateway_ledger_v1_ListHoldsResponse__Output>
+  ListUsage: MethodDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageResponse, _gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse__Output>
+  OrgBalances: MethodDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse__Output>
+  ProviderHealth: MethodDefinition<_gateway_ledger_v1_ProviderHealthRequest, _gateway_ledger_v1_ProviderHealthResponse, _gateway_ledger_v1_ProviderHealthRequest__Output, _gateway_ledger_v1_ProviderHealthResponse__Output>
+  ReleaseLease: MethodDefinition<_gateway_ledger_v1_ReleaseLeaseRequest, _gateway_ledger_v1_Lease, _gateway_ledger_v1_ReleaseLeaseRequest__Output, _gateway_ledger_v1_Lease__Output>
+  SpendSeries: MethodDefinition<_gateway_ledger_v1_SpendSeriesRequest, _gateway_ledger_v1_SpendSeriesResponse, _gateway_ledger_v1_SpendSeriesRequest__Output, _gateway_ledger_v1_SpendSeriesResponse__Output>
+  TopUp: MethodDefinition<_gateway_ledger_v1_TopUpRequest, _gateway_ledger_v1_TopUpResponse, _gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse__Output>
+  TopUpWithGrant: MethodDefinition<_gateway_ledger_v1_TopUpRequest, _gateway_ledger_v1_TopUpResponse, _gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse__Output>
+}

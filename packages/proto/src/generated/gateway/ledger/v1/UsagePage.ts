@@ -1,0 +1,11 @@
+// Original file: ../../proto/gateway/ledger/v1/ledger.proto
+
+import type { UsageRecord as _gateway_ledger_v1_UsageRecord, UsageRecord__Output as _gateway_ledger_v1_UsageRecord__Output } from '../../../gateway/ledger/v1/UsageRecord.js';
+
+export interface UsagePage {
+  'records'?: (_gateway_ledger_v1_UsageRecord)[];
+}
+
+export interface UsagePage__Output {
+  'records': (_gateway_ledger_v1_UsageRecord__Output)[];
+}

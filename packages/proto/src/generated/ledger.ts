@@ -1,0 +1,81 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AcquireLeaseRequest as _gateway_ledger_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _gateway_ledger_v1_AcquireLeaseRequest__Output } from './gateway/ledger/v1/AcquireLeaseRequest.js';
+import type { CostReportRequest as _gateway_ledger_v1_CostReportRequest, CostReportRequest__Output as _gateway_ledger_v1_CostReportRequest__Output } from './gateway/ledger/v1/CostReportRequest.js';
+import type { CostReportResponse as _gateway_ledger_v1_CostReportResponse, CostReportResponse__Output as _gateway_ledger_v1_CostReportResponse__Output } from './gateway/ledger/v1/CostReportResponse.js';
+import type { Credits as _gateway_ledger_v1_Credits, Credits__Output as _gateway_ledger_v1_Credits__Output } from './gateway/ledger/v1/Credits.js';
+import type { DeploymentHealth as _gateway_ledger_v1_DeploymentHealth, DeploymentHealth__Output as _gateway_ledger_v1_DeploymentHealth__Output } from './gateway/ledger/v1/DeploymentHealth.js';
+import type { ExportUsageRequest as _gateway_ledger_v1_ExportUsageRequest, ExportUsageRequest__Output as _gateway_ledger_v1_ExportUsageRequest__Output } from './gateway/ledger/v1/ExportUsageRequest.js';
+import type { GetCreditsRequest as _gateway_ledger_v1_GetCreditsRequest, GetCreditsRequest__Output as _gateway_ledger_v1_GetCreditsRequest__Output } from './gateway/ledger/v1/GetCreditsRequest.js';
+import type { GetUsageRequest as _gateway_ledger_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_ledger_v1_GetUsageRequest__Output } from './gateway/ledger/v1/GetUsageRequest.js';
+import type { GuardrailCount as _gateway_ledger_v1_GuardrailCount, GuardrailCount__Output as _gateway_ledger_v1_GuardrailCount__Output } from './gateway/ledger/v1/GuardrailCount.js';
+import type { GuardrailCountsRequest as _gateway_ledger_v1_GuardrailCountsRequest, GuardrailCountsRequest__Output as _gateway_ledger_v1_GuardrailCountsRequest__Output } from './gateway/ledger/v1/GuardrailCountsRequest.js';
+import type { GuardrailCountsResponse as _gateway_ledger_v1_GuardrailCountsResponse, GuardrailCountsResponse__Output as _gateway_ledger_v1_GuardrailCountsResponse__Output } from './gateway/ledger/v1/GuardrailCountsResponse.js';
+import type { Lease as _gateway_ledger_v1_Lease, Lease__Output as _gateway_ledger_v1_Lease__Output } from './gateway/ledger/v1/Lease.js';
+import type { LedgerServiceClient as _gateway_ledger_v1_LedgerServiceClient, LedgerServiceDefinition as _gateway_ledger_v1_LedgerServiceDefinition } from './gateway/ledger/v1/LedgerService.js';
+import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHoldsRequest__Output as _gateway_ledger_v1_ListHoldsRequest__Output } from './gateway/ledger/v1/ListHoldsRequest.js';
+import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from './gateway/ledger/v1/ListHoldsResponse.js';
+import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from './gateway/ledger/v1/ListUsageRequest.js';
+import type { ListUsageResponse as _gateway_ledger_v1_ListUsageResponse, ListUsageResponse__Output as _gateway_ledger_v1_ListUsageResponse__Output } from './gateway/ledger/v1/ListUsageResponse.js';
+import type { OrgBalance as _gateway_ledger_v1_OrgBalance, OrgBalance__Output as _gateway_ledger_v1_OrgBalance__Output } from './gateway/ledger/v1/OrgBalance.js';
+import type { OrgBalancesRequest as _gateway_ledger_v1_OrgBalancesRequest, OrgBalancesRequest__Output as _gateway_ledger_v1_OrgBalancesRequest__Output } from './gateway/ledger/v1/OrgBalancesRequest.js';
+import type { OrgBalancesResponse as _gateway_ledger_v1_OrgBalancesResponse, OrgBalancesResponse__Output as _gateway_ledger_v1_OrgBalancesResponse__Output } from './gateway/ledger/v1/OrgBalancesResponse.js';
+import type { OrgMargin as _gateway_ledger_v1_OrgMargin, OrgMargin__Output as _gateway_ledger_v1_OrgMargin__Output } from './gateway/ledger/v1/OrgMargin.js';
+import type { ProviderDayCost as _gateway_ledger_v1_ProviderDayCost, ProviderDayCost__Output as _gateway_ledger_v1_ProviderDayCost__Output } from './gateway/ledger/v1/ProviderDayCost.js';
+import type { ProviderHealthRequest as _gateway_ledger_v1_ProviderHealthRequest, ProviderHealthRequest__Output as _gateway_ledger_v1_ProviderHealthRequest__Output } from './gateway/ledger/v1/ProviderHealthRequest.js';
+import type { ProviderHealthResponse as _gateway_ledger_v1_ProviderHealthResponse, ProviderHealthResponse__Output as _gateway_ledger_v1_ProviderHealthResponse__Output } from './gateway/ledger/v1/ProviderHealthResponse.js';
+import type { ReleaseLeaseRequest as _gateway_ledger_v1_ReleaseLeaseRequest, ReleaseLeaseRequest__Output as _gateway_ledger_v1_ReleaseLeaseRequest__Output } from './gateway/ledger/v1/ReleaseLeaseRequest.js';
+import type { SpendPoint as _gateway_ledger_v1_SpendPoint, SpendPoint__Output as _gateway_ledger_v1_SpendPoint__Output } from './gateway/ledger/v1/SpendPoint.js';
+import type { SpendSeriesRequest as _gateway_ledger_v1_SpendSeriesRequest, SpendSeriesRequest__Output as _gateway_ledger_v1_SpendSeriesRequest__Output } from './gateway/ledger/v1/SpendSeriesRequest.js';
+import type { SpendSeriesResponse as _gateway_ledger_v1_SpendSeriesResponse, SpendSeriesResponse__Output as _gateway_ledger_v1_SpendSeriesResponse__Output } from './gateway/ledger/v1/SpendSeriesResponse.js';
+import type { TopUpRequest as _gateway_ledger_v1_TopUpRequest, TopUpRequest__Output as _gateway_ledger_v1_TopUpRequest__Output } from './gateway/ledger/v1/TopUpRequest.js';
+import type { TopUpResponse as _gateway_ledger_v1_TopUpResponse, TopUpResponse__Output as _gateway_ledger_v1_TopUpResponse__Output } from './gateway/ledger/v1/TopUpResponse.js';
+import type { UsagePage as _gateway_ledger_v1_UsagePage, UsagePage__Output as _gateway_ledger_v1_UsagePage__Output } from './gateway/ledger/v1/UsagePage.js';
+import type { UsageRecord as _gateway_ledger_v1_UsageRecord, UsageRecord__Output as _gateway_ledger_v1_UsageRecord__Output } from './gateway/ledger/v1/UsageRecord.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  gateway: {
+    ledger: {
+      v1: {
+        AcquireLeaseRequest: MessageTypeDefinition<_gateway_ledger_v1_AcquireLeaseRequest, _gateway_ledger_v1_AcquireLeaseRequest__Output>
+        CostReportRequest: MessageTypeDefinition<_gateway_ledger_v1_CostReportRequest, _gateway_ledger_v1_CostReportRequest__Output>
+        CostReportResponse: MessageTypeDefinition<_gateway_ledger_v1_CostReportResponse, _gateway_ledger_v1_CostReportResponse__Output>
+        Credits: MessageTypeDefinition<_gateway_ledger_v1_Credits, _gateway_ledger_v1_Credits__Output>
+        DeploymentHealth: MessageTypeDefinition<_gateway_ledger_v1_DeploymentHealth, _gateway_ledger_v1_DeploymentHealth__Output>
+        ExportUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_ExportUsageRequest, _gateway_ledger_v1_ExportUsageRequest__Output>
+        GetCreditsRequest: MessageTypeDefinition<_gateway_ledger_v1_GetCreditsRequest, _gateway_ledger_v1_GetCreditsRequest__Output>
+        GetUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_GetUsageRequest, _gateway_ledger_v1_GetUsageRequest__Output>
+        GuardrailCount: MessageTypeDefinition<_gateway_ledger_v1_GuardrailCount, _gateway_ledger_v1_GuardrailCount__Output>
+        GuardrailCountsRequest: MessageTypeDefinition<_gateway_ledger_v1_GuardrailCountsRequest, _gateway_ledger_v1_GuardrailCountsRequest__Output>
+        GuardrailCountsResponse: MessageTypeDefinition<_gateway_ledger_v1_GuardrailCountsResponse, _gateway_ledger_v1_GuardrailCountsResponse__Output>
+        Lease: MessageTypeDefinition<_gateway_ledger_v1_Lease, _gateway_ledger_v1_Lease__Output>
+        LedgerService: SubtypeConstructor<typeof grpc.Client, _gateway_ledger_v1_LedgerServiceClient> & { service: _gateway_ledger_v1_LedgerServiceDefinition }
+        ListHoldsRequest: MessageTypeDefinition<_gateway_ledger_v1_ListHoldsRequest, _gateway_ledger_v1_ListHoldsRequest__Output>
+        ListHoldsResponse: MessageTypeDefinition<_gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsResponse__Output>
+        ListUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageRequest__Output>
+        ListUsageResponse: MessageTypeDefinition<_gateway_ledger_v1_ListUsageResponse, _gateway_ledger_v1_ListUsageResponse__Output>
+        OrgBalance: MessageTypeDefinition<_gateway_ledger_v1_OrgBalance, _gateway_ledger_v1_OrgBalance__Output>
+        OrgBalancesRequest: MessageTypeDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesRequest__Output>
+        OrgBalancesResponse: MessageTypeDefinition<_gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesResponse__Output>
+        OrgMargin: MessageTypeDefinition<_gateway_ledger_v1_OrgMargin, _gateway_ledger_v1_OrgMargin__Output>
+        ProviderDayCost: MessageTypeDefinition<_gateway_ledger_v1_ProviderDayCost, _gateway_ledger_v1_ProviderDayCost__Output>
+        ProviderHealthRequest: MessageTypeDefinition<_gateway_ledger_v1_ProviderHealthRequest, _gateway_ledger_v1_ProviderHealthRequest__Output>
+        ProviderHealthResponse: MessageTypeDefinition<_gateway_ledger_v1_ProviderHealthResponse, _gateway_ledger_v1_ProviderHealthResponse__Output>
+        ReleaseLeaseRequest: MessageTypeDefinition<_gateway_ledger_v1_ReleaseLeaseRequest, _gateway_ledger_v1_ReleaseLeaseRequest__Output>
+        SpendPoint: MessageTypeDefinition<_gateway_ledger_v1_SpendPoint, _gateway_ledger_v1_SpendPoint__Output>
+        SpendSeriesRequest: MessageTypeDefinition<_gateway_ledger_v1_SpendSeriesRequest, _gateway_ledger_v1_SpendSeriesRequest__Output>
+        SpendSeriesResponse: MessageTypeDefinition<_gateway_ledger_v1_SpendSeriesResponse, _gateway_ledger_v1_SpendSeriesResponse__Output>
+        TopUpRequest: MessageTypeDefinition<_gateway_ledger_v1_TopUpRequest, _gateway_ledger_v1_TopUpRequest__Output>
+        TopUpResponse: MessageTypeDefinition<_gateway_ledger_v1_TopUpResponse, _gateway_ledger_v1_TopUpResponse__Output>
+        UsagePage: MessageTypeDefinition<_gateway_ledger_v1_UsagePage, _gateway_ledger_v1_UsagePage__Output>
+        UsageRecord: MessageTypeDefinition<_gateway_ledger_v1_UsageRecord, _gateway_ledger_v1_UsageRecord__Output>
+      }
+    }
+  }
+}
+
