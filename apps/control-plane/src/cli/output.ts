@@ -30,3 +30,13 @@ export function stdoutWriter(onClosed?: () => void, out: NodeJS.WriteStream = pr
     if (closed) throw closed;
   };
 }
+
+/** How a command prints its result: one line, with --json one JSON object, otherwise the human text. */
+export interface Printer {
+  json: boolean;
+  print(obj: Record<string, unknown>, human: string): void;
+}
+
+export function printer(json: boolean): Printer {
+  return { json, print: (obj, human) => process.stdout.write((json ? JSON.stringify(obj) : human) + "\n") };
+}

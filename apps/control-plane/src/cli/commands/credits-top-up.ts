@@ -1,0 +1,22 @@
+import { need } from "../args.js";
+import { resolveOrgId } from "../clients.js";
+import { command, UsageError } from "../command.js";
+
+export const creditsTopUp = command({
+  words: ["credits", "top-up"],
+  help: [{ synopsis: "credits top-up ORG --amount-minor N --idempotency-key K" }],
+  flags: { "amount-minor": { type: "string" }, "idempotency-key": { type: "string" } },
+  async run(args, { clients, out, flags }) {
+    if (args.length !== 1) throw new UsageError("credits top-up takes exactly one ORG");
+    const raw = need(flags["amount-minor"], "--amount-minor");
+    if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--amount-minor must be a positive integer, got '${raw}'`);
+    const key = need(flags["idempotency-key"], "--idempotency-key");
+    const c = clients();
+    const orgId = await resolveOrgId(c, args[0]!);
+    const r = await c.ledger.TopUp({ org_id: orgId, amount_minor: Number(raw), idempotency_key: key });
+    return out.print(
+      { id: r.top_up_id, org_id: orgId, duplicate: r.duplicate, balance_minor: r.credits?.balance_minor ?? 0, topped_up_minor: r.credits?.topped_up_minor ?? 0 },
+      `${r.duplicate ? "already applied" : "topped up"} ${r.top_up_id}: balance ${r.credits?.balance_minor ?? 0} minor units`,
+    );
+  },
+});

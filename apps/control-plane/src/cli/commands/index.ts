@@ -1,0 +1,56 @@
+/**
+ * gatewayctl's commands, in the order of its help. A new command: a file in this directory and a row
+ * here. Scripts rely on the grammar: keep words, flags, messages and output of existing commands.
+ */
+import type { Command } from "../command.js";
+import { catalogApply } from "./catalog-apply.js";
+import { consoleLink } from "./console-link.js";
+import { creditsShow } from "./credits-show.js";
+import { creditsTopUp } from "./credits-top-up.js";
+import { guardrailsClear } from "./guardrails-clear.js";
+import { guardrailsSet } from "./guardrails-set.js";
+import { guardrailsShow } from "./guardrails-show.js";
+import { holdsList } from "./holds-list.js";
+import { journalTail } from "./journal-tail.js";
+import { keyCreate } from "./key-create.js";
+import { keyList } from "./key-list.js";
+import { keyRevoke } from "./key-revoke.js";
+import { mcpApprove } from "./mcp-approve.js";
+import { mcpEnable } from "./mcp-enable.js";
+import { mcpPins } from "./mcp-pins.js";
+import { modelsEnable } from "./models-enable.js";
+import { orgCreate } from "./org-create.js";
+import { orgList } from "./org-list.js";
+import { orgSetBudget } from "./org-set-budget.js";
+import { orgTrial } from "./org-trial.js";
+import { trialPolicySet } from "./trial-policy-set.js";
+import { usageCosts } from "./usage-costs.js";
+import { usageExport } from "./usage-export.js";
+import { usageSpend } from "./usage-spend.js";
+
+export const commands: readonly Command[] = [
+  orgCreate,
+  orgList,
+  orgSetBudget,
+  orgTrial,
+  keyCreate,
+  keyRevoke,
+  keyList,
+  modelsEnable,
+  mcpEnable,
+  mcpPins,
+  mcpApprove,
+  creditsTopUp,
+  creditsShow,
+  holdsList,
+  catalogApply,
+  trialPolicySet,
+  guardrailsSet,
+  guardrailsShow,
+  guardrailsClear,
+  usageExport,
+  usageCosts,
+  usageSpend,
+  consoleLink,
+  journalTail,
+];
