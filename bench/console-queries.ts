@@ -139,6 +139,7 @@ client.close();
 step("starting the control-plane and the console");
 const controlEnv = {
   CONTROL_PLANE_DATABASE_URL: dbUrl,
+  CONTROL_PLANE_MIGRATE_ON_START: "true",
   CONTROL_PLANE_NATS_URL: nats.url,
   CONTROL_PLANE_GRPC_PORT: String(await freePort()),
   CONTROL_PLANE_OPS_PORT: String(await freePort()),

@@ -42,6 +42,7 @@ export async function pending(jsm: JetStreamManager, durable = "ledger"): Promis
 export async function ledgerEnv(dbUrl: string, natsUrl: string, token: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
   return {
     LEDGER_DATABASE_URL: dbUrl,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: natsUrl,
     LEDGER_GRPC_PORT: String(await freePort()),
     LEDGER_OPS_PORT: String(await freePort()),

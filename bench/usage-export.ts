@@ -29,6 +29,7 @@ const dbUrl = await createDatabase(pgServer.url, "export_bench");
 const ledgerEnvironment = await ledgerEnv(dbUrl, nats.url, TOKEN, heapOptions);
 const controlEnv = {
   CONTROL_PLANE_DATABASE_URL: dbUrl,
+  CONTROL_PLANE_MIGRATE_ON_START: "true",
   CONTROL_PLANE_NATS_URL: nats.url,
   CONTROL_PLANE_GRPC_PORT: String(await freePort()),
   CONTROL_PLANE_OPS_PORT: String(await freePort()),

@@ -5,7 +5,7 @@
  * own (a crashed service, a killed Postgres or nats-server) is restarted with backoff; the stack
  * keeps running, as a deployment would.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -256,6 +256,10 @@ async function up(): Promise<void> {
   const nats = { url: natsUrl };
 
   services.push(startService("fake-upstream", "packages/fake-upstream/dist/main.js", { FAKE_UPSTREAM_PORT: String(PORTS.fake), FAKE_UPSTREAM_API_KEY }));
+  // The migrate step first, as a deployment runs it (its Job) before the services roll out.
+  const migrateStep = (script: string, env: Record<string, string>) => execFileSync(node, [script, "migrate"], { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+  migrateStep("apps/control-plane/dist/main.js", { CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_ADMIN_TOKEN: adminToken, CONTROL_PLANE_LOG_LEVEL: "warn" });
+  migrateStep("apps/ledger/dist/main.js", { LEDGER_DATABASE_URL: dbUrl, LEDGER_ADMIN_TOKEN: adminToken, LEDGER_LOG_LEVEL: "warn" });
   services.push(
     startService("control-plane", "apps/control-plane/dist/main.js", {
       CONTROL_PLANE_DATABASE_URL: dbUrl,

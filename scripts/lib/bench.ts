@@ -87,6 +87,7 @@ export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number
   return {
     control: {
       CONTROL_PLANE_DATABASE_URL: o.db,
+      CONTROL_PLANE_MIGRATE_ON_START: "true",
       CONTROL_PLANE_NATS_URL: o.natsUrl,
       CONTROL_PLANE_GRPC_PORT: String(o.controlPort),
       CONTROL_PLANE_OPS_PORT: "0",
@@ -96,6 +97,7 @@ export function serviceEnv(o: { db: string; natsUrl: string; controlPort: number
     },
     ledger: {
       LEDGER_DATABASE_URL: o.db,
+      LEDGER_MIGRATE_ON_START: "true",
       LEDGER_NATS_URL: o.natsUrl,
       LEDGER_GRPC_PORT: String(o.ledgerPort),
       LEDGER_OPS_PORT: String(o.ledgerOpsPort ?? 0),

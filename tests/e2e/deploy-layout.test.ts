@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -41,6 +41,12 @@ function start(service: string, dir: string, env: Record<string, string>): Child
   return child;
 }
 
+/** `node dist/main.js <args>` in the layout, to its end (the migrate step, a refused start). */
+function runToEnd(service: string, dir: string, env: Record<string, string>, args: string[] = []): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ["dist/main.js", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...imageEnv(service), ...env }, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stderr: r.stderr };
+}
+
 const ready = (port: number) => async () => {
   const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
   return r?.status === 200 ? true : undefined;
@@ -68,7 +74,7 @@ describe("the deployed layout of each service", () => {
     // The contracts travel with the package, not beside the repository.
     expect(existsSync(join(control, "node_modules/@gateway/proto/dist/proto/gateway/control/v1/control.proto"))).toBe(true);
     expect(existsSync(join(control, "proto"))).toBe(false);
-    start("control-plane", control, {
+    const controlEnv = {
       CONTROL_PLANE_DATABASE_URL: db,
       CONTROL_PLANE_NATS_URL: nats.url,
       CONTROL_PLANE_GRPC_PORT: String(controlGrpc),
@@ -76,9 +82,9 @@ describe("the deployed layout of each service", () => {
       CONTROL_PLANE_ADMIN_TOKEN: TOKEN,
       CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN,
       CONTROL_PLANE_LOG_LEVEL: "warn",
-    });
+    };
     const ledger = deployLayout("ledger");
-    start("ledger", ledger, {
+    const ledgerEnv = {
       LEDGER_DATABASE_URL: db,
       LEDGER_NATS_URL: nats.url,
       LEDGER_GRPC_PORT: String(ledgerGrpc),
@@ -86,7 +92,22 @@ describe("the deployed layout of each service", () => {
       LEDGER_ADMIN_TOKEN: TOKEN,
       LEDGER_DATA_PLANE_TOKEN: DP_TOKEN,
       LEDGER_LOG_LEVEL: "warn",
-    });
+    };
+    // A service never migrates its schema itself: on a schema the migrate step has not brought to
+    // its release, it refuses to start (exit 2) and says what to run.
+    for (const [service, dir, env] of [
+      ["control-plane", control, controlEnv],
+      ["ledger", ledger, ledgerEnv],
+    ] as const) {
+      const refused = runToEnd(service, dir, env);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/schema \w+ lacks \d+ migration\(s\) this release needs .*: run the migrate step first/);
+      // The migrate step, as the manifests' Job runs it; a second run finds nothing to do.
+      expect(runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
+      expect(runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
+    }
+    start("control-plane", control, controlEnv);
+    start("ledger", ledger, ledgerEnv);
     await eventually(ready(controlOps), 30_000, "control-plane ready");
     await eventually(ready(ledgerOps), 30_000, "ledger ready");
 

@@ -141,6 +141,7 @@ beforeAll(async () => {
   fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_API_KEY });
   controlEnv = {
     CONTROL_PLANE_DATABASE_URL: dbUrl,
+    CONTROL_PLANE_MIGRATE_ON_START: "true",
     CONTROL_PLANE_NATS_URL: nats.url,
     ...natsAuth.env("control-plane"),
     CONTROL_PLANE_GRPC_PORT: "0",
@@ -153,6 +154,7 @@ beforeAll(async () => {
   await control.start();
   ledgerEnv = {
     LEDGER_DATABASE_URL: dbUrl,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: nats.url,
     ...natsAuth.env("ledger"),
     LEDGER_GRPC_PORT: String(await freePort()),

@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import OpenAI from "openai";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +73,7 @@ class Load {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const run = promisify(execFile);
 
 let previous: string;
 let dbUrl: string;
@@ -185,7 +188,13 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     load.start(4);
     await sleep(1_500);
 
-    // The current release's control-plane and ledger join (migrating the schema under the old ones), then its data-plane.
+    // The current release's migrate step (the manifests' Job) brings the schemas to it under the old
+    // replicas and their traffic; its control-plane and ledger then join, then its data-plane.
+    load.phase = "the migrate step";
+    await run(process.execPath, [join(root, "apps/control-plane/dist/main.js"), "migrate"], {
+      env: { ...process.env, CONTROL_PLANE_DATABASE_URL: dbUrl, CONTROL_PLANE_ADMIN_TOKEN: ADMIN, CONTROL_PLANE_LOG_LEVEL: "warn" },
+    });
+    await run(process.execPath, [join(root, "apps/ledger/dist/main.js"), "migrate"], { env: { ...process.env, LEDGER_DATABASE_URL: dbUrl, LEDGER_ADMIN_TOKEN: ADMIN, LEDGER_LOG_LEVEL: "warn" } });
     load.phase = "control-planes and ledgers side by side";
     const newControl = await replica(root, "control-plane", "control-new", CURRENT["control-plane"]);
     controlLb.set([oldControl.grpc, newControl.grpc]);

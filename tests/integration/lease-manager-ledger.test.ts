@@ -30,6 +30,7 @@ beforeAll(async () => {
   ledger = createLedger(
     loadConfig({
       LEDGER_DATABASE_URL: url,
+      LEDGER_MIGRATE_ON_START: "true",
       LEDGER_NATS_URL: nats.url,
       LEDGER_GRPC_PORT: String(port),
       LEDGER_OPS_PORT: "0",

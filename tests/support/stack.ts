@@ -135,6 +135,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const controlConfig = {
     CONTROL_PLANE_GRANT_SIGNING_KEY: grantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     CONTROL_PLANE_DATABASE_URL: dbUrl,
+    CONTROL_PLANE_MIGRATE_ON_START: "true",
     CONTROL_PLANE_NATS_URL: nats.url,
     ...natsAuth.env("control-plane"),
     CONTROL_PLANE_GRPC_PORT: "0",
@@ -150,6 +151,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const ledgerPort = await freePort();
   const ledgerEnv = {
     LEDGER_DATABASE_URL: dbUrl,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: nats.url,
     ...natsAuth.env("ledger"),
     LEDGER_GRPC_PORT: String(ledgerPort),

@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import type { MigrationSettings } from "@gateway/db";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
@@ -23,6 +24,16 @@ const Schema = z.object({
   CONTROL_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONTROL_PLANE_DB_POOL_MAX: int(10, 1),
   /**
+   * "true": the service applies its schema's migrations as it starts (development and tests). Off,
+   * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
+   * refuses to start on an older schema: a long migration never runs inside a service's start.
+   */
+  CONTROL_PLANE_MIGRATE_ON_START: z.enum(["true", "false"]).default("false"),
+  /** The migrate step's longest statement, ms (an index built concurrently on a large table takes a while). */
+  CONTROL_PLANE_MIGRATE_STATEMENT_TIMEOUT_MS: int(6 * 3_600_000, 1_000),
+  /** The migrate step's longest wait for a table lock before it gives way to the traffic and tries again, ms. */
+  CONTROL_PLANE_MIGRATE_LOCK_TIMEOUT_MS: int(5_000, 100),
+  /**
    * Ed25519 private key (PEM) signing operators' top-up grants (docs/security.md); the ledgers hold
    * its public key (LEDGER_GRANT_PUBLIC_KEY). Unset: the console cannot top up.
    */
@@ -43,6 +54,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   opsPort: number;
   logLevel: z.infer<typeof Schema>["CONTROL_PLANE_LOG_LEVEL"];
   dbPoolMax: number;
+  /** The schema's migrations: applied at start, or only checked (the migrate step applies them). */
+  migrations: MigrationSettings;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
   tracing: TracingConfig | undefined;
   /** Signs operators' top-up grants; undefined: none are granted. */
@@ -85,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     ...callers.settings,
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
+    migrations: { onStart: e.CONTROL_PLANE_MIGRATE_ON_START === "true", statementTimeoutMs: e.CONTROL_PLANE_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.CONTROL_PLANE_MIGRATE_LOCK_TIMEOUT_MS },
     tracing: otel.tracing,
     grantSigningKey: grant.key,
     catalogStreamReplicas: e.CONTROL_PLANE_CATALOG_REPLICAS,

@@ -1,6 +1,6 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import { migrate, type Kysely } from "@gateway/db";
-import { startOpsServer } from "@gateway/observability";
+import { prepareSchema, runMigrateStep, type Kysely } from "@gateway/db";
+import { createLogger, startOpsServer } from "@gateway/observability";
 import {
   addHealthService,
   addService,
@@ -66,6 +66,12 @@ export { loadConfig, type ControlPlaneConfig } from "./config.js";
 export type { ControlContext } from "./context.js";
 export { hashSecret } from "./keys/secret.js";
 export { policyHash } from "./rpc/get-trial-policy.js";
+
+/** The migrate step: applies this release's migrations to the configured schema (`node dist/main.js migrate`). */
+export function migrateControlSchema(config: ControlPlaneConfig): Promise<void> {
+  const log = createLogger({ service: "control-plane", level: config.logLevel });
+  return runMigrateStep({ url: config.databaseUrl, schema: config.dbSchema, migrations, settings: config.migrations, log });
+}
 
 export interface ControlPlane {
   readonly ctx: ControlContext;
@@ -202,10 +208,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       // Ops first: /healthz answers (and /readyz says 503) while Postgres or NATS are awaited.
       ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.registry, ready });
       ctx.dbHealth.start();
-      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations, {
-        signal: abort.signal,
-        onRetry: (err, delayMs) => ctx.log.warn({ err, retry_in_ms: delayMs }, "Postgres unreachable; migrations wait for it"),
-      });
+      await prepareSchema(ctx.db as Kysely<unknown>, config.dbSchema, migrations, config.migrations, ctx.log, abort.signal);
       await ctx.dbHealth.check();
       const nc = await connectServiceNats(ctx, abort.signal, async (fresh) => {
         await unlocker?.stop();

@@ -17,6 +17,7 @@ export async function startTestControlPlane(database: string, adminToken: string
   const cp = createControlPlane(
     loadConfig({
       CONTROL_PLANE_DATABASE_URL: db,
+      CONTROL_PLANE_MIGRATE_ON_START: "true",
       CONTROL_PLANE_NATS_URL: nats.url,
       CONTROL_PLANE_GRPC_PORT: "0",
       CONTROL_PLANE_OPS_PORT: "0",

@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
 import { usageKey, type UsageKey } from "@gateway/events";
+import type { MigrationSettings } from "@gateway/db";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
@@ -34,6 +35,16 @@ const Schema = z.object({
   /** Cap on how long GetUsage waits for a record not applied yet, ms. */
   LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
   LEDGER_DB_POOL_MAX: int(10, 1),
+  /**
+   * "true": the service applies its schema's migrations as it starts (development and tests). Off,
+   * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
+   * refuses to start on an older schema: a long migration never runs inside a service's start.
+   */
+  LEDGER_MIGRATE_ON_START: z.enum(["true", "false"]).default("false"),
+  /** The migrate step's longest statement, ms (an index built concurrently on a large table takes a while). */
+  LEDGER_MIGRATE_STATEMENT_TIMEOUT_MS: int(6 * 3_600_000, 1_000),
+  /** The migrate step's longest wait for a table lock before it gives way to the traffic and tries again, ms. */
+  LEDGER_MIGRATE_LOCK_TIMEOUT_MS: int(5_000, 100),
   /** Run the usage consumer here; "false" makes an RPC-only replica (leases, reads, top-ups). */
   LEDGER_CONSUME: z.enum(["true", "false"]).default("true"),
   /** Most usage events applied in one transaction. */
@@ -67,6 +78,18 @@ const Schema = z.object({
    * it. At least the streams' 2-minute duplicate window, within which a repeated publish is dropped.
    */
   LEDGER_USAGE_REPLAY_WINDOW: duration("72h", 120_000),
+  /**
+   * How long a request id is remembered after its usage was applied (usage_dedup): a replay, a
+   * stranded spool or a duplicate publish within it is applied once; an event older than it is set
+   * aside (dead_letters, reason out_of_horizon) rather than risk a second apply. At least the usage
+   * replay window, at most 31 days (what the partitioning migration backfilled).
+   */
+  LEDGER_DEDUP_HORIZON: duration("7d", 120_000),
+  /**
+   * Months of usage records kept (0: all). Older month partitions are dropped, their totals kept by
+   * the hourly rollups (docs/operations.md, "Usage records: partitions and retention").
+   */
+  LEDGER_USAGE_RETENTION_MONTHS: int(0, 0),
   /** How long a top-up or journal announcement stays replayable in LEDGER. */
   LEDGER_JOURNAL_REPLAY_WINDOW: duration("72h", 120_000),
   /** Sustained requests per second the deployment is built for; the windows must fit 1.25x of it. */
@@ -110,6 +133,12 @@ export interface LedgerConfig extends ServerCallerSettings {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
+  /** How long an applied request id is remembered, ms (LEDGER_DEDUP_HORIZON). */
+  dedupHorizonMs: number;
+  /** Months of usage records kept; 0: all. */
+  retentionMonths: number;
+  /** The schema's migrations: applied at start, or only checked (the migrate step applies them). */
+  migrations: MigrationSettings;
   consume: boolean;
   batchMax: number;
   batchLingerMs: number;
@@ -159,7 +188,11 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   // Set but holding no key (`,`) would quietly mean "take every message".
   if (e?.LEDGER_USAGE_SIGNING_KEYS !== undefined && signingKeys.length === 0) badKeys.push("LEDGER_USAGE_SIGNING_KEYS: no key in it (unset it to take unsigned usage)");
   const grant = ed25519Key("LEDGER_GRANT_PUBLIC_KEY", e?.LEDGER_GRANT_PUBLIC_KEY, "public");
+  const horizon: string[] = [];
+  if (e && e.LEDGER_DEDUP_HORIZON < e.LEDGER_USAGE_REPLAY_WINDOW) horizon.push("LEDGER_DEDUP_HORIZON: shorter than LEDGER_USAGE_REPLAY_WINDOW (a replayed event must still be known)");
+  if (e && e.LEDGER_DEDUP_HORIZON > 31 * 24 * 3_600_000) horizon.push("LEDGER_DEDUP_HORIZON: at most 31d");
   refuseProblems("ledger", [
+    ...horizon,
     ...problemsOf(parsed),
     ...(sized?.problems ?? []),
     ...badMonitors,
@@ -188,6 +221,9 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     consumerDurable: e.LEDGER_CONSUMER_DURABLE,
     usageWaitMaxMs: e.LEDGER_USAGE_WAIT_MAX_MS,
     dbPoolMax: e.LEDGER_DB_POOL_MAX,
+    dedupHorizonMs: e.LEDGER_DEDUP_HORIZON,
+    retentionMonths: e.LEDGER_USAGE_RETENTION_MONTHS,
+    migrations: { onStart: e.LEDGER_MIGRATE_ON_START === "true", statementTimeoutMs: e.LEDGER_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.LEDGER_MIGRATE_LOCK_TIMEOUT_MS },
     consume: e.LEDGER_CONSUME === "true",
     batchMax: e.LEDGER_BATCH_MAX,
     batchLingerMs: e.LEDGER_BATCH_LINGER_MS,

@@ -1,7 +1,7 @@
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { migrate, type Kysely } from "@gateway/db";
-import { startOpsServer } from "@gateway/observability";
+import { prepareSchema, runMigrateStep, type Kysely } from "@gateway/db";
+import { createLogger, startOpsServer } from "@gateway/observability";
 import { addHealthService, addService, bindServer, CallerAuthenticator, callerGuard, grpc, ledgerService, serverCredentials, shutdownServer, unauthenticatedCallers } from "@gateway/proto";
 import { Counter } from "@gateway/observability";
 import type { LedgerConfig } from "./config.js";
@@ -14,6 +14,7 @@ import { migrations } from "./db/migrations/index.js";
 import { UsageConsumer } from "./consumer/usage-consumer.js";
 import { ensureLedgerStream, ensureUsageStream } from "./consumer/ensure-stream.js";
 import { LeaseSweeper } from "./leases/sweeper.js";
+import { RecordsMaintenance } from "./records/maintenance.js";
 import { TopUpAnnouncer } from "./top-ups/announcer.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
@@ -30,6 +31,12 @@ import { exportUsage } from "./rpc/export-usage.js";
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext, LedgerOverrides } from "./context.js";
 export { applyUsage, applyUsageBatch } from "./consumer/apply-usage.js";
+
+/** The migrate step: applies this release's migrations to the configured schema (`node dist/main.js migrate`). */
+export function migrateLedgerSchema(config: LedgerConfig): Promise<void> {
+  const log = createLogger({ service: "ledger", level: config.logLevel });
+  return runMigrateStep({ url: config.databaseUrl, schema: config.dbSchema, migrations, settings: config.migrations, log });
+}
 
 export interface Ledger {
   readonly ctx: LedgerContext;
@@ -99,6 +106,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
   let consumer: UsageConsumer | undefined;
   let announcer: TopUpAnnouncer | undefined;
   const sweeper = new LeaseSweeper(ctx);
+  const maintenance = new RecordsMaintenance(ctx);
   let bound = false;
   let stopped: Promise<void> | undefined;
   // Aborted by stop(): ends the waits for Postgres and NATS of a start() still in progress.
@@ -121,10 +129,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       // Ops first: /healthz answers (and /readyz says 503) while migrations and NATS are pending.
       ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, registry: ctx.metrics.registry, ready });
       ctx.dbHealth.start();
-      await migrate(ctx.db as Kysely<unknown>, config.dbSchema, migrations, {
-        signal: abort.signal,
-        onRetry: (err, delayMs) => ctx.log.warn({ err, retry_in_ms: delayMs }, "Postgres unreachable; migrations wait for it"),
-      });
+      await prepareSchema(ctx.db as Kysely<unknown>, config.dbSchema, migrations, config.migrations, ctx.log, abort.signal);
       await ctx.dbHealth.check();
       /** Everything that pulls from or publishes to NATS, on connection `nc` (again on a replacement). */
       const startNatsWork = (nc: NatsConnection) =>
@@ -151,6 +156,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         });
       await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
+      maintenance.start();
       ctx.streamWatch.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
       bound = true;
@@ -164,6 +170,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         await consumer?.stop();
         await announcer?.stop();
         await sweeper.stop();
+        await maintenance.stop();
         await ctx.streamWatch.stop();
         await shutdownServer(server, 2_000);
         await closeNats(ctx.nats);

@@ -1,8 +1,20 @@
 import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
-import { createLedger } from "./index.js";
+import { SchemaBehindError } from "@gateway/db";
+import { createLedger, migrateLedgerSchema } from "./index.js";
 
-const ledger = createLedger(configOrExit(() => loadConfig(process.env)));
+const config = configOrExit(() => loadConfig(process.env));
+if (process.argv[2] === "migrate") {
+  // The migrate step (the manifests' Job, before the services roll): exit 0 once the schema is current.
+  await migrateLedgerSchema(config).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}
+const ledger = createLedger(config);
 let stopping = false;
 const stop = () => {
   if (stopping) return;
@@ -18,5 +30,11 @@ process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
 // Waits (not ready) for Postgres and NATS if they are down; a stop during that wait ends it.
 await ledger.start().catch((err: unknown) => {
-  if (!stopping) throw err;
+  if (stopping) return;
+  if (err instanceof SchemaBehindError) {
+    // Refused, not crashed: the migrate step has not run for this release yet.
+    console.error(err.message);
+    process.exit(2);
+  }
+  throw err;
 });

@@ -51,6 +51,7 @@ beforeAll(async () => {
   await jsm.consumers.add(USAGE_STREAM, { durable_name: "ledger", ack_policy: AckPolicy.Explicit, ack_wait: 5 * SECOND_NS, max_ack_pending: 10 });
   env = {
     LEDGER_DATABASE_URL: db,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: nats.url,
     LEDGER_GRPC_PORT: "0",
     LEDGER_OPS_PORT: "0",

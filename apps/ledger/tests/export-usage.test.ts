@@ -18,6 +18,7 @@ beforeAll(async () => {
   ledger = createLedger(
     loadConfig({
       LEDGER_DATABASE_URL: db,
+      LEDGER_MIGRATE_ON_START: "true",
       LEDGER_NATS_URL: nats.url,
       LEDGER_GRPC_PORT: String(port),
       LEDGER_OPS_PORT: "0",

@@ -19,7 +19,15 @@ beforeAll(async () => {
   nats = await startNats();
   const port = await freePort();
   ledger = createLedger(
-    loadConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: String(port), LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent" }),
+    loadConfig({
+      LEDGER_DATABASE_URL: db,
+      LEDGER_MIGRATE_ON_START: "true",
+      LEDGER_NATS_URL: nats.url,
+      LEDGER_GRPC_PORT: String(port),
+      LEDGER_OPS_PORT: "0",
+      LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_LOG_LEVEL: "silent",
+    }),
   );
   await ledger.start();
   client = createClient(ledgerService(), `127.0.0.1:${port}`, { timeoutMs: 5_000, metadata: { authorization: `Bearer ${TOKEN}` } });

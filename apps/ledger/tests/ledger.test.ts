@@ -30,6 +30,7 @@ beforeAll(async () => {
   const port = await freePort();
   env = {
     LEDGER_DATABASE_URL: db,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: nats.url,
     LEDGER_GRPC_PORT: String(port),
     LEDGER_OPS_PORT: "0",

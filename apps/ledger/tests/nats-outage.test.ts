@@ -26,7 +26,17 @@ const readyz = async () => (await fetch(`http://127.0.0.1:${ledger.opsPort}/read
 beforeAll(async () => {
   const db = await createDatabase(testPgUrl(), "ledger_nats_outage");
   nats = await startNats({ storeDir });
-  ledger = createLedger(loadConfig({ LEDGER_DATABASE_URL: db, LEDGER_NATS_URL: nats.url, LEDGER_GRPC_PORT: "0", LEDGER_OPS_PORT: "0", LEDGER_ADMIN_TOKEN: TOKEN, LEDGER_LOG_LEVEL: "silent" }));
+  ledger = createLedger(
+    loadConfig({
+      LEDGER_DATABASE_URL: db,
+      LEDGER_MIGRATE_ON_START: "true",
+      LEDGER_NATS_URL: nats.url,
+      LEDGER_GRPC_PORT: "0",
+      LEDGER_OPS_PORT: "0",
+      LEDGER_ADMIN_TOKEN: TOKEN,
+      LEDGER_LOG_LEVEL: "silent",
+    }),
+  );
   await ledger.start();
 });
 

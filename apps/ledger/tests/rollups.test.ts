@@ -13,7 +13,9 @@ import { bookViolations, startLedgerFixture, usageEvent, type LedgerFixture } fr
 let f: LedgerFixture;
 
 const HOUR = 3_600_000;
-const T0 = Date.UTC(2026, 10, 20, 22, 0, 0); // 22:00 UTC: the next hours cross into another day
+/** Midnight UTC three days ago: recent enough for the deduplication horizon, past enough for every hour used. */
+const DAY0 = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 3 * 24 * HOUR;
+const T0 = DAY0 + 22 * HOUR; // 22:00 UTC: the next hours cross into another day
 
 beforeAll(async () => {
   f = await startLedgerFixture("ledger_rollups", { LEDGER_USAGE_ARRIVAL_MS: "0" });
@@ -60,9 +62,9 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
   // 22:00 and 23:00 are on the 20th, 00:00 on the 21st (UTC).
   const byDayAndModel = await f.client.SpendSeries({ org_id: org, from_ms: T0 - 22 * HOUR, to_ms: T0 + 26 * HOUR, bucket: "day", group_by: "model" });
   expect(byDayAndModel.points.map((p) => [p.bucket_start_ms, p.group, p.requests, p.cost_minor])).toEqual([
-    [Date.UTC(2026, 10, 20), "m1", 2, 130],
-    [Date.UTC(2026, 10, 20), "m2", 1, 250],
-    [Date.UTC(2026, 10, 21), "m1", 1, 70],
+    [DAY0, "m1", 2, 130],
+    [DAY0, "m2", 1, 250],
+    [DAY0 + 24 * HOUR, "m1", 1, 70],
   ]);
   const byKey = await f.client.SpendSeries({ org_id: org, from_ms: T0, to_ms: T0 + 3 * HOUR, bucket: "day", group_by: "key" });
   expect(byKey.points.map((p) => [p.group, p.cost_minor])).toEqual([

@@ -51,8 +51,9 @@ export async function drained(nc: NatsConnection, timeoutMs = 15_000): Promise<v
 
 /**
  * What the billing team relies on, checked over every account: balance = top-ups − spend,
- * spend = sum of usage records, held = what leases still hold, every journal transaction sums to
- * zero, an org's journal sums to its balance, and the hourly rollups (the console's charts) are
+ * spend = sum of usage records (and, for months dropped by retention, of their hourly rollups),
+ * held = what leases still hold, every journal transaction sums to zero, an org's journal sums to
+ * its balance, and the hourly rollups (the console's charts) from where the records begin are
  * exactly the usage records summed. Returns the violations (empty when the books hold).
  */
 export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
@@ -61,7 +62,8 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
     UNION ALL
     SELECT 'spent ' || a.org_id FROM accounts a
       LEFT JOIN (SELECT org_id, sum(cost_minor) AS s FROM usage_records GROUP BY org_id) u USING (org_id)
-      WHERE a.spent_minor <> coalesce(u.s, 0)
+      LEFT JOIN (SELECT org_id, sum(cost_minor) AS s FROM usage_rollups, usage_partitioning p WHERE hour < p.retained_from GROUP BY org_id) d USING (org_id)
+      WHERE a.spent_minor <> coalesce(u.s, 0) + coalesce(d.s, 0)
     UNION ALL
     SELECT 'held ' || a.org_id FROM accounts a
       LEFT JOIN (SELECT org_id, sum(remaining_minor) AS s FROM leases GROUP BY org_id) l USING (org_id)
@@ -76,7 +78,7 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
     SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor
     UNION ALL
     SELECT 'rollup ' || coalesce(r.org_id, u.org_id) || ' ' || coalesce(r.hour, u.hour) || ' ' || coalesce(r.key_id, u.key_id) || ' ' || coalesce(r.model, u.model)
-    FROM usage_rollups r
+    FROM (SELECT r.* FROM usage_rollups r, usage_partitioning p WHERE p.retained_from IS NULL OR r.hour >= p.retained_from) r
     FULL JOIN (
       SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
         sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
@@ -107,6 +109,7 @@ export async function startLedgerFixture(dbName: string, extraEnv: Record<string
   const port = await freePort();
   const env = {
     LEDGER_DATABASE_URL: url,
+    LEDGER_MIGRATE_ON_START: "true",
     LEDGER_NATS_URL: nats.url,
     LEDGER_GRPC_PORT: String(port),
     LEDGER_OPS_PORT: "0",

@@ -50,3 +50,19 @@ export async function overLease(db: Kysely<LedgerDb>, events: readonly UsageEven
   }
   return over;
 }
+
+/** How far ahead of the ledger's clock an event's time may be (clock skew); further is not a real request's. */
+const FUTURE_SKEW_MS = 24 * 3_600_000;
+
+/**
+ * Why an event lies outside what deduplication covers (usage_dedup remembers a request id for the
+ * horizon): older, it could have been applied and forgotten, so applying it might bill twice; far
+ * in the future, its month may have no partition yet. Undefined when it is inside.
+ */
+export function outOfHorizon(ev: UsageEventV1, horizonMs: number, now: number): string | undefined {
+  if (ev.created_at_ms < now - horizonMs) {
+    return `the event is from ${new Date(ev.created_at_ms).toISOString()}, older than the deduplication horizon (${Math.round(horizonMs / 3_600_000)} h): it may have been applied and forgotten`;
+  }
+  if (ev.created_at_ms > now + FUTURE_SKEW_MS) return `the event is from ${new Date(ev.created_at_ms).toISOString()}, more than a day ahead of the ledger's clock`;
+  return undefined;
+}

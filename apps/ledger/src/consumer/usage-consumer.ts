@@ -10,7 +10,7 @@ import { applyUsageBatch } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 import { Puller, type Delivered } from "./puller.js";
 import { PriceSheets } from "../pricing/price-sheets.js";
-import { overLease, priceProblem, type PriceProblem } from "./event-checks.js";
+import { outOfHorizon, overLease, priceProblem, type PriceProblem } from "./event-checks.js";
 
 /** Pause before pulling again after the stream or the durable went away, or NATS did not answer. */
 const REOPEN_DELAY_MS = 1_000;
@@ -260,10 +260,18 @@ export class UsageConsumer {
       for (const item of invalid) {
         await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
+      // Outside the deduplication horizon: set aside rather than risk a second apply.
+      const now = Date.now();
+      const inside: Item[] = [];
+      for (const item of valid) {
+        const late = outOfHorizon(item.ev!, this.ctx.config.dedupHorizonMs, now);
+        if (late) await this.deadLetter(item, "out_of_horizon", late);
+        else inside.push(item);
+      }
       // The cost each event claims, recomputed from its counts and its catalog version's prices.
-      const priced = await this.priceCheck(valid);
+      const priced = await this.priceCheck(inside);
       for (const [item, { reason, error }] of priced) await this.deadLetter(item, reason, error);
-      const billable = priced.size > 0 ? valid.filter((i) => !priced.has(i)) : valid;
+      const billable = priced.size > 0 ? inside.filter((i) => !priced.has(i)) : inside;
       const over = await overLease(
         this.ctx.db,
         billable.map((i) => i.ev!),
@@ -352,7 +360,7 @@ export class UsageConsumer {
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
-  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "mispriced" | "unpriced", error: string): Promise<void> {
+  private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "mispriced" | "unpriced" | "out_of_horizon", error: string): Promise<void> {
     const { log, metrics } = this.ctx;
     await this.keep(item, reason, error);
     item.delivery.settled();

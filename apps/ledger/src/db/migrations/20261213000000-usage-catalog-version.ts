@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "@gateway/db";
+import { editedApplyUsageBatch } from "./apply-function.js";
 
 /** The three places apply_usage_batch names a record's last column: the insert, the select, the record type. */
 const EDITS: [string, string][] = [
@@ -6,18 +7,6 @@ const EDITS: [string, string][] = [
   ["r.attempt_outcome, r.attempt_ms, r.basis\n", "r.attempt_outcome, r.attempt_ms, r.basis, r.catalog_version\n"],
   ["attempt_ms integer, basis text)", "attempt_ms integer, basis text, catalog_version bigint)"],
 ];
-
-/** apply_usage_batch as it is now in the database, with `edits` made (each exactly once). */
-async function editedApplyUsageBatch(db: Kysely<unknown>, edits: [string, string][]): Promise<string> {
-  const { rows } = await sql<{ def: string }>`SELECT pg_get_functiondef('apply_usage_batch(jsonb,text)'::regprocedure) AS def`.execute(db);
-  let def = rows[0]!.def;
-  for (const [from, to] of edits) {
-    const at = def.indexOf(from);
-    if (at < 0 || def.indexOf(from, at + 1) >= 0) throw new Error(`apply_usage_batch: expected "${from.trim()}" exactly once`);
-    def = def.slice(0, at) + to + def.slice(at + from.length);
-  }
-  return def;
-}
 
 /**
  * Usage records name the catalog version whose prices the data-plane applied (UsageEventV1

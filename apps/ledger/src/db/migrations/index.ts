@@ -17,6 +17,7 @@ import { signedUsage } from "./20261210000000-signed-usage.js";
 import { topUpMakers } from "./20261211000000-top-up-makers.js";
 import { usageCatalogVersion } from "./20261213000000-usage-catalog-version.js";
 import { catalogPrices } from "./20261214000000-catalog-prices.js";
+import { usagePartitions } from "./20261215000000-usage-partitions.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "20261211000000-top-up-makers": topUpMakers,
   "20261213000000-usage-catalog-version": usageCatalogVersion,
   "20261214000000-catalog-prices": catalogPrices,
+  "20261215000000-usage-partitions": usagePartitions,
 };
