@@ -118,6 +118,9 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           `${API}.CONSUMER.CREATE.${USAGE_STREAM}.${ledgerDurable}`,
           `${API}.CONSUMER.MSG.NEXT.${USAGE_STREAM}.${ledgerDurable}`,
           `$JS.ACK.${USAGE_STREAM}.${ledgerDurable}.>`,
+          // A replay after a point-in-time restore (gatewayctl ledger replay): a durable of its own, made and removed by the ledger.
+          ...["INFO", "CREATE", "MSG.NEXT", "DELETE"].map((op) => `${API}.CONSUMER.${op}.${USAGE_STREAM}.${ledgerDurable}_replay`),
+          `$JS.ACK.${USAGE_STREAM}.${ledgerDurable}_replay.>`,
           // The control-plane's durable on LEDGER follows the stream's replica count (an update: read, then written back with its filter).
           `${API}.CONSUMER.INFO.${LEDGER_STREAM}.${trial}`,
           `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${trial}.${LEDGER_BALANCE_SUBJECT}`,

@@ -1,8 +1,16 @@
 import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
 import { createDataPlane } from "./index.js";
+import { drainSpool } from "./usage/drain.js";
 
 const config = configOrExit(() => loadConfig(process.env));
+if (process.argv[2] === "drain-spool") {
+  // A departed replica's spool volume, mounted at DATA_PLANE_SPOOL_DIR: publish it all, then exit
+  // (0: drained; 1: events left, NATS did not take them in time).
+  const r = await drainSpool(config, 10 * 60_000);
+  console.log(JSON.stringify({ msg: "usage spool drained", spool_dir: config.spoolDir, ...r }));
+  process.exit(r.left === 0 ? 0 : 1);
+}
 const dataPlane = createDataPlane(config);
 await dataPlane.start();
 let stopping = false;

@@ -15,6 +15,9 @@ import { UsageConsumer } from "./consumer/usage-consumer.js";
 import { ensureLedgerStream, ensureUsageStream } from "./consumer/ensure-stream.js";
 import { LeaseSweeper } from "./leases/sweeper.js";
 import { RecordsMaintenance } from "./records/maintenance.js";
+import { checkBooks } from "./books.js";
+import { replayUsage } from "./consumer/replay.js";
+import { republishJournal } from "./top-ups/republish.js";
 import { TopUpAnnouncer } from "./top-ups/announcer.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
@@ -78,6 +81,9 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       OrgBalances: orgBalances(ctx),
       ProviderHealth: providerHealth(ctx),
       GuardrailCounts: guardrailCounts(ctx),
+      CheckBooks: checkBooks(ctx),
+      ReplayUsage: replayUsage(ctx),
+      RepublishJournal: republishJournal(ctx),
     },
     {
       guard: callerGuard(

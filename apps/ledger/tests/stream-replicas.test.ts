@@ -112,4 +112,16 @@ it("keeps USAGE and LEDGER on all three nodes, and an acknowledged event survive
   expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 970, spent_minor: 30 });
   // And the watch says one copy is gone while the quorum holds.
   await watched((r) => r.current === 2 && r.quorum === 1, "a lost copy watched, the quorum kept");
+
+  // The runbook "one NATS node's volume lost" (docs/operations.md, "Recovery"): the node comes back
+  // under its name with an empty store; the cluster rebuilds its copies from the other two.
+  await cluster.restart(cluster.nodes.indexOf(victim));
+  await watched((r) => r.replicas === 3 && r.current === 3 && r.quorum === 1, "the lost node's copy rebuilt");
+  const third = usageEvent("org_r", "", 5);
+  await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(third), { msgID: third.request_id });
+  await client.GetUsage({ request_id: third.request_id, org_id: "org_r", wait_ms: 10_000 });
+  expect(await client.GetCredits({ org_id: "org_r" })).toMatchObject({ balance_minor: 965, spent_minor: 35 });
+  // Every copy holds every event: the rebuilt node has the stream's messages too.
+  const state = await jsm.streams.info(USAGE_STREAM);
+  expect(state.state.messages).toBe(3);
 }, 300_000);

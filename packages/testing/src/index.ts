@@ -255,6 +255,11 @@ export interface NatsClusterHandle {
   /** Every node's client URL, comma-separated (what the services take). */
   url: string;
   stop(): Promise<void>;
+  /**
+   * Starts node `i` again, stopped before, on its ports and under its name, with an empty store (a
+   * node's stop removes its store: its volume is lost). It rejoins the cluster as the same peer.
+   */
+  restart(i: number): Promise<NatsHandle>;
 }
 
 /**
@@ -267,9 +272,10 @@ export async function startNatsCluster(size = 3, opts: { log?: (line: string) =>
   const clusterPorts = await Promise.all(Array.from({ length: size }, () => freePort()));
   const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(",");
   const nodes: NatsHandle[] = [];
+  const routings: string[][] = [];
   for (let i = 0; i < size; i++) {
-    const routing = ["-n", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${clusterPorts[i]}`, "--routes", routes];
-    nodes.push(await spawnNats(await freePort(), mkdtempSync(join(tmpdir(), "gw-nats-c-")), true, routing, opts.log));
+    routings.push(["-n", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${clusterPorts[i]}`, "--routes", routes]);
+    nodes.push(await spawnNats(await freePort(), mkdtempSync(join(tmpdir(), "gw-nats-c-")), true, routings[i]!, opts.log));
   }
   for (const n of nodes) await waitForPort(n.port, 15_000);
   return {
@@ -277,6 +283,13 @@ export async function startNatsCluster(size = 3, opts: { log?: (line: string) =>
     url: nodes.map((n) => n.url).join(","),
     stop: async () => {
       await Promise.all(nodes.map((n) => n.stop()));
+    },
+    restart: async (i) => {
+      const old = nodes[i]!;
+      mkdirSync(old.storeDir, { recursive: true });
+      nodes[i] = await spawnNats(old.port, old.storeDir, true, routings[i]!, opts.log);
+      await waitForPort(old.port, 15_000);
+      return nodes[i]!;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from "@nats-io/jetstream";
 import { LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, USAGE_STREAM, USAGE_STREAM_SUBJECTS } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
@@ -67,6 +68,10 @@ export function usageConsumerConfig(durable: string, maxAckPending: number, repl
   };
 }
 
+/** A durable the cluster will not move yet (its stream still moving) is tried again this often, this many times. */
+const SCALE_RETRY_MS = 1_000;
+const SCALE_ATTEMPTS = 30;
+
 // JetStream API error codes (nats-server `server/errors.json`).
 const STREAM_NOT_FOUND = 10059;
 const STREAM_NAME_IN_USE = 10058;
@@ -133,8 +138,10 @@ async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Lo
     // A clustered server moves the stream to the new replica count in place.
     await jsm.streams.update(want.name, { ...c, subjects: [...kept, ...missing], max_age: maxAge, max_bytes: maxBytes, duplicate_window: want.duplicate_window, num_replicas: replicas });
     log.info({ stream: want.name, replicas, max_age_s: maxAge / SECOND_NS, max_bytes: maxBytes }, "stream settings updated");
-    if (c.num_replicas !== replicas) await scaleDurables(jsm, want.name, replicas, log);
   }
+  // Every time, not only when the stream moved: a durable the cluster would not move then (the
+  // stream still moving) is moved by a later try or the next start.
+  if (replicas !== undefined && replicas > 1) void scaleDurables(jsm, want.name, replicas, log);
   if (c.storage !== want.storage || c.retention !== want.retention) {
     // Neither can be changed on a live stream; an operator has to recreate it.
     log.warn({ stream: want.name, storage: c.storage, retention: c.retention }, "stream storage or retention differs from the expected file/limits");
@@ -147,12 +154,25 @@ async function ensureStream(jsm: JetStreamManager, want: StreamSettings, log: Lo
  * along. Ephemeral consumers are left alone.
  */
 async function scaleDurables(jsm: JetStreamManager, stream: string, replicas: number, log: Logger): Promise<void> {
-  for await (const ci of jsm.consumers.list(stream)) {
-    if (!ci.config.durable_name || (ci.config.num_replicas || 0) === replicas) continue;
-    await jsm.consumers.update(stream, ci.config.durable_name, { num_replicas: replicas }).then(
-      () => log.info({ stream, durable: ci.config.durable_name, replicas }, "durable moved to the stream's replica count"),
-      (err: unknown) => log.warn({ err, stream, durable: ci.config.durable_name }, "durable not moved to the stream's replica count"),
-    );
+  for (let attempt = 1; attempt <= SCALE_ATTEMPTS; attempt++) {
+    let left = 0;
+    try {
+      for await (const ci of jsm.consumers.list(stream)) {
+        if (!ci.config.durable_name || (ci.config.num_replicas || 0) === replicas) continue;
+        await jsm.consumers.update(stream, ci.config.durable_name, { num_replicas: replicas }).then(
+          () => log.info({ stream, durable: ci.config.durable_name, replicas }, "durable moved to the stream's replica count"),
+          (err: unknown) => {
+            left++;
+            if (attempt === SCALE_ATTEMPTS) log.warn({ err, stream, durable: ci.config.durable_name }, "durable not moved to the stream's replica count");
+          },
+        );
+      }
+    } catch (err) {
+      left++;
+      if (attempt === SCALE_ATTEMPTS) log.warn({ err, stream }, "durables not listed to move them to the stream's replica count");
+    }
+    if (left === 0) return;
+    await sleep(SCALE_RETRY_MS);
   }
 }
 

@@ -108,6 +108,9 @@ export class UsageConsumer {
   running = false;
   private readonly sheets: PriceSheets;
 
+  /** What became of the events this consumer read (a replay reports them). */
+  readonly counts = { events: 0, applied: 0, duplicates: 0, setAside: 0 };
+
   constructor(
     private readonly ctx: LedgerContext,
     private readonly nc: NatsConnection,
@@ -221,6 +224,7 @@ export class UsageConsumer {
     const keys = this.ctx.config.usageSigningKeys;
     const verdict = keys.size > 0 ? verifyUsage(msg.signature, msg.data, keys) : "ok";
     const refused = verdict === "ok" || (verdict === "unsigned" && this.ctx.config.acceptUnsignedUsage) ? undefined : verdict;
+    this.counts.events += events.length;
     for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload), ...(refused ? { refused } : {}) });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => void this.flush(), this.ctx.config.batchLingerMs);
@@ -340,6 +344,8 @@ export class UsageConsumer {
         items.map((i) => i.ev!),
       );
       for (const i of items) i.delivery.settled();
+      this.counts.applied += applied.size;
+      this.counts.duplicates += items.length - applied.size;
       if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
       // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
       if (applied.size > 0) {
@@ -364,6 +370,7 @@ export class UsageConsumer {
     const { log, metrics } = this.ctx;
     await this.keep(item, reason, error);
     item.delivery.settled();
+    this.counts.setAside++;
     item.outcome = "dead_lettered";
     metrics.usageEvents.inc({ result: "dead_lettered" });
     metrics.deadLetters.inc({ reason });

@@ -78,6 +78,8 @@ export type { VideoJob__Output as VideoJob, VideoJob as VideoJobInput } from "./
 export type { VideoPrice__Output as VideoPrice, VideoPrice as VideoPriceInput } from "./gateway/control/v1/VideoPrice.js";
 export type { VideoSpec__Output as VideoSpec, VideoSpec as VideoSpecInput } from "./gateway/control/v1/VideoSpec.js";
 export type { AcquireLeaseRequest__Output as AcquireLeaseRequest, AcquireLeaseRequest as AcquireLeaseRequestInput } from "./gateway/ledger/v1/AcquireLeaseRequest.js";
+export type { CheckBooksRequest__Output as CheckBooksRequest, CheckBooksRequest as CheckBooksRequestInput } from "./gateway/ledger/v1/CheckBooksRequest.js";
+export type { CheckBooksResponse__Output as CheckBooksResponse, CheckBooksResponse as CheckBooksResponseInput } from "./gateway/ledger/v1/CheckBooksResponse.js";
 export type { CostReportRequest__Output as CostReportRequest, CostReportRequest as CostReportRequestInput } from "./gateway/ledger/v1/CostReportRequest.js";
 export type { CostReportResponse__Output as CostReportResponse, CostReportResponse as CostReportResponseInput } from "./gateway/ledger/v1/CostReportResponse.js";
 export type { Credits__Output as Credits, Credits as CreditsInput } from "./gateway/ledger/v1/Credits.js";
@@ -103,6 +105,10 @@ export type { ProviderDayCost__Output as ProviderDayCost, ProviderDayCost as Pro
 export type { ProviderHealthRequest__Output as ProviderHealthRequest, ProviderHealthRequest as ProviderHealthRequestInput } from "./gateway/ledger/v1/ProviderHealthRequest.js";
 export type { ProviderHealthResponse__Output as ProviderHealthResponse, ProviderHealthResponse as ProviderHealthResponseInput } from "./gateway/ledger/v1/ProviderHealthResponse.js";
 export type { ReleaseLeaseRequest__Output as ReleaseLeaseRequest, ReleaseLeaseRequest as ReleaseLeaseRequestInput } from "./gateway/ledger/v1/ReleaseLeaseRequest.js";
+export type { ReplayUsageRequest__Output as ReplayUsageRequest, ReplayUsageRequest as ReplayUsageRequestInput } from "./gateway/ledger/v1/ReplayUsageRequest.js";
+export type { ReplayUsageResponse__Output as ReplayUsageResponse, ReplayUsageResponse as ReplayUsageResponseInput } from "./gateway/ledger/v1/ReplayUsageResponse.js";
+export type { RepublishJournalRequest__Output as RepublishJournalRequest, RepublishJournalRequest as RepublishJournalRequestInput } from "./gateway/ledger/v1/RepublishJournalRequest.js";
+export type { RepublishJournalResponse__Output as RepublishJournalResponse, RepublishJournalResponse as RepublishJournalResponseInput } from "./gateway/ledger/v1/RepublishJournalResponse.js";
 export type { SpendPoint__Output as SpendPoint, SpendPoint as SpendPointInput } from "./gateway/ledger/v1/SpendPoint.js";
 export type { SpendSeriesRequest__Output as SpendSeriesRequest, SpendSeriesRequest as SpendSeriesRequestInput } from "./gateway/ledger/v1/SpendSeriesRequest.js";
 export type { SpendSeriesResponse__Output as SpendSeriesResponse, SpendSeriesResponse as SpendSeriesResponseInput } from "./gateway/ledger/v1/SpendSeriesResponse.js";

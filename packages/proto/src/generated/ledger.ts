@@ -2,6 +2,8 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AcquireLeaseRequest as _gateway_ledger_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _gateway_ledger_v1_AcquireLeaseRequest__Output } from './gateway/ledger/v1/AcquireLeaseRequest.js';
+import type { CheckBooksRequest as _gateway_ledger_v1_CheckBooksRequest, CheckBooksRequest__Output as _gateway_ledger_v1_CheckBooksRequest__Output } from './gateway/ledger/v1/CheckBooksRequest.js';
+import type { CheckBooksResponse as _gateway_ledger_v1_CheckBooksResponse, CheckBooksResponse__Output as _gateway_ledger_v1_CheckBooksResponse__Output } from './gateway/ledger/v1/CheckBooksResponse.js';
 import type { CostReportRequest as _gateway_ledger_v1_CostReportRequest, CostReportRequest__Output as _gateway_ledger_v1_CostReportRequest__Output } from './gateway/ledger/v1/CostReportRequest.js';
 import type { CostReportResponse as _gateway_ledger_v1_CostReportResponse, CostReportResponse__Output as _gateway_ledger_v1_CostReportResponse__Output } from './gateway/ledger/v1/CostReportResponse.js';
 import type { Credits as _gateway_ledger_v1_Credits, Credits__Output as _gateway_ledger_v1_Credits__Output } from './gateway/ledger/v1/Credits.js';
@@ -26,6 +28,10 @@ import type { ProviderDayCost as _gateway_ledger_v1_ProviderDayCost, ProviderDay
 import type { ProviderHealthRequest as _gateway_ledger_v1_ProviderHealthRequest, ProviderHealthRequest__Output as _gateway_ledger_v1_ProviderHealthRequest__Output } from './gateway/ledger/v1/ProviderHealthRequest.js';
 import type { ProviderHealthResponse as _gateway_ledger_v1_ProviderHealthResponse, ProviderHealthResponse__Output as _gateway_ledger_v1_ProviderHealthResponse__Output } from './gateway/ledger/v1/ProviderHealthResponse.js';
 import type { ReleaseLeaseRequest as _gateway_ledger_v1_ReleaseLeaseRequest, ReleaseLeaseRequest__Output as _gateway_ledger_v1_ReleaseLeaseRequest__Output } from './gateway/ledger/v1/ReleaseLeaseRequest.js';
+import type { ReplayUsageRequest as _gateway_ledger_v1_ReplayUsageRequest, ReplayUsageRequest__Output as _gateway_ledger_v1_ReplayUsageRequest__Output } from './gateway/ledger/v1/ReplayUsageRequest.js';
+import type { ReplayUsageResponse as _gateway_ledger_v1_ReplayUsageResponse, ReplayUsageResponse__Output as _gateway_ledger_v1_ReplayUsageResponse__Output } from './gateway/ledger/v1/ReplayUsageResponse.js';
+import type { RepublishJournalRequest as _gateway_ledger_v1_RepublishJournalRequest, RepublishJournalRequest__Output as _gateway_ledger_v1_RepublishJournalRequest__Output } from './gateway/ledger/v1/RepublishJournalRequest.js';
+import type { RepublishJournalResponse as _gateway_ledger_v1_RepublishJournalResponse, RepublishJournalResponse__Output as _gateway_ledger_v1_RepublishJournalResponse__Output } from './gateway/ledger/v1/RepublishJournalResponse.js';
 import type { SpendPoint as _gateway_ledger_v1_SpendPoint, SpendPoint__Output as _gateway_ledger_v1_SpendPoint__Output } from './gateway/ledger/v1/SpendPoint.js';
 import type { SpendSeriesRequest as _gateway_ledger_v1_SpendSeriesRequest, SpendSeriesRequest__Output as _gateway_ledger_v1_SpendSeriesRequest__Output } from './gateway/ledger/v1/SpendSeriesRequest.js';
 import type { SpendSeriesResponse as _gateway_ledger_v1_SpendSeriesResponse, SpendSeriesResponse__Output as _gateway_ledger_v1_SpendSeriesResponse__Output } from './gateway/ledger/v1/SpendSeriesResponse.js';
@@ -43,6 +49,8 @@ export interface ProtoGrpcType {
     ledger: {
       v1: {
         AcquireLeaseRequest: MessageTypeDefinition<_gateway_ledger_v1_AcquireLeaseRequest, _gateway_ledger_v1_AcquireLeaseRequest__Output>
+        CheckBooksRequest: MessageTypeDefinition<_gateway_ledger_v1_CheckBooksRequest, _gateway_ledger_v1_CheckBooksRequest__Output>
+        CheckBooksResponse: MessageTypeDefinition<_gateway_ledger_v1_CheckBooksResponse, _gateway_ledger_v1_CheckBooksResponse__Output>
         CostReportRequest: MessageTypeDefinition<_gateway_ledger_v1_CostReportRequest, _gateway_ledger_v1_CostReportRequest__Output>
         CostReportResponse: MessageTypeDefinition<_gateway_ledger_v1_CostReportResponse, _gateway_ledger_v1_CostReportResponse__Output>
         Credits: MessageTypeDefinition<_gateway_ledger_v1_Credits, _gateway_ledger_v1_Credits__Output>
@@ -67,6 +75,10 @@ export interface ProtoGrpcType {
         ProviderHealthRequest: MessageTypeDefinition<_gateway_ledger_v1_ProviderHealthRequest, _gateway_ledger_v1_ProviderHealthRequest__Output>
         ProviderHealthResponse: MessageTypeDefinition<_gateway_ledger_v1_ProviderHealthResponse, _gateway_ledger_v1_ProviderHealthResponse__Output>
         ReleaseLeaseRequest: MessageTypeDefinition<_gateway_ledger_v1_ReleaseLeaseRequest, _gateway_ledger_v1_ReleaseLeaseRequest__Output>
+        ReplayUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_ReplayUsageRequest, _gateway_ledger_v1_ReplayUsageRequest__Output>
+        ReplayUsageResponse: MessageTypeDefinition<_gateway_ledger_v1_ReplayUsageResponse, _gateway_ledger_v1_ReplayUsageResponse__Output>
+        RepublishJournalRequest: MessageTypeDefinition<_gateway_ledger_v1_RepublishJournalRequest, _gateway_ledger_v1_RepublishJournalRequest__Output>
+        RepublishJournalResponse: MessageTypeDefinition<_gateway_ledger_v1_RepublishJournalResponse, _gateway_ledger_v1_RepublishJournalResponse__Output>
         SpendPoint: MessageTypeDefinition<_gateway_ledger_v1_SpendPoint, _gateway_ledger_v1_SpendPoint__Output>
         SpendSeriesRequest: MessageTypeDefinition<_gateway_ledger_v1_SpendSeriesRequest, _gateway_ledger_v1_SpendSeriesRequest__Output>
         SpendSeriesResponse: MessageTypeDefinition<_gateway_ledger_v1_SpendSeriesResponse, _gateway_ledger_v1_SpendSeriesResponse__Output>

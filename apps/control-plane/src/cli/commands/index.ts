@@ -15,6 +15,9 @@ import { journalTail } from "./journal-tail.js";
 import { keyCreate } from "./key-create.js";
 import { keyList } from "./key-list.js";
 import { keyRevoke } from "./key-revoke.js";
+import { ledgerCheck } from "./ledger-check.js";
+import { ledgerReplay } from "./ledger-replay.js";
+import { ledgerRepublish } from "./ledger-republish.js";
 import { mcpApprove } from "./mcp-approve.js";
 import { mcpEnable } from "./mcp-enable.js";
 import { mcpPins } from "./mcp-pins.js";
@@ -53,4 +56,7 @@ export const commands: readonly Command[] = [
   usageSpend,
   consoleLink,
   journalTail,
+  ledgerCheck,
+  ledgerReplay,
+  ledgerRepublish,
 ];

@@ -3,6 +3,8 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AcquireLeaseRequest as _gateway_ledger_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _gateway_ledger_v1_AcquireLeaseRequest__Output } from '../../../gateway/ledger/v1/AcquireLeaseRequest.js';
+import type { CheckBooksRequest as _gateway_ledger_v1_CheckBooksRequest, CheckBooksRequest__Output as _gateway_ledger_v1_CheckBooksRequest__Output } from '../../../gateway/ledger/v1/CheckBooksRequest.js';
+import type { CheckBooksResponse as _gateway_ledger_v1_CheckBooksResponse, CheckBooksResponse__Output as _gateway_ledger_v1_CheckBooksResponse__Output } from '../../../gateway/ledger/v1/CheckBooksResponse.js';
 import type { CostReportRequest as _gateway_ledger_v1_CostReportRequest, CostReportRequest__Output as _gateway_ledger_v1_CostReportRequest__Output } from '../../../gateway/ledger/v1/CostReportRequest.js';
 import type { CostReportResponse as _gateway_ledger_v1_CostReportResponse, CostReportResponse__Output as _gateway_ledger_v1_CostReportResponse__Output } from '../../../gateway/ledger/v1/CostReportResponse.js';
 import type { Credits as _gateway_ledger_v1_Credits, Credits__Output as _gateway_ledger_v1_Credits__Output } from '../../../gateway/ledger/v1/Credits.js';
@@ -21,6 +23,10 @@ import type { OrgBalancesResponse as _gateway_ledger_v1_OrgBalancesResponse, Org
 import type { ProviderHealthRequest as _gateway_ledger_v1_ProviderHealthRequest, ProviderHealthRequest__Output as _gateway_ledger_v1_ProviderHealthRequest__Output } from '../../../gateway/ledger/v1/ProviderHealthRequest.js';
 import type { ProviderHealthResponse as _gateway_ledger_v1_ProviderHealthResponse, ProviderHealthResponse__Output as _gateway_ledger_v1_ProviderHealthResponse__Output } from '../../../gateway/ledger/v1/ProviderHealthResponse.js';
 import type { ReleaseLeaseRequest as _gateway_ledger_v1_ReleaseLeaseRequest, ReleaseLeaseRequest__Output as _gateway_ledger_v1_ReleaseLeaseRequest__Output } from '../../../gateway/ledger/v1/ReleaseLeaseRequest.js';
+import type { ReplayUsageRequest as _gateway_ledger_v1_ReplayUsageRequest, ReplayUsageRequest__Output as _gateway_ledger_v1_ReplayUsageRequest__Output } from '../../../gateway/ledger/v1/ReplayUsageRequest.js';
+import type { ReplayUsageResponse as _gateway_ledger_v1_ReplayUsageResponse, ReplayUsageResponse__Output as _gateway_ledger_v1_ReplayUsageResponse__Output } from '../../../gateway/ledger/v1/ReplayUsageResponse.js';
+import type { RepublishJournalRequest as _gateway_ledger_v1_RepublishJournalRequest, RepublishJournalRequest__Output as _gateway_ledger_v1_RepublishJournalRequest__Output } from '../../../gateway/ledger/v1/RepublishJournalRequest.js';
+import type { RepublishJournalResponse as _gateway_ledger_v1_RepublishJournalResponse, RepublishJournalResponse__Output as _gateway_ledger_v1_RepublishJournalResponse__Output } from '../../../gateway/ledger/v1/RepublishJournalResponse.js';
 import type { SpendSeriesRequest as _gateway_ledger_v1_SpendSeriesRequest, SpendSeriesRequest__Output as _gateway_ledger_v1_SpendSeriesRequest__Output } from '../../../gateway/ledger/v1/SpendSeriesRequest.js';
 import type { SpendSeriesResponse as _gateway_ledger_v1_SpendSeriesResponse, SpendSeriesResponse__Output as _gateway_ledger_v1_SpendSeriesResponse__Output } from '../../../gateway/ledger/v1/SpendSeriesResponse.js';
 import type { TopUpRequest as _gateway_ledger_v1_TopUpRequest, TopUpRequest__Output as _gateway_ledger_v1_TopUpRequest__Output } from '../../../gateway/ledger/v1/TopUpRequest.js';
@@ -37,6 +43,15 @@ export interface LedgerServiceClient extends grpc.Client {
   acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
   acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
   acquireLease(argument: _gateway_ledger_v1_AcquireLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
+  
+  CheckBooks(argument: _gateway_ledger_v1_CheckBooksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  CheckBooks(argument: _gateway_ledger_v1_CheckBooksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  CheckBooks(argument: _gateway_ledger_v1_CheckBooksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  CheckBooks(argument: _gateway_ledger_v1_CheckBooksRequest, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  checkBooks(argument: _gateway_ledger_v1_CheckBooksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  checkBooks(argument: _gateway_ledger_v1_CheckBooksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  checkBooks(argument: _gateway_ledger_v1_CheckBooksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
+  checkBooks(argument: _gateway_ledger_v1_CheckBooksRequest, callback: grpc.requestCallback<_gateway_ledger_v1_CheckBooksResponse__Output>): grpc.ClientUnaryCall;
   
   CostReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
   CostReport(argument: _gateway_ledger_v1_CostReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_CostReportResponse__Output>): grpc.ClientUnaryCall;
@@ -124,6 +139,24 @@ export interface LedgerServiceClient extends grpc.Client {
   releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
   releaseLease(argument: _gateway_ledger_v1_ReleaseLeaseRequest, callback: grpc.requestCallback<_gateway_ledger_v1_Lease__Output>): grpc.ClientUnaryCall;
   
+  ReplayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  ReplayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  ReplayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  ReplayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  replayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  replayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  replayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  replayUsage(argument: _gateway_ledger_v1_ReplayUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ReplayUsageResponse__Output>): grpc.ClientUnaryCall;
+  
+  RepublishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  RepublishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  RepublishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  RepublishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  republishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  republishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  republishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  republishJournal(argument: _gateway_ledger_v1_RepublishJournalRequest, callback: grpc.requestCallback<_gateway_ledger_v1_RepublishJournalResponse__Output>): grpc.ClientUnaryCall;
+  
   SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
   SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
   SpendSeries(argument: _gateway_ledger_v1_SpendSeriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_SpendSeriesResponse__Output>): grpc.ClientUnaryCall;
@@ -156,6 +189,8 @@ export interface LedgerServiceClient extends grpc.Client {
 export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation {
   AcquireLease: grpc.handleUnaryCall<_gateway_ledger_v1_AcquireLeaseRequest__Output, _gateway_ledger_v1_Lease>;
   
+  CheckBooks: grpc.handleUnaryCall<_gateway_ledger_v1_CheckBooksRequest__Output, _gateway_ledger_v1_CheckBooksResponse>;
+  
   CostReport: grpc.handleUnaryCall<_gateway_ledger_v1_CostReportRequest__Output, _gateway_ledger_v1_CostReportResponse>;
   
   ExportUsage: grpc.handleServerStreamingCall<_gateway_ledger_v1_ExportUsageRequest__Output, _gateway_ledger_v1_UsagePage>;
@@ -176,6 +211,10 @@ export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation
   
   ReleaseLease: grpc.handleUnaryCall<_gateway_ledger_v1_ReleaseLeaseRequest__Output, _gateway_ledger_v1_Lease>;
   
+  ReplayUsage: grpc.handleUnaryCall<_gateway_ledger_v1_ReplayUsageRequest__Output, _gateway_ledger_v1_ReplayUsageResponse>;
+  
+  RepublishJournal: grpc.handleUnaryCall<_gateway_ledger_v1_RepublishJournalRequest__Output, _gateway_ledger_v1_RepublishJournalResponse>;
+  
   SpendSeries: grpc.handleUnaryCall<_gateway_ledger_v1_SpendSeriesRequest__Output, _gateway_ledger_v1_SpendSeriesResponse>;
   
   TopUp: grpc.handleUnaryCall<_gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse>;
@@ -186,6 +225,7 @@ export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation
 
 export interface LedgerServiceDefinition extends grpc.ServiceDefinition {
   AcquireLease: MethodDefinition<_gateway_ledger_v1_AcquireLeaseRequest, _gateway_ledger_v1_Lease, _gateway_ledger_v1_AcquireLeaseRequest__Output, _gateway_ledger_v1_Lease__Output>
+  CheckBooks: MethodDefinition<_gateway_ledger_v1_CheckBooksRequest, _gateway_ledger_v1_CheckBooksResponse, _gateway_ledger_v1_CheckBooksRequest__Output, _gateway_ledger_v1_CheckBooksResponse__Output>
   CostReport: MethodDefinition<_gateway_ledger_v1_CostReportRequest, _gateway_ledger_v1_CostReportResponse, _gateway_ledger_v1_CostReportRequest__Output, _gateway_ledger_v1_CostReportResponse__Output>
   ExportUsage: MethodDefinition<_gateway_ledger_v1_ExportUsageRequest, _gateway_ledger_v1_UsagePage, _gateway_ledger_v1_ExportUsageRequest__Output, _gateway_ledger_v1_UsagePage__Output>
   GetCredits: MethodDefinition<_gateway_ledger_v1_GetCreditsRequest, _gateway_ledger_v1_Credits, _gateway_ledger_v1_GetCreditsRequest__Output, _gateway_ledger_v1_Credits__Output>
@@ -196,6 +236,8 @@ export interface LedgerServiceDefinition extends grpc.ServiceDefinition {
   OrgBalances: MethodDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse__Output>
   ProviderHealth: MethodDefinition<_gateway_ledger_v1_ProviderHealthRequest, _gateway_ledger_v1_ProviderHealthResponse, _gateway_ledger_v1_ProviderHealthRequest__Output, _gateway_ledger_v1_ProviderHealthResponse__Output>
   ReleaseLease: MethodDefinition<_gateway_ledger_v1_ReleaseLeaseRequest, _gateway_ledger_v1_Lease, _gateway_ledger_v1_ReleaseLeaseRequest__Output, _gateway_ledger_v1_Lease__Output>
+  ReplayUsage: MethodDefinition<_gateway_ledger_v1_ReplayUsageRequest, _gateway_ledger_v1_ReplayUsageResponse, _gateway_ledger_v1_ReplayUsageRequest__Output, _gateway_ledger_v1_ReplayUsageResponse__Output>
+  RepublishJournal: MethodDefinition<_gateway_ledger_v1_RepublishJournalRequest, _gateway_ledger_v1_RepublishJournalResponse, _gateway_ledger_v1_RepublishJournalRequest__Output, _gateway_ledger_v1_RepublishJournalResponse__Output>
   SpendSeries: MethodDefinition<_gateway_ledger_v1_SpendSeriesRequest, _gateway_ledger_v1_SpendSeriesResponse, _gateway_ledger_v1_SpendSeriesRequest__Output, _gateway_ledger_v1_SpendSeriesResponse__Output>
   TopUp: MethodDefinition<_gateway_ledger_v1_TopUpRequest, _gateway_ledger_v1_TopUpResponse, _gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse__Output>
   TopUpWithGrant: MethodDefinition<_gateway_ledger_v1_TopUpRequest, _gateway_ledger_v1_TopUpResponse, _gateway_ledger_v1_TopUpRequest__Output, _gateway_ledger_v1_TopUpResponse__Output>

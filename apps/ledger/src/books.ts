@@ -1,0 +1,66 @@
+import { sql, type Kysely } from "@gateway/db";
+import type { CheckBooksResponseInput } from "@gateway/proto";
+import type { LedgerContext } from "./context.js";
+import type { LedgerDb } from "./db/schema.js";
+
+/**
+ * What the billing team relies on, checked over every account: balance = top-ups − spend,
+ * spend = sum of usage records (and, for months dropped by retention, of their hourly rollups),
+ * held = what leases still hold, every journal transaction sums to zero, an org's journal sums to
+ * its balance, and the hourly rollups (the console's charts) from where the records begin are
+ * exactly the usage records summed. Returns the violations (empty when the books hold).
+ */
+export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
+  const r = await sql<{ problem: string }>`
+    SELECT 'balance ' || org_id AS problem FROM accounts WHERE balance_minor <> topped_up_minor - spent_minor
+    UNION ALL
+    SELECT 'spent ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT org_id, sum(cost_minor) AS s FROM usage_records GROUP BY org_id) u USING (org_id)
+      LEFT JOIN (SELECT org_id, sum(cost_minor) AS s FROM usage_rollups, usage_partitioning p WHERE hour < p.retained_from GROUP BY org_id) d USING (org_id)
+      WHERE a.spent_minor <> coalesce(u.s, 0) + coalesce(d.s, 0)
+    UNION ALL
+    SELECT 'held ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT org_id, sum(remaining_minor) AS s FROM leases GROUP BY org_id) l USING (org_id)
+      WHERE a.held_minor <> coalesce(l.s, 0)
+    UNION ALL
+    SELECT 'journal txn ' || txn_id FROM journal_entries GROUP BY txn_id HAVING sum(amount_minor) <> 0
+    UNION ALL
+    SELECT 'journal org ' || a.org_id FROM accounts a
+      LEFT JOIN (SELECT substr(account, 5) AS org_id, sum(amount_minor) AS s FROM journal_entries WHERE account LIKE 'org:%' GROUP BY 1) j USING (org_id)
+      WHERE a.balance_minor <> coalesce(j.s, 0)
+    UNION ALL
+    SELECT 'lease ' || id FROM leases WHERE remaining_minor > granted_minor
+    UNION ALL
+    SELECT 'rollup ' || coalesce(r.org_id, u.org_id) || ' ' || coalesce(r.hour, u.hour) || ' ' || coalesce(r.key_id, u.key_id) || ' ' || coalesce(r.model, u.model)
+    FROM (SELECT r.* FROM usage_rollups r, usage_partitioning p WHERE p.retained_from IS NULL OR r.hour >= p.retained_from) r
+    FULL JOIN (
+      SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
+        sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
+        sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed
+      FROM usage_records GROUP BY 1, 2, 3, 4
+    ) u USING (org_id, hour, key_id, model)
+    WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor)
+      IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed)`.execute(db);
+  return r.rows.map((row) => row.problem);
+}
+
+/** The longest a check may read, ms: it sums every record (the services' statements stop at 10 s). */
+const CHECK_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * CheckBooks (gatewayctl ledger check): every invariant of {@link bookViolations}, read in one
+ * repeatable-read snapshot so usage applied meanwhile cannot make a false violation.
+ */
+export function checkBooks(ctx: LedgerContext) {
+  return async (): Promise<CheckBooksResponseInput> =>
+    ctx.db
+      .transaction()
+      .setIsolationLevel("repeatable read")
+      .execute(async (trx) => {
+        await sql`SELECT set_config('statement_timeout', ${String(CHECK_TIMEOUT_MS)}, true)`.execute(trx);
+        const violations = await bookViolations(trx);
+        const counts = await sql<{ accounts: number; records: number }>`
+          SELECT (SELECT count(*) FROM accounts)::bigint AS accounts, (SELECT count(*) FROM usage_records)::bigint AS records`.execute(trx);
+        return { violations, accounts: counts.rows[0]!.accounts, usage_records: counts.rows[0]!.records, checked_at_ms: Date.now() };
+      });
+}
