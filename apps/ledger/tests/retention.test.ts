@@ -43,10 +43,12 @@ afterAll(async () => {
 
 it("drops the months past retention and keeps the books; a dropped month's event sent again is set aside", async () => {
   const org = "org_retention";
-  // Applied when they were recent: five months ago (the legacy table), three and two months ago, and now.
+  // Applied when they were recent: five months ago (the legacy table), three and two months ago,
+  // last month (kept: retention is one month), and now.
   const old: UsageEventV1[] = [5, 3, 2].map((back) => usageEvent(org, "", 100 * back, { created_at_ms: monthStart(back) + 3 * DAY }));
+  const lastMonth = usageEvent(org, "", 50, { created_at_ms: monthStart(1) + 3 * DAY });
   const recent = usageEvent(org, "", 7);
-  await applyUsageBatch(db, [...old, recent]);
+  await applyUsageBatch(db, [...old, lastMonth, recent]);
   expect(await bookViolations(db)).toEqual([]);
 
   // A ledger keeping one month: its housekeeping at start drops everything before last month.
@@ -59,11 +61,24 @@ it("drops the months past retention and keeps the books; a dropped month's event
   const parts = await sql<{ name: string }>`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'usage_records'::regclass`.execute(db);
   expect(parts.rows.map((r) => r.name)).not.toContain("usage_records_legacy");
   const kept = await sql<{ request_id: string }>`SELECT request_id FROM usage_records WHERE org_id = ${org}`.execute(db);
-  expect(kept.rows.map((r) => r.request_id)).toEqual([recent.request_id]);
+  expect(kept.rows.map((r) => r.request_id).sort()).toEqual([lastMonth.request_id, recent.request_id].sort());
   // The dropped months' spend is in the rollups: balance, spend and journal still agree.
   const spent = await sql<{ spent: number }>`SELECT spent_minor AS spent FROM accounts WHERE org_id = ${org}`.execute(db);
-  expect(spent.rows[0]!.spent).toBe(1_000 + 7);
+  expect(spent.rows[0]!.spent).toBe(1_000 + 50 + 7);
   expect(await bookViolations(db)).toEqual([]);
+  // Last month's record, past the horizon (its id forgotten), is found by its month's request id
+  // index; this month's through usage_dedup; a dropped month's is gone.
+  await eventually(
+    async () => ((await sql`SELECT 1 FROM usage_dedup WHERE request_id = ${lastMonth.request_id}`.execute(db)).rows.length === 0 ? true : undefined),
+    15_000,
+    "last month's id forgotten",
+  );
+  expect(await f.client.GetUsage({ request_id: lastMonth.request_id, org_id: org, wait_ms: 0 })).toMatchObject({ request_id: lastMonth.request_id, cost_minor: 50 });
+  expect(await f.client.GetUsage({ request_id: recent.request_id, org_id: org, wait_ms: 0 })).toMatchObject({ request_id: recent.request_id, cost_minor: 7 });
+  await expect(f.client.GetUsage({ request_id: old[1]!.request_id, org_id: org, wait_ms: 0 })).rejects.toMatchObject({ code: "not_found" });
+  const lastPart = `usage_records_${new Date(monthStart(1)).getUTCFullYear()}_${String(new Date(monthStart(1)).getUTCMonth() + 1).padStart(2, "0")}`;
+  const indexes = await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = ${lastPart}`.execute(db);
+  expect(indexes.rows.map((r) => r.name)).toContain(`${lastPart}_request`);
 
   // The event of three months ago, published again (a stranded spool found late): it is older than
   // the deduplication horizon, so it is set aside instead of billed a second time.
@@ -71,6 +86,6 @@ it("drops the months past retention and keeps the books; a dropped month's event
   await drained(f.nc);
   const set = await sql<{ reason: string }>`SELECT reason FROM dead_letters WHERE request_id = ${old[1]!.request_id}`.execute(db);
   expect(set.rows).toEqual([{ reason: "out_of_horizon" }]);
-  expect((await sql<{ spent: number }>`SELECT spent_minor AS spent FROM accounts WHERE org_id = ${org}`.execute(db)).rows[0]!.spent).toBe(1_007);
+  expect((await sql<{ spent: number }>`SELECT spent_minor AS spent FROM accounts WHERE org_id = ${org}`.execute(db)).rows[0]!.spent).toBe(1_057);
   expect(await bookViolations(db)).toEqual([]);
 }, 60_000);

@@ -32,7 +32,8 @@ const DEDUP_DECIDES: [string, string] = [
  * 1. `usage_dedup` (request id → created_at), which keeps a request from being applied twice now
  *    that the primary key cannot (a partitioned table's unique index must include created_at), and
  *    `usage_partitioning`, the plan: the legacy table's upper bound (the first day of the month
- *    after next, so the current month and the next stay in it) and the backfill's progress.
+ *    after next, so the current month and the next stay in it; this month's first day when the
+ *    table is empty) and the backfill's progress.
  * 2. The apply function writes usage_dedup beside the records (the primary key still decides).
  * 3. The legacy table gets `CHECK (created_at < bound)`, added NOT VALID and validated (a validation
  *    takes no lock that stops inserts), so attaching it below needs no scan.
@@ -54,13 +55,16 @@ export const usagePartitions: Migration = {
         backfilled boolean NOT NULL DEFAULT false,
         retained_from timestamptz
       );
-      INSERT INTO usage_partitioning (legacy_bound) VALUES ((date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months') AT TIME ZONE 'UTC')
+      -- An empty table (a new ledger) is bounded at this month's start: its months are partitions of their own at once.
+      INSERT INTO usage_partitioning (legacy_bound)
+      VALUES ((date_trunc('month', now() AT TIME ZONE 'UTC') + CASE WHEN EXISTS (SELECT 1 FROM usage_records) THEN interval '2 months' ELSE interval '0' END) AT TIME ZONE 'UTC')
         ON CONFLICT (id) DO NOTHING;
       ALTER TABLE dead_letters DROP CONSTRAINT IF EXISTS dead_letters_reason_check;
       ALTER TABLE dead_letters ADD CONSTRAINT dead_letters_reason_check
         CHECK (reason IN ('invalid', 'rejected', 'unsigned', 'forged', 'mispriced', 'unpriced', 'capped', 'out_of_horizon')) NOT VALID;
-      -- The month partitions from the legacy table's bound to p_ahead months past the current one,
-      -- each with its own request id index (the legacy table keeps its primary key); returns how many it made.
+      -- The month partitions from the legacy table's bound to p_ahead months past the current one;
+      -- returns how many it made. No request id index while usage_dedup answers for their records
+      -- (the housekeeping adds one once a month is past the horizon; the legacy table keeps its primary key).
       CREATE OR REPLACE FUNCTION ensure_usage_partitions(p_ahead integer) RETURNS integer LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
       DECLARE
         v_from timestamp;
@@ -74,7 +78,6 @@ export const usagePartitions: Migration = {
           IF to_regclass(v_name) IS NULL THEN
             EXECUTE format('CREATE TABLE %I PARTITION OF usage_records FOR VALUES FROM (%L) TO (%L)', v_name,
               (v_from AT TIME ZONE 'UTC')::text, ((v_from + interval '1 month') AT TIME ZONE 'UTC')::text);
-            EXECUTE format('CREATE INDEX %I ON %I (request_id)', v_name || '_request', v_name);
             v_made := v_made + 1;
           END IF;
           v_from := v_from + interval '1 month';
