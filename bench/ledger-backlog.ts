@@ -6,6 +6,7 @@
  * ledger process(es) and of Postgres (postmaster + backends). Bounded: N events, then it stops.
  *
  *   make build && node bench/ledger-backlog.ts [events=100000] [batch=500] [ledgers=1]
+ *   BENCH_DDL="DROP INDEX usage_by_org_key_created" node bench/ledger-backlog.ts   (weigh one part of the apply)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +38,15 @@ const ledger = spawnNode("apps/ledger/dist/main.js", setupEnv);
 await waitReady(Number(setupEnv.LEDGER_OPS_PORT));
 const leases = await fundOrgs(setupEnv, "bench", ORGS);
 await stopChild(ledger);
+// BENCH_DDL: statements run on the ledger's schema before the backlog (to weigh what an index or a
+// trigger costs the apply, alternating with runs without it), e.g. "DROP TRIGGER usage_records_roll_up ON usage_records".
+if (process.env.BENCH_DDL) {
+  const ddl = new pg.Client({ connectionString: dbUrl });
+  await ddl.connect();
+  await ddl.query(`SET search_path = ledger; ${process.env.BENCH_DDL}`);
+  await ddl.end();
+  step(`ran BENCH_DDL: ${process.env.BENCH_DDL}`);
+}
 
 step(`publishing ${N} usage events (no ledger running)`);
 const nc = await connect({ servers: nats.url });

@@ -1,4 +1,5 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,9 +22,9 @@ let out: string;
 const children: ChildProcess[] = [];
 
 /** `pnpm deploy` of one service into its own folder: the image's /app. */
-function deployLayout(service: string): string {
+async function deployLayout(service: string): Promise<string> {
   const dir = join(out, service);
-  execFileSync("pnpm", ["--filter", `@gateway/${service}`, "deploy", "--prod", "--legacy", dir], { cwd: root, stdio: "ignore" });
+  await promisify(execFile)("pnpm", ["--filter", `@gateway/${service}`, "deploy", "--prod", "--legacy", dir], { cwd: root });
   return dir;
 }
 
@@ -42,9 +43,18 @@ function start(service: string, dir: string, env: Record<string, string>): Child
 }
 
 /** `node dist/main.js <args>` in the layout, to its end (the migrate step, a refused start). */
-function runToEnd(service: string, dir: string, env: Record<string, string>, args: string[] = []): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["dist/main.js", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...imageEnv(service), ...env }, encoding: "utf8", timeout: 60_000 });
-  return { status: r.status, stderr: r.stderr };
+function runToEnd(service: string, dir: string, env: Record<string, string>, args: string[] = []): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["dist/main.js", ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", ...imageEnv(service), ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 60_000,
+    });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => void (stderr += d.toString()));
+    child.once("close", (status) => resolve({ status, stderr }));
+  });
 }
 
 const ready = (port: number) => async () => {
@@ -70,7 +80,8 @@ describe("the deployed layout of each service", () => {
     const db = await createDatabase(pg.url, "deploy_layout");
     const [controlGrpc, controlOps, ledgerGrpc, ledgerOps, dataPlane] = (await Promise.all(Array.from({ length: 5 }, () => freePort()))) as [number, number, number, number, number];
 
-    const control = deployLayout("control-plane");
+    // The three layouts made at once.
+    const [control, ledger, dp] = await Promise.all([deployLayout("control-plane"), deployLayout("ledger"), deployLayout("data-plane")]);
     // The contracts travel with the package, not beside the repository.
     expect(existsSync(join(control, "node_modules/@gateway/proto/dist/proto/gateway/control/v1/control.proto"))).toBe(true);
     expect(existsSync(join(control, "proto"))).toBe(false);
@@ -83,7 +94,6 @@ describe("the deployed layout of each service", () => {
       CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN,
       CONTROL_PLANE_LOG_LEVEL: "warn",
     };
-    const ledger = deployLayout("ledger");
     const ledgerEnv = {
       LEDGER_DATABASE_URL: db,
       LEDGER_NATS_URL: nats.url,
@@ -95,23 +105,27 @@ describe("the deployed layout of each service", () => {
     };
     // A service never migrates its schema itself: on a schema the migrate step has not brought to
     // its release, it refuses to start (exit 2) and says what to run.
-    for (const [service, dir, env] of [
-      ["control-plane", control, controlEnv],
-      ["ledger", ledger, ledgerEnv],
-    ] as const) {
-      const refused = runToEnd(service, dir, env);
-      expect(refused.status).toBe(2);
-      expect(refused.stderr).toMatch(/schema \w+ lacks \d+ migration\(s\) this release needs .*: run the migrate step first/);
-      // The migrate step, as the manifests' Job runs it; a second run finds nothing to do.
-      expect(runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
-      expect(runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
-    }
+    // Both services at once (each step is a cold Node process).
+    await Promise.all(
+      (
+        [
+          ["control-plane", control, controlEnv],
+          ["ledger", ledger, ledgerEnv],
+        ] as const
+      ).map(async ([service, dir, env]) => {
+        const refused = await runToEnd(service, dir, env);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toMatch(/schema \w+ lacks \d+ migration\(s\) this release needs .*: run the migrate step first/);
+        // The migrate step, as the manifests' Job runs it; a second run finds nothing to do.
+        expect(await runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
+        expect(await runToEnd(service, dir, env, ["migrate"])).toMatchObject({ status: 0 });
+      }),
+    );
     start("control-plane", control, controlEnv);
     start("ledger", ledger, ledgerEnv);
     await eventually(ready(controlOps), 30_000, "control-plane ready");
     await eventually(ready(ledgerOps), 30_000, "ledger ready");
 
-    const dp = deployLayout("data-plane");
     // With the image's NODE_OPTIONS: node refuses to start on a flag it does not allow there.
     start("data-plane", dp, {
       DATA_PLANE_PORT: String(dataPlane),

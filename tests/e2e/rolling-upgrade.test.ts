@@ -66,13 +66,19 @@ class Load {
     }
   }
 
+  /** Until each of `dps` has answered `n` requests in the current phase (or a request failed: the test reports it). */
+  async served(dps: string[], n = 10): Promise<void> {
+    const phase = this.phase;
+    const answered = (dp: string) => this.results.filter((r) => r.ok && r.phase === phase && r.dp === dp).length;
+    await eventually(() => (dps.every((dp) => answered(dp) >= n) || this.results.some((r) => !r.ok) ? true : undefined), 30_000, `${n} answers from each of ${dps.join(", ")} in "${phase}"`);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.workers);
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const run = promisify(execFile);
 
 let previous: string;
@@ -186,7 +192,7 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     load.route([oldUrl]);
     load.phase = "previous alone";
     load.start(4);
-    await sleep(1_500);
+    await load.served(["dp-old"]);
 
     // The current release's migrate step (the manifests' Job) brings the schemas to it under the old
     // replicas and their traffic; its control-plane and ledger then join, then its data-plane.
@@ -204,20 +210,20 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     const newUrl = { name: "dp-new", url: `http://127.0.0.1:${newDp.http}` };
     load.phase = "both data-planes";
     load.route([oldUrl, newUrl]);
-    await sleep(2_000);
+    await load.served(["dp-old", "dp-new"]);
 
     // Only the previous ledger: it applies what the current data-plane publishes.
     ledgerLb.set([oldLedger.grpc]);
     await newLedger.proc.stop();
     load.phase = "previous ledger alone";
-    await sleep(2_000);
+    await load.served(["dp-old", "dp-new"]);
 
     // Only the current ledger: it applies what the previous data-plane publishes.
     newLedger = await replica(root, "ledger", "ledger-new-2", CURRENT.ledger);
     ledgerLb.set([newLedger.grpc]);
     await oldLedger.proc.stop();
     load.phase = "current ledger alone";
-    await sleep(2_000);
+    await load.served(["dp-old", "dp-new"]);
 
     // The previous data-plane and control-plane go (out of rotation first, as endpoints are).
     load.route([newUrl]);
@@ -225,7 +231,7 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     await oldDp.proc.stop();
     controlLb.set([newControl.grpc]);
     await oldControl.proc.stop();
-    await sleep(1_500);
+    await load.served(["dp-new"]);
     await load.stop();
 
     const { results } = load;
