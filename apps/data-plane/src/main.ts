@@ -6,10 +6,10 @@ import { drainSpool } from "./usage/drain.js";
 const config = configOrExit(() => loadConfig(process.env));
 if (process.argv[2] === "drain-spool") {
   // A departed replica's spool volume, mounted at DATA_PLANE_SPOOL_DIR: publish it all, then exit
-  // (0: drained; 1: events left, NATS did not take them in time).
+  // (0: drained; 1: events left, NATS did not take them in time, or files another process still holds).
   const r = await drainSpool(config, 10 * 60_000);
   console.log(JSON.stringify({ msg: "usage spool drained", spool_dir: config.spoolDir, ...r }));
-  process.exit(r.left === 0 ? 0 : 1);
+  process.exit(r.left === 0 && r.heldElsewhere === 0 ? 0 : 1);
 }
 const dataPlane = createDataPlane(config);
 await dataPlane.start();

@@ -116,3 +116,38 @@ describe("a monthly budget", () => {
     expect(await bookViolations(ledger().db)).toEqual([]);
   });
 });
+
+describe("the apply function by itself", () => {
+  it("records and bills a request id that comes twice in one batch once (its callers remove such repeats; a backfill by hand might not)", async () => {
+    const o = org();
+    await topUp(o, 1_000);
+    const rec = {
+      request_id: `req_dup_${o}`,
+      org_id: o,
+      key_id: "k",
+      model: "m",
+      route: "chat",
+      provider: "p",
+      upstream_model: "u",
+      lease_id: "",
+      input_tokens: 1,
+      output_tokens: 1,
+      cached_input_tokens: 0,
+      estimated: false,
+      cost_minor: 5,
+      input_price_minor_per_mtok: 1,
+      output_price_minor_per_mtok: 1,
+      stream: false,
+      status: 200,
+      duration_ms: 1,
+      line_items: [],
+      guardrails: [],
+      created_at_ms: Date.now(),
+    };
+    const r = await sql<{ applied: string[] }>`SELECT applied FROM apply_usage_batch(${JSON.stringify([rec, rec])}::jsonb, ${`post_dup_${o}`}::text)`.execute(ledger().db);
+    expect(r.rows[0]!.applied).toEqual([rec.request_id]);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM usage_records WHERE request_id = ${rec.request_id}`.execute(ledger().db)).rows[0]!.n).toBe(1);
+    expect((await credits(o)).spent_minor).toBe(5);
+    expect(await bookViolations(ledger().db)).toEqual([]);
+  });
+});

@@ -223,6 +223,11 @@ export class UsageSpool {
     return this.size >= this.maxEvents;
   }
 
+  /** Spool files (or their locks) another process still holds: a live replica's, or a dead one's until its heartbeat is stale. */
+  get heldElsewhere(): number {
+    return this.unsettled;
+  }
+
   /** True when this process holds no file and has no append under way: nothing to replay. */
   get idle(): boolean {
     return this.segments.length === 0 && this.pending === 0;

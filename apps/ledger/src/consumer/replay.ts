@@ -25,7 +25,7 @@ export const replayDurable = (durable: string) => `${durable}_replay`;
  */
 export function replayUsage(ctx: LedgerContext) {
   let running = false;
-  return async (req: ReplayUsageRequest): Promise<ReplayUsageResponseInput> => {
+  return async (req: ReplayUsageRequest, call?: { cancelled: boolean }): Promise<ReplayUsageResponseInput> => {
     if (!(req.since_ms > 0) || req.since_ms > Date.now()) throw new GatewayError("invalid_request", "since_ms must be an instant in the past (ms since the epoch)");
     const nc = ctx.nats;
     if (!nc || !ctx.natsConnected) throw new GatewayError("service_unavailable", "NATS is not reachable; the replay cannot read the usage stream.", { retry_after_s: 1 });
@@ -49,13 +49,18 @@ export function replayUsage(ctx: LedgerContext) {
         num_replicas: ctx.config.streamReplicas,
         inactive_threshold: INACTIVE_NS,
       });
-      const consumer = new UsageConsumer({ ...ctx, config: { ...ctx.config, consumerDurable: durable } }, nc);
+      // The ledger's context with the replay's durable: a prototype, not a copy, so the connection's
+      // state (natsConnected, nats) stays the live one.
+      const replayCtx: LedgerContext = Object.create(ctx, { config: { value: { ...ctx.config, consumerDurable: durable } } });
+      const consumer = new UsageConsumer(replayCtx, nc);
       await consumer.start();
       try {
         for (;;) {
           const info = await jsm.consumers.info(USAGE_STREAM, durable);
           // Done once everything up to the stream's last event at the start is acknowledged (or there was nothing from since_ms on).
           if (info.ack_floor.stream_seq >= last || (info.num_pending === 0 && info.num_ack_pending === 0)) break;
+          // The caller gave up (gatewayctl stopped, its deadline passed): what was applied stays applied.
+          if (call?.cancelled) throw new GatewayError("service_unavailable", "the replay was cancelled by its caller; run it again to finish", { retry_after_s: 1 });
           await sleep(POLL_MS);
         }
       } finally {

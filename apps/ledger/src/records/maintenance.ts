@@ -19,8 +19,6 @@ export interface MaintenanceResult {
   forgotten: number;
   /** Partitions dropped for retention, by name. */
   dropped: string[];
-  /** Partitions given their request id index (their month past the horizon), by name. */
-  indexed: string[];
 }
 
 /**
@@ -42,7 +40,7 @@ export class RecordsMaintenance {
       if (this.running) return;
       this.running = this.runOnce()
         .then((r) => {
-          if (r.made || r.dropped.length || r.indexed.length) this.ctx.log.info(r, "usage partitions maintained");
+          if (r.made || r.dropped.length) this.ctx.log.info(r, "usage partitions maintained");
         })
         .catch((err: unknown) => this.ctx.log.warn({ err }, "usage partition maintenance failed; tried again within the hour"))
         .finally(() => (this.running = undefined));
@@ -59,15 +57,20 @@ export class RecordsMaintenance {
 
   async runOnce(now = Date.now()): Promise<MaintenanceResult> {
     const { db, config } = this.ctx;
-    const result: MaintenanceResult = { made: 0, forgotten: 0, dropped: [], indexed: [] };
-    await db.transaction().execute(async (trx) => {
-      if (!(await sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext('ledger.usage_maintenance')) AS ok`.execute(trx)).rows[0]?.ok) return;
+    const result: MaintenanceResult = { made: 0, forgotten: 0, dropped: [] };
+    const partitionsDone = db.transaction().execute(async (trx) => {
+      if (!(await sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.usage_maintenance')) AS ok`.execute(trx)).rows[0]?.ok) return;
       await sql`SELECT set_config('lock_timeout', ${String(LOCK_TIMEOUT_MS)}, true)`.execute(trx);
       result.made = (await sql<{ made: number }>`SELECT ensure_usage_partitions(${MONTHS_AHEAD}) AS made`.execute(trx)).rows[0]?.made ?? 0;
       if (config.retentionMonths > 0) result.dropped = await dropExpired(trx, retentionCutoff(now, config.retentionMonths, config.dedupHorizonMs));
     });
-    result.indexed = await indexPastHorizon(db, new Date(now - config.dedupHorizonMs));
+    // Independent of the partition work: a failure there does not keep the ids from being forgotten.
+    const failed = await partitionsDone.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     result.forgotten = await forget(db, new Date(now - config.dedupHorizonMs - PURGE_MARGIN_MS));
+    if (failed) throw failed;
     return result;
   }
 }
@@ -101,33 +104,6 @@ async function partitions(db: Kysely<LedgerDb>): Promise<{ name: string; upper: 
   return rows.rows.map((r) => {
     const month = /^usage_records_(\d{4})_(\d{2})$/.exec(r.name);
     return { name: r.name, upper: month ? new Date(Date.UTC(Number(month[1]), Number(month[2]), 1)) : r.legacy_bound };
-  });
-}
-
-/**
- * Each month that ended before `horizon` gets its request id index (built concurrently: inserts go
- * on), so its records are found by id once usage_dedup has forgotten them. One ledger at a time.
- */
-async function indexPastHorizon(db: Kysely<LedgerDb>, horizon: Date): Promise<string[]> {
-  const due = (await partitions(db)).filter((p) => p.name !== "usage_records_legacy" && p.upper.getTime() <= horizon.getTime());
-  if (due.length === 0) return [];
-  return db.connection().execute(async (conn) => {
-    if (!(await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(hashtext('ledger.usage_index')) AS ok`.execute(conn)).rows[0]?.ok) return [];
-    const indexed: string[] = [];
-    try {
-      for (const p of due) {
-        const name = `${p.name}_request`;
-        const index = await sql<{ valid: boolean }>`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ${name}`.execute(conn);
-        if (index.rows[0]?.valid) continue;
-        // A build that stopped part-way leaves an invalid index: built again.
-        if (index.rows.length > 0) await sql`DROP INDEX CONCURRENTLY ${sql.id(name)}`.execute(conn);
-        await sql`CREATE INDEX CONCURRENTLY ${sql.id(name)} ON ${sql.id(p.name)} (request_id)`.execute(conn);
-        indexed.push(p.name);
-      }
-    } finally {
-      await sql`SELECT pg_advisory_unlock(hashtext('ledger.usage_index'))`.execute(conn);
-    }
-    return indexed;
   });
 }
 

@@ -63,7 +63,9 @@ export const usageRollups: Migration = {
       ["usage_records_org_key_created", "org_id, key_id, created_at"],
       ["usage_records_org_model_created", "org_id, model, created_at"],
     ] as const) {
-      const index = await sql<{ valid: boolean }>`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ${name}`.execute(db);
+      const index = await sql<{
+        valid: boolean;
+      }>`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ${name} AND c.relnamespace = current_schema()::regnamespace`.execute(db);
       if (index.rows[0]?.valid) continue;
       if (index.rows.length > 0) await sql`DROP INDEX CONCURRENTLY ${sql.id(name)}`.execute(db);
       await sql`CREATE INDEX CONCURRENTLY ${sql.id(name)} ON usage_records (${sql.raw(columns)})`.execute(db);
@@ -71,7 +73,7 @@ export const usageRollups: Migration = {
     // The trigger and the sum of the records before it in one transaction: exact (no record is
     // summed twice or missed), but CREATE TRIGGER's lock holds inserts until the sum is done.
     await db.transaction().execute(async (trx) => {
-      const made = await sql`SELECT 1 FROM pg_trigger WHERE tgname = 'usage_records_roll_up'`.execute(trx);
+      const made = await sql`SELECT 1 FROM pg_trigger WHERE tgname = 'usage_records_roll_up' AND tgrelid = 'usage_records'::regclass`.execute(trx);
       if (made.rows.length > 0) return;
       await sql`CREATE TRIGGER usage_records_roll_up AFTER INSERT ON usage_records REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION roll_up_usage()`.execute(trx);
       await sql`

@@ -23,6 +23,8 @@ const DEDUP_DECIDES: [string, string] = [
   "          ORDER BY r.request_id\n          ON CONFLICT (request_id) DO NOTHING\n",
   "          WHERE r.request_id IN (SELECT fresh.request_id FROM fresh)\n          ORDER BY r.request_id\n",
 ];
+/** And a request id twice in one batch is one record (the primary key did that before). */
+const ONE_PER_ID: [string, string] = ["          SELECT r.request_id, r.org_id, r.key_id,", "          SELECT DISTINCT ON (r.request_id) r.request_id, r.org_id, r.key_id,"];
 
 /**
  * usage_records partitioned by month of created_at, without stopping the ledger (docs/operations.md,
@@ -32,8 +34,9 @@ const DEDUP_DECIDES: [string, string] = [
  * 1. `usage_dedup` (request id → created_at), which keeps a request from being applied twice now
  *    that the primary key cannot (a partitioned table's unique index must include created_at), and
  *    `usage_partitioning`, the plan: the legacy table's upper bound (the first day of the month
- *    after next, so the current month and the next stay in it; this month's first day when the
- *    table is empty) and the backfill's progress.
+ *    after next, so the current month and the next stay in it) and the backfill's progress. A
+ *    migrate resumed when that bound is less than a month away plans a new one (the check below
+ *    would soon refuse the live inserts).
  * 2. The apply function writes usage_dedup beside the records (the primary key still decides).
  * 3. The legacy table gets `CHECK (created_at < bound)`, added NOT VALID and validated (a validation
  *    takes no lock that stops inserts), so attaching it below needs no scan.
@@ -55,16 +58,14 @@ export const usagePartitions: Migration = {
         backfilled boolean NOT NULL DEFAULT false,
         retained_from timestamptz
       );
-      -- An empty table (a new ledger) is bounded at this month's start: its months are partitions of their own at once.
-      INSERT INTO usage_partitioning (legacy_bound)
-      VALUES ((date_trunc('month', now() AT TIME ZONE 'UTC') + CASE WHEN EXISTS (SELECT 1 FROM usage_records) THEN interval '2 months' ELSE interval '0' END) AT TIME ZONE 'UTC')
+      INSERT INTO usage_partitioning (legacy_bound) VALUES ((date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months') AT TIME ZONE 'UTC')
         ON CONFLICT (id) DO NOTHING;
       ALTER TABLE dead_letters DROP CONSTRAINT IF EXISTS dead_letters_reason_check;
       ALTER TABLE dead_letters ADD CONSTRAINT dead_letters_reason_check
         CHECK (reason IN ('invalid', 'rejected', 'unsigned', 'forged', 'mispriced', 'unpriced', 'capped', 'out_of_horizon')) NOT VALID;
-      -- The month partitions from the legacy table's bound to p_ahead months past the current one;
-      -- returns how many it made. No request id index while usage_dedup answers for their records
-      -- (the housekeeping adds one once a month is past the horizon; the legacy table keeps its primary key).
+      -- The month partitions from the legacy table's bound (or where retention left off) to p_ahead
+      -- months past the current one, each with its own request id index (the legacy table keeps its
+      -- primary key); returns how many it made.
       CREATE OR REPLACE FUNCTION ensure_usage_partitions(p_ahead integer) RETURNS integer LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
       DECLARE
         v_from timestamp;
@@ -72,12 +73,14 @@ export const usagePartitions: Migration = {
         v_name text;
         v_made integer := 0;
       BEGIN
-        SELECT legacy_bound AT TIME ZONE 'UTC' INTO v_from FROM usage_partitioning;
+        -- Not before what retention dropped: a dropped month is not made again.
+        SELECT greatest(legacy_bound, coalesce(retained_from, legacy_bound)) AT TIME ZONE 'UTC' INTO v_from FROM usage_partitioning;
         WHILE v_from < v_until LOOP
           v_name := 'usage_records_' || to_char(v_from, 'YYYY_MM');
           IF to_regclass(v_name) IS NULL THEN
             EXECUTE format('CREATE TABLE %I PARTITION OF usage_records FOR VALUES FROM (%L) TO (%L)', v_name,
               (v_from AT TIME ZONE 'UTC')::text, ((v_from + interval '1 month') AT TIME ZONE 'UTC')::text);
+            EXECUTE format('CREATE INDEX %I ON %I (request_id)', v_name || '_request', v_name);
             v_made := v_made + 1;
           END IF;
           v_from := v_from + interval '1 month';
@@ -90,9 +93,19 @@ export const usagePartitions: Migration = {
     const def = await editedApplyUsageBatch(db, []);
     if (!def.includes("INSERT INTO usage_dedup")) await sql.raw(await editedApplyUsageBatch(db, [DEDUP_WRITE])).execute(db);
 
-    const { rows } = await sql<{ bound: Date }>`SELECT legacy_bound AS bound FROM usage_partitioning`.execute(db);
-    const bound = rows[0]!.bound;
-    const check = await sql<{ validated: boolean }>`SELECT convalidated AS validated FROM pg_constraint WHERE conname = 'usage_records_legacy_bound'`.execute(db);
+    let bound = (await sql<{ bound: Date }>`SELECT legacy_bound AS bound FROM usage_partitioning`.execute(db)).rows[0]!.bound;
+    // A bound less than a month away (a migrate resumed late) is planned again, or the check would
+    // soon refuse live records. An empty table keeps its plan: nothing writes to it yet (a new
+    // ledger is migrated before it runs; a test plans a partitioning in the past).
+    const empty = (await sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM usage_records) AS empty`.execute(db)).rows[0]!.empty;
+    if (!empty && bound.getTime() < Date.now() + 31 * 24 * 3_600_000) {
+      await sql`ALTER TABLE usage_records DROP CONSTRAINT IF EXISTS usage_records_legacy_bound`.execute(db);
+      await sql`UPDATE usage_partitioning SET legacy_bound = (date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months') AT TIME ZONE 'UTC'`.execute(db);
+      bound = (await sql<{ bound: Date }>`SELECT legacy_bound AS bound FROM usage_partitioning`.execute(db)).rows[0]!.bound;
+    }
+    const check = await sql<{ validated: boolean }>`SELECT convalidated AS validated FROM pg_constraint WHERE conname = 'usage_records_legacy_bound' AND conrelid = 'usage_records'::regclass`.execute(
+      db,
+    );
     if (check.rows.length === 0) await sql`ALTER TABLE usage_records ADD CONSTRAINT usage_records_legacy_bound CHECK (created_at < ${sql.lit(bound.toISOString())}::timestamptz) NOT VALID`.execute(db);
     if (!check.rows[0]?.validated) await sql`ALTER TABLE usage_records VALIDATE CONSTRAINT usage_records_legacy_bound`.execute(db);
 
@@ -114,7 +127,7 @@ export const usagePartitions: Migration = {
         CREATE TRIGGER usage_records_roll_up AFTER INSERT ON usage_records REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION roll_up_usage();
       `.execute(trx);
       await sql`SELECT ensure_usage_partitions(3)`.execute(trx);
-      await sql.raw(await editedApplyUsageBatch(trx, [DEDUP_DECIDES])).execute(trx);
+      await sql.raw(await editedApplyUsageBatch(trx, [DEDUP_DECIDES, ONE_PER_ID])).execute(trx);
     });
   },
 };
