@@ -305,12 +305,16 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
 
 it("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
   await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
-  const mcp = new Client({ name: "console-test", version: "1.0.0" });
-  await eventually(
+  // A client per attempt: the servers just enabled reach the data-plane's caches a moment later, and
+  // a client connects once.
+  const mcp = await eventually(
     async () => {
+      const client = new Client({ name: "console-test", version: "1.0.0" });
       const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${org.secret}` } } });
-      await mcp.connect(transport);
-      return (await mcp.listTools()).tools.length ? true : undefined;
+      await client.connect(transport);
+      if ((await client.listTools()).tools.length) return client;
+      await client.close();
+      return undefined;
     },
     15_000,
     "the tools visible",
