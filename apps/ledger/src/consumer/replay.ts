@@ -52,11 +52,15 @@ export function replayUsage(ctx: LedgerContext) {
       // The ledger's context with the replay's durable: a prototype, not a copy, so the connection's
       // state (natsConnected, nats) stays the live one.
       const replayCtx: LedgerContext = Object.create(ctx, { config: { value: { ...ctx.config, consumerDurable: durable } } });
-      const consumer = new UsageConsumer(replayCtx, nc);
+      // Never re-created by the consumer: a replay whose durable disappears (deleted by another
+      // replay, or idle too long) ends here instead of reading the whole stream again.
+      const consumer = new UsageConsumer(replayCtx, nc, false);
       await consumer.start();
       try {
         for (;;) {
-          const info = await jsm.consumers.info(USAGE_STREAM, durable);
+          const info = await jsm.consumers.info(USAGE_STREAM, durable).catch(() => {
+            throw new GatewayError("conflict", "the replay's durable disappeared (another replay started, or NATS removed it): run the replay again");
+          });
           // Done once everything up to the stream's last event at the start is acknowledged (or there was nothing from since_ms on).
           if (info.ack_floor.stream_seq >= last || (info.num_pending === 0 && info.num_ack_pending === 0)) break;
           // The caller gave up (gatewayctl stopped, its deadline passed): what was applied stays applied.

@@ -114,6 +114,11 @@ export class UsageConsumer {
   constructor(
     private readonly ctx: LedgerContext,
     private readonly nc: NatsConnection,
+    /**
+     * `false` for a durable made by someone else with settings of its own (a replay's start time):
+     * never created or changed here, only read, so one that disappears stays gone.
+     */
+    private readonly ensureDurable = true,
   ) {
     this.sheets = new PriceSheets(ctx.db, nc);
   }
@@ -141,7 +146,9 @@ export class UsageConsumer {
 
   private async ensure(): Promise<void> {
     const { config, log } = this.ctx;
-    await ensureUsageStream(await jetstreamManager(this.nc), config, log);
+    const jsm = await jetstreamManager(this.nc);
+    if (this.ensureDurable) await ensureUsageStream(jsm, config, log);
+    else await jsm.consumers.info(USAGE_STREAM, config.consumerDurable);
     this.puller ??= new Puller(this.nc, USAGE_STREAM, config.consumerDurable, (m) => this.receive(m), INBOX_PREFIX.ledger);
     this.running = true;
   }
