@@ -4,6 +4,7 @@ import { GatewayError } from "@gateway/errors";
 import { USAGE_STREAM } from "@gateway/events";
 import type { ReplayUsageRequest, ReplayUsageResponseInput } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { sinceOf } from "../rpc/window.js";
 import { UsageConsumer } from "./usage-consumer.js";
 
 const SECOND_NS = 1_000_000_000;
@@ -26,7 +27,7 @@ export const replayDurable = (durable: string) => `${durable}_replay`;
 export function replayUsage(ctx: LedgerContext) {
   let running = false;
   return async (req: ReplayUsageRequest, call?: { cancelled: boolean }): Promise<ReplayUsageResponseInput> => {
-    if (!(req.since_ms > 0) || req.since_ms > Date.now()) throw new GatewayError("invalid_request", "since_ms must be an instant in the past (ms since the epoch)");
+    const since = sinceOf(req);
     const nc = ctx.nats;
     if (!nc || !ctx.natsConnected) throw new GatewayError("service_unavailable", "NATS is not reachable; the replay cannot read the usage stream.", { retry_after_s: 1 });
     if (running) throw new GatewayError("conflict", "a replay is already running on this ledger");
@@ -43,7 +44,7 @@ export function replayUsage(ctx: LedgerContext) {
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.StartTime,
-        opt_start_time: new Date(req.since_ms).toISOString(),
+        opt_start_time: since.toISOString(),
         ack_wait: 30 * SECOND_NS,
         max_ack_pending: ctx.config.maxAckPending,
         num_replicas: ctx.config.streamReplicas,

@@ -11,3 +11,9 @@ export function windowOf(req: { from_ms: number; to_ms: number }, max?: { ms: nu
   if (max && req.to_ms - req.from_ms > max.ms) throw new GatewayError("invalid_request", max.message);
   return [new Date(req.from_ms), new Date(req.to_ms)];
 }
+
+/** A recovery's starting instant (`since_ms`, Unix milliseconds): in the past, as every recovery checks it. */
+export function sinceOf(req: { since_ms: number }): Date {
+  if (!(req.since_ms > 0) || req.since_ms > Date.now()) throw new GatewayError("invalid_request", "since_ms must be an instant in the past (ms since the epoch)");
+  return new Date(req.since_ms);
+}

@@ -1,7 +1,7 @@
 import { sql } from "@gateway/db";
-import { GatewayError } from "@gateway/errors";
 import type { RepublishJournalRequest, RepublishJournalResponseInput } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
+import { sinceOf } from "../rpc/window.js";
 
 /**
  * RepublishJournal (gatewayctl ledger republish --since T; docs/operations.md, "Recovery"): the
@@ -12,8 +12,7 @@ import type { LedgerContext } from "../context.js";
  */
 export function republishJournal(ctx: LedgerContext) {
   return async (req: RepublishJournalRequest): Promise<RepublishJournalResponseInput> => {
-    if (!(req.since_ms > 0) || req.since_ms > Date.now()) throw new GatewayError("invalid_request", "since_ms must be an instant in the past (ms since the epoch)");
-    const since = new Date(req.since_ms);
+    const since = sinceOf(req);
     const counts = await ctx.db.transaction().execute(async (trx) => {
       // One pass over the journal (no index on its time): more than the services' 10 s on a large one.
       await sql`SELECT set_config('statement_timeout', ${String(30 * 60_000)}, true)`.execute(trx);
