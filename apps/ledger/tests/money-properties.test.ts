@@ -193,13 +193,15 @@ async function play(sequence: Op[], books: Books, holder: number): Promise<void>
         // A request reserved part of what the lease has free; its usage cost that share, or more.
         const cost = Math.floor((l.free * o.percent) / 100) + o.over;
         const ev = usageEvent(books.org, l.id, cost);
+        const billed = Math.min(cost, l.granted);
+        // Counted before it is published: the other holder checks the balance at any moment, and
+        // the ledger may apply this event before its GetUsage below answers.
+        books.beyondGrants += Math.max(0, Math.min(billed, l.settled + billed - l.granted));
         await f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: ev.request_id });
         // The same event again under another message id: past JetStream's duplicate window, only the ledger's idempotence stands.
         if (o.again) await f.js.publish(USAGE_SUBJECT, encodeEvent(ev), { msgID: `${ev.request_id}-again` });
-        const billed = Math.min(cost, l.granted);
         const record = await client.GetUsage({ request_id: ev.request_id, org_id: books.org, wait_ms: 10_000 });
         expect(record.cost_minor, `event ${ev.request_id} costing ${cost} on a lease granted ${l.granted}`).toBe(billed);
-        books.beyondGrants += Math.max(0, Math.min(billed, l.settled + billed - l.granted));
         l.free = Math.max(0, l.free - cost);
         l.settled += billed;
         books.spent += billed;
