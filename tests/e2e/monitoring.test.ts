@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAIN_METRIC_FAMILIES } from "../../apps/data-plane/src/usage/drain.js";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /** The alert rules and the dashboard in deploy/monitoring watch metrics the services really export. */
@@ -34,6 +35,8 @@ describe("monitoring in deploy/", () => {
       ...(await families(`${stack.baseUrl().replace(/\/v1$/, "")}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.control.opsPort}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)),
+      // What the spool drain pushes to a Pushgateway (tests/e2e/recovery.test.ts reads them there).
+      ...DRAIN_METRIC_FAMILIES,
     ]);
     const exprs = [...alerts.matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!);
     expect(exprs.length).toBeGreaterThanOrEqual(8);

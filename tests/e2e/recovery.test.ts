@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +10,8 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { LEDGER_JOURNAL_SUBJECT, LEDGER_STREAM } from "@gateway/events";
 import { eventually } from "@gateway/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { DRAIN_METRIC_FAMILIES } from "../../apps/data-plane/src/usage/drain.js";
+import { firing } from "../support/alerts.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /**
@@ -173,8 +176,22 @@ it("a stranded spool: the drain publishes what a replica scaled away left on its
   await stack.startNats();
   const before = await stack.ledgerClient.GetCredits({ org_id: org });
 
+  // The monitoring's Pushgateway (an external component): what the drain pushes, by path.
+  const pushed: { path: string; body: string }[] = [];
+  const gateway = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      pushed.push({ path: `${req.method} ${req.url}`, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => gateway.listen(0, "127.0.0.1", r));
+  const port = (gateway.address() as { port: number }).port;
+
   // The drain Job: the data-plane's image on that volume.
   const env = {
+    DATA_PLANE_DRAIN_PUSHGATEWAY_URL: `http://127.0.0.1:${port}/`,
     ...process.env,
     ...stack.dataPlaneCallerEnv,
     DATA_PLANE_NATS_URL: stack.nats.url,
@@ -184,7 +201,16 @@ it("a stranded spool: the drain publishes what a replica scaled away left on its
   };
   const drain = () =>
     run(process.execPath, [join(root, "apps/data-plane/dist/main.js"), "drain-spool"], { env }).then((r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { found: number; left: number });
-  expect(await drain()).toMatchObject({ found: 4, left: 0 });
+  expect(await drain()).toMatchObject({ found: 4, left: 0, pushed: true });
+  // Reported as metrics, where GatewaySpoolDrainIncomplete reads them.
+  expect(pushed.map((p) => p.path)).toEqual(["PUT /metrics/job/gateway_spool_drain/replica/drain-job"]);
+  expect(pushed[0]!.body).toMatch(/^gateway_spool_drain_events\{state="found"[^}]*\} 4$/m);
+  expect(pushed[0]!.body).toMatch(/^gateway_spool_drain_events\{state="left"[^}]*\} 0$/m);
+  expect(pushed[0]!.body).toMatch(/^gateway_usage_events_total\{result="replayed"[^}]*\} 4$/m);
+  expect([...new Set([...pushed[0]!.body.matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]))].sort()).toEqual([...DRAIN_METRIC_FAMILIES].sort());
+  expect(firing("GatewaySpoolDrainIncomplete", pushed[0]!.body)).toEqual([]);
+  expect(firing("GatewaySpoolDrainIncomplete", pushed[0]!.body.replace(/^(gateway_spool_drain_events\{state="left"[^}]*\}) 0$/m, "$1 2"))).toEqual([""]);
+  gateway.close();
   const records = await Promise.all(ids.map((id) => stack.ledgerClient.GetUsage({ request_id: id, org_id: org, wait_ms: 10_000 })));
   const cost = records.reduce((s, r) => s + r.cost_minor, 0);
   expect(cost).toBeGreaterThan(0);

@@ -80,6 +80,11 @@ const Schema = z.object({
    * not refreshed it for this long, ms (the holder refreshes it every sixth of it).
    */
   DATA_PLANE_SPOOL_LOCK_STALE_MS: int(30_000, 1_000),
+  /**
+   * Where the spool drain (`drain-spool`) pushes its result as metrics when it ends: a Prometheus
+   * Pushgateway's base URL (docs/operations.md, "Runbook: a stranded spool"). Unset: only its log line.
+   */
+  DATA_PLANE_DRAIN_PUSHGATEWAY_URL: z.string().url().optional(),
   /** On shutdown, how long the spool keeps being replayed while NATS does not acknowledge, ms (the rest stays on disk). */
   DATA_PLANE_SHUTDOWN_REPLAY_MS: int(10_000, 0),
   /**
@@ -299,6 +304,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     spoolDir: e.DATA_PLANE_SPOOL_DIR,
     spoolMaxEvents: e.DATA_PLANE_SPOOL_MAX_EVENTS,
     spoolLockStaleMs: e.DATA_PLANE_SPOOL_LOCK_STALE_MS,
+    drainPushgatewayUrl: e.DATA_PLANE_DRAIN_PUSHGATEWAY_URL,
     shutdownReplayMs: e.DATA_PLANE_SHUTDOWN_REPLAY_MS,
     shutdownPauseMs: e.DATA_PLANE_SHUTDOWN_PAUSE_MS,
     shutdownStreamDrainMs: e.DATA_PLANE_SHUTDOWN_STREAM_DRAIN_MS,

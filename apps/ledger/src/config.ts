@@ -50,6 +50,12 @@ const Schema = z.object({
   /** Most usage events applied in one transaction. */
   LEDGER_BATCH_MAX: int(500, 1),
   /**
+   * Batches in their transactions at once per ledger (1 to 8): while one waits on its commit or on
+   * a hot organization's row, the next inserts its records. Each batch is exactly once whatever the
+   * order (usage_dedup), and every transaction locks in the same order (no deadlock).
+   */
+  LEDGER_APPLY_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  /**
    * The pause between pull rounds that were not full, ms (1 at the least): how long a moderate flow
    * gathers into one batch. A backlog is pulled back to back whatever this says.
    */
@@ -141,6 +147,7 @@ export interface LedgerConfig extends ServerCallerSettings {
   migrations: MigrationSettings;
   consume: boolean;
   batchMax: number;
+  applyConcurrency: number;
   batchLingerMs: number;
   maxAckPending: number;
   streamReplicas: number;
@@ -226,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     migrations: { onStart: e.LEDGER_MIGRATE_ON_START === "true", statementTimeoutMs: e.LEDGER_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.LEDGER_MIGRATE_LOCK_TIMEOUT_MS },
     consume: e.LEDGER_CONSUME === "true",
     batchMax: e.LEDGER_BATCH_MAX,
+    applyConcurrency: e.LEDGER_APPLY_CONCURRENCY,
     batchLingerMs: e.LEDGER_BATCH_LINGER_MS,
     maxAckPending: e.LEDGER_MAX_ACK_PENDING,
     streamReplicas: e.LEDGER_STREAM_REPLICAS,

@@ -103,6 +103,17 @@ function attemptCosts(ev: UsageEventV1): { attempts?: unknown; attempt_outcome?:
  * planned each time and a COMMIT cost more CPU, here and in Postgres, than the events themselves.
  */
 export async function applyUsageBatch(db: Kysely<LedgerDb>, events: readonly UsageEventV1[]): Promise<BatchResult> {
+  return applyRecords(db, batchRecords(events));
+}
+
+/** A batch's records as apply_usage_batch reads them: a JSON array, each request id once. */
+export interface BatchRecords {
+  json: string;
+  count: number;
+}
+
+/** The batch's records (written ahead of its transaction, while the batch before it applies). */
+export function batchRecords(events: readonly UsageEventV1[]): BatchRecords {
   // Duplicates inside the batch: the first occurrence wins (a redelivery carries the same event).
   const seen = new Set<string>();
   let records = "";
@@ -111,10 +122,15 @@ export async function applyUsageBatch(db: Kysely<LedgerDb>, events: readonly Usa
     seen.add(ev.request_id);
     records += records ? `,${record(ev)}` : `[${record(ev)}`;
   }
-  if (seen.size === 0) return { applied: new Set(), postingId: undefined };
+  return { json: `${records}]`, count: seen.size };
+}
+
+/** Applies records written by batchRecords in one transaction (applyUsageBatch). */
+export async function applyRecords(db: Kysely<LedgerDb>, records: BatchRecords): Promise<BatchResult> {
+  if (records.count === 0) return { applied: new Set(), postingId: undefined };
   const postingId = newId("post");
   const r = await sql<{ applied: string[]; posted: boolean }>`
-    SELECT applied, posted FROM apply_usage_batch(${`${records}]`}::jsonb, ${postingId}::text)`.execute(db);
+    SELECT applied, posted FROM apply_usage_batch(${records.json}::jsonb, ${postingId}::text)`.execute(db);
   const row = r.rows[0]!;
   return { applied: new Set(row.applied), postingId: row.posted ? postingId : undefined };
 }

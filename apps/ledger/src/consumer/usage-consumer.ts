@@ -6,7 +6,7 @@ import { sql } from "@gateway/db";
 import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
 import { SpanKind, endWithError, remoteParent, trace, type Link, type Span, type Tracer } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
-import { applyUsageBatch } from "./apply-usage.js";
+import { applyRecords, batchRecords, type BatchRecords } from "./apply-usage.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 import { Puller, type Delivered } from "./puller.js";
 import { Delivery, permanent, pgText, type Item } from "./delivery.js";
@@ -43,8 +43,11 @@ export class UsageConsumer {
   private readonly abort = new AbortController();
   private buffer: Item[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
-  /** The apply chain: one batch in a transaction at a time per ledger. */
-  private chain: Promise<void> = Promise.resolve();
+  /** The apply lanes (LEDGER_APPLY_CONCURRENCY): one batch in a transaction at a time on each; false after a batch that failed. */
+  private readonly lanes: Promise<boolean>[];
+  private nextLane = 0;
+  /** The preparation chain: batches checked in order, each while the one before it applies. */
+  private preparing: Promise<unknown> = Promise.resolve();
   /** True while rounds reach the durable; drives readiness. */
   running = false;
   private readonly sheets: PriceSheets;
@@ -62,6 +65,7 @@ export class UsageConsumer {
     private readonly ensureDurable = true,
   ) {
     this.sheets = new PriceSheets(ctx.db, nc);
+    this.lanes = Array.from({ length: ctx.config.applyConcurrency }, () => Promise.resolve(true));
   }
 
   /** Ensures stream and consumer and starts pulling; throws if that fails the first time. */
@@ -83,6 +87,7 @@ export class UsageConsumer {
     await this.loop;
     this.puller?.close();
     await this.flush();
+    await Promise.all(this.lanes);
   }
 
   private async ensure(): Promise<void> {
@@ -108,7 +113,11 @@ export class UsageConsumer {
     const batch = Math.min(batchMax, maxAckPending);
     const linger = Math.max(1, batchLingerMs);
     let pause = linger;
-    let applying: Promise<void> = Promise.resolve();
+    // The rounds whose batches are still applying, oldest first.
+    const applying: Promise<void>[] = [];
+    const applied = async () => {
+      await Promise.all(applying.splice(0));
+    };
     while (!this.stopping && !this.nc.isClosed()) {
       // While NATS is away a pull would only wait in the client's reconnect buffer, and every one
       // written there would be answered at once on reconnection, each with a batch.
@@ -122,17 +131,16 @@ export class UsageConsumer {
       // away (nothing else would say so until some later round timed out).
       if (came || (end !== "gone" && end !== "timeout")) this.running = true;
       if (came) {
-        // At most two batches out: the one applying and the one just pulled, queued behind it.
-        const flushed = this.flush();
-        await applying;
-        applying = flushed;
+        // At most LEDGER_APPLY_CONCURRENCY rounds applying and the one just pulled, queued behind them.
+        applying.push(this.flush());
+        while (applying.length > this.ctx.config.applyConcurrency) await applying.shift();
       }
       if (end === "full") {
         pause = linger;
         continue;
       }
       if (end === "timeout" && came) {
-        await applying;
+        await applied();
         continue;
       }
       if (end === "gone" || end === "timeout") {
@@ -143,7 +151,7 @@ export class UsageConsumer {
         continue;
       }
       // busy (max_ack_pending out): wait for the batches applying to be acked.
-      if (end === "busy") await applying;
+      if (end === "busy") await applied();
       pause = came ? linger : Math.min(pause * 2, IDLE_POLL_MAX_MS);
       if (!(await this.pause(pause))) break;
     }
@@ -179,75 +187,116 @@ export class UsageConsumer {
     }
   }
 
-  /** Applies what is buffered, in batches, after the batch already applying; resolves when done. */
+  /**
+   * Applies what is buffered, in batches; resolves when they are done. Two stages per batch: its
+   * checks (signatures' verdicts, the horizon, prices, the lease cap) and its records' JSON are
+   * prepared in order, one batch at a time, while earlier batches are in their transactions; the
+   * transactions run on LEDGER_APPLY_CONCURRENCY lanes, one at a time per lane, so the ledger's CPU
+   * and Postgres' overlap and one batch inserts while another waits on its commit. Nothing a
+   * preparation reads is changed by an apply (price sheets, a lease's grant); every batch is exactly
+   * once in any order (usage_dedup), and each transaction locks in one order (no deadlock).
+   */
   private flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.chain = this.chain
-      .then(async () => {
-        while (this.buffer.length > 0) {
-          // After a failed batch, wait before the next: Postgres is likely away, and a tight loop
-          // would only turn every buffered event into a failed transaction and a log line.
-          if (!(await this.applyItems(this.buffer.splice(0, this.ctx.config.batchMax)))) await sleep(RETRY_DELAY_MS);
-        }
+    const done: Promise<boolean>[] = [];
+    while (this.buffer.length > 0) {
+      const items = this.buffer.splice(0, this.ctx.config.batchMax);
+      const prepared: Promise<Prepared | undefined> = this.preparing.then(() => this.prepare(items));
+      this.preparing = prepared;
+      const lane = this.nextLane;
+      this.nextLane = (lane + 1) % this.lanes.length;
+      this.lanes[lane] = this.lanes[lane]!.then(async (ok) => {
+        // After a failed batch, wait before the next: Postgres is likely away, and a tight loop
+        // would only turn every buffered event into a failed transaction and a log line.
+        if (ok === false) await sleep(RETRY_DELAY_MS);
+        const batch = await prepared;
+        return batch ? await this.commit(batch) : false;
       })
-      // Never a rejected chain: every later batch hangs off it.
-      .catch((err: unknown) => this.ctx.log.error({ err }, "usage apply loop failed"));
-    return this.chain;
+        // Never a rejected lane: every later batch hangs off it.
+        .catch((err: unknown) => {
+          this.ctx.log.error({ err }, "usage apply loop failed");
+          return false;
+        });
+      done.push(this.lanes[lane]!);
+    }
+    return Promise.all(done).then(() => undefined);
   }
 
-  /** Applies (or dead-letters) and acks a batch; false when it failed and was left for redelivery. */
-  private async applyItems(items: Item[]): Promise<boolean> {
-    const { metrics, log, tracing } = this.ctx;
-    const refused = items.filter((i) => i.refused);
-    const invalid = items.filter((i) => !i.refused && !i.ev);
-    const valid = items.filter((i) => !i.refused && i.ev);
-    const end = metrics.applySeconds.startTimer();
+  /**
+   * A batch's first stage: dead-letters what can never be applied, caps what claims more than its
+   * lease was granted and writes the records' JSON. Undefined when it failed for a passing reason
+   * (Postgres or NATS away): everything not settled is left for redelivery.
+   */
+  private async prepare(items: Item[]): Promise<Prepared | undefined> {
     const startedAt = Date.now();
-    const span = tracing ? batchSpan(tracing.tracer, items) : undefined;
+    const span = this.ctx.tracing ? batchSpan(this.ctx.tracing.tracer, items) : undefined;
+    const batch: Prepared = { items, billable: [], records: undefined, span, startedAt };
     try {
-      for (const item of refused) {
-        await this.deadLetter(item, item.refused!, item.refused === "unsigned" ? "the message carries no data-plane signature" : "the message's signature does not verify under any usage signing key");
-      }
-      for (const item of invalid) {
-        await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
+      for (const item of items) {
+        if (item.refused) {
+          await this.deadLetter(
+            item,
+            item.refused,
+            item.refused === "unsigned" ? "the message carries no data-plane signature" : "the message's signature does not verify under any usage signing key",
+          );
+        } else if (!item.ev) await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
       // Outside the deduplication horizon: set aside rather than risk a second apply.
       const now = Date.now();
       const inside: Item[] = [];
-      for (const item of valid) {
-        const late = outOfHorizon(item.ev!, this.ctx.config.dedupHorizonMs, now);
+      for (const item of items) {
+        if (item.refused || !item.ev) continue;
+        const late = outOfHorizon(item.ev, this.ctx.config.dedupHorizonMs, now);
         if (late) await this.deadLetter(item, "out_of_horizon", late);
         else inside.push(item);
       }
       // The cost each event claims, recomputed from its counts and its catalog version's prices.
       const priced = await this.priceCheck(inside);
       for (const [item, { reason, error }] of priced) await this.deadLetter(item, reason, error);
-      const billable = priced.size > 0 ? inside.filter((i) => !priced.has(i)) : inside;
+      batch.billable = priced.size > 0 ? inside.filter((i) => !priced.has(i)) : inside;
       const over = await overLease(
         this.ctx.db,
-        billable.map((i) => i.ev!),
+        batch.billable.map((i) => i.ev!),
       );
-      for (const item of billable) {
+      for (const item of batch.billable) {
         const granted = over.get(item.ev!);
         if (granted !== undefined) await this.cap(item, granted);
       }
-      await this.applyIsolating(billable);
-      metrics.batchSize.observe(items.length);
-      if (span) endBatchSpan(tracing!.tracer, span, startedAt, items);
+      batch.records = batchRecords(batch.billable.map((i) => i.ev!));
+      return batch;
+    } catch (err) {
+      this.failed(batch, err);
+      return undefined;
+    }
+  }
+
+  /** A batch's second stage: its transaction, then its acks; false when it failed and was left for redelivery. */
+  private async commit(batch: Prepared): Promise<boolean> {
+    const end = this.ctx.metrics.applySeconds.startTimer();
+    try {
+      await this.applyIsolating(batch.billable, batch.records);
+      this.ctx.metrics.batchSize.observe(batch.items.length);
+      if (batch.span) endBatchSpan(this.ctx.tracing!.tracer, batch.span, batch.startedAt, batch.items);
       return true;
     } catch (err) {
-      if (span) endBatchSpan(tracing!.tracer, span, startedAt, items, err);
-      // Postgres is away or the transaction failed for a passing reason: redeliver everything that
-      // was not acked yet (an event applied meanwhile is a duplicate next time). A nak that cannot
-      // be sent (NATS away too) changes nothing: the message is redelivered after its ack wait.
-      metrics.usageEvents.inc({ result: "error" }, items.length);
-      log.error({ err, events: items.length }, "usage batch not applied; will be redelivered");
-      for (const i of items) i.delivery.redeliver(RETRY_DELAY_MS);
+      this.failed(batch, err);
       return false;
     } finally {
       end();
     }
+  }
+
+  /**
+   * Postgres is away or the transaction failed for a passing reason: redeliver everything that was
+   * not acked yet (an event applied meanwhile is a duplicate next time). A nak that cannot be sent
+   * (NATS away too) changes nothing: the message is redelivered after its ack wait.
+   */
+  private failed(batch: Prepared, err: unknown): void {
+    if (batch.span) endBatchSpan(this.ctx.tracing!.tracer, batch.span, batch.startedAt, batch.items, err);
+    this.ctx.metrics.usageEvents.inc({ result: "error" }, batch.items.length);
+    this.ctx.log.error({ err, events: batch.items.length }, "usage batch not applied; will be redelivered");
+    for (const i of batch.items) i.delivery.redeliver(RETRY_DELAY_MS);
   }
 
   /** The events set aside for their cost (event-checks.ts), with why; those that cannot be checked are counted. */
@@ -283,14 +332,11 @@ export class UsageConsumer {
    * Applies a batch; when Postgres refuses it for a reason retrying cannot fix, splits it in halves
    * until the refused event is alone, and dead-letters that one. Throws for passing failures.
    */
-  private async applyIsolating(items: Item[]): Promise<void> {
+  private async applyIsolating(items: Item[], records = batchRecords(items.map((i) => i.ev!))): Promise<void> {
     if (items.length === 0) return;
     const { metrics } = this.ctx;
     try {
-      const { applied } = await applyUsageBatch(
-        this.ctx.db,
-        items.map((i) => i.ev!),
-      );
+      const { applied } = await applyRecords(this.ctx.db, records);
       for (const i of items) i.delivery.settled();
       this.counts.applied += applied.size;
       this.counts.duplicates += items.length - applied.size;
@@ -336,6 +382,16 @@ export class UsageConsumer {
         ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
       ON CONFLICT (payload_sha256) DO NOTHING`.execute(this.ctx.db);
   }
+}
+
+/** A batch between its two stages (UsageConsumer.prepare, commit). */
+interface Prepared {
+  items: Item[];
+  /** What goes to apply_usage_batch: the items neither dead-lettered nor refused. */
+  billable: Item[];
+  records: BatchRecords | undefined;
+  span: Span | undefined;
+  startedAt: number;
 }
 
 /**

@@ -13,8 +13,8 @@ const GROUP_COLUMN = { model: sql.raw("model"), key: sql.raw("key_id"), "": sql.
 const isGroup = (g: string): g is keyof typeof GROUP_COLUMN => Object.hasOwn(GROUP_COLUMN, g);
 
 /**
- * One organization's usage per UTC hour or day, from usage_rollups (maintained by a trigger in the
- * same transaction as the usage records, so as right as the ledger): one index range scan on
+ * One organization's usage per UTC hour or day, from usage_rollups (written by apply_usage_batch in
+ * the same statement as the usage records, so as right as the ledger): one index range scan on
  * (org_id, hour), whatever the number of records behind it.
  */
 export function spendSeries(ctx: LedgerContext) {
