@@ -1,6 +1,38 @@
+import { randomBytes } from "node:crypto";
 import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { z } from "zod";
-import { randomSecret, type ConsoleConfig } from "./server.js";
+import type { OidcConfig } from "./oidc.js";
+
+/**
+ * What the console runs with (docs/console.md, "Configuration"). It never reads Postgres: it talks
+ * to the control-plane and the ledger as its own caller identity `console`.
+ */
+export interface ConsoleConfig {
+  host: string;
+  port: number;
+  controlPlaneAddr: string;
+  ledgerAddr: string;
+  /** This service's caller tokens at the control-plane and the ledger (identity `console`). */
+  controlPlaneToken: string;
+  ledgerToken: string;
+  /** Keys the CSRF tokens; every replica needs the same. */
+  secret: string;
+  /** Set the cookie's Secure flag (behind TLS). */
+  secureCookies: boolean;
+  /**
+   * Where people reach the console (CONSOLE_PUBLIC_URL): the origin of the sign-in links it makes.
+   * Absent: the address it listens on. Never the request's Host header, which the caller chooses.
+   */
+  publicUrl?: string;
+  /** Sign-in by OpenID Connect, besides one-time links; absent: links only. */
+  oidc?: OidcConfig;
+  /** The data-planes' circuit breaker (DATA_PLANE_BREAKER_THRESHOLD / _COOLDOWN_MS), to say which deployments' breakers are likely open. */
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
+}
+
+/** A CSRF key for a single replica when none is configured. */
+export const randomSecret = () => randomBytes(32).toString("base64url");
 
 const token = (whose: string) => z.string({ error: `required: ${whose} (at least 16 characters)` }).min(16, "at least 16 characters");
 const url = z.url({ protocol: /^https?$/, error: "an http:// or https:// address" });

@@ -1,1 +1,3 @@
-export { SESSION_COOKIE, randomSecret, startConsole, type ConsoleConfig, type ConsoleServer } from "./server.js";
+export { randomSecret, type ConsoleConfig } from "./config.js";
+export { SESSION_COOKIE } from "./cookies.js";
+export { startConsole, type ConsoleServer } from "./server.js";

@@ -1,20 +1,6 @@
 import { GatewayError } from "@gateway/errors";
-import type { AdminServiceMethods, LedgerServiceMethods, TypedClient } from "@gateway/proto";
-import type { Request, Response } from "express";
-import type { Handler, Scope, Signed } from "./server.js";
-
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
-
-export interface OperatorDeps {
-  read(path: string, fn: Handler, scope?: Scope): unknown;
-  write(path: string, fn: Handler, limit?: string, scope?: Scope): unknown;
-  control: TypedClient<AdminServiceMethods>;
-  ledger: TypedClient<LedgerServiceMethods>;
-  signed(res: Response): Signed;
-  breakerThreshold: number;
-  breakerCooldownMs: number;
-}
+import { DAY_MS, MINUTE_MS, bodyOf, text } from "../params.js";
+import { signed, type Routes } from "../middleware.js";
 
 /**
  * The operator's API (docs/console.md, "Operator pages"): organizations with their credits and
@@ -23,8 +9,10 @@ export interface OperatorDeps {
  * control-plane checks the role again on its own calls, and a top-up — the ledger's — is made only
  * after the session was answered as an operator's on this very request.
  */
-export function mountOperator({ read, write, control, ledger, signed, breakerThreshold, breakerCooldownMs }: OperatorDeps): void {
-  const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+export function operatorRoutes({ ctx, read, write }: Routes): void {
+  const { control, ledger } = ctx;
+  const breakerThreshold = ctx.config.breakerThreshold ?? 5;
+  const breakerCooldownMs = ctx.config.breakerCooldownMs ?? 30_000;
 
   read(
     "/api/operator/orgs",
@@ -41,10 +29,10 @@ export function mountOperator({ read, write, control, ledger, signed, breakerThr
   write(
     "/api/operator/top-ups",
     async (req, res) => {
-      const b = body(req);
-      const org = typeof b.org_id === "string" ? b.org_id : "";
+      const b = bodyOf(req);
+      const org = text(b.org_id);
       const amount = b.amount_minor;
-      const key = typeof b.idempotency_key === "string" ? b.idempotency_key : "";
+      const key = text(b.idempotency_key);
       if (!org) throw new GatewayError("invalid_request", "org_id is required");
       if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0) throw new GatewayError("invalid_request", "amount_minor must be a positive integer");
       if (!/^[A-Za-z0-9._:-]{8,100}$/.test(key)) throw new GatewayError("invalid_request", "idempotency_key must be 8 to 100 letters, digits or . _ : -");
@@ -57,8 +45,7 @@ export function mountOperator({ read, write, control, ledger, signed, breakerThr
       await control.ConsoleRecordAudit({ token: signed(res).token, org, action: "top_up", target: topUp.top_up_id, detail_json: JSON.stringify({ amount_minor: amount }) });
       return { top_up_id: topUp.top_up_id, duplicate: topUp.duplicate, credits: topUp.credits };
     },
-    "4kb",
-    "operator",
+    { scope: "operator" },
   );
 
   read(
@@ -74,22 +61,20 @@ export function mountOperator({ read, write, control, ledger, signed, breakerThr
   write(
     "/api/operator/catalog/diff",
     async (req, res) => {
-      const r = await control.ConsoleApplyCatalog({ token: signed(res).token, document_json: String(body(req).document ?? ""), base_version: 0, dry_run: true });
+      const r = await control.ConsoleApplyCatalog({ token: signed(res).token, document_json: String(bodyOf(req).document ?? ""), base_version: 0, dry_run: true });
       return { version: r.version, changes: changes(r) };
     },
-    "1mb",
-    "operator",
+    { limit: "1mb", scope: "operator" },
   );
   write(
     "/api/operator/catalog",
     async (req, res) => {
-      const b = body(req);
+      const b = bodyOf(req);
       if (typeof b.base_version !== "number") throw new GatewayError("invalid_request", "base_version (the version the difference was reviewed against) is required");
       const r = await control.ConsoleApplyCatalog({ token: signed(res).token, document_json: String(b.document ?? ""), base_version: b.base_version, dry_run: false });
       return { version: r.version, changes: changes(r) };
     },
-    "1mb",
-    "operator",
+    { limit: "1mb", scope: "operator" },
   );
 
   // Provider health over the last `minutes` (default 60, at most a day), from every replica's attempts in the ledger.
