@@ -341,6 +341,19 @@ describe("operator patterns", () => {
     expect((await openai.responses.create({ model: "gw-chat-mini", input: "and now?" })).output_text).toBe("Echo: and now?");
   });
 
+  it("a rule can name the responses route: it guards /v1/responses and leaves chat alone", async () => {
+    const { openai } = await orgWith(`rules:
+  - plugin: keywords
+    routes: [responses]
+    config: { words: [forbidden] }
+`);
+    const err = await openai.responses.create({ model: "gw-chat-mini", input: "a forbidden plan" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("guardrail_denied");
+    const chat = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "a forbidden plan" }] });
+    expect(chat.choices[0]!.message.content).toBe("Echo: a forbidden plan");
+  });
+
   it("checks and masks a tool output sent as text parts, as it does a string one", async () => {
     const { org } = await orgWith(RULES);
     const turn = (output: unknown) => ({

@@ -17,7 +17,16 @@ let stack: Stack;
 let org: TestOrg;
 
 beforeAll(async () => {
-  stack = await startStack("mcp", { dataPlanes: 2, dataPlaneEnv: { DATA_PLANE_MCP_TIMEOUT_MS: "1500", DATA_PLANE_MCP_MAX_RESULT_BYTES: "100000", DATA_PLANE_MCP_TOOLS_TTL_MS: "200" } });
+  stack = await startStack("mcp", {
+    dataPlanes: 2,
+    dataPlaneEnv: {
+      DATA_PLANE_MCP_TIMEOUT_MS: "1500",
+      DATA_PLANE_MCP_MAX_RESULT_BYTES: "100000",
+      DATA_PLANE_MCP_TOOLS_TTL_MS: "200",
+      // One organization's own credential for the stateful server (the catalog's org_credential_refs).
+      DATA_PLANE_PROVIDER_KEY_TENANT_B_MCP: "tenant-b-secret",
+    },
+  });
   org = await createOrg(stack, { balanceMinor: 1_000_000 });
   await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
 });
@@ -35,6 +44,16 @@ async function connect(secret: string, path = "/mcp", replica = 0): Promise<{ cl
 }
 
 const upstreamCalls = () => stack.fake.requests.filter((r) => r.path === "/mcp" && (r.body as { method?: string } | undefined)?.method === "tools/call");
+/** An organization's usage records of the last ten minutes, once there is one. */
+const recordsOf = (orgId: string, what: string) =>
+  eventually(
+    async () => {
+      const r = await stack.ledgerClient.ListUsage({ org_id: orgId, key_id: "", model: "", route: "", status: 0, from_ms: Date.now() - 600_000, to_ms: Date.now() + 1_000, limit: 10, cursor: "" });
+      return r.records.length ? r.records : undefined;
+    },
+    15_000,
+    what,
+  );
 const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]?.text ?? "") as string;
 
 describe("the MCP gateway", () => {
@@ -337,7 +356,15 @@ describe("the MCP gateway", () => {
       15_000,
       "the server visible",
     );
-    await client.callTool({ name: "demo-tools__echo", arguments: { text: "1" } });
+    // Each answer carries the key's rate-limit state, as model routes' answers do.
+    const first = await fetch(stack.baseUrl().replace(/\/v1$/, "/mcp"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${limited.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "demo-tools__echo", arguments: { text: "1" } } }),
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit-requests")).toBe("2");
+    expect(first.headers.get("x-ratelimit-remaining-requests")).toBe("1");
     await client.callTool({ name: "demo-tools__echo", arguments: { text: "2" } });
     await expect(client.callTool({ name: "demo-tools__echo", arguments: { text: "3" } })).rejects.toMatchObject({ code: 429, message: expect.stringContaining('"code":"rate_limit_exceeded"') });
     await client.close();
@@ -415,24 +442,7 @@ describe("the MCP gateway", () => {
     await eventually(async () => (upstreamCalls().length > before ? true : undefined), 5_000, "the slow call made");
     left.abort();
     await sent;
-    const records = await eventually(
-      async () => {
-        const r = await stack.ledgerClient.ListUsage({
-          org_id: leaver.orgId,
-          key_id: "",
-          model: "",
-          route: "",
-          status: 0,
-          from_ms: Date.now() - 600_000,
-          to_ms: Date.now() + 1_000,
-          limit: 10,
-          cursor: "",
-        });
-        return r.records.length ? r.records : undefined;
-      },
-      15_000,
-      "the slow call's record",
-    );
+    const records = await recordsOf(leaver.orgId, "the slow call's record");
     expect(records.map((r) => ({ model: r.model, status: r.status, cost: r.cost_minor }))).toEqual([{ model: "paid-tools/slow_echo", status: 499, cost: 500_000 }]);
     expect(
       upstreamCalls()
@@ -440,6 +450,91 @@ describe("the MCP gateway", () => {
         .map((c) => (c.body as { params: { name: string } }).params.name),
     ).toEqual(["slow_echo"]);
     expect((await stack.ledgerClient.GetCredits({ org_id: leaver.orgId })).spent_minor).toBe(500_000);
+  });
+
+  it("keeps each organization's upstream session apart: on a stateful server one organization never reads what another stored", async () => {
+    const tenantA = await createOrg(stack, { balanceMinor: 1_000_000 });
+    const tenantB = await createOrg(stack, { balanceMinor: 1_000_000 });
+    await stack.applyCatalog({
+      mcp_servers: [
+        {
+          name: "memory",
+          url: `${stack.fake.url}/mcp-stateful`,
+          credential_ref: "FAKE_UPSTREAM_API_KEY",
+          identity_header: "x-gateway-org",
+          org_credential_refs: { [tenantB.orgId]: "TENANT_B_MCP" },
+          tools: [{ name: "remember" }, { name: "recall" }],
+        },
+      ],
+    });
+    for (const t of [tenantA, tenantB]) await stack.admin.EnableMcpServers({ org: t.orgId, servers: ["memory"] });
+    const clientOf = (secret: string) =>
+      eventually(
+        async () => {
+          const c = await connect(secret, "/mcp/memory");
+          if ((await c.client.listTools()).tools.length === 2) return c.client;
+          await c.client.close();
+          return undefined;
+        },
+        15_000,
+        "the stateful server's tools",
+      );
+    const a = await clientOf(tenantA.secret);
+    const b = await clientOf(tenantB.secret);
+    expect(text(await a.callTool({ name: "remember", arguments: { note: "org A's launch date" } }))).toBe("remembered 1");
+    // The other organization's session holds nothing of it, on either replica.
+    expect(JSON.parse(text(await b.callTool({ name: "recall", arguments: {} })))).toEqual([]);
+    const b2 = (await connect(tenantB.secret, "/mcp/memory", 1)).client;
+    expect(JSON.parse(text(await b2.callTool({ name: "recall", arguments: {} })))).toEqual([]);
+    expect(JSON.parse(text(await a.callTool({ name: "recall", arguments: {} })))).toEqual(["org A's launch date"]);
+    // Each organization's session carried its own identity and the credential the catalog gives it.
+    const sent = stack.fake.requests.filter((r) => r.path === "/mcp-stateful" && (r.body as { method?: string } | undefined)?.method === "tools/call");
+    const byOrg = new Map(sent.map((r) => [r.headers["x-gateway-org"], r.headers.authorization]));
+    expect(byOrg.get(tenantA.orgId)).toMatch(/^Bearer /);
+    expect(byOrg.get(tenantB.orgId)).toBe("Bearer tenant-b-secret");
+    expect(new Set(sent.map((r) => r.headers["mcp-session-id"])).size).toBeGreaterThanOrEqual(3);
+    for (const c of [a, b, b2]) await c.close();
+  });
+
+  it("sent means billed: a priced call the server got but did not answer in time is billed its price; one that never reached a server costs nothing", async () => {
+    await stack.applyCatalog({
+      mcp_servers: [
+        { name: "paid-tools", url: `${stack.fake.url}/mcp`, credential_ref: "FAKE_UPSTREAM_API_KEY", tools: [{ name: "slow_echo", price_minor: 500_000 }] },
+        { name: "paid-gone", url: "http://127.0.0.1:9/mcp", tools: [{ name: "echo", price_minor: 700_000 }] },
+      ],
+    });
+    const payer = await createOrg(stack, { balanceMinor: 5_000_000 });
+    await stack.admin.EnableMcpServers({ org: payer.orgId, servers: ["paid-tools", "paid-gone"] });
+    const client = await eventually(
+      async () => {
+        const c = await connect(payer.secret, "/mcp/paid-tools");
+        const names = (await c.client.listTools()).tools.map((t) => t.name);
+        if (names.includes("slow_echo")) return c.client;
+        await c.client.close();
+        return undefined;
+      },
+      15_000,
+      "the priced slow tool visible",
+    );
+    const before = upstreamCalls().length;
+    // The server gets the call and would answer after 5 s; the gateway's deadline (1.5 s) ends it first.
+    await expect(client.callTool({ name: "slow_echo", arguments: { text: "acted anyway", delay_ms: 5_000 } })).rejects.toMatchObject({
+      code: -32010,
+      data: { code: "upstream_timeout", request_id: expect.any(String) },
+    });
+    expect(upstreamCalls().length).toBe(before + 1);
+    await client.close();
+    // A server that cannot be reached: nothing was sent, nothing is due.
+    const gone = await connect(payer.secret, "/mcp/paid-gone");
+    await expect(gone.client.callTool({ name: "echo", arguments: { text: "anyone?" } })).rejects.toThrow(/unreachable/);
+    await gone.client.close();
+    const records = await recordsOf(payer.orgId, "the timed-out call's record");
+    const outcome = (r: { line_items_json: string }) => (JSON.parse(r.line_items_json) as Array<{ attributes: { outcome: string } }>)[0]?.attributes.outcome;
+    // The unreachable server's call was refused before anything was held or sent: no record, nothing billed.
+    expect(records.map((r) => ({ model: r.model, status: r.status, cost: r.cost_minor, outcome: outcome(r) }))).toEqual([
+      { model: "paid-tools/slow_echo", status: 504, cost: 500_000, outcome: "timeout" },
+    ]);
+    expect((await stack.ledgerClient.GetCredits({ org_id: payer.orgId })).spent_minor).toBe(500_000);
   });
 
   it("answers upstream failures as JSON-RPC errors within the deadline: a tool error, a slow tool, a result too large", async () => {

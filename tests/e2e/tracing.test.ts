@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import OpenAI from "openai";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
@@ -149,6 +151,27 @@ describe("tracing across the three services", () => {
     expect(root.name).toBe("POST /v1/chat/completions");
     const applied = await eventually(() => receiver.spans.find((s) => s.name === "ledger.usage.apply" && s.attributes["gateway.request_id"] === requestId), 10_000, "the ledger's apply");
     expect(applied.traceId).toBe(root.traceId);
+  });
+
+  it("traces an MCP tool call: its request span in the caller's trace, and the ledger's apply of its record", async () => {
+    await stack.admin.EnableMcpServers({ org: stack.demo.orgId, servers: ["demo-tools"] });
+    const traceId = hex(16);
+    const client = new Client({ name: "tracing-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp/demo-tools")), {
+      requestInit: { headers: { authorization: `Bearer ${stack.demo.secret}`, traceparent: `00-${traceId}-${hex(8)}-01` } },
+    });
+    await client.connect(transport);
+    const called = await eventually(
+      async () => ((await client.listTools()).tools.some((t) => t.name === "echo") ? client.callTool({ name: "echo", arguments: { text: "traced" } }) : undefined),
+      15_000,
+      "the demo tools enabled",
+    );
+    const requestId = (called._meta as Record<string, string>)["gateway/request_id"]!;
+    await client.close();
+    const root = await eventually(() => inTrace(traceId).find((s) => s.kind === SERVER && s.attributes["gateway.request_id"] === requestId), 10_000, "the tool call's span");
+    expect(root).toMatchObject({ service: "data-plane", name: expect.stringMatching(/^POST \/mcp/) });
+    const applied = await eventually(() => inTrace(traceId).find((s) => s.name === "ledger.usage.apply" && s.attributes["gateway.request_id"] === requestId), 10_000, "the ledger's apply");
+    expect(applied.service).toBe("ledger");
   });
 
   it("a caller that did not sample its trace gets none recorded", async () => {

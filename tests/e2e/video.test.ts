@@ -229,7 +229,7 @@ describe("jobs", () => {
     expect(before.balance_minor - after.balance_minor).toBe(800_000);
   });
 
-  it("a failed job bills nothing and releases its hold", async () => {
+  it("a failed job bills nothing, releases its hold and has a record at 0 that says nobody pays for its submit", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const before = await credits(o);
     const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_ms=300,video_fail]]", duration: 10, resolution: "1080p", generateAudio: true }, o);
@@ -241,7 +241,10 @@ describe("jobs", () => {
     expect(failed.body.outputs).toEqual([]);
     await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released");
     expect((await credits(o)).balance_minor).toBe(before.balance_minor);
-    expect((await call("GET", `/usage/${r.body.id}`, o.secret)).status).toBe(404);
+    // The provider generated nothing: recorded, billed to nobody.
+    const usage = await call("GET", `/usage/${r.body.id}`, o.secret);
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body).toMatchObject({ cost_credits_minor: 0, status: 502, line_items: [], attempts: [{ outcome: "failed", payer: "none", cost_minor: 0 }] });
   });
 
   it("a job nobody polls is billed by the reconciler exactly once, with two replicas running", async () => {
@@ -358,6 +361,13 @@ describe("jobs", () => {
     await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 10_000, "both holds released");
     await new Promise((res) => setTimeout(res, 500));
     expect(before.balance_minor - (await credits(o)).balance_minor).toBe(5 * 100_000);
+    // The provider received both submits. The loser's has a record of its own (its request id): the
+    // caller pays nothing for it, the operator absorbs what the provider may bill for it (the clip).
+    const records = await Promise.all([a, b].map((r) => call("GET", `/usage/${r.headers.get("x-gateway-trace-id")}`, o.secret)));
+    const lost = records.filter((r) => r.status === 200);
+    expect(lost, JSON.stringify(records.map((r) => r.body))).toHaveLength(1);
+    expect(lost[0]!.body).toMatchObject({ cost_credits_minor: 0, status: 200, attempts: [{ outcome: "served", payer: "operator", cost_minor: 5 * 100_000, estimated: true }] });
+    expect(records.filter((r) => r.status === 404)).toHaveLength(1);
   });
 
   it("a job whose submit was retried bills once and its usage record lists both submits", async () => {
@@ -447,6 +457,7 @@ describe("jobs", () => {
   it("cancel stops an unfinished job, releases its hold and bills nothing", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const before = await credits(o);
+    const earlier = new Set(stack.fake.requests);
     const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_stuck]]" }, o);
     expect(r.status).toBe(200);
     const c = await call("POST", `/video/generations/${r.body.id}/cancel`, o.secret, undefined, 1);
@@ -460,6 +471,36 @@ describe("jobs", () => {
     expect(again.status).toBe(400);
     expect(again.body.error.message).toMatch(/already cancelled/);
     expect((await poll(r.body.id, o)).body.status).toBe("cancelled");
+    // The provider was asked for the job's status before it was told to stop.
+    const seen = stack.fake.requests.filter((q) => !earlier.has(q));
+    const stop = seen.findIndex((q) => q.method === "PUT" && q.path.endsWith("/cancel"));
+    const asked = seen.findIndex((q) => q.method === "GET" && q.path === seen[stop]!.path.replace(/\/cancel$/, "/status"));
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(asked).toBeLessThan(stop);
+    // The caller pays nothing; the record says the operator absorbs what the provider may bill for the started clip.
+    const usage = await call("GET", `/usage/${r.body.id}`, o.secret);
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body).toMatchObject({ cost_credits_minor: 0, status: 499, attempts: [{ outcome: "client_gone", payer: "operator", cost_minor: r.body.max_cost_credits_minor, estimated: true }] });
+  });
+
+  it("cancels racing completions the provider already made bill the completions, on either replica", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    // Finished at the provider 1 ms after it started: every cancel below comes after the provider finished.
+    const jobs = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ model: "gw-video", prompt: `race ${i} [[fake:video_ms=1]]`, duration: 4 }, o, i % 2)));
+    expect(jobs.map((j) => j.status)).toEqual(Array(6).fill(200));
+    const cancels = await Promise.all(jobs.map((j, i) => call("POST", `/video/generations/${j.body.id}/cancel`, o.secret, undefined, (i + 1) % 2)));
+    for (const c of cancels) {
+      // Either the cancel found it finished (its record, 200) or a refresh had recorded it first (400, already completed).
+      if (c.status === 400) expect(c.body.error.message).toMatch(/already completed/);
+      else expect(c.body, JSON.stringify(c.body)).toMatchObject({ status: "completed", cost_credits_minor: 400_000 });
+    }
+    for (const j of jobs) expect((await until(j.body.id, "completed", 0, o)).body.cost_credits_minor).toBe(400_000);
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "holds released");
+    await new Promise((res) => setTimeout(res, 500));
+    const after = await credits(o);
+    expect(before.balance_minor - after.balance_minor).toBe(6 * 400_000);
+    expect(after.spent_minor - before.spent_minor).toBe(6 * 400_000);
   });
 
   it("refuses a job the balance cannot cover with 402, and a key without the video scope with 403", async () => {

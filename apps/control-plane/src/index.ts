@@ -60,7 +60,7 @@ import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
 import { getGuardrails, setGuardrails } from "./rpc/guardrails.js";
-import { claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
+import { claimVideoHolds, claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
 export type { ControlContext } from "./context.js";
@@ -124,6 +124,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       CreateVideoJob: createVideoJob(ctx),
       GetVideoJob: getVideoJob(ctx),
       ClaimVideoJobs: claimVideoJobs(ctx),
+      ClaimVideoHolds: claimVideoHolds(ctx),
       UpdateVideoJob: updateVideoJob(ctx),
       ReportMcpTools: reportMcpTools(ctx),
     },

@@ -163,16 +163,32 @@ describe("catalog", () => {
         url: "https://mcp.example.com/mcp",
         credential_ref: "TOOLS_A_KEY",
         auth_header: "",
+        // One upstream session per organization unless the document says otherwise (docs/mcp.md, "Upstream sessions").
+        session_scope: "org",
+        identity_header: "",
+        org_credential_refs: {},
         // No definition pinned before a data-plane has seen one.
         tools: [
-          { name: "echo", price_minor: 25, definition_json: "", digest: "" },
-          { name: "search", price_minor: 0, definition_json: "", digest: "" },
+          { name: "echo", price_minor: 25, definition_json: "", digest: "", awaiting_approval: false },
+          { name: "search", price_minor: 0, definition_json: "", digest: "", awaiting_approval: false },
         ],
       },
     ]);
+    // Per-key sessions, an identity header and one organization's own credential, kept as given.
+    await admin.ApplyCatalog({
+      document_json: JSON.stringify({ mcp_servers: [{ ...server, session: "key", identity_header: "x-gateway-org", org_credential_refs: { org_tenant_b: "TENANT_B_KEY" } }] }),
+    });
+    expect((await control.GetCatalog({ known_version: 0 })).mcp_servers[0]).toMatchObject({
+      session_scope: "key",
+      identity_header: "x-gateway-org",
+      org_credential_refs: { org_tenant_b: "TENANT_B_KEY" },
+    });
     const apply = (s: Record<string, unknown>) => admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [s] }) });
     await expect(apply({ ...server, url: "http://mcp.example.com/mcp" })).rejects.toThrow(/mcp_servers\[0\]\.url: an https URL/);
     await expect(apply({ ...server, tools: [] })).rejects.toThrow(/mcp_servers\[0\]\.tools: list the tools/);
+    await expect(apply({ ...server, session: "user" })).rejects.toThrow(/mcp_servers\[0\]\.session/);
+    await expect(apply({ ...server, org_credential_refs: { acme: "K" } })).rejects.toThrow(/mcp_servers\[0\]\.org_credential_refs\.acme/);
+    await expect(apply({ ...server, org_credential_refs: { org_x: "LEDGER_ADMIN_TOKEN" } })).rejects.toThrow(/names a service's own setting/);
     await expect(apply({ ...server, tools: [{ name: "echo" }, { name: "echo" }] })).rejects.toThrow(/tool "echo" is listed twice/);
     expect((await apply({ ...server, url: "http://127.0.0.1:9100/mcp" })).mcp_servers).toBe(1);
 

@@ -74,7 +74,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean, isStopp
   if (ctx.tracing) {
     // The API's requests only: probes and scrapes start no traces.
     const traced = traceRequests(ctx.tracing);
-    app.use((req, res, next) => (req.path.startsWith("/v1/") ? traced(req, res, next) : next()));
+    app.use((req, res, next) => (req.path.startsWith("/v1/") || req.path === "/mcp" || req.path.startsWith("/mcp/") ? traced(req, res, next) : next()));
   }
 
   const auth = authenticate(ctx.keys);
@@ -102,12 +102,12 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean, isStopp
   app.post("/v1/chat/completions", auth, json("chat"), signedIn(chatCompletions(ctx)));
   app.post("/v1/messages", anthropicErrors, auth, json("messages"), signedIn(messages(ctx)));
   app.post("/v1/messages/count_tokens", anthropicErrors, auth, json("messages"), signedIn(countTokens(ctx)));
-  app.post("/v1/responses", auth, json("chat"), signedIn(responses(ctx)));
+  app.post("/v1/responses", auth, json("responses"), signedIn(responses(ctx)));
   app.post("/v1/embeddings", auth, json("embeddings"), signedIn(embeddings(ctx)));
   app.post("/v1/images/generations", auth, formOrJson(ctx.config.bodyLimits.images), signedIn(images(ctx)));
   app.post("/v1/video/generations", auth, videoBodyGuard, json("video"), signedIn(createVideo(ctx)));
   // The MCP gateway (docs/mcp.md): every server the key may use, or one.
-  app.post(["/mcp", "/mcp/:server"], auth, json("chat"), signedIn(mcpPost(ctx)));
+  app.post(["/mcp", "/mcp/:server"], auth, json("mcp"), signedIn(mcpPost(ctx)));
   app.all(["/mcp", "/mcp/:server"], auth, mcpOther);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));

@@ -43,6 +43,20 @@ describe("loadConfig: numbers and empty variables", () => {
     expect(loadConfig({ ...tokens, DATA_PLANE_PORT: "0" }).port).toBe(0);
   });
 
+  it("reads a body limit per route of the route table: responses and mcp take chat's unless set, the others the whole limit", () => {
+    expect(loadConfig({ ...tokens, DATA_PLANE_BODY_LIMIT_BYTES: "5000", DATA_PLANE_BODY_LIMIT_CHAT_BYTES: "7000", DATA_PLANE_BODY_LIMIT_MCP_BYTES: "3000" }).bodyLimits).toEqual({
+      chat: 7_000,
+      messages: 5_000,
+      responses: 7_000,
+      embeddings: 5_000,
+      images: 5_000,
+      video: 5_000,
+      mcp: 3_000,
+    });
+    expect(loadConfig({ ...tokens, DATA_PLANE_BODY_LIMIT_RESPONSES_BYTES: "2048" }).bodyLimits.responses).toBe(2_048);
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_BODY_LIMIT_MCP_BYTES: "10" })).toThrow(/DATA_PLANE_BODY_LIMIT_MCP_BYTES/);
+  });
+
   it("refuses an empty TLS file or host rather than reading it as unset: a blank must not mean plaintext, or loopback where it once meant every interface", () => {
     expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "" })).toThrow("DATA_PLANE_GRPC_TLS_CA_FILE: must not be empty");
     expect(() => loadConfig({ ...tokens, DATA_PLANE_GRPC_TLS_CA_FILE: "/ca.pem", DATA_PLANE_GRPC_TLS_KEY_FILE: " " })).toThrow("DATA_PLANE_GRPC_TLS_KEY_FILE: must not be empty");
@@ -78,5 +92,16 @@ describe("loadConfig: provider credentials come only from their own namespace", 
     for (const ref of ["DATA_PLANE_LEDGER_TOKEN", "DATA_PLANE_CONTROL_PLANE_TOKEN", "DATA_PLANE_NATS_PASSWORD", "PATH", "../OPENAI", "/etc/passwd", ".", ".."]) {
       expect(c.resolveCredential(ref), ref).toBeUndefined();
     }
+  });
+});
+
+describe("loadConfig: video holds", () => {
+  it("renews every unsettled job's hold three times a lease lifetime by default, and refuses a period a missed renewal would not survive", () => {
+    expect(loadConfig(tokens).video).toMatchObject({ holdRenewMs: 20_000, holdConcurrency: 8, refreshConcurrency: 4 });
+    expect(loadConfig({ ...tokens, DATA_PLANE_LEASE_TTL_MS: "3000" }).video.holdRenewMs).toBe(1_000);
+    expect(loadConfig({ ...tokens, DATA_PLANE_LEASE_TTL_MS: "3000", DATA_PLANE_VIDEO_HOLD_RENEW_MS: "1500" }).video.holdRenewMs).toBe(1_500);
+    expect(() => loadConfig({ ...tokens, DATA_PLANE_LEASE_TTL_MS: "3000", DATA_PLANE_VIDEO_HOLD_RENEW_MS: "1501" })).toThrow(
+      /DATA_PLANE_VIDEO_HOLD_RENEW_MS: must be at most half of DATA_PLANE_LEASE_TTL_MS/,
+    );
   });
 });

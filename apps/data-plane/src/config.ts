@@ -6,9 +6,31 @@ import { z } from "zod";
 import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { USAGE_BATCH_MAX_EVENTS, usageKey } from "@gateway/events";
 import { natsCredentialsFromEnv } from "@gateway/nats";
+import { KEY_SCOPES, ROUTE_TABLE, type ApiRoute } from "@gateway/proto";
 import { tracingFromEnv } from "@gateway/observability";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
+
+/** The variable of each route's body limit, from the route table. */
+const bodyLimitVariable = (route: ApiRoute) => `DATA_PLANE_BODY_LIMIT_${ROUTE_TABLE[route].bodyLimit}_BYTES`;
+const BODY_LIMIT_VARIABLES = Object.fromEntries(KEY_SCOPES.map((r) => [bodyLimitVariable(r), wholeNumber(undefined, 1_024)])) as Record<
+  `DATA_PLANE_BODY_LIMIT_${(typeof ROUTE_TABLE)[ApiRoute]["bodyLimit"]}_BYTES`,
+  ReturnType<typeof wholeNumber>
+>;
+
+/**
+ * Body limit by route, bytes: the route's own variable, else the route it falls back to
+ * (ROUTE_TABLE: responses and mcp take chat's), else DATA_PLANE_BODY_LIMIT_BYTES.
+ */
+function bodyLimitsOf(e: Record<string, unknown>, whole: number): Record<ApiRoute, number> {
+  const own = (r: ApiRoute) => e[bodyLimitVariable(r)] as number | undefined;
+  return Object.fromEntries(
+    KEY_SCOPES.map((r) => {
+      const spec = ROUTE_TABLE[r] as { fallback?: ApiRoute };
+      return [r, own(r) ?? (spec.fallback ? own(spec.fallback) : undefined) ?? whole];
+    }),
+  ) as Record<ApiRoute, number>;
+}
 
 const Schema = z.object({
   DATA_PLANE_HOST: z.string().default("127.0.0.1"),
@@ -139,12 +161,8 @@ const Schema = z.object({
    * the rest wait a second or more for their SYN to be sent again.
    */
   DATA_PLANE_LISTEN_BACKLOG: int(4096, 1),
-  /** Largest body per route, bytes; unset routes use DATA_PLANE_BODY_LIMIT_BYTES. */
-  DATA_PLANE_BODY_LIMIT_CHAT_BYTES: wholeNumber(undefined, 1_024),
-  DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES: wholeNumber(undefined, 1_024),
-  DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES: wholeNumber(undefined, 1_024),
-  DATA_PLANE_BODY_LIMIT_IMAGES_BYTES: wholeNumber(undefined, 1_024),
-  DATA_PLANE_BODY_LIMIT_VIDEO_BYTES: wholeNumber(undefined, 1_024),
+  /** Largest body per route, bytes (DATA_PLANE_BODY_LIMIT_<ROUTE>_BYTES, one per route of ROUTE_TABLE); unset: see bodyLimitsOf. */
+  ...BODY_LIMIT_VARIABLES,
   /** Refuse prompts that cannot fit the model's context window (tokenizers load at start). */
   DATA_PLANE_CONTEXT_PRECHECK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
   /** How often replicas gossip rate-limit counts, ms (the cross-replica tolerance window). */
@@ -169,6 +187,15 @@ const Schema = z.object({
   DATA_PLANE_VIDEO_CLAIM_MS: int(30_000, 1_000),
   /** A job unfinished after this long is failed (provider stuck) and its hold released, ms. */
   DATA_PLANE_VIDEO_MAX_AGE_MS: int(3_600_000, 1_000),
+  /**
+   * How often every unsettled video job's hold is renewed at the ledger, ms, whatever its refresh is
+   * doing; default a third of DATA_PLANE_LEASE_TTL_MS, and below half of it (docs/video.md, "Holds").
+   */
+  DATA_PLANE_VIDEO_HOLD_RENEW_MS: wholeNumber(undefined, 100),
+  /** Hold renewals a replica has at the ledger at once. */
+  DATA_PLANE_VIDEO_HOLD_CONCURRENCY: int(8, 1),
+  /** Provider status refreshes the reconciler of one replica runs at once (each holds a claim). */
+  DATA_PLANE_VIDEO_REFRESH_CONCURRENCY: int(4, 1),
   /** Static name→address map for media URL checks, before DNS: `host=addr,addr;host2=addr`. */
   DATA_PLANE_MEDIA_STATIC_HOSTS: z.string().default(""),
   /** Deadline of a media URL's DNS resolution, ms. */
@@ -181,6 +208,10 @@ const Schema = z.object({
   DATA_PLANE_MCP_MAX_RESULT_BYTES: int(1_048_576, 1_024),
   /** How long an upstream's tool list is used before it is read again, ms. */
   DATA_PLANE_MCP_TOOLS_TTL_MS: int(30_000, 0),
+  /** Upstream MCP sessions a replica keeps open at most (one per server and organization, or key): docs/mcp.md, "Upstream sessions". */
+  DATA_PLANE_MCP_MAX_SESSIONS: int(1_000, 1),
+  /** An upstream MCP session unused this long is closed, ms. */
+  DATA_PLANE_MCP_SESSION_IDLE_MS: int(300_000, 1_000),
   /** Development only: MCP servers at http://127.0.0.1 / localhost (else an https URL whose every address is public, as media URLs). */
   DATA_PLANE_MCP_ALLOW_LOOPBACK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
 });
@@ -219,6 +250,11 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
+  }
+  const holdRenewMs = e.DATA_PLANE_VIDEO_HOLD_RENEW_MS ?? Math.floor(e.DATA_PLANE_LEASE_TTL_MS / 3);
+  if (holdRenewMs * 2 > e.DATA_PLANE_LEASE_TTL_MS) {
+    // One renewal may be missed (a replica that died with the jobs it took) before a hold lapses.
+    throw new Error("invalid data-plane configuration:\n  DATA_PLANE_VIDEO_HOLD_RENEW_MS: must be at most half of DATA_PLANE_LEASE_TTL_MS");
   }
   if (Boolean(e.DATA_PLANE_GRPC_TLS_CERT_FILE) !== Boolean(e.DATA_PLANE_GRPC_TLS_KEY_FILE)) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_GRPC_TLS_CERT_FILE: needs DATA_PLANE_GRPC_TLS_KEY_FILE, and the other way round");
@@ -284,13 +320,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     breakerThreshold: e.DATA_PLANE_BREAKER_THRESHOLD,
     breakerCooldownMs: e.DATA_PLANE_BREAKER_COOLDOWN_MS,
     /** Body limit by route kind, bytes. */
-    bodyLimits: {
-      chat: e.DATA_PLANE_BODY_LIMIT_CHAT_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
-      messages: e.DATA_PLANE_BODY_LIMIT_MESSAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
-      embeddings: e.DATA_PLANE_BODY_LIMIT_EMBEDDINGS_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
-      images: e.DATA_PLANE_BODY_LIMIT_IMAGES_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
-      video: e.DATA_PLANE_BODY_LIMIT_VIDEO_BYTES ?? e.DATA_PLANE_BODY_LIMIT_BYTES,
-    },
+    bodyLimits: bodyLimitsOf(e, e.DATA_PLANE_BODY_LIMIT_BYTES),
     contextPrecheck: ["true", "1", "on"].includes(e.DATA_PLANE_CONTEXT_PRECHECK),
     headersTimeoutMs: e.DATA_PLANE_HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: e.DATA_PLANE_KEEP_ALIVE_TIMEOUT_MS,
@@ -333,6 +363,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
       staleMs: e.DATA_PLANE_VIDEO_STALE_MS,
       claimMs: e.DATA_PLANE_VIDEO_CLAIM_MS,
       maxAgeMs: e.DATA_PLANE_VIDEO_MAX_AGE_MS,
+      holdRenewMs,
+      holdConcurrency: e.DATA_PLANE_VIDEO_HOLD_CONCURRENCY,
+      refreshConcurrency: e.DATA_PLANE_VIDEO_REFRESH_CONCURRENCY,
     },
     mediaStaticHosts: e.DATA_PLANE_MEDIA_STATIC_HOSTS,
     mediaDnsTimeoutMs: e.DATA_PLANE_MEDIA_DNS_TIMEOUT_MS,
@@ -342,6 +375,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
       timeoutMs: e.DATA_PLANE_MCP_TIMEOUT_MS,
       maxResultBytes: e.DATA_PLANE_MCP_MAX_RESULT_BYTES,
       toolsTtlMs: e.DATA_PLANE_MCP_TOOLS_TTL_MS,
+      maxSessions: e.DATA_PLANE_MCP_MAX_SESSIONS,
+      sessionIdleMs: e.DATA_PLANE_MCP_SESSION_IDLE_MS,
       allowLoopback: ["true", "1", "on"].includes(e.DATA_PLANE_MCP_ALLOW_LOOPBACK),
     },
     /** Resolves a provider credential by the name the catalog references. */

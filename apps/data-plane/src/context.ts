@@ -75,10 +75,20 @@ function buildMetrics() {
       registers: [registry],
     }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
-    /** MCP tools whose upstream serves a definition other than the pinned one (docs/mcp.md), counted once per replica and definition. */
+    /**
+     * MCP tools whose upstream serves a definition other than the pinned one, or a tool new since
+     * its server's tools were pinned (a rename, a tool added), docs/mcp.md; once per replica and definition.
+     */
     mcpDefinitionChanged: new Counter({
       name: "gateway_mcp_tool_definition_changed_total",
-      help: "MCP tools whose server serves a changed definition, held until an operator approves it",
+      help: "MCP tools whose server serves a changed definition (or a tool new since its tools were pinned), held until an operator approves it",
+      labelNames: ["server", "tool"],
+      registers: [registry],
+    }),
+    /** MCP tools whose definition is over the size the gateway pins (docs/mcp.md): neither listed nor called; once per replica and definition. */
+    mcpDefinitionTooLarge: new Counter({
+      name: "gateway_mcp_tool_definition_too_large_total",
+      help: "MCP tools whose server serves a definition over the size limit, neither listed nor called",
       labelNames: ["server", "tool"],
       registers: [registry],
     }),
@@ -224,6 +234,8 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     mcp: new McpUpstreams({
       timeoutMs: config.mcp.timeoutMs,
       toolsTtlMs: config.mcp.toolsTtlMs,
+      maxSessions: config.mcp.maxSessions,
+      sessionIdleMs: config.mcp.sessionIdleMs,
       resolveCredential: config.resolveCredential,
       // The result bound, and room for the JSON-RPC envelope and an event stream's framing.
       maxAnswerBytes: config.mcp.maxResultBytes * 2 + 65_536,

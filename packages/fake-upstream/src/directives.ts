@@ -30,6 +30,8 @@ export interface Directives {
   videoFail: boolean;
   /** Video jobs: stay in progress forever. */
   videoStuck: boolean;
+  /** Video jobs: `video_status_ms=N`, every status call about the job answers N ms late (the state as it was when the call came). */
+  videoStatusMs?: number;
   /** Count prompt tokens as a worst-case byte-level tokenizer does: one per UTF-8 byte. */
   byteTokens: boolean;
   /** Prompt tokens each image part costs (like a provider pricing images by pixels). */
@@ -116,6 +118,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "video_stuck":
         d.videoStuck = true;
+        break;
+      case "video_status_ms":
+        d.videoStatusMs = n;
         break;
       case "byte_tokens":
         d.byteTokens = true;

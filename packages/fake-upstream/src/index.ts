@@ -7,9 +7,11 @@ import { flakyStatus, parseDirectives } from "./directives.js";
 import { handleVideo } from "./video.js";
 import { handleGemini } from "./gemini.js";
 import { handleMcp, type FakeMcpState } from "./mcp.js";
+import { StatefulMcp } from "./mcp-stateful.js";
 
 export { parseDirectives, stripMarkers, type Directives } from "./directives.js";
 export { countTokens } from "./tokens.js";
+export { videoStatusEndpoint } from "./video.js";
 
 /**
  * A fake model provider for tests, benchmarks and the local demo: OpenAI-compatible chat
@@ -82,6 +84,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   const requests: RecordedRequest[] = [];
   const promptCache: PromptCache = new Set();
   const mcpState: FakeMcpState = { shifted: false };
+  const statefulMcp = new StatefulMcp();
   const connections = { open: 0, peak: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -105,6 +108,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
         return;
       }
+      // Any credential: what each organization's session sent is in `requests`.
+      if (await statefulMcp.handle(req, res, path, body)) return;
       if (path === "/mcp" || path.startsWith("/_fake/mcp/")) {
         if (opts.apiKey && path === "/mcp" && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
           res.writeHead(401, { "content-type": "application/json" }).end('{"error":"missing or wrong upstream credential"}');

@@ -6,7 +6,9 @@ import { flakyStatus, parseDirectives, type Directives } from "./directives.js";
  * Fake asynchronous video APIs: OpenAI's videos API (/v1/videos…) and a fal-style queue
  * (/fal/{app}/…). A job's state follows from its age (no timers): queued for the first 20% of
  * `video_ms`, then in progress, then completed — or failed (`video_fail`), or never done
- * (`video_stuck`).
+ * (`video_stuck`). A cancel stops a job that has not finished; one that finished stays finished (as
+ * a provider bills a video it completed before the cancel came). Status calls can be slow: per job
+ * (`video_status_ms`) or for every job ({@link videoStatusEndpoint}).
  */
 interface Job {
   id: string;
@@ -19,7 +21,25 @@ interface Job {
   ms: number;
   fail: boolean;
   stuck: boolean;
-  cancelled: boolean;
+  /** When a cancel came (ms), if one did. */
+  cancelledAt: number | undefined;
+  /** Status calls about this job answer this late, ms. */
+  statusMs: number;
+}
+
+/**
+ * The status endpoint of every video job of this process, for a test: `delayMs` makes every status
+ * call answer that late (the state as it was when the call came), like a provider whose status
+ * endpoint is slow (the larger of it and a job's own `video_status_ms` applies); `answered` counts
+ * the status calls answered so far.
+ */
+export const videoStatusEndpoint = { delayMs: 0, answered: 0 };
+
+/** Answers a status call, as late as the job's and the process's settings say. */
+async function statusLate(job: Job): Promise<void> {
+  const ms = Math.max(job.statusMs, videoStatusEndpoint.delayMs);
+  if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+  videoStatusEndpoint.answered++;
 }
 
 const MAX_JOBS = 10_000;
@@ -34,7 +54,8 @@ function remember(job: Job): void {
 
 function state(job: Job): { status: "queued" | "in_progress" | "completed" | "failed"; progress: number } {
   const age = Date.now() - job.createdAt;
-  if (job.cancelled) return { status: "failed", progress: 0 };
+  // Cancelled before it finished (a finished job stays as it was: the provider did the work).
+  if (job.cancelledAt !== undefined && (job.stuck || job.cancelledAt - job.createdAt < job.ms)) return { status: "failed", progress: 0 };
   if (age < job.ms * 0.2) return { status: "queued", progress: 0 };
   if (job.stuck || age < job.ms) return { status: "in_progress", progress: Math.max(1, Math.min(99, Math.round((age / Math.max(1, job.ms)) * 100))) };
   return job.fail ? { status: "failed", progress: 0 } : { status: "completed", progress: 100 };
@@ -77,7 +98,8 @@ function newJob(shape: Job["shape"], model: string, body: Record<string, unknown
     ms: d.videoMs ?? 300,
     fail: d.videoFail,
     stuck: d.videoStuck,
-    cancelled: false,
+    cancelledAt: undefined,
+    statusMs: d.videoStatusMs ?? 0,
   };
 }
 
@@ -142,7 +164,7 @@ export async function handleVideo(req: IncomingMessage, res: ServerResponse, pat
       return true;
     }
     if (method === "DELETE") {
-      job.cancelled = true;
+      job.cancelledAt ??= Date.now();
       send(res, 200, { id: job.id, object: "video.deleted", deleted: true });
       return true;
     }
@@ -151,7 +173,9 @@ export async function handleVideo(req: IncomingMessage, res: ServerResponse, pat
       else res.writeHead(200, { "content-type": "video/mp4", "content-length": String(MP4.length) }).end(MP4);
       return true;
     }
-    send(res, 200, openAIVideo(job));
+    const answer = openAIVideo(job);
+    await statusLate(job);
+    send(res, 200, answer);
     return true;
   }
 
@@ -186,12 +210,13 @@ export async function handleVideo(req: IncomingMessage, res: ServerResponse, pat
     if (r[3] === "/cancel") {
       if (s.status === "completed" || s.status === "failed") send(res, 400, { status: "ALREADY_COMPLETED" });
       else {
-        job.cancelled = true;
+        job.cancelledAt ??= Date.now();
         send(res, 202, { status: "CANCELLATION_REQUESTED" });
       }
       return true;
     }
     if (r[3] === "/status") {
+      await statusLate(job);
       if (s.status === "queued") send(res, 200, { status: "IN_QUEUE", queue_position: 0, response_url: base });
       else if (s.status === "in_progress") send(res, 200, { status: "IN_PROGRESS", response_url: base });
       else if (s.status === "failed") send(res, 200, { status: "COMPLETED", error: "The fake provider failed this video.", error_type: "generation_failed", response_url: base });

@@ -105,6 +105,13 @@ describe("regex, keywords, length", () => {
   });
 });
 
+describe("the routes a rule names", () => {
+  it("are every route of the API, responses and mcp included; others are refused by name", () => {
+    expect(parseRulesDocument("rules:\n  - plugin: pii\n    routes: [responses, mcp]\n")[0]!.routes).toEqual(["responses", "mcp"]);
+    expect(() => parseRulesDocument("rules:\n  - plugin: pii\n    routes: [completions]\n")).toThrow(/routes/);
+  });
+});
+
 describe("order, routes and stages", () => {
   const y = `rules:
   - plugin: length

@@ -1,9 +1,11 @@
 import { LineCounter, parseDocument, isMap, isSeq } from "yaml";
 import { z } from "zod";
 import { RE2JS } from "re2js";
+import { KEY_SCOPES } from "@gateway/proto";
 
 export const PLUGINS = ["pii", "regex", "keywords", "length", "webhook"] as const;
-export const GUARDRAIL_ROUTES = ["chat", "messages", "embeddings", "images", "video", "mcp"] as const;
+/** The routes a rule can name: every route of the API (ROUTE_TABLE in @gateway/proto), `responses` and `mcp` included. */
+export const GUARDRAIL_ROUTES = KEY_SCOPES;
 export const PII_TYPES = ["email", "phone", "card", "iban", "ssn", "ip"] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 export type Plugin = (typeof PLUGINS)[number];

@@ -37,6 +37,7 @@ export const METHOD_GRANTS: {
     GetVideoJob: ["data-plane"],
     ClaimVideoJobs: ["data-plane"],
     UpdateVideoJob: ["data-plane"],
+    ClaimVideoHolds: ["data-plane"],
     ReportMcpTools: ["data-plane"],
   },
   "gateway.control.v1.AdminService": {

@@ -14,30 +14,62 @@ export function isProviderKind(v: string): v is ProviderKind {
   return (PROVIDER_KINDS as readonly string[]).includes(v);
 }
 
-/** Route kinds a model can serve and a key can be scoped to. */
-export const ROUTES = ["chat", "messages", "responses", "embeddings", "images", "video"] as const;
-export type Route = (typeof ROUTES)[number];
+/**
+ * Every route of the gateway's API, once: its name is what a key is scoped to (`routes`), what a
+ * guardrail rule names (`routes`), and, for the routes models serve (`model`), what a catalog model
+ * lists; `bodyLimit` is the route's part of DATA_PLANE_BODY_LIMIT_<NAME>_BYTES (`fallback`: the
+ * route whose limit it takes when its own is unset, before DATA_PLANE_BODY_LIMIT_BYTES). The key
+ * scopes, the catalog's routes, the guardrail rules' routes and the data-plane's body limits are
+ * all read from here.
+ */
+export const ROUTE_TABLE = {
+  chat: { model: true, bodyLimit: "CHAT" },
+  messages: { model: true, bodyLimit: "MESSAGES" },
+  // OpenAI's Responses API: chat models (catalog/visibility.ts modelRoute), chat's body limit unless set.
+  responses: { model: true, bodyLimit: "RESPONSES", fallback: "chat" },
+  embeddings: { model: true, bodyLimit: "EMBEDDINGS" },
+  images: { model: true, bodyLimit: "IMAGES" },
+  video: { model: true, bodyLimit: "VIDEO" },
+  // The MCP gateway (docs/mcp.md): tools, not models; chat's body limit unless set.
+  mcp: { model: false, bodyLimit: "MCP", fallback: "chat" },
+} as const satisfies Record<string, { model: boolean; bodyLimit: string; fallback?: string }>;
+
+/** Every route's name (ROUTE_TABLE). */
+export type ApiRoute = keyof typeof ROUTE_TABLE;
+type ModelRouteOf<R extends ApiRoute> = R extends ApiRoute ? ((typeof ROUTE_TABLE)[R]["model"] extends true ? R : never) : never;
+
+/** Route kinds a model can serve (ROUTE_TABLE's `model` routes). */
+export const ROUTES = (Object.keys(ROUTE_TABLE) as ApiRoute[]).filter((r) => ROUTE_TABLE[r].model) as ModelRouteOf<ApiRoute>[];
+export type Route = ModelRouteOf<ApiRoute>;
 
 export function isRoute(v: string): v is Route {
   return (ROUTES as readonly string[]).includes(v);
 }
 
-/** What a key can be scoped to: the model routes and `mcp`, the MCP gateway (docs/mcp.md). */
-export const KEY_SCOPES = [...ROUTES, "mcp"] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
+/** What a key can be scoped to, and a guardrail rule can name: every route (ROUTE_TABLE). */
+export const KEY_SCOPES = Object.keys(ROUTE_TABLE) as [ApiRoute, ...ApiRoute[]];
+export type KeyScope = ApiRoute;
 
 export function isKeyScope(v: string): v is KeyScope {
   return (KEY_SCOPES as readonly string[]).includes(v);
 }
 
 /**
- * What is pinned of an MCP tool's definition (docs/mcp.md): what steers a model — title,
- * description, input and output schemas, annotations — as canonical JSON (keys sorted), and its
- * SHA-256. The data-plane and the control-plane compute it alike.
+ * The largest MCP tool definition the gateway pins and relays (docs/mcp.md, "Pinned definitions"):
+ * its canonical JSON, bytes. A larger one is never served: its tool is not listed and not called.
+ */
+export const MCP_MAX_DEFINITION_BYTES = 64 * 1024;
+
+/**
+ * What is pinned of an MCP tool's definition (docs/mcp.md): every field of the tool object but its
+ * name (the pin's key) — title, description, schemas, annotations, icons, `_meta`, and any field a
+ * later protocol version adds — as canonical JSON (keys sorted, undefined left out), and its
+ * SHA-256. The data-plane and the control-plane compute it alike, and the gateway relays exactly
+ * this object (with the name), so nothing a caller sees is outside the digest.
  */
 export function mcpToolDefinition(tool: Record<string, unknown>): { json: string; digest: string } {
-  const pick = { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations };
-  const json = canonicalJson(pick);
+  const { name: _name, ...definition } = tool;
+  const json = canonicalJson(definition);
   return { json, digest: createHash("sha256").update(json).digest("hex") };
 }
 

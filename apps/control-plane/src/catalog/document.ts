@@ -197,6 +197,12 @@ const McpServerDoc = z.object({
     .refine((u) => u.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(u), "an https URL (plain http only on loopback, for development)"),
   credential_ref: credentialRef,
   auth_header: authHeader,
+  /** One upstream session per organization (`org`) or per API key (`key`: a server that keeps per-user state). */
+  session: z.enum(["org", "key"]).default("org"),
+  /** A header that tells the upstream who calls (the org id, or org id/key id); empty: none. */
+  identity_header: authHeader,
+  /** The credential per organization (org id → credential ref); the others use credential_ref. */
+  org_credential_refs: z.record(z.string().regex(/^org_[A-Za-z0-9_-]{1,64}$/, "an organization id (org_…)"), credentialRef).default({}),
   tools: z
     .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "a tool name: letters, digits, _ . -"), price_minor: count.default(0) }))
     .min(1, "list the tools the gateway exposes")

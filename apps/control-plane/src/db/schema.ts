@@ -156,6 +156,10 @@ export interface VideoJobsTable {
   attempts: ColumnType<unknown, string | undefined, string>;
   /** The catalog version the job was priced on; null: created before it was recorded. */
   catalog_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The current claim's token (a claim is one holder's, once: not re-taken by it while it runs); null when unclaimed. */
+  claim_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the job's hold is next due for renewal (unsettled jobs; ClaimVideoHolds). */
+  hold_due_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface GuardrailRulesTable {
@@ -216,6 +220,11 @@ export interface McpServersTable {
   auth_header: string;
   /** [{name, price_minor}]: the tools the gateway exposes, each with its price per call (0 = unpriced). */
   tools: ColumnType<Array<{ name: string; price_minor: number }>, string, string>;
+  /** One upstream session per organization or per key (docs/mcp.md, "Upstream sessions"). */
+  session_scope: ColumnType<"org" | "key", "org" | "key" | undefined, "org" | "key">;
+  identity_header: ColumnType<string, string | undefined, string>;
+  /** Org id → credential ref. */
+  org_credential_refs: ColumnType<Record<string, string>, string | undefined, string>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
@@ -227,17 +236,28 @@ export interface OrgMcpServersTable {
 export interface McpToolPinsTable {
   server: string;
   tool: string;
-  definition: ColumnType<unknown, string, string>;
-  digest: string;
-  approved_at: ColumnType<Date, Date | undefined, Date>;
-  approved_by: string;
+  /** The approved definition and its digest; null for a tool new at a server whose tools were pinned, until an operator approves it. */
+  definition: ColumnType<unknown, string | null, string | null>;
+  digest: string | null;
+  approved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  approved_by: string | null;
   pending_definition: ColumnType<unknown, string | null, string | null>;
   pending_digest: string | null;
   pending_since: Date | null;
+  /** A pin made before pins covered every field: until then, one served with only other fields added is re-pinned without approval. */
+  five_fields_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** The names of every tool an MCP server listed in its first report (docs/mcp.md, "Pinned definitions"). */
+export interface McpServerBaselinesTable {
+  server: string;
+  tools: string[];
+  recorded_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface ControlDb {
   mcp_tool_pins: McpToolPinsTable;
+  mcp_server_baselines: McpServerBaselinesTable;
   mcp_servers: McpServersTable;
   org_mcp_servers: OrgMcpServersTable;
   console_audit: ConsoleAuditTable;

@@ -58,7 +58,16 @@ export function applyCatalog(ctx: ControlContext) {
         }
       }
       for (const m of doc.mcp_servers) {
-        const row = { url: m.url, credential_ref: m.credential_ref, auth_header: m.auth_header, tools: JSON.stringify(m.tools), updated_at: new Date() };
+        const row = {
+          url: m.url,
+          credential_ref: m.credential_ref,
+          auth_header: m.auth_header,
+          session_scope: m.session,
+          identity_header: m.identity_header,
+          org_credential_refs: JSON.stringify(m.org_credential_refs),
+          tools: JSON.stringify(m.tools),
+          updated_at: new Date(),
+        };
         await trx
           .insertInto("mcp_servers")
           .values({ name: m.name, ...row })

@@ -16,12 +16,13 @@ export function getCatalog(ctx: ControlContext) {
 
 /** The catalog as `trx` (a transaction: one snapshot) sees it, labelled `version`. */
 export async function readCatalog(trx: Kysely<ControlDb>, version: number): Promise<CatalogSnapshot> {
-  const [models, deployments, providers, mcpServers, pins] = await Promise.all([
+  const [models, deployments, providers, mcpServers, pins, baselines] = await Promise.all([
     trx.selectFrom("models").selectAll().orderBy("id").execute(),
     trx.selectFrom("deployments").selectAll().orderBy("model_id").orderBy("priority").orderBy("id").execute(),
     trx.selectFrom("providers").selectAll().orderBy("code").execute(),
     trx.selectFrom("mcp_servers").selectAll().orderBy("name").execute(),
     trx.selectFrom("mcp_tool_pins").select(["server", "tool", "definition", "digest"]).execute(),
+    trx.selectFrom("mcp_server_baselines").select(["server", "tools"]).execute(),
   ]);
   return {
     version,
@@ -84,9 +85,15 @@ export async function readCatalog(trx: Kysely<ControlDb>, version: number): Prom
       url: m.url,
       credential_ref: m.credential_ref,
       auth_header: m.auth_header,
+      session_scope: m.session_scope,
+      identity_header: m.identity_header,
+      org_credential_refs: m.org_credential_refs,
       tools: m.tools.map((t) => {
         const pin = pins.find((p) => p.server === m.name && p.tool === t.name);
-        return pin ? { ...t, definition_json: JSON.stringify(pin.definition), digest: pin.digest } : { ...t, definition_json: "", digest: "" };
+        if (pin?.digest) return { ...t, definition_json: JSON.stringify(pin.definition), digest: pin.digest, awaiting_approval: false };
+        // Trust on first use is the server's, once (rpc/mcp-pins.ts): after its first report, a tool its baseline does not name waits for an operator.
+        const baseline = baselines.find((b) => b.server === m.name);
+        return { ...t, definition_json: "", digest: "", awaiting_approval: pin !== undefined || (baseline !== undefined && !baseline.tools.includes(t.name)) };
       }),
     })),
   };

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { sql } from "@gateway/db";
 import type { Selectable } from "kysely";
-import type { ClaimVideoJobsRequest, ClaimVideoJobsResponse, GetVideoJobRequest, UpdateVideoJobRequest, VideoJob } from "@gateway/proto";
+import type { ClaimVideoHoldsRequest, ClaimVideoJobsRequest, ClaimVideoJobsResponse, GetVideoJobRequest, UpdateVideoJobRequest, VideoJob } from "@gateway/proto";
 import type { ControlContext } from "../context.js";
 import type { VideoJobsTable } from "../db/schema.js";
 
@@ -47,6 +47,7 @@ export function toVideoJob(r: Row): VideoJob {
     request_hash: r.request_hash,
     attempts_json: json(r.attempts ?? []),
     catalog_version: Number(r.catalog_version ?? 0),
+    claim_token: "",
   };
 }
 
@@ -131,7 +132,10 @@ export function getVideoJob(ctx: ControlContext) {
 /**
  * Claims jobs for a refresh: unfinished jobs whose record is older than stale_after_ms and finished
  * jobs not yet settled, whose claim is free or expired. FOR UPDATE SKIP LOCKED plus the claim
- * deadline make each job one holder's at a time, across any number of data-plane replicas.
+ * deadline make each job one claim's at a time, across any number of data-plane replicas. Each
+ * claim gets a fresh token, and a job still under a claim is not claimed again, by its own holder
+ * neither: a cancel on the replica whose refresh is about to record the completion waits for it,
+ * rather than taking the job from under it (the refresh's write would then be refused).
  */
 export function claimVideoJobs(ctx: ControlContext) {
   return async (req: ClaimVideoJobsRequest): Promise<ClaimVideoJobsResponse> => {
@@ -141,13 +145,40 @@ export function claimVideoJobs(ctx: ControlContext) {
     const limit = Math.max(1, Math.min(req.limit || 10, 100));
     const byId = req.job_id ? sql`AND id = ${req.job_id}` : sql``;
     const r = await sql<Row>`
-      UPDATE video_jobs SET claimed_by = ${req.holder}, claim_until = now() + ${claimMs} * interval '1 millisecond'
+      UPDATE video_jobs SET claimed_by = ${req.holder}, claim_token = gen_random_uuid()::text,
+        claim_until = now() + ${claimMs} * interval '1 millisecond'
       WHERE id IN (
         SELECT id FROM video_jobs
         WHERE NOT settled ${byId}
           AND (status IN ('completed', 'failed', 'cancelled') OR refreshed_at <= now() - ${stale} * interval '1 millisecond')
-          AND (claim_until IS NULL OR claim_until < now() OR claimed_by = ${req.holder})
+          AND (claim_until IS NULL OR claim_until < now())
         ORDER BY refreshed_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING *`.execute(ctx.db);
+    return { jobs: r.rows.map((row) => ({ ...toVideoJob(row), claim_token: row.claim_token ?? "" })) };
+  };
+}
+
+/**
+ * The unsettled jobs whose hold is due for renewal, oldest due first, each made due again
+ * renew_every_ms from now in the same statement: every due hold goes to one caller per period,
+ * across any number of replicas, and a caller that dies leaves its jobs due again one period later.
+ * Independent of refresh claims (a job whose provider is slow to answer keeps its hold). Finished
+ * jobs that are not settled are included: their hold covers a completion still on its way to the
+ * ledger.
+ */
+export function claimVideoHolds(ctx: ControlContext) {
+  return async (req: ClaimVideoHoldsRequest): Promise<ClaimVideoJobsResponse> => {
+    if (!req.holder) throw new GatewayError("invalid_request", "holder is required");
+    const every = Math.max(100, Math.min(req.renew_every_ms || 10_000, 600_000));
+    const limit = Math.max(1, Math.min(req.limit || 100, 500));
+    const r = await sql<Row>`
+      UPDATE video_jobs SET hold_due_at = now() + ${every} * interval '1 millisecond'
+      WHERE id IN (
+        SELECT id FROM video_jobs
+        WHERE NOT settled AND hold_due_at <= now()
+        ORDER BY hold_due_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING *`.execute(ctx.db);
@@ -156,8 +187,10 @@ export function claimVideoJobs(ctx: ControlContext) {
 }
 
 /**
- * A refresh's result. Only the claim holder writes; a finished job keeps its state, outputs and
- * cost (a later writer may only mark it settled), so a job is completed and billed once.
+ * A refresh's result. Only the current claim writes (its token; a data-plane before tokens: its
+ * holder); a finished job keeps its state, outputs and cost (a later writer may only mark it
+ * settled), so a job is completed and billed once. The cost is never more than what was held for the
+ * job (max_cost_minor) nor its seconds more than were asked for.
  */
 export function updateVideoJob(ctx: ControlContext) {
   return async (req: UpdateVideoJobRequest): Promise<VideoJob> => {
@@ -165,7 +198,9 @@ export function updateVideoJob(ctx: ControlContext) {
     return ctx.db.transaction().execute(async (trx) => {
       const cur = await trx.selectFrom("video_jobs").selectAll().where("id", "=", req.job_id).forUpdate().executeTakeFirst();
       if (!cur) throw new GatewayError("not_found", `No video job with id '${req.job_id.slice(0, 80)}'.`);
-      if (cur.claimed_by !== req.holder) throw new GatewayError("invalid_request", `video job ${req.job_id} is claimed by another holder`);
+      const mine = req.claim_token ? cur.claim_token === req.claim_token : cur.claimed_by === req.holder;
+      if (!mine) throw new GatewayError("conflict", `video job ${req.job_id} is claimed by another holder (or this claim ran out and was taken over)`);
+      if (!Number.isSafeInteger(req.cost_minor) || req.cost_minor < 0) throw new GatewayError("invalid_request", "cost_minor must be a non-negative integer (minor units)");
       const finished = TERMINAL.has(cur.status);
       const now = new Date();
       const set: Record<string, unknown> = { updated_at: now, refreshed_at: now };
@@ -176,20 +211,25 @@ export function updateVideoJob(ctx: ControlContext) {
           set.completed_at = now;
           set.error_code = req.error_code;
           set.error_message = req.error_message;
-          set.cost_minor = req.status === "completed" ? req.cost_minor : 0;
-          if (req.duration_s > 0) set.duration_s = req.duration_s;
+          // Clamped to the hold: what was held is the most the job may bill (docs/video.md).
+          set.cost_minor = req.status === "completed" ? Math.min(req.cost_minor, Number(cur.max_cost_minor)) : 0;
+          if (req.duration_s > 0) set.duration_s = Math.min(req.duration_s, cur.duration_s);
         }
         if (req.outputs_json) set.outputs_json = parseJson("outputs_json", req.outputs_json, "[]");
         if (req.upstream_json) set.upstream_json = parseJson("upstream_json", req.upstream_json, "{}");
       }
       const terminalAfter = finished || TERMINAL.has(req.status);
       if (req.settled && terminalAfter) set.settled = true;
+      // A new hold replaces one the ledger let lapse; a settled job's hold is over.
+      if (req.lease_id && !cur.settled) set.lease_id = req.lease_id;
       if (req.release_claim) {
         set.claimed_by = null;
         set.claim_until = null;
+        set.claim_token = null;
       }
       const row = await trx.updateTable("video_jobs").set(set).where("id", "=", req.job_id).returningAll().executeTakeFirstOrThrow();
-      return toVideoJob(row);
+      // The claim goes on (unless released): the writer keeps its token.
+      return { ...toVideoJob(row), claim_token: row.claim_token ?? "" };
     });
   };
 }

@@ -88,3 +88,31 @@ describe("LeaseManager when every lease it gets is unusable", () => {
     expect(ledger.acquired).toHaveLength(8);
   });
 });
+
+describe("LeaseManager dedicated leases (video jobs)", () => {
+  const manager = (ledger: LeaseLedger) => new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 1_000, ttlMs: 3_000, idleMs: 100, maxOrgs: 10 });
+
+  it("renews one for another lifetime, adding nothing, and says when the ledger no longer holds it", async () => {
+    const ledger = new RecordingLedger(Date.now);
+    const m = manager(ledger);
+    expect(await m.renewDedicated("org", "lease_9")).toBe("renewed");
+    expect(ledger.acquired[0]).toMatchObject({ org_id: "org", lease_id: "lease_9", amount_minor: 0, min_amount_minor: 0, ttl_ms: 3_000 });
+    ledger.acquire = async () => {
+      throw new GatewayError("not_found", "lease lease_9 is not open");
+    };
+    expect(await m.renewDedicated("org", "lease_9")).toBe("gone");
+    // A ledger that does not answer is not a lapse: the hold may well be there.
+    ledger.acquire = async () => {
+      throw new GatewayError("service_unavailable", "ledger away");
+    };
+    await expect(m.renewDedicated("org", "lease_9")).rejects.toThrow(/ledger away/);
+  });
+
+  it("releases one with what its usage bills, any holder; one the ledger closed already is fine", async () => {
+    const ledger = new RecordingLedger(Date.now);
+    const m = manager(ledger);
+    await m.releaseDedicated("org", "lease_9", 500);
+    expect(ledger.released[0]).toEqual({ lease_id: "lease_9", consumed_minor: 500, org_id: "org", holder: "" });
+    await expect(m.releaseDedicated("org", "", 0)).resolves.toBeUndefined();
+  });
+});

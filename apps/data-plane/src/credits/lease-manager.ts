@@ -123,6 +123,32 @@ export class LeaseManager {
     return { leaseId: lease.lease_id, amount, settle: () => undefined };
   }
 
+  /**
+   * Renews a dedicated lease for another lifetime (nothing added). "gone" when the ledger no longer
+   * has it open (it expired, or was released): its hold is no longer the job's, and the caller must
+   * hold again or stop the work. Other failures (the ledger away) throw: the hold may still be there.
+   */
+  async renewDedicated(orgId: string, leaseId: string): Promise<"renewed" | "gone"> {
+    try {
+      await this.ledger.acquire({ org_id: orgId, lease_id: leaseId, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 });
+      return "renewed";
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === "not_found") return "gone";
+      throw err;
+    }
+  }
+
+  /**
+   * Closes a dedicated lease: `consumedMinor` is what its usage event (already acknowledged by
+   * JetStream, or none) bills against it; the ledger keeps that much held until the event is
+   * applied. A lease the ledger closed already (expired) is fine: its hold settles by the ledger's rules.
+   */
+  async releaseDedicated(orgId: string, leaseId: string, consumedMinor: number): Promise<void> {
+    await this.ledger.release({ lease_id: leaseId, consumed_minor: consumedMinor, org_id: orgId, holder: "" }).catch((err: unknown) => {
+      if (!(err instanceof GatewayError && err.code === "not_found")) throw err;
+    });
+  }
+
   private take(s: LeaseState, amount: number): Reservation {
     s.reserved += amount;
     s.inflight++;

@@ -8,9 +8,10 @@ import type { Authenticated } from "../http/request-context.js";
 import { writeGatewayHeaders } from "../http/headers.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import { headerValue } from "@gateway/guardrails";
-import { publishDenial } from "../pipeline/bill.js";
+import { publishDenial, publishUsage } from "../pipeline/bill.js";
 import { openSession, signSession } from "./session.js";
-import { UpstreamMcpError, type ListedTool, type UpstreamTool } from "./upstream.js";
+import { UpstreamMcpError, type UpstreamTool } from "./upstream.js";
+import { pinRefusal, pinStates } from "./pins.js";
 
 /**
  * The MCP gateway's endpoint (docs/mcp.md): `POST /mcp` (every server the key may use, tool names
@@ -60,51 +61,15 @@ const offered = (key: KeyContext, server: McpServer, tool: string) => {
   return allow.length === 0 || allow.includes(`${server.name}/${tool}`) || allow.includes(`${server.name}/*`);
 };
 
-/**
- * A tool's definition as callers may see it (docs/mcp.md, "Pinned definitions"): the upstream's
- * while it matches the pinned one (or none is pinned yet: the first is reported and pinned), the
- * pinned one when the upstream's changed — the change is reported, counted and logged once, and
- * calls are refused until an operator approves it.
- */
-function pinState(ctx: DataPlaneContext, server: McpServer, listed: ListedTool): { tool: UpstreamTool; changed: boolean } {
-  const { tool: upstream, definition } = listed;
-  const { json, digest } = definition;
-  const entry = server.tools.find((t) => t.name === upstream.name);
-  if (!entry?.digest || entry.digest === digest) {
-    if (!entry?.digest) reportOnce(ctx, server.name, upstream.name, digest, json);
-    return { tool: upstream, changed: false };
-  }
-  if (reportOnce(ctx, server.name, upstream.name, digest, json)) {
-    ctx.metrics.mcpDefinitionChanged.inc({ server: server.name, tool: upstream.name });
-    ctx.log.warn(
-      { server: server.name, tool: upstream.name, pinned: entry.digest, served: digest },
-      "MCP server serves a changed tool definition: callers keep the approved one, calls refused until approved",
-    );
-  }
-  const pinned = JSON.parse(entry.definition_json ?? "{}") as Omit<UpstreamTool, "name">;
-  return { tool: { ...pinned, name: upstream.name }, changed: true };
-}
-
-/** Reports a definition to the control-plane once per replica; true when this replica had not seen it. */
-function reportOnce(ctx: DataPlaneContext, server: string, tool: string, digest: string, json: string): boolean {
-  const id = `${server}\u0000${tool}\u0000${digest}`;
-  if (!ctx.mcp.firstSight(id)) return false;
-  // Off the request's path: the control-plane pins it (or keeps the change pending) and bumps the catalog.
-  ctx.control.ReportMcpTools({ server, tools: [{ name: tool, definition_json: json }] }).catch((err: unknown) => {
-    ctx.mcp.forget(id);
-    ctx.log.warn({ err, server, tool }, "MCP tool definition not reported to the control-plane");
-  });
-  return true;
-}
-
 async function listTools(ctx: DataPlaneContext, key: KeyContext, servers: McpServer[], federated: boolean): Promise<UpstreamTool[]> {
   const lists = await Promise.all(
     servers.map(async (s) => {
       try {
-        return (await ctx.mcp.tools(s))
-          .filter((t) => offered(key, s, t.tool.name))
-          .map((t) => pinState(ctx, s, t).tool)
-          .map((t) => (federated ? { ...t, name: `${s.name}${SEPARATOR}${t.name}` } : t));
+        // What is listed of a tool is its pinned definition (pins.ts), never the upstream's own object.
+        return [...pinStates(ctx, s, await ctx.mcp.tools(s, key))].flatMap(([name, pinned]) => {
+          const tool = offered(key, s, name) ? pinned.shown() : undefined;
+          return tool ? [federated ? { ...tool, name: `${s.name}${SEPARATOR}${name}` } : tool] : [];
+        });
       } catch (err) {
         // One server down leaves the others' tools listed (its calls answer the outage); a single server's list fails.
         if (!federated) throw err;
@@ -212,14 +177,12 @@ function toolCallEvent(
 async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { server: McpServer; tool: string }, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   const { key } = caller.rq;
   const { server, tool } = target;
-  // A tool whose definition changed at its server is not called until an operator approves the change.
-  const upstream = (await ctx.mcp.tools(server)).find((t) => t.tool.name === tool);
-  if (upstream && pinState(ctx, server, upstream).changed) {
-    throw new RpcError(RPC.gateway, `The definition of ${name} changed at its server and waits for an operator's approval; it is not called until then.`, {
-      code: "tool_definition_changed",
-    });
-  }
-  ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  // A tool whose definition is not approved (changed, new since its server's tools were pinned, too large) is not called.
+  const unpinned = pinRefusal(ctx, server, await ctx.mcp.tools(server, key), tool, name);
+  if (unpinned) throw new RpcError(RPC.gateway, unpinned.message, unpinned.data);
+  // The key's limits (429 when over); their state goes out in the x-ratelimit-* headers, as on model routes.
+  const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
+  if (limits) caller.rq.rateLimit = limits;
   // Input rules on the arguments (a denial holds and sends nothing), before the price is held. A
   // denial is recorded at zero (no call made: no provider), like a model route's; its error names the record.
   // Priced on the catalog as it is now, the version the record names (the ledger checks the price against it).
@@ -257,7 +220,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   try {
     // Not cut when the caller leaves: the tool may already be acting (a mail sent), so the call runs
     // to its answer (or the MCP timeout) and is billed as answered, its record marked 499.
-    result = await ctx.mcp.call(server, tool, sent);
+    result = await ctx.mcp.call(server, key, tool, sent);
     resultBytes = Buffer.byteLength(JSON.stringify(result));
     if (resultBytes > ctx.config.mcp.maxResultBytes) {
       throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
@@ -267,12 +230,17 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
   } catch (err) {
     failure = err;
   }
-  // The upstream answered (a result, too large or not): its price is due; it did not: nothing is.
+  // Sent means billed: the upstream answered (a result, too large to relay or not), or the call
+  // reached it and no whole answer came back (no answer in time, one past the read bound, cut): the
+  // tool may have acted, so its price is due. A call that never reached it (refused connection,
+  // session not initialized, HTTP 4xx) or that the server refused as a protocol error (a JSON-RPC
+  // error: the tool did not run; a tool's own failure is a result with isError) costs nothing.
   const answered = result !== undefined;
-  const costMinor = answered ? price : 0;
+  const billed = answered || (failure instanceof UpstreamMcpError && failure.sent);
+  const costMinor = billed ? price : 0;
   const rpcCode = failure instanceof RpcError ? (failure.data as { code?: string } | undefined)?.code : undefined;
   const status =
-    signal.aborted && answered ? 499 : !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
+    signal.aborted && billed ? 499 : !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
   const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : (rpcCode ?? "upstream_error");
   const event = toolCallEvent(caller, target, {
     provider: server.name,
@@ -292,7 +260,7 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     catalogVersion: view.version,
   });
   try {
-    await ctx.publisher.publish(event);
+    await publishUsage(ctx, caller.rq, event);
   } catch (err) {
     reservation?.settle(0);
     // Unrecorded, so unbilled: the answer is not released (docs/billing.md: never an answer without its bill).
@@ -300,6 +268,10 @@ async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: { serve
     throw new RpcError(RPC.gateway, "The gateway could not record this tool call; it was not billed. Retry.", { code: "service_unavailable" });
   }
   reservation?.settle(costMinor);
+  // An upstream's failure names the call's record (what it cost: a call that was sent is billed).
+  if (failure instanceof UpstreamMcpError) {
+    throw new RpcError(RPC.gateway, failure.message, { code: failure.kind === "timeout" ? "upstream_timeout" : "upstream_error", request_id: caller.requestId, cost_minor: costMinor });
+  }
   if (failure) throw failure;
   // Where the caller reads what this call cost (GET /v1/usage/{id}).
   const outcomes = guardrailOutcomes(caller.rq);

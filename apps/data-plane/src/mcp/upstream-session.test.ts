@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpstreamRpcError, UpstreamSession, UpstreamTransportError } from "./upstream-session.js";
+import { UpstreamRpcError, UpstreamSession, UpstreamTransportError, reachedUpstream } from "./upstream-session.js";
 
 /**
  * The gateway's MCP client session against a scripted Streamable HTTP server: answers as JSON and
@@ -41,6 +41,7 @@ beforeAll(async () => {
       if (msg.id === undefined) return void res.writeHead(202).end();
       if (forget && session === "s1") return void res.writeHead(404).end();
       if (msg.params?.name === "slow") return void setTimeout(() => answer(res, { jsonrpc: "2.0", id: msg.id, result: {} }, false), 500);
+      if (msg.params?.name === "big") return answer(res, { jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "x".repeat(5_000) }] } }, false);
       if (msg.params?.name === "broken") return answer(res, { jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "bad arguments" } }, true);
       answer(res, { jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: `${msg.method} ${msg.params?.name ?? ""}` }] } }, msg.params?.name === "sse");
     });
@@ -76,5 +77,23 @@ describe("an MCP upstream session", () => {
     await expect(s.call("tools/call", { name: "slow" })).rejects.toMatchObject({ kind: "timeout" });
     const tiny = new UpstreamSession({ url, headers: {}, agent, timeoutMs: 2_000, maxBytes: 10 });
     await expect(tiny.call("tools/call", { name: "json" })).rejects.toBeInstanceOf(UpstreamTransportError);
+  });
+
+  it("says whether a failed call reached the server (what bills a priced tool call): a deadline or an oversize answer did, a refused connection did not", async () => {
+    const late = new UpstreamSession({ url, headers: {}, agent, timeoutMs: 100, maxBytes: 100_000 });
+    const timedOut = await late.call("tools/call", { name: "slow" }).catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ kind: "timeout" });
+    expect(reachedUpstream((timedOut as UpstreamTransportError).kind)).toBe(true);
+    // The initialize answer fits the bound, the tool's answer does not (the call was made).
+    const bounded = new UpstreamSession({ url, headers: {}, agent, timeoutMs: 2_000, maxBytes: 1_000 });
+    await expect(bounded.call("tools/call", { name: "big" })).rejects.toMatchObject({ kind: "oversize" });
+    // A bound the initialize answer does not fit: the session never began, the call was not sent.
+    const tiny = new UpstreamSession({ url, headers: {}, agent, timeoutMs: 2_000, maxBytes: 10 });
+    await expect(tiny.call("tools/call", { name: "json" })).rejects.toMatchObject({ kind: "unreachable" });
+    // Port 9 (discard) has no listener here: the connection is refused, nothing was sent.
+    const nowhere = new UpstreamSession({ url: "http://127.0.0.1:9/mcp", headers: {}, agent, timeoutMs: 2_000, maxBytes: 100_000 });
+    const refused = await nowhere.call("tools/call", { name: "json" }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ kind: "unreachable" });
+    expect(reachedUpstream((refused as UpstreamTransportError).kind)).toBe(false);
   });
 });

@@ -21,15 +21,30 @@ export class UpstreamRpcError extends Error {
   }
 }
 
+/**
+ * How a call to an upstream failed, and whether its request reached it (docs/mcp.md, "Billing"):
+ * `unreachable` never sent (refused, no route, the connection not made in time, the session not
+ * initialized); `refused` sent and refused before acting (HTTP 4xx); `timeout` sent, no answer in
+ * time; `oversize` an answer past the read bound; `cut` the connection closed before the answer
+ * ended, or HTTP 5xx; `invalid` an answer that is not MCP. All but the first two may have acted.
+ */
+export type TransportFailure = "unreachable" | "refused" | "timeout" | "oversize" | "cut" | "invalid";
+
+/** Whether a failed call's request reached the upstream, which may have acted on it. */
+export const reachedUpstream = (kind: TransportFailure): boolean => kind !== "unreachable" && kind !== "refused";
+
 /** The upstream did not answer in time, could not be reached, or answered something that is not MCP. */
 export class UpstreamTransportError extends Error {
   constructor(
     message: string,
-    readonly kind: "unreachable" | "timeout",
+    readonly kind: TransportFailure,
   ) {
     super(message);
   }
 }
+
+/** Errors of the connection phase (nothing was written to the upstream). */
+const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "ERR_INVALID_URL"]);
 
 export interface SessionOptions {
   url: string;
@@ -38,6 +53,8 @@ export interface SessionOptions {
   timeoutMs: number;
   /** Largest answer read, bytes (beyond it the answer is dropped as not MCP). */
   maxBytes: number;
+  /** Told the method of each notification an answer's event stream carries (`notifications/tools/list_changed`: pins.ts re-checks). */
+  onNotification?: (method: string) => void;
 }
 
 interface RpcMessage {
@@ -77,16 +94,45 @@ export class UpstreamSession {
 
   /** Calls `method`; its result, or the upstream's JSON-RPC error (UpstreamRpcError). */
   async call(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    await this.start();
+    await this.initialized();
     let r = await this.post({ jsonrpc: "2.0", id: ++this.nextId, method, params }, signal);
     if (r.status === 404 && this.sessionId) {
       // The upstream forgot the session (restarted, expired): once more with a new one.
       this.started = undefined;
-      await this.start();
+      await this.initialized();
       r = await this.post({ jsonrpc: "2.0", id: ++this.nextId, method, params }, signal);
     }
     if (r.error) throw new UpstreamRpcError(typeof r.error.code === "number" ? r.error.code : -32603, String(r.error.message ?? "upstream error"));
     return r.result;
+  }
+
+  /** The session initialized; a failure to do so means the call itself was never sent. */
+  private async initialized(): Promise<void> {
+    try {
+      await this.start();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new UpstreamTransportError(`the session could not be initialized: ${message}`, "unreachable");
+    }
+  }
+
+  /** Ends the upstream's session (DELETE, as the transport asks of a client that is done with one); best effort, bounded. */
+  async close(): Promise<void> {
+    const id = this.sessionId;
+    this.started = undefined;
+    this.sessionId = undefined;
+    if (!id) return;
+    try {
+      const res = await request(this.o.url, {
+        method: "DELETE",
+        headers: { ...this.o.headers, "mcp-session-id": id, "mcp-protocol-version": this.protocolVersion },
+        dispatcher: this.o.agent,
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
+      await res.body.dump();
+    } catch {
+      // The upstream forgets it on its own (an idle session expires there too).
+    }
   }
 
   /** One POST; for a request, the answer with its id (from JSON or an event stream). */
@@ -110,6 +156,10 @@ export class UpstreamSession {
       try {
         res = await request(this.o.url, { method: "POST", headers, body: JSON.stringify(msg), dispatcher: this.o.agent, signal: abort.signal });
       } catch (err) {
+        // The connection is made well inside the deadline (the agent's connect timeout is shorter),
+        // so a deadline reached here fell after the request was written.
+        const code = (err as { code?: unknown }).code;
+        if (typeof code === "string" && CONNECT_ERRORS.has(code)) throw new UpstreamTransportError(err instanceof Error ? err.message : String(err), "unreachable");
         throw this.failed(err, abort.signal.aborted && !signal?.aborted);
       }
       const sessionId = typeof res.headers["mcp-session-id"] === "string" ? res.headers["mcp-session-id"] : undefined;
@@ -123,10 +173,11 @@ export class UpstreamSession {
       } catch (err) {
         throw this.failed(err, abort.signal.aborted && !signal?.aborted);
       }
-      if (res.statusCode >= 400) throw new UpstreamTransportError(`HTTP ${res.statusCode} from the upstream`, "unreachable");
+      if (res.statusCode >= 400) throw new UpstreamTransportError(`HTTP ${res.statusCode} from the upstream`, res.statusCode >= 500 ? "cut" : "refused");
       const type = String(res.headers["content-type"] ?? "");
+      if (this.o.onNotification && type.includes("text/event-stream")) for (const method of notificationsIn(text)) this.o.onNotification(method);
       const answer = type.includes("text/event-stream") ? fromEventStream(text, msg.id) : fromJson(text, msg.id);
-      if (!answer) throw new UpstreamTransportError("the upstream's answer is not an MCP (JSON-RPC) answer", "unreachable");
+      if (!answer) throw new UpstreamTransportError("the upstream's answer is not an MCP (JSON-RPC) answer", "invalid");
       return { status: res.statusCode, result: answer.result, error: answer.error, sessionId };
     } finally {
       clearTimeout(timer);
@@ -134,10 +185,11 @@ export class UpstreamSession {
     }
   }
 
+  /** A failure after the request was written: it reached the upstream. */
   private failed(err: unknown, timedOut: boolean): Error {
     if (err instanceof UpstreamTransportError) return err;
     if (timedOut) return new UpstreamTransportError(`no answer within ${this.o.timeoutMs} ms`, "timeout");
-    return new UpstreamTransportError(err instanceof Error ? err.message : String(err), "unreachable");
+    return new UpstreamTransportError(err instanceof Error ? err.message : String(err), "cut");
   }
 }
 
@@ -148,7 +200,7 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }, ma
     size += chunk.length;
     if (size > max) {
       body.destroy();
-      throw new UpstreamTransportError(`the upstream's answer is larger than ${max} bytes`, "unreachable");
+      throw new UpstreamTransportError(`the upstream's answer is larger than ${max} bytes`, "oversize");
     }
     parts.push(chunk);
   }
@@ -166,17 +218,39 @@ function fromJson(text: string, id: number): RpcMessage | undefined {
   }
 }
 
-/** The answer with `id` among a server-sent event stream's `message` events (notifications before it are skipped). */
-function fromEventStream(text: string, id: number): RpcMessage | undefined {
+/** The data of each event of a server-sent event stream (its `data:` lines joined); events without data left out. */
+function eventData(text: string): string[] {
+  const out: string[] = [];
   for (const event of text.split(/\r?\n\r?\n/)) {
     const data = event
       .split(/\r?\n/)
       .filter((l) => l.startsWith("data:"))
       .map((l) => l.slice(5).replace(/^ /, ""))
       .join("\n");
-    if (!data) continue;
+    if (data) out.push(data);
+  }
+  return out;
+}
+
+/** The answer with `id` among a server-sent event stream's `message` events (notifications before it are skipped). */
+function fromEventStream(text: string, id: number): RpcMessage | undefined {
+  for (const data of eventData(text)) {
     const found = fromJson(data, id);
     if (found) return found;
   }
   return undefined;
+}
+
+/** The methods of the notifications (messages with a method and no id) among an event stream's events. */
+function notificationsIn(text: string): string[] {
+  const methods: string[] = [];
+  for (const data of eventData(text)) {
+    try {
+      const m = JSON.parse(data) as { jsonrpc?: unknown; id?: unknown; method?: unknown };
+      if (m?.jsonrpc === "2.0" && m.id === undefined && typeof m.method === "string") methods.push(m.method);
+    } catch {
+      // Not JSON: not a notification.
+    }
+  }
+  return methods;
 }

@@ -53,8 +53,7 @@ export async function billUsage(
   event.line_items = lineItems ?? usageLineItems(usage, o.model);
   event.guardrails = guardrailOutcomes(l);
   const publishedAt = performance.now();
-  if (l.trace?.recording) await publishTraced(ctx, l, event);
-  else await ctx.publisher.publish(event);
+  await publishUsage(ctx, l, event);
   l.usageMs = performance.now() - publishedAt;
   o.reservation.settle(costMinor);
   if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key.key_id, usage.input_tokens + usage.output_tokens);
@@ -69,10 +68,16 @@ function providerCost(usage: NormalizedUsage, costMinor: number, model: Model, t
 /**
  * A request that served nothing: its attempts are recorded in a usage event of cost 0 and the
  * error's status (none when no attempt was made). An attempt that served but whose request failed
- * after it (a video job that could not be stored) is the operator's, at its worst case. Nothing was
- * billed, so the error is answered whether or not the event could be recorded.
+ * after it (a video job that could not be stored), or whose work nobody is billed for (a video
+ * create that lost an Idempotency-Key race, answered with the winner's job: `status` 200), is the
+ * operator's, at its worst case. Nothing was billed, so the answer goes out whether or not the event
+ * could be recorded.
  */
-export async function billFailure(ctx: DataPlaneContext, l: Authenticated, o: { model: Model; route: string; reservation: Reservation; worst: WorstCase; err: unknown }): Promise<void> {
+export async function billFailure(
+  ctx: DataPlaneContext,
+  l: Authenticated,
+  o: { model: Model; route: string; reservation: Reservation; worst: WorstCase; err?: unknown; status?: number },
+): Promise<void> {
   const served = l.served;
   if (!served?.attempts.length) return;
   const last = served.attempts[served.attempts.length - 1]!;
@@ -87,7 +92,7 @@ export async function billFailure(ctx: DataPlaneContext, l: Authenticated, o: { 
       payer: "operator",
     });
   }
-  const status = o.err instanceof ClientGoneError ? 499 : o.err instanceof GatewayError ? o.err.httpStatus : 500;
+  const status = o.status ?? (o.err instanceof ClientGoneError ? 499 : o.err instanceof GatewayError ? o.err.httpStatus : 500);
   const event = usageEvent(l, {
     model: o.model,
     route: o.route,
@@ -178,6 +183,15 @@ function usageEvent(
     created_at_ms: l.startedAt,
     duration_ms: Math.round(Number(process.hrtime.bigint() - l.startedHr) / 1e6),
   };
+}
+
+/**
+ * Publishes a billed request's usage event (durable, or on the spool), in its trace when the request
+ * is traced (publishTraced).
+ */
+export async function publishUsage(ctx: DataPlaneContext, rq: Authenticated, event: UsageEventV1): Promise<void> {
+  if (rq.trace?.recording) await publishTraced(ctx, rq, event);
+  else await ctx.publisher.publish(event);
 }
 
 /**

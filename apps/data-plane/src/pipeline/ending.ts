@@ -6,7 +6,7 @@ import { writeGatewayHeaders } from "../http/headers.js";
 import type { RequestContext } from "../http/request-context.js";
 import { utf8 } from "../http/utf8.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
-import { billUsage, type Charge, type EndedEarly } from "./bill.js";
+import { billFailure, billUsage, type Charge, type EndedEarly } from "./bill.js";
 import type { Call, Served, ServedAnswer, ServedStream } from "./route.js";
 import { relay } from "./stream.js";
 
@@ -22,6 +22,7 @@ type Bill = (target: UpstreamTarget, charge: Charge, status: number, ended?: End
 export async function end<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: Served): Promise<void> {
   const { res, state, model, reservation } = call;
   if (served.kind === "unbilled") {
+    if (served.absorbed) await billFailure(ctx, state, { model, route, reservation, worst: call.worst, status: 200 });
     if (call.client.aborted) return;
     return send(res, state, JSON.stringify(served.body));
   }

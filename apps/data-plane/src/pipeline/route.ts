@@ -42,6 +42,12 @@ export interface ServedStream {
 export interface ServedUnbilled {
   kind: "unbilled";
   body: unknown;
+  /**
+   * The provider received a request that nobody is billed for (a video create that lost an
+   * Idempotency-Key race: its job was cancelled, the other create's answered): the ending records
+   * its attempts at cost 0, the served one the operator's at the request's worst case.
+   */
+  absorbed?: boolean;
 }
 
 /**

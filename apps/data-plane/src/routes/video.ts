@@ -88,10 +88,7 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
     const { key } = state;
     const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
-    const release = () =>
-      ctx.ledger
-        .ReleaseLease({ lease_id: lease, consumed_minor: 0, org_id: key.org_id })
-        .catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
+    const release = () => ctx.leases.releaseDedicated(key.org_id, lease, 0).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
     let served;
     try {
       served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
@@ -162,10 +159,12 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
       }
       // Refused: not recorded, so nobody could poll or bill it; the credit is freed.
       await release();
-      // A concurrent create with the same Idempotency-Key recorded its job first: that one is the answer.
+      // A concurrent create with the same Idempotency-Key recorded its job first: that one is the
+      // answer. This submit reached the provider all the same, and was cancelled: its record says
+      // what the provider may bill the operator for it (the runner's ending records it).
       if (idempotent && err.code === "already_exists") {
         const winner = await priorJob(ctx, key.org_id, idempotent);
-        if (winner) return { kind: "unbilled", body: renderJob(ctx, req, winner) };
+        if (winner) return { kind: "unbilled", body: renderJob(ctx, req, winner), absorbed: true };
       }
       throw err;
     }

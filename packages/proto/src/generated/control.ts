@@ -8,6 +8,7 @@ import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, 
 import type { AuthenticateKeyRequest as _gateway_control_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _gateway_control_v1_AuthenticateKeyRequest__Output } from './gateway/control/v1/AuthenticateKeyRequest.js';
 import type { AuthenticateKeyResponse as _gateway_control_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _gateway_control_v1_AuthenticateKeyResponse__Output } from './gateway/control/v1/AuthenticateKeyResponse.js';
 import type { CatalogSnapshot as _gateway_control_v1_CatalogSnapshot, CatalogSnapshot__Output as _gateway_control_v1_CatalogSnapshot__Output } from './gateway/control/v1/CatalogSnapshot.js';
+import type { ClaimVideoHoldsRequest as _gateway_control_v1_ClaimVideoHoldsRequest, ClaimVideoHoldsRequest__Output as _gateway_control_v1_ClaimVideoHoldsRequest__Output } from './gateway/control/v1/ClaimVideoHoldsRequest.js';
 import type { ClaimVideoJobsRequest as _gateway_control_v1_ClaimVideoJobsRequest, ClaimVideoJobsRequest__Output as _gateway_control_v1_ClaimVideoJobsRequest__Output } from './gateway/control/v1/ClaimVideoJobsRequest.js';
 import type { ClaimVideoJobsResponse as _gateway_control_v1_ClaimVideoJobsResponse, ClaimVideoJobsResponse__Output as _gateway_control_v1_ClaimVideoJobsResponse__Output } from './gateway/control/v1/ClaimVideoJobsResponse.js';
 import type { ConsoleApplyCatalogRequest as _gateway_control_v1_ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest__Output as _gateway_control_v1_ConsoleApplyCatalogRequest__Output } from './gateway/control/v1/ConsoleApplyCatalogRequest.js';
@@ -93,6 +94,7 @@ export interface ProtoGrpcType {
         AuthenticateKeyRequest: MessageTypeDefinition<_gateway_control_v1_AuthenticateKeyRequest, _gateway_control_v1_AuthenticateKeyRequest__Output>
         AuthenticateKeyResponse: MessageTypeDefinition<_gateway_control_v1_AuthenticateKeyResponse, _gateway_control_v1_AuthenticateKeyResponse__Output>
         CatalogSnapshot: MessageTypeDefinition<_gateway_control_v1_CatalogSnapshot, _gateway_control_v1_CatalogSnapshot__Output>
+        ClaimVideoHoldsRequest: MessageTypeDefinition<_gateway_control_v1_ClaimVideoHoldsRequest, _gateway_control_v1_ClaimVideoHoldsRequest__Output>
         ClaimVideoJobsRequest: MessageTypeDefinition<_gateway_control_v1_ClaimVideoJobsRequest, _gateway_control_v1_ClaimVideoJobsRequest__Output>
         ClaimVideoJobsResponse: MessageTypeDefinition<_gateway_control_v1_ClaimVideoJobsResponse, _gateway_control_v1_ClaimVideoJobsResponse__Output>
         ConsoleApplyCatalogRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleApplyCatalogRequest, _gateway_control_v1_ConsoleApplyCatalogRequest__Output>

@@ -7,6 +7,7 @@ export type { ApplyCatalogResponse__Output as ApplyCatalogResponse, ApplyCatalog
 export type { AuthenticateKeyRequest__Output as AuthenticateKeyRequest, AuthenticateKeyRequest as AuthenticateKeyRequestInput } from "./gateway/control/v1/AuthenticateKeyRequest.js";
 export type { AuthenticateKeyResponse__Output as AuthenticateKeyResponse, AuthenticateKeyResponse as AuthenticateKeyResponseInput } from "./gateway/control/v1/AuthenticateKeyResponse.js";
 export type { CatalogSnapshot__Output as CatalogSnapshot, CatalogSnapshot as CatalogSnapshotInput } from "./gateway/control/v1/CatalogSnapshot.js";
+export type { ClaimVideoHoldsRequest__Output as ClaimVideoHoldsRequest, ClaimVideoHoldsRequest as ClaimVideoHoldsRequestInput } from "./gateway/control/v1/ClaimVideoHoldsRequest.js";
 export type { ClaimVideoJobsRequest__Output as ClaimVideoJobsRequest, ClaimVideoJobsRequest as ClaimVideoJobsRequestInput } from "./gateway/control/v1/ClaimVideoJobsRequest.js";
 export type { ClaimVideoJobsResponse__Output as ClaimVideoJobsResponse, ClaimVideoJobsResponse as ClaimVideoJobsResponseInput } from "./gateway/control/v1/ClaimVideoJobsResponse.js";
 export type { ConsoleApplyCatalogRequest__Output as ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest as ConsoleApplyCatalogRequestInput } from "./gateway/control/v1/ConsoleApplyCatalogRequest.js";

@@ -24,6 +24,9 @@ import { reasoningModels } from "./20261208000000-reasoning-models.js";
 import { mediaBounds } from "./20261209000000-media-bounds.js";
 import { anthropicBetas } from "./20261212000000-anthropic-betas.js";
 import { videoCatalogVersion } from "./20261214000000-video-catalog-version.js";
+import { mcpServerSessions } from "./20261216010000-mcp-server-sessions.js";
+import { mcpPinsNewTools } from "./20261218000000-mcp-pins-new-tools.js";
+import { videoClaimTokens } from "./20261220000000-video-claim-tokens.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +55,7 @@ export const migrations: Record<string, Migration> = {
   "20261209000000-media-bounds": mediaBounds,
   "20261212000000-anthropic-betas": anthropicBetas,
   "20261214000000-video-catalog-version": videoCatalogVersion,
+  "20261216010000-mcp-server-sessions": mcpServerSessions,
+  "20261218000000-mcp-pins-new-tools": mcpPinsNewTools,
+  "20261220000000-video-claim-tokens": videoClaimTokens,
 };

@@ -5,6 +5,7 @@ import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AuthenticateKeyRequest as _gateway_control_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _gateway_control_v1_AuthenticateKeyRequest__Output } from '../../../gateway/control/v1/AuthenticateKeyRequest.js';
 import type { AuthenticateKeyResponse as _gateway_control_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _gateway_control_v1_AuthenticateKeyResponse__Output } from '../../../gateway/control/v1/AuthenticateKeyResponse.js';
 import type { CatalogSnapshot as _gateway_control_v1_CatalogSnapshot, CatalogSnapshot__Output as _gateway_control_v1_CatalogSnapshot__Output } from '../../../gateway/control/v1/CatalogSnapshot.js';
+import type { ClaimVideoHoldsRequest as _gateway_control_v1_ClaimVideoHoldsRequest, ClaimVideoHoldsRequest__Output as _gateway_control_v1_ClaimVideoHoldsRequest__Output } from '../../../gateway/control/v1/ClaimVideoHoldsRequest.js';
 import type { ClaimVideoJobsRequest as _gateway_control_v1_ClaimVideoJobsRequest, ClaimVideoJobsRequest__Output as _gateway_control_v1_ClaimVideoJobsRequest__Output } from '../../../gateway/control/v1/ClaimVideoJobsRequest.js';
 import type { ClaimVideoJobsResponse as _gateway_control_v1_ClaimVideoJobsResponse, ClaimVideoJobsResponse__Output as _gateway_control_v1_ClaimVideoJobsResponse__Output } from '../../../gateway/control/v1/ClaimVideoJobsResponse.js';
 import type { GetCatalogRequest as _gateway_control_v1_GetCatalogRequest, GetCatalogRequest__Output as _gateway_control_v1_GetCatalogRequest__Output } from '../../../gateway/control/v1/GetCatalogRequest.js';
@@ -25,6 +26,15 @@ export interface ControlServiceClient extends grpc.Client {
   authenticateKey(argument: _gateway_control_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
   authenticateKey(argument: _gateway_control_v1_AuthenticateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
   authenticateKey(argument: _gateway_control_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  ClaimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  ClaimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  ClaimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  ClaimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  claimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  claimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  claimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
+  claimVideoHolds(argument: _gateway_control_v1_ClaimVideoHoldsRequest, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
   
   ClaimVideoJobs(argument: _gateway_control_v1_ClaimVideoJobsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
   ClaimVideoJobs(argument: _gateway_control_v1_ClaimVideoJobsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ClaimVideoJobsResponse__Output>): grpc.ClientUnaryCall;
@@ -94,6 +104,8 @@ export interface ControlServiceClient extends grpc.Client {
 export interface ControlServiceHandlers extends grpc.UntypedServiceImplementation {
   AuthenticateKey: grpc.handleUnaryCall<_gateway_control_v1_AuthenticateKeyRequest__Output, _gateway_control_v1_AuthenticateKeyResponse>;
   
+  ClaimVideoHolds: grpc.handleUnaryCall<_gateway_control_v1_ClaimVideoHoldsRequest__Output, _gateway_control_v1_ClaimVideoJobsResponse>;
+  
   ClaimVideoJobs: grpc.handleUnaryCall<_gateway_control_v1_ClaimVideoJobsRequest__Output, _gateway_control_v1_ClaimVideoJobsResponse>;
   
   CreateVideoJob: grpc.handleUnaryCall<_gateway_control_v1_VideoJob__Output, _gateway_control_v1_VideoJob>;
@@ -112,6 +124,7 @@ export interface ControlServiceHandlers extends grpc.UntypedServiceImplementatio
 
 export interface ControlServiceDefinition extends grpc.ServiceDefinition {
   AuthenticateKey: MethodDefinition<_gateway_control_v1_AuthenticateKeyRequest, _gateway_control_v1_AuthenticateKeyResponse, _gateway_control_v1_AuthenticateKeyRequest__Output, _gateway_control_v1_AuthenticateKeyResponse__Output>
+  ClaimVideoHolds: MethodDefinition<_gateway_control_v1_ClaimVideoHoldsRequest, _gateway_control_v1_ClaimVideoJobsResponse, _gateway_control_v1_ClaimVideoHoldsRequest__Output, _gateway_control_v1_ClaimVideoJobsResponse__Output>
   ClaimVideoJobs: MethodDefinition<_gateway_control_v1_ClaimVideoJobsRequest, _gateway_control_v1_ClaimVideoJobsResponse, _gateway_control_v1_ClaimVideoJobsRequest__Output, _gateway_control_v1_ClaimVideoJobsResponse__Output>
   CreateVideoJob: MethodDefinition<_gateway_control_v1_VideoJob, _gateway_control_v1_VideoJob, _gateway_control_v1_VideoJob__Output, _gateway_control_v1_VideoJob__Output>
   GetCatalog: MethodDefinition<_gateway_control_v1_GetCatalogRequest, _gateway_control_v1_CatalogSnapshot, _gateway_control_v1_GetCatalogRequest__Output, _gateway_control_v1_CatalogSnapshot__Output>

@@ -8,6 +8,9 @@ export interface McpServer {
   'credential_ref'?: (string);
   'auth_header'?: (string);
   'tools'?: (_gateway_control_v1_McpTool)[];
+  'session_scope'?: (string);
+  'identity_header'?: (string);
+  'org_credential_refs'?: ({[key: string]: string});
 }
 
 export interface McpServer__Output {
@@ -16,4 +19,7 @@ export interface McpServer__Output {
   'credential_ref': (string);
   'auth_header': (string);
   'tools': (_gateway_control_v1_McpTool__Output)[];
+  'session_scope': (string);
+  'identity_header': (string);
+  'org_credential_refs': ({[key: string]: string});
 }

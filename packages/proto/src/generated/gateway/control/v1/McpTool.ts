@@ -7,6 +7,7 @@ export interface McpTool {
   'price_minor'?: (number | string | Long);
   'definition_json'?: (string);
   'digest'?: (string);
+  'awaiting_approval'?: (boolean);
 }
 
 export interface McpTool__Output {
@@ -14,4 +15,5 @@ export interface McpTool__Output {
   'price_minor': (number);
   'definition_json': (string);
   'digest': (string);
+  'awaiting_approval': (boolean);
 }

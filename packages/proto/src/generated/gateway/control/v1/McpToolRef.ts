@@ -4,9 +4,11 @@
 export interface McpToolRef {
   'server'?: (string);
   'tool'?: (string);
+  'digest'?: (string);
 }
 
 export interface McpToolRef__Output {
   'server': (string);
   'tool': (string);
+  'digest': (string);
 }

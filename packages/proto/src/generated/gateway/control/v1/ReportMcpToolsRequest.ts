@@ -5,9 +5,11 @@ import type { McpToolDefinition as _gateway_control_v1_McpToolDefinition, McpToo
 export interface ReportMcpToolsRequest {
   'server'?: (string);
   'tools'?: (_gateway_control_v1_McpToolDefinition)[];
+  'listed'?: (string)[];
 }
 
 export interface ReportMcpToolsRequest__Output {
   'server': (string);
   'tools': (_gateway_control_v1_McpToolDefinition__Output)[];
+  'listed': (string)[];
 }

@@ -15,6 +15,8 @@ export interface UpdateVideoJobRequest {
   'upstream_json'?: (string);
   'duration_s'?: (number);
   'release_claim'?: (boolean);
+  'claim_token'?: (string);
+  'lease_id'?: (string);
 }
 
 export interface UpdateVideoJobRequest__Output {
@@ -30,4 +32,6 @@ export interface UpdateVideoJobRequest__Output {
   'upstream_json': (string);
   'duration_s': (number);
   'release_claim': (boolean);
+  'claim_token': (string);
+  'lease_id': (string);
 }

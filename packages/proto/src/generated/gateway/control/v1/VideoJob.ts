@@ -35,6 +35,7 @@ export interface VideoJob {
   'request_hash'?: (string);
   'attempts_json'?: (string);
   'catalog_version'?: (number | string | Long);
+  'claim_token'?: (string);
 }
 
 export interface VideoJob__Output {
@@ -70,4 +71,5 @@ export interface VideoJob__Output {
   'request_hash': (string);
   'attempts_json': (string);
   'catalog_version': (number);
+  'claim_token': (string);
 }
