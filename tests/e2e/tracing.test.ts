@@ -170,6 +170,11 @@ describe("tracing across the three services", () => {
     await client.close();
     const root = await eventually(() => inTrace(traceId).find((s) => s.kind === SERVER && s.attributes["gateway.request_id"] === requestId), 10_000, "the tool call's span");
     expect(root).toMatchObject({ service: "data-plane", name: expect.stringMatching(/^POST \/mcp/) });
+    // The call's stages, as a model request's: admission (pin, rate limit, guardrails, hold), the upstream call, the record and answer.
+    for (const name of ["gateway.admission", "gateway.serve", "gateway.answer"]) {
+      const span = await eventually(() => inTrace(traceId).find((s) => s.name === name), 10_000, name);
+      expect(span.parentSpanId).toBe(root.spanId);
+    }
     const applied = await eventually(() => inTrace(traceId).find((s) => s.name === "ledger.usage.apply" && s.attributes["gateway.request_id"] === requestId), 10_000, "the ledger's apply");
     expect(applied.service).toBe("ledger");
   });

@@ -1,8 +1,8 @@
-import type { KeyContext, Model, Route, TrialPolicy } from "@gateway/proto";
+import type { KeyContext, KeyScope, Model, Route, TrialPolicy } from "@gateway/proto";
 import { GatewayError } from "@gateway/errors";
 import type { CatalogView } from "./catalog-cache.js";
 
-/** Route kinds a key can be scoped to (one list, in @gateway/proto). */
+/** The model routes (ROUTE_TABLE in @gateway/proto; a key can also be scoped to `mcp`: KeyScope). */
 export type RouteKind = Route;
 
 /** The catalog route a model must serve for a request route: every chat model serves the Responses API. */
@@ -44,7 +44,8 @@ export function modelVisible(key: KeyContext, model: Model, trial: TrialPolicy |
   return true;
 }
 
-export function keyAllowsRoute(key: KeyContext, route: RouteKind): boolean {
+/** Whether a key's scope covers a route of the API (ROUTE_TABLE): its routes are empty (all), or name it. */
+export function keyAllowsRoute(key: KeyContext, route: KeyScope): boolean {
   return key.routes.length === 0 || key.routes.includes(route);
 }
 
