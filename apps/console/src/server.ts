@@ -7,6 +7,7 @@ import { auditRoutes } from "./routes/audit.js";
 import { budgetRoutes } from "./routes/budget.js";
 import { guardrailRoutes } from "./routes/guardrails.js";
 import { keyRoutes } from "./routes/keys.js";
+import { mcpPinRoutes } from "./routes/mcp-pins.js";
 import { memberRoutes } from "./routes/members.js";
 import { modelRoutes } from "./routes/models.js";
 import { operatorRoutes } from "./routes/operator.js";
@@ -36,6 +37,7 @@ const ROUTES: ((routes: Routes) => void)[] = [
   memberRoutes,
   auditRoutes,
   operatorRoutes,
+  mcpPinRoutes,
 ];
 
 /**

@@ -46,6 +46,7 @@ import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleGrantTopUp, consoleListOrgs } from "./rpc/console-operator.js";
+import { consoleApproveMcpTool, consoleListPendingMcpTools } from "./rpc/console-mcp-pins.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
 import { createOrg } from "./rpc/create-org.js";
@@ -171,6 +172,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleGrantTopUp: consoleGrantTopUp(ctx),
       ConsoleGetCatalog: consoleGetCatalog(ctx),
       ConsoleApplyCatalog: consoleApplyCatalog(ctx),
+      ConsoleListPendingMcpTools: consoleListPendingMcpTools(ctx),
+      ConsoleApproveMcpTool: consoleApproveMcpTool(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

@@ -49,10 +49,13 @@ describe("grants", () => {
     expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUp")).toBe(false);
     expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUpWithGrant")).toBe(true);
     expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleGrantTopUp")).toBe(true);
+    expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleApproveMcpTool")).toBe(true);
     for (const [service, method] of [
       ["gateway.control.v1.AdminService", "CreateSignInLink"],
       ["gateway.control.v1.AdminService", "CreateKey"],
       ["gateway.control.v1.AdminService", "ApplyCatalog"],
+      ["gateway.control.v1.AdminService", "ListMcpToolPins"],
+      ["gateway.control.v1.AdminService", "ApproveMcpTool"],
       ["gateway.control.v1.AdminService", "SetOrgBudget"],
       ["gateway.ledger.v1.LedgerService", "ListHolds"],
       ["gateway.ledger.v1.LedgerService", "AcquireLease"],

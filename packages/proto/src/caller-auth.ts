@@ -61,6 +61,10 @@ export const METHOD_GRANTS: {
     ConsoleGrantTopUp: ["console"],
     ConsoleGetCatalog: ["console"],
     ConsoleApplyCatalog: ["console"],
+    // Operators' MCP tool approvals through the console: the control-plane checks the operator's
+    // session on each call. ListMcpToolPins and ApproveMcpTool themselves stay the admin token's.
+    ConsoleListPendingMcpTools: ["console"],
+    ConsoleApproveMcpTool: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

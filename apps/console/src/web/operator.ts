@@ -1,7 +1,8 @@
 /**
  * The operator's page: organizations (search, credits, spend) and top-ups, provider health from
- * every attempt in the ledger, the catalog edited through a reviewed difference, and the audit log
- * of every console action. A top-up form carries one idempotency key until it succeeds, so a
+ * every attempt in the ledger, the catalog edited through a reviewed difference, the MCP tool
+ * definitions waiting for approval (each approved by the digest of the difference shown), and the
+ * audit log of every console action. A top-up form carries one idempotency key until it succeeds, so a
  * double click or a retry after a lost answer credits once.
  */
 interface OrgRow {
@@ -143,6 +144,117 @@ $("catalog-apply").addEventListener("click", () => {
   }, showError);
 });
 
+type DiffLine = { op: " " | "-" | "+"; text: string } | { op: "…"; count: number };
+interface PendingTool {
+  server: string;
+  tool: string;
+  change: "changed" | "new";
+  pending_digest: string;
+  pending_since_ms: number;
+  approved_digest: string;
+  approved_at_ms: number;
+  approved_by: string;
+  diff: DiffLine[];
+}
+
+/** A difference as text in a focusable, scrollable block: removed lines in `del`, added in `ins`, folded runs as a count. */
+function diffBlock(lines: DiffLine[], label: string): HTMLPreElement {
+  const pre = document.createElement("pre");
+  pre.className = "diff";
+  pre.tabIndex = 0;
+  pre.setAttribute("role", "region");
+  pre.setAttribute("aria-label", label);
+  for (const l of lines) {
+    const el = document.createElement(l.op === "-" ? "del" : l.op === "+" ? "ins" : "span");
+    if (l.op === "…") {
+      el.className = "fold";
+      el.textContent = `  ⋯ ${l.count} unchanged ${l.count === 1 ? "line" : "lines"}`;
+    } else el.textContent = `${l.op} ${l.text}`;
+    pre.append(el);
+  }
+  return pre;
+}
+
+/**
+ * One tool waiting: what it is, the difference to read, and its Approve button, which approves the
+ * digest of exactly this difference; a refusal (the server changed it again since) is shown beside it.
+ */
+function pendingTool(p: PendingTool, n: number): HTMLElement {
+  const article = document.createElement("article");
+  article.className = "pending-tool";
+  article.setAttribute("aria-labelledby", `mcp-${n}-title`);
+  const h = document.createElement("h3");
+  h.id = `mcp-${n}-title`;
+  const badge = document.createElement("strong");
+  badge.className = "badge";
+  badge.textContent = p.change.toUpperCase();
+  h.append(`${p.server} · ${p.tool} `, badge);
+  const facts = document.createElement("dl");
+  facts.className = "facts";
+  pairs(facts, [
+    ["Server", p.server],
+    ["Tool", p.tool],
+    ["Seen", dayTime(p.pending_since_ms)],
+    ["Pending definition", p.pending_digest.slice(0, 12)],
+    ["Approved definition", p.approved_digest ? `${p.approved_digest.slice(0, 12)}, by ${p.approved_by}, ${dayTime(p.approved_at_ms)}` : "none: new since the server's first listing"],
+  ]);
+  const what =
+    p.change === "new" ? `The whole pending definition of ${p.tool} (${p.server})` : `The approved definition of ${p.tool} (${p.server}, lines marked -) against the pending one (lines marked +)`;
+  const actions = document.createElement("div");
+  actions.className = "approve";
+  const refused = document.createElement("p");
+  refused.id = `mcp-${n}-error`;
+  refused.className = "error";
+  refused.setAttribute("role", "alert");
+  refused.hidden = true;
+  const approve = document.createElement("button");
+  approve.type = "button";
+  approve.textContent = "Approve";
+  approve.setAttribute("aria-label", `Approve ${p.tool} of ${p.server}, definition ${p.pending_digest.slice(0, 12)}`);
+  approve.setAttribute("aria-describedby", refused.id);
+  approve.addEventListener("click", () => {
+    approve.disabled = true;
+    refused.hidden = true;
+    void post<{ digest: string }>("/api/operator/mcp-pins/approve", { server: p.server, tool: p.tool, digest: p.pending_digest }).then(
+      (r) => {
+        $("mcp-done").textContent = `Approved: ${p.tool} of ${p.server} is pinned to definition ${r.digest.slice(0, 12)}; every replica serves it within a catalog refresh.`;
+        $("mcp-done").hidden = false;
+        return Promise.all([loadPendingTools().catch(pendingToolsFailed), operatorAudit(true).catch(showError)]);
+      },
+      (e: unknown) => {
+        refused.textContent = e instanceof Error ? e.message : String(e);
+        refused.hidden = false;
+        approve.disabled = false;
+      },
+    );
+  });
+  actions.append(approve, refused);
+  article.append(h, facts, diffBlock(p.diff, what), actions);
+  return article;
+}
+
+async function loadPendingTools(): Promise<void> {
+  const { data } = await getJson<{ data: PendingTool[] }>("/api/operator/mcp-pins");
+  const list = $("mcp-pending");
+  list.replaceChildren(...data.map(pendingTool));
+  if (data.length === 0) {
+    const none = document.createElement("p");
+    none.className = "muted";
+    none.textContent = "No MCP tool definition waits for approval.";
+    list.append(none);
+  }
+}
+function pendingToolsFailed(e: unknown): void {
+  const failed = document.createElement("p");
+  failed.className = "error";
+  failed.textContent = `The MCP tools waiting for approval could not be read: ${e instanceof Error ? e.message : String(e)}`;
+  $("mcp-pending").replaceChildren(failed);
+}
+$("mcp-reload").addEventListener("click", () => {
+  $("mcp-done").hidden = true;
+  void loadPendingTools().catch(pendingToolsFailed);
+});
+
 const operatorAudit = auditLog(true);
 
 $("org-search").addEventListener("submit", (ev) => {
@@ -152,7 +264,8 @@ $("org-search").addEventListener("submit", (ev) => {
 
 async function showOperator(): Promise<void> {
   await startSession();
-  await Promise.all([loadOrgs(), loadHealth(), loadCatalog(), operatorAudit()]);
+  // The section says itself when the pending tools cannot be read (a control-plane older than this console): the page's other sections still work.
+  await Promise.all([loadOrgs(), loadHealth(), loadCatalog(), loadPendingTools().catch(pendingToolsFailed), operatorAudit()]);
   document.body.dataset.ready = "true";
 }
 void showOperator();

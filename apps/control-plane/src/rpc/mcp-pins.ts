@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { sql } from "@gateway/db";
+import { sql, type Kysely } from "@gateway/db";
 import {
   MCP_MAX_DEFINITION_BYTES,
   mcpToolDefinition,
@@ -12,7 +12,7 @@ import {
 } from "@gateway/proto";
 import type { Selectable } from "kysely";
 import type { ControlContext } from "../context.js";
-import type { McpToolPinsTable } from "../db/schema.js";
+import type { ControlDb, McpToolPinsTable } from "../db/schema.js";
 import { nextCatalogVersion } from "../catalog/price-sheets.js";
 
 const bumpCatalog = async (ctx: ControlContext) => {
@@ -162,23 +162,40 @@ export function listMcpToolPins(ctx: ControlContext) {
   };
 }
 
+/**
+ * The tools whose definition waits for an operator's approval, the longest waiting first, at most
+ * `limit` (each carries two definitions of up to 64 KiB: a gRPC answer stays well under 4 MiB).
+ */
+export async function pendingMcpTools(db: Kysely<ControlDb>, limit: number): Promise<McpToolPin[]> {
+  const rows = await db.selectFrom("mcp_tool_pins").selectAll().where("pending_digest", "is not", null).orderBy("pending_since").orderBy("server").orderBy("tool").limit(limit).execute();
+  return rows.map((r) => toPin(r as PinRow));
+}
+
+/**
+ * Pins `ref`'s pending definition if its digest begins with `read` ("" = whichever is pending),
+ * approved by `by`; undefined when no such definition waits. The caller bumps the catalog version.
+ */
+export async function approvePending(db: Kysely<ControlDb>, ref: { server: string; tool: string }, read: string, by: string): Promise<McpToolPin | undefined> {
+  const r = await sql<PinRow>`
+    UPDATE mcp_tool_pins SET definition = pending_definition, digest = pending_digest, approved_at = now(), approved_by = ${by},
+      pending_definition = NULL, pending_digest = NULL, pending_since = NULL, five_fields_until = NULL
+    WHERE server = ${ref.server} AND tool = ${ref.tool} AND pending_digest IS NOT NULL AND starts_with(pending_digest, ${read})
+    RETURNING *`.execute(db);
+  return r.rows[0] && toPin(r.rows[0]);
+}
+
 /** Pins a tool's pending definition (an operator read it and approves it): a changed tool's calls resume, a new tool is listed and called, on every replica. */
 export function approveMcpTool(ctx: ControlContext) {
   return async (req: McpToolRef): Promise<McpToolPin> => {
     // The definition the operator read, when named: not another that replaced it since.
     const read = req.digest.toLowerCase();
     if (read !== "" && !/^[0-9a-f]{12,64}$/.test(read)) throw new GatewayError("invalid_request", "digest: the pending definition's digest, 12 to 64 hex characters (gatewayctl mcp pins shows it)");
-    const r = await sql<PinRow>`
-      UPDATE mcp_tool_pins SET definition = pending_definition, digest = pending_digest, approved_at = now(), approved_by = 'operator',
-        pending_definition = NULL, pending_digest = NULL, pending_since = NULL, five_fields_until = NULL
-      WHERE server = ${req.server} AND tool = ${req.tool} AND pending_digest IS NOT NULL AND starts_with(pending_digest, ${read})
-      RETURNING *`.execute(ctx.db);
-    const row = r.rows[0];
-    if (!row) {
+    const pin = await approvePending(ctx.db, req, read, "operator");
+    if (!pin) {
       const what = read ? `no definition of digest ${read}… of '${req.tool}'` : `no definition of '${req.tool}'`;
       throw new GatewayError("not_found", `${what} on MCP server '${req.server}' is waiting for approval (gatewayctl mcp pins ${req.server} ${req.tool})`);
     }
     await bumpCatalog(ctx);
-    return toPin(row);
+    return pin;
   };
 }

@@ -115,4 +115,21 @@ describe("LeaseManager dedicated leases (video jobs)", () => {
     expect(ledger.released[0]).toEqual({ lease_id: "lease_9", consumed_minor: 500, org_id: "org", holder: "" });
     await expect(m.releaseDedicated("org", "", 0)).resolves.toBeUndefined();
   });
+
+  it("a request's dedicated hold is released when it settles, once, unless what it made keeps it", async () => {
+    const ledger = new RecordingLedger(Date.now);
+    const m = manager(ledger);
+    // Nothing took it (the submit failed, the job was not recorded): the runner's settle frees it.
+    const failed = await m.holdDedicated("org", 400_000);
+    failed.settle(0);
+    failed.settle(0);
+    await expect.poll(() => ledger.released.length).toBe(1);
+    expect(ledger.released[0]).toMatchObject({ lease_id: "lease_1", consumed_minor: 0 });
+    // A recorded job keeps it: settling the request leaves the hold to the job.
+    const kept = await m.holdDedicated("org", 400_000);
+    kept.keep?.();
+    kept.settle(0);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ledger.released).toHaveLength(1);
+  });
 });

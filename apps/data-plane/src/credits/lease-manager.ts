@@ -49,6 +49,12 @@ export interface Reservation {
   readonly leaseId: string;
   readonly amount: number;
   settle(actualCostMinor: number): void;
+  /**
+   * A dedicated hold's only: the hold now belongs to what the request made (a video job, billed
+   * when it completes), so settling the request leaves it in place. Not kept, the runner's settle
+   * releases it (the request made nothing that could be billed against it).
+   */
+  keep?(): void;
 }
 
 /**
@@ -120,7 +126,20 @@ export class LeaseManager {
       ttl_ms: this.opts.ttlMs,
       monthly_budget_minor: monthlyBudgetMinor,
     });
-    return { leaseId: lease.lease_id, amount, settle: () => undefined };
+    let kept = false;
+    let settled = false;
+    return {
+      leaseId: lease.lease_id,
+      amount,
+      keep: () => {
+        kept = true;
+      },
+      settle: () => {
+        if (kept || settled) return;
+        settled = true;
+        this.releaseDedicated(orgId, lease.lease_id, 0).catch((err: unknown) => this.log.warn({ err, lease_id: lease.lease_id }, "dedicated hold release failed; the ledger expires it"));
+      },
+    };
   }
 
   /**

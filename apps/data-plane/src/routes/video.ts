@@ -88,14 +88,8 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
     const { key } = state;
     const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
-    const release = () => ctx.leases.releaseDedicated(key.org_id, lease, 0).catch((err: unknown) => ctx.log.warn({ err, lease_id: lease }, "video hold release failed; the ledger expires it"));
-    let served;
-    try {
-      served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
-    } catch (err) {
-      await release();
-      throw err;
-    }
+    // The hold is released by the runner's settle unless a job takes it (reservation.keep).
+    const served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
     const { planned: p, value: submitted } = served;
     const request: Record<string, unknown> = { duration: plan.spec.durationS, resolution: plan.spec.resolution, aspectRatio: plan.spec.aspectRatio, generateAudio: plan.spec.generateAudio };
     for (const f of ["prompt", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) if (body[f] !== undefined) request[f] = body[f];
@@ -151,14 +145,14 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
       // (the ledger frees it when it lapses unused; the reconciler renews it for a recorded job),
       // and the caller gets the id to ask whether it was.
       if (!(err instanceof GatewayError) || err.code === "service_unavailable") {
+        reservation.keep?.();
         throw new GatewayError(
           "service_unavailable",
           `The video job ${id} could not be confirmed: GET /v1/video/generations/${id} says whether it was recorded (a job that was not is never charged). Retry shortly.`,
           { retry_after_s: 2 },
         );
       }
-      // Refused: not recorded, so nobody could poll or bill it; the credit is freed.
-      await release();
+      // Refused: not recorded, so nobody could poll or bill it; the runner frees the credit.
       // A concurrent create with the same Idempotency-Key recorded its job first: that one is the
       // answer. This submit reached the provider all the same, and was cancelled: its record says
       // what the provider may bill the operator for it (the runner's ending records it).
@@ -169,6 +163,7 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
       throw err;
     }
     // Billed by the job's own record when it completes (video/jobs.ts), from the hold made here.
+    reservation.keep?.();
     return { kind: "unbilled", body: renderJob(ctx, req, job) };
   },
 };
@@ -226,6 +221,9 @@ export const createVideo = (ctx: DataPlaneContext) => {
     const idem = idempotencyOf(req);
     const prior = idem ? await priorJob(ctx, rq.key.org_id, idem) : undefined;
     if (!prior) return create(req, res, rq);
+    // A replay is still a call of the route: the key's scope and rate limit apply (its headers too).
+    requireRoute(rq.key, "video");
+    applyRateLimit(ctx, rq);
     res.setHeader("idempotent-replayed", "true");
     serveJobHeaders(res, rq, prior);
     res.json(renderJob(ctx, req, prior));

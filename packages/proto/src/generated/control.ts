@@ -12,6 +12,7 @@ import type { ClaimVideoHoldsRequest as _gateway_control_v1_ClaimVideoHoldsReque
 import type { ClaimVideoJobsRequest as _gateway_control_v1_ClaimVideoJobsRequest, ClaimVideoJobsRequest__Output as _gateway_control_v1_ClaimVideoJobsRequest__Output } from './gateway/control/v1/ClaimVideoJobsRequest.js';
 import type { ClaimVideoJobsResponse as _gateway_control_v1_ClaimVideoJobsResponse, ClaimVideoJobsResponse__Output as _gateway_control_v1_ClaimVideoJobsResponse__Output } from './gateway/control/v1/ClaimVideoJobsResponse.js';
 import type { ConsoleApplyCatalogRequest as _gateway_control_v1_ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest__Output as _gateway_control_v1_ConsoleApplyCatalogRequest__Output } from './gateway/control/v1/ConsoleApplyCatalogRequest.js';
+import type { ConsoleApproveMcpToolRequest as _gateway_control_v1_ConsoleApproveMcpToolRequest, ConsoleApproveMcpToolRequest__Output as _gateway_control_v1_ConsoleApproveMcpToolRequest__Output } from './gateway/control/v1/ConsoleApproveMcpToolRequest.js';
 import type { ConsoleAuditEntry as _gateway_control_v1_ConsoleAuditEntry, ConsoleAuditEntry__Output as _gateway_control_v1_ConsoleAuditEntry__Output } from './gateway/control/v1/ConsoleAuditEntry.js';
 import type { ConsoleAuditPage as _gateway_control_v1_ConsoleAuditPage, ConsoleAuditPage__Output as _gateway_control_v1_ConsoleAuditPage__Output } from './gateway/control/v1/ConsoleAuditPage.js';
 import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatalog__Output as _gateway_control_v1_ConsoleCatalog__Output } from './gateway/control/v1/ConsoleCatalog.js';
@@ -98,6 +99,7 @@ export interface ProtoGrpcType {
         ClaimVideoJobsRequest: MessageTypeDefinition<_gateway_control_v1_ClaimVideoJobsRequest, _gateway_control_v1_ClaimVideoJobsRequest__Output>
         ClaimVideoJobsResponse: MessageTypeDefinition<_gateway_control_v1_ClaimVideoJobsResponse, _gateway_control_v1_ClaimVideoJobsResponse__Output>
         ConsoleApplyCatalogRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleApplyCatalogRequest, _gateway_control_v1_ConsoleApplyCatalogRequest__Output>
+        ConsoleApproveMcpToolRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleApproveMcpToolRequest, _gateway_control_v1_ConsoleApproveMcpToolRequest__Output>
         ConsoleAuditEntry: MessageTypeDefinition<_gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleAuditEntry__Output>
         ConsoleAuditPage: MessageTypeDefinition<_gateway_control_v1_ConsoleAuditPage, _gateway_control_v1_ConsoleAuditPage__Output>
         ConsoleCatalog: MessageTypeDefinition<_gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleCatalog__Output>

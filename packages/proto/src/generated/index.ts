@@ -11,6 +11,7 @@ export type { ClaimVideoHoldsRequest__Output as ClaimVideoHoldsRequest, ClaimVid
 export type { ClaimVideoJobsRequest__Output as ClaimVideoJobsRequest, ClaimVideoJobsRequest as ClaimVideoJobsRequestInput } from "./gateway/control/v1/ClaimVideoJobsRequest.js";
 export type { ClaimVideoJobsResponse__Output as ClaimVideoJobsResponse, ClaimVideoJobsResponse as ClaimVideoJobsResponseInput } from "./gateway/control/v1/ClaimVideoJobsResponse.js";
 export type { ConsoleApplyCatalogRequest__Output as ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest as ConsoleApplyCatalogRequestInput } from "./gateway/control/v1/ConsoleApplyCatalogRequest.js";
+export type { ConsoleApproveMcpToolRequest__Output as ConsoleApproveMcpToolRequest, ConsoleApproveMcpToolRequest as ConsoleApproveMcpToolRequestInput } from "./gateway/control/v1/ConsoleApproveMcpToolRequest.js";
 export type { ConsoleAuditEntry__Output as ConsoleAuditEntry, ConsoleAuditEntry as ConsoleAuditEntryInput } from "./gateway/control/v1/ConsoleAuditEntry.js";
 export type { ConsoleAuditPage__Output as ConsoleAuditPage, ConsoleAuditPage as ConsoleAuditPageInput } from "./gateway/control/v1/ConsoleAuditPage.js";
 export type { ConsoleCatalog__Output as ConsoleCatalog, ConsoleCatalog as ConsoleCatalogInput } from "./gateway/control/v1/ConsoleCatalog.js";

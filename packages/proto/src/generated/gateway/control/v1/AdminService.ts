@@ -6,6 +6,7 @@ import type { ApiKey as _gateway_control_v1_ApiKey, ApiKey__Output as _gateway_c
 import type { ApplyCatalogRequest as _gateway_control_v1_ApplyCatalogRequest, ApplyCatalogRequest__Output as _gateway_control_v1_ApplyCatalogRequest__Output } from '../../../gateway/control/v1/ApplyCatalogRequest.js';
 import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, ApplyCatalogResponse__Output as _gateway_control_v1_ApplyCatalogResponse__Output } from '../../../gateway/control/v1/ApplyCatalogResponse.js';
 import type { ConsoleApplyCatalogRequest as _gateway_control_v1_ConsoleApplyCatalogRequest, ConsoleApplyCatalogRequest__Output as _gateway_control_v1_ConsoleApplyCatalogRequest__Output } from '../../../gateway/control/v1/ConsoleApplyCatalogRequest.js';
+import type { ConsoleApproveMcpToolRequest as _gateway_control_v1_ConsoleApproveMcpToolRequest, ConsoleApproveMcpToolRequest__Output as _gateway_control_v1_ConsoleApproveMcpToolRequest__Output } from '../../../gateway/control/v1/ConsoleApproveMcpToolRequest.js';
 import type { ConsoleAuditEntry as _gateway_control_v1_ConsoleAuditEntry, ConsoleAuditEntry__Output as _gateway_control_v1_ConsoleAuditEntry__Output } from '../../../gateway/control/v1/ConsoleAuditEntry.js';
 import type { ConsoleAuditPage as _gateway_control_v1_ConsoleAuditPage, ConsoleAuditPage__Output as _gateway_control_v1_ConsoleAuditPage__Output } from '../../../gateway/control/v1/ConsoleAuditPage.js';
 import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatalog__Output as _gateway_control_v1_ConsoleCatalog__Output } from '../../../gateway/control/v1/ConsoleCatalog.js';
@@ -80,6 +81,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
   consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
   consoleApplyCatalog(argument: _gateway_control_v1_ConsoleApplyCatalogRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleCatalog__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ConsoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ConsoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  ConsoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  consoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  consoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  consoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
+  consoleApproveMcpTool(argument: _gateway_control_v1_ConsoleApproveMcpToolRequest, callback: grpc.requestCallback<_gateway_control_v1_McpToolPin__Output>): grpc.ClientUnaryCall;
   
   ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
   ConsoleCreateKey(argument: _gateway_control_v1_ConsoleCreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
@@ -179,6 +189,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
   consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
   consoleListOrgs(argument: _gateway_control_v1_ConsoleListOrgsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListOrgsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
   
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
@@ -396,6 +415,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   ConsoleApplyCatalog: grpc.handleUnaryCall<_gateway_control_v1_ConsoleApplyCatalogRequest__Output, _gateway_control_v1_ConsoleCatalog>;
   
+  ConsoleApproveMcpTool: grpc.handleUnaryCall<_gateway_control_v1_ConsoleApproveMcpToolRequest__Output, _gateway_control_v1_McpToolPin>;
+  
   ConsoleCreateKey: grpc.handleUnaryCall<_gateway_control_v1_ConsoleCreateKeyRequest__Output, _gateway_control_v1_CreatedKey>;
   
   ConsoleGetCatalog: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog>;
@@ -417,6 +438,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   ConsoleListModels: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels>;
   
   ConsoleListOrgs: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse>;
+  
+  ConsoleListPendingMcpTools: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse>;
   
   ConsoleRecordAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry>;
   
@@ -470,6 +493,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ApplyCatalog: MethodDefinition<_gateway_control_v1_ApplyCatalogRequest, _gateway_control_v1_ApplyCatalogResponse, _gateway_control_v1_ApplyCatalogRequest__Output, _gateway_control_v1_ApplyCatalogResponse__Output>
   ApproveMcpTool: MethodDefinition<_gateway_control_v1_McpToolRef, _gateway_control_v1_McpToolPin, _gateway_control_v1_McpToolRef__Output, _gateway_control_v1_McpToolPin__Output>
   ConsoleApplyCatalog: MethodDefinition<_gateway_control_v1_ConsoleApplyCatalogRequest, _gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleApplyCatalogRequest__Output, _gateway_control_v1_ConsoleCatalog__Output>
+  ConsoleApproveMcpTool: MethodDefinition<_gateway_control_v1_ConsoleApproveMcpToolRequest, _gateway_control_v1_McpToolPin, _gateway_control_v1_ConsoleApproveMcpToolRequest__Output, _gateway_control_v1_McpToolPin__Output>
   ConsoleCreateKey: MethodDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_ConsoleCreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
   ConsoleGetCatalog: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog__Output>
   ConsoleGetGuardrails: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Guardrails__Output>
@@ -481,6 +505,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleListMembers: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleMembers, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleMembers__Output>
   ConsoleListModels: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels__Output>
   ConsoleListOrgs: MethodDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse__Output>
+  ConsoleListPendingMcpTools: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse__Output>
   ConsoleRecordAudit: MethodDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry__Output>
   ConsoleRemoveMember: MethodDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
   ConsoleRevokeKey: MethodDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
