@@ -66,13 +66,16 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
   capability: "video",
   parse: validateVideoBody,
   admission(body, { key }, ctx) {
-    // Visibility and policy first (403/404 before any 400 about the model's values); serve plans again from the (masked) body.
-    const plan = planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
+    // The request's values checked against the model first, as the visible model has them (403/404
+    // before any 400 about its values, and both before rate limits).
+    planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
     return {
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
-      maxCostMinor: () => plan.maxCostMinor,
+      // Held at the plan of the model admission resolved, the one serve plans the job with (a
+      // catalog change between the two checks cannot make the job's maximum exceed its hold).
+      maxCostMinor: (model) => planVideo(model, body).maxCostMinor,
       dedicatedHold: true,
       guard: { stream: false, texts: (b) => fieldTexts(b, "prompt") },
       // DNS for media URLs only once the request passed rate limits and guardrails.
