@@ -79,10 +79,19 @@ describe("dry runs", () => {
     expect(dryUnseen.status).toBe(realUnseen.status);
     expect(dryUnseen.body.error.code).toBe(realUnseen.body.error.code);
 
-    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
-    const err = await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 100_000, messages: [{ role: "user", content: "hi" }] }, { headers: DRY }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((err as InstanceType<typeof OpenAI.APIError>).param).toBe("max_tokens");
+    // An organization with strict output limits: the dry run's 400 is the real one.
+    const strict = await createOrg(stack, { balanceMinor: 1_000_000, models: ["gw-chat-mini"] });
+    await stack.admin.SetOrgOutputLimit({ org: strict.orgId, output_limit: "strict" });
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: strict.secret, maxRetries: 0 });
+    const err = await eventually(
+      async () => {
+        const e = await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 100_000, messages: [{ role: "user", content: "hi" }] }, { headers: DRY }).catch((x: unknown) => x);
+        return e instanceof OpenAI.BadRequestError ? e : undefined;
+      },
+      10_000,
+      "the strict policy applied",
+    );
+    expect(err.param).toBe("max_tokens");
   });
 
   it("count against the key's rate limit like a request", async () => {

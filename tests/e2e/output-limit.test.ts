@@ -57,7 +57,7 @@ describe("the output limit the hold covered goes upstream", () => {
     expect(topUp - cost).toBeGreaterThanOrEqual(0);
   });
 
-  it("two limit fields: the larger is held and is the one limit forwarded; past the model's limit it is a 400", async () => {
+  it("two limit fields: the larger is held and is the one limit forwarded; past the model's limit it is clamped, or a 400 for a strict organization", async () => {
     const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
     await client.chat.completions.create({ model: "gw-chat-mini", max_completion_tokens: 5, max_tokens: 50, messages: [{ role: "user", content: "[[fake:words=100]] go" }] });
     const body = sent("/v1/chat/completions");
@@ -69,11 +69,57 @@ describe("the output limit the hold covered goes upstream", () => {
     expect(sent("/v1/chat/completions")).toMatchObject({ max_completion_tokens: 40 });
     expect(sent("/v1/chat/completions")).not.toHaveProperty("max_tokens");
 
+    // Past the model's limit: clamped to it (the hold and the provider get 4,096), and said so.
+    const { response } = await client.chat.completions.create({ model: "gw-chat-mini", max_completion_tokens: 1, max_tokens: 1_000_000, messages: [{ role: "user", content: "go" }] }).withResponse();
+    expect(response.headers.get("x-gateway-clamped")).toBe("max_tokens=4096");
+    expect(sent("/v1/chat/completions")).toMatchObject({ max_tokens: 4_096 });
+
+    // An organization that asked for strict limits gets the 400, and nothing is sent.
+    const strict = await createOrg(stack, { balanceMinor: 1_000_000, models: ["gw-chat-mini"] });
+    await stack.admin.SetOrgOutputLimit({ org: strict.orgId, output_limit: "strict" });
+    const strictClient = new OpenAI({ baseURL: stack.baseUrl(), apiKey: strict.secret, maxRetries: 0 });
     const before = stack.fake.requests.length;
-    const err = await client.chat.completions.create({ model: "gw-chat-mini", max_completion_tokens: 1, max_tokens: 1_000_000, messages: [{ role: "user", content: "go" }] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((err as InstanceType<typeof OpenAI.APIError>).param).toBe("max_tokens");
+    const err = await eventually(
+      async () => {
+        const e = await strictClient.chat.completions.create({ model: "gw-chat-mini", max_tokens: 1_000_000, messages: [{ role: "user", content: "go" }] }).catch((x: unknown) => x);
+        return e instanceof OpenAI.BadRequestError ? e : undefined;
+      },
+      10_000,
+      "the strict policy applied",
+    );
+    expect(err.param).toBe("max_tokens");
+    expect(err.message).toContain("exceeds the output limit of 'gw-chat-mini' (4096)");
     expect(stack.fake.requests.length).toBe(before);
+  });
+
+  it("Claude Code's max_tokens 32000 on a model that allows 4,096: clamped, the hold covers 4,096, the header says so (Messages, Responses, dry run)", async () => {
+    const org = await createOrg(stack, { balanceMinor: 10_000_000, models: ["gw-chat-mini"] });
+    const anthropic = new Anthropic({ baseURL: stack.dataPlanes[0]!.url, apiKey: org.secret, maxRetries: 0 });
+    // Streamed, as Claude Code sends it (the SDK refuses a non-streamed request this large).
+    const { data: stream, response } = await eventually(
+      () => anthropic.messages.create({ model: "gw-chat-mini", max_tokens: 32_000, stream: true, messages: [{ role: "user", content: "hello" }] }).withResponse(),
+      5_000,
+      "gw-chat-mini visible to the new org",
+    );
+    const kinds: string[] = [];
+    for await (const ev of stream) kinds.push(ev.type);
+    expect(kinds).toContain("message_stop");
+    expect(response.headers.get("x-gateway-clamped")).toBe("max_tokens=4096");
+    expect(sent("/v1/chat/completions")).toMatchObject({ max_tokens: 4_096 });
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const r = await client.responses.create({ model: "gw-chat-mini", input: "hello", store: false, max_output_tokens: 50_000 }).withResponse();
+    expect(r.response.headers.get("x-gateway-clamped")).toBe("max_output_tokens=4096");
+    expect(sent("/v1/chat/completions")).toMatchObject({ max_tokens: 4_096 });
+    // The hold a dry run reports is the clamped one: 4,096 output tokens, not 32,000.
+    const dry = await fetch(`${stack.baseUrl()}/messages`, {
+      method: "POST",
+      headers: { "x-api-key": org.secret, "content-type": "application/json", "anthropic-version": "2023-06-01", "x-gateway-dry-run": "true" },
+      body: JSON.stringify({ model: "gw-chat-mini", max_tokens: 32_000, messages: [{ role: "user", content: "hello" }] }),
+    });
+    expect(dry.status).toBe(200);
+    expect(dry.headers.get("x-gateway-clamped")).toBe("max_tokens=4096");
+    const estimate = (await dry.json()) as { lines: Array<{ item: string; quantity: number }> };
+    expect(estimate.lines.find((l) => l.item.includes("output"))?.quantity).toBe(4_096);
   });
 
   it("an OpenAI deployment gets max_completion_tokens (its reasoning models refuse max_tokens)", async () => {

@@ -59,6 +59,7 @@ import { revokeKey } from "./rpc/revoke-key.js";
 import { TrialUnlocker } from "./trial-unlock.js";
 import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
+import { setOrgOutputLimit } from "./rpc/set-org-output-limit.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
 import { getGuardrails, setGuardrails } from "./rpc/guardrails.js";
 import { claimVideoHolds, claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
@@ -147,6 +148,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ApplyCatalog: applyCatalog(ctx),
       SetOrgTrial: setOrgTrial(ctx),
       SetOrgBudget: setOrgBudget(ctx),
+      SetOrgOutputLimit: setOrgOutputLimit(ctx),
       SetTrialPolicy: setTrialPolicy(ctx),
       SetGuardrails: setGuardrails(ctx),
       GetGuardrails: getGuardrails(ctx),

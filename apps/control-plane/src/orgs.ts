@@ -39,5 +39,6 @@ export async function toOrgs(db: Kysely<ControlDb>, rows: OrgRow[]): Promise<Org
     in_trial: row.in_trial,
     created_at_ms: row.created_at.getTime(),
     monthly_budget_minor: row.monthly_budget_minor,
+    output_limit: row.output_limit,
   }));
 }

@@ -21,7 +21,7 @@ describe("generated message types", () => {
       return m.responseDeserialize(m.responseSerialize(message));
     };
     // Typed as the generated reader's shape: a field the type lacks or adds fails the typecheck, a value the loader reads otherwise fails here.
-    const org: Org = { id: "o", name: "", enabled_models: [], in_trial: false, created_at_ms: 0, monthly_budget_minor: 9007199254740991 };
+    const org: Org = { id: "o", name: "", enabled_models: [], in_trial: false, created_at_ms: 0, monthly_budget_minor: 9007199254740991, output_limit: "" };
     const sent: OrgInput = { id: "o", monthly_budget_minor: "9007199254740991" };
     expect(roundTrip("gateway.control.v1.AdminService", "SetOrgBudget", sent)).toEqual(org);
     const health: HealthCheckResponse = { status: "SERVING" };

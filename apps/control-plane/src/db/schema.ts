@@ -7,6 +7,8 @@ export interface OrganizationsTable {
   in_trial: Generated<boolean>;
   /** Spend cap per calendar month (UTC), minor credit units; 0 = none. */
   monthly_budget_minor: Generated<number>;
+  /** An output limit above the model's: clamped (default) or refused (docs/agents.md). */
+  output_limit: ColumnType<"clamp" | "strict", "clamp" | "strict" | undefined, "clamp" | "strict">;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 

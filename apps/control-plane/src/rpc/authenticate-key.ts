@@ -15,6 +15,7 @@ interface Row {
   rpm_limit: number;
   tpm_limit: number;
   monthly_budget_minor: number;
+  output_limit: string;
   prefix: string;
   guardrails: unknown;
   guardrails_version: number | null;
@@ -29,7 +30,7 @@ export function authenticateKey(ctx: ControlContext) {
     const r = await sql<Row>`
       SELECT k.id, k.org_id, o.name AS org_name, (k.revoked_at IS NOT NULL) AS revoked, k.routes, k.models, k.mcp_tools,
              COALESCE((SELECT array_agg(m.model_id ORDER BY m.model_id) FROM org_models m WHERE m.org_id = k.org_id), '{}') AS enabled,
-             o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, k.prefix,
+             o.in_trial, k.rpm_limit, k.tpm_limit, o.monthly_budget_minor, o.output_limit, k.prefix,
              g.rules AS guardrails, g.version AS guardrails_version,
              COALESCE((SELECT array_agg(s.server ORDER BY s.server) FROM org_mcp_servers s WHERE s.org_id = k.org_id), '{}') AS mcp_servers
       FROM api_keys k JOIN organizations o ON o.id = k.org_id
@@ -56,6 +57,7 @@ export function authenticateKey(ctx: ControlContext) {
         guardrails_version: Number(row.guardrails_version ?? 0),
         org_mcp_servers: row.mcp_servers,
         mcp_tool_allowlist: row.mcp_tools,
+        org_output_limit: row.output_limit,
       },
     };
   };

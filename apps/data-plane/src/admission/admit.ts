@@ -43,8 +43,15 @@ export interface AdmissionRequest<C extends Capability, B> {
   requestedOutput: number | undefined;
   /** Choices asked for (`n`): each may produce the whole output. */
   choices?: number;
-  /** Name of the request field that set requestedOutput, for error messages. */
+  /** Name of the request field that set requestedOutput, for error messages and `x-gateway-clamped`. */
   outputParam?: string;
+  /**
+   * The request with its output limit set to `limit`: a request asking for more output than the
+   * model allows is clamped to the model's limit (unless its organization's policy is `strict`),
+   * and everything after (the hold, the provider's request) sees the clamped value. Absent: such a
+   * request is a 400.
+   */
+  clampOutput?: (body: B, limit: number) => B;
   /** Audio sent (input parts) or asked for (output): held at the model's audio prices (credits/cost.ts). Read after prepare. */
   audio?: (body: B) => AudioUse;
   /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
@@ -121,10 +128,19 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
     if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
       const field = req.outputParam ?? "max_tokens";
-      throw invalidParam(field, `'${field}' (${req.requestedOutput}) exceeds the output limit of '${m.id}' (${m.max_output_tokens}).`);
+      // An agent's limit is a ceiling, not a need: the answer cannot be longer than the model
+      // allows anyway (docs/agents.md, "Output limits"). An organization can ask for the 400.
+      if (key.org_output_limit === "strict" || !req.clampOutput) {
+        throw invalidParam(field, `'${field}' (${req.requestedOutput}) exceeds the output limit of '${m.id}' (${m.max_output_tokens}).`);
+      }
+      l.clamped = `${field}=${m.max_output_tokens}`;
     }
     return m;
   });
+  if (l.clamped) {
+    parsed = req.clampOutput!(parsed, model.max_output_tokens);
+    req = { ...req, requestedOutput: model.max_output_tokens };
+  }
   const planned = stage(l, "plan", () => plan(ctx, model, req.capability));
   stage(l, "rate_limit", () => applyRateLimit(ctx, l));
   const { prepare, promptTexts, guard } = req;

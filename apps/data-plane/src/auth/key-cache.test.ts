@@ -20,6 +20,7 @@ const key = (id: string, org = "org_1"): KeyContext => ({
   guardrails_version: 0,
   org_mcp_servers: [],
   mcp_tool_allowlist: [],
+  org_output_limit: "",
 });
 
 function setup(opts: Partial<{ ttlMs: number; maxStaleMs: number; negativeTtlMs: number; maxEntries: number }> = {}) {

@@ -36,6 +36,7 @@ export function writeGatewayHeaders(res: Response, rq: RequestContext, unchecked
     res.setHeader("x-gateway-retry-count", String(served.retries));
   }
   if (served && served.fallbacks.length > 0) res.setHeader("x-gateway-attempted-fallbacks", served.fallbacks.join(","));
+  if (rq.clamped) res.setHeader("x-gateway-clamped", rq.clamped);
   if (rateLimit) {
     if (rateLimit.rpm > 0) {
       res.setHeader("x-ratelimit-limit-requests", String(rateLimit.rpm));

@@ -38,6 +38,8 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       requestedOutput: askedOutput(body),
       choices: choicesOf(body),
       outputParam: (body.max_completion_tokens ?? 0) >= (body.max_tokens ?? 0) ? "max_completion_tokens" : "max_tokens",
+      // Every limit field the request set, at the model's limit.
+      clampOutput: (b, limit) => ({ ...b, ...(b.max_tokens != null ? { max_tokens: limit } : {}), ...(b.max_completion_tokens != null ? { max_completion_tokens: limit } : {}) }),
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },
       // As the input guardrails left it (a masked copy when a mask applied).

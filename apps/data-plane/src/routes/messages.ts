@@ -204,6 +204,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       offersTools: Array.isArray(raw.tools) && raw.tools.length > 0,
       requestedOutput: raw.max_tokens,
       outputParam: "max_tokens",
+      clampOutput: (r, limit) => ({ ...r, raw: { ...r.raw, max_tokens: limit } }),
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
       // As the input guardrails left it (a masked copy when a mask applied).

@@ -96,14 +96,22 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       offersTools: Array.isArray(raw.tools) && raw.tools.length > 0,
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
+      // The request in each of its shapes (as sent, in the chat shape, with its earlier turns).
+      clampOutput: (p, limit) => ({
+        ...p,
+        raw: { ...p.raw, max_output_tokens: limit },
+        chat: { ...p.chat, ...(p.chat.max_tokens != null ? { max_tokens: limit } : {}), ...(p.chat.max_completion_tokens != null ? { max_completion_tokens: limit } : {}) },
+        withHistory: { ...p.withHistory, max_output_tokens: limit },
+      }),
       promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),
       guard: { stream: raw.stream === true, texts: (p) => responsesRequestTexts(p.withHistory).map((masked) => ({ ...p, withHistory: masked })) },
       ...(previous
         ? {
-            prepare: async () => {
+            // From the request as admission has it (its output limit clamped to the model's, if it was).
+            prepare: async (p) => {
               const history = (await stored(ctx, state.key, previous, true)).messages;
-              const input = typeof raw.input === "string" ? [{ type: "message", role: "user", content: raw.input }] : raw.input;
-              return { ...r, withHistory: { ...raw, input: [...historyItems(history), ...input] }, historyBytes: Buffer.byteLength(JSON.stringify(history)) };
+              const input = typeof p.raw.input === "string" ? [{ type: "message", role: "user", content: p.raw.input }] : p.raw.input;
+              return { ...p, withHistory: { ...p.raw, input: [...historyItems(history), ...input] }, historyBytes: Buffer.byteLength(JSON.stringify(history)) };
             },
           }
         : {}),

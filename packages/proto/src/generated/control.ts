@@ -69,6 +69,7 @@ import type { ReportMcpToolsResponse as _gateway_control_v1_ReportMcpToolsRespon
 import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from './gateway/control/v1/RevokeKeyRequest.js';
 import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from './gateway/control/v1/SetGuardrailsRequest.js';
 import type { SetOrgBudgetRequest as _gateway_control_v1_SetOrgBudgetRequest, SetOrgBudgetRequest__Output as _gateway_control_v1_SetOrgBudgetRequest__Output } from './gateway/control/v1/SetOrgBudgetRequest.js';
+import type { SetOrgOutputLimitRequest as _gateway_control_v1_SetOrgOutputLimitRequest, SetOrgOutputLimitRequest__Output as _gateway_control_v1_SetOrgOutputLimitRequest__Output } from './gateway/control/v1/SetOrgOutputLimitRequest.js';
 import type { SetOrgTrialRequest as _gateway_control_v1_SetOrgTrialRequest, SetOrgTrialRequest__Output as _gateway_control_v1_SetOrgTrialRequest__Output } from './gateway/control/v1/SetOrgTrialRequest.js';
 import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest, SetTrialPolicyRequest__Output as _gateway_control_v1_SetTrialPolicyRequest__Output } from './gateway/control/v1/SetTrialPolicyRequest.js';
 import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from './gateway/control/v1/SignInLink.js';
@@ -156,6 +157,7 @@ export interface ProtoGrpcType {
         RevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_RevokeKeyRequest__Output>
         SetGuardrailsRequest: MessageTypeDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_SetGuardrailsRequest__Output>
         SetOrgBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgBudgetRequest, _gateway_control_v1_SetOrgBudgetRequest__Output>
+        SetOrgOutputLimitRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgOutputLimitRequest, _gateway_control_v1_SetOrgOutputLimitRequest__Output>
         SetOrgTrialRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgTrialRequest, _gateway_control_v1_SetOrgTrialRequest__Output>
         SetTrialPolicyRequest: MessageTypeDefinition<_gateway_control_v1_SetTrialPolicyRequest, _gateway_control_v1_SetTrialPolicyRequest__Output>
         SignInLink: MessageTypeDefinition<_gateway_control_v1_SignInLink, _gateway_control_v1_SignInLink__Output>

@@ -69,6 +69,7 @@ export type { ReportMcpToolsResponse__Output as ReportMcpToolsResponse, ReportMc
 export type { RevokeKeyRequest__Output as RevokeKeyRequest, RevokeKeyRequest as RevokeKeyRequestInput } from "./gateway/control/v1/RevokeKeyRequest.js";
 export type { SetGuardrailsRequest__Output as SetGuardrailsRequest, SetGuardrailsRequest as SetGuardrailsRequestInput } from "./gateway/control/v1/SetGuardrailsRequest.js";
 export type { SetOrgBudgetRequest__Output as SetOrgBudgetRequest, SetOrgBudgetRequest as SetOrgBudgetRequestInput } from "./gateway/control/v1/SetOrgBudgetRequest.js";
+export type { SetOrgOutputLimitRequest__Output as SetOrgOutputLimitRequest, SetOrgOutputLimitRequest as SetOrgOutputLimitRequestInput } from "./gateway/control/v1/SetOrgOutputLimitRequest.js";
 export type { SetOrgTrialRequest__Output as SetOrgTrialRequest, SetOrgTrialRequest as SetOrgTrialRequestInput } from "./gateway/control/v1/SetOrgTrialRequest.js";
 export type { SetTrialPolicyRequest__Output as SetTrialPolicyRequest, SetTrialPolicyRequest as SetTrialPolicyRequestInput } from "./gateway/control/v1/SetTrialPolicyRequest.js";
 export type { SignInLink__Output as SignInLink, SignInLink as SignInLinkInput } from "./gateway/control/v1/SignInLink.js";

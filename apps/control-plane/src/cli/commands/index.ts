@@ -25,6 +25,7 @@ import { modelsEnable } from "./models-enable.js";
 import { orgCreate } from "./org-create.js";
 import { orgList } from "./org-list.js";
 import { orgSetBudget } from "./org-set-budget.js";
+import { orgSetOutputLimit } from "./org-set-output-limit.js";
 import { orgTrial } from "./org-trial.js";
 import { trialPolicySet } from "./trial-policy-set.js";
 import { usageCosts } from "./usage-costs.js";
@@ -35,6 +36,7 @@ export const commands: readonly Command[] = [
   orgCreate,
   orgList,
   orgSetBudget,
+  orgSetOutputLimit,
   orgTrial,
   keyCreate,
   keyRevoke,

@@ -470,6 +470,7 @@ export function testbed(o: BedOptions): Bed {
     guardrails_version: 1,
     org_mcp_servers: [],
     mcp_tool_allowlist: [],
+    org_output_limit: "",
   };
   const state = new RequestContext(Date.now(), "req_test0000000001");
   state.key = key;

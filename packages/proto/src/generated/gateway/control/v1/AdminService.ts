@@ -47,6 +47,7 @@ import type { RemoveConsoleMemberRequest as _gateway_control_v1_RemoveConsoleMem
 import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from '../../../gateway/control/v1/RevokeKeyRequest.js';
 import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from '../../../gateway/control/v1/SetGuardrailsRequest.js';
 import type { SetOrgBudgetRequest as _gateway_control_v1_SetOrgBudgetRequest, SetOrgBudgetRequest__Output as _gateway_control_v1_SetOrgBudgetRequest__Output } from '../../../gateway/control/v1/SetOrgBudgetRequest.js';
+import type { SetOrgOutputLimitRequest as _gateway_control_v1_SetOrgOutputLimitRequest, SetOrgOutputLimitRequest__Output as _gateway_control_v1_SetOrgOutputLimitRequest__Output } from '../../../gateway/control/v1/SetOrgOutputLimitRequest.js';
 import type { SetOrgTrialRequest as _gateway_control_v1_SetOrgTrialRequest, SetOrgTrialRequest__Output as _gateway_control_v1_SetOrgTrialRequest__Output } from '../../../gateway/control/v1/SetOrgTrialRequest.js';
 import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest, SetTrialPolicyRequest__Output as _gateway_control_v1_SetTrialPolicyRequest__Output } from '../../../gateway/control/v1/SetTrialPolicyRequest.js';
 import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from '../../../gateway/control/v1/SignInLink.js';
@@ -379,6 +380,15 @@ export interface AdminServiceClient extends grpc.Client {
   setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   setOrgBudget(argument: _gateway_control_v1_SetOrgBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   
+  SetOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  SetOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  setOrgOutputLimit(argument: _gateway_control_v1_SetOrgOutputLimitRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
   SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   SetOrgTrial(argument: _gateway_control_v1_SetOrgTrialRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
@@ -481,6 +491,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   SetOrgBudget: grpc.handleUnaryCall<_gateway_control_v1_SetOrgBudgetRequest__Output, _gateway_control_v1_Org>;
   
+  SetOrgOutputLimit: grpc.handleUnaryCall<_gateway_control_v1_SetOrgOutputLimitRequest__Output, _gateway_control_v1_Org>;
+  
   SetOrgTrial: grpc.handleUnaryCall<_gateway_control_v1_SetOrgTrialRequest__Output, _gateway_control_v1_Org>;
   
   SetTrialPolicy: grpc.handleUnaryCall<_gateway_control_v1_SetTrialPolicyRequest__Output, _gateway_control_v1_TrialPolicy>;
@@ -526,6 +538,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   RevokeKey: MethodDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_RevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
   SetGuardrails: MethodDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_SetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
   SetOrgBudget: MethodDefinition<_gateway_control_v1_SetOrgBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_SetOrgBudgetRequest__Output, _gateway_control_v1_Org__Output>
+  SetOrgOutputLimit: MethodDefinition<_gateway_control_v1_SetOrgOutputLimitRequest, _gateway_control_v1_Org, _gateway_control_v1_SetOrgOutputLimitRequest__Output, _gateway_control_v1_Org__Output>
   SetOrgTrial: MethodDefinition<_gateway_control_v1_SetOrgTrialRequest, _gateway_control_v1_Org, _gateway_control_v1_SetOrgTrialRequest__Output, _gateway_control_v1_Org__Output>
   SetTrialPolicy: MethodDefinition<_gateway_control_v1_SetTrialPolicyRequest, _gateway_control_v1_TrialPolicy, _gateway_control_v1_SetTrialPolicyRequest__Output, _gateway_control_v1_TrialPolicy__Output>
   StartOidcSession: MethodDefinition<_gateway_control_v1_StartOidcSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_StartOidcSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>

@@ -19,6 +19,7 @@ export interface KeyContext {
   'guardrails_version'?: (number | string | Long);
   'org_mcp_servers'?: (string)[];
   'mcp_tool_allowlist'?: (string)[];
+  'org_output_limit'?: (string);
 }
 
 export interface KeyContext__Output {
@@ -38,4 +39,5 @@ export interface KeyContext__Output {
   'guardrails_version': (number);
   'org_mcp_servers': (string)[];
   'mcp_tool_allowlist': (string)[];
+  'org_output_limit': (string);
 }

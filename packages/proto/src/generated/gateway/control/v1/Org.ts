@@ -9,6 +9,7 @@ export interface Org {
   'in_trial'?: (boolean);
   'created_at_ms'?: (number | string | Long);
   'monthly_budget_minor'?: (number | string | Long);
+  'output_limit'?: (string);
 }
 
 export interface Org__Output {
@@ -18,4 +19,5 @@ export interface Org__Output {
   'in_trial': (boolean);
   'created_at_ms': (number);
   'monthly_budget_minor': (number);
+  'output_limit': (string);
 }
