@@ -161,9 +161,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   let sentBytes = 0;
   if (client) ({ routed, sentBytes } = stage(l, "translate", () => sentRequests(translateFor(client.api, planned as Planned<Capability>[] as Planned<"chat">[], client.request(body, model)))));
   if (req.free) return { body, model, planned, routed, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
-  if (ctx.publisher.saturated) {
-    throw new GatewayError("service_unavailable", "Usage recording is backed up; paid requests are paused. Retry shortly.", { retry_after_s: 5 });
-  }
+  refuseWhenSaturated(ctx, "paid requests");
   const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
   const maxCost = bound.total;
   if (req.dryRun) {
@@ -276,6 +274,15 @@ function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model:
 }
 
 /** The key's rate limits: 429 when over; the state is kept for the x-ratelimit-* headers. */
+/**
+ * No request whose record could not be kept is made: while the spool is full (NATS away), paid work
+ * is refused with a 503 and `retry_after_s` (`what`: what is paused, for the message).
+ */
+export function refuseWhenSaturated(ctx: DataPlaneContext, what: string): void {
+  if (ctx.publisher.saturated) throw new GatewayError("service_unavailable", `Usage recording is backed up; ${what} are paused. Retry shortly.`, { retry_after_s: 5 });
+}
+
+/** The key's rate limits (429 when over); their state goes out in the x-ratelimit-* headers. */
 export function applyRateLimit(ctx: DataPlaneContext, l: Authenticated): void {
   const { key } = l;
   const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);

@@ -5,6 +5,7 @@ import type { McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { GatewayError } from "@gateway/errors";
+import { applyRateLimit, refuseWhenSaturated } from "../admission/admit.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
@@ -132,9 +133,8 @@ async function admitCall(ctx: DataPlaneContext, caller: CallerOf, target: ToolTa
   // A tool whose definition is not approved (changed, new since its server's tools were pinned, too large) is not called.
   const unpinned = pinRefusal(ctx, server, await ctx.mcp.tools(server, key), tool, name);
   if (unpinned) throw new RpcError(RPC.gateway, unpinned.message, unpinned.data);
-  // The key's limits (429 when over); their state goes out in the x-ratelimit-* headers, as on model routes.
-  const limits = ctx.rateLimiter.admit(key.key_id, key.rpm_limit, key.tpm_limit);
-  if (limits) caller.rq.rateLimit = limits;
+  // The key's limits, as model routes apply them (429 when over; the x-ratelimit-* headers).
+  applyRateLimit(ctx, caller.rq);
   // Priced on the catalog as it is now, the version the record names (the ledger checks the price against it).
   const view = ctx.catalog.current;
   const price = (view.mcpServers.get(server.name) ?? server).tools.find((t) => t.name === tool)?.price_minor ?? 0;
@@ -163,7 +163,13 @@ async function admitCall(ctx: DataPlaneContext, caller: CallerOf, target: ToolTa
   if (signal.aborted) throw new RpcError(RPC.gateway, "The caller left before the tool was called.", { code: "client_gone" });
   // Every tool call is recorded, priced or not: none is made whose record could not be kept (the
   // spool is full while NATS is away), as no paid model request is.
-  if (ctx.publisher.saturated) throw new RpcError(RPC.gateway, "Usage recording is backed up; tool calls are paused. Retry shortly.", { code: "service_unavailable", retry_after_s: 5 });
+  // Answered as a JSON-RPC error -32010 naming it (docs/mcp.md), not the model routes' HTTP 503.
+  try {
+    refuseWhenSaturated(ctx, "tool calls");
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    throw new RpcError(RPC.gateway, err.message, { code: err.code, ...err.context });
+  }
   const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
   return { price, catalogVersion: view.version, sent, reservation };
 }
