@@ -170,14 +170,25 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     held.settle(0);
     return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
   }
-  const hold = stage(l, "credits.hold", () =>
-    req.dedicatedHold
-      ? ctx.leases.holdDedicated(key.org_id, maxCost, key.monthly_budget_minor)
-      : (ctx.leases.reserveLocal(key.org_id, maxCost) ?? ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor)),
-  );
+  const hold = holdCredits(ctx, l, maxCost, req.dedicatedHold);
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
   return { body, model, planned, routed, reservation, bound };
+}
+
+/**
+ * The hold of a request's most it can cost (402 when the balance or the monthly budget cannot
+ * cover it), in the span `gateway.credits.hold`: from the replica's local lease when it covers it
+ * (no round trip), else by extending it at the ledger; `dedicated`, a lease of its own (work that
+ * outlives the request). Model routes and MCP tool calls hold through it.
+ */
+export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: number, dedicated = false): Reservation | Promise<Reservation> {
+  const { key } = l;
+  return stage(l, "credits.hold", () =>
+    dedicated
+      ? ctx.leases.holdDedicated(key.org_id, amount, key.monthly_budget_minor)
+      : (ctx.leases.reserveLocal(key.org_id, amount) ?? ctx.leases.reserve(key.org_id, amount, key.monthly_budget_minor)),
+  );
 }
 
 /**

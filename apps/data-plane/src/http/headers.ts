@@ -37,6 +37,7 @@ export function writeGatewayHeaders(res: Response, rq: RequestContext, unchecked
   }
   if (served && served.fallbacks.length > 0) res.setHeader("x-gateway-attempted-fallbacks", served.fallbacks.join(","));
   if (rq.clamped) res.setHeader("x-gateway-clamped", rq.clamped);
+  if (rq.replayed) res.setHeader("idempotent-replayed", "true");
   if (rateLimit) {
     if (rateLimit.rpm > 0) {
       res.setHeader("x-ratelimit-limit-requests", String(rateLimit.rpm));

@@ -40,6 +40,8 @@ export class RequestContext {
   served: { provider: string; upstreamModel: string; retries: number; fallbacks: string[]; attempts: AttemptV1[] } | undefined = undefined;
   /** Request features the serving provider could not take, left out (x-gateway-dropped-params). */
   dropped: readonly string[] | undefined = undefined;
+  /** The answer is an earlier request's, replayed for its Idempotency-Key (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
   /** `field=limit` when the request's output limit was clamped to the model's (x-gateway-clamped). */
   clamped?: string;
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */

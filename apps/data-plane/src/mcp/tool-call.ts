@@ -5,7 +5,7 @@ import type { McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import type { Reservation } from "../credits/lease-manager.js";
 import { GatewayError } from "@gateway/errors";
-import { applyRateLimit, refuseWhenSaturated } from "../admission/admit.js";
+import { applyRateLimit, holdCredits, refuseWhenSaturated } from "../admission/admit.js";
 import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
@@ -170,7 +170,7 @@ async function admitCall(ctx: DataPlaneContext, caller: CallerOf, target: ToolTa
     if (!(err instanceof GatewayError)) throw err;
     throw new RpcError(RPC.gateway, err.message, { code: err.code, ...err.context });
   }
-  const reservation = price > 0 ? await ctx.leases.reserve(key.org_id, price, key.monthly_budget_minor) : undefined;
+  const reservation = price > 0 ? await holdCredits(ctx, caller.rq, price) : undefined;
   return { price, catalogVersion: view.version, sent, reservation };
 }
 

@@ -227,7 +227,7 @@ export const createVideo = (ctx: DataPlaneContext) => {
     // A replay is still a call of the route: the key's scope and rate limit apply (its headers too).
     requireRoute(rq.key, "video");
     applyRateLimit(ctx, rq);
-    res.setHeader("idempotent-replayed", "true");
+    rq.replayed = true;
     serveJobHeaders(res, rq, prior);
     res.json(renderJob(ctx, req, prior));
   };
