@@ -150,6 +150,30 @@ describe("leases", () => {
     expect(renewed.expires_at_ms).toBeGreaterThan(l.expires_at_ms);
     expect(renewed.expires_at_ms).toBeLessThanOrEqual(Date.now() + 120_000);
     expect((await client.GetCredits({ org_id: o })).held_minor).toBe(100);
+    expect(renewed.available_after_minor).toBe(900);
+  });
+
+  it("renew without waiting on the organization's account row (another transaction holds it); never a lease that expired", async () => {
+    const o = org("l5b");
+    await topUp(o, 1_000);
+    const l = await lease(o, 100, 100, "", 60_000);
+    // A transaction holding the account row, as a grant or an apply does for a moment (here: for good).
+    const holder = await ledger.db.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      await sql`SELECT 1 FROM accounts WHERE org_id = ${o} FOR UPDATE`.execute(conn);
+      try {
+        const renewed = await Promise.race([lease(o, 0, 0, l.lease_id), new Promise<"blocked">((r) => setTimeout(() => r("blocked"), 3_000))]);
+        return renewed;
+      } finally {
+        await sql`ROLLBACK`.execute(conn);
+      }
+    });
+    expect(holder).toMatchObject({ lease_id: l.lease_id, granted_minor: 100 });
+    // An expired lease is not brought back by a renewal.
+    const short = await lease(o, 50, 50, "", 1_000);
+    await new Promise((r) => setTimeout(r, 1_100));
+    await expect(lease(o, 0, 0, short.lease_id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await bookViolations(ledger.db)).toEqual([]);
   });
 
   it("granted concurrently never add up to more than the balance", async () => {

@@ -38,13 +38,16 @@ function validate(req: AcquireLeaseRequest): void {
 
 /**
  * Opens or extends a credit lease. The account row is locked, so concurrent grants for one org are
- * serialized and their sum never exceeds balance − held.
+ * serialized and their sum never exceeds balance − held. A renewal that asks for nothing (a video
+ * job's hold kept alive, an idle lease's lifetime) moves no credit: it locks the lease alone, so one
+ * organization's renewals do not queue behind each other on its account row.
  */
 export function acquireLease(ctx: LedgerContext) {
   return async (req: AcquireLeaseRequest): Promise<Lease> => {
     validate(req);
     const ttl = req.ttl_ms > 0 ? Math.min(req.ttl_ms, ctx.config.leaseMaxTtlMs) : ctx.config.leaseMaxTtlMs;
     const expiresAt = new Date(Date.now() + ttl);
+    if (req.lease_id && req.amount_minor === 0) return renew(ctx, req, expiresAt);
     return ctx.db.transaction().execute(async (trx) => {
       const account = await lockAccount(trx, req.org_id);
       let lease: LeaseRow | undefined;
@@ -98,4 +101,21 @@ export function acquireLease(ctx: LedgerContext) {
       return toLease(r.rows[0]!, available - grant);
     });
   };
+}
+
+/**
+ * A lease's lifetime extended, nothing added: one statement on the lease's row (the sweeper and the
+ * apply lock it too, so an expiry or a release either comes first, and the lease is not open, or
+ * after). What the organization has available is read without a lock: it is what the answer says, not
+ * what anything is decided on.
+ */
+async function renew(ctx: LedgerContext, req: AcquireLeaseRequest, expiresAt: Date): Promise<Lease> {
+  const r = await sql<LeaseRow>`
+    UPDATE leases SET expires_at = ${expiresAt}
+    WHERE id = ${req.lease_id} AND org_id = ${req.org_id} AND status = 'open' AND expires_at > ${new Date()}
+    RETURNING *`.execute(ctx.db);
+  const lease = r.rows[0];
+  if (!lease) throw new GatewayError("not_found", `lease ${req.lease_id} is not open`);
+  const a = await sql<{ available: string }>`SELECT balance_minor - held_minor AS available FROM accounts WHERE org_id = ${req.org_id}`.execute(ctx.db);
+  return toLease(lease, Number(a.rows[0]?.available ?? 0));
 }
