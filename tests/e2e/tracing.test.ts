@@ -175,6 +175,14 @@ describe("tracing across the three services", () => {
       const span = await eventually(() => inTrace(traceId).find((s) => s.name === name), 10_000, name);
       expect(span.parentSpanId).toBe(root.spanId);
     }
+    // Admission's own stages, named as a model route's: the plan (the tool and its price) and the key's rate limits.
+    const admission = inTrace(traceId).find((s) => s.name === "gateway.admission")!;
+    for (const name of ["gateway.plan", "gateway.rate_limit"]) {
+      expect(inTrace(traceId).find((s) => s.name === name)?.parentSpanId, name).toBe(admission.spanId);
+    }
+    // The record's publish, in the answer stage: durable before the answer was released.
+    const answer = inTrace(traceId).find((s) => s.name === "gateway.answer")!;
+    expect(inTrace(traceId).find((s) => s.name === "gateway.usage.publish")?.parentSpanId).toBe(answer.spanId);
     const applied = await eventually(() => inTrace(traceId).find((s) => s.name === "ledger.usage.apply" && s.attributes["gateway.request_id"] === requestId), 10_000, "the ledger's apply");
     expect(applied.service).toBe("ledger");
   });

@@ -1,5 +1,5 @@
 import { GatewayError, invalidParam } from "@gateway/errors";
-import type { Model } from "@gateway/proto";
+import type { ApiRoute, Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
 import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "@gateway/pricing";
@@ -54,8 +54,15 @@ export interface AdmissionRequest<C extends Capability, B> {
   clampOutput?: (body: B, limit: number) => B;
   /** Audio sent (input parts) or asked for (output): held at the model's audio prices (credits/cost.ts). Read after prepare. */
   audio?: (body: B) => AudioUse;
+  /**
+   * Checks the request against the resolved model (a video's duration among the model's …) and
+   * gives it with the model's defaults filled in, in the resolve step: its 400 comes after the
+   * model's 403/404 and before rate limits, and later stages (the bound, the attempts) read the
+   * fitted body, so a catalog change between two checks cannot split them.
+   */
+  fit?: (body: B, model: Model) => B;
   /** Exact maximum cost when the route prices by unit (images, video), minor credit units. */
-  maxCostMinor?: (model: Model) => number;
+  maxCostMinor?: (model: Model, body: B) => number;
   /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
   perUseCostMinor?: (model: Model) => number;
   /** Nothing is billed (a token count): no hold, and no check of usage recording capacity. */
@@ -141,6 +148,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     parsed = req.clampOutput!(parsed, model.max_output_tokens);
     req = { ...req, requestedOutput: model.max_output_tokens };
   }
+  if (req.fit) parsed = stage(l, "fit", () => req.fit!(parsed, model));
   const planned = stage(l, "plan", () => plan(ctx, model, req.capability));
   stage(l, "rate_limit", () => applyRateLimit(ctx, l));
   const { prepare, promptTexts, guard } = req;
@@ -174,6 +182,48 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
   return { body, model, planned, routed, reservation, bound };
+}
+
+/**
+ * A call of a priced tool (an MCP `tools/call`) as admission sees it: a model route's stages where
+ * they apply, the plan step's target the server and tool (refused when its definition is not
+ * approved) and the bound its price.
+ */
+export interface CallAdmissionRequest<T, B> {
+  route: ApiRoute;
+  /** The plan step: the call's target, the name its record gives it, and its price in minor credit units (the bound). */
+  plan: () => Promise<{ target: T; name: string; price: number }>;
+  /** The call's texts for the input guardrails; a mask gives the masked copy, which is what is sent. */
+  guard: (body: B) => GuardTexts<B>;
+  /** What is paused while usage recording is backed up, for the 503's message. */
+  what: string;
+}
+
+export interface CallAdmission<T, B> {
+  target: T;
+  /** What is sent: the call's arguments, masked by the input guardrails (a copy when a mask changed them). */
+  body: B;
+  /** Minor credit units: what the call is billed when it is sent, and what is held. */
+  price: number;
+  reservation: Reservation;
+}
+
+/**
+ * The admission stages of a tool call, each a span when the request is traced, in a model route's
+ * order: resolve and plan (the target, its price at the catalog version the record names), the
+ * key's rate limits (429, and the x-ratelimit-* headers), the input guardrails (400), usage
+ * recording capacity (503: every call is recorded, priced or not) and the price held (402).
+ */
+export async function admitCall<T, B>(ctx: DataPlaneContext, l: Authenticated, parsed: B, req: CallAdmissionRequest<T, B>): Promise<CallAdmission<T, B>> {
+  l.catalogVersion = ctx.catalog.current.version;
+  const { target, name, price } = await stage(l, "plan", req.plan);
+  l.model = name;
+  stage(l, "rate_limit", () => applyRateLimit(ctx, l));
+  const ran = runStage(ctx, l, req.route, "input", () => req.guard(parsed));
+  const body = (ran instanceof Promise ? await ran : ran) ?? parsed;
+  refuseWhenSaturated(ctx, req.what);
+  const hold = price > 0 ? holdCredits(ctx, l, price) : NOTHING_HELD;
+  return { target, body, price, reservation: hold instanceof Promise ? await hold : hold };
 }
 
 /**
@@ -253,7 +303,7 @@ const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
 function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, body: B, grownBytes = 0, sentBytes = 0): Bound {
   const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
-  if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model) + perUse, unitPriced: true };
+  if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model, body) + perUse, unitPriced: true };
   // What the masks added is in the translated requests already; the client's body bound gets it on top.
   const asked = Math.max(req.promptTokensBound(model, body) + grownBytes, sentBytes > 0 ? req.promptTokensBound(model, body, sentBytes) : 0) + (req.offersTools ? (model.tool_prompt_tokens ?? 0) : 0);
   const prompt = model.context_window > 0 ? Math.min(asked, model.context_window) : asked;
@@ -284,7 +334,6 @@ function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model:
   };
 }
 
-/** The key's rate limits: 429 when over; the state is kept for the x-ratelimit-* headers. */
 /**
  * No request whose record could not be kept is made: while the spool is full (NATS away), paid work
  * is refused with a 503 and `retry_after_s` (`what`: what is paused, for the message).

@@ -55,6 +55,8 @@ export class RequestContext {
    */
   upstreamMs: number | undefined = undefined;
   usageMs: number | undefined = undefined;
+  /** Minor credit units the request was billed, once its usage event is durable (an MCP call's error names it). */
+  billedMinor: number | undefined = undefined;
   /** The error body's shape: the Messages API's routes answer in Anthropic's (http/errors.ts). */
   errorShape: "anthropic" | undefined = undefined;
   /** Guardrail outcomes, for the x-gateway-guardrails header and the usage record (guardrails/index.ts). */
@@ -69,6 +71,27 @@ export class RequestContext {
 
 /** A request past authentication: its key is known. */
 export type Authenticated = RequestContext & { readonly key: KeyContext };
+
+/**
+ * One call of a JSON-RPC batch (an MCP tool call) as a request of its own: its id, clock, guardrail
+ * outcomes and record, under the HTTP request's key and trace. What the HTTP answer reports of it
+ * (the rate-limit state, the guardrails) is copied back by `reportCall`.
+ */
+export function callContext(http: Authenticated, requestId: string): Authenticated {
+  const call = new RequestContext(Date.now(), requestId);
+  call.key = http.key;
+  call.keyHash = http.keyHash;
+  call.trace = http.trace;
+  return call as Authenticated;
+}
+
+/** What the HTTP answer's headers say of the batch's calls: the last rate-limit state and guardrail outcomes. */
+export function reportCall(http: Authenticated, call: Authenticated): void {
+  if (call.rateLimit) http.rateLimit = call.rateLimit;
+  if (call.guardrails.input) http.guardrails.input = call.guardrails.input;
+  if (call.guardrails.output) http.guardrails.output = call.guardrails.output;
+  if (call.model) http.model = call.model;
+}
 
 /** The request past authentication; a handler mounted without it (a wiring mistake) fails closed. */
 export function authenticated(rq: RequestContext): Authenticated {

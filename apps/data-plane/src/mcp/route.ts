@@ -168,7 +168,7 @@ export function mcpPost(ctx: DataPlaneContext) {
         });
         continue;
       }
-      const caller: CallerOf = { rq: l, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}`, startedAt: Date.now() };
+      const caller: CallerOf = { rq: l, requestId: calls++ === 0 ? l.requestId : `${l.requestId}.${calls}` };
       try {
         answers.push({ jsonrpc: "2.0", id: m.id, result: await answer(ctx, caller, m, servers, !only, abort.signal) });
       } catch (err) {

@@ -1,15 +1,13 @@
 import { createHash } from "node:crypto";
-import type { UsageEventV1 } from "@gateway/events";
+import type { LineItem } from "@gateway/events";
 import { headerValue } from "@gateway/guardrails";
 import type { McpServer } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
-import type { Reservation } from "../credits/lease-manager.js";
 import { GatewayError } from "@gateway/errors";
-import { applyRateLimit, holdCredits, refuseWhenSaturated } from "../admission/admit.js";
-import { guardrailOutcomes, runStage, TextCollector } from "../guardrails/index.js";
-import type { Authenticated } from "../http/request-context.js";
-import { stage } from "../http/tracing.js";
-import { publishDenial, publishUsage } from "../pipeline/bill.js";
+import { guardrailOutcomes, TextCollector } from "../guardrails/index.js";
+import { callContext, reportCall, type Authenticated } from "../http/request-context.js";
+import { ClientGoneError, type Charge } from "../pipeline/attempts.js";
+import { runCall, type CallSpec, type ServedCall } from "../pipeline/route.js";
 import { pinRefusal } from "./pins.js";
 import { RPC, RpcError } from "./rpc.js";
 import { UpstreamMcpError } from "./upstream.js";
@@ -24,7 +22,7 @@ export interface ToolTarget {
  * The string leaves of a JSON value (tool arguments, a structured result) as guardrail texts; a
  * mask gives a copy, the caller's value is never changed. Bounded: 1,000 strings, 32 levels.
  */
-function jsonTexts(value: unknown): TextCollector<unknown> {
+function jsonTexts<T>(value: T): TextCollector<T> {
   const texts = new TextCollector(value);
   let seen = 0;
   const walk = (node: unknown, path: Array<string | number>) => {
@@ -41,222 +39,157 @@ function jsonTexts(value: unknown): TextCollector<unknown> {
   return texts;
 }
 
-/** Runs a guardrail stage on a JSON value; the (masked copy of the) value, or a JSON-RPC error naming the denial. */
-async function guarded(ctx: DataPlaneContext, rq: Authenticated, which: "input" | "output", value: unknown): Promise<unknown> {
-  try {
-    return (await runStage(ctx, rq, "mcp", which, () => jsonTexts(value))) ?? value;
-  } catch (err) {
-    if (err instanceof GatewayError && err.code === "guardrail_denied") throw new RpcError(RPC.gateway, err.message, { code: "guardrail_denied", stage: which });
-    throw err;
-  }
-}
-
-/** Who is calling, for billing and the record of each tool call. */
-export interface CallerOf {
-  /** The HTTP request's context: its key, and its guardrail outcomes (guardrails/index.ts). */
-  rq: Authenticated;
-  /** The record's id: the HTTP request's, suffixed for the second and later calls of a batch. */
-  requestId: string;
-  startedAt: number;
-}
-
 /** The SHA-256 of a call's arguments as JSON (hex): what its record keeps of them. */
 const sha256 = (args: Record<string, unknown>) => createHash("sha256").update(JSON.stringify(args)).digest("hex");
 
-/** The usage event of one tool call (route `mcp`, the model `server/tool`): no tokens, its cost in its line items. */
-function toolCallEvent(
-  caller: CallerOf,
-  target: ToolTarget,
-  o: { provider: string; leaseId: string; costMinor: number; lineItems: UsageEventV1["line_items"]; status: number; durationMs: number; catalogVersion: number },
-): UsageEventV1 {
-  const { key } = caller.rq;
-  return {
-    version: 1,
-    request_id: caller.requestId,
-    org_id: key.org_id,
-    key_id: key.key_id,
-    model: `${target.server.name}/${target.tool}`,
-    route: "mcp",
-    provider: o.provider,
-    upstream_model: target.tool,
-    lease_id: o.leaseId,
-    catalog_version: o.catalogVersion,
-    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
-    input_price_minor_per_mtok: 0,
-    output_price_minor_per_mtok: 0,
-    cost_minor: o.costMinor,
-    line_items: o.lineItems,
-    attempts: [],
-    guardrails: guardrailOutcomes(caller.rq),
-    stream: false,
-    status: o.status,
-    created_at_ms: caller.startedAt,
-    duration_ms: o.durationMs,
+const NO_TOKENS = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false } as const;
+
+/**
+ * A call's charge: one line item with the server, the tool, the SHA-256 of the arguments, the
+ * result's size and the outcome; its price when the call reached the server (sent means billed),
+ * 0 when it never did.
+ */
+function toolCharge(target: ToolTarget, args: Record<string, unknown>, price: number, o: { billed: boolean; outcome: string; resultBytes: number }): Charge {
+  const { server, tool } = target;
+  const item: LineItem = {
+    item: "tool_call",
+    quantity: 1,
+    unit_price_minor: price,
+    per: "call",
+    attributes: { server: server.name, tool, arguments_sha256: sha256(args), result_bytes: String(o.resultBytes), outcome: o.outcome },
   };
+  return { usage: { ...NO_TOKENS }, costMinor: o.billed ? price : 0, lineItems: [item] };
 }
 
-/** A tool call past admission: what it may cost, what is sent, and its hold. */
-interface Admitted {
-  price: number;
-  catalogVersion: number;
-  /** The arguments as sent (the input guardrails' masked copy). */
-  sent: Record<string, unknown>;
-  reservation: Reservation | undefined;
-}
-
-/** What the upstream gave back: a result, or why there is none (served: the call's serve stage). */
-interface ServedCall {
-  result: Record<string, unknown> | undefined;
-  failure: unknown;
-  resultBytes: number;
-  durationMs: number;
+/** Why a call that reached nothing, or whose answer is not relayed, failed: its error (GatewayError, or the upstream's own JSON-RPC error), and its outcome in the record. */
+function failureOf(err: unknown): { err: unknown; outcome: string; sent: boolean } {
+  if (err instanceof UpstreamMcpError) {
+    return { err: new GatewayError(err.kind === "timeout" ? "upstream_timeout" : "upstream_error", err.message), outcome: err.kind, sent: err.sent };
+  }
+  return { err, outcome: "upstream_error", sent: false };
 }
 
 /**
- * One tool call through the stages a model request goes through (docs/mcp.md), each a span when the
- * request is traced: admission (the pin, the key's rate limit with its headers, the input
- * guardrails — a denial recorded at zero —, the spool's saturation, the price held: 402 when it
- * cannot be), serve (the upstream call, the result bound, the output guardrails), and the answer
- * (the record — a usage event of route `mcp`, one line item with the server, the tool, the SHA-256
- * of the arguments, the result's size and the outcome — durable before the answer is released,
- * billing the price exactly once under its id, then the hold settled).
+ * A tool call declared like a model route (pipeline/route.ts `runCall` runs it, docs/mcp.md):
+ * admission's plan step is the pin (a tool whose definition is not approved is not called) and the
+ * tool's price on the catalog as it is now, the version the record names; the input guardrails read
+ * the arguments' strings. Serve makes the call — not cut when the caller leaves: the tool may
+ * already be acting (a mail sent), so the call runs to its answer (or the MCP timeout) and is billed
+ * as answered, its record marked 499 — and bounds the result; the output guardrails read the result.
+ */
+function toolCall(ctx: DataPlaneContext, state: Authenticated, target: ToolTarget, name: string, args: Record<string, unknown>): CallSpec<ToolTarget, Record<string, unknown>> {
+  const { server, tool } = target;
+  let price = 0;
+  return {
+    route: "mcp",
+    admission: () => ({
+      route: "mcp",
+      what: "tool calls",
+      async plan() {
+        const unpinned = pinRefusal(ctx, server, await ctx.mcp.tools(server, state.key), tool, name);
+        if (unpinned) throw new RpcError(RPC.gateway, unpinned.message, unpinned.data);
+        price = (ctx.catalog.current.mcpServers.get(server.name) ?? server).tools.find((t) => t.name === tool)?.price_minor ?? 0;
+        return { target, name: `${server.name}/${tool}`, price };
+      },
+      guard: (a) => jsonTexts(a),
+      // Which arguments were refused (their hash, as every call's record has it), none of them called.
+      denied: () => [{ item: "tool_call", quantity: 0, unit_price_minor: price, per: "call", attributes: { server: server.name, tool, arguments_sha256: sha256(args), outcome: "guardrail_denied" } }],
+    }),
+    serve: (ctx, call) => serveCall(ctx, call.state, target, name, args, call.body, call.price),
+    billedAs: () => ({ id: `${server.name}/${tool}`, provider: server.name, upstreamModel: tool }),
+  };
+}
+
+async function serveCall(
+  ctx: DataPlaneContext,
+  state: Authenticated,
+  target: ToolTarget,
+  name: string,
+  args: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  price: number,
+): Promise<ServedCall> {
+  let result: Record<string, unknown>;
+  try {
+    result = await ctx.mcp.call(target.server, state.key, target.tool, sent);
+  } catch (err) {
+    // Sent means billed: a call that reached the server and got no whole answer (none in time, one
+    // past the read bound, cut) may have acted. One that never reached it (refused connection, session
+    // not initialized, HTTP 4xx) or that it refused as a protocol error (the tool did not run) costs nothing.
+    const f = failureOf(err);
+    return { kind: "failed", charge: toolCharge(target, args, price, { billed: f.sent, outcome: f.outcome, resultBytes: 0 }), err: f.err };
+  }
+  const resultBytes = Buffer.byteLength(JSON.stringify(result));
+  const outcome = result.isError ? "tool_error" : "ok";
+  // Answered (a tool's own failure is a result with isError): billed, relayed or not.
+  if (resultBytes > ctx.config.mcp.maxResultBytes) {
+    const err = new GatewayError("request_too_large", `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`);
+    return { kind: "failed", charge: toolCharge(target, args, price, { billed: true, outcome: "result_too_large", resultBytes }), err };
+  }
+  const withMeta = (r: Record<string, unknown>) => {
+    // Where the caller reads what this call cost (GET /v1/usage/{id}) and what the rules did.
+    const outcomes = guardrailOutcomes(state);
+    return {
+      ...r,
+      _meta: {
+        ...((r._meta as Record<string, unknown> | undefined) ?? {}),
+        "gateway/request_id": state.requestId,
+        "gateway/cost_minor": price,
+        ...(outcomes.length ? { "gateway/guardrails": headerValue(outcomes) } : {}),
+      },
+    };
+  };
+  return {
+    kind: "answer",
+    charge: toolCharge(target, args, price, { billed: true, outcome, resultBytes }),
+    // Output rules on the result's text and structured content (a denial is still billed: the tool did the work).
+    texts: () => jsonTexts(result).map((masked) => () => withMeta(masked)),
+    render: () => withMeta(result),
+  };
+}
+
+/** Who is calling: the HTTP request (its key, its trace), and the call's record id (the HTTP request's, suffixed for the second and later calls of a batch). */
+export interface CallerOf {
+  rq: Authenticated;
+  requestId: string;
+}
+
+/**
+ * One tool call through the runner (pipeline/route.ts `runCall`), as a request of its own: the
+ * stages, the record durable before the answer is released and the hold settled. What a JSON-RPC
+ * caller gets: the result (its `_meta` naming the record and its cost); the call's own failure as
+ * a JSON-RPC error naming the record (a guardrail's denial, the upstream's failure and what it
+ * cost, usage recording backed up); a refusal of the request (402, 429 …) as the GatewayError
+ * mcp/route.ts answers.
  */
 export async function callTool(ctx: DataPlaneContext, caller: CallerOf, target: ToolTarget, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  const admitted = await stage(caller.rq, "admission", () => admitCall(ctx, caller, target, name, args, signal));
-  const served = await stage(caller.rq, "serve", () => serveCall(ctx, caller, target, name, admitted));
-  return stage(caller.rq, "answer", () => answerCall(ctx, caller, target, args, signal, admitted, served));
+  const state = callContext(caller.rq, caller.requestId);
+  try {
+    return await runCall(ctx, state, toolCall(ctx, state, target, name, args), args, signal);
+  } catch (err) {
+    throw rpcErrorOf(err, state);
+  } finally {
+    reportCall(caller.rq, state);
+  }
 }
 
-async function admitCall(ctx: DataPlaneContext, caller: CallerOf, target: ToolTarget, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Admitted> {
-  const { key } = caller.rq;
-  const { server, tool } = target;
-  // A tool whose definition is not approved (changed, new since its server's tools were pinned, too large) is not called.
-  const unpinned = pinRefusal(ctx, server, await ctx.mcp.tools(server, key), tool, name);
-  if (unpinned) throw new RpcError(RPC.gateway, unpinned.message, unpinned.data);
-  // The key's limits, as model routes apply them (429 when over; the x-ratelimit-* headers).
-  applyRateLimit(ctx, caller.rq);
-  // Priced on the catalog as it is now, the version the record names (the ledger checks the price against it).
-  const view = ctx.catalog.current;
-  const price = (view.mcpServers.get(server.name) ?? server).tools.find((t) => t.name === tool)?.price_minor ?? 0;
-  // Input rules on the arguments (a denial holds and sends nothing), before the price is held. A
-  // denial is recorded at zero (no call made: no provider), like a model route's; its error names the record.
-  let sent: Record<string, unknown>;
-  try {
-    sent = (await guarded(ctx, caller.rq, "input", args)) as Record<string, unknown>;
-  } catch (err) {
-    if (!(err instanceof RpcError) || (err.data as { code?: string } | undefined)?.code !== "guardrail_denied") throw err;
-    // Which arguments were refused (their hash, as every call's record has it), none of them called.
-    const refused = { server: server.name, tool, arguments_sha256: sha256(args), outcome: "guardrail_denied" };
-    const denial = toolCallEvent(caller, target, {
-      provider: "",
-      leaseId: "",
-      costMinor: 0,
-      lineItems: [{ item: "tool_call", quantity: 0, unit_price_minor: price, per: "call", attributes: refused }],
-      status: 400,
-      durationMs: 0,
-      catalogVersion: view.version,
-    });
-    await publishDenial(ctx, denial);
-    throw new RpcError(err.code, err.message, { ...(err.data as object), request_id: caller.requestId });
+/** A call's failure as its JSON-RPC error (docs/mcp.md, "Errors"); refusals of the request itself pass through. */
+function rpcErrorOf(err: unknown, state: Authenticated): unknown {
+  const record = { request_id: state.requestId };
+  if (err instanceof ClientGoneError) return new RpcError(RPC.gateway, "The caller left before the tool was called.", { code: "client_gone" });
+  if (!(err instanceof GatewayError)) return err;
+  switch (err.code) {
+    case "guardrail_denied":
+      return new RpcError(RPC.gateway, err.message, { code: err.code, stage: state.guardrails.output ? "output" : "input", ...record });
+    case "upstream_timeout":
+    case "upstream_error":
+      return new RpcError(RPC.gateway, err.message, { code: err.code, ...record, cost_minor: state.billedMinor ?? 0 });
+    case "request_too_large":
+      return new RpcError(RPC.gateway, err.message, { code: "result_too_large", ...record, cost_minor: state.billedMinor ?? 0 });
+    case "service_unavailable":
+      // Usage recording backed up (or this call's record not kept): -32010 naming it, not the HTTP 503.
+      return new RpcError(RPC.gateway, err.message, { code: err.code, ...err.context });
+    default:
+      return err;
   }
-  // The caller left before the call was made: none is made (nobody would get its answer), nothing is recorded.
-  if (signal.aborted) throw new RpcError(RPC.gateway, "The caller left before the tool was called.", { code: "client_gone" });
-  // Every tool call is recorded, priced or not: none is made whose record could not be kept (the
-  // spool is full while NATS is away), as no paid model request is.
-  // Answered as a JSON-RPC error -32010 naming it (docs/mcp.md), not the model routes' HTTP 503.
-  try {
-    refuseWhenSaturated(ctx, "tool calls");
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    throw new RpcError(RPC.gateway, err.message, { code: err.code, ...err.context });
-  }
-  const reservation = price > 0 ? await holdCredits(ctx, caller.rq, price) : undefined;
-  return { price, catalogVersion: view.version, sent, reservation };
-}
-
-async function serveCall(ctx: DataPlaneContext, caller: CallerOf, target: ToolTarget, name: string, admitted: Admitted): Promise<ServedCall> {
-  const started = performance.now();
-  let result: Record<string, unknown> | undefined;
-  let failure: unknown;
-  let resultBytes = 0;
-  try {
-    // Not cut when the caller leaves: the tool may already be acting (a mail sent), so the call runs
-    // to its answer (or the MCP timeout) and is billed as answered, its record marked 499.
-    result = await ctx.mcp.call(target.server, caller.rq.key, target.tool, admitted.sent);
-    resultBytes = Buffer.byteLength(JSON.stringify(result));
-    if (resultBytes > ctx.config.mcp.maxResultBytes) {
-      throw new RpcError(RPC.gateway, `The result of ${name} is ${resultBytes} bytes, more than the gateway relays (${ctx.config.mcp.maxResultBytes}).`, { code: "result_too_large" });
-    }
-    // Output rules on the result's text and structured content (a denial is still billed: the tool did the work).
-    result = (await guarded(ctx, caller.rq, "output", result)) as Record<string, unknown>;
-  } catch (err) {
-    failure = err;
-  }
-  return { result, failure, resultBytes, durationMs: Math.round(performance.now() - started) };
-}
-
-async function answerCall(
-  ctx: DataPlaneContext,
-  caller: CallerOf,
-  target: ToolTarget,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-  { price, catalogVersion, reservation }: Admitted,
-  { result, failure, resultBytes, durationMs }: ServedCall,
-): Promise<unknown> {
-  const { server, tool } = target;
-  // Sent means billed: the upstream answered (a result, too large to relay or not), or the call
-  // reached it and no whole answer came back (no answer in time, one past the read bound, cut): the
-  // tool may have acted, so its price is due. A call that never reached it (refused connection,
-  // session not initialized, HTTP 4xx) or that the server refused as a protocol error (a JSON-RPC
-  // error: the tool did not run; a tool's own failure is a result with isError) costs nothing.
-  const answered = result !== undefined;
-  const billed = answered || (failure instanceof UpstreamMcpError && failure.sent);
-  const costMinor = billed ? price : 0;
-  const rpcCode = failure instanceof RpcError ? (failure.data as { code?: string } | undefined)?.code : undefined;
-  const status =
-    signal.aborted && billed ? 499 : !failure ? 200 : rpcCode === "guardrail_denied" ? 400 : rpcCode ? 413 : failure instanceof UpstreamMcpError ? (failure.kind === "timeout" ? 504 : 502) : 502;
-  const outcome = !failure ? (result?.isError ? "tool_error" : "ok") : failure instanceof UpstreamMcpError ? failure.kind : (rpcCode ?? "upstream_error");
-  const event = toolCallEvent(caller, target, {
-    provider: server.name,
-    leaseId: reservation?.leaseId ?? "",
-    costMinor,
-    lineItems: [
-      {
-        item: "tool_call",
-        quantity: 1,
-        unit_price_minor: price,
-        per: "call",
-        attributes: { server: server.name, tool, arguments_sha256: sha256(args), result_bytes: String(resultBytes), outcome },
-      },
-    ],
-    status,
-    durationMs,
-    catalogVersion,
-  });
-  try {
-    await publishUsage(ctx, caller.rq, event);
-  } catch (err) {
-    reservation?.settle(0);
-    // Unrecorded, so unbilled: the answer is not released (docs/billing.md: never an answer without its bill).
-    ctx.log.error({ err, request_id: caller.requestId }, "an MCP tool call could not be recorded");
-    throw new RpcError(RPC.gateway, "The gateway could not record this tool call; it was not billed. Retry.", { code: "service_unavailable" });
-  }
-  reservation?.settle(costMinor);
-  // An upstream's failure names the call's record (what it cost: a call that was sent is billed).
-  if (failure instanceof UpstreamMcpError) {
-    throw new RpcError(RPC.gateway, failure.message, { code: failure.kind === "timeout" ? "upstream_timeout" : "upstream_error", request_id: caller.requestId, cost_minor: costMinor });
-  }
-  if (failure) throw failure;
-  // Where the caller reads what this call cost (GET /v1/usage/{id}).
-  const outcomes = guardrailOutcomes(caller.rq);
-  return {
-    ...result,
-    _meta: {
-      ...((result!._meta as Record<string, unknown> | undefined) ?? {}),
-      "gateway/request_id": caller.requestId,
-      "gateway/cost_minor": costMinor,
-      ...(outcomes.length ? { "gateway/guardrails": headerValue(outcomes) } : {}),
-    },
-  };
 }

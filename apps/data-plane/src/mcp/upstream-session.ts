@@ -13,6 +13,8 @@ const ASKED_VERSION = "2025-06-18";
 
 /** A JSON-RPC error the upstream answered: relayed to the caller as is. */
 export class UpstreamRpcError extends Error {
+  /** The status its call's record gets (pipeline/bill.ts `failureStatus`): the upstream refused it. */
+  readonly httpStatus = 502;
   constructor(
     readonly code: number,
     message: string,

@@ -16,13 +16,27 @@ export type { Charge } from "./attempts.js";
 /** How the served attempt ended when not simply served: the caller left (billed what the provider did), or the provider cut a stream. */
 export type EndedEarly = "client_gone" | "cut";
 
+/**
+ * What a tool call is billed as (pipeline/route.ts `runCall`): its record names `server/tool` as the
+ * model and the server as the provider, and its charge is its line items alone (no token prices).
+ */
+export interface BilledCall {
+  id: string;
+  provider: string;
+  upstreamModel: string;
+}
+
+type Billed = { model: Model; target: UpstreamTarget } | { model: BilledCall; target?: undefined };
+
 /** Publishes the usage event (durably, before the caller gets the answer) and settles the reservation. */
 export async function billUsage(
   ctx: DataPlaneContext,
   l: Authenticated,
-  o: { model: Model; route: string; target: UpstreamTarget; reservation: Reservation; charge: Charge; stream: boolean; status: number; ended?: EndedEarly },
+  o: Billed & { route: string; reservation: Reservation; charge: Charge; stream: boolean; status: number; ended?: EndedEarly },
 ): Promise<void> {
-  const { usage, costMinor, lineItems } = o.charge;
+  const { usage, costMinor } = o.charge;
+  // A call's charge is its line items; a model's, its token items when the route did not price it otherwise.
+  const lineItems = o.target ? (o.charge.lineItems ?? usageLineItems(usage, o.model)) : (o.charge.lineItems ?? []);
   const attempts = l.served?.attempts ?? [];
   // The attempt that served (the last): what the provider did, billed to the caller.
   const last = attempts[attempts.length - 1];
@@ -32,12 +46,19 @@ export async function billUsage(
     last.output_tokens = usage.output_tokens;
     last.estimated = usage.estimated;
     last.cost_minor = costMinor;
-    last.provider_cost_minor = lineItems ? costMinor : providerCost(usage, costMinor, o.model, o.target);
+    last.provider_cost_minor = o.charge.lineItems || !o.target ? costMinor : providerCost(usage, costMinor, o.model, o.target);
     last.payer = "caller";
   }
   // One attempt billed as the event says: sent as what the event does not say (served_attempt).
   const single = attempts.length === 1 && last!.payer === "caller" && last!.status === 200;
-  const event = usageEvent(l, { ...o, attempts: single ? [] : attempts });
+  const prices = o.target ? o.model : { id: o.model.id, input_price_minor_per_mtok: 0, output_price_minor_per_mtok: 0 };
+  const event = usageEvent(l, {
+    ...o,
+    model: prices,
+    provider: o.target ? undefined : o.model.provider,
+    upstreamModel: o.target ? undefined : o.model.upstreamModel,
+    attempts: single ? [] : attempts,
+  });
   if (single) event.served_attempt = { outcome: last!.outcome, duration_ms: last!.duration_ms, provider_cost_minor: last!.provider_cost_minor };
   event.usage = {
     input_tokens: usage.input_tokens,
@@ -50,11 +71,12 @@ export async function billUsage(
   };
   event.cost_minor = costMinor;
   // Token items are the ones costMinor priced (every token once, at one price).
-  event.line_items = lineItems ?? usageLineItems(usage, o.model);
+  event.line_items = lineItems;
   event.guardrails = guardrailOutcomes(l);
   const publishedAt = performance.now();
   await publishUsage(ctx, l, event);
   l.usageMs = performance.now() - publishedAt;
+  l.billedMinor = costMinor;
   o.reservation.settle(costMinor);
   if (usage.input_tokens + usage.output_tokens > 0) ctx.rateLimiter.addTokens(l.key.key_id, usage.input_tokens + usage.output_tokens);
 }
@@ -92,7 +114,7 @@ export async function billFailure(
       payer: "operator",
     });
   }
-  const status = o.status ?? (o.err instanceof ClientGoneError ? 499 : o.err instanceof GatewayError ? o.err.httpStatus : 500);
+  const status = o.status ?? failureStatus(o.err);
   const event = usageEvent(l, {
     model: o.model,
     route: o.route,
@@ -112,12 +134,24 @@ export async function billFailure(
 }
 
 /**
+ * The status a failed request or call is recorded with: 499 when the client left, a gateway error's
+ * own (or an upstream's error that states one), 500 otherwise.
+ */
+export function failureStatus(err: unknown): number {
+  if (err instanceof ClientGoneError) return 499;
+  if (err instanceof GatewayError) return err.httpStatus;
+  const stated = (err as { httpStatus?: unknown } | undefined)?.httpStatus;
+  return typeof stated === "number" ? stated : 500;
+}
+
+/**
  * A request an input guardrail denied, before anything was held or sent: recorded with cost 0, the
  * 400 and the rules' outcomes, no provider and no attempt, so an organization can look the denial up
- * by its trace id and find it in its usage like any request (docs/guardrails.md). Nothing was
+ * by its trace id and find it in its usage like any request (docs/guardrails.md); `lineItems`: what
+ * was refused (a tool call's server, tool and arguments' hash), at quantity 0. Nothing was
  * billed, so the 400 is answered whether or not the record could be made (publishDenial).
  */
-export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, route: string): Promise<void> {
+export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, route: string, lineItems: UsageEventV1["line_items"] = []): Promise<void> {
   const event = usageEvent(l, {
     model: { id: l.model ?? "", input_price_minor_per_mtok: 0, output_price_minor_per_mtok: 0 },
     route,
@@ -126,6 +160,7 @@ export async function recordDenial(ctx: DataPlaneContext, l: Authenticated, rout
     status: 400,
     attempts: [],
   });
+  event.line_items = lineItems;
   event.guardrails = guardrailOutcomes(l);
   await publishDenial(ctx, event);
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "@gateway/errors";
 import { parseRulesDocument } from "@gateway/guardrails";
+import { TextCollector } from "../guardrails/index.js";
 import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
 import { translateFor } from "../translate/pairs/index.js";
 import { responsesToChat } from "../translate/responses.js";
 import { serveChat } from "./chat.js";
-import { end } from "./ending.js";
+import { end, endCall } from "./ending.js";
 import type { ServedAnswer, ServedStream } from "./route.js";
 import {
   SSE_DONE,
@@ -431,5 +432,63 @@ describe("end: the Responses keep() path", () => {
     expect(bed.timeline.indexOf("publish")).toBeLessThan(bed.timeline.indexOf("kept"));
     expect(bed.timeline.indexOf("kept")).toBeLessThan(bed.timeline.indexOf("end"));
     expect(bed.published.map((e) => e.status)).toEqual([200]);
+  });
+});
+
+describe("endCall: a tool call's ending (the runner's, as a model route's)", () => {
+  const billedAs = { id: "tools/send_mail", provider: "tools", upstreamModel: "send_mail" };
+  const PRICE = 300_000;
+  const charge = (costMinor: number, outcome: string) => ({
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
+    costMinor,
+    lineItems: [{ item: "tool_call", quantity: 1, unit_price_minor: PRICE, per: "call", attributes: { outcome } }],
+  });
+  const ending = (o: BedOptions = { script: [] }, leave = false) => {
+    const bed = testbed(o);
+    const { state, reservation } = bed.call({}, 0);
+    const client = new AbortController();
+    if (leave) client.abort();
+    return { bed, state, call: { reservation, client: client.signal, billedAs } };
+  };
+
+  it("a call the server got but did not answer in time: billed its price under status 504, the failure thrown after the record is durable", async () => {
+    const { bed, state, call } = ending();
+    const err = new GatewayError("upstream_timeout", "MCP server 'tools' did not answer within 1500 ms");
+    await expect(endCall(bed.ctx, "mcp", state, call, { kind: "failed", charge: charge(PRICE, "timeout"), err })).rejects.toBe(err);
+    expect(bed.published).toHaveLength(1);
+    expect(bed.published[0]).toMatchObject({ route: "mcp", model: "tools/send_mail", provider: "tools", upstream_model: "send_mail", status: 504, cost_minor: PRICE });
+    expect(bed.published[0]!.line_items).toEqual(charge(PRICE, "timeout").lineItems);
+    expect(bed.settled).toEqual([PRICE]);
+    expect(state.billedMinor).toBe(PRICE);
+  });
+
+  it("an answer whose caller left: billed with status 499, nothing returned", async () => {
+    const { bed, state, call } = ending({ script: [] }, true);
+    const out = await endCall(bed.ctx, "mcp", state, call, { kind: "answer", charge: charge(PRICE, "ok"), render: () => ({ content: [] }) });
+    expect(out).toBeUndefined();
+    expect(bed.published[0]).toMatchObject({ status: 499, cost_minor: PRICE });
+    expect(bed.settled).toEqual([PRICE]);
+  });
+
+  it("an answer an output rule denies: billed (the tool did the work) with status 400, the denial thrown; an allowed one returned after its record", async () => {
+    const rules = parseRulesDocument(JSON.stringify({ rules: [{ stage: "output", action: "deny", name: "no-secrets", plugin: "keywords", config: { words: ["secret"] } }] }));
+    const { bed, state, call } = ending({ script: [], guardrails: rules });
+    const result = (text: string) => ({ content: [{ type: "text", text }] });
+    const served = (text: string) => ({
+      kind: "answer" as const,
+      charge: charge(PRICE, "ok"),
+      texts: () => {
+        const t = new TextCollector(result(text));
+        t.add(text, "content", 0, "text");
+        return t.map((masked) => () => masked);
+      },
+      render: () => result(text),
+    });
+    await expect(endCall(bed.ctx, "mcp", state, call, served("the secret is 42"))).rejects.toMatchObject({ code: "guardrail_denied" });
+    expect(bed.published[0]).toMatchObject({ status: 400, cost_minor: PRICE, guardrails: [{ plugin: "keywords", name: "no-secrets", outcome: "denied" }] });
+    const allowed = ending({ script: [], guardrails: rules });
+    expect(await endCall(allowed.bed.ctx, "mcp", allowed.state, allowed.call, served("all clear"))).toEqual(result("all clear"));
+    expect(allowed.bed.timeline.indexOf("durable")).toBeGreaterThan(-1);
+    expect(allowed.bed.published[0]).toMatchObject({ status: 200, cost_minor: PRICE });
   });
 });

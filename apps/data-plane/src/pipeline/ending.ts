@@ -3,15 +3,17 @@ import type { DataPlaneContext } from "../context.js";
 import type { RouteKind } from "../catalog/visibility.js";
 import { runStage } from "../guardrails/index.js";
 import { writeGatewayHeaders } from "../http/headers.js";
-import type { RequestContext } from "../http/request-context.js";
+import type { Authenticated, RequestContext } from "../http/request-context.js";
+import { GatewayError } from "@gateway/errors";
+import type { ApiRoute } from "@gateway/proto";
 import { utf8 } from "../http/utf8.js";
-import type { Capability, UpstreamTarget } from "../providers/index.js";
-import { billFailure, billUsage, type Charge, type EndedEarly } from "./bill.js";
-import type { Call, Served, ServedAnswer, ServedStream } from "./route.js";
+import type { Capability } from "../providers/index.js";
+import { billFailure, billUsage, failureStatus, type Charge, type EndedEarly } from "./bill.js";
+import type { Call, EndedCall, Served, ServedAnswer, ServedCall, ServedStream } from "./route.js";
 import { relay } from "./stream.js";
 
 /** Publishes the usage event (durable before anything more is sent) and settles the hold. */
-type Bill = (target: UpstreamTarget, charge: Charge, status: number, ended?: EndedEarly) => Promise<void>;
+type Bill = (charge: Charge, status: number, ended?: EndedEarly) => Promise<void>;
 
 /**
  * The one ending of every model route, after its attempts served something: the only place that
@@ -27,10 +29,37 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
     return send(res, state, JSON.stringify(served.body));
   }
   const stream = served.kind !== "answer";
-  const bill: Bill = (target, charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
+  const { target } = served;
+  const bill: Bill = (charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
   // Nobody to answer, and nothing reached them: billed with status 499.
-  if (served.kind === "gone") return bill(served.target, served.charge, 499, "client_gone");
-  return served.kind === "answer" ? answer(ctx, route, call, served, bill) : relayStream(call, served, bill, ctx.shutdown);
+  if (served.kind === "gone") return bill(served.charge, 499, "client_gone");
+  if (served.kind === "stream") return relayStream(call, served, bill, ctx.shutdown);
+  const json = await answer(ctx, route, state, call.client, served, bill, JSON.stringify);
+  if (json !== undefined) send(res, state, json);
+}
+
+/**
+ * The ending of a tool call (an MCP `tools/call`, one call of a JSON-RPC batch, pipeline/route.ts
+ * `runCall`), the same as a model route's answer: output guardrails, the record durable before
+ * the answer is released (billing the call exactly once under its id), the hold settled, a caller
+ * who left billed with status 499. A call that was sent and failed (no answer in time, one past the
+ * read bound) is billed as sent, with its error's status; one never sent, at 0. The answer is
+ * returned for the batch's reply, or the failure thrown.
+ */
+export async function endCall(ctx: DataPlaneContext, route: ApiRoute, state: Authenticated, call: EndedCall, served: ServedCall): Promise<unknown> {
+  const bill: Bill = (charge, status) => billUsage(ctx, state, { model: call.billedAs, route, reservation: call.reservation, charge, stream: false, status });
+  try {
+    if (served.kind === "failed") {
+      await bill(served.charge, call.client.aborted && served.charge.costMinor > 0 ? 499 : failureStatus(served.err));
+      throw served.err;
+    }
+    return await answer(ctx, route, state, call.client, served, bill, (out) => out);
+  } catch (err) {
+    if (served.kind === "failed" ? err === served.err : err instanceof GatewayError) throw err;
+    // Unrecorded, so unbilled: the answer is not released (docs/billing.md: never an answer without its bill).
+    ctx.log.error({ err, request_id: state.requestId }, "a tool call could not be recorded");
+    throw new GatewayError("service_unavailable", "The gateway could not record this call; it was not billed. Retry.", { retry_after_s: 1 });
+  }
 }
 
 function send(res: Response, rq: RequestContext, json: string): void {
@@ -40,13 +69,24 @@ function send(res: Response, rq: RequestContext, json: string): void {
   res.end(utf8(json));
 }
 
-async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: RouteKind, call: Call<B, C>, served: ServedAnswer, bill: Bill): Promise<void> {
-  const { res, state, client } = call;
-  const { target, charge } = served;
+/**
+ * An answer: billed (status 499 when nobody is left to get it), checked by the output guardrails, and
+ * `deliver`ed (serialized, for HTTP) while its usage event travels; undefined when the client left.
+ */
+async function answer<T>(
+  ctx: DataPlaneContext,
+  route: ApiRoute,
+  state: Authenticated,
+  client: AbortSignal,
+  served: Pick<ServedAnswer, "charge" | "texts" | "render" | "keep">,
+  bill: Bill,
+  deliver: (out: unknown) => T,
+): Promise<T | undefined> {
+  const { charge } = served;
   if (client.aborted) {
     // Nobody to answer, but the provider did the work: bill it.
-    await bill(target, charge, 499);
-    return;
+    await bill(charge, 499);
+    return undefined;
   }
   // Output guardrails: a denial still bills the work the model did (docs/guardrails.md).
   let denied: unknown;
@@ -62,32 +102,30 @@ async function answer<B, C extends Capability>(ctx: DataPlaneContext, route: Rou
   }
   // Durable before the caller sees the answer: a response is never unbilled. The answer is
   // serialized while the usage event travels to JetStream (one microtask lets it reach the socket).
-  const billed = bill(target, charge, denied ? 400 : 200);
+  const billed = bill(charge, denied ? 400 : 200);
   if (denied) {
     await billed;
     throw denied;
   }
   await undefined;
   const out = render();
-  let json: string;
   if (served.keep) {
     // Stored before it is released too, so an immediate GET or continuation finds it.
     await Promise.all([billed, served.keep(out)]);
-    json = JSON.stringify(out);
-  } else {
-    json = JSON.stringify(out);
-    await billed;
+    return deliver(out);
   }
-  send(res, state, json);
+  const delivered = deliver(out);
+  await billed;
+  return delivered;
 }
 
 async function relayStream<B, C extends Capability>(call: Call<B, C>, served: ServedStream, bill: Bill, shutdown: AbortSignal | undefined): Promise<void> {
   const { res, state, client } = call;
-  const { stream: s, target } = served;
+  const { stream: s } = served;
   if (s.pending.empty && s.ending?.denied && !client.aborted) {
     // The model produced text a window-mode rule refuses before anything was sent: billed, 400.
     s.abandon();
-    await bill(target, served.charge(), 400);
+    await bill(served.charge(), 400);
     throw s.ending.denied;
   }
   // A client that left before the first frame gets nothing; the stream is still drained and billed (499).
@@ -100,7 +138,7 @@ async function relayStream<B, C extends Capability>(call: Call<B, C>, served: Se
   const charge = served.charge();
   // A complete answer is stored (when the shape keeps answers) before its last frames say so.
   const kept = !denied && !failure && !client.aborted ? s.writer.keep?.(charge.usage) : undefined;
-  await bill(target, charge, !answered ? 499 : denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
+  await bill(charge, !answered ? 499 : denied ? 400 : 200, client.aborted ? "client_gone" : failure ? "cut" : undefined);
   await kept;
   if (client.aborted) return;
   const { requestId } = state;

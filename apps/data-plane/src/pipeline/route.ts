@@ -1,14 +1,16 @@
 import type { Request, Response } from "express";
 import type { DataPlaneContext } from "../context.js";
-import { admit, type Admission, type AdmissionRequest } from "../admission/admit.js";
+import { admit, admitCall, type Admission, type AdmissionRequest, type CallAdmission, type CallAdmissionRequest } from "../admission/admit.js";
+import type { UsageEventV1 } from "@gateway/events";
+import type { ApiRoute } from "@gateway/proto";
 import type { RouteKind } from "../catalog/visibility.js";
 import type { GuardTexts } from "../guardrails/index.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
-import { billFailure, recordDenial, type Charge } from "./bill.js";
-import { end } from "./ending.js";
+import { billFailure, recordDenial, type BilledCall, type Charge } from "./bill.js";
+import { end, endCall } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
 import { GatewayError, invalidParam } from "@gateway/errors";
 
@@ -157,6 +159,61 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
       admission.reservation.settle(0); // no-op when already settled with the actual cost
     }
   };
+}
+
+/**
+ * What a tool call's serve stage gives: an answer (its charge, the texts for the output guardrails
+ * and the answer as the caller gets it), or a failure after which the call is billed as sent when
+ * it was (its charge) and at 0 when it never reached the server.
+ */
+export type ServedCall = { kind: "answer"; charge: Charge; texts?: ServedAnswer["texts"]; render(): unknown } | { kind: "failed"; charge: Charge; err: unknown };
+
+/** What the ending of a call needs: its hold, who is listening, and what its record names. */
+export interface EndedCall {
+  reservation: Admission<Capability, unknown>["reservation"];
+  client: AbortSignal;
+  billedAs: BilledCall;
+}
+
+/**
+ * A tool (an MCP server's), declared once like a model route: what admission needs (the plan step's
+ * target, its price as the bound, the texts the input guardrails read), how the call is made, and
+ * what its record names. It returns what was served; the ending bills and answers.
+ */
+export interface CallSpec<T, B> {
+  route: ApiRoute;
+  admission(body: B): CallAdmissionRequest<T, B> & {
+    /** What a call an input guardrail denied is recorded with (its line items at quantity 0). */
+    denied(): UsageEventV1["line_items"];
+  };
+  serve(ctx: DataPlaneContext, call: CallAdmission<T, B> & { state: Authenticated }): Promise<ServedCall>;
+  billedAs(target: T): BilledCall;
+}
+
+/**
+ * The runner of one call of a JSON-RPC batch (a request of its own: http/request-context.ts
+ * `callContext`), the same stages as `handle`: admission (admission/admit.ts `admitCall`), serve,
+ * and the ending (pipeline/ending.ts `endCall`), each a span; a denial at input recorded; the hold
+ * released of whatever was not billed. A caller that left before the call was made gets none made,
+ * and nothing recorded. Refusals and failures are thrown as GatewayErrors for the surface to present.
+ */
+export async function runCall<T, B>(ctx: DataPlaneContext, state: Authenticated, spec: CallSpec<T, B>, body: B, client: AbortSignal): Promise<unknown> {
+  const req = spec.admission(body);
+  let admission: CallAdmission<T, B>;
+  try {
+    admission = await stage(state, "admission", () => admitCall(ctx, state, body, req));
+  } catch (err) {
+    if (deniedAtInput(err)) await recordDenial(ctx, state, spec.route, req.denied());
+    throw err;
+  }
+  try {
+    if (client.aborted) throw new ClientGoneError();
+    const served = await stage(state, "serve", () => spec.serve(ctx, { state, ...admission }));
+    const ended: EndedCall = { reservation: admission.reservation, client, billedAs: spec.billedAs(admission.target) };
+    return await stage(state, "answer", () => endCall(ctx, spec.route, state, ended, served));
+  } finally {
+    admission.reservation.settle(0); // no-op once settled with the call's cost
+  }
 }
 
 /** Whether admission failed because an input guardrail denied the request (the only guardrail_denied admission throws). */

@@ -6,13 +6,13 @@ import type { VideoJob } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { applyRateLimit } from "../admission/admit.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
-import { requireRoute, resolveModel } from "../catalog/visibility.js";
+import { requireRoute } from "../catalog/visibility.js";
 import { newVideoJobId, type Authenticated, type RequestContext } from "../http/request-context.js";
 import { attemptAll, toGatewayError } from "../pipeline/attempts.js";
 import { classify } from "../providers/upstream-client.js";
 import type { VideoOutput } from "../providers/video/types.js";
 import { writeGatewayHeaders } from "../http/headers.js";
-import { MEDIA_FIELDS, planVideo, validateVideoBody, type VideoRequestBody } from "../video/request.js";
+import { MEDIA_FIELDS, planVideo, validateVideoBody, videoJobSpec, type VideoRequestBody } from "../video/request.js";
 import { column, isTerminal, jobRef, jobTarget, videoHttp } from "../video/jobs.js";
 import { guardrailOutcomes } from "../guardrails/index.js";
 import { fieldTexts } from "../translate/texts.js";
@@ -65,17 +65,15 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
   route: "video",
   capability: "video",
   parse: validateVideoBody,
-  admission(body, { key }, ctx) {
-    // The request's values checked against the model first, as the visible model has them (403/404
-    // before any 400 about its values, and both before rate limits).
-    planVideo(resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, "video", body.model), body);
+  admission(body, _state, ctx) {
     return {
       modelId: body.model,
       promptTokensBound: () => 0,
       requestedOutput: 0,
-      // Held at the plan of the model admission resolved, the one serve plans the job with (a
-      // catalog change between the two checks cannot make the job's maximum exceed its hold).
-      maxCostMinor: (model) => planVideo(model, body).maxCostMinor,
+      // The request's values checked against the model admission resolved (403/404 before any 400
+      // about its values, and both before rate limits), planned once: the hold and the job read it.
+      fit: (b, model) => ({ ...b, plan: planVideo(model, b) }),
+      maxCostMinor: (_model, b) => b.plan!.maxCostMinor,
       dedicatedHold: true,
       guard: { stream: false, texts: (b) => fieldTexts(b, "prompt") },
       // DNS for media URLs only once the request passed rate limits and guardrails.
@@ -87,14 +85,15 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
   },
   async serve(ctx, call) {
     const { body, state, model, planned, reservation, req, client, timeoutMs } = call;
-    const plan = planVideo(model, body);
+    const plan = body.plan!;
+    const spec = videoJobSpec(body, plan);
     const { key } = state;
     const idempotent = idempotencyOf(req);
     const lease = reservation.leaseId;
     // The hold is released by the runner's settle unless a job takes it (reservation.keep).
-    const served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, plan.spec));
+    const served = await attemptAll(ctx, call, planned, ({ target, adapter }) => adapter.submit(videoHttp(ctx, target, timeoutMs, client), target, spec));
     const { planned: p, value: submitted } = served;
-    const request: Record<string, unknown> = { duration: plan.spec.durationS, resolution: plan.spec.resolution, aspectRatio: plan.spec.aspectRatio, generateAudio: plan.spec.generateAudio };
+    const request: Record<string, unknown> = { duration: plan.durationS, resolution: plan.resolution, aspectRatio: plan.aspectRatio, generateAudio: plan.generateAudio };
     for (const f of ["prompt", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"] as const) if (body[f] !== undefined) request[f] = body[f];
     let job: VideoJob;
     const id = newVideoJobId(state.startedAt);
@@ -114,7 +113,7 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
         error_code: "",
         error_message: "",
         outputs_json: "[]",
-        duration_s: plan.spec.durationS,
+        duration_s: plan.durationS,
         price_minor_per_second: plan.pricePerSecond,
         max_cost_minor: plan.maxCostMinor,
         lease_id: lease,
@@ -125,8 +124,8 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
         updated_at_ms: 0,
         completed_at_ms: 0,
         refreshed_at_ms: 0,
-        resolution: plan.spec.resolution,
-        audio: plan.spec.generateAudio,
+        resolution: plan.resolution,
+        audio: plan.generateAudio,
         guardrails_json: JSON.stringify(guardrailOutcomes(state)),
         idempotency_key: idempotent?.key ?? "",
         request_hash: idempotent?.hash ?? "",

@@ -18,7 +18,7 @@ const mediaUrl = (f: string) =>
       .refine((v) => !/^data:/i.test(v), `'${f}' must be an https:// URL: inline data (file uploads) is not accepted.`),
   );
 
-/** The body's fields (their fit to the model is checked later, against the catalog: planVideo). */
+/** The body's fields (their fit to the model is checked at admission, against the catalog: planVideo). */
 const VideoFields = z.object({
   model: modelId,
   prompt: optional(z.string({ error: "'prompt' must be a string of at most 8000 characters." }).max(8000, "'prompt' must be a string of at most 8000 characters.")),
@@ -46,8 +46,11 @@ const VideoFields = z.object({
   ),
 });
 
-/** The request body of POST /v1/video/generations, shape-checked (model fit is checked later). */
-export type VideoRequestBody = z.infer<typeof VideoFields>;
+/**
+ * The request body of POST /v1/video/generations, shape-checked; `plan`, once admission fitted it
+ * to the resolved model (planVideo): what the job is made and held at.
+ */
+export type VideoRequestBody = z.infer<typeof VideoFields> & { plan?: VideoPlan };
 const FIELDS = new Set(["model", "prompt", "duration", "resolution", "aspectRatio", "generateAudio", "imageUrl", "imageUrls", "refAudioUrl", "refVideoUrl"]);
 
 const VideoBody = VideoFields.catchall(z.unknown()).superRefine((b, c) => {
@@ -73,10 +76,33 @@ export function validateVideoBody(raw: unknown): VideoRequestBody {
   return out;
 }
 
+/** The request's values with the model's defaults, its price per second and the job's maximum cost. */
 export interface VideoPlan {
-  spec: VideoJobSpec;
+  durationS: number;
+  resolution: string;
+  aspectRatio: string;
+  generateAudio: boolean;
   pricePerSecond: number;
   maxCostMinor: number;
+}
+
+/**
+ * What the provider is asked for: the body's prompt and media as admission left them (masked by the
+ * input guardrails), at the values its plan resolved.
+ */
+export function videoJobSpec(body: VideoRequestBody, plan: VideoPlan): VideoJobSpec {
+  const { durationS, resolution, aspectRatio, generateAudio } = plan;
+  return {
+    prompt: body.prompt,
+    durationS,
+    resolution,
+    aspectRatio,
+    generateAudio,
+    imageUrl: body.imageUrl,
+    imageUrls: body.imageUrls,
+    refAudioUrl: body.refAudioUrl,
+    refVideoUrl: body.refVideoUrl,
+  };
 }
 
 const list = (v: readonly (string | number)[]) => v.join(", ");
@@ -130,19 +156,5 @@ export function planVideo(model: Model, body: VideoRequestBody): VideoPlan {
   if (generateAudio && !spec.audio) throw invalidParam("generateAudio", `'generateAudio' must be false for '${model.id}': the model generates no audio.`);
   const pricePerSecond = videoPricePerSecond(spec.prices, resolution, generateAudio);
   if (pricePerSecond === undefined) throw new GatewayError("model_unavailable", `The model '${model.id}' has no price for ${resolution}.`);
-  return {
-    spec: {
-      prompt: body.prompt,
-      durationS,
-      resolution,
-      aspectRatio,
-      generateAudio,
-      imageUrl: body.imageUrl,
-      imageUrls: body.imageUrls,
-      refAudioUrl: body.refAudioUrl,
-      refVideoUrl: body.refVideoUrl,
-    },
-    pricePerSecond,
-    maxCostMinor: pricePerSecond * durationS,
-  };
+  return { durationS, resolution, aspectRatio, generateAudio, pricePerSecond, maxCostMinor: pricePerSecond * durationS };
 }
