@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
-import { agentHome, claudePrint, codexExec, installAgents, type AgentRun } from "../support/agents.ts";
+import { agentHome, claudePrint, codexDebugModels, codexExec, installAgents, type AgentRun } from "../support/agents.ts";
 import { createOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
@@ -86,6 +86,58 @@ describe("Codex CLI (codex exec) through /v1/responses", () => {
       }
     }, 180_000);
   }
+});
+
+describe("Codex's model metadata from the gateway (POST /v1/codex/models)", () => {
+  it("Codex's own catalog in, the key's models out: Codex knows the model (no fallback warning), uses the catalog's window, and runs a tool turn", async () => {
+    const home = await agentHome();
+    const marker = `codex-catalog-${randomBytes(4).toString("hex")}`;
+    try {
+      const own = await codexDebugModels(bin, { home: home.dir, cwd: work });
+      expect(own.code, own.stderr).toBe(0);
+      const r = await fetch(`${stack.baseUrl()}/codex/models`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: own.stdout });
+      expect(r.status).toBe(200);
+      const catalog = join(home.dir, "gateway-models.json");
+      const served = await r.text();
+      await writeFile(catalog, served);
+      const setting = `model_catalog_json="${catalog}"`;
+      // Codex reads it as its catalog: the key's models, each with the window the gateway's catalog gives it.
+      const listed = (await (await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string; context_window: number }> };
+      const read = await codexDebugModels(bin, { home: home.dir, cwd: work, config: [setting] });
+      expect(read.code, read.stderr).toBe(0);
+      const seen = JSON.parse(read.stdout) as { models: Array<{ slug: string; context_window: number }> };
+      expect(Object.fromEntries(seen.models.map((m) => [m.slug, m.context_window]))).toEqual(Object.fromEntries(listed.data.map((m) => [m.id, m.context_window])));
+      const run = await codexExec(bin, {
+        baseUrl: stack.baseUrl(),
+        key,
+        model: "gw-gpt",
+        cwd: work,
+        home: home.dir,
+        config: [setting],
+        prompt: `${marker} read the file [[fake-call:exec_command {"cmd":"cat hello.txt"}]]`,
+      });
+      const sent = expectToolTurn(run, marker, "/v1/responses");
+      expect(`${run.stdout}${run.stderr}`).not.toContain("Model metadata for");
+      // Codex's own instructions (its catalog's, kept by the gateway's entry) lead what it sent.
+      const instructions = (JSON.parse(served) as { models: Array<{ slug: string; base_instructions: string }> }).models.find((m) => m.slug === "gw-gpt")!.base_instructions;
+      expect(instructions.length).toBeGreaterThan(1_000);
+      const input = (sent[0]!.body as { input: Array<{ role?: string; content?: Array<{ text?: string }> }> }).input;
+      expect(input[0]).toMatchObject({ role: "developer" });
+      expect(input[0]!.content?.[0]?.text).toBe(instructions);
+    } finally {
+      await home.remove();
+    }
+  }, 180_000);
+
+  it("a body that is not a Codex catalog: 400 naming what to send", async () => {
+    const r = await fetch(`${stack.baseUrl()}/codex/models`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ models: [{ id: "x" }] }),
+    });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: { message: string; param: string } }).error).toMatchObject({ param: "models", message: expect.stringContaining("codex debug models") });
+  });
 });
 
 describe("Claude Code (claude -p) through /v1/messages", () => {

@@ -60,11 +60,22 @@ const baseEnv = (home: string): NodeJS.ProcessEnv => ({
   TERM: "dumb",
 });
 
-/** `codex exec PROMPT` with the gateway as its OpenAI base URL and a gateway key (CODEX_API_KEY). */
-export async function codexExec(bin: string, o: { baseUrl: string; key: string; model: string; prompt: string; cwd: string; home: string }): Promise<AgentRun> {
+/**
+ * `codex exec PROMPT` with the gateway as its OpenAI base URL and a gateway key (CODEX_API_KEY);
+ * `config`: more `-c key=value` settings (a model catalog).
+ */
+export async function codexExec(bin: string, o: { baseUrl: string; key: string; model: string; prompt: string; cwd: string; home: string; config?: string[] }): Promise<AgentRun> {
   const env = { ...baseEnv(o.home), CODEX_HOME: join(o.home, ".codex"), CODEX_API_KEY: o.key };
   await mkdir(env.CODEX_HOME, { recursive: true });
-  return run(join(bin, "codex"), ["exec", "--skip-git-repo-check", "-c", `openai_base_url="${o.baseUrl}"`, "-m", o.model, o.prompt], { cwd: o.cwd, env, timeoutMs: 120_000 });
+  const config = (o.config ?? []).flatMap((c) => ["-c", c]);
+  return run(join(bin, "codex"), ["exec", "--skip-git-repo-check", "-c", `openai_base_url="${o.baseUrl}"`, ...config, "-m", o.model, o.prompt], { cwd: o.cwd, env, timeoutMs: 120_000 });
+}
+
+/** `codex debug models`: the model catalog Codex uses (its bundled one, or the one `config` points it at), as JSON on stdout. */
+export async function codexDebugModels(bin: string, o: { home: string; cwd: string; config?: string[] }): Promise<AgentRun> {
+  const env = { ...baseEnv(o.home), CODEX_HOME: join(o.home, ".codex") };
+  await mkdir(env.CODEX_HOME, { recursive: true });
+  return run(join(bin, "codex"), ["debug", "models", ...(o.config ?? []).flatMap((c) => ["-c", c])], { cwd: o.cwd, env, timeoutMs: 60_000 });
 }
 
 /** `claude -p PROMPT` with the gateway as its Anthropic base URL (no /v1) and a gateway key. */

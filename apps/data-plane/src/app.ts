@@ -15,6 +15,7 @@ import { countTokens } from "./routes/count-tokens.js";
 import { deleteStoredResponse, responses, responsesWebSocket, storedInputItems, storedResponse } from "./routes/responses.js";
 import { embeddings } from "./routes/embeddings.js";
 import { mcpOther, mcpPost } from "./mcp/route.js";
+import { codexModels } from "./routes/codex-models.js";
 import { images } from "./routes/images.js";
 import { formOrJson } from "./http/form-body.js";
 import { jsonBody } from "./http/json-body.js";
@@ -124,6 +125,7 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean, isStopp
   );
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
   app.get("/v1/models", auth, signedIn(listModels(ctx)));
+  app.post("/v1/codex/models", auth, json("responses"), signedIn(codexModels(ctx)));
   app.get("/v1/credits", auth, signedIn(credits(ctx)));
   app.get("/v1/usage/:requestId", auth, signedIn(usage(ctx)));
   app.get("/v1/responses", h(responsesWebSocket));
