@@ -63,7 +63,7 @@ const MINOR_PER_CREDIT = 1_000_000;
  * a top-up (or the trial policy) lifts the trial's allowlist, an org admin issues a key whose own
  * allowlist includes it. The code is the first layer in that order; the message names every one.
  */
-export function modelNotVisibleError(key: KeyContext, model: Model, trial: TrialPolicy | undefined, allowedModels: string[]): GatewayError {
+function modelNotVisibleError(key: KeyContext, model: Model, trial: TrialPolicy | undefined, allowedModels: string[]): GatewayError {
   const s = setsOf(key);
   const id = model.id;
   const reasons: { code: "model_not_enabled" | "model_not_in_trial" | "model_not_allowed"; text: string }[] = [];

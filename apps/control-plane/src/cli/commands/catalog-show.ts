@@ -2,7 +2,7 @@ import { command } from "../command.js";
 
 export const catalogShow = command({
   words: ["catalog", "show"],
-  help: [{ synopsis: "catalog show", summary: ["the current catalog as JSON (`catalog show > c.json`, edit, `catalog apply -f c.json`)"] }],
+  help: [{ synopsis: "catalog show", summary: ["the catalog as the JSON document catalog apply takes"] }],
   flags: {},
   async run(_args, { clients, out }) {
     const c = await clients().admin.GetCatalogDocument({});
