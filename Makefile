@@ -13,7 +13,7 @@ install: bootstrap
 build: install
 	@pnpm exec turbo run build --output-logs=errors-only
 
-## Start Postgres, NATS, the fake upstream and the three services on loopback (foreground; Ctrl-C stops).
+## Start Postgres, NATS, the fake upstream and the four services (data-plane, control-plane, ledger, console) on loopback (foreground; Ctrl-C stops).
 up: build
 	@node scripts/local-stack.ts up
 

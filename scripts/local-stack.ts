@@ -13,6 +13,7 @@ import pg from "pg";
 import { startNats, startPostgres, waitForPort, type ManagedProcess } from "@gateway/testing";
 import { adminService, bearer, createClient } from "@gateway/proto";
 import { FAKE_UPSTREAM_API_KEY } from "./lib/demo-catalog.ts";
+import { demoEnvText, parseEnvText } from "./lib/demo-env.ts";
 import { writeNatsAuth } from "./lib/nats-auth.ts";
 import { seedDemo } from "./lib/seed.ts";
 
@@ -24,13 +25,7 @@ const node = process.execPath;
 const PORTS = { pg: 55432, nats: 4222, control: 50051, controlOps: 9464, ledger: 50052, ledgerOps: 9465, dataPlane: 8080, fake: 9100, console: 8090 };
 
 function readEnvFile(path: string): Record<string, string> {
-  if (!existsSync(path)) return {};
-  const out: Record<string, string> = {};
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
-    if (m) out[m[1]!] = m[2]!.replace(/^"|"$/g, "");
-  }
-  return out;
+  return existsSync(path) ? parseEnvText(readFileSync(path, "utf8")) : {};
 }
 
 function pidAlive(pid: number): boolean {
@@ -341,9 +336,11 @@ async function up(): Promise<void> {
   admin.close();
   const signinUrl = `${consoleUrl}/signin?token=${link.token}`;
   const operatorUrl = `${consoleUrl}/signin?token=${operatorLink.token}`;
-  writeFileSync(demoEnvPath, `GATEWAY_BASE_URL=${base}\nGATEWAY_API_KEY=${seeded.secret}\nCONSOLE_URL=${consoleUrl}\nCONSOLE_SIGNIN_URL=${signinUrl}\nCONSOLE_OPERATOR_SIGNIN_URL=${operatorUrl}\n`, {
-    mode: 0o600,
-  });
+  writeFileSync(
+    demoEnvPath,
+    demoEnvText({ GATEWAY_BASE_URL: base, GATEWAY_API_KEY: seeded.secret, CONSOLE_URL: consoleUrl, CONSOLE_SIGNIN_URL: signinUrl, CONSOLE_OPERATOR_SIGNIN_URL: operatorUrl }),
+    { mode: 0o600 },
+  );
   console.log(`
 ────────────────────────────────────────────────────────────────────────
  Gateway is up.   Base URL: ${base}
@@ -351,8 +348,9 @@ async function up(): Promise<void> {
  Console:         ${signinUrl}
                   (one-time sign-in for the demo org's admin, 15 minutes; more: bin/gatewayctl console link)
  Operator:        ${operatorUrl}
- (also in .local/demo.env; admin token for bin/gatewayctl in .local/admin.env;
-  NATS users and passwords in .local/nats-auth/, the operators' one is admin)
+ \`source .local/demo.env\` exports GATEWAY_BASE_URL and GATEWAY_API_KEY for the README's examples
+ (admin token for bin/gatewayctl in .local/admin.env; NATS users and passwords in
+  .local/nats-auth/, the operators' one is admin)
 
  curl ${base}/chat/completions \\
    -H "Authorization: Bearer ${seeded.secret}" -H "Content-Type: application/json" \\

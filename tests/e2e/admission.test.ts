@@ -107,7 +107,9 @@ describe("trial", () => {
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(["gw-chat-mini"]);
     const denied = await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("hi", { model: "gw-chat-large" }));
     expect(denied.status).toBe(403);
-    expect(denied.body.error.allowed_models).toEqual(["gw-chat-mini"]);
+    // The trial, not the key, keeps the model out: the answer says so, and that a top-up lifts it.
+    expect(denied.body.error).toMatchObject({ code: "model_not_in_trial", action: "top_up", allowed_models: ["gw-chat-mini"] });
+    expect(denied.body.error.message).toMatch(/is in trial, which allows only gw-chat-mini\. Top-ups totalling 1000 minor units/);
 
     await stack.ledgerClient.TopUp({ org_id: org.orgId, amount_minor: 600, idempotency_key: `unlock-${org.orgId}` });
     // ledger event → control-plane → change event → both replicas, within about a second.

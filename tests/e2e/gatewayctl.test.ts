@@ -20,8 +20,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function ctl(...args: string[]): Promise<AnyBody> {
-  const r = await run(join(root, "bin/gatewayctl"), [...args, "--json"], {
+/** gatewayctl's human output (standard output) for this stack. */
+async function ctlText(...args: string[]): Promise<string> {
+  const r = await run(join(root, "bin/gatewayctl"), args, {
     env: {
       ...process.env,
       GATEWAY_ADMIN_TOKEN: stack.adminToken,
@@ -29,7 +30,11 @@ async function ctl(...args: string[]): Promise<AnyBody> {
       GATEWAY_LEDGER_ADDR: `127.0.0.1:${stack.ledger().grpcPort}`,
     },
   });
-  return JSON.parse(r.stdout);
+  return r.stdout;
+}
+
+async function ctl(...args: string[]): Promise<AnyBody> {
+  return JSON.parse(await ctlText(...args, "--json"));
 }
 
 it("runs an organization's whole admin lifecycle, as a runbook would", async () => {
@@ -38,7 +43,16 @@ it("runs an organization's whole admin lifecycle, as a runbook would", async () 
 
   const top = await ctl("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1");
   expect(top).toMatchObject({ org_id: org.id, duplicate: false, balance_minor: 6_000_000 });
-  expect(await ctl("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1")).toMatchObject({ duplicate: true, balance_minor: 6_000_000 });
+  expect(top.added_minor).toBe(6_000_000);
+  expect(await ctl("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1")).toMatchObject({
+    duplicate: true,
+    added_minor: 0,
+    balance_minor: 6_000_000,
+  });
+  // A reused key adds nothing, and the human output says so rather than looking like a top-up.
+  expect(await ctlText("credits", "top-up", "runbook-org", "--amount-minor", "6000000", "--idempotency-key", "rb-1")).toMatch(
+    /^already applied; nothing added: --idempotency-key rb-1 is top-up \S+; balance 6000000 minor units/,
+  );
 
   const key = await ctl("key", "create", "--org", "runbook-org", "--rpm", "2", "--tpm", "1000");
   expect(key).toMatchObject({ rpm_limit: 2, tpm_limit: 1000 });
@@ -108,4 +122,19 @@ it("mints a one-time console sign-in link for an organization's member", async (
   await expect(stack.admin.RedeemSignInLink({ token: link.token })).resolves.toMatchObject({ member: { email: "ops@example.com" } });
   await expect(stack.admin.RedeemSignInLink({ token: link.token })).rejects.toMatchObject({ code: "not_found" });
   await expect(ctl("console", "link", "--org", "console-link-org", "--email", "ops@example.com", "--role", "owner")).rejects.toThrow(/--role must be/);
+});
+
+it("prints the catalog as the document catalog apply takes, and applying it back changes nothing", async () => {
+  const shown = await ctlText("catalog", "show");
+  const doc = JSON.parse(shown) as { providers: { code: string }[]; models: { id: string; input_price_minor_per_mtok: number }[] };
+  expect(doc.providers.map((p) => p.code)).toContain("fake");
+  expect(doc.models.find((m) => m.id === "gw-chat-mini")).toMatchObject({ input_price_minor_per_mtok: 150_000 });
+  // --json prints the same document on one line.
+  expect(await ctl("catalog", "show")).toEqual(doc);
+
+  const file = join(mkdtempSync(join(tmpdir(), "gwctl-catalog-")), "catalog.json");
+  writeFileSync(file, shown);
+  const applied = await ctl("catalog", "apply", "-f", file);
+  expect(applied).toMatchObject({ providers: doc.providers.length, models: doc.models.length });
+  expect(await ctl("catalog", "show")).toEqual(doc);
 });

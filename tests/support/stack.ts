@@ -22,6 +22,8 @@ export interface StackOptions {
   dataPlanes?: number;
   /** Extra DATA_PLANE_* settings. */
   dataPlaneEnv?: Record<string, string>;
+  /** The demo organization's name (default `demo-<suite>`; `make up`'s is `demo`). */
+  demoOrgName?: string;
   /** Demo org top-up, minor units (default 100 credits). */
   topUpMinor?: number;
   /** Extra LEDGER_* settings. */
@@ -181,7 +183,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     adminToken,
     ...(clientTls ? { tls: clientTls } : {}),
     fakeUpstreamUrl: fake.url,
-    orgName: `demo-${name}`,
+    orgName: opts.demoOrgName ?? `demo-${name}`,
     topUpMinor: opts.topUpMinor ?? 100_000_000,
   });
 

@@ -46,6 +46,7 @@ import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleGrantTopUp, consoleListOrgs } from "./rpc/console-operator.js";
+import { getCatalogDocument } from "./rpc/get-catalog-document.js";
 import { consoleApproveMcpTool, consoleListPendingMcpTools } from "./rpc/console-mcp-pins.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
 import { createKey } from "./rpc/create-key.js";
@@ -146,6 +147,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ListMcpToolPins: listMcpToolPins(ctx),
       ApproveMcpTool: approveMcpTool(ctx),
       ApplyCatalog: applyCatalog(ctx),
+      GetCatalogDocument: getCatalogDocument(ctx),
       SetOrgTrial: setOrgTrial(ctx),
       SetOrgBudget: setOrgBudget(ctx),
       SetOrgOutputLimit: setOrgOutputLimit(ctx),

@@ -57,7 +57,12 @@ export const ERROR_CODES = {
   revoked_api_key: spec(401, GrpcStatus.UNAUTHENTICATED, "authentication_error"),
   insufficient_credits: spec(402, GrpcStatus.FAILED_PRECONDITION, "insufficient_credits_error"),
   budget_exceeded: spec(402, GrpcStatus.FAILED_PRECONDITION, "insufficient_credits_error"),
+  /** The key's own model allowlist excludes the model. */
   model_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
+  /** The key's organization has not enabled the model (an operator's `models enable`). */
+  model_not_enabled: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
+  /** The organization is in trial and the trial policy's allowlist leaves the model out. */
+  model_not_in_trial: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
   route_not_allowed: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
   forbidden: spec(403, GrpcStatus.PERMISSION_DENIED, "permission_error"),
   not_found: spec(404, GrpcStatus.NOT_FOUND, "not_found_error"),

@@ -54,10 +54,54 @@ export function requireRoute(key: KeyContext, route: RouteKind): void {
   if (!keyAllowsRoute(key, route)) throw new GatewayError("route_not_allowed", `This API key may not call the ${route} route.`, { action: "contact_org_admin" });
 }
 
+/** 1 credit = 1,000,000 minor units (docs/billing.md, "Units"): how a threshold reads in a message. */
+const MINOR_PER_CREDIT = 1_000_000;
+
+/**
+ * Why a published model is not visible to a key, as the 403 to answer. Each layer that excludes it
+ * is named, so the caller learns who can fix it: an operator enables a model for the organization,
+ * a top-up (or the trial policy) lifts the trial's allowlist, an org admin issues a key whose own
+ * allowlist includes it. The code is the first layer in that order; the message names every one.
+ */
+function modelNotVisibleError(key: KeyContext, model: Model, trial: TrialPolicy | undefined, allowedModels: string[]): GatewayError {
+  const s = setsOf(key);
+  const id = model.id;
+  const reasons: { code: "model_not_enabled" | "model_not_in_trial" | "model_not_allowed"; text: string }[] = [];
+  if (!s.enabled.has(id)) {
+    reasons.push({
+      code: "model_not_enabled",
+      text: `The organization '${key.org_name}' has not enabled the model '${id}': an operator enables it (gatewayctl models enable ${key.org_name} ${id}).`,
+    });
+  }
+  if (key.org_in_trial && !(trial?.allowed_models ?? []).includes(id)) {
+    const unlock = trial?.unlock_topup_minor ?? 0;
+    const trialModels = trial?.allowed_models.length ? `only ${trial.allowed_models.join(", ")}` : "no models";
+    reasons.push({
+      code: "model_not_in_trial",
+      text:
+        `The organization '${key.org_name}' is in trial, which allows ${trialModels}. ` +
+        `Top-ups totalling ${unlock} minor units (${unlock / MINOR_PER_CREDIT} credits) end the trial; an operator can also add the model to the trial policy (gatewayctl trial-policy set) or end the trial (gatewayctl org trial ${key.org_name} off).`,
+    });
+  }
+  if (s.allow && !s.allow.has(id)) {
+    reasons.push({
+      code: "model_not_allowed",
+      text: `This API key may not use the model '${id}': its model allowlist excludes it; use one of allowed_models, or ask an org admin for a key that allows it.`,
+    });
+  }
+  const code = reasons[0]?.code ?? "model_not_allowed";
+  return new GatewayError(code, reasons.map((r) => r.text).join(" "), {
+    allowed_models: allowedModels,
+    // Only a trial that is the sole obstacle is lifted by paying; anything else needs a person.
+    action: reasons.length === 1 && code === "model_not_in_trial" ? "top_up" : "contact_org_admin",
+    param: "model",
+  });
+}
+
 /**
  * Resolves a requested public model id for a route, or throws the precise catalog/policy error.
  * Order: route scope, existence (404 for unknown or draft: a draft is invisible), visibility
- * (403 with the allowed models), route support (400).
+ * (403 naming the layer that excludes it, with the allowed models), route support (400).
  */
 export function resolveModel(key: KeyContext, catalog: CatalogView, trial: TrialPolicy | undefined, route: RouteKind, modelId: string): Model {
   requireRoute(key, route);
@@ -65,13 +109,7 @@ export function resolveModel(key: KeyContext, catalog: CatalogView, trial: Trial
   if (!model || model.status !== "published") {
     throw new GatewayError("model_not_found", `The model '${modelId}' does not exist or is not available. List models with GET /v1/models.`, { param: "model" });
   }
-  if (!modelVisible(key, model, trial)) {
-    throw new GatewayError("model_not_allowed", `This API key may not use the model '${modelId}'.`, {
-      allowed_models: visibleModelIds(key, catalog, trial, route),
-      action: "contact_org_admin",
-      param: "model",
-    });
-  }
+  if (!modelVisible(key, model, trial)) throw modelNotVisibleError(key, model, trial, visibleModelIds(key, catalog, trial, route));
   if (!model.routes.includes(modelRoute(route))) {
     throw new GatewayError("model_not_supported_for_route", `The model '${modelId}' does not serve the ${route} route.`, { param: "model" });
   }

@@ -41,6 +41,8 @@ import type { Deployment as _gateway_control_v1_Deployment, Deployment__Output a
 import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersRequest, EnableMcpServersRequest__Output as _gateway_control_v1_EnableMcpServersRequest__Output } from './gateway/control/v1/EnableMcpServersRequest.js';
 import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from './gateway/control/v1/EnableMcpServersResponse.js';
 import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from './gateway/control/v1/EnableModelsRequest.js';
+import type { GetCatalogDocumentRequest as _gateway_control_v1_GetCatalogDocumentRequest, GetCatalogDocumentRequest__Output as _gateway_control_v1_GetCatalogDocumentRequest__Output } from './gateway/control/v1/GetCatalogDocumentRequest.js';
+import type { GetCatalogDocumentResponse as _gateway_control_v1_GetCatalogDocumentResponse, GetCatalogDocumentResponse__Output as _gateway_control_v1_GetCatalogDocumentResponse__Output } from './gateway/control/v1/GetCatalogDocumentResponse.js';
 import type { GetCatalogRequest as _gateway_control_v1_GetCatalogRequest, GetCatalogRequest__Output as _gateway_control_v1_GetCatalogRequest__Output } from './gateway/control/v1/GetCatalogRequest.js';
 import type { GetGuardrailsRequest as _gateway_control_v1_GetGuardrailsRequest, GetGuardrailsRequest__Output as _gateway_control_v1_GetGuardrailsRequest__Output } from './gateway/control/v1/GetGuardrailsRequest.js';
 import type { GetTrialPolicyRequest as _gateway_control_v1_GetTrialPolicyRequest, GetTrialPolicyRequest__Output as _gateway_control_v1_GetTrialPolicyRequest__Output } from './gateway/control/v1/GetTrialPolicyRequest.js';
@@ -129,6 +131,8 @@ export interface ProtoGrpcType {
         EnableMcpServersRequest: MessageTypeDefinition<_gateway_control_v1_EnableMcpServersRequest, _gateway_control_v1_EnableMcpServersRequest__Output>
         EnableMcpServersResponse: MessageTypeDefinition<_gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersResponse__Output>
         EnableModelsRequest: MessageTypeDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_EnableModelsRequest__Output>
+        GetCatalogDocumentRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentRequest, _gateway_control_v1_GetCatalogDocumentRequest__Output>
+        GetCatalogDocumentResponse: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentResponse, _gateway_control_v1_GetCatalogDocumentResponse__Output>
         GetCatalogRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogRequest, _gateway_control_v1_GetCatalogRequest__Output>
         GetGuardrailsRequest: MessageTypeDefinition<_gateway_control_v1_GetGuardrailsRequest, _gateway_control_v1_GetGuardrailsRequest__Output>
         GetTrialPolicyRequest: MessageTypeDefinition<_gateway_control_v1_GetTrialPolicyRequest, _gateway_control_v1_GetTrialPolicyRequest__Output>

@@ -41,6 +41,8 @@ export type { Deployment__Output as Deployment, Deployment as DeploymentInput } 
 export type { EnableMcpServersRequest__Output as EnableMcpServersRequest, EnableMcpServersRequest as EnableMcpServersRequestInput } from "./gateway/control/v1/EnableMcpServersRequest.js";
 export type { EnableMcpServersResponse__Output as EnableMcpServersResponse, EnableMcpServersResponse as EnableMcpServersResponseInput } from "./gateway/control/v1/EnableMcpServersResponse.js";
 export type { EnableModelsRequest__Output as EnableModelsRequest, EnableModelsRequest as EnableModelsRequestInput } from "./gateway/control/v1/EnableModelsRequest.js";
+export type { GetCatalogDocumentRequest__Output as GetCatalogDocumentRequest, GetCatalogDocumentRequest as GetCatalogDocumentRequestInput } from "./gateway/control/v1/GetCatalogDocumentRequest.js";
+export type { GetCatalogDocumentResponse__Output as GetCatalogDocumentResponse, GetCatalogDocumentResponse as GetCatalogDocumentResponseInput } from "./gateway/control/v1/GetCatalogDocumentResponse.js";
 export type { GetCatalogRequest__Output as GetCatalogRequest, GetCatalogRequest as GetCatalogRequestInput } from "./gateway/control/v1/GetCatalogRequest.js";
 export type { GetGuardrailsRequest__Output as GetGuardrailsRequest, GetGuardrailsRequest as GetGuardrailsRequestInput } from "./gateway/control/v1/GetGuardrailsRequest.js";
 export type { GetTrialPolicyRequest__Output as GetTrialPolicyRequest, GetTrialPolicyRequest as GetTrialPolicyRequestInput } from "./gateway/control/v1/GetTrialPolicyRequest.js";

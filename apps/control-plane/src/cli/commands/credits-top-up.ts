@@ -15,8 +15,18 @@ export const creditsTopUp = command({
     const orgId = await resolveOrgId(c, args[0]!);
     const r = await c.ledger.TopUp({ org_id: orgId, amount_minor: Number(raw), idempotency_key: key });
     return out.print(
-      { id: r.top_up_id, org_id: orgId, duplicate: r.duplicate, balance_minor: r.credits?.balance_minor ?? 0, topped_up_minor: r.credits?.topped_up_minor ?? 0 },
-      `${r.duplicate ? "already applied" : "topped up"} ${r.top_up_id}: balance ${r.credits?.balance_minor ?? 0} minor units`,
+      {
+        id: r.top_up_id,
+        org_id: orgId,
+        duplicate: r.duplicate,
+        added_minor: r.duplicate ? 0 : Number(raw),
+        balance_minor: r.credits?.balance_minor ?? 0,
+        topped_up_minor: r.credits?.topped_up_minor ?? 0,
+      },
+      r.duplicate
+        ? // The ledger answers a reused idempotency key with the first top-up's result: say plainly that this call added nothing.
+          `already applied; nothing added: --idempotency-key ${key} is top-up ${r.top_up_id}; balance ${r.credits?.balance_minor ?? 0} minor units (use a new key to add credit)`
+        : `topped up ${r.top_up_id}: balance ${r.credits?.balance_minor ?? 0} minor units`,
     );
   },
 });

@@ -4,6 +4,7 @@
  */
 import type { Command } from "../command.js";
 import { catalogApply } from "./catalog-apply.js";
+import { catalogShow } from "./catalog-show.js";
 import { consoleLink } from "./console-link.js";
 import { creditsShow } from "./credits-show.js";
 import { creditsTopUp } from "./credits-top-up.js";
@@ -49,6 +50,7 @@ export const commands: readonly Command[] = [
   creditsShow,
   holdsList,
   catalogApply,
+  catalogShow,
   trialPolicySet,
   guardrailsSet,
   guardrailsShow,

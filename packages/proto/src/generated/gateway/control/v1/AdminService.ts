@@ -31,6 +31,8 @@ import type { CreatedKey as _gateway_control_v1_CreatedKey, CreatedKey__Output a
 import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersRequest, EnableMcpServersRequest__Output as _gateway_control_v1_EnableMcpServersRequest__Output } from '../../../gateway/control/v1/EnableMcpServersRequest.js';
 import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from '../../../gateway/control/v1/EnableMcpServersResponse.js';
 import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from '../../../gateway/control/v1/EnableModelsRequest.js';
+import type { GetCatalogDocumentRequest as _gateway_control_v1_GetCatalogDocumentRequest, GetCatalogDocumentRequest__Output as _gateway_control_v1_GetCatalogDocumentRequest__Output } from '../../../gateway/control/v1/GetCatalogDocumentRequest.js';
+import type { GetCatalogDocumentResponse as _gateway_control_v1_GetCatalogDocumentResponse, GetCatalogDocumentResponse__Output as _gateway_control_v1_GetCatalogDocumentResponse__Output } from '../../../gateway/control/v1/GetCatalogDocumentResponse.js';
 import type { GetGuardrailsRequest as _gateway_control_v1_GetGuardrailsRequest, GetGuardrailsRequest__Output as _gateway_control_v1_GetGuardrailsRequest__Output } from '../../../gateway/control/v1/GetGuardrailsRequest.js';
 import type { Guardrails as _gateway_control_v1_Guardrails, Guardrails__Output as _gateway_control_v1_Guardrails__Output } from '../../../gateway/control/v1/Guardrails.js';
 import type { ListKeysRequest as _gateway_control_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_control_v1_ListKeysRequest__Output } from '../../../gateway/control/v1/ListKeysRequest.js';
@@ -290,6 +292,15 @@ export interface AdminServiceClient extends grpc.Client {
   endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   
+  GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  getCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  getCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  getCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  getCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
+  
   GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   GetConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
@@ -471,6 +482,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   EndConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
   
+  GetCatalogDocument: grpc.handleUnaryCall<_gateway_control_v1_GetCatalogDocumentRequest__Output, _gateway_control_v1_GetCatalogDocumentResponse>;
+  
   GetConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
   
   GetGuardrails: grpc.handleUnaryCall<_gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails>;
@@ -528,6 +541,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   EnableMcpServers: MethodDefinition<_gateway_control_v1_EnableMcpServersRequest, _gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersRequest__Output, _gateway_control_v1_EnableMcpServersResponse__Output>
   EnableModels: MethodDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_Org, _gateway_control_v1_EnableModelsRequest__Output, _gateway_control_v1_Org__Output>
   EndConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+  GetCatalogDocument: MethodDefinition<_gateway_control_v1_GetCatalogDocumentRequest, _gateway_control_v1_GetCatalogDocumentResponse, _gateway_control_v1_GetCatalogDocumentRequest__Output, _gateway_control_v1_GetCatalogDocumentResponse__Output>
   GetConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
   GetGuardrails: MethodDefinition<_gateway_control_v1_GetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
   ListKeys: MethodDefinition<_gateway_control_v1_ListKeysRequest, _gateway_control_v1_ListKeysResponse, _gateway_control_v1_ListKeysRequest__Output, _gateway_control_v1_ListKeysResponse__Output>
