@@ -24,6 +24,12 @@ const Schema = z.object({
   CONTROL_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONTROL_PLANE_DB_POOL_MAX: int(10, 1),
   /**
+   * "false": connect without startup `options` and take the search_path and the statement timeout
+   * from the database role's settings (deploy/postgres/roles.sql), as a transaction-mode PgBouncer
+   * requires. "true" (default): the connection sets both itself.
+   */
+  CONTROL_PLANE_DB_STARTUP_OPTIONS: z.enum(["true", "false"]).default("true"),
+  /**
    * "true": the service applies its schema's migrations as it starts (development and tests). Off,
    * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
    * refuses to start on an older schema: a long migration never runs inside a service's start.
@@ -54,6 +60,8 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   opsPort: number;
   logLevel: z.infer<typeof Schema>["CONTROL_PLANE_LOG_LEVEL"];
   dbPoolMax: number;
+  /** Send search_path and statement_timeout as startup options; false: the role's settings give them. */
+  dbStartupOptions: boolean;
   /** The schema's migrations: applied at start, or only checked (the migrate step applies them). */
   migrations: MigrationSettings;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
@@ -98,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     ...callers.settings,
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
+    dbStartupOptions: e.CONTROL_PLANE_DB_STARTUP_OPTIONS === "true",
     migrations: { onStart: e.CONTROL_PLANE_MIGRATE_ON_START === "true", statementTimeoutMs: e.CONTROL_PLANE_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.CONTROL_PLANE_MIGRATE_LOCK_TIMEOUT_MS },
     tracing: otel.tracing,
     grantSigningKey: grant.key,

@@ -38,6 +38,7 @@ export function createContext(config: ControlPlaneConfig, overrides: ControlOver
       url: config.databaseUrl,
       schema: config.dbSchema,
       poolMax: config.dbPoolMax,
+      startupOptions: config.dbStartupOptions,
       onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
     }),
     dbHealth: createDbHealth({

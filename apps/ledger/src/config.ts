@@ -36,6 +36,12 @@ const Schema = z.object({
   LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
   LEDGER_DB_POOL_MAX: int(10, 1),
   /**
+   * "false": connect without startup `options` and take the search_path and the statement timeout
+   * from the database role's settings (deploy/postgres/roles.sql), as a transaction-mode PgBouncer
+   * requires. "true" (default): the connection sets both itself.
+   */
+  LEDGER_DB_STARTUP_OPTIONS: z.enum(["true", "false"]).default("true"),
+  /**
    * "true": the service applies its schema's migrations as it starts (development and tests). Off,
    * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
    * refuses to start on an older schema: a long migration never runs inside a service's start.
@@ -139,6 +145,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
+  /** Send search_path and statement_timeout as startup options; false: the role's settings give them. */
+  dbStartupOptions: boolean;
   /** How long an applied request id is remembered, ms (LEDGER_DEDUP_HORIZON). */
   dedupHorizonMs: number;
   /** Months of usage records kept; 0: all. */
@@ -228,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     consumerDurable: e.LEDGER_CONSUMER_DURABLE,
     usageWaitMaxMs: e.LEDGER_USAGE_WAIT_MAX_MS,
     dbPoolMax: e.LEDGER_DB_POOL_MAX,
+    dbStartupOptions: e.LEDGER_DB_STARTUP_OPTIONS === "true",
     dedupHorizonMs: e.LEDGER_DEDUP_HORIZON,
     retentionMonths: e.LEDGER_USAGE_RETENTION_MONTHS,
     migrations: { onStart: e.LEDGER_MIGRATE_ON_START === "true", statementTimeoutMs: e.LEDGER_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.LEDGER_MIGRATE_LOCK_TIMEOUT_MS },

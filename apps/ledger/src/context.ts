@@ -64,6 +64,7 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
       url: config.databaseUrl,
       schema: config.dbSchema,
       poolMax: config.dbPoolMax,
+      startupOptions: config.dbStartupOptions,
       onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
     }),
     dbHealth: createDbHealth({
