@@ -67,6 +67,7 @@ export function connectServiceNats(ctx: ControlContext, signal: AbortSignal, onR
     servers: ctx.config.natsUrl,
     name: "control-plane",
     credentials: ctx.config.natsCredentials,
+    tls: ctx.config.natsTls,
     inboxPrefix: INBOX_PREFIX["control-plane"],
     log: ctx.log,
     signal,

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
+import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type NatsTls } from "@gateway/nats";
 import { usageKey, type UsageKey } from "@gateway/events";
 import type { MigrationSettings } from "@gateway/db";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
@@ -17,7 +17,7 @@ const Schema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("ledger"),
   LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
-  // LEDGER_NATS_USER and LEDGER_NATS_PASSWORD: natsCredentialsFromEnv.
+  // LEDGER_NATS_USER and LEDGER_NATS_PASSWORD: natsCredentialsFromEnv; LEDGER_NATS_TLS_*: natsTlsFromEnv.
   LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
@@ -135,6 +135,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   natsUrl: string;
   /** The ledger's NATS user (its permissions: docs/operations.md); undefined: none sent. */
   natsCredentials: NatsCredentials | undefined;
+  /** TLS to NATS; undefined: plaintext. */
+  natsTls: NatsTls | undefined;
   grpcHost: string;
   grpcPort: number;
   opsHost: string;
@@ -183,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   // Caller tokens and TLS files are the exception: left empty, they are refused rather than read as none.
   const callers = serverCallerSettings("LEDGER_", env);
   const nats = natsCredentialsFromEnv("LEDGER_", set);
+  const natsTls = natsTlsFromEnv("LEDGER_", env);
   const otel = tracingFromEnv(env, "ledger");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["LEDGER_GRPC_HOST", "LEDGER_OPS_HOST"]);
@@ -217,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     ...hosts,
     ...callers.problems,
     ...nats.problems,
+    ...natsTls.problems,
     ...otel.problems,
   ]);
   if (!e || !sized?.sizes) throw new Error("unreachable: problems were refused");
@@ -225,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     dbSchema: e.LEDGER_DB_SCHEMA,
     natsUrl: e.LEDGER_NATS_URL,
     natsCredentials: nats.credentials,
+    natsTls: natsTls.tls,
     grpcHost: e.LEDGER_GRPC_HOST,
     grpcPort: e.LEDGER_GRPC_PORT,
     opsHost: e.LEDGER_OPS_HOST,

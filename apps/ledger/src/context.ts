@@ -143,6 +143,7 @@ export function connectServiceNats(ctx: LedgerContext, signal: AbortSignal, onRe
     servers: ctx.config.natsUrl,
     name: "ledger",
     credentials: ctx.config.natsCredentials,
+    tls: ctx.config.natsTls,
     inboxPrefix: INBOX_PREFIX.ledger,
     log: ctx.log,
     signal,
