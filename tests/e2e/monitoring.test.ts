@@ -12,7 +12,8 @@ const operations = readFileSync(resolve(root, "docs/operations.md"), "utf8");
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack("monitoring");
+  // /metrics on a port of its own, as the manifests run the data-plane (DATA_PLANE_METRICS_PORT).
+  stack = await startStack("monitoring", { dataPlaneEnv: { DATA_PLANE_METRICS_PORT: "0" } });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -31,8 +32,13 @@ async function families(url: string): Promise<string[]> {
 
 describe("monitoring in deploy/", () => {
   it("uses only metrics the data-plane, control-plane and ledger export", async () => {
+    const api = stack.baseUrl().replace(/\/v1$/, "");
+    const metricsPort = stack.dataPlanes[0]!.metricsPort!;
+    // The public port does not show them, and the metrics port shows nothing else.
+    expect((await fetch(`${api}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/v1/models`)).status).toBe(404);
     const exported = new Set([
-      ...(await families(`${stack.baseUrl().replace(/\/v1$/, "")}/metrics`)),
+      ...(await families(`http://127.0.0.1:${metricsPort}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.control.opsPort}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)),
       // What the spool drain pushes to a Pushgateway (tests/e2e/recovery.test.ts reads them there).

@@ -35,6 +35,11 @@ function bodyLimitsOf(e: Record<string, unknown>, whole: number): Record<ApiRout
 const Schema = z.object({
   DATA_PLANE_HOST: z.string().default("127.0.0.1"),
   DATA_PLANE_PORT: port(8080),
+  /**
+   * Serve /metrics on this port (on DATA_PLANE_HOST) instead of the API's: Prometheus scrapes it and
+   * the public port, behind the ingress, no longer shows it. Unset: /metrics on DATA_PLANE_PORT.
+   */
+  DATA_PLANE_METRICS_PORT: wholeNumber(undefined, 0, 65_535),
   DATA_PLANE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
   DATA_PLANE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
   /** This data-plane's caller token at the control-plane (one of its CONTROL_PLANE_DATA_PLANE_TOKEN). */
@@ -288,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   return {
     host: e.DATA_PLANE_HOST,
     port: e.DATA_PLANE_PORT,
+    metricsPort: e.DATA_PLANE_METRICS_PORT,
     controlPlaneAddr: e.DATA_PLANE_CONTROL_PLANE_ADDR,
     ledgerAddr: e.DATA_PLANE_LEDGER_ADDR,
     /** Caller tokens this data-plane presents to the control-plane and the ledger. */
