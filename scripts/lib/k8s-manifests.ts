@@ -25,6 +25,8 @@ import { NATS_ENV_PREFIX, NATS_PASSWORD_ENV, NATS_USERS, authorizationBlock, nat
 export const root = resolve(import.meta.dirname, "../..");
 /** The Kustomize base and the overlays on it; every one of them renders to manifests that must pass. */
 export const TARGETS = ["deploy/k8s", "deploy/overlays/small", "deploy/overlays/production"] as const;
+/** The Jobs an operator applies by hand (gatewayctl's, the recovery's), alone and for overlays/production. */
+export const JOB_TARGETS = ["deploy/tools", "deploy/overlays/production/tools", "deploy/recovery", "deploy/overlays/production/recovery"] as const;
 
 /** One Kubernetes object as YAML gives it. */
 export interface K8sObject {
@@ -59,14 +61,26 @@ export function parseManifests(text: string): K8sObject[] {
 
 const id = (o: K8sObject) => `${o.kind}/${o.metadata?.name ?? "?"}`;
 
+/**
+ * The packages whose models the objects are checked against: the Kubernetes API, and the custom
+ * resources the production overlay uses (cert-manager's certificates and issuers, the Prometheus
+ * Operator's ServiceMonitors and rules), generated from those projects' CRD schemas the same way.
+ */
+const MODEL_PACKAGES = ["kubernetes-models", "@kubernetes-models/cert-manager", "@kubernetes-models/prometheus-operator"];
+
+/** The package that models `apiVersion` `kind`, or undefined when none does (not a kind we know). */
+function modelPackage(o: K8sObject): string | undefined {
+  return MODEL_PACKAGES.find((pkg) => existsSync(join(root, "node_modules", pkg, o.apiVersion, `${o.kind}.d.ts`)));
+}
+
 /** Type-checks each object as an object literal of `I<Kind>` from kubernetes-models: unknown fields, wrong types, missing required fields. */
 function strictProblems(objects: K8sObject[]): string[] {
   const file = join(root, "deploy", "__manifests__.ts");
   const lines: string[] = [];
   const owners: Array<{ line: number; name: string }> = [];
-  const known = objects.filter((o) => existsSync(join(root, "node_modules/kubernetes-models", o.apiVersion, `${o.kind}.d.ts`)));
+  const known = objects.filter((o) => modelPackage(o) !== undefined);
   known.forEach((o, i) => {
-    lines.push(`import type { I${o.kind} as T${i} } from "kubernetes-models/${o.apiVersion}/${o.kind}";`);
+    lines.push(`import type { I${o.kind} as T${i} } from "${modelPackage(o)}/${o.apiVersion}/${o.kind}";`);
   });
   known.forEach((o, i) => {
     owners.push({ line: lines.length, name: id(o) });
@@ -105,8 +119,9 @@ async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
       problems.push(`${id(o)}: apiVersion and kind are required`);
       continue;
     }
-    const path = join(root, "node_modules/kubernetes-models", o.apiVersion, `${o.kind}.js`);
-    if (!existsSync(path)) {
+    const pkg = modelPackage(o);
+    const path = join(root, "node_modules", pkg ?? "kubernetes-models", o.apiVersion, `${o.kind}.js`);
+    if (!pkg) {
       problems.push(`${id(o)}: ${o.apiVersion} ${o.kind} is not a kind of the Kubernetes API`);
       continue;
     }
@@ -224,6 +239,103 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
   problems.push(...secretProblems(objects));
   problems.push(...natsAuthProblems(objects));
   problems.push(...imageProblems(objects));
+  problems.push(...podSecurityProblems(objects));
+  problems.push(...databaseRoleProblems(objects));
+  problems.push(...tlsProblems(objects));
+  problems.push(...monitoringProblems(objects));
+  return problems;
+}
+
+// --- Pod Security ("restricted"), images, roles, TLS, monitoring ----------------------------------
+
+interface SecurityContext {
+  runAsNonRoot?: boolean;
+  runAsUser?: number;
+  privileged?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  procMount?: string;
+  capabilities?: { add?: string[]; drop?: string[] };
+  seccompProfile?: { type: string };
+  seLinuxOptions?: { type?: string; user?: string; role?: string };
+  appArmorProfile?: { type: string };
+  sysctls?: Array<{ name: string }>;
+}
+interface PodSpec {
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  securityContext?: SecurityContext;
+  containers: Array<Container & { securityContext?: SecurityContext; ports?: Array<{ containerPort: number; name?: string; hostPort?: number }> }>;
+  initContainers?: PodSpec["containers"];
+  volumes?: Array<Record<string, unknown> & { name: string }>;
+}
+
+/** Every pod template of the objects (Deployments, StatefulSets, Jobs, CronJobs), with its owner. */
+export function podTemplates(objects: K8sObject[]): Array<{ owner: K8sObject; spec: PodSpec }> {
+  const out: Array<{ owner: K8sObject; spec: PodSpec }> = [];
+  for (const o of objects) {
+    const spec = o.spec as { template?: { spec: PodSpec }; jobTemplate?: { spec: { template: { spec: PodSpec } } } } | undefined;
+    const pod = spec?.template?.spec ?? spec?.jobTemplate?.spec.template.spec;
+    if (pod) out.push({ owner: o, spec: pod });
+  }
+  return out;
+}
+
+/** The volume types the "restricted" standard allows. */
+const RESTRICTED_VOLUMES = new Set(["configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"]);
+/** Sysctls the "baseline" standard (and so "restricted") allows. */
+const SAFE_SYSCTLS = new Set([
+  "kernel.shm_rmid_forced",
+  "net.ipv4.ip_local_port_range",
+  "net.ipv4.ip_unprivileged_port_start",
+  "net.ipv4.tcp_syncookies",
+  "net.ipv4.ping_group_range",
+  "net.ipv4.ip_local_reserved_ports",
+  "net.ipv4.tcp_keepalive_time",
+  "net.ipv4.tcp_fin_timeout",
+  "net.ipv4.tcp_keepalive_intvl",
+  "net.ipv4.tcp_keepalive_probes",
+]);
+
+/**
+ * The Pod Security Standards' "restricted" profile (kubernetes.io/docs/concepts/security/pod-security-standards,
+ * with the "baseline" rules it includes), as the API server enforces it on a namespace labelled
+ * pod-security.kubernetes.io/enforce: restricted (overlays/production's), and this deployment's
+ * own rule on top: a read-only root file system for every container.
+ */
+export function podSecurityProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const { owner, spec } of podTemplates(objects)) {
+    const who = id(owner);
+    const pod = spec.securityContext ?? {};
+    for (const host of ["hostNetwork", "hostPID", "hostIPC"] as const) if (spec[host]) problems.push(`${who}: ${host} is not allowed`);
+    for (const v of spec.volumes ?? []) {
+      const type = Object.keys(v).find((k) => k !== "name");
+      if (type && !RESTRICTED_VOLUMES.has(type)) problems.push(`${who}: volume ${v.name} is a ${type} volume, which "restricted" does not allow`);
+    }
+    for (const s of pod.sysctls ?? []) if (!SAFE_SYSCTLS.has(s.name)) problems.push(`${who}: sysctl ${s.name} is not allowed`);
+    const containers = [...(spec.initContainers ?? []), ...spec.containers];
+    for (const c of containers) {
+      const sc = c.securityContext ?? {};
+      const where = `${who} ${c.name}`;
+      if (sc.privileged) problems.push(`${where}: privileged`);
+      if (sc.allowPrivilegeEscalation !== false) problems.push(`${where}: securityContext.allowPrivilegeEscalation must be false`);
+      if (!(sc.capabilities?.drop ?? []).includes("ALL")) problems.push(`${where}: securityContext.capabilities.drop must include ALL`);
+      for (const cap of sc.capabilities?.add ?? []) if (cap !== "NET_BIND_SERVICE") problems.push(`${where}: capability ${cap} may not be added`);
+      if ((sc.runAsNonRoot ?? pod.runAsNonRoot) !== true) problems.push(`${where}: runAsNonRoot must be true (in the pod's or the container's securityContext)`);
+      if ((sc.runAsUser ?? pod.runAsUser) === 0) problems.push(`${where}: runAsUser 0 (root)`);
+      const seccomp = sc.seccompProfile?.type ?? pod.seccompProfile?.type;
+      if (seccomp !== "RuntimeDefault" && seccomp !== "Localhost") problems.push(`${where}: seccompProfile must be RuntimeDefault or Localhost`);
+      if ((sc.procMount ?? "Default") !== "Default") problems.push(`${where}: procMount must be Default`);
+      if ((sc.appArmorProfile ?? pod.appArmorProfile)?.type === "Unconfined") problems.push(`${where}: appArmorProfile Unconfined`);
+      const se = sc.seLinuxOptions ?? pod.seLinuxOptions;
+      if (se && (se.user || se.role || (se.type && !["container_t", "container_init_t", "container_kvm_t", "container_engine_t"].includes(se.type))))
+        problems.push(`${where}: seLinuxOptions not allowed`);
+      for (const p of c.ports ?? []) if (p.hostPort) problems.push(`${where}: hostPort ${p.hostPort}`);
+      if (sc.readOnlyRootFilesystem !== true) problems.push(`${where}: readOnlyRootFilesystem must be true (the image writes only to its volumes)`);
+    }
+  }
   return problems;
 }
 
@@ -234,9 +346,18 @@ export function deploymentProblems(objects: K8sObject[]): string[] {
  */
 function imageProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
+  for (const { owner, spec } of podTemplates(objects)) {
+    for (const c of spec.containers) {
+      // A release is a version: a tag that moves (none, :latest) would make a rollback apply nothing.
+      const tag = /^(?:[^/]+\/)*[^/:@]+(?::([^@]+))?(?:@sha256:[0-9a-f]{64})?$/.exec(c.image ?? "");
+      if (!tag || !((tag[1] && tag[1] !== "latest") || c.image?.includes("@sha256:")))
+        problems.push(`${id(owner)} ${c.name}: image ${c.image} is not pinned to a version (deploy/release sets the gateway's)`);
+    }
+  }
   for (const w of workloads(objects)) {
     for (const c of w.spec.template.spec.containers) {
-      const service = /^gateway\/([a-z0-9-]+)(?::|@|$)/.exec(c.image ?? "")?.[1];
+      // The image's name past the registry (deploy/release gives it one): gateway/<service>.
+      const service = /(?:^|\/)gateway\/([a-z0-9-]+)(?::|@|$)/.exec(c.image ?? "")?.[1];
       if (service === undefined) continue;
       const env = imageEnv(service);
       if (env === undefined) {
@@ -406,6 +527,123 @@ function natsAuthProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
+/**
+ * A database role per service (deploy/postgres/roles.sql): each service's *_DATABASE_URL comes from
+ * a Secret of its own, so no two services (nor a service and another's migrate Job) share a login.
+ */
+function databaseRoleProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const owners = new Map<string, string>();
+  for (const { owner, spec } of podTemplates(objects)) {
+    for (const c of spec.containers) {
+      for (const e of c.env ?? []) {
+        const service = /^([A-Z_]+)_DATABASE_URL$/.exec(e.name)?.[1];
+        if (!service) continue;
+        const secret = e.valueFrom?.secretKeyRef?.name;
+        if (!secret) {
+          problems.push(`${id(owner)}: ${e.name} must come from a Secret (it holds the role's password)`);
+          continue;
+        }
+        const other = owners.get(secret);
+        if (other !== undefined && other !== service) problems.push(`${id(owner)}: ${e.name} shares Secret ${secret} with ${other}_DATABASE_URL: each service has a database role of its own`);
+        owners.set(secret, service);
+      }
+    }
+  }
+  return problems;
+}
+
+interface Certificate extends K8sObject {
+  spec: { secretName: string; dnsNames?: string[]; usages?: string[] };
+}
+
+/** The TLS each service must run with where the target issues certificates (overlays/production), one variable standing for each side. */
+const TLS_REQUIRED: Record<string, string[]> = {
+  "control-plane": ["CONTROL_PLANE_TLS_CLIENT_CA_FILE", "CONTROL_PLANE_NATS_TLS_CERT_FILE"],
+  ledger: ["LEDGER_TLS_CLIENT_CA_FILE", "LEDGER_NATS_TLS_CERT_FILE"],
+  "data-plane": ["DATA_PLANE_GRPC_TLS_CERT_FILE", "DATA_PLANE_NATS_TLS_CERT_FILE"],
+  console: ["CONSOLE_GRPC_TLS_CERT_FILE"],
+};
+
+/**
+ * The TLS a target wires (overlays/production, with cert-manager): mutual TLS on every gRPC path
+ * and TLS with client certificates on NATS (clients and routes), every TLS file a service is told
+ * to read in a mounted Secret that a Certificate writes, each server's certificate naming the
+ * Service its clients dial, and the Ingress's certificate naming its hosts.
+ */
+function tlsProblems(objects: K8sObject[]): string[] {
+  const certs = objects.filter((o): o is Certificate => o.kind === "Certificate");
+  if (certs.length === 0) return [];
+  const problems: string[] = [];
+  const bySecret = new Map(certs.map((c) => [c.spec.secretName, c]));
+  for (const { owner, spec } of podTemplates(objects)) {
+    for (const c of spec.containers) {
+      const mounts = ((c as { volumeMounts?: Array<{ name: string; mountPath: string }> }).volumeMounts ?? []).map((m) => ({
+        path: m.mountPath,
+        secret: (spec.volumes?.find((v) => v.name === m.name)?.secret as { secretName?: string } | undefined)?.secretName,
+      }));
+      for (const e of c.env ?? []) {
+        if (!/_TLS_[A-Z_]*FILE$/.test(e.name)) continue;
+        const mount = mounts.find((m) => e.value?.startsWith(`${m.path}/`));
+        if (!mount?.secret || !bySecret.has(mount.secret)) problems.push(`${id(owner)}: ${e.name}=${e.value} is in no mounted Secret a Certificate writes`);
+      }
+      const mounted = mounts.map((m) => m.secret && bySecret.get(m.secret)).filter((x): x is Certificate => x !== undefined);
+      // The server certificates: the Service name its clients dial.
+      const names = { "control-plane": ["control-plane"], ledger: ["ledger"], nats: ["nats", "*.nats-cluster"] }[owner.metadata.name];
+      if (names && owner.kind !== "Job") {
+        for (const n of names) if (!mounted.some((cert) => cert.spec.dnsNames?.includes(n))) problems.push(`${id(owner)}: its certificate does not name ${n}, the address its clients use`);
+      }
+    }
+  }
+  for (const [service, vars] of Object.entries(TLS_REQUIRED)) {
+    const { w, c } = serviceContainer(objects, service);
+    if (!w || !c) continue;
+    for (const v of vars) if (!envValue(c, v)) problems.push(`${id(w)}: ${v} is unset: the target issues certificates, and ${service} would run in plaintext`);
+  }
+  const conf = (find(objects, "ConfigMap", "nats-config")?.data as Record<string, string> | undefined)?.["nats.conf"] ?? "";
+  const [clients, cluster = ""] = conf.split(/^\s*cluster\s*\{/m);
+  for (const [part, text] of [
+    ["clients", clients ?? ""],
+    ["routes", cluster],
+  ] as const) {
+    if (!/\btls\s*\{[^}]*\bverify:\s*true/.test(text)) problems.push(`nats.conf: no tls block with verify: true for its ${part}`);
+  }
+  for (const ing of objects.filter((o) => o.kind === "Ingress")) {
+    const spec = ing.spec as {
+      tls?: Array<{ hosts?: string[]; secretName?: string }>;
+      rules?: Array<{ host?: string; http?: { paths: Array<{ backend: { service?: { name: string; port: { name?: string; number?: number } } } }> } }>;
+    };
+    for (const t of spec.tls ?? []) {
+      const cert = bySecret.get(t.secretName ?? "");
+      if (!cert) problems.push(`${id(ing)}: TLS Secret ${t.secretName} is written by no Certificate`);
+      for (const h of t.hosts ?? []) if (cert && !cert.spec.dnsNames?.includes(h)) problems.push(`${id(ing)}: ${id(cert)} does not name ${h}`);
+    }
+    for (const r of spec.rules ?? []) {
+      if (!spec.tls?.some((t) => t.hosts?.includes(r.host ?? ""))) problems.push(`${id(ing)}: ${r.host} is served without TLS`);
+      for (const path of r.http?.paths ?? []) {
+        const b = path.backend.service;
+        const svc = b && find<ServiceObject>(objects, "Service", b.name);
+        if (!b || !svc?.spec.ports.some((p) => p.name === b.port.name || p.port === b.port.number))
+          problems.push(`${id(ing)}: ${r.host} goes to ${b?.name}:${b?.port.name ?? b?.port.number}, which no Service has`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Each ServiceMonitor scrapes something: a Service it selects, by a port that Service has. */
+function monitoringProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const services = objects.filter((o): o is ServiceObject => o.kind === "Service");
+  for (const m of objects.filter((o) => o.kind === "ServiceMonitor")) {
+    const spec = m.spec as { selector: { matchLabels?: Record<string, string> }; endpoints: Array<{ port?: string }> };
+    const selected = services.filter((svc) => matches(spec.selector.matchLabels, svc.metadata.labels));
+    if (selected.length === 0) problems.push(`${id(m)}: selects no Service`);
+    for (const e of spec.endpoints) for (const svc of selected) if (!svc.spec.ports.some((p) => p.name === e.port)) problems.push(`${id(m)}: ${id(svc)} has no port ${e.port}`);
+  }
+  return problems;
+}
+
 /** Everything one target renders to, and its problems (render errors included). */
 export async function checkTarget(dir: string): Promise<{ objects: K8sObject[]; problems: string[] }> {
   let objects: K8sObject[];
@@ -417,4 +655,16 @@ export async function checkTarget(dir: string): Promise<{ objects: K8sObject[]; 
   // The deployment's rules read fields the schemas guarantee, so they run on valid objects only.
   const schema = await validateSchemas(objects);
   return { objects, problems: schema.length > 0 ? schema : deploymentProblems(objects) };
+}
+
+/** One of JOB_TARGETS rendered and checked: the schemas, the "restricted" profile, pinned images, a role per service. */
+export async function checkJobs(dir: string): Promise<{ objects: K8sObject[]; problems: string[] }> {
+  let objects: K8sObject[];
+  try {
+    objects = parseManifests(render(dir));
+  } catch (err) {
+    return { objects: [], problems: [(err as Error).message] };
+  }
+  const schema = await validateSchemas(objects);
+  return { objects, problems: schema.length > 0 ? schema : [...podSecurityProblems(objects), ...imageProblems(objects), ...databaseRoleProblems(objects)] };
 }

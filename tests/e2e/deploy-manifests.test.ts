@@ -1,17 +1,21 @@
 import { generateKeyPairSync } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig as loadControlConfig } from "@gateway/control-plane";
 import { loadConfig as loadDataPlaneConfig } from "@gateway/data-plane";
 import { loadConfig as loadLedgerConfig } from "@gateway/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
+import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { DOCKERFILE, imageEnv, imageNodeFlags, parseStages } from "../../scripts/lib/image.ts";
 import { authorizationBlock } from "../../scripts/lib/nats-auth.ts";
 import {
+  checkJobs,
   checkTarget,
   deploymentProblems,
+  JOB_TARGETS,
+  podSecurityProblems,
+  podTemplates,
   envValue,
   find,
   type K8sObject,
@@ -33,7 +37,7 @@ import { startStack, type Stack } from "../support/stack.ts";
  */
 const rendered = new Map<string, K8sObject[]>();
 beforeAll(() => {
-  for (const t of TARGETS) rendered.set(t, parseManifests(render(t)));
+  for (const t of [...TARGETS, ...JOB_TARGETS]) rendered.set(t, parseManifests(render(t)));
 });
 const objectsOf = (t: string) => structuredClone(rendered.get(t)!);
 const ledgerOf = (o: K8sObject[]) => find<Workload>(o, "Deployment", "ledger")!;
@@ -75,10 +79,11 @@ describe("deploy/ manifests", () => {
   });
 
   it("fails an overlay whose patch breaks the schema, through kubectl kustomize", async () => {
-    // A copy of the base beside the overlay: Kustomize takes no absolute path to a base.
+    // A copy of the base (and the release it names) beside the overlay: Kustomize takes no absolute path to a base.
     const tmp = mkdtempSync(join(tmpdir(), "gw-overlay-"));
     const dir = join(tmp, "overlay");
     cpSync(resolve(root, "deploy/k8s"), join(tmp, "k8s"), { recursive: true });
+    cpSync(resolve(root, "deploy/release"), join(tmp, "release"), { recursive: true });
     mkdirSync(dir);
     try {
       writeFileSync(join(dir, "kustomization.yaml"), "resources: [../k8s]\npatches:\n  - path: broken.yaml\n");
@@ -251,6 +256,176 @@ describe("deploy/ manifests", () => {
       expect(w.spec.replicas, w.metadata.name).toBeGreaterThanOrEqual(3);
     }
   });
+  it.each(JOB_TARGETS)("%s (gatewayctl's and the recovery's Jobs) renders to manifests that validate", async (target) => {
+    const { objects, problems } = await checkJobs(target);
+    expect(problems).toEqual([]);
+    expect(objects.filter((o) => o.kind === "Job").length).toBeGreaterThan(0);
+  });
+
+  it("holds every pod of every target to the restricted Pod Security standard, and refuses one that breaks it", () => {
+    for (const target of [...TARGETS, ...JOB_TARGETS]) expect(podSecurityProblems(objectsOf(target)), target).toEqual([]);
+    const ns = find<K8sObject>(objectsOf("deploy/overlays/production"), "Namespace", "gateway")!;
+    expect(ns.metadata.labels?.["pod-security.kubernetes.io/enforce"]).toBe("restricted");
+    for (const o of objectsOf("deploy/overlays/production")) if (o.kind !== "Namespace") expect((o.metadata as { namespace?: string }).namespace, `${o.kind}/${o.metadata.name}`).toBe("gateway");
+
+    type Pod = ReturnType<typeof podTemplates>[number]["spec"];
+    const broken = (breakIt: (pod: Pod) => void) => {
+      const o = objectsOf("deploy/overlays/production");
+      breakIt(podTemplates(o).find((t) => t.owner.metadata.name === "ledger" && t.owner.kind === "Deployment")!.spec);
+      return podSecurityProblems(o);
+    };
+    const ledger = (p: Pod) => p.containers[0]! as Pod["containers"][number] & { securityContext: Record<string, unknown> };
+    expect(broken((p) => delete p.securityContext!.runAsNonRoot)).toContain("Deployment/ledger ledger: runAsNonRoot must be true (in the pod's or the container's securityContext)");
+    expect(broken((p) => (ledger(p).securityContext.allowPrivilegeEscalation = true))).toContain("Deployment/ledger ledger: securityContext.allowPrivilegeEscalation must be false");
+    expect(broken((p) => (ledger(p).securityContext.capabilities = { drop: ["ALL"], add: ["NET_ADMIN"] }))).toContain("Deployment/ledger ledger: capability NET_ADMIN may not be added");
+    expect(broken((p) => delete p.securityContext!.seccompProfile)).toContain("Deployment/ledger ledger: seccompProfile must be RuntimeDefault or Localhost");
+    expect(broken((p) => (ledger(p).securityContext.readOnlyRootFilesystem = false))).toContain("Deployment/ledger ledger: readOnlyRootFilesystem must be true (the image writes only to its volumes)");
+    expect(broken((p) => p.volumes!.push({ name: "host", hostPath: { path: "/var/run" } }))).toContain('Deployment/ledger: volume host is a hostPath volume, which "restricted" does not allow');
+    expect(broken((p) => (p.hostNetwork = true))).toContain("Deployment/ledger: hostNetwork is not allowed");
+    // The image runs as a numeric user, which runAsNonRoot can check (a name it cannot).
+    expect(readFileSync(DOCKERFILE, "utf8")).toMatch(/^USER 1000:1000$/m);
+  });
+
+  it("pins every image to a version, the gateway's to the release and registry of deploy/release, and refuses :latest", () => {
+    const release = parseAllDocuments(readFileSync(resolve(root, "deploy/release/kustomization.yaml"), "utf8"))[0]!.toJS() as { images: Array<{ name: string; newName: string; newTag: string }> };
+    const version = (JSON.parse(readFileSync(resolve(root, "apps/control-plane/package.json"), "utf8")) as { version: string }).version;
+    for (const i of release.images) expect(i.newTag, i.name).toBe(version);
+    const want = new Set(release.images.map((i) => `${i.newName}:${i.newTag}`));
+    for (const target of [...TARGETS, ...JOB_TARGETS]) {
+      for (const { owner, spec } of podTemplates(objectsOf(target))) {
+        for (const c of spec.containers) if (c.image?.includes("gateway/")) expect(want.has(c.image), `${target} ${owner.metadata.name}: ${c.image}`).toBe(true);
+      }
+    }
+    const moving = objectsOf("deploy/overlays/production");
+    Object.assign(ledgerOf(moving).spec.template.spec.containers[0]!, { image: "registry.example.com/gateway/ledger:latest" });
+    expect(deploymentProblems(moving)).toContain("Deployment/ledger ledger: image registry.example.com/gateway/ledger:latest is not pinned to a version (deploy/release sets the gateway's)");
+    Object.assign(ledgerOf(moving).spec.template.spec.containers[0]!, { image: "registry.example.com/gateway/ledger" });
+    expect(deploymentProblems(moving)).toContain("Deployment/ledger ledger: image registry.example.com/gateway/ledger is not pinned to a version (deploy/release sets the gateway's)");
+  });
+
+  it("keeps the local stack's tokens and passwords out of the image's build context (.dockerignore)", () => {
+    const ignored = readFileSync(resolve(root, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
+    for (const must of [".local", ".git", ".tools", "**/node_modules", "**/dist"]) expect(ignored, must).toContain(must);
+    // Whatever git ignores (machine state) stays out too.
+    const gitignored = readFileSync(resolve(root, ".gitignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim().replace(/\/$/, ""))
+      .filter(Boolean);
+    for (const g of gitignored)
+      expect(
+        ignored.some((i) => i === g || i === `**/${g}`),
+        g,
+      ).toBe(true);
+  });
+
+  it("gives each service a database role of its own, its migrate Job the direct URL of the same role", () => {
+    for (const target of TARGETS) {
+      const o = objectsOf(target);
+      const url = (kind: string, name: string, v: string) =>
+        (find<Workload>(o, kind, name)!.spec.template.spec.containers[0]!.env!.find((e) => e.name === v)!.valueFrom as { secretKeyRef: { name: string; key: string } }).secretKeyRef;
+      expect(url("Deployment", "control-plane", "CONTROL_PLANE_DATABASE_URL")).toEqual({ name: "gateway-postgres-control-plane", key: "url" });
+      expect(url("Deployment", "ledger", "LEDGER_DATABASE_URL")).toEqual({ name: "gateway-postgres-ledger", key: "url" });
+      expect(url("Job", "migrate-control-plane", "CONTROL_PLANE_DATABASE_URL")).toEqual({ name: "gateway-postgres-control-plane", key: "migrate-url" });
+      expect(url("Job", "migrate-ledger", "LEDGER_DATABASE_URL")).toEqual({ name: "gateway-postgres-ledger", key: "migrate-url" });
+    }
+    // Production takes search_path and statement_timeout from the roles (a transaction-mode pooler refuses startup options).
+    const prod = objectsOf("deploy/overlays/production");
+    expect(envValue(ledgerOf(prod).spec.template.spec.containers[0]!, "LEDGER_DB_STARTUP_OPTIONS")).toBe("false");
+    const shared = objectsOf("deploy/k8s");
+    const ref = ledgerOf(shared).spec.template.spec.containers[0]!.env!.find((e) => e.name === "LEDGER_DATABASE_URL")!.valueFrom!.secretKeyRef!;
+    ref.name = "gateway-postgres-control-plane";
+    expect(deploymentProblems(shared).join("\n")).toMatch(/LEDGER_DATABASE_URL shares Secret gateway-postgres-control-plane with CONTROL_PLANE_DATABASE_URL/);
+  });
+
+  it("wires TLS in production: the Ingress's certificate, mutual TLS on gRPC and NATS, each file from a certificate mounted, and refuses a gap", () => {
+    const o = objectsOf("deploy/overlays/production");
+    expect(deploymentProblems(o)).toEqual([]);
+    const certificates = o.filter((x) => x.kind === "Certificate").map((x) => x.metadata.name);
+    expect(certificates).toEqual(expect.arrayContaining(["gateway-public", "gateway-internal-ca", "nats-tls", "control-plane-tls", "ledger-tls", "data-plane-tls", "console-tls", "gatewayctl-tls"]));
+    const ingress = find<K8sObject & { spec: { tls: Array<{ hosts: string[] }>; rules: Array<{ host: string }> } }>(o, "Ingress", "gateway")!;
+    expect(ingress.spec.rules.map((r) => r.host)).toEqual(["api.gateway.example", "console.gateway.example"]);
+
+    const cases: Array<[string, (x: K8sObject[]) => void, string]> = [
+      [
+        "no client CA at the ledger",
+        (x) => void (ledgerOf(x).spec.template.spec.containers[0]!.env = ledgerOf(x).spec.template.spec.containers[0]!.env!.filter((e) => e.name !== "LEDGER_TLS_CLIENT_CA_FILE")),
+        "Deployment/ledger: LEDGER_TLS_CLIENT_CA_FILE is unset: the target issues certificates, and ledger would run in plaintext",
+      ],
+      [
+        "a file outside the mounted certificate",
+        (x) => void (envOf(ledgerOf(x), "LEDGER_NATS_TLS_CA_FILE").value = "/etc/ssl/ca.crt"),
+        "Deployment/ledger: LEDGER_NATS_TLS_CA_FILE=/etc/ssl/ca.crt is in no mounted Secret a Certificate writes",
+      ],
+      [
+        "a ledger certificate without the ledger's name",
+        (x) => void ((find(x, "Certificate", "ledger-tls")!.spec as { dnsNames: string[] }).dnsNames = ["ledger.gateway.svc"]),
+        "Deployment/ledger: its certificate does not name ledger, the address its clients use",
+      ],
+      [
+        "NATS routes without verify",
+        (x) => {
+          const data = find(x, "ConfigMap", "nats-config")!.data as Record<string, string>;
+          data["nats.conf"] = data["nats.conf"]!.replace(/(cluster \{[\s\S]*?)verify: true/, "$1verify: false");
+        },
+        "nats.conf: no tls block with verify: true for its routes",
+      ],
+      [
+        "a host without TLS",
+        (x) => void (find<K8sObject & { spec: { tls: Array<{ hosts: string[] }> } }>(x, "Ingress", "gateway")!.spec.tls[0]!.hosts = ["api.gateway.example"]),
+        "Ingress/gateway: console.gateway.example is served without TLS",
+      ],
+    ];
+    for (const [what, breakIt, expected] of cases) {
+      const x = objectsOf("deploy/overlays/production");
+      breakIt(x);
+      expect(deploymentProblems(x), what).toContain(expected);
+    }
+  });
+
+  it("runs production's NATS with the base's nats.conf plus TLS for clients and routes, nothing else changed", () => {
+    const conf = (t: string) => (find(objectsOf(t), "ConfigMap", "nats-config")!.data as Record<string, string>)["nats.conf"]!;
+    const withoutTls = (text: string) =>
+      text
+        .replace(/^\s*tls \{[^}]*\}\n/gm, "")
+        .split("\n")
+        .filter((l) => !l.trim().startsWith("#"))
+        .join("\n");
+    expect(withoutTls(conf("deploy/overlays/production"))).toBe(withoutTls(conf("deploy/k8s")));
+    expect(conf("deploy/overlays/production").match(/verify: true/g)).toHaveLength(2);
+  });
+
+  it("scrapes each service's metrics through a ServiceMonitor, and the data-plane's never on its public port", () => {
+    const o = objectsOf("deploy/overlays/production");
+    expect(
+      o
+        .filter((x) => x.kind === "ServiceMonitor")
+        .map((x) => x.metadata.name)
+        .sort(),
+    ).toEqual(["control-plane", "data-plane", "ledger"]);
+    const policy = find<K8sObject & { spec: { ingress: Array<{ from?: unknown[]; ports: Array<{ port: number }> }> } }>(o, "NetworkPolicy", "data-plane")!;
+    // The API's port only from the ingress controller; the metrics port only from Prometheus.
+    expect(policy.spec.ingress.every((r) => r.from !== undefined)).toBe(true);
+    const wrong = objectsOf("deploy/overlays/production");
+    (find(wrong, "ServiceMonitor", "data-plane")!.spec as { endpoints: Array<{ port: string }> }).endpoints[0]!.port = "ops";
+    expect(deploymentProblems(wrong)).toContain("ServiceMonitor/data-plane: Service/data-plane-pods has no port ops");
+  });
+
+  it("walks from an empty cluster (docs/operations.md) with files of deploy/ and examples/ only, each of them rendered and checked here", () => {
+    const doc = readFileSync(resolve(root, "docs/operations.md"), "utf8");
+    const walk = doc.slice(doc.indexOf("## From an empty cluster"), doc.indexOf("\n## ", doc.indexOf("## From an empty cluster") + 5));
+    expect(walk.length).toBeGreaterThan(1000);
+    const commands = [...walk.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).join("\n");
+    // Nothing from the repository but deploy/ and examples/: no scripts, no build, no gatewayctl of a checkout.
+    expect(commands).not.toMatch(/\b(scripts|bin|apps|packages)\/|\bpnpm\b|\bmake\b|\bnode scripts/);
+    const paths = [...commands.matchAll(/\b((?:deploy|examples)\/[A-Za-z0-9_./-]*[A-Za-z0-9_])/g)].map((m) => m[1]!);
+    expect(paths).toEqual(expect.arrayContaining(["deploy/overlays/production/namespace.yaml", "deploy/postgres/roles.sql", "deploy/overlays/production", "deploy/overlays/production/tools"]));
+    for (const p of paths) expect(existsSync(resolve(root, p)), p).toBe(true);
+    const checked = new Set<string>([...TARGETS, ...JOB_TARGETS, "deploy/monitoring"]);
+    for (const m of commands.matchAll(/kubectl apply (?:--[a-z-]+(?:=\S+)? )*-k (\S+)/g)) expect(checked.has(m[1]!), m[1]).toBe(true);
+  });
 });
 
 function envOf(w: Workload, name: string): { name: string; value?: string } {
@@ -296,23 +471,37 @@ describe("probes and ports against the services", () => {
       },
       "data-plane": (env: Record<string, string>) => {
         const c = loadDataPlaneConfig(env);
-        return { health: c.port, grpc: undefined, running: Number(new URL(stack.baseUrl()).port) };
+        return { health: c.port, grpc: undefined, metrics: c.metricsPort, running: Number(new URL(stack.baseUrl()).port) };
       },
     };
     for (const [name, listen] of Object.entries(listening)) {
       const w = workloads(o).find((x) => x.metadata.name === name)!;
       const container = w.spec.template.spec.containers[0]!;
-      const ports = listen(podEnv(w));
+      const ports: { health: number; grpc: number | undefined; metrics?: number | undefined; running: number } = listen(podEnv(w));
       for (const probe of [container.readinessProbe!, container.livenessProbe!]) {
         expect(resolvePort(container, probe.httpGet!.port), `${target} ${name} probe port`).toBe(ports.health);
         // The path answers 200 on the running service (ready by now).
         const res = await fetch(`http://127.0.0.1:${ports.running}${probe.httpGet!.path}`, { signal: AbortSignal.timeout(5_000) });
         expect(res.status, `${name} ${probe.httpGet!.path}`).toBe(200);
       }
-      expect(Number(w.spec.template.metadata!.annotations!["prometheus.io/port"]), `${name} metrics port`).toBe(ports.health);
+      // The data-plane's metrics on a port of their own (DATA_PLANE_METRICS_PORT), the others' on the ops port.
+      const metricsPort = ports.metrics ?? ports.health;
+      expect(Number(w.spec.template.metadata!.annotations!["prometheus.io/port"]), `${name} metrics port`).toBe(metricsPort);
+      if (target === "deploy/overlays/production") {
+        const monitor = find<K8sObject & { spec: { endpoints: Array<{ port: string }> } }>(o, "ServiceMonitor", name)!;
+        expect(resolvePort(container, monitor.spec.endpoints[0]!.port), `${name} ServiceMonitor`).toBe(metricsPort);
+      }
       const service = find<K8sObject & { spec: { ports: Array<{ targetPort: string | number }> } }>(o, "Service", name)!;
       if (ports.grpc !== undefined) expect(resolvePort(container, service.spec.ports[0]!.targetPort), `${name} gRPC`).toBe(ports.grpc);
       else expect(resolvePort(container, service.spec.ports[0]!.targetPort), `${name} HTTP`).toBe(ports.health);
     }
+  });
+
+  it("applies the first catalog of the bootstrap Job (deploy/tools/catalog.yaml) as the Job does", async () => {
+    const job = find<Workload>(objectsOf("deploy/tools"), "Job", "gateway-bootstrap")!.spec.template.spec.containers[0]! as { command?: string[] };
+    expect(job.command!.join(" ")).toContain("catalog apply -f /bootstrap/catalog.yaml");
+    const doc = parseYaml(readFileSync(resolve(root, "deploy/tools/catalog.yaml"), "utf8")) as unknown;
+    const applied = await stack.admin.ApplyCatalog({ document_json: JSON.stringify(doc) });
+    expect({ providers: applied.providers, models: applied.models }).toEqual({ providers: 1, models: 1 });
   });
 });

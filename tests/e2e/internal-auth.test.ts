@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrpcStatus } from "@gateway/errors";
 import { bearer, channelCredentials, createClient, gatewayServices, grpc, healthService, ledgerService, mayCall, METHOD_GRANTS } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
+import { loadConfig as loadConsoleConfig } from "@gateway/console";
+import { CONSOLE_TOKENS, consoleServiceEnv, consoleUser, startConsoleFor } from "../support/console.ts";
 import { createOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import type { ErrorBody } from "../support/api.ts";
@@ -174,7 +176,7 @@ describe("with caller tokens", () => {
 describe("with mTLS", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack("internal_auth_mtls", { mtls: true });
+    stack = await startStack("internal_auth_mtls", { mtls: true, serviceEnv: consoleServiceEnv });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -186,6 +188,31 @@ describe("with mTLS", () => {
     const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
     const r = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello over mtls" }] });
     expect(r.choices[0]?.message.content).toBeTruthy();
+  });
+
+  it("the console reaches the control-plane and the ledger with its certificate (CONSOLE_GRPC_TLS_*)", async () => {
+    const certs = stack.certs!;
+    const config = loadConsoleConfig({
+      CONSOLE_CONTROL_PLANE_TOKEN: CONSOLE_TOKENS.control,
+      CONSOLE_LEDGER_TOKEN: CONSOLE_TOKENS.ledger,
+      CONSOLE_GRPC_TLS_CA_FILE: certs.caFile,
+      CONSOLE_GRPC_TLS_CERT_FILE: certs.client.certFile,
+      CONSOLE_GRPC_TLS_KEY_FILE: certs.client.keyFile,
+    });
+    expect(config.grpcTls).toEqual({ caFile: certs.caFile, ...certs.client });
+    expect(() => loadConsoleConfig({ CONSOLE_CONTROL_PLANE_TOKEN: CONSOLE_TOKENS.control, CONSOLE_LEDGER_TOKEN: CONSOLE_TOKENS.ledger, CONSOLE_GRPC_TLS_CERT_FILE: certs.client.certFile })).toThrow(
+      /CONSOLE_GRPC_TLS_CERT_FILE: needs CONSOLE_GRPC_TLS_KEY_FILE/,
+    );
+    const server = await startConsoleFor(stack, { grpcTls: config.grpcTls });
+    try {
+      const user = consoleUser(stack, server);
+      const session = await user.signIn(stack.demo.orgId);
+      // The budget page reads the organization at the control-plane and its credits at the ledger.
+      const budget = await user.get("/api/budget", session.cookie);
+      expect(budget.status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 
   it("a client without a certificate gets no connection, even with the admin token", async () => {

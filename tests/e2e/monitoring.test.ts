@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRAIN_METRIC_FAMILIES } from "../../apps/data-plane/src/usage/drain.js";
+import { parseManifests, render } from "../../scripts/lib/k8s-manifests.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /** The alert rules and the dashboard in deploy/monitoring watch metrics the services really export. */
@@ -12,7 +13,8 @@ const operations = readFileSync(resolve(root, "docs/operations.md"), "utf8");
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack("monitoring");
+  // /metrics on a port of its own, as the manifests run the data-plane (DATA_PLANE_METRICS_PORT).
+  stack = await startStack("monitoring", { dataPlaneEnv: { DATA_PLANE_METRICS_PORT: "0" } });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -31,8 +33,13 @@ async function families(url: string): Promise<string[]> {
 
 describe("monitoring in deploy/", () => {
   it("uses only metrics the data-plane, control-plane and ledger export", async () => {
+    const api = stack.baseUrl().replace(/\/v1$/, "");
+    const metricsPort = stack.dataPlanes[0]!.metricsPort!;
+    // The public port does not show them, and the metrics port shows nothing else.
+    expect((await fetch(`${api}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/v1/models`)).status).toBe(404);
     const exported = new Set([
-      ...(await families(`${stack.baseUrl().replace(/\/v1$/, "")}/metrics`)),
+      ...(await families(`http://127.0.0.1:${metricsPort}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.control.opsPort}/metrics`)),
       ...(await families(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)),
       // What the spool drain pushes to a Pushgateway (tests/e2e/recovery.test.ts reads them there).
@@ -57,9 +64,20 @@ describe("monitoring in deploy/", () => {
     ]) {
       expect(alerts).toContain(metric);
     }
-    const alertNames = [...alerts.matchAll(/- alert: (\w+)/g)].map((m) => m[1]!);
-    const runbooks = [...alerts.matchAll(/runbook_url: "docs\/operations\.md#([a-z0-9-]+)"/g)].map((m) => m[1]!);
-    expect(runbooks).toHaveLength(alertNames.length);
+    // As Kustomize renders them: each runbook_url absolute, the setting's address and the runbook's anchor.
+    const rule = parseManifests(render("deploy/monitoring")).find((o) => o.kind === "PrometheusRule")! as unknown as {
+      spec: { groups: Array<{ rules: Array<{ alert?: string; labels?: Record<string, string>; annotations?: { runbook_url?: string } }> }> };
+    };
+    const rendered = rule.spec.groups.flatMap((g) => g.rules).filter((r) => r.alert);
+    const alertNames = rendered.map((r) => r.alert!);
+    expect(alertNames).toEqual([...alerts.matchAll(/- alert: (\w+)/g)].map((m) => m[1]!));
+    const base = /RUNBOOK_BASE_URL=(\S+)/.exec(readFileSync(resolve(root, "deploy/monitoring/kustomization.yaml"), "utf8"))![1]!;
+    expect(base).toMatch(/^https:\/\//);
+    const runbooks = rendered.map((r) => {
+      const url = r.annotations?.runbook_url ?? "";
+      expect(url.startsWith(`${base}#`), `${r.alert}: ${url}`).toBe(true);
+      return url.slice(base.length + 1);
+    });
     const anchors = new Set(
       [...operations.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
         m[1]!
@@ -70,5 +88,9 @@ describe("monitoring in deploy/", () => {
     );
     expect(runbooks.filter((r) => !anchors.has(r))).toEqual([]);
     for (const name of alertNames) expect(operations).toContain(`\`${name}\``);
+    // Every component pages when it is down, and each objective has its budget alert.
+    const components = new Set(rendered.map((r) => r.labels?.component).filter(Boolean));
+    expect([...components].sort()).toEqual(["console", "control-plane", "data-plane", "ledger", "nats"]);
+    expect(new Set(rendered.map((r) => r.labels?.slo).filter(Boolean))).toEqual(new Set(["availability", "latency", "billing-lag"]));
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
+import type { ClientTlsFiles } from "@gateway/proto";
 import { z } from "zod";
 import type { OidcConfig } from "./oidc.js";
 
@@ -15,6 +16,8 @@ export interface ConsoleConfig {
   /** This service's caller tokens at the control-plane and the ledger (identity `console`). */
   controlPlaneToken: string;
   ledgerToken: string;
+  /** gRPC to the control-plane and the ledger over TLS (mTLS with a certificate); plaintext when undefined. */
+  grpcTls?: ClientTlsFiles;
   /** Keys the CSRF tokens; every replica needs the same. */
   secret: string;
   /** Set the cookie's Secure flag (behind TLS). */
@@ -45,6 +48,10 @@ const Schema = z.object({
   /** This service's caller tokens: CONTROL_PLANE_CONSOLE_TOKEN and LEDGER_CONSOLE_TOKEN there. */
   CONSOLE_CONTROL_PLANE_TOKEN: token("the console's control-plane token"),
   CONSOLE_LEDGER_TOKEN: token("the console's ledger token"),
+  /** gRPC over TLS: the CA of the servers' certificates, and the console's own (mTLS), as the data-plane's DATA_PLANE_GRPC_TLS_*. */
+  CONSOLE_GRPC_TLS_CA_FILE: z.string().optional(),
+  CONSOLE_GRPC_TLS_CERT_FILE: z.string().optional(),
+  CONSOLE_GRPC_TLS_KEY_FILE: z.string().optional(),
   /** Keys the CSRF tokens and the sign-in attempt cookie; one replica may do with a key of its own, several must share it. */
   CONSOLE_SECRET: z.string().min(16, "at least 16 characters").optional(),
   CONSOLE_PUBLIC_URL: url.optional(),
@@ -64,8 +71,11 @@ export function loadConfig(env: Record<string, string | undefined>): ConsoleConf
   const parsed = Schema.safeParse(presentVariables("CONSOLE_", env));
   const breaker = Breaker.safeParse(presentVariables("DATA_PLANE_BREAKER_", env));
   // A blank host once meant every interface, a blank secret an empty key: refused, not read as the defaults.
-  const problems = [...problemsOf(parsed), ...problemsOf(breaker), ...blankRefused(env, ["CONSOLE_HOST", "CONSOLE_SECRET"])];
+  // An empty TLS file is refused too: it must not quietly mean plaintext.
+  const tlsFiles = ["CONSOLE_GRPC_TLS_CA_FILE", "CONSOLE_GRPC_TLS_CERT_FILE", "CONSOLE_GRPC_TLS_KEY_FILE"];
+  const problems = [...problemsOf(parsed), ...problemsOf(breaker), ...blankRefused(env, ["CONSOLE_HOST", "CONSOLE_SECRET", ...tlsFiles])];
   const e = parsed.data;
+  if (Boolean(e?.CONSOLE_GRPC_TLS_CERT_FILE) !== Boolean(e?.CONSOLE_GRPC_TLS_KEY_FILE)) problems.push("CONSOLE_GRPC_TLS_CERT_FILE: needs CONSOLE_GRPC_TLS_KEY_FILE, and the other way round");
   if (e?.CONSOLE_OIDC_ISSUER) {
     if (!e.CONSOLE_OIDC_CLIENT_ID) problems.push("CONSOLE_OIDC_CLIENT_ID: required with CONSOLE_OIDC_ISSUER");
     if (!e.CONSOLE_PUBLIC_URL) problems.push("CONSOLE_PUBLIC_URL: required with CONSOLE_OIDC_ISSUER (the redirect URI is it plus /oidc/callback)");
@@ -82,6 +92,9 @@ export function loadConfig(env: Record<string, string | undefined>): ConsoleConf
     ledgerAddr: c.CONSOLE_LEDGER_ADDR,
     controlPlaneToken: c.CONSOLE_CONTROL_PLANE_TOKEN,
     ledgerToken: c.CONSOLE_LEDGER_TOKEN,
+    ...(c.CONSOLE_GRPC_TLS_CA_FILE || c.CONSOLE_GRPC_TLS_CERT_FILE
+      ? { grpcTls: { caFile: c.CONSOLE_GRPC_TLS_CA_FILE, certFile: c.CONSOLE_GRPC_TLS_CERT_FILE, keyFile: c.CONSOLE_GRPC_TLS_KEY_FILE } }
+      : {}),
     secret: c.CONSOLE_SECRET ?? randomSecret(),
     secureCookies: (c.CONSOLE_PUBLIC_URL ?? "").startsWith("https://"),
     ...(c.CONSOLE_PUBLIC_URL ? { publicUrl: c.CONSOLE_PUBLIC_URL } : {}),

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminService, bearer, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
+import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import type { ConsoleConfig } from "./config.js";
 import { OidcSignIn } from "./oidc.js";
 
@@ -26,10 +26,11 @@ export interface ConsoleContext {
 
 export function createContext(config: ConsoleConfig): ConsoleContext {
   let listening = `http://${config.host}:${config.port}`;
+  const credentials = channelCredentials(config.grpcTls);
   return {
     config,
-    control: createClient(adminService(), config.controlPlaneAddr, { timeoutMs: 5_000, metadata: bearer(config.controlPlaneToken) }),
-    ledger: createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken) }),
+    control: createClient(adminService(), config.controlPlaneAddr, { timeoutMs: 5_000, metadata: bearer(config.controlPlaneToken), credentials }),
+    ledger: createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken), credentials }),
     oidc: config.oidc ? new OidcSignIn(config.oidc, config.secret) : undefined,
     web: join(dirname(fileURLToPath(import.meta.url)), "web"),
     csrfOf: (sessionToken) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url"),

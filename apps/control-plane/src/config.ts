@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { MigrationSettings } from "@gateway/db";
-import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
+import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type NatsTls } from "@gateway/nats";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
@@ -15,7 +15,7 @@ const Schema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("control"),
   CONTROL_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
-  // CONTROL_PLANE_NATS_USER and CONTROL_PLANE_NATS_PASSWORD: natsCredentialsFromEnv.
+  // CONTROL_PLANE_NATS_USER and CONTROL_PLANE_NATS_PASSWORD: natsCredentialsFromEnv; CONTROL_PLANE_NATS_TLS_*: natsTlsFromEnv.
   CONTROL_PLANE_GRPC_HOST: z.string().default("127.0.0.1"),
   CONTROL_PLANE_GRPC_PORT: port(50051),
   CONTROL_PLANE_OPS_HOST: z.string().default("127.0.0.1"),
@@ -23,6 +23,12 @@ const Schema = z.object({
   // CONTROL_PLANE_ADMIN_TOKEN, _DATA_PLANE_TOKEN, _UNAUTHENTICATED_CALLERS and _TLS_*: serverCallerSettings.
   CONTROL_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONTROL_PLANE_DB_POOL_MAX: int(10, 1),
+  /**
+   * "false": connect without startup `options` and take the search_path and the statement timeout
+   * from the database role's settings (deploy/postgres/roles.sql), as a transaction-mode PgBouncer
+   * requires. "true" (default): the connection sets both itself.
+   */
+  CONTROL_PLANE_DB_STARTUP_OPTIONS: z.enum(["true", "false"]).default("true"),
   /**
    * "true": the service applies its schema's migrations as it starts (development and tests). Off,
    * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
@@ -48,12 +54,16 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   natsUrl: string;
   /** The control-plane's NATS user (its permissions: docs/operations.md); undefined: none sent. */
   natsCredentials: NatsCredentials | undefined;
+  /** TLS to NATS; undefined: plaintext. */
+  natsTls: NatsTls | undefined;
   grpcHost: string;
   grpcPort: number;
   opsHost: string;
   opsPort: number;
   logLevel: z.infer<typeof Schema>["CONTROL_PLANE_LOG_LEVEL"];
   dbPoolMax: number;
+  /** Send search_path and statement_timeout as startup options; false: the role's settings give them. */
+  dbStartupOptions: boolean;
   /** The schema's migrations: applied at start, or only checked (the migrate step applies them). */
   migrations: MigrationSettings;
   /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
@@ -72,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   // Caller tokens and TLS files are the exception: left empty, they are refused rather than read as none.
   const callers = serverCallerSettings("CONTROL_PLANE_", env);
   const nats = natsCredentialsFromEnv("CONTROL_PLANE_", set);
+  const natsTls = natsTlsFromEnv("CONTROL_PLANE_", env);
   const otel = tracingFromEnv(env, "control-plane");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
@@ -81,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     ...hosts,
     ...callers.problems,
     ...nats.problems,
+    ...natsTls.problems,
     ...otel.problems,
     ...grant.problems,
     ...blankRefused(env, ["CONTROL_PLANE_GRANT_SIGNING_KEY"]),
@@ -91,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     dbSchema: e.CONTROL_PLANE_DB_SCHEMA,
     natsUrl: e.CONTROL_PLANE_NATS_URL,
     natsCredentials: nats.credentials,
+    natsTls: natsTls.tls,
     grpcHost: e.CONTROL_PLANE_GRPC_HOST,
     grpcPort: e.CONTROL_PLANE_GRPC_PORT,
     opsHost: e.CONTROL_PLANE_OPS_HOST,
@@ -98,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     ...callers.settings,
     logLevel: e.CONTROL_PLANE_LOG_LEVEL,
     dbPoolMax: e.CONTROL_PLANE_DB_POOL_MAX,
+    dbStartupOptions: e.CONTROL_PLANE_DB_STARTUP_OPTIONS === "true",
     migrations: { onStart: e.CONTROL_PLANE_MIGRATE_ON_START === "true", statementTimeoutMs: e.CONTROL_PLANE_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.CONTROL_PLANE_MIGRATE_LOCK_TIMEOUT_MS },
     tracing: otel.tracing,
     grantSigningKey: grant.key,

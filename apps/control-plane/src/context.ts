@@ -38,6 +38,7 @@ export function createContext(config: ControlPlaneConfig, overrides: ControlOver
       url: config.databaseUrl,
       schema: config.dbSchema,
       poolMax: config.dbPoolMax,
+      startupOptions: config.dbStartupOptions,
       onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
     }),
     dbHealth: createDbHealth({
@@ -66,6 +67,7 @@ export function connectServiceNats(ctx: ControlContext, signal: AbortSignal, onR
     servers: ctx.config.natsUrl,
     name: "control-plane",
     credentials: ctx.config.natsCredentials,
+    tls: ctx.config.natsTls,
     inboxPrefix: INBOX_PREFIX["control-plane"],
     log: ctx.log,
     signal,

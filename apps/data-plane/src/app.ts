@@ -116,13 +116,16 @@ export function createApp(ctx: DataPlaneContext, isReady: () => boolean, isStopp
     const ok = isReady();
     res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
   });
-  app.get(
-    "/metrics",
-    h(async (_req, res) => {
-      res.setHeader("content-type", ctx.metrics.registry.contentType);
-      res.end(await ctx.metrics.registry.metrics());
-    }),
-  );
+  // With a metrics port of its own (DATA_PLANE_METRICS_PORT) the API's port does not show them.
+  if (ctx.config.metricsPort === undefined) {
+    app.get(
+      "/metrics",
+      h(async (_req, res) => {
+        res.setHeader("content-type", ctx.metrics.registry.contentType);
+        res.end(await ctx.metrics.registry.metrics());
+      }),
+    );
+  }
   app.get("/v1/trial-policy", h(trialPolicy(ctx)));
   app.get("/v1/models", auth, signedIn(listModels(ctx)));
   app.post("/v1/codex/models", auth, json("responses"), signedIn(codexModels(ctx)));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { blankRefused, port, presentVariables, problemsOf, refuseProblems, wholeNumber } from "@gateway/config";
 import { USAGE_BATCH_MAX_EVENTS, usageKey } from "@gateway/events";
-import { natsCredentialsFromEnv } from "@gateway/nats";
+import { natsCredentialsFromEnv, natsTlsFromEnv } from "@gateway/nats";
 import { KEY_SCOPES, ROUTE_TABLE, type ApiRoute } from "@gateway/proto";
 import { tracingFromEnv } from "@gateway/observability";
 
@@ -35,6 +35,11 @@ function bodyLimitsOf(e: Record<string, unknown>, whole: number): Record<ApiRout
 const Schema = z.object({
   DATA_PLANE_HOST: z.string().default("127.0.0.1"),
   DATA_PLANE_PORT: port(8080),
+  /**
+   * Serve /metrics on this port (on DATA_PLANE_HOST) instead of the API's: Prometheus scrapes it and
+   * the public port, behind the ingress, no longer shows it. Unset: /metrics on DATA_PLANE_PORT.
+   */
+  DATA_PLANE_METRICS_PORT: wholeNumber(undefined, 0, 65_535),
   DATA_PLANE_CONTROL_PLANE_ADDR: z.string().default("127.0.0.1:50051"),
   DATA_PLANE_LEDGER_ADDR: z.string().default("127.0.0.1:50052"),
   /** This data-plane's caller token at the control-plane (one of its CONTROL_PLANE_DATA_PLANE_TOKEN). */
@@ -47,7 +52,7 @@ const Schema = z.object({
   DATA_PLANE_GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
   DATA_PLANE_GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
   DATA_PLANE_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
-  // DATA_PLANE_NATS_USER and DATA_PLANE_NATS_PASSWORD: natsCredentialsFromEnv.
+  // DATA_PLANE_NATS_USER and DATA_PLANE_NATS_PASSWORD: natsCredentialsFromEnv; DATA_PLANE_NATS_TLS_*: natsTlsFromEnv.
   DATA_PLANE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_PLANE_REPLICA_ID: z.string().default(`${hostname()}-${process.pid}`),
   /** Deadline of control-plane calls, ms. */
@@ -238,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const parsed = Schema.safeParse(set);
   const otel = tracingFromEnv(env, "data-plane");
   const nats = natsCredentialsFromEnv("DATA_PLANE_", set);
+  const natsTls = natsTlsFromEnv("DATA_PLANE_", env);
   const tls = blankRefused(env, [
     "DATA_PLANE_HOST",
     "DATA_PLANE_RESPONSES_SECRET",
@@ -246,7 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     "DATA_PLANE_GRPC_TLS_CERT_FILE",
     "DATA_PLANE_GRPC_TLS_KEY_FILE",
   ]);
-  refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...otel.problems]);
+  refuseProblems("data-plane", [...problemsOf(parsed), ...tls, ...nats.problems, ...natsTls.problems, ...otel.problems]);
   const e = parsed.data!;
   if (e.DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS > e.DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS) {
     throw new Error("invalid data-plane configuration:\n  DATA_PLANE_UPSTREAM_TIMEOUT_MIN_MS: must not exceed DATA_PLANE_UPSTREAM_TIMEOUT_MAX_MS");
@@ -287,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   return {
     host: e.DATA_PLANE_HOST,
     port: e.DATA_PLANE_PORT,
+    metricsPort: e.DATA_PLANE_METRICS_PORT,
     controlPlaneAddr: e.DATA_PLANE_CONTROL_PLANE_ADDR,
     ledgerAddr: e.DATA_PLANE_LEDGER_ADDR,
     /** Caller tokens this data-plane presents to the control-plane and the ledger. */
@@ -300,6 +307,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     natsUrl: e.DATA_PLANE_NATS_URL,
     /** This replica's NATS user (its permissions: docs/operations.md); undefined: none sent. */
     natsCredentials: nats.credentials,
+    /** TLS to NATS; undefined: plaintext. */
+    natsTls: natsTls.tls,
     logLevel: e.DATA_PLANE_LOG_LEVEL,
     replicaId: e.DATA_PLANE_REPLICA_ID,
     controlTimeoutMs: e.DATA_PLANE_CONTROL_TIMEOUT_MS,

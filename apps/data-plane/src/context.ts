@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { CONTROL_CHANGED_SUBJECT, ControlChangedV1, INBOX_PREFIX, RATE_LIMIT_GOSSIP_SUBJECT, RateLimitGossipV1, decodeEvent, encodeEvent, signUsage } from "@gateway/events";
-import { natsAuthProblem } from "@gateway/nats";
+import { natsAuthProblem, natsTlsOptions } from "@gateway/nats";
 import { RateLimiter } from "./admission/rate-limiter.js";
 import { ContextChecker } from "./admission/context-check.js";
 import { CircuitBreaker } from "./providers/circuit-breaker.js";
@@ -272,6 +272,7 @@ export function connectNats(ctx: DataPlaneContext, signal: AbortSignal, onClosed
           servers: ctx.config.natsUrl.split(",").map((s) => s.trim()),
           name: `data-plane ${ctx.config.replicaId}`,
           ...ctx.config.natsCredentials,
+          ...natsTlsOptions(ctx.config.natsTls),
           inboxPrefix: INBOX_PREFIX["data-plane"],
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,

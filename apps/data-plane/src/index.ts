@@ -13,6 +13,8 @@ export interface DataPlane {
   readonly ctx: DataPlaneContext;
   /** Bound HTTP port (valid after start). */
   readonly port: number;
+  /** Bound port of the metrics listener (DATA_PLANE_METRICS_PORT; valid after start), undefined without one. */
+  readonly metricsPort: number | undefined;
   readonly url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -23,6 +25,7 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
   const ctx = createContext(config, overrides);
   let server: Server | undefined;
   let port = config.port;
+  let metricsServer: Server | undefined;
   let natsLoop: Promise<void> | undefined;
   const natsStop = new AbortController();
   /** Aborts when the shutdown's stream drain ended: open streams end with their error event. */
@@ -41,7 +44,12 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
     get url() {
       return `http://${config.host}:${port}`;
     },
+    get metricsPort() {
+      const a = metricsServer?.address();
+      return typeof a === "object" && a ? a.port : undefined;
+    },
     async start() {
+      if (config.metricsPort !== undefined) metricsServer = await listenForMetrics(ctx, config.host, config.metricsPort);
       await ctx.contextChecker?.load();
       connectNats(ctx, natsStop.signal, (p) => (natsLoop = p));
       await ctx.catalog.start();
@@ -111,6 +119,30 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
       await ctx.upstream.close();
       ctx.mcp.close();
       await ctx.tracing?.shutdown();
+      // Last, so the stop itself is scraped.
+      if (metricsServer) await new Promise((r) => metricsServer!.close(r));
     },
   };
+}
+
+/** A listener that answers GET /metrics and nothing else (404), apart from the API's port. */
+async function listenForMetrics(ctx: DataPlaneContext, host: string, port: number): Promise<Server> {
+  const s = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404).end();
+      return;
+    }
+    ctx.metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { "content-type": ctx.metrics.registry.contentType }).end(text),
+      (err: unknown) => {
+        ctx.log.error({ err }, "metrics not collected");
+        res.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    s.once("error", reject);
+    s.listen(port, host, () => resolve());
+  });
+  return s;
 }

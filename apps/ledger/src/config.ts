@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
+import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type NatsTls } from "@gateway/nats";
 import { usageKey, type UsageKey } from "@gateway/events";
 import type { MigrationSettings } from "@gateway/db";
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
@@ -17,7 +17,7 @@ const Schema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("ledger"),
   LEDGER_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
-  // LEDGER_NATS_USER and LEDGER_NATS_PASSWORD: natsCredentialsFromEnv.
+  // LEDGER_NATS_USER and LEDGER_NATS_PASSWORD: natsCredentialsFromEnv; LEDGER_NATS_TLS_*: natsTlsFromEnv.
   LEDGER_GRPC_HOST: z.string().default("127.0.0.1"),
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_OPS_HOST: z.string().default("127.0.0.1"),
@@ -35,6 +35,12 @@ const Schema = z.object({
   /** Cap on how long GetUsage waits for a record not applied yet, ms. */
   LEDGER_USAGE_WAIT_MAX_MS: int(5_000, 0),
   LEDGER_DB_POOL_MAX: int(10, 1),
+  /**
+   * "false": connect without startup `options` and take the search_path and the statement timeout
+   * from the database role's settings (deploy/postgres/roles.sql), as a transaction-mode PgBouncer
+   * requires. "true" (default): the connection sets both itself.
+   */
+  LEDGER_DB_STARTUP_OPTIONS: z.enum(["true", "false"]).default("true"),
   /**
    * "true": the service applies its schema's migrations as it starts (development and tests). Off,
    * it only checks that the migrate step ran (`node dist/main.js migrate`; the manifests' Job) and
@@ -129,6 +135,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   natsUrl: string;
   /** The ledger's NATS user (its permissions: docs/operations.md); undefined: none sent. */
   natsCredentials: NatsCredentials | undefined;
+  /** TLS to NATS; undefined: plaintext. */
+  natsTls: NatsTls | undefined;
   grpcHost: string;
   grpcPort: number;
   opsHost: string;
@@ -139,6 +147,8 @@ export interface LedgerConfig extends ServerCallerSettings {
   consumerDurable: string;
   usageWaitMaxMs: number;
   dbPoolMax: number;
+  /** Send search_path and statement_timeout as startup options; false: the role's settings give them. */
+  dbStartupOptions: boolean;
   /** How long an applied request id is remembered, ms (LEDGER_DEDUP_HORIZON). */
   dedupHorizonMs: number;
   /** Months of usage records kept; 0: all. */
@@ -175,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
   // Caller tokens and TLS files are the exception: left empty, they are refused rather than read as none.
   const callers = serverCallerSettings("LEDGER_", env);
   const nats = natsCredentialsFromEnv("LEDGER_", set);
+  const natsTls = natsTlsFromEnv("LEDGER_", env);
   const otel = tracingFromEnv(env, "ledger");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["LEDGER_GRPC_HOST", "LEDGER_OPS_HOST"]);
@@ -209,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     ...hosts,
     ...callers.problems,
     ...nats.problems,
+    ...natsTls.problems,
     ...otel.problems,
   ]);
   if (!e || !sized?.sizes) throw new Error("unreachable: problems were refused");
@@ -217,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     dbSchema: e.LEDGER_DB_SCHEMA,
     natsUrl: e.LEDGER_NATS_URL,
     natsCredentials: nats.credentials,
+    natsTls: natsTls.tls,
     grpcHost: e.LEDGER_GRPC_HOST,
     grpcPort: e.LEDGER_GRPC_PORT,
     opsHost: e.LEDGER_OPS_HOST,
@@ -228,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     consumerDurable: e.LEDGER_CONSUMER_DURABLE,
     usageWaitMaxMs: e.LEDGER_USAGE_WAIT_MAX_MS,
     dbPoolMax: e.LEDGER_DB_POOL_MAX,
+    dbStartupOptions: e.LEDGER_DB_STARTUP_OPTIONS === "true",
     dedupHorizonMs: e.LEDGER_DEDUP_HORIZON,
     retentionMonths: e.LEDGER_USAGE_RETENTION_MONTHS,
     migrations: { onStart: e.LEDGER_MIGRATE_ON_START === "true", statementTimeoutMs: e.LEDGER_MIGRATE_STATEMENT_TIMEOUT_MS, lockTimeoutMs: e.LEDGER_MIGRATE_LOCK_TIMEOUT_MS },

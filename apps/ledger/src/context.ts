@@ -64,6 +64,7 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
       url: config.databaseUrl,
       schema: config.dbSchema,
       poolMax: config.dbPoolMax,
+      startupOptions: config.dbStartupOptions,
       onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
     }),
     dbHealth: createDbHealth({
@@ -142,6 +143,7 @@ export function connectServiceNats(ctx: LedgerContext, signal: AbortSignal, onRe
     servers: ctx.config.natsUrl,
     name: "ledger",
     credentials: ctx.config.natsCredentials,
+    tls: ctx.config.natsTls,
     inboxPrefix: INBOX_PREFIX.ledger,
     log: ctx.log,
     signal,

@@ -14,6 +14,13 @@ export interface DbOptions {
   /** Statement timeout, ms: no query may hang a request forever. */
   statementTimeoutMs?: number;
   /**
+   * Send the search_path and the statement timeout as the connection's startup `options` (the
+   * default). False: send none and rely on the role's own settings (`ALTER ROLE … SET search_path`,
+   * `… SET statement_timeout`; deploy/postgres/roles.sql), because a transaction-mode pooler such
+   * as PgBouncer refuses a connection that carries startup options.
+   */
+  startupOptions?: boolean;
+  /**
    * Told about a pooled connection that broke outside a query (Postgres restarted under it). Such
    * an error never ends the process: the pool drops that connection and opens a new one when asked.
    */
@@ -28,7 +35,7 @@ export function createDb<T>(o: DbOptions): Kysely<T> {
     types,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    options: `-c search_path=${o.schema} -c statement_timeout=${o.statementTimeoutMs ?? 10_000}`,
+    ...(o.startupOptions === false ? {} : { options: `-c search_path=${o.schema} -c statement_timeout=${o.statementTimeoutMs ?? 10_000}` }),
   });
   // pg emits 'error' on a connection whose server went away, and on the pool too while it is idle;
   // an 'error' event nobody listens to ends the process. A checked-out connection has no pool

@@ -79,7 +79,10 @@ async function migrateOnce(db: Kysely<unknown>, schema: string, migrations: Reco
   await db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(hashtext(${`${schema}.migrate`}))`.execute(conn);
     try {
-      await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(conn);
+      // Only when missing: even CREATE SCHEMA IF NOT EXISTS needs CREATE on the database, which a role
+      // given its schema by deploy/postgres/roles.sql does not have.
+      const exists = await sql`SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`.execute(conn);
+      if (exists.rows.length === 0) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(conn);
       await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, "kysely_migration")} (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`.execute(conn);
       const pending = await pendingMigrations(conn, schema, migrations);
       if (pending.length === 0) return;

@@ -52,6 +52,36 @@ export function natsCredentialsFromEnv(prefix: string, env: Record<string, strin
   return { credentials: undefined, problems: [`${prefix}NATS_USER: needs ${prefix}NATS_PASSWORD, and the other way round`] };
 }
 
+/**
+ * TLS to NATS (docs/operations.md, "TLS inside the cluster"): the CA that signed the servers'
+ * certificates, and this client's own certificate and key when the servers verify clients. PEM file
+ * paths, read by the client at each connect, so a renewed certificate is picked up on the next one.
+ */
+export interface NatsTls {
+  caFile: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
+/**
+ * `<prefix>NATS_TLS_CA_FILE`, `_CERT_FILE` and `_KEY_FILE` from a service's environment. No CA: no
+ * TLS (plaintext, as before; an empty variable is refused, not read as unset). A certificate needs its key and the CA, and the other way round.
+ */
+export function natsTlsFromEnv(prefix: string, env: Record<string, string | undefined>): { tls: NatsTls | undefined; problems: string[] } {
+  const caFile = env[`${prefix}NATS_TLS_CA_FILE`] || undefined;
+  const certFile = env[`${prefix}NATS_TLS_CERT_FILE`] || undefined;
+  const keyFile = env[`${prefix}NATS_TLS_KEY_FILE`] || undefined;
+  // An empty path is refused: it must not quietly mean plaintext.
+  const problems = ["CA", "CERT", "KEY"].filter((n) => env[`${prefix}NATS_TLS_${n}_FILE`] === "").map((n) => `${prefix}NATS_TLS_${n}_FILE: must not be empty`);
+  if (Boolean(certFile) !== Boolean(keyFile)) problems.push(`${prefix}NATS_TLS_CERT_FILE: needs ${prefix}NATS_TLS_KEY_FILE, and the other way round`);
+  if (certFile && !caFile) problems.push(`${prefix}NATS_TLS_CERT_FILE: needs ${prefix}NATS_TLS_CA_FILE (the CA of the servers' certificates)`);
+  if (!caFile || problems.length > 0) return { tls: undefined, problems };
+  return { tls: { caFile, ...(certFile && keyFile ? { certFile, keyFile } : {}) }, problems };
+}
+
+/** The client's connect options for `tls`: nothing when undefined (plaintext). */
+export const natsTlsOptions = (tls: NatsTls | undefined): { tls?: NatsTls } => (tls ? { tls: { ...tls } } : {});
+
 /** The servers of a NATS URL list with any password in them masked, for messages and logs. */
 export function redactNatsUrl(servers: string): string {
   return servers.replace(/\/\/([^:@/,\s]*):[^@/,\s]*@/g, "//$1:***@");
@@ -73,6 +103,8 @@ export interface NatsLinkOptions {
   name: string;
   /** User and password, when the server requires them. */
   credentials?: NatsCredentials | undefined;
+  /** TLS to the servers; plaintext when undefined. */
+  tls?: NatsTls | undefined;
   /** Prefix of this client's reply subjects (`INBOX_PREFIX` in @gateway/events): its NATS permissions allow only those. */
   inboxPrefix: string;
   log: Logger;
@@ -99,6 +131,7 @@ export async function connectNats(o: NatsLinkOptions): Promise<NatsConnection> {
         servers: o.servers.split(",").map((s) => s.trim()),
         name: o.name,
         ...o.credentials,
+        ...natsTlsOptions(o.tls),
         inboxPrefix: o.inboxPrefix,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 500,

@@ -73,7 +73,8 @@ export async function waitForPort(port: number, timeoutMs: number, host = "127.0
 }
 
 const PG_BIN_DIRS = ["/usr/lib/postgresql/15/bin", "/usr/local/bin", "/usr/bin"];
-function pgBin(name: string): string {
+/** A Postgres program (initdb, postgres, psql) from the machine's installation. */
+export function pgBin(name: string): string {
   for (const dir of PG_BIN_DIRS) if (existsSync(join(dir, name))) return join(dir, name);
   return name;
 }

@@ -1,6 +1,6 @@
 /** gatewayctl's connections: the control-plane's AdminService, the ledger's LedgerService, NATS credentials. */
 import { GatewayError } from "@gateway/errors";
-import { natsCredentialsFromEnv, type NatsCredentials } from "@gateway/nats";
+import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type NatsTls } from "@gateway/nats";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { type Env, UsageError } from "./command.js";
 
@@ -55,4 +55,11 @@ export function natsCredentials(env: Env): NatsCredentials | undefined {
   const { credentials, problems } = natsCredentialsFromEnv("GATEWAY_", env);
   if (problems.length > 0) throw new UsageError(problems.join("; "));
   return credentials;
+}
+
+/** GATEWAY_NATS_TLS_CA_FILE, with _CERT_FILE and _KEY_FILE when NATS verifies clients: TLS to NATS. */
+export function natsTls(env: Env): NatsTls | undefined {
+  const { tls, problems } = natsTlsFromEnv("GATEWAY_", env);
+  if (problems.length > 0) throw new UsageError(problems.join("; "));
+  return tls;
 }

@@ -34,7 +34,8 @@ const USAGE = [
   "environment: GATEWAY_ADMIN_TOKEN (required), GATEWAY_CONTROL_PLANE_ADDR (127.0.0.1:50051),",
   "             GATEWAY_LEDGER_ADDR (127.0.0.1:50052), GATEWAY_NATS_URL (nats://127.0.0.1:4222) with GATEWAY_NATS_USER",
   "             + GATEWAY_NATS_PASSWORD (the read-only gatewayctl user); gRPC over TLS: GATEWAY_TLS_CA_FILE,",
-  "             GATEWAY_TLS_CERT_FILE + GATEWAY_TLS_KEY_FILE (a client certificate, for mTLS)",
+  "             GATEWAY_TLS_CERT_FILE + GATEWAY_TLS_KEY_FILE (a client certificate, for mTLS); NATS over TLS:",
+  "             GATEWAY_NATS_TLS_CA_FILE, GATEWAY_NATS_TLS_CERT_FILE + GATEWAY_NATS_TLS_KEY_FILE",
 ].join("\n");
 
 /** Every command's flags and --json: a command line is parsed with all of them (a flag of another command is ignored). */

@@ -2,13 +2,15 @@ import { DeliverPolicy, JetStreamApiError, jetstream, jetstreamManager, type Ord
 import { connect } from "@nats-io/transport-node";
 import { GatewayError } from "@gateway/errors";
 import { INBOX_PREFIX, LEDGER_JOURNAL_SUBJECT, LEDGER_STREAM, LedgerJournalV1 } from "@gateway/events";
-import { natsAuthProblem, redactNatsUrl, type NatsCredentials } from "@gateway/nats";
+import { natsAuthProblem, natsTlsOptions, redactNatsUrl, type NatsCredentials, type NatsTls } from "@gateway/nats";
 
 export interface JournalTailOptions {
   /** Comma-separated NATS servers. */
   servers: string;
   /** The read-only `gatewayctl` NATS user, when the server requires credentials. */
   credentials?: NatsCredentials | undefined;
+  /** TLS to NATS (GATEWAY_NATS_TLS_*); plaintext when undefined. */
+  tls?: NatsTls | undefined;
   /** `new`: postings made from now on; `all`: the stream from its start; a number: from that Unix ms. */
   start: "new" | "all" | number;
   /** Stop after this many postings; 0 follows until stopped. */
@@ -37,6 +39,7 @@ export async function tailJournal(o: JournalTailOptions): Promise<number> {
     servers: o.servers.split(",").map((s) => s.trim()),
     name: "gatewayctl-journal-tail",
     ...o.credentials,
+    ...natsTlsOptions(o.tls),
     inboxPrefix: INBOX_PREFIX.gatewayctl,
     timeout: 5_000,
     maxReconnectAttempts: -1,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect } from "@nats-io/transport-node";
+import { natsTlsOptions } from "@gateway/nats";
 import { INBOX_PREFIX, signUsage } from "@gateway/events";
 import { Counter, Gauge, Histogram, createLogger, createMetricsRegistry, type Registry } from "@gateway/observability";
 import type { DataPlaneConfig } from "../config.js";
@@ -49,6 +50,7 @@ export async function drainSpool(config: DataPlaneConfig, graceMs: number): Prom
     servers: config.natsUrl.split(",").map((s) => s.trim()),
     name: `data-plane spool drain ${config.replicaId}`,
     ...config.natsCredentials,
+    ...natsTlsOptions(config.natsTls),
     inboxPrefix: INBOX_PREFIX["data-plane"],
     maxReconnectAttempts: -1,
     // NATS away when the Job starts: wait for it, as the replica would have.

@@ -1,5 +1,5 @@
 import { instantFlag, intFlag } from "../args.js";
-import { natsCredentials } from "../clients.js";
+import { natsCredentials, natsTls } from "../clients.js";
 import { command, UsageError } from "../command.js";
 import { tailJournal } from "../journal-tail.js";
 import { stdoutWriter } from "../output.js";
@@ -25,7 +25,7 @@ export const journalTail = command({
     process.once("SIGTERM", onSignal);
     try {
       const write = stdoutWriter(onSignal);
-      await tailJournal({ servers: flags.nats ?? (env.GATEWAY_NATS_URL || "nats://127.0.0.1:4222"), credentials: natsCredentials(env), start, limit, write, signal: stop.signal });
+      await tailJournal({ servers: flags.nats ?? (env.GATEWAY_NATS_URL || "nats://127.0.0.1:4222"), credentials: natsCredentials(env), tls: natsTls(env), start, limit, write, signal: stop.signal });
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
