@@ -76,6 +76,9 @@ const API = "$JS.API";
 /** The stream behind the data-plane's RESPONSES bucket (apps/data-plane/src/responses/store.ts). */
 const RESPONSES_STREAM = "KV_RESPONSES";
 const RESPONSES_SUBJECTS = "$KV.RESPONSES.>";
+/** The stream behind the data-plane's PINS bucket (apps/data-plane/src/routing/session-pins.ts), which each replica follows with a watch. */
+const PINS_STREAM = "KV_PINS";
+const PINS_SUBJECTS = "$KV.PINS.>";
 
 /**
  * Each service user's allow lists, from the subjects, streams and durables the code uses.
@@ -101,6 +104,15 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           `${API}.STREAM.UPDATE.${RESPONSES_STREAM}`,
           `${API}.DIRECT.GET.${RESPONSES_STREAM}.>`,
           `${API}.STREAM.MSG.GET.${RESPONSES_STREAM}`,
+          // Session pins (cache-warm routing): the PINS bucket, which the data-plane creates, writes
+          // and follows with an ordered consumer (its flow-control replies included).
+          PINS_SUBJECTS,
+          `${API}.STREAM.INFO.${PINS_STREAM}`,
+          `${API}.STREAM.CREATE.${PINS_STREAM}`,
+          `${API}.CONSUMER.CREATE.${PINS_STREAM}`,
+          `${API}.CONSUMER.CREATE.${PINS_STREAM}.>`,
+          `${API}.CONSUMER.DELETE.${PINS_STREAM}.>`,
+          `$JS.FC.${PINS_STREAM}.>`,
         ],
       },
       subscribe: { allow: [CONTROL_CHANGED_SUBJECT, RATE_LIMIT_GOSSIP_SUBJECT, `${INBOX_PREFIX["data-plane"]}.>`] },

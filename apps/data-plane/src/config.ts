@@ -154,6 +154,15 @@ const Schema = z.object({
   DATA_PLANE_USAGE_SIGNING_KEY: z.string().min(32, "at least 32 characters").optional(),
   /** Read unsealed records NATS stamped before this instant (ISO 8601; the upgrade from a release that stored them so). */
   DATA_PLANE_RESPONSES_PLAINTEXT_BEFORE: z.iso.datetime({ offset: true, error: "an ISO 8601 instant such as 2026-12-01T00:00:00Z" }).optional(),
+  /**
+   * Cache-warm routing (docs/providers.md): an agent session's turns go to the deployment that served
+   * it while the provider's prompt cache lives, on models whose cached reads are cheaper.
+   */
+  DATA_PLANE_SESSION_PINS: z.enum(["true", "false", "1", "0", "on", "off"]).default("true"),
+  /** Session pins kept in each replica's memory at most (the least recently used is dropped for a new one). */
+  DATA_PLANE_SESSION_PINS_MAX: int(100_000, 1),
+  /** The PINS bucket's total bound, bytes (JetStream reserves it on the servers' file store). */
+  DATA_PLANE_SESSION_PINS_BUCKET_MAX_BYTES: int(64 * 1024 * 1024, 64 * 1024),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
   /** A client must send its request headers within this, ms (slow-loris bound). */
@@ -355,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
     tracing: otel.tracing,
     /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
+    sessionPins: { enabled: ["true", "1", "on"].includes(e.DATA_PLANE_SESSION_PINS), maxEntries: e.DATA_PLANE_SESSION_PINS_MAX, bucketMaxBytes: e.DATA_PLANE_SESSION_PINS_BUCKET_MAX_BYTES },
     responses: {
       retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000,
       replicas: e.DATA_PLANE_RESPONSES_REPLICAS,

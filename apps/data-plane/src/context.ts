@@ -22,6 +22,7 @@ import { UpstreamClient } from "./providers/upstream-client.js";
 import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
 import { VideoJobs } from "./video/jobs.js";
 import { ResponseStore } from "./responses/store.js";
+import { SessionPins } from "./routing/session-pins.js";
 
 export type DataPlaneMetrics = ReturnType<typeof buildMetrics>;
 
@@ -49,6 +50,8 @@ export interface DataPlaneContext {
   videoJobs: VideoJobs;
   /** Stored Responses (the RESPONSES KeyValue bucket). */
   responses: ResponseStore;
+  /** Agent sessions' pinned deployments (the PINS bucket, followed by a watch); absent when DATA_PLANE_SESSION_PINS is off. */
+  pins: SessionPins | undefined;
   nats: { current: NatsConnection | undefined; js: JetStreamPublish | undefined };
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the request path checks it. */
   tracing: Tracing | undefined;
@@ -249,6 +252,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     media,
     videoJobs: undefined as unknown as VideoJobs,
     responses: new ResponseStore({ ...config.responses, timeoutMs: config.publishTimeoutMs, log }),
+    pins: config.sessionPins.enabled ? new SessionPins({ ...config.sessionPins, replicas: config.responses.replicas, timeoutMs: config.publishTimeoutMs, maxWritesInFlight: 64, log }) : undefined,
   };
   ctx.videoJobs = new VideoJobs(ctx);
   return ctx;
@@ -306,6 +310,7 @@ async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boole
   const signing = ctx.config.usageSigningKey;
   ctx.nats.js = new JetStreamPublish(nc, INBOX_PREFIX["data-plane"], signing ? (data) => signUsage(signing, data) : undefined);
   ctx.responses.attach(nc);
+  ctx.pins?.attach(nc);
   ctx.log.info("connected to NATS");
   nc.subscribe(CONTROL_CHANGED_SUBJECT, {
     callback: (err, msg) => {
@@ -357,13 +362,15 @@ async function serveNats(ctx: DataPlaneContext, nc: NatsConnection, first: boole
         ctx.keys.expireAll();
         void ctx.catalog.refresh().catch(() => undefined);
         void ctx.publisher.replay();
-        // The server may have come back without the bucket (a fresh JetStream store).
+        // The server may have come back without the buckets (a fresh JetStream store).
         ctx.responses.attach(nc);
+        ctx.pins?.attach(nc);
       }
     }
   } finally {
     clearInterval(gossip);
     ctx.responses.detach(nc);
+    ctx.pins?.detach(nc);
     if (ctx.nats.current === nc) {
       ctx.nats.current = undefined;
       ctx.nats.js = undefined;

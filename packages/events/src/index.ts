@@ -194,6 +194,12 @@ export const UsageEventV1 = z.object({
    * Added in place: a data-plane before it sends none; ledgers before it drop it.
    */
   catalog_version: z.number().int().nonnegative().optional(),
+  /**
+   * Cache-warm routing (docs/providers.md): whether the request's agent session landed on the
+   * deployment it was pinned to — "hit"; "new": no live pin, pinned now; "moved": the pinned one
+   * could not serve it, pinned to the one that did. Absent: no session pin. Added in place.
+   */
+  route_pin: z.enum(["hit", "new", "moved"]).optional(),
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
   /**

@@ -44,6 +44,12 @@ export interface Directives {
   words?: number;
   /** `cached=N`: report N of the prompt tokens as read from the prompt cache (at most all of them). */
   cachedTokens: number;
+  /**
+   * `promptcache` (on the model name): a provider's prompt cache, per model name (so per deployment):
+   * a request whose messages begin with an earlier request's whole prompt reads those tokens from the
+   * cache (reported as cached), as a real provider's prefix cache does.
+   */
+  promptCache: boolean;
   /** `reasoning=N`: N reasoning tokens per choice (within the completion limit), part of the completion tokens. */
   reasoningTokens: number;
   /**
@@ -74,6 +80,7 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
     audioTokens: 0,
     emptyUsage: false,
     cachedTokens: 0,
+    promptCache: false,
     reasoningTokens: 0,
     reasoningRate: 0,
   };
@@ -142,6 +149,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "cached":
         d.cachedTokens = n;
+        break;
+      case "promptcache":
+        d.promptCache = true;
         break;
       case "reasoning":
         d.reasoningTokens = n;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { flakyStatus, parseDirectives, scriptedCall, stripMarkers, type Directives } from "./directives.js";
 import { minimalInstance } from "./schema-object.js";
@@ -178,7 +179,30 @@ export function planReply(
   // Like OpenAI, the totals include their parts: cached prompt tokens, reasoning completion tokens.
   const completionTokens = (words.length + (toolCall ? countTokens(toolCall.function.arguments) : 0) + reasoning) * choices;
   const promptCount = promptTokens(messages, d);
-  return { d, failWith, toolCall, words, finish, reasoning, promptCount, cachedCount: Math.min(d.cachedTokens, promptCount), completionTokens };
+  const cachedCount = d.promptCache ? prefixCacheRead(model, messages, d) : Math.min(d.cachedTokens, promptCount);
+  return { d, failWith, toolCall, words, finish, reasoning, promptCount, cachedCount, completionTokens };
+}
+
+/** Each model name's cached prompts: the hash of a request's whole messages → its prompt tokens (bounded, oldest dropped). */
+const promptCaches = new Map<string, Map<string, number>>();
+const PROMPT_CACHE_ENTRIES = 10_000;
+
+/**
+ * The `promptcache` directive: the tokens of the longest earlier prompt (on this model name) that
+ * this request's messages begin with, read from the cache; this request's prompt is cached next.
+ */
+function prefixCacheRead(model: string, messages: ChatMessage[], d: Directives): number {
+  let cache = promptCaches.get(model);
+  if (!cache) promptCaches.set(model, (cache = new Map()));
+  const hashOf = (n: number) =>
+    createHash("sha256")
+      .update(JSON.stringify(messages.slice(0, n)))
+      .digest("hex");
+  let read = 0;
+  for (let n = messages.length - 1; n > 0 && read === 0; n--) read = cache.get(hashOf(n)) ?? 0;
+  if (cache.size >= PROMPT_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(hashOf(messages.length), promptTokens(messages, d));
+  return read;
 }
 
 /** An error answer in OpenAI's shape, with Retry-After when the directives ask for it. */

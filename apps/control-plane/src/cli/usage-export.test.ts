@@ -60,6 +60,7 @@ const record: UsageRecord = {
   provider_cost_minor: 15,
   basis: "drained",
   catalog_version: 7,
+  route_pin: "",
 };
 
 describe("usage export formats", () => {

@@ -7,6 +7,7 @@ import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
+import { LONG_CACHE_MS, SHORT_CACHE_MS, pinsPay, sessionKeyOf, type SessionSource } from "../routing/session-key.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
 import type { ClientApi, ClientRequests, Translation } from "../translate/translation.js";
 import type { Capability, UpstreamTarget } from "../providers/index.js";
@@ -75,6 +76,12 @@ export interface AdmissionRequest<C extends Capability, B> {
   dryRun?: boolean;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
+  /**
+   * The request's agent session (its client's id, or its opening messages): where the model's cached
+   * reads are cheaper and it has more than one deployment, the session's turns are planned on the
+   * deployment that served it last while its provider's cache lives (docs/providers.md, "Cache-warm routing").
+   */
+  session?: (body: B) => SessionSource | undefined;
   /** Input guardrails: the request's text parts; a mask gives a masked copy of the body, which later stages get. */
   guard?: { stream: boolean; texts: (body: B) => GuardTexts<B> };
   /** Prompt texts, for the context-window pre-check (only called when that check is enabled). */
@@ -149,7 +156,15 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     req = { ...req, requestedOutput: model.max_output_tokens };
   }
   if (req.fit) parsed = stage(l, "fit", () => req.fit!(parsed, model));
-  const planned = stage(l, "plan", () => plan(ctx, model, req.capability));
+  const { pins } = ctx;
+  if (pins && req.session && pinsPay(model)) {
+    const s = req.session(parsed);
+    if (s) {
+      const key = sessionKeyOf(l.key.org_id, model.id, s.source);
+      l.session = { key, ttlMs: s.longCache ? LONG_CACHE_MS : SHORT_CACHE_MS, pinned: pins.get(key) };
+    }
+  }
+  const planned = stage(l, "plan", () => plan(ctx, model, req.capability, l.session?.pinned));
   stage(l, "rate_limit", () => applyRateLimit(ctx, l));
   const { prepare, promptTexts, guard } = req;
   let body = prepare ? await stage(l, "prepare", () => prepare(parsed)) : parsed;

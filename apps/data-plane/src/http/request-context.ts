@@ -44,6 +44,11 @@ export class RequestContext {
   replayed?: boolean;
   /** `field=limit` when the request's output limit was clamped to the model's (x-gateway-clamped). */
   clamped?: string;
+  /**
+   * The request's agent session, where pinning sessions pays (routing/session-key.ts): its key in the
+   * PINS bucket, how long a pin lives, and the deployment it was pinned to at admission.
+   */
+  session: { key: string; ttlMs: number; pinned: string | undefined } | undefined = undefined;
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
   rateLimit: RateLimitState | undefined = undefined;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */

@@ -10,6 +10,7 @@ import type { Authenticated } from "../http/request-context.js";
 import { startSpan } from "../http/tracing.js";
 import type { NormalizedUsage, UpstreamTarget } from "../providers/index.js";
 import { ClientGoneError, type Charge, type WorstCase } from "./attempts.js";
+import { deploymentKey } from "../routing/session-key.js";
 
 export type { Charge } from "./attempts.js";
 
@@ -73,6 +74,11 @@ export async function billUsage(
   // Token items are the ones costMinor priced (every token once, at one price).
   event.line_items = lineItems;
   event.guardrails = guardrailOutcomes(l);
+  // The session's turn was served: its pin follows the deployment that served it (the provider cached the prompt there).
+  const session = l.session;
+  if (session && o.target && ctx.pins) {
+    event.route_pin = ctx.pins.served(session.key, session.pinned, deploymentKey(o.target.provider.code, o.target.deployment.upstream_model), session.ttlMs);
+  }
   const publishedAt = performance.now();
   await publishUsage(ctx, l, event);
   l.usageMs = performance.now() - publishedAt;

@@ -6,6 +6,7 @@ import { choicesOf, type ChatRequestBody } from "../providers/index.js";
 import { askedOutput } from "../translate/output-limit.js";
 import { chatRequestTexts, textsOf } from "../translate/texts.js";
 import { validateChatBody } from "./chat-body.js";
+import { chatSession } from "../routing/session-key.js";
 import { invalidParam } from "@gateway/errors";
 
 /** The request asks for spoken output: `modalities` naming audio, or an `audio` output setting. */
@@ -19,7 +20,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
   route: "chat",
   capability: "chat",
   parse: validateChatBody,
-  admission: (body, state) => {
+  admission: (body, state, _ctx, req) => {
     const bodyBytes = state.bodyBytes ?? Buffer.byteLength(JSON.stringify(body));
     const media = mediaParts(body.messages);
     const audioOut = asksForAudio(body);
@@ -42,6 +43,7 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       clampOutput: (b, limit) => ({ ...b, ...(b.max_tokens != null ? { max_tokens: limit } : {}), ...(b.max_completion_tokens != null ? { max_completion_tokens: limit } : {}) }),
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },
+      session: (b) => chatSession(b, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: { api: "chat", request: (b, model) => ({ body: b, model }) },
     };

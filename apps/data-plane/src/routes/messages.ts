@@ -7,6 +7,7 @@ import { maxTokenCostMinor } from "@gateway/pricing";
 import { modelId, parseBody } from "../http/body.js";
 import { messagesHeaders } from "../http/headers.js";
 import { serveChat } from "../pipeline/chat.js";
+import { messagesSession } from "../routing/session-key.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { MessagesRequestBody } from "../providers/index.js";
 import { messagesRequestTexts, textsOf } from "../translate/texts.js";
@@ -207,6 +208,7 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       clampOutput: (r, limit) => ({ ...r, raw: { ...r.raw, max_tokens: limit } }),
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
+      session: (r) => messagesSession(r.raw, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: {
         api: "messages",

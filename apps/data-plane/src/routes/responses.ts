@@ -10,6 +10,7 @@ import { messagesHeaders } from "../http/headers.js";
 import type { Authenticated } from "../http/request-context.js";
 import { requireRoute } from "../catalog/visibility.js";
 import { serveChat } from "../pipeline/chat.js";
+import { responsesSession } from "../routing/session-key.js";
 import { handle, type RouteSpec } from "../pipeline/route.js";
 import type { ChatRequestBody, ResponsesRequestBody } from "../providers/index.js";
 import { assistantTurn, historyItems, inputItems, pricedSearches, responsesToChat, webSearchBound } from "../translate/responses.js";
@@ -105,6 +106,7 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       }),
       promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),
       guard: { stream: raw.stream === true, texts: (p) => responsesRequestTexts(p.withHistory).map((masked) => ({ ...p, withHistory: masked })) },
+      session: (p) => responsesSession(p.raw, req),
       ...(previous
         ? {
             // From the request as admission has it (its output limit clamped to the model's, if it was).

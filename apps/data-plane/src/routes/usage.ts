@@ -48,6 +48,8 @@ export function usage(ctx: DataPlaneContext) {
       cost_credits_minor: r.cost_minor,
       // The catalog version whose prices were applied (null for records from before it, or a ledger before it).
       catalog_version: r.catalog_version || null,
+      // Cache-warm routing: whether the turn landed on its session's pinned deployment (null: no pin).
+      route_pin: r.route_pin || null,
       attempts: callerAttempts(r.attempts_json),
     });
   };

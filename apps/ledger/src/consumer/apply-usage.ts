@@ -31,6 +31,8 @@ function record(ev: UsageEventV1): string {
     basis: ev.usage.basis,
     // The catalog version whose prices the data-plane applied; absent (a data-plane before it) stays NULL.
     catalog_version: ev.catalog_version,
+    // Whether an agent session's turn hit its pinned deployment; absent (no pin, or a data-plane before it) stays NULL.
+    route_pin: ev.route_pin,
     cost_minor: ev.cost_minor,
     input_price_minor_per_mtok: ev.input_price_minor_per_mtok,
     output_price_minor_per_mtok: ev.output_price_minor_per_mtok,

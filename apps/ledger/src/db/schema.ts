@@ -71,6 +71,8 @@ export interface UsageRecordsTable {
   basis: ColumnType<string | null, string | null | undefined, string | null>;
   /** The catalog version whose prices were applied; NULL for records of data-planes before it. */
   catalog_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Whether the turn landed on its session's pinned deployment ("hit", "new", "moved"); NULL without a pin. */
+  route_pin: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TopUpsTable {

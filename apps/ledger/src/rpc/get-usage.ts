@@ -52,6 +52,7 @@ export function toRecord(r: UsageRow): UsageRecord {
     // NULL for records before it, and for events of data-planes (or applies of ledgers) before it.
     basis: usageBasis(r.basis, r.estimated),
     catalog_version: r.catalog_version ?? 0,
+    route_pin: r.route_pin ?? "",
     cost_minor: r.cost_minor,
     created_at_ms: r.created_at.getTime(),
     stream: r.stream,

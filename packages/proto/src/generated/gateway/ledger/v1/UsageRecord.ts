@@ -31,6 +31,7 @@ export interface UsageRecord {
   'provider_cost_minor'?: (number | string | Long);
   'basis'?: (string);
   'catalog_version'?: (number | string | Long);
+  'route_pin'?: (string);
 }
 
 export interface UsageRecord__Output {
@@ -62,4 +63,5 @@ export interface UsageRecord__Output {
   'provider_cost_minor': (number);
   'basis': (string);
   'catalog_version': (number);
+  'route_pin': (string);
 }
