@@ -1,4 +1,4 @@
-import type { FakeUpstream } from "@gateway/fake-upstream";
+import type { FakeUpstream, RecordedRequest } from "@gateway/fake-upstream";
 
 /** What the provider itself reported: input and output tokens (cache reads and writes apart where it counts them). */
 export interface ProviderUsage {
@@ -17,6 +17,12 @@ export interface ProviderUsage {
 export function providerUsage(fake: FakeUpstream, marker: string): ProviderUsage {
   const req = [...fake.requests].reverse().find((r) => JSON.stringify(r.body ?? "").includes(marker) && r.answer !== undefined);
   if (!req?.answer) throw new Error(`the fake has no answer for a request containing ${JSON.stringify(marker)}`);
+  return answerUsage(req);
+}
+
+/** The usage the fake reported in its answer to one request. */
+export function answerUsage(req: RecordedRequest): ProviderUsage {
+  if (req.answer === undefined) throw new Error(`the fake has not answered ${req.path} yet`);
   const usages: Array<Record<string, unknown>> = [];
   const collect = (j: Record<string, unknown>) => {
     const u = (j.usage ?? (j.message as { usage?: unknown } | undefined)?.usage ?? (j.response as { usage?: unknown } | undefined)?.usage) as Record<string, unknown> | null | undefined;
