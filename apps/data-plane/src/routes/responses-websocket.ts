@@ -370,8 +370,8 @@ class TurnSink extends EventEmitter {
   /** The relay uncorks the response's socket: there is none here (messages are corked per write). */
   readonly socket = undefined;
   private readonly headers: Headers = {};
-  /** Part of an SSE event not ended yet. */
-  private carry = "";
+  /** The relayed SSE text, as messages. */
+  private readonly split: SseSplitter;
   private stream = true;
   private left = false;
 
@@ -381,6 +381,7 @@ class TurnSink extends EventEmitter {
   ) {
     super();
     this.locals = { request: rq };
+    this.split = new SseSplitter((data) => conn.send(data));
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
@@ -482,25 +483,43 @@ class TurnSink extends EventEmitter {
     this.removeAllListeners();
   }
 
-  /** Each complete SSE event of `text` (after what was carried) is sent as one message: its data. */
+  /** Each complete SSE event of `text` (after what was carried) is sent as one message: its data; corked, one write. */
   private frames(text: string): void {
-    let s = this.carry ? this.carry + text : text;
-    if (s.includes("\r")) s = s.replace(/\r\n?/g, "\n");
-    let at = 0;
     const socket = this.conn.cork;
     socket.cork();
     try {
-      for (;;) {
-        const end = s.indexOf("\n\n", at);
-        if (end === -1) break;
-        const data = dataOf(s, at, end);
-        if (data !== undefined && data !== "[DONE]") this.conn.send(data);
-        at = end + 2;
-      }
+      this.split.push(text);
     } finally {
       socket.uncork();
     }
-    this.carry = at === s.length ? "" : s.slice(at);
+  }
+}
+
+/**
+ * Splits SSE text written in any pieces into its events' data (`data:` lines joined; comments and
+ * `[DONE]` dropped), each handed to `emit` as soon as its event is complete. Holds at most one
+ * unfinished event.
+ */
+export class SseSplitter {
+  private carry = "";
+
+  constructor(private readonly emit: (data: string) => void) {}
+
+  push(text: string): void {
+    let s = this.carry ? this.carry + text : text;
+    // CRLF or CR line ends as LF; a CR at the very end waits for what follows it (an LF, maybe).
+    const cr = s.endsWith("\r");
+    if (cr) s = s.slice(0, -1);
+    if (s.includes("\r")) s = s.replace(/\r\n?/g, "\n");
+    let at = 0;
+    for (;;) {
+      const end = s.indexOf("\n\n", at);
+      if (end === -1) break;
+      const data = dataOf(s, at, end);
+      if (data !== undefined && data !== "[DONE]") this.emit(data);
+      at = end + 2;
+    }
+    this.carry = (at === s.length ? "" : s.slice(at)) + (cr ? "\r" : "");
   }
 }
 
