@@ -175,7 +175,8 @@ describe("Claude Code's web search on /v1/messages", () => {
 });
 
 describe("the Responses API's WebSocket mode", () => {
-  it("answers 426 with the error object, so Codex falls back to HTTP at once", async () => {
+  // The mode itself: tests/e2e/responses-websocket.test.ts.
+  it("GET /v1/responses without 'Upgrade: websocket' is a 426 with the error object", async () => {
     const r = await fetch(`${stack.baseUrl()}/responses`, { headers: { authorization: `Bearer ${org.secret}`, "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } });
     expect(r.status).toBe(426);
     expect(((await r.json()) as AnyBody).error).toMatchObject({ code: "websocket_not_supported" });

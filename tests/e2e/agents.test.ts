@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { agentHome, claudePrint, codexDebugModels, codexExec, installAgents, type AgentRun } from "../support/agents.ts";
-import { createOrg } from "../support/orgs.ts";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { answerUsage } from "../support/provider-usage.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /**
@@ -23,12 +24,13 @@ import { startStack, type Stack } from "../support/stack.ts";
 let stack: Stack;
 let bin: string;
 let key: string;
+let org: TestOrg;
 let work: string;
 let secret: string;
 
 beforeAll(async () => {
   [bin, stack] = await Promise.all([installAgents(), startStack("agents")]);
-  const org = await createOrg(stack, { balanceMinor: 50_000_000, models: ["gw-gpt", "gw-claude", "gw-chat-mini", "gw-gemini"] });
+  org = await createOrg(stack, { balanceMinor: 50_000_000, models: ["gw-gpt", "gw-claude", "gw-chat-mini", "gw-gemini"] });
   key = org.secret;
   await eventually(
     async () => {
@@ -65,10 +67,38 @@ function expectToolTurn(r: AgentRun, marker: string, path: string) {
   return sent;
 }
 
+/** Turns served over the Responses API's WebSocket mode so far (the data-plane's request counter). */
+async function webSocketTurns(): Promise<number> {
+  const text = await (await fetch(`${stack.dataPlanes[0]!.url}/metrics`)).text();
+  let n = 0;
+  for (const line of text.split("\n")) if (line.startsWith('gateway_http_requests_total{route="WS /v1/responses"')) n += Number(line.split(" ").at(-1));
+  return n;
+}
+
+/**
+ * Each provider request of the run was billed exactly: the org's usage records of `model` since
+ * `from` are one per request the fake answered, each with the tokens the fake reported.
+ */
+async function expectBilledExactly(model: string, from: number, sent: ReturnType<typeof expectToolTurn>) {
+  const reported = sent.map((s) => answerUsage(s)).map((u) => `${u.input + u.cacheRead + u.cacheWrite}/${u.output}`);
+  const records = await eventually(
+    async () => {
+      const r = await stack.ledgerClient.ListUsage({ org_id: org.orgId, key_id: "", model, route: "responses", status: 0, from_ms: from, to_ms: Date.now() + 1_000, limit: 50, cursor: "" });
+      return r.records.length >= sent.length ? r.records : undefined;
+    },
+    15_000,
+    `the usage records of ${model}`,
+  );
+  expect(records.map((r) => `${r.input_tokens}/${r.output_tokens}`).sort()).toEqual(reported.sort());
+  for (const r of records) expect(r).toMatchObject({ estimated: false, basis: "reported", status: 200, stream: true });
+}
+
 describe("Codex CLI (codex exec) through /v1/responses", () => {
   // gw-gpt: OpenAI natively (namespace and web search tools as sent); gw-claude: Anthropic (tools
   // flattened, web search as Anthropic's server tool); gw-chat-mini: an OpenAI-compatible chat server
-  // (flattened, web search left out); gw-gemini: Google's Gemini API.
+  // (flattened, web search left out); gw-gemini: Google's Gemini API. Codex's default transport is
+  // the Responses API's WebSocket mode: every turn of the run goes over it (no fallback to HTTP),
+  // each billed at the provider's own usage.
   for (const [model, path] of [
     ["gw-gpt", "/v1/responses"],
     ["gw-claude", "/v1/messages"],
@@ -79,8 +109,16 @@ describe("Codex CLI (codex exec) through /v1/responses", () => {
       const home = await agentHome();
       const marker = `codex-${model}-${randomBytes(4).toString("hex")}`;
       try {
+        const from = Date.now();
+        const before = await webSocketTurns();
         const r = await codexExec(bin, { baseUrl: stack.baseUrl(), key, model, cwd: work, home: home.dir, prompt: `${marker} read the file [[fake-call:exec_command {"cmd":"cat hello.txt"}]]` });
-        expectToolTurn(r, marker, path);
+        const sent = expectToolTurn(r, marker, path);
+        const output = `${r.stdout}${r.stderr}`;
+        expect(output).not.toContain("Falling back from WebSockets");
+        expect(output).not.toContain("426");
+        // Its warm-up (generate: false) and the tool turn's requests, all over the WebSocket.
+        expect((await webSocketTurns()) - before).toBeGreaterThanOrEqual(sent.length + 1);
+        await expectBilledExactly(model, from, sent);
       } finally {
         await home.remove();
       }

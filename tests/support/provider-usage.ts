@@ -1,4 +1,4 @@
-import type { FakeUpstream } from "@gateway/fake-upstream";
+import type { FakeUpstream, RecordedRequest } from "@gateway/fake-upstream";
 
 /** What the provider itself reported: input and output tokens (cache reads and writes apart where it counts them). */
 export interface ProviderUsage {
@@ -11,16 +11,30 @@ export interface ProviderUsage {
 /**
  * The usage the fake provider reported for the last request whose body contains `marker`, read from
  * its own answer (the JSON, or the usage events of its stream): the independent side of a cost
- * check, never the gateway's reported usage. OpenAI-shaped answers count cached tokens inside the
- * prompt; Anthropic's apart.
+ * check, never the gateway's reported usage. OpenAI-shaped answers (chat, and the Responses API's
+ * `response.usage`) and Gemini's count cached tokens inside the prompt; Anthropic's apart.
  */
 export function providerUsage(fake: FakeUpstream, marker: string): ProviderUsage {
   const req = [...fake.requests].reverse().find((r) => JSON.stringify(r.body ?? "").includes(marker) && r.answer !== undefined);
   if (!req?.answer) throw new Error(`the fake has no answer for a request containing ${JSON.stringify(marker)}`);
+  return answerUsage(req);
+}
+
+/** The usage the fake reported in its answer to one request. */
+export function answerUsage(req: RecordedRequest): ProviderUsage {
+  if (req.answer === undefined) throw new Error(`the fake has not answered ${req.path} yet`);
   const usages: Array<Record<string, unknown>> = [];
   const collect = (j: Record<string, unknown>) => {
-    const u = (j.usage ?? (j.message as { usage?: unknown } | undefined)?.usage) as Record<string, unknown> | null | undefined;
+    const u = (j.usage ?? (j.message as { usage?: unknown } | undefined)?.usage ?? (j.response as { usage?: unknown } | undefined)?.usage) as Record<string, unknown> | null | undefined;
     if (u && typeof u === "object") usages.push(u);
+    // Gemini's: the thoughts are output tokens too.
+    const g = j.usageMetadata as Record<string, number> | undefined;
+    if (g && typeof g === "object" && g.promptTokenCount !== undefined)
+      usages.push({
+        prompt_tokens: g.promptTokenCount,
+        completion_tokens: (g.candidatesTokenCount ?? 0) + (g.thoughtsTokenCount ?? 0),
+        prompt_tokens_details: { cached_tokens: g.cachedContentTokenCount ?? 0 },
+      });
   };
   const answer = req.answer.trimStart();
   if (answer.startsWith("{")) collect(JSON.parse(answer) as Record<string, unknown>);

@@ -226,6 +226,16 @@ const Schema = z.object({
   DATA_PLANE_MCP_MAX_SESSIONS: int(1_000, 1),
   /** An upstream MCP session unused this long is closed, ms. */
   DATA_PLANE_MCP_SESSION_IDLE_MS: int(300_000, 1_000),
+  /** The Responses API's WebSocket mode (docs/providers.md, "WebSocket mode"): turns one connection may carry; the next is refused with `websocket_connection_limit_reached` and the connection closed. */
+  DATA_PLANE_WS_MAX_TURNS: int(500, 1),
+  /** A WebSocket connection with no turn running and no message for this long is closed, ms. */
+  DATA_PLANE_WS_IDLE_TIMEOUT_MS: int(300_000, 1_000),
+  /** A WebSocket connection older than this takes no new turn (`websocket_connection_limit_reached`, as OpenAI's 60 minutes), ms. */
+  DATA_PLANE_WS_MAX_AGE_MS: int(3_600_000, 1_000),
+  /** WebSocket connections one API key may hold open on a replica; one more is refused before the upgrade (429). */
+  DATA_PLANE_WS_MAX_CONNECTIONS_PER_KEY: int(32, 1),
+  /** WebSocket connections a replica holds open at most; one more is refused before the upgrade (503). */
+  DATA_PLANE_WS_MAX_CONNECTIONS: int(10_000, 1),
   /** Development only: MCP servers at http://127.0.0.1 / localhost (else an https URL whose every address is public, as media URLs). */
   DATA_PLANE_MCP_ALLOW_LOOPBACK: z.enum(["true", "false", "1", "0", "on", "off"]).default("false"),
 });
@@ -397,6 +407,14 @@ export function loadConfig(env: Record<string, string | undefined>) {
       maxSessions: e.DATA_PLANE_MCP_MAX_SESSIONS,
       sessionIdleMs: e.DATA_PLANE_MCP_SESSION_IDLE_MS,
       allowLoopback: ["true", "1", "on"].includes(e.DATA_PLANE_MCP_ALLOW_LOOPBACK),
+    },
+    /** The Responses API over WebSocket: turns per connection, idle timeout, age, connections per key and per replica. */
+    ws: {
+      maxTurns: e.DATA_PLANE_WS_MAX_TURNS,
+      idleTimeoutMs: e.DATA_PLANE_WS_IDLE_TIMEOUT_MS,
+      maxAgeMs: e.DATA_PLANE_WS_MAX_AGE_MS,
+      maxConnectionsPerKey: e.DATA_PLANE_WS_MAX_CONNECTIONS_PER_KEY,
+      maxConnections: e.DATA_PLANE_WS_MAX_CONNECTIONS,
     },
     /** Resolves a provider credential by the name the catalog references. */
     resolveCredential,

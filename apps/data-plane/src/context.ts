@@ -77,6 +77,8 @@ function buildMetrics() {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
       registers: [registry],
     }),
+    /** Open WebSocket connections of the Responses API (routes/responses-websocket.ts). */
+    wsConnections: new Gauge({ name: "gateway_websocket_connections", help: "Open Responses API WebSocket connections", registers: [registry] }),
     upstreamAttempts: new Counter({ name: "gateway_upstream_attempts_total", help: "Provider attempts by outcome", labelNames: ["provider", "outcome"], registers: [registry] }),
     /**
      * MCP tools whose upstream serves a definition other than the pinned one, or a tool new since

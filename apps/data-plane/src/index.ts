@@ -3,6 +3,7 @@ import type { DataPlaneConfig } from "./config.js";
 import { connectNats, createContext, type ContextOverrides, type DataPlaneContext } from "./context.js";
 import { closeNats } from "@gateway/nats";
 import { createApp } from "./app.js";
+import { isResponsesUpgrade, responsesSockets } from "./routes/responses-websocket.js";
 
 export { loadConfig, type DataPlaneConfig } from "./config.js";
 export type { DataPlaneContext } from "./context.js";
@@ -35,6 +36,8 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
   let stopping = false;
   const isReady = () => !stopping && ctx.catalog.ready && server?.listening === true;
   const app = createApp(ctx, isReady, () => stopping);
+  /** The Responses API's WebSocket mode: its connections, outside the HTTP server's (routes/responses-websocket.ts). */
+  const sockets = responsesSockets(ctx);
 
   return {
     ctx,
@@ -64,9 +67,12 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
           requestTimeout: Math.max(config.headersTimeoutMs, 60_000),
           keepAliveTimeout: config.keepAliveTimeoutMs,
           connectionsCheckingInterval: 1_000,
+          // Only a WebSocket upgrade of /v1/responses is one; any other Upgrade header (h2c) is a request.
+          shouldUpgradeCallback: isResponsesUpgrade,
         },
         app,
       );
+      s.on("upgrade", sockets.upgrade);
       await new Promise<void>((resolve, reject) => {
         s.once("error", reject);
         s.listen(config.port, config.host, config.listenBacklog, () => resolve());
@@ -84,7 +90,8 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
      * at once while everything is still served, new connections included, for the pause (the
      * Service's endpoints drop the replica meanwhile); then the listener closes, idle connections
      * with it; open requests and streams go on for the stream drain window, after which every open
-     * stream ends with its error event (billed for what it did) and the last connections close.
+     * stream ends with its error event (billed for what it did) and the last connections close. A
+     * WebSocket connection finishes its turn and closes with 1001.
      */
     async stop() {
       stopping = true;
@@ -93,6 +100,8 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
         if (config.shutdownPauseMs > 0) await new Promise((r) => setTimeout(r, config.shutdownPauseMs));
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
         s.closeIdleConnections();
+        // WebSocket connections: an idle one closes (1001) now, one in a turn when its turn has ended.
+        sockets.stop();
         // Keep-alive connections that go idle during the drain are closed as they do.
         const idle = setInterval(() => s.closeIdleConnections(), 250);
         let drained: NodeJS.Timeout | undefined;
@@ -100,7 +109,10 @@ export function createDataPlane(config: DataPlaneConfig, overrides: ContextOverr
         clearTimeout(drained);
         streamsEnd.abort();
         // The streams' last frames and usage events, then whatever is left is cut.
-        const cut = setTimeout(() => s.closeAllConnections(), 5_000);
+        const cut = setTimeout(() => {
+          s.closeAllConnections();
+          sockets.terminate();
+        }, 5_000);
         await closed;
         clearTimeout(cut);
         clearInterval(idle);

@@ -72,8 +72,13 @@ export const ERROR_CODES = {
   conflict: spec(409, GrpcStatus.ABORTED, "invalid_request_error"),
   request_too_large: spec(413, GrpcStatus.RESOURCE_EXHAUSTED, "request_too_large"),
   unsupported_media_type: spec(415, GrpcStatus.INVALID_ARGUMENT, "invalid_request_error"),
-  /** The Responses API's WebSocket mode asked for: clients (Codex) fall back to HTTP at once on 426. */
+  /** GET /v1/responses without `Upgrade: websocket` (the WebSocket mode asked for without the upgrade). */
   websocket_not_supported: spec(426, GrpcStatus.UNIMPLEMENTED, "invalid_request_error"),
+  /**
+   * A Responses WebSocket connection that has carried its turns (or lived its time) takes no more:
+   * OpenAI's code, on which Codex opens a new connection and sends the turn again.
+   */
+  websocket_connection_limit_reached: spec(400, GrpcStatus.FAILED_PRECONDITION, "invalid_request_error"),
   rate_limit_exceeded: spec(429, GrpcStatus.RESOURCE_EXHAUSTED, "rate_limit_error"),
   internal_error: spec(500, GrpcStatus.INTERNAL, "api_error"),
   upstream_error: spec(502, GrpcStatus.UNAVAILABLE, "upstream_error"),

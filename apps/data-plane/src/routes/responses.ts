@@ -143,12 +143,14 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
 export const responses = (ctx: DataPlaneContext) => handle(ctx, responsesRoute);
 
 /**
- * GET /v1/responses without an id: the Responses API's WebSocket mode, which Codex tries first. Not
- * offered (every answer goes through the HTTP pipeline that holds and bills it): a 426, on which
- * Codex falls back to HTTP streaming at once (on a 404 it retries five times first).
+ * GET /v1/responses without an id and without `Upgrade: websocket`: the WebSocket mode asked for
+ * without the upgrade (routes/responses-websocket.ts serves the upgrade itself): a 426.
  */
 export const responsesWebSocket = async () => {
-  throw new GatewayError("websocket_not_supported", "The Responses API's WebSocket mode is not offered by this gateway; send POST /v1/responses (with stream: true for events).");
+  throw new GatewayError(
+    "websocket_not_supported",
+    "GET /v1/responses is the Responses API's WebSocket mode: connect with 'Upgrade: websocket', or send POST /v1/responses (with stream: true for events).",
+  );
 };
 
 /** The organization's stored response `id` (the one a request continues: `previous`); 404 when there is none. */
