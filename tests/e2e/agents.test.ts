@@ -178,6 +178,65 @@ describe("Codex's model metadata from the gateway (POST /v1/codex/models)", () =
   });
 });
 
+describe("a modest balance (200,000 minor units) runs the agents' turns: held in tranches, not at the model's whole output", () => {
+  /** An organization of its own with 200,000 minor units, its models visible. */
+  async function modest(): Promise<string> {
+    const org = await createOrg(stack, { balanceMinor: 200_000, models: ["gw-gpt", "gw-claude", "gw-chat-mini", "gw-gemini"] });
+    await eventually(
+      async () => {
+        const r = await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${org.secret}` } });
+        return (((await r.json()) as { data?: unknown[] }).data?.length ?? 0) >= 4 ? true : undefined;
+      },
+      15_000,
+      "the models visible",
+    );
+    return org.secret;
+  }
+
+  it("codex exec on gw-gpt (no output limit: 128,000 tokens held whole would need 1.28 million)", async () => {
+    const home = await agentHome();
+    const marker = `codex-modest-${randomBytes(4).toString("hex")}`;
+    try {
+      const r = await codexExec(bin, {
+        baseUrl: stack.baseUrl(),
+        key: await modest(),
+        model: "gw-gpt",
+        cwd: work,
+        home: home.dir,
+        prompt: `${marker} read the file [[fake-call:exec_command {"cmd":"cat hello.txt"}]]`,
+      });
+      expectToolTurn(r, marker, "/v1/responses");
+    } finally {
+      await home.remove();
+    }
+  }, 180_000);
+
+  for (const [model, path] of [
+    ["gw-claude", "/v1/messages"],
+    ["gw-gpt", "/v1/chat/completions"],
+    ["gw-gemini", "/gemini/v1beta/models/"],
+    ["gw-chat-mini", "/v1/chat/completions"],
+  ] as const) {
+    it(`claude -p on ${model} (max_tokens 32,000)`, async () => {
+      const home = await agentHome();
+      const marker = `claude-modest-${model}-${randomBytes(4).toString("hex")}`;
+      try {
+        const r = await claudePrint(bin, {
+          baseUrl: stack.baseUrl(),
+          key: await modest(),
+          model,
+          cwd: work,
+          home: home.dir,
+          prompt: `${marker} read it [[fake-call:Read {"file_path":"${join(work, "hello.txt")}"}]]`,
+        });
+        expectToolTurn(r, marker, path);
+      } finally {
+        await home.remove();
+      }
+    }, 180_000);
+  }
+});
+
 describe("Claude Code (claude -p) through /v1/messages", () => {
   // gw-claude: Anthropic natively; gw-gpt: OpenAI through chat completions (thinking as reasoning
   // effort where the model reasons, context management left out, system turns in place); gw-gemini.

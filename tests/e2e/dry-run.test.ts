@@ -48,6 +48,8 @@ describe("dry runs", () => {
       model: "gw-chat-mini",
       route: "chat",
       max_cost_minor: Math.ceil((bytes * 150_000 + 200 * 600_000) / 1_000_000),
+      // Not streamed: held whole.
+      hold_minor: Math.ceil((bytes * 150_000 + 200 * 600_000) / 1_000_000),
       lines: [
         { item: "input_tokens", quantity: bytes, unit_price_minor: 150_000, per: "1M tokens", cost_minor: Math.ceil((bytes * 150_000) / 1_000_000) },
         { item: "output_tokens", quantity: 200, unit_price_minor: 600_000, per: "1M tokens", cost_minor: 120 },

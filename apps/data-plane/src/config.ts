@@ -163,6 +163,14 @@ const Schema = z.object({
   DATA_PLANE_SESSION_PINS_MAX: int(100_000, 1),
   /** The PINS bucket's total bound, bytes (JetStream reserves it on the servers' file store). */
   DATA_PLANE_SESSION_PINS_BUCKET_MAX_BYTES: int(64 * 1024 * 1024, 64 * 1024),
+  /**
+   * Holds in tranches (docs/billing.md): a streamed request whose output bound exceeds this many
+   * tokens holds its prompt and this much output at admission, and one more tranche each time its
+   * provider may have come within half a tranche of what is held. 0: every request held whole.
+   */
+  DATA_PLANE_HOLD_TRANCHE_TOKENS: int(4_096, 0),
+  /** How often a stream held in tranches compares what its provider may have produced with what is held, ms. */
+  DATA_PLANE_HOLD_TRANCHE_CHECK_MS: int(200, 10),
   /** How long GET /v1/usage waits for a recent request's record, ms. */
   DATA_PLANE_USAGE_WAIT_MS: int(2_000, 0),
   /** A client must send its request headers within this, ms (slow-loris bound). */
@@ -374,6 +382,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Span export (the standard OTEL_* variables); undefined: no tracing at all. */
     tracing: otel.tracing,
     /** Stored Responses: retention (ms), bucket replicas, largest record (bytes). */
+    holdTrancheTokens: e.DATA_PLANE_HOLD_TRANCHE_TOKENS,
+    holdTrancheCheckMs: e.DATA_PLANE_HOLD_TRANCHE_CHECK_MS,
     sessionPins: { enabled: ["true", "1", "on"].includes(e.DATA_PLANE_SESSION_PINS), maxEntries: e.DATA_PLANE_SESSION_PINS_MAX, bucketMaxBytes: e.DATA_PLANE_SESSION_PINS_BUCKET_MAX_BYTES },
     responses: {
       retentionMs: e.DATA_PLANE_RESPONSES_RETENTION_HOURS * 3_600_000,

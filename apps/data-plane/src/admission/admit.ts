@@ -7,6 +7,7 @@ import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
+import { trancheSpec, tranchesFit, type TrancheSpec } from "../pipeline/tranches.js";
 import { LONG_CACHE_MS, SHORT_CACHE_MS, pinsPay, sessionKeyOf, type SessionSource } from "../routing/session-key.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
 import type { ClientApi, ClientRequests, Translation } from "../translate/translation.js";
@@ -66,6 +67,12 @@ export interface AdmissionRequest<C extends Capability, B> {
   maxCostMinor?: (model: Model, body: B) => number;
   /** The most the tools the provider bills per use beside the tokens (web search) can cost, minor credit units: held on top. */
   perUseCostMinor?: (model: Model) => number;
+  /**
+   * The per-use tools counted one by one (web searches: `count` offered at most, `unitMinor` each,
+   * a search and its results): a request held in tranches holds one use at admission and each
+   * further use as it is seen run. Absent: held all at once (perUseCostMinor).
+   */
+  perUseUnits?: (model: Model, body: B) => { count: number; unitMinor: number };
   /** Nothing is billed (a token count): no hold, and no check of usage recording capacity. */
   free?: boolean;
   /**
@@ -74,6 +81,11 @@ export interface AdmissionRequest<C extends Capability, B> {
    * admission returns the estimate instead of a hold.
    */
   dryRun?: boolean;
+  /**
+   * The request is streamed from the provider: its output can be held in tranches (pipeline/tranches.ts)
+   * when its worst case exceeds the prompt and one tranche, the hold extended as the stream goes.
+   */
+  tranches?: boolean;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /**
@@ -108,6 +120,8 @@ export interface Admission<C extends Capability, B> {
   bound: Bound;
   /** A dry run's answer: the most the request can cost and how it was bounded. */
   estimate?: Estimate;
+  /** Held in tranches: the reservation holds the prompt and the output tranches so far, not the whole bound. */
+  tranche?: TrancheSpec;
 }
 
 /** What a dry run answers (docs/billing.md): the hold the request would take and its parts. */
@@ -115,8 +129,15 @@ export interface Estimate {
   object: "estimate";
   model: string;
   route: string;
-  /** The hold the request would take, minor credit units. */
+  /** The most the request can cost, minor credit units. */
   max_cost_minor: number;
+  /**
+   * What admission holds now, minor credit units: the whole bound, or for a stream held in tranches
+   * its prompt and first output tranche (each further tranche is held as the answer grows).
+   */
+  hold_minor: number;
+  /** Output tokens one tranche holds; absent when the request is held whole. */
+  tranche_tokens?: number;
   /** How it was bounded: tokens at their dearest price, per-use tools, or the unit price. */
   lines: Array<{ item: string; quantity: number; unit_price_minor: number; per: string; cost_minor: number }>;
   /** The deployments the request would try, in order. */
@@ -186,17 +207,24 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   if (req.free) return { body, model, planned, routed, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   refuseWhenSaturated(ctx, "paid requests");
   const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
-  const maxCost = bound.total;
+  const trancheTokens = ctx.config.holdTrancheTokens;
+  const uses = req.perUseUnits?.(model, body);
+  const tranche: TrancheSpec | undefined =
+    req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses, key.monthly_budget_minor) : undefined;
+  // Held in tranches: the prompt, the first output tranche and one use of the per-use tools (all of
+  // them when the route cannot count them one by one); else the whole bound.
+  const perUseHeld = tranche && uses ? Math.min(bound.perUse, tranche.useMinor) : bound.perUse;
+  const holdMinor = tranche ? maxTokenCostMinor(bound.prompt, 0, model, bound.audio) + tranche.trancheMinor + perUseHeld : bound.total;
   if (req.dryRun) {
     // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
-    const held = ctx.leases.reserveLocal(key.org_id, maxCost) ?? (await ctx.leases.reserve(key.org_id, maxCost, key.monthly_budget_minor));
+    const held = ctx.leases.reserveLocal(key.org_id, holdMinor) ?? (await ctx.leases.reserve(key.org_id, holdMinor, key.monthly_budget_minor));
     held.settle(0);
-    return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound) };
+    return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound, holdMinor, tranche) };
   }
-  const hold = holdCredits(ctx, l, maxCost, req.dedicatedHold);
+  const hold = holdCredits(ctx, l, holdMinor, req.dedicatedHold);
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
-  return { body, model, planned, routed, reservation, bound };
+  return { body, model, planned, routed, reservation, bound, ...(tranche ? { tranche } : {}) };
 }
 
 /**
@@ -327,7 +355,7 @@ function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Mo
   return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}), ...(images > 0 ? { images } : {}) };
 }
 
-function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, planned: Planned<C>[], bound: Bound): Estimate {
+function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, planned: Planned<C>[], bound: Bound, holdMinor = bound.total, tranche?: TrancheSpec): Estimate {
   const lines: Estimate["lines"] = [];
   const { perUse, total } = bound;
   if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: total - perUse, per: "request", cost_minor: total - perUse });
@@ -344,6 +372,8 @@ function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model:
     model: model.id,
     route: req.route,
     max_cost_minor: total,
+    hold_minor: holdMinor,
+    ...(tranche ? { tranche_tokens: tranche.tokens } : {}),
     lines,
     deployments: planned.map((p) => ({ provider: p.target.provider.code, upstream_model: p.target.deployment.upstream_model })),
   };

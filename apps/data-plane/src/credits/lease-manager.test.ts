@@ -133,3 +133,48 @@ describe("LeaseManager dedicated leases (video jobs)", () => {
     expect(ledger.released).toHaveLength(1);
   });
 });
+
+describe("LeaseManager: a reservation grown in tranches", () => {
+  /** A ledger that grants `granted` at first and up to `balance` in all, refusing beyond it as the ledger does. */
+  class BalanceLedger extends RecordingLedger {
+    granted = 0;
+    constructor(
+      now: () => number,
+      private readonly balance: number,
+    ) {
+      super(now);
+    }
+    override async acquire(req: AcquireLeaseRequest): Promise<Lease> {
+      const lease = await super.acquire(req);
+      const want = this.granted + req.amount_minor <= this.balance ? req.amount_minor : req.min_amount_minor;
+      if (this.granted + want > this.balance) throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.");
+      this.granted += want;
+      return { ...lease, granted_minor: this.granted };
+    }
+  }
+
+  it("grows from the lease locally while it has the credit, then by extending that lease; refused past the balance", async () => {
+    const now = () => 1_000_000;
+    const ledger = new BalanceLedger(now, 2_500);
+    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 1_000, ttlMs: 60_000, idleMs: 10_000, maxOrgs: 10, now });
+    const r = await m.reserve("org", 600);
+    expect(r.amount).toBe(600);
+    // The lease (1,000) has 400 more: no ledger call.
+    const calls = ledger.acquired.length;
+    expect(r.grow!(400, 0)).toBe(true);
+    expect(ledger.acquired.length).toBe(calls);
+    expect(r.amount).toBe(1_000);
+    // Beyond the lease: the ledger extends the same lease.
+    expect(await r.grow!(1_000, 0)).toBe(true);
+    expect(ledger.acquired.at(-1)).toMatchObject({ lease_id: "lease_1" });
+    expect(r.amount).toBe(2_000);
+    // Beyond the balance: refused, and the reservation is what it was.
+    expect(await r.grow!(1_000, 0)).toBe(false);
+    expect(r.amount).toBe(2_000);
+    // Settled with what was used; a settled reservation grows no more.
+    r.settle(1_900);
+    expect(r.grow!(1, 0)).toBe(false);
+    // The whole grown amount left the lease's reservations: another request can take what is left.
+    expect(m.reserveLocal("org", 100)).toBeDefined();
+  });
+});

@@ -50,6 +50,13 @@ export interface Reservation {
   readonly amount: number;
   settle(actualCostMinor: number): void;
   /**
+   * Holds `more` on top (a stream's next output tranche, pipeline/tranches.ts): from the same lease,
+   * locally when it has the credit, else by extending that lease at the ledger. False when the
+   * balance or the budget cannot cover it, the lease was replaced meanwhile, or the ledger did not
+   * answer: the caller stops the work. A lease's own reservations only (not a dedicated hold's).
+   */
+  grow?(more: number, monthlyBudgetMinor: number): boolean | Promise<boolean>;
+  /**
    * A dedicated hold's only: the hold now belongs to what the request made (a video job, billed
    * when it completes), so settling the request leaves it in place. Not kept, the runner's settle
    * releases it (the request made nothing that could be billed against it).
@@ -94,7 +101,7 @@ export class LeaseManager {
     // Check and reserve in one synchronous step: no await between them, so concurrent requests
     // can never reserve the same credit twice.
     const state = this.orgs.get(orgId);
-    if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) return this.take(state, amount);
+    if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) return this.take(orgId, state, amount);
     return undefined;
   }
 
@@ -168,22 +175,40 @@ export class LeaseManager {
     });
   }
 
-  private take(s: LeaseState, amount: number): Reservation {
+  private take(orgId: string, s: LeaseState, amount: number): Reservation {
     s.reserved += amount;
     s.inflight++;
     s.lastUsed = this.now();
     let settled = false;
+    let held = amount;
+    const usable = () => !settled && !s.closed && this.orgs.get(orgId) === s && s.expiresAt - this.now() >= 1_000;
+    const add = (more: number) => {
+      s.reserved += more;
+      held += more;
+      return true;
+    };
     return {
       leaseId: s.id,
-      amount,
+      get amount() {
+        return held;
+      },
       settle: (actual: number) => {
         if (settled) return;
         settled = true;
-        s.reserved -= amount;
+        s.reserved -= held;
         s.consumed += actual;
         s.inflight--;
         s.lastUsed = this.now();
         if (s.tight && s.inflight === 0) this.handBack(s);
+      },
+      grow: (more: number, budget: number) => {
+        if (!usable()) return false;
+        // Checked and taken in one synchronous step, as reserveLocal does.
+        if (s.available >= more) return add(more);
+        return this.extend(orgId, more, budget).then(
+          () => usable() && s.available >= more && add(more),
+          () => false,
+        );
       },
     };
   }

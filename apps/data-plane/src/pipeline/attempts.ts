@@ -31,10 +31,16 @@ export interface Charge {
 /**
  * Thrown by the attempt loop when the client went away: nothing is left to answer. `billed`: the
  * provider had the request (a stream's client left before its first frame and the drain window
- * passed): what it may have done is billed, the record's status 499.
+ * passed): what it may have done is billed, the record's status 499. `refusal`: not the client but
+ * its credit stopped the request before its first frame (a tranche the balance could not cover,
+ * pipeline/tranches.ts): what the provider did is billed with the refusal's status, and the client
+ * gets the refusal. Either way no other attempt follows.
  */
 export class ClientGoneError extends Error {
-  constructor(readonly billed?: { target: UpstreamTarget; charge: Charge }) {
+  constructor(
+    readonly billed?: { target: UpstreamTarget; charge: Charge },
+    readonly refusal?: GatewayError,
+  ) {
     super("client went away");
   }
 }

@@ -12,6 +12,7 @@ import type { Charge } from "./bill.js";
 import type { Call, Served } from "./route.js";
 import type { Bound } from "../admission/admit.js";
 import { OpenedStream, drainSignal } from "./stream.js";
+import { TrancheWatch, producedMinor } from "./tranches.js";
 
 /** A chat-like request (chat completions, Messages, Responses) translated for its deployments. */
 interface ChatServing {
@@ -98,13 +99,28 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   if (s.stream) {
     const now = ctx.now ?? performance.now.bind(performance);
     const { planned, value: stream } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
-      // The provider's stream is read on for a while after the client leaves, for its own usage report.
-      const upstream = drainSignal(client, ctx.config.clientGoneDrainMs);
       const hidden = new HiddenTime(now);
+      // Held in tranches: the watch extends the hold as the provider produces, and a refusal cuts the
+      // stream (opened) or the request (before its first frame) through `cut`.
+      const cut = call.tranche ? new AbortController() : undefined;
+      let opened: OpenedStream | undefined;
+      const watch = call.tranche ? trancheWatch(ctx, call, () => opened, hidden, cut!) : undefined;
+      // The provider's stream is read on for a while after the client leaves, for its own usage report.
+      const drain = drainSignal(client, ctx.config.clientGoneDrainMs);
+      const upstream = cut ? AbortSignal.any([drain, cut.signal]) : drain;
+      // What the provider did before a refused extension stopped it, billed with the refusal (402).
+      const stopped = () => {
+        hidden.stop();
+        watch?.end();
+        const e: Ending = { usage: opened?.usage, reported: opened?.reported, generated: opened?.generated ?? 0, stream: true, hiddenMs: hidden.ms() };
+        return new ClientGoneError({ target, charge: chargeOf(model, bodyBytes, call.bound, e) }, watch?.refused);
+      };
       let up: UpstreamResponse;
       try {
         ({ res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, upstream));
       } catch (err) {
+        if (cut?.signal.aborted) throw stopped();
+        watch?.end();
         // The client left and the drain window passed before the provider answered: it had the
         // request all that time, so its prompt and what it may have reasoned meanwhile are billed.
         if (client.aborted && err instanceof UpstreamTransportError && err.kind === "aborted" && err.sent) {
@@ -113,35 +129,14 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
         }
         throw err;
       }
-      if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
-      const guard = streamOutputChecker(call.state, t.shape.route);
-      // Relayed as the provider framed it when the client speaks its wire format and no guardrail reads the output.
-      const read = (!guard && t.passthrough(target)) || t.streamParser(target);
-      const opened = new OpenedStream(up, read, t.shape.stream(), guard, hidden);
-      const step = await opened.advance();
-      // The client left before the first frame: the runner drains what is left of the window and bills.
-      // A failure of the provider's own (not the window's end) is not billed, as it would not be if
-      // the client had stayed: the attempt fails with it (and the loop, seeing the client gone, stops).
-      if (client.aborted) {
-        if (step.failure && !upstream.aborted) {
-          opened.abandon();
-          throw step.failure;
-        }
-        opened.leave();
-        if (opened.usage) opened.drained = true;
-        if (step.denied || step.failure) opened.ending = step;
-        return opened;
+      try {
+        opened = await openStream(up, t, target, hidden, call, upstream, client);
+      } catch (err) {
+        if (cut?.signal.aborted) throw stopped();
+        watch?.end();
+        throw err;
       }
-      // A refusal before the first frame is the runner's to bill and answer (a 400).
-      if (step.denied && opened.pending.empty) opened.ending = step;
-      else if (opened.pending.empty) {
-        opened.abandon();
-        throw opened.done
-          ? new GatewayError("upstream_error", "The provider sent an empty stream.")
-          : (step.failure ?? new GatewayError("upstream_error", "The provider ended the stream before it was complete."));
-      }
-      // Frames to send, and maybe the end that came with them: the stream has started either way.
-      else if (step.denied || step.failure) opened.ending = step;
+      if (watch) opened.tranches = watch;
       return opened;
     });
     if (planned.translation.dropped.length) call.state.dropped = planned.translation.dropped;
@@ -183,4 +178,75 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     render: () => t.shape.body(body, charge.usage),
     ...(keep ? { keep } : {}),
   };
+}
+
+/**
+ * An attempt's stream, opened: read until its first client frame, so a failure before it can still
+ * fall back. The client that left before it gets nothing (the runner drains and bills); a guardrail's
+ * refusal before it is the runner's to bill and answer (a 400).
+ */
+async function openStream<B>(
+  up: UpstreamResponse,
+  t: Routed["translation"],
+  target: Routed["target"],
+  hidden: HiddenTime,
+  call: Call<B, "chat">,
+  upstream: AbortSignal,
+  client: AbortSignal,
+): Promise<OpenedStream> {
+  if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
+  const guard = streamOutputChecker(call.state, t.shape.route);
+  // Relayed as the provider framed it when the client speaks its wire format and no guardrail reads the output.
+  const read = (!guard && t.passthrough(target)) || t.streamParser(target);
+  const opened = new OpenedStream(up, read, t.shape.stream(), guard, hidden);
+  const step = await opened.advance();
+  // The client left before the first frame: the runner drains what is left of the window and bills.
+  // A failure of the provider's own (not the window's end) is not billed, as it would not be if
+  // the client had stayed: the attempt fails with it (and the loop, seeing the client gone, stops).
+  if (client.aborted) {
+    if (step.failure && !upstream.aborted) {
+      opened.abandon();
+      throw step.failure;
+    }
+    opened.leave();
+    if (opened.usage) opened.drained = true;
+    if (step.denied || step.failure) opened.ending = step;
+    return opened;
+  }
+  // A refusal before the first frame is the runner's to bill and answer (a 400).
+  if (step.denied && opened.pending.empty) opened.ending = step;
+  else if (opened.pending.empty) {
+    opened.abandon();
+    throw opened.done
+      ? new GatewayError("upstream_error", "The provider sent an empty stream.")
+      : (step.failure ?? new GatewayError("upstream_error", "The provider ended the stream before it was complete."));
+  }
+  // Frames to send, and maybe the end that came with them: the stream has started either way.
+  else if (step.denied || step.failure) opened.ending = step;
+  return opened;
+}
+
+/**
+ * The tranche watch of a stream attempt (pipeline/tranches.ts): what the provider may have produced
+ * is what its opened stream counted and reported and its hidden time; a refusal interrupts the
+ * opened stream (its error event in the client's format), or cancels the request before its first frame.
+ */
+function trancheWatch<B>(ctx: DataPlaneContext, call: Call<B, "chat">, opened: () => OpenedStream | undefined, hidden: HiddenTime, cut: AbortController): TrancheWatch {
+  const { model } = call;
+  const spec = call.tranche!;
+  const produced = () => {
+    const o = opened();
+    return producedMinor(model, spec, {
+      generated: () => o?.generated ?? 0,
+      reportedOutput: () => o?.usage?.output_tokens ?? o?.reported?.output_tokens ?? 0,
+      hiddenMs: () => hidden.ms(),
+      uses: () => o?.searches ?? 0,
+    });
+  };
+  const stop = (err: GatewayError) => {
+    const o = opened();
+    if (o) o.interrupt(err);
+    else cut.abort(err);
+  };
+  return new TrancheWatch(call.reservation, spec, produced, stop).start(ctx.config.holdTrancheCheckMs);
 }

@@ -31,8 +31,15 @@ export async function end<B, C extends Capability>(ctx: DataPlaneContext, route:
   const stream = served.kind !== "answer";
   const { target } = served;
   const bill: Bill = (charge, status, ended) => billUsage(ctx, state, { model, route, target, reservation, charge, stream, status, ended });
-  // Nobody to answer, and nothing reached them: billed with status 499.
-  if (served.kind === "gone") return bill(served.charge, 499, "client_gone");
+  if (served.kind === "gone") {
+    // Stopped before its first frame because its credit ran out: billed, and the refusal is the answer.
+    if (served.refusal) {
+      await bill(served.charge, served.refusal.httpStatus, "cut");
+      throw served.refusal;
+    }
+    // Nobody to answer, and nothing reached them: billed with status 499.
+    return bill(served.charge, 499, "client_gone");
+  }
   if (served.kind === "stream") return relayStream(call, served, bill, ctx.shutdown);
   const json = await answer(ctx, route, state, call.client, served, bill, JSON.stringify);
   if (json !== undefined) send(res, state, json);

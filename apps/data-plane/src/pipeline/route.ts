@@ -61,6 +61,8 @@ export interface ServedGone {
   kind: "gone";
   target: UpstreamTarget;
   charge: Charge;
+  /** Not the client but its credit stopped it (a tranche refused): billed with this error's status, which is the answer. */
+  refusal?: GatewayError;
 }
 
 export type Served = ServedAnswer | ServedStream | ServedUnbilled | ServedGone;
@@ -145,7 +147,7 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
       } catch (err) {
         // The client left, but the provider had the request: the ending bills what it may have done.
         if (err instanceof ClientGoneError && err.billed) {
-          const gone: Served = { kind: "gone", ...err.billed };
+          const gone: Served = { kind: "gone", ...err.billed, ...(err.refusal ? { refusal: err.refusal } : {}) };
           return await stage(state, "answer", () => end(ctx, spec.route, call, gone));
         }
         // Nothing served, so nothing billed; the attempts made are recorded (who pays for them: docs/billing.md).

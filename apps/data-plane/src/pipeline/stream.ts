@@ -8,6 +8,7 @@ import type { StreamWriter } from "../translate/client-shape.js";
 import { utf8 } from "../http/utf8.js";
 import { toGatewayError } from "./attempts.js";
 import type { HiddenTime } from "./hidden-time.js";
+import type { TrancheWatch } from "./tranches.js";
 
 /** How a stream ended early: the provider failed, or a window-mode output guardrail refused a piece. */
 export interface StreamEnd {
@@ -98,6 +99,8 @@ export class OpenedStream {
   done = false;
   /** How the stream ends after the frames already read (read together with them, sent after them). */
   ending: StreamEnd | undefined;
+  /** Held in tranches: the watch that extends the hold while the stream is read (ended with it). */
+  tranches: TrancheWatch | undefined;
   /** Wakes `nextChunk` when the body becomes readable, ends, fails or closes. */
   private wake: (() => void) | undefined;
   private readonly parse: StreamParser;
@@ -163,6 +166,7 @@ export class OpenedStream {
   /** Stops reading the provider (a stream that did not complete). */
   abandon(): void {
     this.hidden.stop();
+    this.tranches?.end();
     if (!this.done) this.up.body.destroy();
   }
 
@@ -263,6 +267,7 @@ export class OpenedStream {
     if (parsed.done) {
       this.done = true;
       this.hidden.stop();
+      this.tranches?.end();
       this.writer.done?.(parsed);
       return undefined;
     }

@@ -43,6 +43,8 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       clampOutput: (b, limit) => ({ ...b, ...(b.max_tokens != null ? { max_tokens: limit } : {}), ...(b.max_completion_tokens != null ? { max_completion_tokens: limit } : {}) }),
       promptTexts: (b) => textsOf(chatRequestTexts(b)),
       guard: { stream: body.stream === true, texts: chatRequestTexts },
+      // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
+      tranches: body.stream === true,
       session: (b) => chatSession(b, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: { api: "chat", request: (b, model) => ({ body: b, model }) },

@@ -208,6 +208,8 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       clampOutput: (r, limit) => ({ ...r, raw: { ...r.raw, max_tokens: limit } }),
       promptTexts: (r) => textsOf(messagesRequestTexts(r.raw)),
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
+      // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
+      tranches: raw.stream === true,
       session: (r) => messagesSession(r.raw, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: {

@@ -94,6 +94,16 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
             },
           }
         : {}),
+      // Searches one by one, for a stream held in tranches: one held at admission, each further one as it is seen run.
+      ...(webSearchBound(raw) > 0
+        ? {
+            perUseUnits: (m: Model) => {
+              // A model that prices no search has none run (the tool is left out): nothing per use.
+              const { searches } = pricedSearches(raw, m);
+              return { count: searches, unitMinor: searches > 0 ? (m.web_search_price_minor ?? 0) + maxTokenCostMinor(searchResultTokens(m), 0, m) : 0 };
+            },
+          }
+        : {}),
       offersTools: Array.isArray(raw.tools) && raw.tools.length > 0,
       requestedOutput: raw.max_output_tokens ?? undefined,
       outputParam: "max_output_tokens",
@@ -106,6 +116,8 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       }),
       promptTexts: (p) => textsOf(responsesRequestTexts(p.withHistory)),
       guard: { stream: raw.stream === true, texts: (p) => responsesRequestTexts(p.withHistory).map((masked) => ({ ...p, withHistory: masked })) },
+      // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
+      tranches: raw.stream === true,
       session: (p) => responsesSession(p.raw, req),
       ...(previous
         ? {

@@ -1,0 +1,150 @@
+import { GatewayError } from "@gateway/errors";
+import type { Model } from "@gateway/proto";
+import { dearestOutput, estimateCharTokens, pricesFor, tokenPrices } from "@gateway/pricing";
+import type { Reservation } from "../credits/lease-manager.js";
+import type { Bound } from "../admission/admit.js";
+
+/**
+ * A streamed request held in tranches (docs/billing.md, "Holds in tranches"): its prompt and a first
+ * output tranche at admission, then one more tranche each time what the provider may have produced
+ * comes within half a tranche of what is held. Set by admission when the request's worst case
+ * exceeds the prompt and one tranche.
+ */
+export interface TrancheSpec {
+  /** Output tokens one tranche holds. */
+  tokens: number;
+  /** Minor credit units of one tranche: its tokens at the request's dearest output price. */
+  trancheMinor: number;
+  /** Minor credit units held beyond the prompt at admission: one tranche, and one use of each per-use tool. */
+  heldMinor: number;
+  /** The request's dearest output price, minor units per million tokens. */
+  outputPerMtok: number;
+  /** What one use of the tools the provider bills per use (a web search and its results) costs, minor units; 0 when none is offered. */
+  useMinor: number;
+  /** The monthly budget extensions are checked against (the key's organization's). */
+  budgetMinor: number;
+}
+
+/** What the provider may have produced so far: output seen (counted, or as it reported) and hidden reasoning (its time × the model's rate). */
+export interface Produced {
+  generated(): number;
+  reportedOutput(): number;
+  hiddenMs(): number;
+  /** Uses of the per-use tools seen run (web searches). */
+  uses(): number;
+}
+
+/** Output tokens the provider may have produced: what was seen and, on a reasoning model, its hidden time at the catalog's rate. */
+export function producedTokens(model: Model, p: Produced): number {
+  const seen = Math.max(p.reportedOutput(), estimateCharTokens(p.generated()));
+  const rate = model.reasoning ? (model.max_output_tokens_per_second ?? 0) : 0;
+  return seen + (rate > 0 ? Math.ceil((rate * p.hiddenMs()) / 1000) : 0);
+}
+
+/** What the provider may have charged beyond the prompt so far, minor units: its output at the dearest output price, and each tool use seen. */
+export function producedMinor(model: Model, spec: TrancheSpec, p: Produced): number {
+  return Math.ceil((producedTokens(model, p) * spec.outputPerMtok) / 1_000_000) + p.uses() * spec.useMinor;
+}
+
+/**
+ * Whether a request can be held in tranches: its bound exceeds one tranche of output, and what a
+ * provider may produce unseen is bounded (a reasoning model without an output rate is held whole).
+ */
+export function tranchesFit(model: Model, bound: Bound, tokens: number): boolean {
+  if (tokens <= 0 || bound.unitPriced || bound.output <= tokens) return false;
+  return !model.reasoning || (model.max_output_tokens_per_second ?? 0) > 0;
+}
+
+/**
+ * Extends a stream's hold ahead of what its provider may have produced, on a timer (never on the
+ * path of a chunk): each tick compares what was produced with what is held and, within half a
+ * tranche of it, asks for the next tranche — from the replica's lease when it has the credit (no
+ * round trip), else from the ledger. After a refusal the stream goes on within what is held and,
+ * once it may have used it, `stop` is called once (the stream is cancelled and ends with an
+ * `insufficient_credits` error in the client's format) and the watch ends.
+ */
+export class TrancheWatch {
+  /** Minor credit units held beyond the prompt. */
+  private held: number;
+  private extending = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Set when an extension was refused. */
+  refused: GatewayError | undefined;
+
+  constructor(
+    private readonly reservation: Reservation,
+    private readonly spec: TrancheSpec,
+    /** What the provider may have charged beyond the prompt so far, minor units (producedMinor). */
+    private readonly produced: () => number,
+    private readonly stop: (err: GatewayError) => void,
+  ) {
+    this.held = spec.heldMinor;
+  }
+
+  /** Minor credit units held beyond the prompt now. */
+  get heldMinor(): number {
+    return this.held;
+  }
+
+  start(everyMs: number): this {
+    this.timer = setInterval(() => this.check(), everyMs);
+    this.timer.unref();
+    return this;
+  }
+
+  end(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * One tick: the next tranche when the provider may have come within half a tranche of the held
+   * output; once one was refused, the stop when it may have used what is held.
+   */
+  check(): void {
+    if (this.extending || !this.timer) return;
+    const produced = this.produced();
+    if (this.refused) {
+      if (produced >= this.held) {
+        this.end();
+        this.stop(this.refused);
+      }
+      return;
+    }
+    if (produced + this.spec.trancheMinor / 2 < this.held) return;
+    const grown = this.reservation.grow?.(this.spec.trancheMinor, this.spec.budgetMinor) ?? false;
+    if (grown instanceof Promise) {
+      this.extending = true;
+      void grown.then((ok) => {
+        this.extending = false;
+        this.settle(ok);
+      });
+    } else this.settle(grown);
+  }
+
+  private settle(ok: boolean): void {
+    if (!this.timer) return;
+    if (ok) {
+      this.held += this.spec.trancheMinor;
+      return;
+    }
+    this.refused = new GatewayError(
+      "insufficient_credits",
+      "Your organization's credit ran out while this answer was being generated: it was stopped, and what was generated is billed. Top up to continue.",
+      { action: "top_up" },
+    );
+    // What is held is still the stream's: it goes on until it may have used it, then stops.
+    this.check();
+  }
+}
+
+/**
+ * A request's tranche spec: one tranche at its dearest output price, and held at admission that
+ * tranche plus one use of each per-use tool it offers (`uses` of `useMinor` each).
+ */
+export function trancheSpec(model: Model, bound: Bound, tokens: number, uses: { count: number; unitMinor: number } | undefined, budgetMinor: number): TrancheSpec {
+  const outputPerMtok = dearestOutput(tokenPrices(pricesFor(model, bound.prompt)), bound.audio);
+  const trancheMinor = Math.ceil((tokens * outputPerMtok) / 1_000_000);
+  const useMinor = uses && uses.count > 0 ? uses.unitMinor : 0;
+  return { tokens, trancheMinor, heldMinor: trancheMinor + useMinor, outputPerMtok, useMinor, budgetMinor };
+}

@@ -1,0 +1,168 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@gateway/testing";
+import { createOrg, type TestOrg } from "../support/orgs.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+/**
+ * Holds in tranches (docs/billing.md): a stream holds its prompt and one output tranche, and the
+ * data-plane extends the hold as the provider produces. A modest balance starts an agent's turn
+ * whose worst case it could never cover; an answer that outgrows the balance stops with an
+ * `insufficient_credits` error in the client's own format, billed for what was generated, and the
+ * organization never spends past its balance by more than the documented margin.
+ */
+
+let stack: Stack;
+const TRANCHE = 64;
+/** 1,000 minor per output token: a few hundred tokens exhaust a small balance. */
+const OUTPUT_PRICE = 1_000_000_000;
+const DEAR = "gw-dear-output";
+
+beforeAll(async () => {
+  // Small tranches checked often, so a test's answer crosses several of them.
+  stack = await startStack("tranches", { dataPlaneEnv: { DATA_PLANE_HOLD_TRANCHE_TOKENS: String(TRANCHE), DATA_PLANE_HOLD_TRANCHE_CHECK_MS: "20" } });
+  await stack.applyCatalog({
+    models: [
+      {
+        id: DEAR,
+        routes: ["chat", "messages", "responses"],
+        context_window: 200_000,
+        max_output_tokens: 100_000,
+        input_price_minor_per_mtok: 1_000_000,
+        output_price_minor_per_mtok: OUTPUT_PRICE,
+        deployments: [{ provider: "fake-openai", upstream_model: "fake-gpt", priority: 0 }],
+      },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function orgWith(balanceMinor: number, models: string[]): Promise<TestOrg> {
+  const org = await createOrg(stack, { balanceMinor, models });
+  await eventually(
+    async () => {
+      const r = await fetch(`${stack.baseUrl()}/models`, { headers: { authorization: `Bearer ${org.secret}` } });
+      const ids = ((await r.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+      return models.every((m) => ids.includes(m)) ? true : undefined;
+    },
+    15_000,
+    "the models visible",
+  );
+  return org;
+}
+
+async function recordOf(org: TestOrg, id: string) {
+  return eventually(
+    async () => {
+      const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+      return r.status === 200 ? ((await r.json()) as { status: number; cost_credits_minor: number; usage: { output_tokens: number; basis: string }; attempts: Array<{ outcome: string }> }) : undefined;
+    },
+    15_000,
+    "the record",
+  );
+}
+
+const spentOf = async (org: TestOrg) => (await stack.ledgerClient.GetCredits({ org_id: org.orgId })).spent_minor;
+
+/** A long answer, streamed a word at a time, 2 ms apart: about 6 s if nothing stops it. */
+const LONG = "[[fake:words=3000,chunk_delay=2]]";
+const BALANCE = 500_000;
+/** The documented margin: one tranche of output beyond what was held when the extension was refused. */
+const MARGIN = TRANCHE * (OUTPUT_PRICE / 1_000_000);
+
+describe("holds in tranches", () => {
+  it("a modest balance starts a Codex-sized turn (no output limit: the model's 128,000) and bills exactly what the provider reported", async () => {
+    const org = await orgWith(200_000, ["gw-gpt"]);
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    // Held whole, the turn would need the model's whole output: the dry run shows both.
+    const dry = await fetch(`${stack.baseUrl()}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.secret}`, "content-type": "application/json", "x-gateway-dry-run": "true" },
+      body: JSON.stringify({ model: "gw-gpt", input: "fix the failing test", stream: true }),
+    });
+    const estimate = (await dry.json()) as { max_cost_minor: number; hold_minor: number; tranche_tokens: number };
+    expect(dry.status).toBe(200);
+    expect(estimate.max_cost_minor).toBeGreaterThan(200_000);
+    expect(estimate.hold_minor).toBeLessThan(200_000);
+    expect(estimate.tranche_tokens).toBe(TRANCHE);
+
+    const { data: stream, response } = await client.responses.create({ model: "gw-gpt", input: "fix the failing test", stream: true }).withResponse();
+    let text = "";
+    for await (const ev of stream) if (ev.type === "response.output_text.delta") text += ev.delta;
+    expect(text.length).toBeGreaterThan(0);
+    const record = await recordOf(org, response.headers.get("x-gateway-trace-id")!);
+    expect(record).toMatchObject({ status: 200, usage: { basis: "reported" } });
+    expect(await spentOf(org)).toBe(record.cost_credits_minor);
+  });
+
+  it("an answer that outgrows the balance stops with insufficient_credits in each client's format; what was generated is billed, never past the balance by more than the margin", async () => {
+    const org = await orgWith(BALANCE, [DEAR]);
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const stopped: Array<{ format: string; text: string; err: unknown; id: string }> = [];
+
+    const chat = await openai.chat.completions.create({ model: DEAR, stream: true, messages: [{ role: "user", content: `talk ${LONG}` }] }).withResponse();
+    let text = "";
+    const chatErr = await (async () => {
+      for await (const c of chat.data) text += c.choices[0]?.delta.content ?? "";
+    })().catch((e: unknown) => e);
+    stopped.push({ format: "chat", text, err: chatErr, id: chat.response.headers.get("x-gateway-trace-id")! });
+    await recordOf(org, stopped[0]!.id);
+    const spentAfterChat = await spentOf(org);
+    expect(spentAfterChat).toBeGreaterThan(0);
+    expect(spentAfterChat).toBeLessThanOrEqual(BALANCE + MARGIN);
+
+    // What is left starts another stream (its first tranche fits) or is refused at admission; either way nothing goes past the margin.
+    const again = await openai.chat.completions
+      .create({ model: DEAR, stream: true, messages: [{ role: "user", content: `again ${LONG}` }] })
+      .then(async (stream) => {
+        for await (const _ of stream) {
+        }
+        return undefined;
+      })
+      .catch((e: unknown) => e);
+    // Completed, refused (402) or stopped for credit: an error is the only other way it may end.
+    expect(again === undefined || again instanceof Error).toBe(true);
+    expect(await spentOf(org)).toBeLessThanOrEqual(BALANCE + MARGIN);
+
+    // The Messages and Responses formats, each on a fresh balance.
+    const org2 = await orgWith(BALANCE, [DEAR]);
+    const anthropic2 = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: org2.secret, maxRetries: 0 });
+    const messages = await anthropic2.messages.create({ model: DEAR, max_tokens: 50_000, stream: true, messages: [{ role: "user", content: `talk ${LONG}` }] }).withResponse();
+    text = "";
+    const messagesErr = await (async () => {
+      for await (const ev of messages.data) if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") text += ev.delta.text;
+    })().catch((e: unknown) => e);
+    stopped.push({ format: "messages", text, err: messagesErr, id: messages.response.headers.get("x-gateway-trace-id")! });
+    await recordOf(org2, stopped[1]!.id);
+    expect(await spentOf(org2)).toBeLessThanOrEqual(BALANCE + MARGIN);
+
+    const org3 = await orgWith(BALANCE, [DEAR]);
+    const openai3 = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org3.secret, maxRetries: 0 });
+    const responses = await openai3.responses.create({ model: DEAR, stream: true, input: `talk ${LONG}` }).withResponse();
+    text = "";
+    const responsesErr = await (async () => {
+      for await (const ev of responses.data) {
+        if (ev.type === "response.output_text.delta") text += ev.delta;
+        if (ev.type === "error") throw Object.assign(new Error(ev.message), { code: ev.code });
+      }
+    })().catch((e: unknown) => e);
+    stopped.push({ format: "responses", text, err: responsesErr, id: responses.response.headers.get("x-gateway-trace-id")! });
+    await recordOf(org3, stopped[2]!.id);
+    expect(await spentOf(org3)).toBeLessThanOrEqual(BALANCE + MARGIN);
+
+    for (const s of stopped) {
+      // Part of the answer came, then the client's own error, naming the credit.
+      expect(s.text.length, s.format).toBeGreaterThan(0);
+      expect(s.err, s.format).toBeInstanceOf(Error);
+      expect(String((s.err as Error).message), s.format).toMatch(/credit ran out/);
+      const record = await recordOf(s.format === "chat" ? org : s.format === "messages" ? org2 : org3, s.id);
+      // Billed what was generated (counted: the provider's usage never came), the attempt cut.
+      expect(record.usage.output_tokens, s.format).toBeGreaterThan(0);
+      expect(record.attempts.at(-1)?.outcome, s.format).toBe("cut");
+    }
+  });
+});
