@@ -215,6 +215,8 @@ describe("a modest balance (200,000 minor units) runs the agents' turns: held in
     ["gw-claude", "/v1/messages"],
     ["gw-gpt", "/v1/chat/completions"],
     ["gw-gemini", "/gemini/v1beta/models/"],
+    // Not gw-chat-large: Claude Code's prompt alone (about 60 KB, one token per byte at most, 3 minor
+    // per token) bounds to more than 200,000 before any output is held (docs/billing.md, "Holds in tranches").
     ["gw-chat-mini", "/v1/chat/completions"],
   ] as const) {
     it(`claude -p on ${model} (max_tokens 32,000)`, async () => {
