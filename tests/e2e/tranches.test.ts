@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@gateway/testing";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
@@ -153,6 +154,31 @@ describe("holds in tranches", () => {
     stopped.push({ format: "responses", text, err: responsesErr, id: responses.response.headers.get("x-gateway-trace-id")! });
     await recordOf(org3, stopped[2]!.id);
     expect(await spentOf(org3)).toBeLessThanOrEqual(BALANCE + MARGIN);
+
+    // The Responses API's WebSocket mode (Codex's transport): the turn's events, then its error event; the connection stays open.
+    const org4 = await orgWith(BALANCE, [DEAR]);
+    const ws = new WebSocket(`${stack.baseUrl().replace(/^http/, "ws")}/responses`, { headers: { authorization: `Bearer ${org4.secret}` } });
+    const events: Array<Record<string, unknown>> = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      ws.on("message", (d) => {
+        const e = JSON.parse(String(d)) as Record<string, unknown>;
+        events.push(e);
+        if (["error", "response.completed", "response.failed"].includes(String(e.type))) resolve();
+      });
+      ws.on("error", reject);
+    });
+    await new Promise<void>((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    ws.send(JSON.stringify({ type: "response.create", model: DEAR, input: `talk ${LONG}` }));
+    await ended;
+    expect(events.some((e) => e.type === "response.output_text.delta")).toBe(true);
+    const last = events.at(-1)!;
+    expect(last.type).toBe("error");
+    expect(JSON.stringify(last)).toMatch(/insufficient_credits/);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+    const turn = events.find((e) => e.type === "gateway.turn") as { request_id: string };
+    await recordOf(org4, turn.request_id);
+    expect(await spentOf(org4)).toBeLessThanOrEqual(BALANCE + MARGIN);
 
     for (const s of stopped) {
       // Part of the answer came, then the client's own error, naming the credit.
