@@ -191,4 +191,34 @@ describe("holds in tranches", () => {
       expect(record.attempts.at(-1)?.outcome, s.format).toBe("cut");
     }
   });
+  it("the ledger stopped while a stream extends its hold: the stream goes on within the replica's lease, then stops (no credit is assumed); billed once when the ledger is back", async () => {
+    const org = await orgWith(10_000_000, [DEAR]);
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    // 3,000 tokens at 1,000 minor each: 3,000,000, more than the replica's lease holds beyond the first tranche.
+    const { data: stream, response } = await openai.chat.completions.create({ model: DEAR, stream: true, messages: [{ role: "user", content: `talk ${LONG}` }] }).withResponse();
+    let text = "";
+    let stoppedLedger = false;
+    const err = await (async () => {
+      for await (const c of stream) {
+        text += c.choices[0]?.delta.content ?? "";
+        if (!stoppedLedger) {
+          stoppedLedger = true;
+          await stack.stopLedger();
+        }
+      }
+    })().catch((e: unknown) => e);
+    try {
+      // Extensions past the lease need the ledger: refused, so the stream stopped for credit.
+      expect(err).toBeInstanceOf(Error);
+      expect(String((err as Error).message)).toMatch(/credit ran out/);
+      expect(text.length).toBeGreaterThan(0);
+    } finally {
+      await stack.startLedger();
+    }
+    const record = await recordOf(org, response.headers.get("x-gateway-trace-id")!);
+    expect(record.attempts.at(-1)?.outcome).toBe("cut");
+    // Billed what was generated, exactly once, within what the lease could hold: nowhere near the balance.
+    expect(await spentOf(org)).toBe(record.cost_credits_minor);
+    expect(record.cost_credits_minor).toBeLessThan(3_000_000);
+  });
 });
