@@ -50,6 +50,7 @@ describe("dry runs", () => {
       max_cost_minor: Math.ceil((bytes * 150_000 + 200 * 600_000) / 1_000_000),
       // Not streamed: held whole.
       hold_minor: Math.ceil((bytes * 150_000 + 200 * 600_000) / 1_000_000),
+      admitted: true,
       lines: [
         { item: "input_tokens", quantity: bytes, unit_price_minor: 150_000, per: "1M tokens", cost_minor: Math.ceil((bytes * 150_000) / 1_000_000) },
         { item: "output_tokens", quantity: 200, unit_price_minor: 600_000, per: "1M tokens", cost_minor: 120 },
@@ -67,13 +68,15 @@ describe("dry runs", () => {
     expect(stack.fake.requests.length).toBe(calls + 1);
   });
 
-  it("answer exactly the 4xx the real request would get: credits, visibility, the output limit", async () => {
+  it("answer the estimate and whether the real request would be admitted now (its 402 as the refusal), and exactly the other 4xx it would get: visibility, the output limit", async () => {
     const poor = await createOrg(stack, { models: ["gw-chat-mini"] });
     const body = JSON.stringify({ model: "gw-chat-mini", messages: [{ role: "user", content: "hi" }] });
     const dry = await post(stack.baseUrl(), poor.secret, "/chat/completions", body, DRY);
     const real = await post(stack.baseUrl(), poor.secret, "/chat/completions", body);
-    expect(dry.status).toBe(402);
-    expect({ ...dry.body.error, request_id: undefined }).toEqual({ ...real.body.error, request_id: undefined });
+    expect(real.status).toBe(402);
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ object: "estimate", admitted: false, refusal: { code: real.body.error.code, message: real.body.error.message } });
+    expect(dry.body.max_cost_minor).toBeGreaterThan(0);
 
     const unseen = JSON.stringify({ model: "gw-claude", messages: [{ role: "user", content: "hi" }] });
     const dryUnseen = await post(stack.baseUrl(), poor.secret, "/chat/completions", unseen, DRY);

@@ -138,6 +138,10 @@ export interface Estimate {
   hold_minor: number;
   /** Output tokens one tranche holds; absent when the request is held whole. */
   tranche_tokens?: number;
+  /** Whether the balance and the budget can hold `hold_minor` now: the real request would be admitted. */
+  admitted: boolean;
+  /** Why it would not be (the 402 the real request would get): its code and message. */
+  refusal?: { code: string; message: string };
   /** How it was bounded: tokens at their dearest price, per-use tools, or the unit price. */
   lines: Array<{ item: string; quantity: number; unit_price_minor: number; per: string; cost_minor: number }>;
   /** The deployments the request would try, in order. */
@@ -216,10 +220,18 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const perUseHeld = tranche && uses ? Math.min(bound.perUse, tranche.useMinor) : bound.perUse;
   const holdMinor = tranche ? maxTokenCostMinor(bound.prompt, 0, model, bound.audio) + tranche.trancheMinor + perUseHeld : bound.total;
   if (req.dryRun) {
-    // The credit check as the request would meet it (402 when the balance or budget cannot cover it), released at once.
-    const held = ctx.leases.reserveLocal(key.org_id, holdMinor) ?? (await ctx.leases.reserve(key.org_id, holdMinor, key.monthly_budget_minor));
-    held.settle(0);
-    return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate: estimateOf(req, model, planned, bound, holdMinor, tranche) };
+    // The credit check as the request would meet it, released at once: a hold the balance or the
+    // budget cannot cover is the estimate with `admitted: false` and the 402's code and message.
+    let refusal: GatewayError | undefined;
+    try {
+      const held = ctx.leases.reserveLocal(key.org_id, holdMinor) ?? (await ctx.leases.reserve(key.org_id, holdMinor, key.monthly_budget_minor));
+      held.settle(0);
+    } catch (err) {
+      if (!(err instanceof GatewayError) || (err.code !== "insufficient_credits" && err.code !== "budget_exceeded")) throw err;
+      refusal = err;
+    }
+    const estimate = estimateOf(req, model, planned, bound, holdMinor, tranche, refusal);
+    return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate };
   }
   const hold = holdCredits(ctx, l, holdMinor, req.dedicatedHold);
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
@@ -355,7 +367,15 @@ function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Mo
   return { prompt, output, perUse, total: maxTokenCostMinor(prompt, output, model, audio) + perUse, ...(audio ? { audio } : {}), ...(images > 0 ? { images } : {}) };
 }
 
-function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, planned: Planned<C>[], bound: Bound, holdMinor = bound.total, tranche?: TrancheSpec): Estimate {
+function estimateOf<C extends Capability, B>(
+  req: AdmissionRequest<C, B>,
+  model: Model,
+  planned: Planned<C>[],
+  bound: Bound,
+  holdMinor = bound.total,
+  tranche?: TrancheSpec,
+  refusal?: GatewayError,
+): Estimate {
   const lines: Estimate["lines"] = [];
   const { perUse, total } = bound;
   if (req.maxCostMinor) lines.push({ item: req.route, quantity: 1, unit_price_minor: total - perUse, per: "request", cost_minor: total - perUse });
@@ -374,6 +394,8 @@ function estimateOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model:
     max_cost_minor: total,
     hold_minor: holdMinor,
     ...(tranche ? { tranche_tokens: tranche.tokens } : {}),
+    admitted: refusal === undefined,
+    ...(refusal ? { refusal: { code: refusal.code, message: refusal.message } } : {}),
     lines,
     deployments: planned.map((p) => ({ provider: p.target.provider.code, upstream_model: p.target.deployment.upstream_model })),
   };
