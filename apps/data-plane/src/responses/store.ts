@@ -3,6 +3,7 @@ import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "@gateway/observability";
 import { ResponseSealer } from "./seal.js";
+import { deadline } from "../deadline.js";
 
 /** The KeyValue bucket of stored Responses (a JetStream stream `KV_RESPONSES`). */
 export const RESPONSES_BUCKET = "RESPONSES";
@@ -42,16 +43,6 @@ export interface ResponseStoreOptions {
    */
   plaintextBeforeMs: number;
   log: Logger;
-}
-
-/** Rejects with `what` timed out after `ms` unless `p` settles first. */
-async function deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** What a read of the store found. */

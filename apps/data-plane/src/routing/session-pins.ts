@@ -2,6 +2,7 @@ import { jetstream } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "@gateway/observability";
+import { deadline } from "../deadline.js";
 
 /** The KeyValue bucket of session pins (a JetStream stream `KV_PINS`): docs/providers.md, "Cache-warm routing". */
 export const PINS_BUCKET = "PINS";
@@ -38,16 +39,6 @@ interface Pin {
 interface StoredPin {
   d: string;
   exp: number;
-}
-
-/** Rejects with `what` timed out after `ms` unless `p` settles first. */
-async function deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
