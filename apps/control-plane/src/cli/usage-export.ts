@@ -34,6 +34,7 @@ export const USAGE_COLUMNS = [
   "provider_cost_minor",
   "attempts",
   "basis",
+  "route_pin",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -68,6 +69,8 @@ function row(r: UsageRecord): Row {
     attempts: JSON.parse(r.attempts_json || "[]") as unknown[],
     // A ledger before the field answers "".
     basis: usageBasis(r.basis, r.estimated),
+    // Cache-warm routing: hit, new, moved; "" when the request was not pinned (or a ledger before it).
+    route_pin: r.route_pin ?? "",
   };
 }
 
