@@ -3,7 +3,7 @@ import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "@gateway/observability";
 import { ResponseSealer } from "./seal.js";
-import { deadline } from "../deadline.js";
+import { KvBucket, deadline } from "../kv-bucket.js";
 
 /** The KeyValue bucket of stored Responses (a JetStream stream `KV_RESPONSES`). */
 export const RESPONSES_BUCKET = "RESPONSES";
@@ -56,40 +56,27 @@ export type Lookup = { found: true; record: StoredResponse } | { found: false };
  * deadline; the bucket is created (idempotently) on each new or re-established NATS connection.
  */
 export class ResponseStore {
-  private bucket: Promise<KV> | undefined;
-  private nc: NatsConnection | undefined;
+  private readonly kv: KvBucket;
   private readonly sealer: ResponseSealer;
 
   constructor(private readonly opts: ResponseStoreOptions) {
     this.sealer = new ResponseSealer(opts.secret);
+    this.kv = new KvBucket("responses bucket", opts.timeoutMs, (nc) => this.create(nc));
   }
 
   /** Uses this connection from now on; creates the bucket if it does not exist yet. */
   attach(nc: NatsConnection): void {
-    this.nc = nc;
-    this.bucket = undefined;
+    this.kv.attach(nc);
     void this.open().catch((err: unknown) => this.opts.log.warn({ err }, "responses bucket not ready; retried on next use"));
   }
 
   /** Forgets a closed connection. */
   detach(nc: NatsConnection): void {
-    if (this.nc !== nc) return;
-    this.nc = undefined;
-    this.bucket = undefined;
+    this.kv.detach(nc);
   }
 
   private open(): Promise<KV> {
-    const nc = this.nc;
-    if (!nc) return Promise.reject(new Error("NATS is not connected"));
-    if (!this.bucket) {
-      const p = deadline(this.create(nc), this.opts.timeoutMs, "responses bucket creation");
-      // A failed creation is tried again by the next call.
-      p.catch(() => {
-        if (this.bucket === p) this.bucket = undefined;
-      });
-      this.bucket = p;
-    }
-    return this.bucket;
+    return this.kv.open();
   }
 
   /** Creates the bucket, or brings an existing one to the configured retention, replicas and size. */
@@ -114,7 +101,7 @@ export class ResponseStore {
 
   /** Largest record this connection can store, bytes. */
   get maxBytes(): number {
-    const payload = this.nc?.info?.max_payload;
+    const payload = this.kv.connection?.info?.max_payload;
     // Leave room for the message's subject and headers under the server's payload limit.
     return payload ? Math.min(this.opts.maxBytes, payload - 4_096) : this.opts.maxBytes;
   }

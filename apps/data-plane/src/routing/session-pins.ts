@@ -2,7 +2,7 @@ import { jetstream } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "@gateway/observability";
-import { deadline } from "../deadline.js";
+import { KvBucket, deadline } from "../kv-bucket.js";
 
 /** The KeyValue bucket of session pins (a JetStream stream `KV_PINS`): docs/providers.md, "Cache-warm routing". */
 export const PINS_BUCKET = "PINS";
@@ -51,13 +51,13 @@ interface StoredPin {
  */
 export class SessionPins {
   private readonly pins = new Map<string, Pin>();
-  private nc: NatsConnection | undefined;
-  private bucket: Promise<KV> | undefined;
+  private readonly kv: KvBucket;
   private writes = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: SessionPinsOptions) {
     this.now = opts.now ?? Date.now;
+    this.kv = new KvBucket("pins bucket", opts.timeoutMs, (nc) => this.create(nc));
   }
 
   /** The live pin of a session: its deployment, or undefined. */
@@ -103,10 +103,10 @@ export class SessionPins {
   }
 
   private write(session: string, pin: StoredPin): void {
-    if (!this.nc || this.writes >= this.opts.maxWritesInFlight) return;
+    if (!this.kv.connection || this.writes >= this.opts.maxWritesInFlight) return;
     this.writes++;
     const put = async () => {
-      const kv = await this.open();
+      const kv = await this.kv.open();
       await deadline(kv.put(session, JSON.stringify(pin), { timeout: this.opts.timeoutMs }), this.opts.timeoutMs, "pin put");
     };
     put()
@@ -116,29 +116,13 @@ export class SessionPins {
 
   /** Uses this connection from now on: creates the bucket if needed and follows it with a watch. */
   attach(nc: NatsConnection): void {
-    this.nc = nc;
-    this.bucket = undefined;
+    this.kv.attach(nc);
     void this.follow(nc).catch((err: unknown) => this.opts.log.warn({ err }, "session pins bucket not followed; pins stay on this replica until NATS reconnects"));
   }
 
   /** Forgets a closed connection. */
   detach(nc: NatsConnection): void {
-    if (this.nc !== nc) return;
-    this.nc = undefined;
-    this.bucket = undefined;
-  }
-
-  private open(): Promise<KV> {
-    const nc = this.nc;
-    if (!nc) return Promise.reject(new Error("NATS is not connected"));
-    if (!this.bucket) {
-      const p = deadline(this.create(nc), this.opts.timeoutMs, "pins bucket creation");
-      p.catch(() => {
-        if (this.bucket === p) this.bucket = undefined;
-      });
-      this.bucket = p;
-    }
-    return this.bucket;
+    this.kv.detach(nc);
   }
 
   private async create(nc: NatsConnection): Promise<KV> {
@@ -149,10 +133,10 @@ export class SessionPins {
 
   /** Every replica's pins into this one's memory: what the bucket holds now, then each change, until the connection goes. */
   private async follow(nc: NatsConnection): Promise<void> {
-    const kv = await this.open();
+    const kv = await this.kv.open();
     const watch = await kv.watch({ key: ">" });
     for await (const e of watch) {
-      if (this.nc !== nc) break;
+      if (this.kv.connection !== nc) break;
       if (e.operation !== "PUT") {
         this.pins.delete(e.key);
         continue;
