@@ -7,6 +7,7 @@ import type { ApplyCatalogRequest as _gateway_control_v1_ApplyCatalogRequest, Ap
 import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, ApplyCatalogResponse__Output as _gateway_control_v1_ApplyCatalogResponse__Output } from './gateway/control/v1/ApplyCatalogResponse.js';
 import type { AuthenticateKeyRequest as _gateway_control_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _gateway_control_v1_AuthenticateKeyRequest__Output } from './gateway/control/v1/AuthenticateKeyRequest.js';
 import type { AuthenticateKeyResponse as _gateway_control_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _gateway_control_v1_AuthenticateKeyResponse__Output } from './gateway/control/v1/AuthenticateKeyResponse.js';
+import type { Budget as _gateway_control_v1_Budget, Budget__Output as _gateway_control_v1_Budget__Output } from './gateway/control/v1/Budget.js';
 import type { CatalogSnapshot as _gateway_control_v1_CatalogSnapshot, CatalogSnapshot__Output as _gateway_control_v1_CatalogSnapshot__Output } from './gateway/control/v1/CatalogSnapshot.js';
 import type { ClaimVideoHoldsRequest as _gateway_control_v1_ClaimVideoHoldsRequest, ClaimVideoHoldsRequest__Output as _gateway_control_v1_ClaimVideoHoldsRequest__Output } from './gateway/control/v1/ClaimVideoHoldsRequest.js';
 import type { ClaimVideoJobsRequest as _gateway_control_v1_ClaimVideoJobsRequest, ClaimVideoJobsRequest__Output as _gateway_control_v1_ClaimVideoJobsRequest__Output } from './gateway/control/v1/ClaimVideoJobsRequest.js';
@@ -97,6 +98,7 @@ export interface ProtoGrpcType {
         ApplyCatalogResponse: MessageTypeDefinition<_gateway_control_v1_ApplyCatalogResponse, _gateway_control_v1_ApplyCatalogResponse__Output>
         AuthenticateKeyRequest: MessageTypeDefinition<_gateway_control_v1_AuthenticateKeyRequest, _gateway_control_v1_AuthenticateKeyRequest__Output>
         AuthenticateKeyResponse: MessageTypeDefinition<_gateway_control_v1_AuthenticateKeyResponse, _gateway_control_v1_AuthenticateKeyResponse__Output>
+        Budget: MessageTypeDefinition<_gateway_control_v1_Budget, _gateway_control_v1_Budget__Output>
         CatalogSnapshot: MessageTypeDefinition<_gateway_control_v1_CatalogSnapshot, _gateway_control_v1_CatalogSnapshot__Output>
         ClaimVideoHoldsRequest: MessageTypeDefinition<_gateway_control_v1_ClaimVideoHoldsRequest, _gateway_control_v1_ClaimVideoHoldsRequest__Output>
         ClaimVideoJobsRequest: MessageTypeDefinition<_gateway_control_v1_ClaimVideoJobsRequest, _gateway_control_v1_ClaimVideoJobsRequest__Output>

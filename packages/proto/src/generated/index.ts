@@ -6,6 +6,7 @@ export type { ApplyCatalogRequest__Output as ApplyCatalogRequest, ApplyCatalogRe
 export type { ApplyCatalogResponse__Output as ApplyCatalogResponse, ApplyCatalogResponse as ApplyCatalogResponseInput } from "./gateway/control/v1/ApplyCatalogResponse.js";
 export type { AuthenticateKeyRequest__Output as AuthenticateKeyRequest, AuthenticateKeyRequest as AuthenticateKeyRequestInput } from "./gateway/control/v1/AuthenticateKeyRequest.js";
 export type { AuthenticateKeyResponse__Output as AuthenticateKeyResponse, AuthenticateKeyResponse as AuthenticateKeyResponseInput } from "./gateway/control/v1/AuthenticateKeyResponse.js";
+export type { Budget__Output as Budget, Budget as BudgetInput } from "./gateway/control/v1/Budget.js";
 export type { CatalogSnapshot__Output as CatalogSnapshot, CatalogSnapshot as CatalogSnapshotInput } from "./gateway/control/v1/CatalogSnapshot.js";
 export type { ClaimVideoHoldsRequest__Output as ClaimVideoHoldsRequest, ClaimVideoHoldsRequest as ClaimVideoHoldsRequestInput } from "./gateway/control/v1/ClaimVideoHoldsRequest.js";
 export type { ClaimVideoJobsRequest__Output as ClaimVideoJobsRequest, ClaimVideoJobsRequest as ClaimVideoJobsRequestInput } from "./gateway/control/v1/ClaimVideoJobsRequest.js";

@@ -1,5 +1,6 @@
 // Original file: ../../proto/gateway/control/v1/control.proto
 
+import type { Budget as _gateway_control_v1_Budget, Budget__Output as _gateway_control_v1_Budget__Output } from '../../../gateway/control/v1/Budget.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface KeyContext {
@@ -20,6 +21,15 @@ export interface KeyContext {
   'org_mcp_servers'?: (string)[];
   'mcp_tool_allowlist'?: (string)[];
   'org_output_limit'?: (string);
+  'key_budget'?: (_gateway_control_v1_Budget | null);
+  'project_id'?: (string);
+  'project_budget'?: (_gateway_control_v1_Budget | null);
+  'key_tags'?: (string)[];
+  'org_time_zone'?: (string);
+  'org_budget'?: (_gateway_control_v1_Budget | null);
+  'end_user_source'?: (string);
+  'end_user_budget'?: (_gateway_control_v1_Budget | null);
+  'end_user_overrides'?: ({[key: string]: number | string | Long});
 }
 
 export interface KeyContext__Output {
@@ -40,4 +50,13 @@ export interface KeyContext__Output {
   'org_mcp_servers': (string)[];
   'mcp_tool_allowlist': (string)[];
   'org_output_limit': (string);
+  'key_budget': (_gateway_control_v1_Budget__Output | null);
+  'project_id': (string);
+  'project_budget': (_gateway_control_v1_Budget__Output | null);
+  'key_tags': (string)[];
+  'org_time_zone': (string);
+  'org_budget': (_gateway_control_v1_Budget__Output | null);
+  'end_user_source': (string);
+  'end_user_budget': (_gateway_control_v1_Budget__Output | null);
+  'end_user_overrides': ({[key: string]: number});
 }

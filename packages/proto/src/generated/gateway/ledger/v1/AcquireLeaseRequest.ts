@@ -10,6 +10,10 @@ export interface AcquireLeaseRequest {
   'min_amount_minor'?: (number | string | Long);
   'ttl_ms'?: (number | string | Long);
   'monthly_budget_minor'?: (number | string | Long);
+  'scope'?: (string);
+  'budget_limit_minor'?: (number | string | Long);
+  'budget_window'?: (string);
+  'time_zone'?: (string);
 }
 
 export interface AcquireLeaseRequest__Output {
@@ -20,4 +24,8 @@ export interface AcquireLeaseRequest__Output {
   'min_amount_minor': (number);
   'ttl_ms': (number);
   'monthly_budget_minor': (number);
+  'scope': (string);
+  'budget_limit_minor': (number);
+  'budget_window': (string);
+  'time_zone': (string);
 }

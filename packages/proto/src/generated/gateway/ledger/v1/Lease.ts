@@ -13,6 +13,8 @@ export interface Lease {
   'applied_minor'?: (number | string | Long);
   'created_at_ms'?: (number | string | Long);
   'available_after_minor'?: (number | string | Long);
+  'scope'?: (string);
+  'window_start_ms'?: (number | string | Long);
 }
 
 export interface Lease__Output {
@@ -26,4 +28,6 @@ export interface Lease__Output {
   'applied_minor': (number);
   'created_at_ms': (number);
   'available_after_minor': (number);
+  'scope': (string);
+  'window_start_ms': (number);
 }

@@ -32,6 +32,9 @@ export interface UsageRecord {
   'basis'?: (string);
   'catalog_version'?: (number | string | Long);
   'route_pin'?: (string);
+  'end_user'?: (string);
+  'project_id'?: (string);
+  'tags'?: (string)[];
 }
 
 export interface UsageRecord__Output {
@@ -64,4 +67,7 @@ export interface UsageRecord__Output {
   'basis': (string);
   'catalog_version': (number);
   'route_pin': (string);
+  'end_user': (string);
+  'project_id': (string);
+  'tags': (string)[];
 }
