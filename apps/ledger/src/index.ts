@@ -25,6 +25,7 @@ import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp, topUpWithGrant } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
+import { listBudgets } from "./rpc/list-budgets.js";
 import { costReport } from "./rpc/cost-report.js";
 import { spendSeries } from "./rpc/spend-series.js";
 import { listUsage } from "./rpc/list-usage.js";
@@ -84,6 +85,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       CheckBooks: checkBooks(ctx),
       ReplayUsage: replayUsage(ctx),
       RepublishJournal: republishJournal(ctx),
+      ListBudgets: listBudgets(ctx),
     },
     {
       guard: callerGuard(

@@ -200,6 +200,15 @@ export const UsageEventV1 = z.object({
    * could not serve it, pinned to the one that did. Absent: no session pin. Added in place.
    */
   route_pin: z.enum(["hit", "new", "moved"]).optional(),
+  /**
+   * Budgets (docs/billing.md, "Budgets"): the budget leases the request was held under (the ledger
+   * spends its cost from each), and whose spend it is — the end user as the organization reads it,
+   * the key's project, the key's and the request's tags. Added in place: absent, none.
+   */
+  budget_leases: z.array(z.string().min(1).max(64)).max(8).optional(),
+  end_user: z.string().min(1).max(256).optional(),
+  project_id: z.string().min(1).max(64).optional(),
+  tags: z.array(z.string().min(1).max(64)).max(20).optional(),
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
   /**

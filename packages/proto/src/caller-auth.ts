@@ -79,6 +79,7 @@ export const METHOD_GRANTS: {
     OrgBalances: ["console"],
     ProviderHealth: ["console"],
     GuardrailCounts: ["console"],
+    ListBudgets: ["console"],
   },
 };
 

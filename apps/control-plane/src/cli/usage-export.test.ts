@@ -61,6 +61,9 @@ const record: UsageRecord = {
   basis: "drained",
   catalog_version: 7,
   route_pin: "hit",
+  end_user: "",
+  project_id: "",
+  tags: [],
 };
 
 describe("usage export formats", () => {

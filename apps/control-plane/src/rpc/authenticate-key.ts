@@ -58,6 +58,15 @@ export function authenticateKey(ctx: ControlContext) {
         org_mcp_servers: row.mcp_servers,
         mcp_tool_allowlist: row.mcp_tools,
         org_output_limit: row.output_limit,
+        key_budget: null,
+        project_id: "",
+        project_budget: null,
+        key_tags: [],
+        org_time_zone: "",
+        org_budget: null,
+        end_user_source: "",
+        end_user_budget: null,
+        end_user_overrides: {},
       },
     };
   };

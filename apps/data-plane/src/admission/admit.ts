@@ -7,6 +7,7 @@ import type { Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
+import { spendRules } from "./attribution.js";
 import { trancheSpec, tranchesFit, type TrancheSpec } from "../pipeline/tranches.js";
 import { LONG_CACHE_MS, SHORT_CACHE_MS, pinsPay, sessionKeyOf, type SessionSource } from "../routing/session-key.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
@@ -213,8 +214,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
   const trancheTokens = ctx.config.holdTrancheTokens;
   const uses = req.perUseUnits?.(model, body);
-  const tranche: TrancheSpec | undefined =
-    req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses, key.monthly_budget_minor) : undefined;
+  const tranche: TrancheSpec | undefined = req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses) : undefined;
   // Held in tranches: the prompt, the first output tranche and one use of the per-use tools (all of
   // them when the route cannot count them one by one); else the whole bound.
   const perUseHeld = tranche && uses ? Math.min(bound.perUse, tranche.useMinor) : bound.perUse;
@@ -224,7 +224,8 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     // budget cannot cover is the estimate with `admitted: false` and the 402's code and message.
     let refusal: GatewayError | undefined;
     try {
-      const held = ctx.leases.reserveLocal(key.org_id, holdMinor) ?? (await ctx.leases.reserve(key.org_id, holdMinor, key.monthly_budget_minor));
+      const rules = spendRules(key, l.attribution);
+      const held = ctx.leases.reserveLocal(key.org_id, holdMinor, rules.claims) ?? (await ctx.leases.reserve(key.org_id, holdMinor, rules.monthlyBudgetMinor, rules.claims));
       held.settle(0);
     } catch (err) {
       if (!(err instanceof GatewayError) || (err.code !== "insufficient_credits" && err.code !== "budget_exceeded")) throw err;
@@ -289,10 +290,11 @@ export async function admitCall<T, B>(ctx: DataPlaneContext, l: Authenticated, p
  */
 export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: number, dedicated = false): Reservation | Promise<Reservation> {
   const { key } = l;
+  const rules = spendRules(key, l.attribution);
   return stage(l, "credits.hold", () =>
     dedicated
-      ? ctx.leases.holdDedicated(key.org_id, amount, key.monthly_budget_minor)
-      : (ctx.leases.reserveLocal(key.org_id, amount) ?? ctx.leases.reserve(key.org_id, amount, key.monthly_budget_minor)),
+      ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor)
+      : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims)),
   );
 }
 

@@ -84,6 +84,7 @@ export type { VideoJob__Output as VideoJob, VideoJob as VideoJobInput } from "./
 export type { VideoPrice__Output as VideoPrice, VideoPrice as VideoPriceInput } from "./gateway/control/v1/VideoPrice.js";
 export type { VideoSpec__Output as VideoSpec, VideoSpec as VideoSpecInput } from "./gateway/control/v1/VideoSpec.js";
 export type { AcquireLeaseRequest__Output as AcquireLeaseRequest, AcquireLeaseRequest as AcquireLeaseRequestInput } from "./gateway/ledger/v1/AcquireLeaseRequest.js";
+export type { BudgetWindow__Output as BudgetWindow, BudgetWindow as BudgetWindowInput } from "./gateway/ledger/v1/BudgetWindow.js";
 export type { CheckBooksRequest__Output as CheckBooksRequest, CheckBooksRequest as CheckBooksRequestInput } from "./gateway/ledger/v1/CheckBooksRequest.js";
 export type { CheckBooksResponse__Output as CheckBooksResponse, CheckBooksResponse as CheckBooksResponseInput } from "./gateway/ledger/v1/CheckBooksResponse.js";
 export type { CostReportRequest__Output as CostReportRequest, CostReportRequest as CostReportRequestInput } from "./gateway/ledger/v1/CostReportRequest.js";
@@ -99,6 +100,8 @@ export type { GuardrailCountsResponse__Output as GuardrailCountsResponse, Guardr
 export type { Lease__Output as Lease, Lease as LeaseInput } from "./gateway/ledger/v1/Lease.js";
 export type { LedgerServiceHandlers } from "./gateway/ledger/v1/LedgerService.js";
 export type { LedgerServiceDefinition } from "./gateway/ledger/v1/LedgerService.js";
+export type { ListBudgetsRequest__Output as ListBudgetsRequest, ListBudgetsRequest as ListBudgetsRequestInput } from "./gateway/ledger/v1/ListBudgetsRequest.js";
+export type { ListBudgetsResponse__Output as ListBudgetsResponse, ListBudgetsResponse as ListBudgetsResponseInput } from "./gateway/ledger/v1/ListBudgetsResponse.js";
 export type { ListHoldsRequest__Output as ListHoldsRequest, ListHoldsRequest as ListHoldsRequestInput } from "./gateway/ledger/v1/ListHoldsRequest.js";
 export type { ListHoldsResponse__Output as ListHoldsResponse, ListHoldsResponse as ListHoldsResponseInput } from "./gateway/ledger/v1/ListHoldsResponse.js";
 export type { ListUsageRequest__Output as ListUsageRequest, ListUsageRequest as ListUsageRequestInput } from "./gateway/ledger/v1/ListUsageRequest.js";
