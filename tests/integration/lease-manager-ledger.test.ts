@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { jetstream } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
+import { LEDGER_ALERT_SUBJECT, LEDGER_STREAM, LedgerAlertV1, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { GatewayError } from "@gateway/errors";
 import { createLedger, loadConfig, type Ledger } from "@gateway/ledger";
 import { createLogger } from "@gateway/observability";
@@ -361,3 +361,105 @@ describe("budget leases on the real ledger", () => {
     await b.stop();
   });
 });
+
+/** Alerts (docs/billing.md, "Alerts"): a crossed threshold is announced on ledger.v1.alert once the spend that crossed it is durable, once. */
+describe("alerts from the real ledger", () => {
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await nc?.close();
+  });
+
+  /** The alerts published for `org` so far, read from the LEDGER stream. */
+  async function alertsOf(org: string): Promise<LedgerAlertV1[]> {
+    const c = await jetstream(nc).consumers.get(LEDGER_STREAM, { filter_subjects: LEDGER_ALERT_SUBJECT });
+    const out: LedgerAlertV1[] = [];
+    for (;;) {
+      const m = await c.next({ expires: 1_000 });
+      if (!m) break;
+      const ev = LedgerAlertV1.parse(m.json());
+      if (ev.org_id === org) out.push(ev);
+    }
+    return out;
+  }
+
+  it("announces each budget percentage and each balance threshold once, after the spend that crossed them is applied", async () => {
+    const org = await funded(10_000);
+    const m = replica("al-a");
+    const claims: BudgetClaim[] = [{ scope: "key:key_al", limitMinor: 4_000, window: "month", timeZone: "UTC", alertPcts: [50, 80, 100] }];
+    const spend = async (cost: number, under = claims) => {
+      const r = await m.reserve(org, cost, 0, under, [8_000, 5_000]);
+      await publishUsage(nc, org, r, cost);
+    };
+    // 1,000 spent: 25 % of the key's budget, balance 9,000: nothing crossed.
+    await spend(1_000);
+    // 2,400 more: 85 % (50 and 80 crossed in one batch), balance 6,600 (8,000 crossed).
+    await spend(2_400);
+    const alerts = await eventually(
+      async () => {
+        const a = await alertsOf(org);
+        return a.length >= 3 ? a : undefined;
+      },
+      10_000,
+      "three alerts",
+    );
+    expect(
+      alerts
+        .filter((a) => a.kind === "budget")
+        .map((a) => a.threshold_pct)
+        .sort(),
+    ).toEqual([50, 80]);
+    expect(alerts.find((a) => a.kind === "budget")).toMatchObject({ scope: "key:key_al", limit_minor: 4_000, spent_minor: 3_400 });
+    expect(alerts.filter((a) => a.kind === "balance")).toEqual([expect.objectContaining({ threshold_minor: 8_000, balance_minor: 6_600 })]);
+    // Another small spend crosses nothing new: no repeat.
+    await spend(100);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await alertsOf(org)).length).toBe(3);
+    // A top-up above 8,000 re-arms it; spending back below announces it again, under a new id.
+    await client.TopUp({ org_id: org, amount_minor: 5_000, idempotency_key: `al-top-${org}` });
+    await spend(3_500, []);
+    const again = await eventually(
+      async () => {
+        const a = (await alertsOf(org)).filter((x) => x.kind === "balance" && x.threshold_minor === 8_000);
+        return a.length === 2 ? a : undefined;
+      },
+      10_000,
+      "the balance threshold announced again after a top-up",
+    );
+    expect(new Set(again.map((a) => a.alert_id)).size).toBe(2);
+    await m.stop();
+  });
+});
+
+/** Publishes a usage event billing `costMinor` of a reservation (a data-plane's, unsigned: this ledger takes unsigned usage) and settles it. */
+async function publishUsage(nc: NatsConnection, org: string, r: Reservation, costMinor: number): Promise<string> {
+  const requestId = `req_int${randomBytes(10).toString("hex")}`;
+  const event: UsageEventV1 = {
+    version: 1,
+    request_id: requestId,
+    org_id: org,
+    key_id: "key_int",
+    model: "gw-chat-mini",
+    route: "chat",
+    provider: "fake",
+    upstream_model: "fake-chat",
+    lease_id: r.leaseId,
+    ...(r.budgetLeaseIds?.length ? { budget_leases: [...r.budgetLeaseIds] } : {}),
+    usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 0,
+    output_price_minor_per_mtok: 0,
+    cost_minor: costMinor,
+    line_items: [],
+    guardrails: [],
+    attempts: [],
+    stream: true,
+    status: 200,
+    created_at_ms: Date.now(),
+    duration_ms: 1,
+  };
+  await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(event), { msgID: requestId });
+  r.settle(costMinor);
+  return requestId;
+}

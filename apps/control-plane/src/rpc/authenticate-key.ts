@@ -67,6 +67,8 @@ export function authenticateKey(ctx: ControlContext) {
         end_user_source: "",
         end_user_budget: null,
         end_user_overrides: {},
+        alert_thresholds_pct: [],
+        balance_alerts_minor: [],
       },
     };
   };

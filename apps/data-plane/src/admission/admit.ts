@@ -225,7 +225,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     let refusal: GatewayError | undefined;
     try {
       const rules = spendRules(key, l.attribution);
-      const held = ctx.leases.reserveLocal(key.org_id, holdMinor, rules.claims) ?? (await ctx.leases.reserve(key.org_id, holdMinor, rules.monthlyBudgetMinor, rules.claims));
+      const held = ctx.leases.reserveLocal(key.org_id, holdMinor, rules.claims) ?? (await ctx.leases.reserve(key.org_id, holdMinor, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor));
       held.settle(0);
     } catch (err) {
       if (!(err instanceof GatewayError) || (err.code !== "insufficient_credits" && err.code !== "budget_exceeded")) throw err;
@@ -294,7 +294,7 @@ export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: num
   return stage(l, "credits.hold", () =>
     dedicated
       ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor)
-      : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims)),
+      : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor)),
   );
 }
 

@@ -84,30 +84,47 @@ export function attributionOf(key: KeyContext, req: Request | undefined, body: u
 export interface SpendRules {
   monthlyBudgetMinor: number;
   claims: BudgetClaim[];
+  /** The balances at or below which the organization is alerted (docs/billing.md, "Alerts"). */
+  balanceAlertsMinor: readonly number[];
 }
 
-const NO_BUDGETS: SpendRules = { monthlyBudgetMinor: 0, claims: [] };
+/** The rules of a key alone (its organization's, its own and its project's budgets), once per cached key context. */
+const byKey = new WeakMap<KeyContext, SpendRules>();
+
+function keyRules(key: KeyContext): SpendRules {
+  const known = byKey.get(key);
+  if (known) return known;
+  const claims: BudgetClaim[] = [];
+  const add = (scope: string, b: { limit_minor: number | string; window: string } | null | undefined) => {
+    const limit = Number(b?.limit_minor ?? 0);
+    if (b && limit > 0) claims.push({ scope, limitMinor: limit, window: b.window || "month", timeZone: key.org_time_zone || "UTC", alertPcts: key.alert_thresholds_pct ?? [] });
+  };
+  add("org", key.org_budget);
+  add(`key:${key.key_id}`, key.key_budget);
+  if (key.project_id) add(`project:${key.project_id}`, key.project_budget);
+  const rules: SpendRules = {
+    monthlyBudgetMinor: key.org_budget || claims.length > 0 ? 0 : key.monthly_budget_minor,
+    claims,
+    balanceAlertsMinor: (key.balance_alerts_minor ?? []).map(Number),
+  };
+  byKey.set(key, rules);
+  return rules;
+}
 
 /**
  * The budgets a request is held under: the organization's, the key's, its project's and its end
- * user's (a named override, else the default cap; an override of 0 is no cap), each with its window in the
- * organization's time zone. A control-plane of the release before windows sends no `org_budget`:
- * its monthly cap is then checked by the credit lease as before.
+ * user's (a named override, else the default cap; an override of 0 is no cap), each with its window
+ * in the organization's time zone. A control-plane of the release before windows sends no
+ * `org_budget`: its monthly cap is then checked by the credit lease as before.
  */
 export function spendRules(key: KeyContext, a: Attribution | undefined): SpendRules {
-  const tz = key.org_time_zone || "UTC";
-  const claims: BudgetClaim[] = [];
-  const add = (scope: string, limit: number | undefined, window: string | undefined) => {
-    if (limit && limit > 0) claims.push({ scope, limitMinor: limit, window: window || "month", timeZone: tz });
-  };
-  const org = key.org_budget;
-  if (org) add("org", Number(org.limit_minor), org.window);
-  if (key.key_budget) add(`key:${key.key_id}`, Number(key.key_budget.limit_minor), key.key_budget.window);
-  if (a?.projectId && key.project_budget) add(`project:${a.projectId}`, Number(key.project_budget.limit_minor), key.project_budget.window);
-  if (a?.endUser && key.end_user_budget) {
-    const override = key.end_user_overrides?.[a.endUser];
-    add(`user:${a.endUser}`, override !== undefined ? Number(override) : Number(key.end_user_budget.limit_minor), key.end_user_budget.window);
-  }
-  if (claims.length === 0) return org ? NO_BUDGETS : { monthlyBudgetMinor: key.monthly_budget_minor, claims };
-  return { monthlyBudgetMinor: 0, claims };
+  const rules = keyRules(key);
+  const endUser = a?.endUser;
+  const b = key.end_user_budget;
+  if (!endUser || !b) return rules;
+  const override = key.end_user_overrides?.[endUser];
+  const limit = Number(override ?? b.limit_minor);
+  if (!(limit > 0)) return rules;
+  const user: BudgetClaim = { scope: `user:${endUser}`, limitMinor: limit, window: b.window || "month", timeZone: key.org_time_zone || "UTC", alertPcts: key.alert_thresholds_pct ?? [] };
+  return { ...rules, claims: [...rules.claims, user] };
 }

@@ -14,6 +14,8 @@ const key = (id: string, org = "org_1"): KeyContext => ({
   end_user_source: "",
   end_user_budget: null,
   end_user_overrides: {},
+  alert_thresholds_pct: [],
+  balance_alerts_minor: [],
   org_id: org,
   org_name: "o",
   revoked: false,

@@ -41,6 +41,8 @@ const key = (o: Partial<KeyContext>): KeyContext => ({
   end_user_source: "",
   end_user_budget: null,
   end_user_overrides: {},
+  alert_thresholds_pct: [],
+  balance_alerts_minor: [],
   ...o,
 });
 

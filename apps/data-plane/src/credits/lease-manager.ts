@@ -33,6 +33,8 @@ export interface BudgetClaim {
   limitMinor: number;
   window: string;
   timeZone: string;
+  /** Percentages of the cap whose crossing the ledger announces (docs/billing.md, "Alerts"). */
+  alertPcts?: readonly number[];
 }
 
 /** What a lease at the ledger holds: the organization's credit (under its monthly cap, 0 = none, for control-planes before budget windows) or one budget. */
@@ -40,6 +42,8 @@ interface LeaseTarget {
   orgId: string;
   monthlyBudgetMinor: number;
   claim?: BudgetClaim;
+  /** A credit lease's: the balances at or below which the ledger announces an alert. */
+  balanceAlertsMinor?: readonly number[];
 }
 
 /** A budget's lease is its window's: a changed window or time zone opens another. */
@@ -73,6 +77,8 @@ function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: 
     budget_limit_minor: t.claim?.limitMinor ?? 0,
     budget_window: t.claim?.window ?? "",
     time_zone: t.claim?.timeZone ?? "",
+    alert_thresholds_pct: [...(t.claim?.alertPcts ?? [])],
+    balance_alerts_minor: t.claim ? [] : [...(t.balanceAlertsMinor ?? [])],
   };
 }
 
@@ -187,8 +193,8 @@ export class LeaseManager {
   }
 
   /** Reserves `amount` for one request under its credit and budgets; throws insufficient_credits, budget_exceeded or service_unavailable. */
-  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = []): Promise<Reservation> {
-    const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
+  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = [], balanceAlertsMinor: readonly number[] = []): Promise<Reservation> {
+    const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor, balanceAlertsMinor }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
     for (let attempt = 0; ; attempt++) {
       const local = this.reserveLocal(orgId, amount, claims);
       if (local) return local;

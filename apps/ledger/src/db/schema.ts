@@ -8,6 +8,26 @@ export interface AccountsTable {
   spent_minor: number;
   topped_up_minor: number;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** The balances at or below which the organization is alerted, highest first; the lowest announced since the balance was last above it (null: none). */
+  balance_alerts_minor: ColumnType<(number | string)[], (number | string)[] | undefined, (number | string)[]>;
+  balance_alerted_minor: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A threshold crossed (docs/billing.md, "Alerts"): the outbox of `ledger.v1.alert`. */
+export interface AlertsTable {
+  id: string;
+  org_id: string;
+  kind: "budget" | "balance";
+  scope: string | null;
+  window_start: Date | null;
+  window_end: Date | null;
+  threshold_pct: number | null;
+  limit_minor: number | null;
+  spent_minor: number | null;
+  threshold_minor: number | null;
+  balance_minor: number | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  announced_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface LeasesTable {
@@ -44,6 +64,9 @@ export interface BudgetWindowsTable {
   spent_minor: ColumnType<number, number | undefined, number>;
   held_minor: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** Percentages of the cap whose crossing is announced, and the highest announced in this window (0: none). */
+  alert_pcts: ColumnType<number[], number[] | undefined, number[]>;
+  alerted_pct: ColumnType<number, number | undefined, number>;
 }
 
 export interface UsageRecordsTable {
@@ -148,6 +171,7 @@ export interface DeadLettersTable {
 }
 
 export interface LedgerDb {
+  alerts: AlertsTable;
   budget_windows: BudgetWindowsTable;
   dead_letters: DeadLettersTable;
   monthly_spend: MonthlySpendTable;

@@ -116,7 +116,7 @@ export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRe
     const extra = Math.max(0, wanted - req.min_amount_minor);
     const grant = Math.max(0, Math.min(wanted, left, req.min_amount_minor + Math.min(extra, Math.floor(left / 4))));
     await sql`
-      UPDATE budget_windows SET held_minor = held_minor + ${grant}, limit_minor = ${req.budget_limit_minor}, updated_at = now()
+      UPDATE budget_windows SET held_minor = held_minor + ${grant}, limit_minor = ${req.budget_limit_minor}, alert_pcts = ${alertPcts(req)}::smallint[], updated_at = now()
       WHERE org_id = ${req.org_id} AND scope = ${req.scope} AND window_start = ${w.start}`.execute(trx);
     if (lease) {
       const r = await sql<LeaseRow>`
@@ -130,6 +130,11 @@ export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRe
       RETURNING *`.execute(trx);
     return toLease(r.rows[0]!, left - grant);
   });
+}
+
+/** The percentages whose crossing is announced: 1–1000, each once, in order. */
+export function alertPcts(req: Pick<AcquireLeaseRequest, "alert_thresholds_pct">): number[] {
+  return [...new Set((req.alert_thresholds_pct ?? []).filter((p) => Number.isInteger(p) && p >= 1 && p <= 1_000))].sort((a, b) => a - b).slice(0, 10);
 }
 
 /** Lowers a budget window's held amount (never below zero): a closed budget lease's remaining hold. */

@@ -8,6 +8,11 @@ import { newId } from "../ids.js";
 import { acquireBudgetLease } from "../leases/budget-lease.js";
 import { toLease } from "../leases/to-lease.js";
 
+/** The balances (minor units) at or below which the organization is alerted: positive, each once, highest first, at most 10. */
+function balanceAlerts(req: AcquireLeaseRequest): number[] {
+  return [...new Set((req.balance_alerts_minor ?? []).map(Number).filter((v) => Number.isSafeInteger(v) && v > 0))].sort((a, b) => b - a).slice(0, 10);
+}
+
 const amount = (v: number | undefined): boolean => v === undefined || (Number.isSafeInteger(v) && v >= 0);
 
 function validate(req: AcquireLeaseRequest): void {
@@ -72,8 +77,11 @@ export function acquireLease(ctx: LedgerContext) {
         }
         grant = Math.min(grant, budgetLeft);
       }
-      if (grant > 0) {
-        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
+      // The balance thresholds as the control-plane states them now (docs/billing.md, "Alerts").
+      const thresholds = balanceAlerts(req);
+      const thresholdsChanged = thresholds.join(",") !== (account.balance_alerts_minor ?? []).map(Number).join(",");
+      if (grant > 0 || thresholdsChanged) {
+        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, balance_alerts_minor = ${thresholds}::bigint[], updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
         ctx.metrics.leasesGranted.inc(grant);
       }
       if (lease) {

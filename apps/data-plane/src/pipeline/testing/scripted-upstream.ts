@@ -480,6 +480,8 @@ export function testbed(o: BedOptions): Bed {
     end_user_source: "",
     end_user_budget: null,
     end_user_overrides: {},
+    alert_thresholds_pct: [],
+    balance_alerts_minor: [],
   };
   const state = new RequestContext(Date.now(), "req_test0000000001");
   state.key = key;
