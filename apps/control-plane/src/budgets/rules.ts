@@ -25,18 +25,22 @@ export function budgetWindow(v: string, field: string): BudgetWindow {
 }
 
 /**
- * An IANA time zone, stored as the runtime resolves it (`europe/paris` is `Europe/Paris`, an alias its
- * canonical zone): a name the ledger's clock will read the same way. A UTC offset (`+01:00`) is not a
- * zone (it has no daylight saving time, and Postgres reads its sign the other way).
+ * An IANA time zone the runtime knows, spelled as the tz database spells it (`europe/paris` is stored
+ * `Europe/Paris`). A name the runtime knows as an alias stays as given: its ICU data still resolves
+ * `Europe/Kyiv` to the older `Europe/Kiev`, which is the same zone but not what the organization
+ * chose. A UTC offset (`+01:00`) is not a zone (it has no daylight saving time, and Postgres reads
+ * its sign the other way).
  */
 export function timeZone(v: string): string {
   const refused = () => new GatewayError("invalid_request", `time_zone must be an IANA time zone such as Europe/Paris, or UTC, got '${v}'`);
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(v)) throw refused();
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat("en", { timeZone: v }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat("en", { timeZone: v }).resolvedOptions().timeZone;
   } catch {
     throw refused();
   }
+  return resolved.toLowerCase() === v.toLowerCase() ? resolved : v;
 }
 
 export function endUserSource(v: string): EndUserSource {
