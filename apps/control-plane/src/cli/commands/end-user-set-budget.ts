@@ -6,7 +6,7 @@ export const endUserSetBudget = command({
   help: [
     {
       synopsis: "end-user set-budget --org ORG --user ID --limit-minor N",
-      summary: ["a named end user's own cap (0: none) over the organization's end-user", "window, instead of the default; at most 1,000 per organization"],
+      summary: ["a named end user's own cap (0: none) instead of the default,", "over the end-user window; at most 1,000 per organization"],
     },
     { synopsis: "end-user set-budget --org ORG --user ID --remove", summary: ["back to the organization's default"] },
   ],

@@ -7,7 +7,7 @@ export const keySetBudget = command({
   help: [
     {
       synopsis: "key set-budget KEY_ID [--limit-minor N] [--window W] [--project ID|NAME] [--tags a,b]",
-      summary: ["the key's own cap (0: none) and window, its project (--project '' takes it", "out) and its tags (replaced; --tags '' removes them)"],
+      summary: ["the key's own cap (0: none) and window, its project (--project ''", "takes it out) and its tags (replaced; --tags '' removes them)"],
     },
   ],
   flags: { key: { type: "string" }, "limit-minor": { type: "string" }, window: { type: "string" }, project: { type: "string" }, tags: { type: "string" } },

@@ -9,7 +9,7 @@ export const orgSetBudget = command({
     { synopsis: "org set-budget ORG --monthly-minor N      (0 removes the cap)" },
     {
       synopsis: "org set-budget ORG [--limit-minor N] [--window day|week|month|none] [--time-zone TZ]",
-      summary: ["the organization's cap (0: none) and its window, starting at midnight in", "its IANA time zone (UTC unless set); what is left out keeps its value"],
+      summary: ["the organization's cap (0: none) and its window, which starts", "at midnight in its IANA time zone (UTC unless set); what is", "left out keeps its value"],
     },
   ],
   flags: { org: { type: "string" }, "monthly-minor": { type: "string" }, "limit-minor": { type: "string" }, window: { type: "string" }, "time-zone": { type: "string" } },

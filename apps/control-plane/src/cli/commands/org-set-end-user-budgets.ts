@@ -10,9 +10,10 @@ export const orgSetEndUserBudgets = command({
     {
       synopsis: "org set-end-user-budgets ORG [--source body|header|off] [--limit-minor N] [--window W]",
       summary: [
-        "where end users are read (body: OpenAI user, Anthropic metadata.user_id;",
-        "header: x-gateway-end-user; off: no end-user budgets) and every end",
-        "user's default cap (0: none) and window; what is left out keeps its value",
+        "where end users are read (body: OpenAI user, Anthropic",
+        "metadata.user_id; header: x-gateway-end-user; off: no end-user",
+        "budgets), every end user's default cap (0: none) and window;",
+        "what is left out keeps its value",
       ],
     },
   ],
