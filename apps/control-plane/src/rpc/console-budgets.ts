@@ -45,7 +45,7 @@ export function consoleSetOrgBudgets(ctx: ControlContext) {
   return async (req: ConsoleSetOrgBudgetsRequest): Promise<Org> => {
     const member = await changer(ctx, req.token);
     if (!req.change) throw missing("change");
-    const { org: _ignored, ...change } = req.change;
+    const change = req.change;
     return audited(
       ctx,
       member,
