@@ -54,12 +54,14 @@ describe("budget settings", () => {
     expect(refused(() => keyTags(eleven)).message).toBe("a key has at most 10 tags, got 11");
   });
 
-  it("take end-user ids exactly as requests carry them, 1 to 256 characters", () => {
+  it("take end-user ids exactly as requests carry them and as the data-plane reads them: 1 to 256 characters, no control characters", () => {
     expect(endUserId(" user 1 ")).toBe(" user 1 ");
-    expect(endUserId("😀".repeat(256))).toHaveLength(512);
+    expect(endUserId("😀".repeat(128))).toHaveLength(256);
     expect(refused(() => endUserId("")).message).toBe("end_user must be 1 to 256 characters, got 0");
     expect(refused(() => endUserId("u".repeat(257))).message).toBe("end_user must be 1 to 256 characters, got 257");
-    expect(refused(() => endUserId("a\u0000b")).message).toBe("end_user must not contain NUL characters");
+    // An emoji is two UTF-16 code units, as the data-plane counts them.
+    expect(refused(() => endUserId("😀".repeat(129))).message).toBe("end_user must be 1 to 256 characters, got 258");
+    for (const bad of ["a\u0000b", "tab\there", "new\nline", "del\u007f"]) expect(refused(() => endUserId(bad)).message).toBe("end_user must not contain control characters");
   });
 
   it("name projects with 1 to 128 characters, never like an id", () => {

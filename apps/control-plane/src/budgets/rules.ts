@@ -57,12 +57,14 @@ export function keyTags(tags: readonly string[]): string[] {
   return unique;
 }
 
-/** An end user's id exactly as requests carry it (never trimmed): 1 to 256 characters. */
+/**
+ * An end user's id exactly as requests carry it (never trimmed), as the data-plane reads one
+ * (apps/data-plane/src/admission/attribution.ts): 1 to 256 UTF-16 code units, no control characters.
+ * A limit for an id no request can carry would never apply.
+ */
 export function endUserId(v: string): string {
-  const chars = [...v].length;
-  if (chars < 1 || chars > MAX_END_USER_CHARS) throw new GatewayError("invalid_request", `end_user must be 1 to ${MAX_END_USER_CHARS} characters, got ${chars}`);
-  // Postgres text cannot hold NUL, and no request's user field carries one the gateway would read.
-  if (v.includes("\u0000")) throw new GatewayError("invalid_request", "end_user must not contain NUL characters");
+  if (v.length < 1 || v.length > MAX_END_USER_CHARS) throw new GatewayError("invalid_request", `end_user must be 1 to ${MAX_END_USER_CHARS} characters, got ${v.length}`);
+  if (/\p{Cc}/u.test(v)) throw new GatewayError("invalid_request", "end_user must not contain control characters");
   return v;
 }
 
