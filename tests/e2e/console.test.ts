@@ -308,7 +308,7 @@ describe("budget", () => {
 
 describe("budgets", () => {
   it("any member reads the organization's budgets, projects and end users' limits; admins and billing set them, a viewer may not, and the keys page shows each key's", async () => {
-    const o = await createOrg(stack, { balanceMinor: 1_000 });
+    const o = await createOrg(stack, { balanceMinor: 5_000_000 });
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const billing = await signIn(o.orgId, "billing");
     const admin = await signIn(o.orgId, "admin");
@@ -325,6 +325,7 @@ describe("budgets", () => {
       end_user_overrides: 0,
       projects: [],
       end_users: [],
+      windows: [],
     });
 
     // Billing: the time zone, the cap and its window, where end users are read and their default.
@@ -365,6 +366,19 @@ describe("budgets", () => {
     const key = await json(post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 100_000, window: "day", project: projectId, tags: ["team:support", "env.prod"] }));
     expect(key).toMatchObject({ status: 200, body: { key: { id: o.keyId, budget: { limit_minor: 100_000, window: "day" }, project_id: projectId, tags: ["team:support", "env.prod"] } } });
     expect(((await get("/api/keys", viewer.cookie)).body.data as AnyBody[]).find((k) => k.id === o.keyId)).toMatchObject({ project_id: projectId, tags: ["team:support", "env.prod"] });
+    // The data-plane holds the key's requests under its budgets (the key's context was evicted), and the ledger's windows show the spend.
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+    await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "within budget" }] });
+    const windows = await eventually(
+      async () => {
+        const w = (await get("/api/budgets", viewer.cookie)).body.windows as AnyBody[];
+        return w.find((x) => x.scope === `key:${o.keyId}` && x.spent_minor > 0) ? w : undefined;
+      },
+      15_000,
+      "the key's spend in its window",
+    );
+    expect(windows.map((w) => w.scope).sort()).toEqual([`key:${o.keyId}`, "org", `project:${projectId}`]);
+    expect(windows.find((w) => w.scope === `key:${o.keyId}`)).toMatchObject({ limit_minor: 100_000 });
     expect((await json(post(`/api/projects/${projectId}/budget`, billing.cookie, billing.csrf, { limit_minor: 600_000 }))).body.project).toMatchObject({
       budget: { limit_minor: 600_000, window: "day" },
       keys: 1,
@@ -393,6 +407,16 @@ describe("budgets", () => {
       expect(refused.body.error.code).toBe("forbidden");
     }
     expect((await post(`/api/keys/${other.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 1 })).status).toBe(404);
+    // A key budget too small for a request: refused, naming the key's budget.
+    expect((await post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 1 })).status).toBe(200);
+    await eventually(
+      async () => {
+        const err = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "over the key's budget?" }] }).catch((e: unknown) => e);
+        return err instanceof OpenAI.APIError && err.status === 402 && (err.error as AnyBody)?.budget === "key" ? true : undefined;
+      },
+      15_000,
+      "the key's budget enforced",
+    );
     expect((await get("/api/budgets", admin.cookie)).body).toMatchObject({ budget: { limit_minor: 3_000_000, window: "month" }, projects: [{ budget: { limit_minor: 600_000 } }] });
   });
 });

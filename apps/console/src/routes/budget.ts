@@ -32,8 +32,9 @@ const orgBudgets = (o: Org) => ({
  * Budgets (docs/console.md, "API"): the monthly cap and this month's spend (the form of the release
  * before windows), and every budget setting: the organization's time zone, cap and window, its end
  * users' source and default cap, named end users' own limits, projects, and each key's cap, project
- * and tags. Any member reads them; admins and the billing role change them (the control-plane
- * enforces the role and records each change in the audit log).
+ * and tags, with each budget's current window at the ledger. Any member reads them; admins and the
+ * billing role change them (the control-plane enforces the role and records each change in the
+ * audit log).
  */
 export function budgetRoutes({ ctx, read, write }: Routes): void {
   const { control, ledger } = ctx;
@@ -49,8 +50,10 @@ export function budgetRoutes({ ctx, read, write }: Routes): void {
   });
 
   read("/api/budgets", async (_req, res) => {
+    // The settings (the control-plane, which checks the session) and each budget's current window: cap, spent, held (the ledger).
     const b = await control.ConsoleGetBudgets({ token: signed(res).token });
-    return { ...orgBudgets(b.org!), projects: b.projects, end_users: b.end_users.map((e) => ({ end_user: e.end_user, limit_minor: e.limit_minor })) };
+    const { windows } = await ledger.ListBudgets({ org_id: signed(res).member.org_id, scope: "" });
+    return { ...orgBudgets(b.org!), projects: b.projects, end_users: b.end_users.map((e) => ({ end_user: e.end_user, limit_minor: e.limit_minor })), windows };
   });
   write("/api/budgets", async (req, res) => {
     const body = bodyOf(req);

@@ -19,13 +19,19 @@ const ANSWERS: Record<string, unknown> = {
   SetProjectBudget: { id: "proj_1", org_id: "org_1", name: "agents", budget: { limit_minor: 10, window: "none" }, keys: 3 },
   ListProjects: { projects: [] },
   SetKeyBudget: { id: "key_1", budget: { limit_minor: 0, window: "month" }, project_id: "", tags: [] },
+  ListBudgets: {
+    windows: [
+      { scope: "key:key_1", window_start_ms: Date.UTC(2026, 11, 1, 23), window_end_ms: Date.UTC(2026, 11, 2, 23), limit_minor: 800, spent_minor: 120, held_minor: 30 },
+      { scope: "org", window_start_ms: 0, window_end_ms: 0, limit_minor: 5_000, spent_minor: 700, held_minor: 0 },
+    ],
+  },
 };
 
 async function ctl(words: string, args: string[], flags: Record<string, string | boolean>) {
   const command = commands.find((c) => c.words.join(" ") === words) as Command;
   const sent: [string, unknown][] = [];
   const printed: string[] = [];
-  const admin = new Proxy(
+  const client = new Proxy(
     {},
     {
       get:
@@ -40,7 +46,7 @@ async function ctl(words: string, args: string[], flags: Record<string, string |
     // As parseArgs leaves them: a string flag's text, a boolean flag's true.
     flags: flags as Context["flags"],
     env: {},
-    clients: () => ({ admin }) as unknown as Clients,
+    clients: () => ({ admin: client, ledger: client }) as unknown as Clients,
     out: { json: false, print: (_obj, human) => void printed.push(human) },
   };
   await command.run(args, ctx);
@@ -126,5 +132,15 @@ describe("projects and keys", () => {
     });
     expect(await usage("key set-budget", ["key_1"], {})).toBe("key set-budget needs at least one of --limit-minor, --window, --project and --tags");
     expect(await usage("key set-budget", ["key_1", "key_2"], { window: "day" })).toBe("key set-budget takes exactly one KEY_ID (or --key KEY_ID)");
+  });
+});
+
+describe("budgets show", () => {
+  it("prints each budget's current window at the ledger", async () => {
+    expect(await ctl("budgets show", ["org_1"], {})).toEqual({
+      sent: [["ListBudgets", { org_id: "org_1", scope: "" }]],
+      printed: "key:key_1\t2026-12-01T23:00:00.000Z to 2026-12-02T23:00:00.000Z\tcap 800\tspent 120\theld 30\norg\tno window (never resets)\tcap 5000\tspent 700\theld 0",
+    });
+    expect(await usage("budgets show", [], {})).toBe("budgets show takes exactly one ORG");
   });
 });

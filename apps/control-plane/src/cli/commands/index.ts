@@ -3,6 +3,7 @@
  * here. Scripts rely on the grammar: keep words, flags, messages and output of existing commands.
  */
 import type { Command } from "../command.js";
+import { budgetsShow } from "./budgets-show.js";
 import { catalogApply } from "./catalog-apply.js";
 import { catalogShow } from "./catalog-show.js";
 import { consoleLink } from "./console-link.js";
@@ -63,6 +64,7 @@ export const commands: readonly Command[] = [
   creditsTopUp,
   creditsShow,
   holdsList,
+  budgetsShow,
   catalogApply,
   catalogShow,
   trialPolicySet,
