@@ -46,6 +46,13 @@ interface LeaseTarget {
   balanceAlertsMinor?: readonly number[];
 }
 
+/**
+ * Extensions one reservation may wait for before it is refused although the ledger still grants:
+ * concurrent requests of a replica share each extension (the ledger grants the need and at most a
+ * quarter of what is left beyond it), so a burst on a small budget is served over several rounds.
+ */
+const MAX_EXTENSIONS = 24;
+
 /** A budget's lease is its window's: a changed window or time zone opens another. */
 const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.scope}\u0000${t.claim.window}\u0000${t.claim.timeZone}` : t.orgId);
 
@@ -199,8 +206,8 @@ export class LeaseManager {
       const local = this.reserveLocal(orgId, amount, claims);
       if (local) return local;
       const short = targets.filter((t) => (this.usable(keyOf(t))?.available ?? -1) < amount);
-      // Others keep taking what each extension adds: the credit (or the budget) is spoken for.
-      if (attempt >= 8) throw spokenFor(short[0] ?? targets[0]!);
+      // Others keep taking what each extension adds: the credit (or a budget, named first) is spoken for.
+      if (attempt >= MAX_EXTENSIONS) throw spokenFor(short.find((t) => t.claim) ?? short[0] ?? targets[0]!);
       // Every lease short of `amount` extended at once: one round trip for a scope's first request.
       await Promise.all(short.map((t) => this.extend(t, amount)));
     }
@@ -286,12 +293,27 @@ export class LeaseManager {
         if (!usable()) return false;
         // Checked and taken in one synchronous step, as reserveLocal does.
         if (s.available >= more) return add(more);
-        return this.extend(s.target, more).then(
-          (): Grown => usable() && s.available >= more && add(more),
-          (err: unknown): Grown => (err instanceof GatewayError && (err.code === "insufficient_credits" || err.code === "budget_exceeded") ? err : false),
-        );
+        return this.growAtLedger(s, more, usable, add);
       },
     };
+  }
+
+  /**
+   * A reservation's growth the lease cannot cover: the lease extended at the ledger, as often as
+   * concurrent requests take what an extension added first (as `reserve` does), until it covers
+   * `more`, the ledger refuses (its error), or the lease is no longer the reservation's (false).
+   */
+  private async growAtLedger(s: LeaseState, more: number, usable: () => boolean, add: (more: number) => boolean): Promise<Grown> {
+    for (let attempt = 0; attempt < MAX_EXTENSIONS; attempt++) {
+      try {
+        await this.extend(s.target, more);
+      } catch (err) {
+        return err instanceof GatewayError && (err.code === "insufficient_credits" || err.code === "budget_exceeded") ? err : false;
+      }
+      if (!usable()) return false;
+      if (s.available >= more) return add(more);
+    }
+    return spokenFor(s.target);
   }
 
   /** Returns an idle tight lease now rather than after the idle period. */

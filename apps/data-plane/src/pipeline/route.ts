@@ -122,7 +122,8 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
   return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
     const dryRun = dryRunOf(req);
     const body = stage(state, "validate", () => spec.parse(req.body));
-    state.attribution = attributionOf(state.key, req, body);
+    // The body as sent: a translated one may not keep `user` or `metadata.user_id`.
+    state.attribution = attributionOf(state.key, req, req.body);
     let admission: Admission<C, B>;
     try {
       admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx, req), dryRun }));

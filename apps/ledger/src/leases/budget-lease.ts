@@ -4,6 +4,7 @@ import type { AcquireLeaseRequest, Lease } from "@gateway/proto";
 import { toLease } from "./to-lease.js";
 import type { LedgerContext } from "../context.js";
 import type { BudgetWindowsTable, LedgerDb, LeaseRow } from "../db/schema.js";
+import { lockAccount } from "../accounts.js";
 import { newId } from "../ids.js";
 
 /** A budget's window: when it started and when it ends (null: never), in the organization's time zone. */
@@ -87,13 +88,17 @@ async function lockWindow(trx: Kysely<LedgerDb>, orgId: string, scope: string, w
  * the window's spend plus what is held above the cap; beyond the need, at most a quarter of what is
  * left, so replicas share a budget. A lease belongs to the window it opened in and expires at its
  * end: extending one of a past window is `not_found` (the holder opens one in the new window). Lock
- * order: the lease, then its window (apply_usage_batch locks all leases before any window).
+ * order: the account, the lease, then its window, as apply_usage_batch locks them.
  */
 export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRequest, ttlMs: number): Promise<Lease> {
   const kind = validate(req);
   const w = await currentWindow(ctx.db, kind, req.time_zone);
   const expiresAt = new Date(Math.min(Date.now() + ttlMs, w.end?.getTime() ?? Number.POSITIVE_INFINITY));
   return ctx.db.transaction().execute(async (trx) => {
+    // The account first, as every other writer of leases locks it (usage application: account,
+    // leases, windows): a new lease's foreign key reads the account row, and taken after the window
+    // that wait would close a cycle with an apply holding the account and waiting for the window.
+    await lockAccount(trx, req.org_id);
     let lease: LeaseRow | undefined;
     if (req.lease_id) {
       lease = (await sql<LeaseRow>`SELECT * FROM leases WHERE id = ${req.lease_id} FOR UPDATE`.execute(trx)).rows[0];
