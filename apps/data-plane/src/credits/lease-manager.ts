@@ -47,11 +47,11 @@ interface LeaseTarget {
 }
 
 /**
- * Extensions one reservation may wait for before it is refused although the ledger still grants:
- * concurrent requests of a replica share each extension (the ledger grants the need and at most a
- * quarter of what is left beyond it), so a burst on a small budget is served over several rounds.
+ * Extensions one reservation (or a tranche's growth) may wait for before it is refused although the
+ * ledger still grants: concurrent requests of a replica share each extension, and a request that
+ * keeps losing it is told its credit or budget is spoken for rather than waiting on.
  */
-const MAX_EXTENSIONS = 24;
+const MAX_EXTENSIONS = 8;
 
 /** A budget's lease is its window's: a changed window or time zone opens another. */
 const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.scope}\u0000${t.claim.window}\u0000${t.claim.timeZone}` : t.orgId);
