@@ -78,7 +78,7 @@ import { consoleGetAlertSettings, consoleListAlerts, consoleSetAlertSettings } f
 import { listAlerts } from "./rpc/list-alerts.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
-export type { ControlContext } from "./context.js";
+export type { ControlContext, ControlOverrides } from "./context.js";
 export { hashSecret } from "./keys/secret.js";
 export { policyHash } from "./rpc/get-trial-policy.js";
 export { SecretsKeyError } from "./alerts/secrets.js";
