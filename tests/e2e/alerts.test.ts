@@ -204,9 +204,11 @@ describe("the console's alerts API", () => {
     expect(shown.status).toBe(200);
     expect(shown.body).toMatchObject({ webhook_url: `http://127.0.0.1:${receiverPort}/console`, webhook_secret_prefix: made.webhook_secret.slice(0, 10) });
     expect(shown.body).not.toHaveProperty("webhook_secret");
-    const rotated = (await (await user.post("/api/alerts/rotate-secret", admin.cookie, admin.csrf)).json()) as AnyBody;
+    // Rotated because it leaked: the old secret stops signing at once (otherwise it signs beside the new one for a day).
+    const rotated = (await (await user.post("/api/alerts/rotate-secret", admin.cookie, admin.csrf, { drop_previous: true })).json()) as AnyBody;
     expect(rotated.webhook_secret).toMatch(/^whsec_/);
     expect(rotated.webhook_secret).not.toBe(made.webhook_secret);
+    expect(rotated.previous_secret_until_ms).toBe(0);
     expect((await user.post("/api/alerts/rotate-secret", billing.cookie, billing.csrf)).status).toBe(403);
 
     // An alert of the organization (announced as the ledger does), for every role to read.
@@ -237,7 +239,7 @@ describe("the console's alerts API", () => {
       });
       expect(page.data.find((a: AnyBody) => a.id === id)).toMatchObject({ kind: "budget", scope: "org", threshold_pct: 80, limit_minor: 1_000, spent_minor: 810, attempts: 1 });
     }
-    // Signed with the rotated secret.
+    // Signed with the new secret only.
     const d = received.find((x) => x.id === id)!;
     expect(signedBy(rotated.webhook_secret, d)).toBe(true);
     expect(signedBy(made.webhook_secret, d)).toBe(false);

@@ -182,6 +182,23 @@ describe("deliveries", () => {
     ]);
   });
 
+  it("signs with the old secret beside the new one for a day after a rotation, and with the new one alone once the old is dropped", async () => {
+    const org = await newOrg();
+    const { webhook_secret: old } = await admin.SetAlertSettings({ org, webhook_url: hookUrl });
+    const rotated = await admin.SetAlertSettings({ org, rotate_secret: true });
+    expect(rotated.previous_secret_until_ms - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    await announce(alert(org, "alert_rotated1"));
+    const both = await eventually(() => deliveriesOf("alert_rotated1")[0]);
+    expect(String(both.headers["gateway-signature"]).split(",")).toHaveLength(2);
+    for (const secret of [old, rotated.webhook_secret]) expect(verifySignature(secret, String(both.headers["gateway-signature"]), String(both.headers["gateway-timestamp"]), both.body)).toBe(true);
+
+    expect(await admin.SetAlertSettings({ org, drop_previous_secret: true })).toMatchObject({ previous_secret_until_ms: 0, webhook_secret: "" });
+    await announce(alert(org, "alert_rotated2"));
+    const one = await eventually(() => deliveriesOf("alert_rotated2")[0]);
+    expect(verifySignature(rotated.webhook_secret, String(one.headers["gateway-signature"]), String(one.headers["gateway-timestamp"]), one.body)).toBe(true);
+    expect(verifySignature(old, String(one.headers["gateway-signature"]), String(one.headers["gateway-timestamp"]), one.body)).toBe(false);
+  });
+
   it("keeps an alert of an organization without a webhook, unsent", async () => {
     const org = await newOrg();
     await announce(alert(org, "alert_nohook"));

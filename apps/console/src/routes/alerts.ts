@@ -38,10 +38,15 @@ export function alertRoutes({ ctx, read, write }: Routes): void {
       balance_minor: balance === undefined ? null : { values: balance },
       ...(typeof body.webhook_url === "string" ? { webhook_url: body.webhook_url } : {}),
       rotate_secret: false,
+      drop_previous_secret: false,
     };
     return view(await control.ConsoleSetAlertSettings({ token: signed(res).token, change }));
   });
-  write("/api/alerts/rotate-secret", async (_req, res) =>
-    view(await control.ConsoleSetAlertSettings({ token: signed(res).token, change: { org: "", budget_pcts: null, balance_minor: null, rotate_secret: true } })),
-  );
+  // `{drop_previous: true}`: the old secret stops signing at once (it leaked) instead of beside the new one for 24 h.
+  write("/api/alerts/rotate-secret", async (req, res) => {
+    const dropPrevious = bodyOf(req).drop_previous === true;
+    return view(
+      await control.ConsoleSetAlertSettings({ token: signed(res).token, change: { org: "", budget_pcts: null, balance_minor: null, rotate_secret: true, drop_previous_secret: dropPrevious } }),
+    );
+  });
 }

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "@gateway/db";
+import type { Selectable } from "kysely";
 import type { ControlContext } from "../context.js";
+import type { OrgAlertSettingsTable } from "../db/schema.js";
 import type { WebhookSettings } from "../config.js";
 import { retryDelayMs } from "./backoff.js";
 import type { AlertMetrics } from "./metrics.js";
@@ -25,6 +27,9 @@ interface Claimed {
   attempts: number;
   received_at: Date;
 }
+
+/** An organization's webhook as an attempt reads it. */
+type Hook = Pick<Selectable<OrgAlertSettingsTable>, "webhook_url" | "webhook_secret_sealed" | "previous_secret_sealed" | "previous_secret_until">;
 
 interface Outcome extends PostResult {
   /** The webhook was removed meanwhile: nothing more to send. */
@@ -102,24 +107,29 @@ export class WebhookSender {
       RETURNING a.id, a.org_id, a.body, a.attempts, a.received_at`.execute(this.ctx.db);
     if (claimed.rows.length === 0) return 0;
     const orgs = [...new Set(claimed.rows.map((r) => r.org_id))];
-    const hooks = await this.ctx.db.selectFrom("org_alert_settings").select(["org_id", "webhook_url", "webhook_secret_sealed"]).where("org_id", "in", orgs).execute();
+    const hooks = await this.ctx.db
+      .selectFrom("org_alert_settings")
+      .select(["org_id", "webhook_url", "webhook_secret_sealed", "previous_secret_sealed", "previous_secret_until"])
+      .where("org_id", "in", orgs)
+      .execute();
     const byOrg = new Map(hooks.map((h) => [h.org_id, h]));
     await Promise.all(
       claimed.rows.map(async (row) => {
-        const hook = byOrg.get(row.org_id);
-        const outcome = await this.attempt(row, hook?.webhook_url ?? null, hook?.webhook_secret_sealed ?? null).catch(
-          (err: unknown): Outcome => ({ ok: false, status: 0, error: err instanceof Error ? err.message : String(err) }),
-        );
+        const outcome = await this.attempt(row, byOrg.get(row.org_id)).catch((err: unknown): Outcome => ({ ok: false, status: 0, error: err instanceof Error ? err.message : String(err) }));
         await this.record(row, outcome);
       }),
     );
     return claimed.rows.length;
   }
 
-  private async attempt(row: Claimed, url: string | null, sealed: string | null): Promise<Outcome> {
-    if (!url || !sealed) return { ok: false, status: 0, unsent: true, error: "the organization's webhook was removed before the alert was delivered" };
-    const secret = this.deps.sealer?.open(row.org_id, sealed);
+  private async attempt(row: Claimed, hook: Hook | undefined): Promise<Outcome> {
+    const url = hook?.webhook_url;
+    if (!url || !hook.webhook_secret_sealed) return { ok: false, status: 0, unsent: true, error: "the organization's webhook was removed before the alert was delivered" };
+    const secret = this.deps.sealer?.open(row.org_id, hook.webhook_secret_sealed);
     if (secret === undefined) return { ok: false, status: 0, error: "the signing secret could not be unsealed (CONTROL_PLANE_SECRETS_KEY)" };
+    // A secret a rotation replaced signs too until its day is over: a receiver holding either verifies.
+    const previous =
+      hook.previous_secret_sealed && hook.previous_secret_until && hook.previous_secret_until.getTime() > Date.now() ? this.deps.sealer?.open(row.org_id, hook.previous_secret_sealed) : undefined;
     const deadline = AbortSignal.timeout(this.deps.settings.timeoutMs);
     // The address rules again, on the addresses this attempt connects to (a name may resolve elsewhere since it was set).
     const target = await this.deps.urls.target(url);
@@ -131,7 +141,7 @@ export class WebhookSender {
         "user-agent": USER_AGENT,
         "gateway-event-id": row.id,
         "gateway-timestamp": String(timestamp),
-        "gateway-signature": signatureHeader(secret, timestamp, row.body),
+        "gateway-signature": [secret, ...(previous ? [previous] : [])].map((s) => signatureHeader(s, timestamp, row.body)).join(","),
       },
       row.body,
       deadline,

@@ -4,7 +4,8 @@ import type { Alert, AlertSettings } from "@gateway/proto";
 export function settingsLine(s: AlertSettings): string {
   const pcts = s.budget_pcts.length ? `at ${s.budget_pcts.join(", ")} % of each budget` : "none";
   const balance = s.balance_minor.length ? `at or below ${s.balance_minor.join(", ")} minor units` : "none";
-  const hook = s.webhook_url ? `${s.webhook_url} (secret ${s.webhook_secret_prefix}…)` : "none";
+  const previous = s.previous_secret_until_ms ? `, the previous one also signing until ${new Date(s.previous_secret_until_ms).toISOString()}` : "";
+  const hook = s.webhook_url ? `${s.webhook_url} (secret ${s.webhook_secret_prefix}…${previous})` : "none";
   return `${s.org_id}: budget alerts ${pcts}; balance alerts ${balance}; webhook ${hook}`;
 }
 

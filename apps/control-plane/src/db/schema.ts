@@ -311,6 +311,9 @@ export interface OrgAlertSettingsTable {
   /** `whsec_` and four characters of the secret, to tell secrets apart. */
   webhook_secret_prefix: string | null;
   secret_created_at: Date | null;
+  /** The secret a rotation replaced, sealed, and until when it still signs beside the new one (a receiver moves over meanwhile). */
+  previous_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

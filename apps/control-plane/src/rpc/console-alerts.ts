@@ -18,8 +18,8 @@ export function consoleGetAlertSettings(ctx: ControlContext) {
  */
 export function consoleSetAlertSettings(ctx: ControlContext) {
   return async (req: ConsoleSetAlertSettingsRequest): Promise<AlertSettings> => {
-    const change = req.change ?? { org: "", budget_pcts: null, balance_minor: null, rotate_secret: false };
-    const webhook = change.webhook_url !== undefined || change.rotate_secret;
+    const change = req.change ?? { org: "", budget_pcts: null, balance_minor: null, rotate_secret: false, drop_previous_secret: false };
+    const webhook = change.webhook_url !== undefined || change.rotate_secret || change.drop_previous_secret;
     const member = webhook
       ? await adminOf(ctx, req.token, "change the organization's alert webhook")
       : await memberWithRole(ctx, req.token, ["admin", "billing"], "change the organization's alert thresholds");
@@ -35,7 +35,8 @@ export function consoleSetAlertSettings(ctx: ControlContext) {
           budget_pcts: s.budget_pcts,
           balance_minor: s.balance_minor,
           webhook_host: s.webhook_url ? new URL(s.webhook_url).host : null,
-          secret_rotated: s.webhook_secret !== "",
+          secret_made: s.webhook_secret !== "",
+          previous_secret_signs_until_ms: s.previous_secret_until_ms,
         },
       }),
     );

@@ -3,7 +3,8 @@ import { sql, type Kysely, type Migration } from "@gateway/db";
 /**
  * Alerts (docs/billing.md, "Alerts"). `org_alert_settings`: an organization's thresholds (stated to
  * the ledger with every lease, through KeyContext) and its webhook, whose signing secret is kept
- * sealed (AES-256-GCM under CONTROL_PLANE_SECRETS_KEY), never in the clear. `alerts`: every alert
+ * sealed (AES-256-GCM under CONTROL_PLANE_SECRETS_KEY), never in the clear, with the secret it
+ * replaced while that one still signs beside it (a day after a rotation). `alerts`: every alert
  * the ledger announced, once per alert id (a redelivered announcement finds its row), with its
  * webhook delivery: due at `next_attempt_at` while pending; a replica's claim moves it past the
  * attempt's deadline, so two replicas never make the same attempt.
@@ -19,6 +20,8 @@ export const alerts: Migration = {
         webhook_secret_sealed text,
         webhook_secret_prefix text,
         secret_created_at timestamptz,
+        previous_secret_sealed text,
+        previous_secret_until timestamptz,
         updated_at timestamptz NOT NULL DEFAULT now(),
         CHECK ((webhook_url IS NULL) = (webhook_secret_sealed IS NULL))
       );

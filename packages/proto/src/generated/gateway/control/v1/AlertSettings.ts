@@ -11,6 +11,7 @@ export interface AlertSettings {
   'webhook_secret_prefix'?: (string);
   'secret_created_at_ms'?: (number | string | Long);
   'updated_at_ms'?: (number | string | Long);
+  'previous_secret_until_ms'?: (number | string | Long);
 }
 
 export interface AlertSettings__Output {
@@ -22,4 +23,5 @@ export interface AlertSettings__Output {
   'webhook_secret_prefix': (string);
   'secret_created_at_ms': (number);
   'updated_at_ms': (number);
+  'previous_secret_until_ms': (number);
 }

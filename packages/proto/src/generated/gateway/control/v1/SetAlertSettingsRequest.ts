@@ -9,6 +9,7 @@ export interface SetAlertSettingsRequest {
   'balance_minor'?: (_gateway_control_v1_AlertAmounts | null);
   'webhook_url'?: (string);
   'rotate_secret'?: (boolean);
+  'drop_previous_secret'?: (boolean);
   '_webhook_url'?: "webhook_url";
 }
 
@@ -18,5 +19,6 @@ export interface SetAlertSettingsRequest__Output {
   'balance_minor': (_gateway_control_v1_AlertAmounts__Output | null);
   'webhook_url'?: (string);
   'rotate_secret': (boolean);
+  'drop_previous_secret': (boolean);
   '_webhook_url'?: "webhook_url";
 }
