@@ -113,6 +113,10 @@ describe("alert webhooks", () => {
     expect(set).toMatchObject({ balance_minor: [999_990], webhook_url: `http://127.0.0.1:${receiverPort}/gateway-alerts` });
     secret = set.webhook_secret as string;
     expect(secret).toMatch(/^whsec_/);
+    // Shown once: afterwards only its first characters.
+    const shown = await gatewayctl("alerts", "show", org.orgId);
+    expect(shown).toContain(`(secret ${secret.slice(0, 10)}…)`);
+    expect(shown).not.toContain(secret);
 
     // The receiver is down for the first attempt.
     answers.push(500);

@@ -10,6 +10,7 @@ import type { AdminServiceMethods, ControlServiceMethods, TypedClient } from "@g
 import { createControlPlane, loadConfig, verifySignature, type ControlPlane } from "../src/index.js";
 import { createAlertMetrics } from "../src/alerts/metrics.js";
 import { WebhookSender } from "../src/alerts/sender.js";
+import { setAlertSettings } from "../src/rpc/alert-settings.js";
 import { startTestControlPlane, type TestControlPlane } from "./support.js";
 
 /**
@@ -131,6 +132,15 @@ describe("alert settings", () => {
     await expect(admin.SetAlertSettings({ org, rotate_secret: true })).rejects.toMatchObject({ message: expect.stringMatching(/no webhook/) });
 
     names.set("hooks.example.test", ["93.184.216.34"]);
+    // A control-plane without CONTROL_PLANE_SECRETS_KEY takes thresholds but no webhook: it could not seal the secret.
+    const keyless = setAlertSettings({ ...cp.ctx, secrets: undefined });
+    const change = { org, budget_pcts: null, balance_minor: null, rotate_secret: false, drop_previous_secret: false };
+    await expect(keyless({ ...change, webhook_url: "https://hooks.example.test/in" })).rejects.toMatchObject({
+      code: "service_unavailable",
+      message: expect.stringMatching(/no CONTROL_PLANE_SECRETS_KEY/),
+    });
+    expect(await keyless({ ...change, balance_minor: { values: [1] } })).toMatchObject({ balance_minor: [1], webhook_url: "" });
+
     const first = await admin.SetAlertSettings({ org, webhook_url: "https://hooks.example.test/in" });
     expect(first.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(first.webhook_secret_prefix).toBe(first.webhook_secret.slice(0, 10));
