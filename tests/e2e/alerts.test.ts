@@ -15,10 +15,11 @@ import { startStack, type Stack } from "../support/stack.ts";
 import type { AnyBody } from "../support/api.ts";
 
 /**
- * Alerts end to end (docs/billing.md, "Alerts"): an organization sets a balance threshold and a
- * webhook at a local receiver, spends through the OpenAI SDK until its balance crosses it, and the
- * receiver gets the ledger's alert from the control-plane, signed with the organization's secret —
- * again after it failed the first attempt, and once only when the alert is announced again. A
+ * Alerts end to end (docs/billing.md, "Alerts"): an organization sets a balance threshold (or a
+ * budget percentage) and a webhook at a local receiver, spends through the OpenAI SDK until it is
+ * crossed, and the receiver gets the ledger's alert from the control-plane, signed with the
+ * organization's secret — again after it failed the first attempt, and once only when the alert is
+ * announced again. A
  * webhook whose host resolves to a private address is refused when set and when sent.
  */
 const run = promisify(execFile);
@@ -137,6 +138,28 @@ describe("alert webhooks", () => {
 
     const listed = await gatewayctl("alerts", "list", "--org", org.orgId);
     expect(listed).toMatch(new RegExp(`^\\S+Z\\t${alertId}\\tbalance\\t-\\t<= 999990 \\(balance \\d+\\)\\tdelivered\\t2 attempt\\(s\\)$`, "m"));
+  });
+
+  it("delivers the crossing of a budget's percentage, once in its window", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000 });
+    await gatewayctl("org", "set-budget", o.orgId, "--limit-minor", "1000", "--window", "day");
+    const { webhook_secret } = await stack.admin.SetAlertSettings({ org: o.orgId, budget_pcts: { values: [1, 50] }, webhook_url: `http://127.0.0.1:${receiverPort}/budget` });
+    const openai = new OpenAI({ apiKey: o.secret, baseURL: stack.baseUrl(), maxRetries: 0 });
+    const budgetAlerts = () => received.filter((d) => (JSON.parse(d.body) as { org_id: string }).org_id === o.orgId);
+    for (let i = 0; i < 20 && budgetAlerts().length === 0; i++) {
+      await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: `budget ${i}` }], max_tokens: 16 });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const [first] = await eventually(() => (budgetAlerts().length ? budgetAlerts() : undefined), 10_000, "the budget alert");
+    expect(signedBy(webhook_secret, first!)).toBe(true);
+    const event = JSON.parse(first!.body) as AnyBody;
+    expect(event).toMatchObject({ type: "budget.threshold_crossed", org_id: o.orgId, budget: { scope: "org", threshold_pct: 1, limit_minor: 1_000 } });
+    expect(event.budget.spent_minor).toBeGreaterThanOrEqual(10);
+    expect(Date.parse(event.budget.window_end) - Date.parse(event.budget.window_start)).toBe(86_400_000);
+    // More spend in the same window, below 50 %: 1 % is not announced again.
+    await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "more" }], max_tokens: 16 });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(budgetAlerts()).toHaveLength(1);
   });
 
   it("delivers an alert announced again (a replay, another message id) no second time", async () => {
