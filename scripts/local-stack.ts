@@ -223,6 +223,11 @@ async function up(): Promise<void> {
     { mode: 0o600 },
   );
 
+  // Seals the organizations' webhook signing secrets in .local/pg: kept with them (another key could not open them).
+  const secretsKeyPath = join(local, "control-plane-secrets.key");
+  if (!existsSync(secretsKeyPath)) writeFileSync(secretsKeyPath, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  const secretsKey = readFileSync(secretsKeyPath, "utf8").trim();
+
   // The data-plane's caller tokens (one per server it calls) live only as long as this stack.
   const dataPlaneTokens = { control: `dp_${randomBytes(24).toString("base64url")}`, ledger: `dp_${randomBytes(24).toString("base64url")}` };
   // The console's, likewise (its own caller identity, docs/console.md).
@@ -266,6 +271,9 @@ async function up(): Promise<void> {
       CONTROL_PLANE_GRANT_SIGNING_KEY: grantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
       CONTROL_PLANE_DATA_PLANE_TOKEN: dataPlaneTokens.control,
       CONTROL_PLANE_CONSOLE_TOKEN: consoleTokens.control,
+      CONTROL_PLANE_SECRETS_KEY: secretsKey,
+      // Development only: alert webhooks may reach a receiver on this machine (docs/billing.md, "Alerts").
+      CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
     }),
   );
   services.push(

@@ -418,12 +418,16 @@ function secretProblems(objects: K8sObject[]): string[] {
   for (const [service, names] of [
     ["data-plane", ["DATA_PLANE_RESPONSES_SECRET", "DATA_PLANE_USAGE_SIGNING_KEY", "DATA_PLANE_MCP_SESSION_SECRET"]],
     ["ledger", ["LEDGER_USAGE_SIGNING_KEYS"]],
-    ["control-plane", ["CONTROL_PLANE_GRANT_SIGNING_KEY"]],
+    ["control-plane", ["CONTROL_PLANE_GRANT_SIGNING_KEY", "CONTROL_PLANE_SECRETS_KEY"]],
   ] as const) {
     const { w, c } = serviceContainer(objects, service);
     if (!w || !c) continue;
     for (const name of names) if (!c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef) problems.push(`${id(w)}: ${name} must come from a Secret (every replica the same)`);
   }
+  // The webhook allowlist lets an organization's alerts reach hosts the address rules refuse (tests, development).
+  const { w, c } = serviceContainer(objects, "control-plane");
+  if (w && c?.env?.some((e) => e.name === "CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS"))
+    problems.push(`${id(w)}: CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS is for tests and development only: a deployment leaves it unset`);
   return problems;
 }
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createControlPlane, loadConfig as loadControlConfig } from "@gateway/control-plane";
+import { createControlPlane, loadConfig as loadControlConfig, type ControlOverrides } from "@gateway/control-plane";
 import { createDataPlane, loadConfig as loadDataPlaneConfig, type DataPlane } from "@gateway/data-plane";
 import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
 import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
@@ -38,6 +38,8 @@ export interface StackOptions {
    * scripts/lib/nats-auth.ts leave out).
    */
   natsViolationsExpected?: boolean;
+  /** What the control-plane is built with besides its environment (a resolver for webhook hosts). */
+  controlOverrides?: ControlOverrides;
 }
 
 /**
@@ -136,6 +138,8 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
   const grantKeys = generateKeyPairSync("ed25519");
   const controlConfig = {
     CONTROL_PLANE_GRANT_SIGNING_KEY: grantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    // Seals the organizations' webhook signing secrets (docs/billing.md, "Alerts").
+    CONTROL_PLANE_SECRETS_KEY: `secrets-${randomBytes(24).toString("hex")}`,
     CONTROL_PLANE_DATABASE_URL: dbUrl,
     CONTROL_PLANE_MIGRATE_ON_START: "true",
     CONTROL_PLANE_NATS_URL: nats.url,
@@ -148,7 +152,7 @@ export async function startStack(name: string, opts: StackOptions = {}): Promise
     ...serverTls("CONTROL_PLANE_"),
     ...opts.serviceEnv,
   };
-  const control = createControlPlane(loadControlConfig(controlConfig));
+  const control = createControlPlane(loadControlConfig(controlConfig), opts.controlOverrides);
   await control.start();
   const ledgerPort = await freePort();
   const ledgerEnv = {

@@ -3,6 +3,7 @@ import express from "express";
 import type { ConsoleConfig } from "./config.js";
 import { closeContext, createContext } from "./context.js";
 import { notFound, refuseCrossSite, routesOn, securityHeaders, type Routes } from "./middleware.js";
+import { alertRoutes } from "./routes/alerts.js";
 import { auditRoutes } from "./routes/audit.js";
 import { budgetRoutes } from "./routes/budget.js";
 import { guardrailRoutes } from "./routes/guardrails.js";
@@ -38,6 +39,7 @@ const ROUTES: ((routes: Routes) => void)[] = [
   auditRoutes,
   operatorRoutes,
   mcpPinRoutes,
+  alertRoutes,
 ];
 
 /**

@@ -63,3 +63,24 @@ describe("loadConfig: numbers and empty variables", () => {
     expect(message).toContain('CONTROL_PLANE_DB_POOL_MAX: a whole number of at least 1, not "0"');
   });
 });
+
+describe("loadConfig: alert webhooks", () => {
+  it("has no secrets key by default (no webhook can be set), delivers with a 10 s deadline and retries from 5 s to 1 h for a day", () => {
+    expect(loadConfig(base)).toMatchObject({
+      secretsKey: undefined,
+      webhooks: { allowHosts: [], timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxMs: 3_600_000, giveUpMs: 86_400_000 },
+    });
+  });
+
+  it("takes a secrets key of 32 characters or more and allowlisted hosts by name or address; refuses the rest, all at once", () => {
+    const c = loadConfig({ ...base, CONTROL_PLANE_SECRETS_KEY: "s".repeat(32), CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1, Receiver.Local ,[::1]" });
+    expect(c.secretsKey).toBe("s".repeat(32));
+    expect(c.webhooks.allowHosts).toEqual(["127.0.0.1", "receiver.local", "::1"]);
+    const message = problems({ ...base, CONTROL_PLANE_SECRETS_KEY: "short", CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: "http://127.0.0.1:8080", CONTROL_PLANE_WEBHOOK_TIMEOUT_MS: "1e3" });
+    expect(message).toContain("CONTROL_PLANE_SECRETS_KEY: at least 32 characters");
+    expect(message).toContain("CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: 'http://127.0.0.1:8080' is not a host name or address");
+    expect(message).toContain("CONTROL_PLANE_WEBHOOK_TIMEOUT_MS: a whole number");
+    // A blank key is a mistake in a manifest, not "no key".
+    expect(problems({ ...base, CONTROL_PLANE_SECRETS_KEY: " " })).toContain("CONTROL_PLANE_SECRETS_KEY: must not be empty");
+  });
+});

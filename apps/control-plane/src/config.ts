@@ -4,7 +4,7 @@ import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type Nats
 import { serverCallerSettings, type ServerCallerSettings } from "@gateway/proto";
 import { tracingFromEnv, type TracingConfig } from "@gateway/observability";
 import { z } from "zod";
-import { blankRefused, ed25519Key, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
+import { blankRefused, commaList, ed25519Key, port, presentVariables, problemsOf, refuseProblems, required, wholeNumber } from "@gateway/config";
 
 const int = (def: number, min = 0) => wholeNumber(def, min);
 
@@ -46,7 +46,28 @@ const Schema = z.object({
   CONTROL_PLANE_GRANT_SIGNING_KEY: z.string().optional(),
   /** Copies of the CATALOG stream (the catalog's price sheets, read by the ledgers) on the NATS cluster. */
   CONTROL_PLANE_CATALOG_REPLICAS: int(1, 1),
+  /**
+   * Seals the organizations' webhook signing secrets in Postgres (AES-256-GCM, a key per organization
+   * derived by HKDF-SHA256): at least 32 characters, the same on every replica, kept as long as a
+   * sealed secret is. Unset: no webhook can be set, and a control-plane whose database holds one refuses to start.
+   */
+  CONTROL_PLANE_SECRETS_KEY: z.string().min(32, "at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  /**
+   * Hosts (names or addresses, comma-separated) a webhook may name although the address rules would
+   * refuse them, over http too: a receiver on the loopback in development and tests. Never in production.
+   */
+  CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: z.string().default(""),
+  /** One delivery attempt's deadline (resolution, connection, answer), ms. */
+  CONTROL_PLANE_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  /** The pause after a first failed attempt, doubled after each (with jitter) up to the max, ms. */
+  CONTROL_PLANE_WEBHOOK_RETRY_BASE_MS: int(5_000, 10),
+  CONTROL_PLANE_WEBHOOK_RETRY_MAX_MS: int(3_600_000, 10),
+  /** An alert not delivered this long after it arrived is given up (state failed), ms. */
+  CONTROL_PLANE_WEBHOOK_GIVE_UP_MS: int(86_400_000, 1_000),
 });
+
+/** A host as CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS names it: a DNS name or an IP address, nothing else. */
+const ALLOWED_HOST = /^(\[?[0-9a-f:.]+\]?|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
 
 export interface ControlPlaneConfig extends ServerCallerSettings {
   databaseUrl: string;
@@ -72,6 +93,22 @@ export interface ControlPlaneConfig extends ServerCallerSettings {
   grantSigningKey: KeyObject | undefined;
   /** Copies of the CATALOG stream, created by the first control-plane to start. */
   catalogStreamReplicas: number;
+  /** Seals webhook signing secrets; undefined: webhooks cannot be set. */
+  secretsKey: string | undefined;
+  /** Alert webhooks' deliveries (docs/billing.md, "Alerts"). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Hosts (lower case, no brackets) exempt from the address rules, http allowed: tests and development only. */
+  allowHosts: string[];
+  /** One attempt's deadline, ms. */
+  timeoutMs: number;
+  /** Backoff after failed attempts: from base, doubling, up to max (each with jitter), ms. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Given up this long after the alert arrived, ms. */
+  giveUpMs: number;
 }
 
 /** Reads the CONTROL_PLANE_* variables; throws one error listing every problem. */
@@ -86,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
   const otel = tracingFromEnv(env, "control-plane");
   // A blank host once meant every interface: refused rather than read as the loopback default.
   const hosts = blankRefused(env, ["CONTROL_PLANE_GRPC_HOST", "CONTROL_PLANE_OPS_HOST"]);
+  const allowHosts = commaList(set.CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS).map((h) => h.toLowerCase());
   const grant = ed25519Key("CONTROL_PLANE_GRANT_SIGNING_KEY", parsed.data?.CONTROL_PLANE_GRANT_SIGNING_KEY, "private");
   refuseProblems("control-plane", [
     ...problemsOf(parsed),
@@ -95,7 +133,8 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     ...natsTls.problems,
     ...otel.problems,
     ...grant.problems,
-    ...blankRefused(env, ["CONTROL_PLANE_GRANT_SIGNING_KEY"]),
+    ...blankRefused(env, ["CONTROL_PLANE_GRANT_SIGNING_KEY", "CONTROL_PLANE_SECRETS_KEY"]),
+    ...allowHosts.filter((h) => !ALLOWED_HOST.test(h)).map((h) => `CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: '${h}' is not a host name or address (no scheme, port or path)`),
   ]);
   const e = parsed.data!;
   return {
@@ -116,5 +155,13 @@ export function loadConfig(env: Record<string, string | undefined>): ControlPlan
     tracing: otel.tracing,
     grantSigningKey: grant.key,
     catalogStreamReplicas: e.CONTROL_PLANE_CATALOG_REPLICAS,
+    secretsKey: e.CONTROL_PLANE_SECRETS_KEY,
+    webhooks: {
+      allowHosts: allowHosts.map((h) => h.replace(/^\[|\]$/g, "")),
+      timeoutMs: e.CONTROL_PLANE_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.CONTROL_PLANE_WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.CONTROL_PLANE_WEBHOOK_RETRY_MAX_MS, e.CONTROL_PLANE_WEBHOOK_RETRY_BASE_MS),
+      giveUpMs: e.CONTROL_PLANE_WEBHOOK_GIVE_UP_MS,
+    },
   };
 }

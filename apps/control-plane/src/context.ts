@@ -5,6 +5,9 @@ import { CONTROL_CHANGED_SUBJECT, INBOX_PREFIX, encodeEvent, type ControlChanged
 import { Counter, createLogger, createMetricsRegistry, startTracing, type Logger, type Registry, type Tracing } from "@gateway/observability";
 import type { ControlPlaneConfig } from "./config.js";
 import type { ControlDb } from "./db/schema.js";
+import type { Resolve } from "@gateway/egress";
+import { SecretSealer } from "./alerts/secrets.js";
+import { WebhookUrlPolicy } from "./alerts/webhook-url.js";
 
 /** Every dependency of the control-plane, built once. */
 export interface ControlContext {
@@ -22,10 +25,16 @@ export interface ControlContext {
   publishChange(ev: Omit<ControlChangedV1, "version">): void;
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing: Tracing | undefined;
+  /** Seals and opens webhook signing secrets; undefined without CONTROL_PLANE_SECRETS_KEY (no webhook can be set). */
+  secrets: SecretSealer | undefined;
+  /** The address rules of alert webhooks, at set time and at every attempt. */
+  webhookUrls: WebhookUrlPolicy;
 }
 
 export interface ControlOverrides {
   log?: Logger;
+  /** How webhook hosts are resolved (tests: a name that resolves elsewhere after it was set). */
+  resolve?: Resolve;
 }
 
 export function createContext(config: ControlPlaneConfig, overrides: ControlOverrides = {}): ControlContext {
@@ -50,6 +59,8 @@ export function createContext(config: ControlPlaneConfig, overrides: ControlOver
     nats: undefined,
     natsConnected: false,
     tracing: startTracing(config.tracing),
+    secrets: config.secretsKey ? new SecretSealer(config.secretsKey) : undefined,
+    webhookUrls: new WebhookUrlPolicy({ allowHosts: config.webhooks.allowHosts, timeoutMs: config.webhooks.timeoutMs, resolve: overrides.resolve }),
     publishChange(ev) {
       try {
         ctx.nats?.publish(CONTROL_CHANGED_SUBJECT, encodeEvent({ version: 1, ...ev }));

@@ -69,11 +69,20 @@ import { setOrgOutputLimit } from "./rpc/set-org-output-limit.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
 import { getGuardrails, setGuardrails } from "./rpc/guardrails.js";
 import { claimVideoHolds, claimVideoJobs, createVideoJob, getVideoJob, updateVideoJob } from "./rpc/video-jobs.js";
+import { AlertConsumer } from "./alerts/consumer.js";
+import { createAlertMetrics } from "./alerts/metrics.js";
+import { checkSecretsKey } from "./alerts/secrets.js";
+import { WebhookSender } from "./alerts/sender.js";
+import { getAlertSettings, setAlertSettings } from "./rpc/alert-settings.js";
+import { consoleGetAlertSettings, consoleListAlerts, consoleSetAlertSettings } from "./rpc/console-alerts.js";
+import { listAlerts } from "./rpc/list-alerts.js";
 
 export { loadConfig, type ControlPlaneConfig } from "./config.js";
-export type { ControlContext } from "./context.js";
+export type { ControlContext, ControlOverrides } from "./context.js";
 export { hashSecret } from "./keys/secret.js";
 export { policyHash } from "./rpc/get-trial-policy.js";
+export { SecretsKeyError } from "./alerts/secrets.js";
+export { signatureHeader, verifySignature } from "./alerts/signature.js";
 
 /** The migrate step: applies this release's migrations to the configured schema (`node dist/main.js migrate`). */
 export function migrateControlSchema(config: ControlPlaneConfig): Promise<void> {
@@ -196,6 +205,12 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleCreateProject: consoleCreateProject(ctx),
       ConsoleSetProjectBudget: consoleSetProjectBudget(ctx),
       ConsoleSetEndUserBudget: consoleSetEndUserBudget(ctx),
+      SetAlertSettings: setAlertSettings(ctx),
+      GetAlertSettings: getAlertSettings(ctx),
+      ListAlerts: listAlerts(ctx),
+      ConsoleGetAlertSettings: consoleGetAlertSettings(ctx),
+      ConsoleSetAlertSettings: consoleSetAlertSettings(ctx),
+      ConsoleListAlerts: consoleListAlerts(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );
@@ -221,6 +236,20 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
     unlocker = next;
   };
 
+  // Alerts (docs/billing.md, "Alerts"): the ledger's announcements into the outbox, and the webhook deliveries from it.
+  const alertMetrics = createAlertMetrics(ctx.registry);
+  const sender = new WebhookSender(ctx, { settings: config.webhooks, urls: ctx.webhookUrls, sealer: ctx.secrets, metrics: alertMetrics });
+  let alertConsumer: AlertConsumer | undefined;
+  const startAlertConsumer = async (nc: NatsConnection) => {
+    const next = new AlertConsumer(ctx, nc, alertMetrics, () => sender.wake());
+    await retrying(ctx.log, "alerts consumer start", abort.signal, () => next.start());
+    if (abort.signal.aborted) {
+      await next.stop();
+      abort.signal.throwIfAborted();
+    }
+    alertConsumer = next;
+  };
+
   return {
     ctx,
     db: ctx.db,
@@ -236,11 +265,17 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ctx.dbHealth.start();
       await prepareSchema(ctx.db as Kysely<unknown>, config.dbSchema, migrations, config.migrations, ctx.log, abort.signal);
       await ctx.dbHealth.check();
+      // Webhook secrets sealed in the database need the key they were sealed with: refused (SecretsKeyError, exit 2) without it.
+      await checkSecretsKey(ctx.db, ctx.secrets);
       const nc = await connectServiceNats(ctx, abort.signal, async (fresh) => {
         await unlocker?.stop();
+        await alertConsumer?.stop();
         await startUnlocker(fresh);
+        await startAlertConsumer(fresh);
       });
       await startUnlocker(nc);
+      await startAlertConsumer(nc);
+      sender.start();
       // Before serving: the ledgers can price every event of the current catalog version.
       await retrying(ctx.log, "current price sheet publish", abort.signal, () => publishCurrentPriceSheet(ctx));
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
@@ -252,6 +287,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       bound = false;
       await shutdownServer(server, 2_000);
       await unlocker?.stop();
+      await alertConsumer?.stop();
+      await sender.stop();
       await closeNats(ctx.nats);
       await ops?.close();
       await ctx.dbHealth.stop();

@@ -1,7 +1,7 @@
 import { configOrExit } from "@gateway/config";
 import { loadConfig } from "./config.js";
 import { SchemaBehindError } from "@gateway/db";
-import { createControlPlane, migrateControlSchema } from "./index.js";
+import { createControlPlane, migrateControlSchema, SecretsKeyError } from "./index.js";
 
 const config = configOrExit(() => loadConfig(process.env));
 if (process.argv[2] === "migrate") {
@@ -31,8 +31,8 @@ process.once("SIGINT", stop);
 // Waits (not ready) for Postgres and NATS if they are down; a stop during that wait ends it.
 await controlPlane.start().catch((err: unknown) => {
   if (stopping) return;
-  if (err instanceof SchemaBehindError) {
-    // Refused, not crashed: the migrate step has not run for this release yet.
+  if (err instanceof SchemaBehindError || err instanceof SecretsKeyError) {
+    // Refused, not crashed: the migrate step has not run for this release yet, or the secrets key is missing or wrong.
     console.error(err.message);
     process.exit(2);
   }

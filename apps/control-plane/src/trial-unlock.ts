@@ -1,11 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
+import type { JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LEDGER_STREAM_SUBJECTS, LedgerBalanceV1, TRIAL_UNLOCK_DURABLE as DURABLE, decodeEvent } from "@gateway/events";
+import { LEDGER_BALANCE_SUBJECT, LedgerBalanceV1, TRIAL_UNLOCK_DURABLE, decodeEvent } from "@gateway/events";
 import type { ControlContext } from "./context.js";
-
-/** Pause before pulling again after the subscription ended unexpectedly, ms. */
-const REOPEN_DELAY_MS = 1_000;
+import { LedgerDurable, retryLater } from "./ledger-durable.js";
 
 /**
  * Ends an organization's trial when its lifetime top-ups reach the trial policy's threshold. The
@@ -14,86 +11,22 @@ const REOPEN_DELAY_MS = 1_000;
  * keys. A control-plane that was down when the top-up happened catches up when it starts.
  */
 export class TrialUnlocker {
-  private messages: ConsumerMessages | undefined;
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private readonly abort = new AbortController();
+  private readonly durable: LedgerDurable;
 
   constructor(
     private readonly ctx: ControlContext,
-    private readonly nc: NatsConnection,
-  ) {}
+    nc: NatsConnection,
+  ) {
+    this.durable = new LedgerDurable(nc, { durable: TRIAL_UNLOCK_DURABLE, filterSubject: LEDGER_BALANCE_SUBJECT, name: "trial unlock", log: ctx.log, handle: (msg) => this.handle(msg) });
+  }
 
   /** Ensures the stream and the durable and starts consuming; throws if that fails (the caller retries). */
-  async start(): Promise<void> {
-    this.loop = this.supervise(await this.open());
+  start(): Promise<void> {
+    return this.durable.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.abort.abort();
-    await this.messages?.close().catch(() => undefined);
-    await this.loop;
-  }
-
-  private async open(): Promise<ConsumerMessages> {
-    const jsm = await jetstreamManager(this.nc);
-    // The ledger owns the stream; create it with the same settings if the ledger has not yet.
-    await jsm.streams.info(LEDGER_STREAM).catch(() =>
-      jsm.streams
-        .add({
-          name: LEDGER_STREAM,
-          subjects: LEDGER_STREAM_SUBJECTS,
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-          discard: DiscardPolicy.Old,
-          max_age: 7 * 24 * 3600 * 1e9,
-          duplicate_window: 120 * 1e9,
-        })
-        .catch(() => jsm.streams.info(LEDGER_STREAM)),
-    );
-    await jsm.consumers
-      .info(LEDGER_STREAM, DURABLE)
-      .catch(() =>
-        jsm.consumers.add(LEDGER_STREAM, { durable_name: DURABLE, filter_subject: LEDGER_BALANCE_SUBJECT, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: 30 * 1e9 }),
-      );
-    const consumer = await jetstream(this.nc).consumers.get(LEDGER_STREAM, DURABLE);
-    const messages = await consumer.consume({ max_messages: 100 });
-    this.messages = messages;
-    // stop() may have run while this was opening.
-    if (this.stopping) await messages.close().catch(() => undefined);
-    return messages;
-  }
-
-  /**
-   * Drains subscriptions one after another. The client rides out NATS restarts inside one
-   * subscription; one that ends or fails without stop() (the durable or the stream was deleted) is
-   * reopened after a pause, so top-ups keep ending trials without a restart.
-   */
-  private async supervise(first: ConsumerMessages): Promise<void> {
-    let messages: ConsumerMessages | undefined = first;
-    for (;;) {
-      if (messages) {
-        try {
-          for await (const msg of messages) await this.handle(msg);
-        } catch (err) {
-          this.ctx.log.warn({ err }, "trial unlock subscription failed");
-        }
-        messages = undefined;
-        if (this.stopping) return;
-        this.ctx.log.warn("trial unlock subscription ended; reopening");
-      }
-      try {
-        await sleep(REOPEN_DELAY_MS, undefined, { signal: this.abort.signal });
-      } catch {
-        return; // stop() was called
-      }
-      if (this.stopping || this.nc.isClosed()) return;
-      messages = await this.open().catch((err: unknown) => {
-        this.ctx.log.warn({ err }, "trial unlock subscription could not be reopened; retrying");
-        return undefined;
-      });
-    }
+  stop(): Promise<void> {
+    return this.durable.stop();
   }
 
   private async handle(msg: JsMsg): Promise<void> {
@@ -108,11 +41,7 @@ export class TrialUnlocker {
     } catch (err) {
       // Postgres is away, or the connection closed under the ack: JetStream redelivers either way.
       this.ctx.log.warn({ err, org_id: ev?.org_id }, "trial unlock failed; will retry");
-      try {
-        msg.nak(1_000);
-      } catch {
-        // Closed connection: the ack wait brings the message back.
-      }
+      retryLater(msg);
     }
   }
 }

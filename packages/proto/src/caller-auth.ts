@@ -73,6 +73,10 @@ export const METHOD_GRANTS: {
     ConsoleCreateProject: ["console"],
     ConsoleSetProjectBudget: ["console"],
     ConsoleSetEndUserBudget: ["console"],
+    // Alerts: the control-plane checks the session and its role on each call.
+    ConsoleGetAlertSettings: ["console"],
+    ConsoleSetAlertSettings: ["console"],
+    ConsoleListAlerts: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

@@ -298,6 +298,45 @@ export interface McpServerBaselinesTable {
   recorded_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** An organization's alert thresholds and webhook (docs/billing.md, "Alerts"). */
+export interface OrgAlertSettingsTable {
+  org_id: string;
+  /** Percentages of each budget's cap, ascending. */
+  budget_pcts: ColumnType<number[], number[] | undefined, number[]>;
+  /** Balances, minor credit units, descending (bigint[]: read as strings). */
+  balance_minor: ColumnType<Array<number | string>, number[] | undefined, number[]>;
+  webhook_url: string | null;
+  /** The signing secret sealed by alerts/secrets.ts (`gws1.…`); never the secret itself. */
+  webhook_secret_sealed: string | null;
+  /** `whsec_` and four characters of the secret, to tell secrets apart. */
+  webhook_secret_prefix: string | null;
+  secret_created_at: Date | null;
+  /** The secret a rotation replaced, sealed, and until when it still signs beside the new one (a receiver moves over meanwhile). */
+  previous_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Every alert the ledger announced, once per id, with its webhook delivery (alerts/outbox.ts). */
+export interface AlertsTable {
+  id: string;
+  org_id: string;
+  kind: "budget" | "balance";
+  /** The LedgerAlertV1 as announced. */
+  event: ColumnType<unknown, string, never>;
+  /** The webhook's JSON body: the same bytes at every attempt. */
+  body: string;
+  created_at: Date;
+  received_at: ColumnType<Date, Date | undefined, never>;
+  state: "pending" | "delivered" | "failed" | "no_webhook";
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
 export interface ControlDb {
   projects: ProjectsTable;
   end_user_budgets: EndUserBudgetsTable;
@@ -319,6 +358,8 @@ export interface ControlDb {
   org_models: OrgModelsTable;
   catalog_state: CatalogStateTable;
   trial_policy: TrialPolicyTable;
+  org_alert_settings: OrgAlertSettingsTable;
+  alerts: AlertsTable;
 }
 
 export type OrgRow = Selectable<OrganizationsTable>;

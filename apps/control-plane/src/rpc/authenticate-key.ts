@@ -33,11 +33,13 @@ interface Row {
   end_user_budget_minor: number;
   end_user_budget_window: string;
   end_user_overrides: Record<string, number>;
+  alert_pcts: number[];
+  balance_alerts: string[];
 }
 
 /**
  * One indexed query per cache miss: the key, its org, the org's enabled models and guardrail rules,
- * the key's project and the budgets of all three. The end users' own limits (at most 1,000) come as
+ * the key's project and the budgets of all three, and the organization's alert thresholds. The end users' own limits (at most 1,000) come as
  * one JSON object, and only while the organization reads end users at all.
  */
 export function authenticateKey(ctx: ControlContext) {
@@ -53,7 +55,9 @@ export function authenticateKey(ctx: ControlContext) {
              p.budget_minor AS project_budget_minor, p.budget_window AS project_budget_window,
              o.time_zone, o.budget_window AS org_budget_window, o.end_user_source, o.end_user_budget_minor, o.end_user_budget_window,
              CASE WHEN o.end_user_source = '' THEN '{}'::jsonb
-                  ELSE COALESCE((SELECT jsonb_object_agg(e.end_user, e.limit_minor) FROM end_user_budgets e WHERE e.org_id = k.org_id), '{}'::jsonb) END AS end_user_overrides
+                  ELSE COALESCE((SELECT jsonb_object_agg(e.end_user, e.limit_minor) FROM end_user_budgets e WHERE e.org_id = k.org_id), '{}'::jsonb) END AS end_user_overrides,
+             COALESCE((SELECT a.budget_pcts FROM org_alert_settings a WHERE a.org_id = k.org_id), '{}') AS alert_pcts,
+             COALESCE((SELECT a.balance_minor FROM org_alert_settings a WHERE a.org_id = k.org_id), '{}') AS balance_alerts
       FROM api_keys k JOIN organizations o ON o.id = k.org_id
       LEFT JOIN guardrail_rules g ON g.org_id = k.org_id
       LEFT JOIN projects p ON p.id = k.project_id
@@ -91,8 +95,8 @@ export function authenticateKey(ctx: ControlContext) {
         end_user_source: row.end_user_source,
         end_user_budget: { limit_minor: row.end_user_budget_minor, window: row.end_user_budget_window },
         end_user_overrides: row.end_user_overrides,
-        alert_thresholds_pct: [],
-        balance_alerts_minor: [],
+        alert_thresholds_pct: row.alert_pcts,
+        balance_alerts_minor: row.balance_alerts.map(Number),
       },
     };
   };

@@ -2,6 +2,10 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AdminServiceClient as _gateway_control_v1_AdminServiceClient, AdminServiceDefinition as _gateway_control_v1_AdminServiceDefinition } from './gateway/control/v1/AdminService.js';
+import type { Alert as _gateway_control_v1_Alert, Alert__Output as _gateway_control_v1_Alert__Output } from './gateway/control/v1/Alert.js';
+import type { AlertAmounts as _gateway_control_v1_AlertAmounts, AlertAmounts__Output as _gateway_control_v1_AlertAmounts__Output } from './gateway/control/v1/AlertAmounts.js';
+import type { AlertPercentages as _gateway_control_v1_AlertPercentages, AlertPercentages__Output as _gateway_control_v1_AlertPercentages__Output } from './gateway/control/v1/AlertPercentages.js';
+import type { AlertSettings as _gateway_control_v1_AlertSettings, AlertSettings__Output as _gateway_control_v1_AlertSettings__Output } from './gateway/control/v1/AlertSettings.js';
 import type { ApiKey as _gateway_control_v1_ApiKey, ApiKey__Output as _gateway_control_v1_ApiKey__Output } from './gateway/control/v1/ApiKey.js';
 import type { ApplyCatalogRequest as _gateway_control_v1_ApplyCatalogRequest, ApplyCatalogRequest__Output as _gateway_control_v1_ApplyCatalogRequest__Output } from './gateway/control/v1/ApplyCatalogRequest.js';
 import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, ApplyCatalogResponse__Output as _gateway_control_v1_ApplyCatalogResponse__Output } from './gateway/control/v1/ApplyCatalogResponse.js';
@@ -23,6 +27,7 @@ import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyReq
 import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from './gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from './gateway/control/v1/ConsoleGrantTopUpRequest.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from './gateway/control/v1/ConsoleInviteMemberRequest.js';
+import type { ConsoleListAlertsRequest as _gateway_control_v1_ConsoleListAlertsRequest, ConsoleListAlertsRequest__Output as _gateway_control_v1_ConsoleListAlertsRequest__Output } from './gateway/control/v1/ConsoleListAlertsRequest.js';
 import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from './gateway/control/v1/ConsoleListAuditRequest.js';
 import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsRequest, ConsoleListOrgsRequest__Output as _gateway_control_v1_ConsoleListOrgsRequest__Output } from './gateway/control/v1/ConsoleListOrgsRequest.js';
 import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember__Output as _gateway_control_v1_ConsoleMember__Output } from './gateway/control/v1/ConsoleMember.js';
@@ -34,6 +39,7 @@ import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMem
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from './gateway/control/v1/ConsoleRevokeKeyRequest.js';
 import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from './gateway/control/v1/ConsoleSession.js';
 import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from './gateway/control/v1/ConsoleSessionRequest.js';
+import type { ConsoleSetAlertSettingsRequest as _gateway_control_v1_ConsoleSetAlertSettingsRequest, ConsoleSetAlertSettingsRequest__Output as _gateway_control_v1_ConsoleSetAlertSettingsRequest__Output } from './gateway/control/v1/ConsoleSetAlertSettingsRequest.js';
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from './gateway/control/v1/ConsoleSetBudgetRequest.js';
 import type { ConsoleSetEndUserBudgetRequest as _gateway_control_v1_ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest__Output as _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output } from './gateway/control/v1/ConsoleSetEndUserBudgetRequest.js';
 import type { ConsoleSetKeyBudgetRequest as _gateway_control_v1_ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest__Output as _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output } from './gateway/control/v1/ConsoleSetKeyBudgetRequest.js';
@@ -50,6 +56,7 @@ import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersReq
 import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from './gateway/control/v1/EnableMcpServersResponse.js';
 import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from './gateway/control/v1/EnableModelsRequest.js';
 import type { EndUserBudget as _gateway_control_v1_EndUserBudget, EndUserBudget__Output as _gateway_control_v1_EndUserBudget__Output } from './gateway/control/v1/EndUserBudget.js';
+import type { GetAlertSettingsRequest as _gateway_control_v1_GetAlertSettingsRequest, GetAlertSettingsRequest__Output as _gateway_control_v1_GetAlertSettingsRequest__Output } from './gateway/control/v1/GetAlertSettingsRequest.js';
 import type { GetCatalogDocumentRequest as _gateway_control_v1_GetCatalogDocumentRequest, GetCatalogDocumentRequest__Output as _gateway_control_v1_GetCatalogDocumentRequest__Output } from './gateway/control/v1/GetCatalogDocumentRequest.js';
 import type { GetCatalogDocumentResponse as _gateway_control_v1_GetCatalogDocumentResponse, GetCatalogDocumentResponse__Output as _gateway_control_v1_GetCatalogDocumentResponse__Output } from './gateway/control/v1/GetCatalogDocumentResponse.js';
 import type { GetCatalogRequest as _gateway_control_v1_GetCatalogRequest, GetCatalogRequest__Output as _gateway_control_v1_GetCatalogRequest__Output } from './gateway/control/v1/GetCatalogRequest.js';
@@ -60,6 +67,8 @@ import type { Guardrails as _gateway_control_v1_Guardrails, Guardrails__Output a
 import type { ImagePrice as _gateway_control_v1_ImagePrice, ImagePrice__Output as _gateway_control_v1_ImagePrice__Output } from './gateway/control/v1/ImagePrice.js';
 import type { KeyContext as _gateway_control_v1_KeyContext, KeyContext__Output as _gateway_control_v1_KeyContext__Output } from './gateway/control/v1/KeyContext.js';
 import type { KeyTags as _gateway_control_v1_KeyTags, KeyTags__Output as _gateway_control_v1_KeyTags__Output } from './gateway/control/v1/KeyTags.js';
+import type { ListAlertsRequest as _gateway_control_v1_ListAlertsRequest, ListAlertsRequest__Output as _gateway_control_v1_ListAlertsRequest__Output } from './gateway/control/v1/ListAlertsRequest.js';
+import type { ListAlertsResponse as _gateway_control_v1_ListAlertsResponse, ListAlertsResponse__Output as _gateway_control_v1_ListAlertsResponse__Output } from './gateway/control/v1/ListAlertsResponse.js';
 import type { ListEndUserBudgetsRequest as _gateway_control_v1_ListEndUserBudgetsRequest, ListEndUserBudgetsRequest__Output as _gateway_control_v1_ListEndUserBudgetsRequest__Output } from './gateway/control/v1/ListEndUserBudgetsRequest.js';
 import type { ListEndUserBudgetsResponse as _gateway_control_v1_ListEndUserBudgetsResponse, ListEndUserBudgetsResponse__Output as _gateway_control_v1_ListEndUserBudgetsResponse__Output } from './gateway/control/v1/ListEndUserBudgetsResponse.js';
 import type { ListKeysRequest as _gateway_control_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_control_v1_ListKeysRequest__Output } from './gateway/control/v1/ListKeysRequest.js';
@@ -84,6 +93,7 @@ import type { RemoveConsoleMemberRequest as _gateway_control_v1_RemoveConsoleMem
 import type { ReportMcpToolsRequest as _gateway_control_v1_ReportMcpToolsRequest, ReportMcpToolsRequest__Output as _gateway_control_v1_ReportMcpToolsRequest__Output } from './gateway/control/v1/ReportMcpToolsRequest.js';
 import type { ReportMcpToolsResponse as _gateway_control_v1_ReportMcpToolsResponse, ReportMcpToolsResponse__Output as _gateway_control_v1_ReportMcpToolsResponse__Output } from './gateway/control/v1/ReportMcpToolsResponse.js';
 import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from './gateway/control/v1/RevokeKeyRequest.js';
+import type { SetAlertSettingsRequest as _gateway_control_v1_SetAlertSettingsRequest, SetAlertSettingsRequest__Output as _gateway_control_v1_SetAlertSettingsRequest__Output } from './gateway/control/v1/SetAlertSettingsRequest.js';
 import type { SetEndUserBudgetRequest as _gateway_control_v1_SetEndUserBudgetRequest, SetEndUserBudgetRequest__Output as _gateway_control_v1_SetEndUserBudgetRequest__Output } from './gateway/control/v1/SetEndUserBudgetRequest.js';
 import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from './gateway/control/v1/SetGuardrailsRequest.js';
 import type { SetKeyBudgetRequest as _gateway_control_v1_SetKeyBudgetRequest, SetKeyBudgetRequest__Output as _gateway_control_v1_SetKeyBudgetRequest__Output } from './gateway/control/v1/SetKeyBudgetRequest.js';
@@ -111,6 +121,10 @@ export interface ProtoGrpcType {
     control: {
       v1: {
         AdminService: SubtypeConstructor<typeof grpc.Client, _gateway_control_v1_AdminServiceClient> & { service: _gateway_control_v1_AdminServiceDefinition }
+        Alert: MessageTypeDefinition<_gateway_control_v1_Alert, _gateway_control_v1_Alert__Output>
+        AlertAmounts: MessageTypeDefinition<_gateway_control_v1_AlertAmounts, _gateway_control_v1_AlertAmounts__Output>
+        AlertPercentages: MessageTypeDefinition<_gateway_control_v1_AlertPercentages, _gateway_control_v1_AlertPercentages__Output>
+        AlertSettings: MessageTypeDefinition<_gateway_control_v1_AlertSettings, _gateway_control_v1_AlertSettings__Output>
         ApiKey: MessageTypeDefinition<_gateway_control_v1_ApiKey, _gateway_control_v1_ApiKey__Output>
         ApplyCatalogRequest: MessageTypeDefinition<_gateway_control_v1_ApplyCatalogRequest, _gateway_control_v1_ApplyCatalogRequest__Output>
         ApplyCatalogResponse: MessageTypeDefinition<_gateway_control_v1_ApplyCatalogResponse, _gateway_control_v1_ApplyCatalogResponse__Output>
@@ -132,6 +146,7 @@ export interface ProtoGrpcType {
         ConsoleCreateProjectRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateProjectRequest, _gateway_control_v1_ConsoleCreateProjectRequest__Output>
         ConsoleGrantTopUpRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_ConsoleGrantTopUpRequest__Output>
         ConsoleInviteMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_ConsoleInviteMemberRequest__Output>
+        ConsoleListAlertsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAlertsRequest, _gateway_control_v1_ConsoleListAlertsRequest__Output>
         ConsoleListAuditRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleListAuditRequest__Output>
         ConsoleListOrgsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ConsoleListOrgsRequest__Output>
         ConsoleMember: MessageTypeDefinition<_gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleMember__Output>
@@ -143,6 +158,7 @@ export interface ProtoGrpcType {
         ConsoleRevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ConsoleRevokeKeyRequest__Output>
         ConsoleSession: MessageTypeDefinition<_gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSession__Output>
         ConsoleSessionRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSessionRequest__Output>
+        ConsoleSetAlertSettingsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetAlertSettingsRequest, _gateway_control_v1_ConsoleSetAlertSettingsRequest__Output>
         ConsoleSetBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_ConsoleSetBudgetRequest__Output>
         ConsoleSetEndUserBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetEndUserBudgetRequest, _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output>
         ConsoleSetKeyBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetKeyBudgetRequest, _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output>
@@ -159,6 +175,7 @@ export interface ProtoGrpcType {
         EnableMcpServersResponse: MessageTypeDefinition<_gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersResponse__Output>
         EnableModelsRequest: MessageTypeDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_EnableModelsRequest__Output>
         EndUserBudget: MessageTypeDefinition<_gateway_control_v1_EndUserBudget, _gateway_control_v1_EndUserBudget__Output>
+        GetAlertSettingsRequest: MessageTypeDefinition<_gateway_control_v1_GetAlertSettingsRequest, _gateway_control_v1_GetAlertSettingsRequest__Output>
         GetCatalogDocumentRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentRequest, _gateway_control_v1_GetCatalogDocumentRequest__Output>
         GetCatalogDocumentResponse: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentResponse, _gateway_control_v1_GetCatalogDocumentResponse__Output>
         GetCatalogRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogRequest, _gateway_control_v1_GetCatalogRequest__Output>
@@ -169,6 +186,8 @@ export interface ProtoGrpcType {
         ImagePrice: MessageTypeDefinition<_gateway_control_v1_ImagePrice, _gateway_control_v1_ImagePrice__Output>
         KeyContext: MessageTypeDefinition<_gateway_control_v1_KeyContext, _gateway_control_v1_KeyContext__Output>
         KeyTags: MessageTypeDefinition<_gateway_control_v1_KeyTags, _gateway_control_v1_KeyTags__Output>
+        ListAlertsRequest: MessageTypeDefinition<_gateway_control_v1_ListAlertsRequest, _gateway_control_v1_ListAlertsRequest__Output>
+        ListAlertsResponse: MessageTypeDefinition<_gateway_control_v1_ListAlertsResponse, _gateway_control_v1_ListAlertsResponse__Output>
         ListEndUserBudgetsRequest: MessageTypeDefinition<_gateway_control_v1_ListEndUserBudgetsRequest, _gateway_control_v1_ListEndUserBudgetsRequest__Output>
         ListEndUserBudgetsResponse: MessageTypeDefinition<_gateway_control_v1_ListEndUserBudgetsResponse, _gateway_control_v1_ListEndUserBudgetsResponse__Output>
         ListKeysRequest: MessageTypeDefinition<_gateway_control_v1_ListKeysRequest, _gateway_control_v1_ListKeysRequest__Output>
@@ -193,6 +212,7 @@ export interface ProtoGrpcType {
         ReportMcpToolsRequest: MessageTypeDefinition<_gateway_control_v1_ReportMcpToolsRequest, _gateway_control_v1_ReportMcpToolsRequest__Output>
         ReportMcpToolsResponse: MessageTypeDefinition<_gateway_control_v1_ReportMcpToolsResponse, _gateway_control_v1_ReportMcpToolsResponse__Output>
         RevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_RevokeKeyRequest__Output>
+        SetAlertSettingsRequest: MessageTypeDefinition<_gateway_control_v1_SetAlertSettingsRequest, _gateway_control_v1_SetAlertSettingsRequest__Output>
         SetEndUserBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetEndUserBudgetRequest, _gateway_control_v1_SetEndUserBudgetRequest__Output>
         SetGuardrailsRequest: MessageTypeDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_SetGuardrailsRequest__Output>
         SetKeyBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetKeyBudgetRequest, _gateway_control_v1_SetKeyBudgetRequest__Output>

@@ -40,6 +40,9 @@ import { trialPolicySet } from "./trial-policy-set.js";
 import { usageCosts } from "./usage-costs.js";
 import { usageExport } from "./usage-export.js";
 import { usageSpend } from "./usage-spend.js";
+import { alertsList } from "./alerts-list.js";
+import { alertsSet } from "./alerts-set.js";
+import { alertsShow } from "./alerts-show.js";
 
 export const commands: readonly Command[] = [
   orgCreate,
@@ -79,4 +82,7 @@ export const commands: readonly Command[] = [
   ledgerCheck,
   ledgerReplay,
   ledgerRepublish,
+  alertsSet,
+  alertsShow,
+  alertsList,
 ];

@@ -29,6 +29,7 @@ import { mcpPinsNewTools } from "./20261218000000-mcp-pins-new-tools.js";
 import { videoClaimTokens } from "./20261220000000-video-claim-tokens.js";
 import { orgOutputLimit } from "./20261222000000-org-output-limit.js";
 import { budgets } from "./20261224000000-budgets.js";
+import { alerts } from "./20261225000000-alerts.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "20261220000000-video-claim-tokens": videoClaimTokens,
   "20261222000000-org-output-limit": orgOutputLimit,
   "20261224000000-budgets": budgets,
+  "20261225000000-alerts": alerts,
 };

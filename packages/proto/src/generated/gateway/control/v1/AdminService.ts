@@ -2,6 +2,7 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AlertSettings as _gateway_control_v1_AlertSettings, AlertSettings__Output as _gateway_control_v1_AlertSettings__Output } from '../../../gateway/control/v1/AlertSettings.js';
 import type { ApiKey as _gateway_control_v1_ApiKey, ApiKey__Output as _gateway_control_v1_ApiKey__Output } from '../../../gateway/control/v1/ApiKey.js';
 import type { ApplyCatalogRequest as _gateway_control_v1_ApplyCatalogRequest, ApplyCatalogRequest__Output as _gateway_control_v1_ApplyCatalogRequest__Output } from '../../../gateway/control/v1/ApplyCatalogRequest.js';
 import type { ApplyCatalogResponse as _gateway_control_v1_ApplyCatalogResponse, ApplyCatalogResponse__Output as _gateway_control_v1_ApplyCatalogResponse__Output } from '../../../gateway/control/v1/ApplyCatalogResponse.js';
@@ -15,6 +16,7 @@ import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyReq
 import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from '../../../gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from '../../../gateway/control/v1/ConsoleGrantTopUpRequest.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from '../../../gateway/control/v1/ConsoleInviteMemberRequest.js';
+import type { ConsoleListAlertsRequest as _gateway_control_v1_ConsoleListAlertsRequest, ConsoleListAlertsRequest__Output as _gateway_control_v1_ConsoleListAlertsRequest__Output } from '../../../gateway/control/v1/ConsoleListAlertsRequest.js';
 import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from '../../../gateway/control/v1/ConsoleListAuditRequest.js';
 import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsRequest, ConsoleListOrgsRequest__Output as _gateway_control_v1_ConsoleListOrgsRequest__Output } from '../../../gateway/control/v1/ConsoleListOrgsRequest.js';
 import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember__Output as _gateway_control_v1_ConsoleMember__Output } from '../../../gateway/control/v1/ConsoleMember.js';
@@ -25,6 +27,7 @@ import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMem
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from '../../../gateway/control/v1/ConsoleRevokeKeyRequest.js';
 import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from '../../../gateway/control/v1/ConsoleSession.js';
 import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from '../../../gateway/control/v1/ConsoleSessionRequest.js';
+import type { ConsoleSetAlertSettingsRequest as _gateway_control_v1_ConsoleSetAlertSettingsRequest, ConsoleSetAlertSettingsRequest__Output as _gateway_control_v1_ConsoleSetAlertSettingsRequest__Output } from '../../../gateway/control/v1/ConsoleSetAlertSettingsRequest.js';
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetBudgetRequest.js';
 import type { ConsoleSetEndUserBudgetRequest as _gateway_control_v1_ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest__Output as _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetEndUserBudgetRequest.js';
 import type { ConsoleSetKeyBudgetRequest as _gateway_control_v1_ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest__Output as _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetKeyBudgetRequest.js';
@@ -39,10 +42,13 @@ import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersReq
 import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from '../../../gateway/control/v1/EnableMcpServersResponse.js';
 import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from '../../../gateway/control/v1/EnableModelsRequest.js';
 import type { EndUserBudget as _gateway_control_v1_EndUserBudget, EndUserBudget__Output as _gateway_control_v1_EndUserBudget__Output } from '../../../gateway/control/v1/EndUserBudget.js';
+import type { GetAlertSettingsRequest as _gateway_control_v1_GetAlertSettingsRequest, GetAlertSettingsRequest__Output as _gateway_control_v1_GetAlertSettingsRequest__Output } from '../../../gateway/control/v1/GetAlertSettingsRequest.js';
 import type { GetCatalogDocumentRequest as _gateway_control_v1_GetCatalogDocumentRequest, GetCatalogDocumentRequest__Output as _gateway_control_v1_GetCatalogDocumentRequest__Output } from '../../../gateway/control/v1/GetCatalogDocumentRequest.js';
 import type { GetCatalogDocumentResponse as _gateway_control_v1_GetCatalogDocumentResponse, GetCatalogDocumentResponse__Output as _gateway_control_v1_GetCatalogDocumentResponse__Output } from '../../../gateway/control/v1/GetCatalogDocumentResponse.js';
 import type { GetGuardrailsRequest as _gateway_control_v1_GetGuardrailsRequest, GetGuardrailsRequest__Output as _gateway_control_v1_GetGuardrailsRequest__Output } from '../../../gateway/control/v1/GetGuardrailsRequest.js';
 import type { Guardrails as _gateway_control_v1_Guardrails, Guardrails__Output as _gateway_control_v1_Guardrails__Output } from '../../../gateway/control/v1/Guardrails.js';
+import type { ListAlertsRequest as _gateway_control_v1_ListAlertsRequest, ListAlertsRequest__Output as _gateway_control_v1_ListAlertsRequest__Output } from '../../../gateway/control/v1/ListAlertsRequest.js';
+import type { ListAlertsResponse as _gateway_control_v1_ListAlertsResponse, ListAlertsResponse__Output as _gateway_control_v1_ListAlertsResponse__Output } from '../../../gateway/control/v1/ListAlertsResponse.js';
 import type { ListEndUserBudgetsRequest as _gateway_control_v1_ListEndUserBudgetsRequest, ListEndUserBudgetsRequest__Output as _gateway_control_v1_ListEndUserBudgetsRequest__Output } from '../../../gateway/control/v1/ListEndUserBudgetsRequest.js';
 import type { ListEndUserBudgetsResponse as _gateway_control_v1_ListEndUserBudgetsResponse, ListEndUserBudgetsResponse__Output as _gateway_control_v1_ListEndUserBudgetsResponse__Output } from '../../../gateway/control/v1/ListEndUserBudgetsResponse.js';
 import type { ListKeysRequest as _gateway_control_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_control_v1_ListKeysRequest__Output } from '../../../gateway/control/v1/ListKeysRequest.js';
@@ -60,6 +66,7 @@ import type { Project as _gateway_control_v1_Project, Project__Output as _gatewa
 import type { RedeemSignInLinkRequest as _gateway_control_v1_RedeemSignInLinkRequest, RedeemSignInLinkRequest__Output as _gateway_control_v1_RedeemSignInLinkRequest__Output } from '../../../gateway/control/v1/RedeemSignInLinkRequest.js';
 import type { RemoveConsoleMemberRequest as _gateway_control_v1_RemoveConsoleMemberRequest, RemoveConsoleMemberRequest__Output as _gateway_control_v1_RemoveConsoleMemberRequest__Output } from '../../../gateway/control/v1/RemoveConsoleMemberRequest.js';
 import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from '../../../gateway/control/v1/RevokeKeyRequest.js';
+import type { SetAlertSettingsRequest as _gateway_control_v1_SetAlertSettingsRequest, SetAlertSettingsRequest__Output as _gateway_control_v1_SetAlertSettingsRequest__Output } from '../../../gateway/control/v1/SetAlertSettingsRequest.js';
 import type { SetEndUserBudgetRequest as _gateway_control_v1_SetEndUserBudgetRequest, SetEndUserBudgetRequest__Output as _gateway_control_v1_SetEndUserBudgetRequest__Output } from '../../../gateway/control/v1/SetEndUserBudgetRequest.js';
 import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from '../../../gateway/control/v1/SetGuardrailsRequest.js';
 import type { SetKeyBudgetRequest as _gateway_control_v1_SetKeyBudgetRequest, SetKeyBudgetRequest__Output as _gateway_control_v1_SetKeyBudgetRequest__Output } from '../../../gateway/control/v1/SetKeyBudgetRequest.js';
@@ -129,6 +136,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleCreateProject(argument: _gateway_control_v1_ConsoleCreateProjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Project__Output>): grpc.ClientUnaryCall;
   consoleCreateProject(argument: _gateway_control_v1_ConsoleCreateProjectRequest, callback: grpc.requestCallback<_gateway_control_v1_Project__Output>): grpc.ClientUnaryCall;
   
+  ConsoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleGetAlertSettings(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  
   ConsoleGetBudgets(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleBudgets__Output>): grpc.ClientUnaryCall;
   ConsoleGetBudgets(argument: _gateway_control_v1_ConsoleSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleBudgets__Output>): grpc.ClientUnaryCall;
   ConsoleGetBudgets(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleBudgets__Output>): grpc.ClientUnaryCall;
@@ -182,6 +198,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
   consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
   consoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ConsoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  consoleListAlerts(argument: _gateway_control_v1_ConsoleListAlertsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
   
   ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
   ConsoleListAudit(argument: _gateway_control_v1_ConsoleListAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditPage__Output>): grpc.ClientUnaryCall;
@@ -263,6 +288,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   consoleRevokeKey(argument: _gateway_control_v1_ConsoleRevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  ConsoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  consoleSetAlertSettings(argument: _gateway_control_v1_ConsoleSetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
   
   ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   ConsoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
@@ -372,6 +406,15 @@ export interface AdminServiceClient extends grpc.Client {
   endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   endConsoleSession(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleSession__Output>): grpc.ClientUnaryCall;
   
+  GetAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  GetAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  GetAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  GetAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  getAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  getAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  getAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  getAlertSettings(argument: _gateway_control_v1_GetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  
   GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
   GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
   GetCatalogDocument(argument: _gateway_control_v1_GetCatalogDocumentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_GetCatalogDocumentResponse__Output>): grpc.ClientUnaryCall;
@@ -398,6 +441,15 @@ export interface AdminServiceClient extends grpc.Client {
   getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
   getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
   getGuardrails(argument: _gateway_control_v1_GetGuardrailsRequest, callback: grpc.requestCallback<_gateway_control_v1_Guardrails__Output>): grpc.ClientUnaryCall;
+  
+  ListAlerts(argument: _gateway_control_v1_ListAlertsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ListAlerts(argument: _gateway_control_v1_ListAlertsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ListAlerts(argument: _gateway_control_v1_ListAlertsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  ListAlerts(argument: _gateway_control_v1_ListAlertsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  listAlerts(argument: _gateway_control_v1_ListAlertsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  listAlerts(argument: _gateway_control_v1_ListAlertsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  listAlerts(argument: _gateway_control_v1_ListAlertsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
+  listAlerts(argument: _gateway_control_v1_ListAlertsRequest, callback: grpc.requestCallback<_gateway_control_v1_ListAlertsResponse__Output>): grpc.ClientUnaryCall;
   
   ListEndUserBudgets(argument: _gateway_control_v1_ListEndUserBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListEndUserBudgetsResponse__Output>): grpc.ClientUnaryCall;
   ListEndUserBudgets(argument: _gateway_control_v1_ListEndUserBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ListEndUserBudgetsResponse__Output>): grpc.ClientUnaryCall;
@@ -470,6 +522,15 @@ export interface AdminServiceClient extends grpc.Client {
   revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   revokeKey(argument: _gateway_control_v1_RevokeKeyRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  
+  SetAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  SetAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  SetAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  SetAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  setAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  setAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  setAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
+  setAlertSettings(argument: _gateway_control_v1_SetAlertSettingsRequest, callback: grpc.requestCallback<_gateway_control_v1_AlertSettings__Output>): grpc.ClientUnaryCall;
   
   SetEndUserBudget(argument: _gateway_control_v1_SetEndUserBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_EndUserBudget__Output>): grpc.ClientUnaryCall;
   SetEndUserBudget(argument: _gateway_control_v1_SetEndUserBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_EndUserBudget__Output>): grpc.ClientUnaryCall;
@@ -576,6 +637,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   ConsoleCreateProject: grpc.handleUnaryCall<_gateway_control_v1_ConsoleCreateProjectRequest__Output, _gateway_control_v1_Project>;
   
+  ConsoleGetAlertSettings: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_AlertSettings>;
+  
   ConsoleGetBudgets: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleBudgets>;
   
   ConsoleGetCatalog: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog>;
@@ -587,6 +650,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   ConsoleGrantTopUp: grpc.handleUnaryCall<_gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant>;
   
   ConsoleInviteMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink>;
+  
+  ConsoleListAlerts: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse>;
   
   ConsoleListAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListAuditRequest__Output, _gateway_control_v1_ConsoleAuditPage>;
   
@@ -605,6 +670,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   ConsoleRemoveMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
   
   ConsoleRevokeKey: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey>;
+  
+  ConsoleSetAlertSettings: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings>;
   
   ConsoleSetBudget: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org>;
   
@@ -630,11 +697,15 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   EndConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
   
+  GetAlertSettings: grpc.handleUnaryCall<_gateway_control_v1_GetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings>;
+  
   GetCatalogDocument: grpc.handleUnaryCall<_gateway_control_v1_GetCatalogDocumentRequest__Output, _gateway_control_v1_GetCatalogDocumentResponse>;
   
   GetConsoleSession: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession>;
   
   GetGuardrails: grpc.handleUnaryCall<_gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails>;
+  
+  ListAlerts: grpc.handleUnaryCall<_gateway_control_v1_ListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse>;
   
   ListEndUserBudgets: grpc.handleUnaryCall<_gateway_control_v1_ListEndUserBudgetsRequest__Output, _gateway_control_v1_ListEndUserBudgetsResponse>;
   
@@ -651,6 +722,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   RemoveConsoleMember: grpc.handleUnaryCall<_gateway_control_v1_RemoveConsoleMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
   
   RevokeKey: grpc.handleUnaryCall<_gateway_control_v1_RevokeKeyRequest__Output, _gateway_control_v1_ApiKey>;
+  
+  SetAlertSettings: grpc.handleUnaryCall<_gateway_control_v1_SetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings>;
   
   SetEndUserBudget: grpc.handleUnaryCall<_gateway_control_v1_SetEndUserBudgetRequest__Output, _gateway_control_v1_EndUserBudget>;
   
@@ -681,12 +754,14 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleApproveMcpTool: MethodDefinition<_gateway_control_v1_ConsoleApproveMcpToolRequest, _gateway_control_v1_McpToolPin, _gateway_control_v1_ConsoleApproveMcpToolRequest__Output, _gateway_control_v1_McpToolPin__Output>
   ConsoleCreateKey: MethodDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_ConsoleCreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
   ConsoleCreateProject: MethodDefinition<_gateway_control_v1_ConsoleCreateProjectRequest, _gateway_control_v1_Project, _gateway_control_v1_ConsoleCreateProjectRequest__Output, _gateway_control_v1_Project__Output>
+  ConsoleGetAlertSettings: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_AlertSettings, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_AlertSettings__Output>
   ConsoleGetBudgets: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleBudgets, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleBudgets__Output>
   ConsoleGetCatalog: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleCatalog__Output>
   ConsoleGetGuardrails: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Guardrails__Output>
   ConsoleGetOrg: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Org__Output>
   ConsoleGrantTopUp: MethodDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_TopUpGrant, _gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant__Output>
   ConsoleInviteMember: MethodDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_SignInLink, _gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink__Output>
+  ConsoleListAlerts: MethodDefinition<_gateway_control_v1_ConsoleListAlertsRequest, _gateway_control_v1_ListAlertsResponse, _gateway_control_v1_ConsoleListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse__Output>
   ConsoleListAudit: MethodDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleAuditPage, _gateway_control_v1_ConsoleListAuditRequest__Output, _gateway_control_v1_ConsoleAuditPage__Output>
   ConsoleListKeys: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ListKeysResponse, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListKeysResponse__Output>
   ConsoleListMembers: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleMembers, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleMembers__Output>
@@ -696,6 +771,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleRecordAudit: MethodDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry__Output>
   ConsoleRemoveMember: MethodDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
   ConsoleRevokeKey: MethodDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
+  ConsoleSetAlertSettings: MethodDefinition<_gateway_control_v1_ConsoleSetAlertSettingsRequest, _gateway_control_v1_AlertSettings, _gateway_control_v1_ConsoleSetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings__Output>
   ConsoleSetBudget: MethodDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org__Output>
   ConsoleSetEndUserBudget: MethodDefinition<_gateway_control_v1_ConsoleSetEndUserBudgetRequest, _gateway_control_v1_EndUserBudget, _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output, _gateway_control_v1_EndUserBudget__Output>
   ConsoleSetKeyBudget: MethodDefinition<_gateway_control_v1_ConsoleSetKeyBudgetRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output, _gateway_control_v1_ApiKey__Output>
@@ -708,9 +784,11 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   EnableMcpServers: MethodDefinition<_gateway_control_v1_EnableMcpServersRequest, _gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersRequest__Output, _gateway_control_v1_EnableMcpServersResponse__Output>
   EnableModels: MethodDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_Org, _gateway_control_v1_EnableModelsRequest__Output, _gateway_control_v1_Org__Output>
   EndConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
+  GetAlertSettings: MethodDefinition<_gateway_control_v1_GetAlertSettingsRequest, _gateway_control_v1_AlertSettings, _gateway_control_v1_GetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings__Output>
   GetCatalogDocument: MethodDefinition<_gateway_control_v1_GetCatalogDocumentRequest, _gateway_control_v1_GetCatalogDocumentResponse, _gateway_control_v1_GetCatalogDocumentRequest__Output, _gateway_control_v1_GetCatalogDocumentResponse__Output>
   GetConsoleSession: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleSession__Output>
   GetGuardrails: MethodDefinition<_gateway_control_v1_GetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_GetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
+  ListAlerts: MethodDefinition<_gateway_control_v1_ListAlertsRequest, _gateway_control_v1_ListAlertsResponse, _gateway_control_v1_ListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse__Output>
   ListEndUserBudgets: MethodDefinition<_gateway_control_v1_ListEndUserBudgetsRequest, _gateway_control_v1_ListEndUserBudgetsResponse, _gateway_control_v1_ListEndUserBudgetsRequest__Output, _gateway_control_v1_ListEndUserBudgetsResponse__Output>
   ListKeys: MethodDefinition<_gateway_control_v1_ListKeysRequest, _gateway_control_v1_ListKeysResponse, _gateway_control_v1_ListKeysRequest__Output, _gateway_control_v1_ListKeysResponse__Output>
   ListMcpToolPins: MethodDefinition<_gateway_control_v1_ListMcpToolPinsRequest, _gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ListMcpToolPinsRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse__Output>
@@ -719,6 +797,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   RedeemSignInLink: MethodDefinition<_gateway_control_v1_RedeemSignInLinkRequest, _gateway_control_v1_ConsoleSession, _gateway_control_v1_RedeemSignInLinkRequest__Output, _gateway_control_v1_ConsoleSession__Output>
   RemoveConsoleMember: MethodDefinition<_gateway_control_v1_RemoveConsoleMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_RemoveConsoleMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
   RevokeKey: MethodDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_RevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
+  SetAlertSettings: MethodDefinition<_gateway_control_v1_SetAlertSettingsRequest, _gateway_control_v1_AlertSettings, _gateway_control_v1_SetAlertSettingsRequest__Output, _gateway_control_v1_AlertSettings__Output>
   SetEndUserBudget: MethodDefinition<_gateway_control_v1_SetEndUserBudgetRequest, _gateway_control_v1_EndUserBudget, _gateway_control_v1_SetEndUserBudgetRequest__Output, _gateway_control_v1_EndUserBudget__Output>
   SetGuardrails: MethodDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_SetGuardrailsRequest__Output, _gateway_control_v1_Guardrails__Output>
   SetKeyBudget: MethodDefinition<_gateway_control_v1_SetKeyBudgetRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_SetKeyBudgetRequest__Output, _gateway_control_v1_ApiKey__Output>
