@@ -86,6 +86,8 @@ function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: 
     time_zone: t.claim?.timeZone ?? "",
     alert_thresholds_pct: [...(t.claim?.alertPcts ?? [])],
     balance_alerts_minor: t.claim ? [] : [...(t.balanceAlertsMinor ?? [])],
+    // A budget lease, or a credit lease whose holder does not know them, leaves the account's thresholds alone.
+    keep_balance_alerts: t.claim !== undefined || t.balanceAlertsMinor === undefined,
   };
 }
 
@@ -200,8 +202,8 @@ export class LeaseManager {
   }
 
   /** Reserves `amount` for one request under its credit and budgets; throws insufficient_credits, budget_exceeded or service_unavailable. */
-  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = [], balanceAlertsMinor: readonly number[] = []): Promise<Reservation> {
-    const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor, balanceAlertsMinor }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
+  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = [], balanceAlertsMinor?: readonly number[]): Promise<Reservation> {
+    const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
     for (let attempt = 0; ; attempt++) {
       const local = this.reserveLocal(orgId, amount, claims);
       if (local) return local;
@@ -217,9 +219,11 @@ export class LeaseManager {
    * A lease of its own for work that outlives the request (a video job): exactly `amount` held at
    * the ledger, renewed and released by whichever replica handles the job later.
    */
-  async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
+  async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0, balanceAlertsMinor?: readonly number[]): Promise<Reservation> {
     // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC).
-    const lease = await this.ledger.acquire(acquireRequest({ orgId, monthlyBudgetMinor }, this.opts.holder, this.opts.ttlMs, "", Math.max(1, amount), Math.max(1, amount)));
+    const lease = await this.ledger.acquire(
+      acquireRequest({ orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) }, this.opts.holder, this.opts.ttlMs, "", Math.max(1, amount), Math.max(1, amount)),
+    );
     let kept = false;
     let settled = false;
     return {

@@ -79,9 +79,11 @@ export function acquireLease(ctx: LedgerContext) {
       }
       // The balance thresholds as the control-plane states them now (docs/billing.md, "Alerts").
       const thresholds = balanceAlerts(req);
-      const thresholdsChanged = thresholds.join(",") !== (account.balance_alerts_minor ?? []).map(Number).join(",");
+      const thresholdsChanged = !req.keep_balance_alerts && thresholds.join(",") !== (account.balance_alerts_minor ?? []).map(Number).join(",");
       if (grant > 0 || thresholdsChanged) {
-        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, balance_alerts_minor = ${thresholds}::bigint[], updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
+        await sql`
+          UPDATE accounts SET held_minor = held_minor + ${grant}, updated_at = now()${thresholdsChanged ? sql`, balance_alerts_minor = ${thresholds}::bigint[]` : sql``}
+          WHERE org_id = ${req.org_id}`.execute(trx);
         ctx.metrics.leasesGranted.inc(grant);
       }
       if (lease) {

@@ -16,6 +16,7 @@ export interface AcquireLeaseRequest {
   'time_zone'?: (string);
   'alert_thresholds_pct'?: (number)[];
   'balance_alerts_minor'?: (number | string | Long)[];
+  'keep_balance_alerts'?: (boolean);
 }
 
 export interface AcquireLeaseRequest__Output {
@@ -32,4 +33,5 @@ export interface AcquireLeaseRequest__Output {
   'time_zone': (string);
   'alert_thresholds_pct': (number)[];
   'balance_alerts_minor': (number)[];
+  'keep_balance_alerts': (boolean);
 }
