@@ -65,6 +65,9 @@ export const METHOD_GRANTS: {
     // session on each call. ListMcpToolPins and ApproveMcpTool themselves stay the admin token's.
     ConsoleListPendingMcpTools: ["console"],
     ConsoleApproveMcpTool: ["console"],
+    // Operators' money format and organization page: the control-plane checks the operator's session.
+    ConsoleSetMoneyFormat: ["console"],
+    ConsoleOperatorOrg: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

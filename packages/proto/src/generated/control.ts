@@ -20,6 +20,7 @@ import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatal
 import type { ConsoleCatalogChange as _gateway_control_v1_ConsoleCatalogChange, ConsoleCatalogChange__Output as _gateway_control_v1_ConsoleCatalogChange__Output } from './gateway/control/v1/ConsoleCatalogChange.js';
 import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from './gateway/control/v1/ConsoleCreateKeyRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from './gateway/control/v1/ConsoleGrantTopUpRequest.js';
+import type { ConsoleImagePrice as _gateway_control_v1_ConsoleImagePrice, ConsoleImagePrice__Output as _gateway_control_v1_ConsoleImagePrice__Output } from './gateway/control/v1/ConsoleImagePrice.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from './gateway/control/v1/ConsoleInviteMemberRequest.js';
 import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from './gateway/control/v1/ConsoleListAuditRequest.js';
 import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsRequest, ConsoleListOrgsRequest__Output as _gateway_control_v1_ConsoleListOrgsRequest__Output } from './gateway/control/v1/ConsoleListOrgsRequest.js';
@@ -27,12 +28,18 @@ import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember_
 import type { ConsoleMembers as _gateway_control_v1_ConsoleMembers, ConsoleMembers__Output as _gateway_control_v1_ConsoleMembers__Output } from './gateway/control/v1/ConsoleMembers.js';
 import type { ConsoleModel as _gateway_control_v1_ConsoleModel, ConsoleModel__Output as _gateway_control_v1_ConsoleModel__Output } from './gateway/control/v1/ConsoleModel.js';
 import type { ConsoleModels as _gateway_control_v1_ConsoleModels, ConsoleModels__Output as _gateway_control_v1_ConsoleModels__Output } from './gateway/control/v1/ConsoleModels.js';
+import type { ConsoleMoneyFormat as _gateway_control_v1_ConsoleMoneyFormat, ConsoleMoneyFormat__Output as _gateway_control_v1_ConsoleMoneyFormat__Output } from './gateway/control/v1/ConsoleMoneyFormat.js';
+import type { ConsoleOperatorOrgRequest as _gateway_control_v1_ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest__Output as _gateway_control_v1_ConsoleOperatorOrgRequest__Output } from './gateway/control/v1/ConsoleOperatorOrgRequest.js';
+import type { ConsoleOperatorOrgView as _gateway_control_v1_ConsoleOperatorOrgView, ConsoleOperatorOrgView__Output as _gateway_control_v1_ConsoleOperatorOrgView__Output } from './gateway/control/v1/ConsoleOperatorOrgView.js';
 import type { ConsoleRecordAuditRequest as _gateway_control_v1_ConsoleRecordAuditRequest, ConsoleRecordAuditRequest__Output as _gateway_control_v1_ConsoleRecordAuditRequest__Output } from './gateway/control/v1/ConsoleRecordAuditRequest.js';
 import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest__Output as _gateway_control_v1_ConsoleRemoveMemberRequest__Output } from './gateway/control/v1/ConsoleRemoveMemberRequest.js';
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from './gateway/control/v1/ConsoleRevokeKeyRequest.js';
 import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from './gateway/control/v1/ConsoleSession.js';
 import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from './gateway/control/v1/ConsoleSessionRequest.js';
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from './gateway/control/v1/ConsoleSetBudgetRequest.js';
+import type { ConsoleSetMoneyFormatRequest as _gateway_control_v1_ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest__Output as _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output } from './gateway/control/v1/ConsoleSetMoneyFormatRequest.js';
+import type { ConsoleToolPrice as _gateway_control_v1_ConsoleToolPrice, ConsoleToolPrice__Output as _gateway_control_v1_ConsoleToolPrice__Output } from './gateway/control/v1/ConsoleToolPrice.js';
+import type { ConsoleVideoPrice as _gateway_control_v1_ConsoleVideoPrice, ConsoleVideoPrice__Output as _gateway_control_v1_ConsoleVideoPrice__Output } from './gateway/control/v1/ConsoleVideoPrice.js';
 import type { ControlServiceClient as _gateway_control_v1_ControlServiceClient, ControlServiceDefinition as _gateway_control_v1_ControlServiceDefinition } from './gateway/control/v1/ControlService.js';
 import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from './gateway/control/v1/CreateKeyRequest.js';
 import type { CreateOrgRequest as _gateway_control_v1_CreateOrgRequest, CreateOrgRequest__Output as _gateway_control_v1_CreateOrgRequest__Output } from './gateway/control/v1/CreateOrgRequest.js';
@@ -111,6 +118,7 @@ export interface ProtoGrpcType {
         ConsoleCatalogChange: MessageTypeDefinition<_gateway_control_v1_ConsoleCatalogChange, _gateway_control_v1_ConsoleCatalogChange__Output>
         ConsoleCreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_ConsoleCreateKeyRequest__Output>
         ConsoleGrantTopUpRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_ConsoleGrantTopUpRequest__Output>
+        ConsoleImagePrice: MessageTypeDefinition<_gateway_control_v1_ConsoleImagePrice, _gateway_control_v1_ConsoleImagePrice__Output>
         ConsoleInviteMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_ConsoleInviteMemberRequest__Output>
         ConsoleListAuditRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleListAuditRequest__Output>
         ConsoleListOrgsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ConsoleListOrgsRequest__Output>
@@ -118,12 +126,18 @@ export interface ProtoGrpcType {
         ConsoleMembers: MessageTypeDefinition<_gateway_control_v1_ConsoleMembers, _gateway_control_v1_ConsoleMembers__Output>
         ConsoleModel: MessageTypeDefinition<_gateway_control_v1_ConsoleModel, _gateway_control_v1_ConsoleModel__Output>
         ConsoleModels: MessageTypeDefinition<_gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleModels__Output>
+        ConsoleMoneyFormat: MessageTypeDefinition<_gateway_control_v1_ConsoleMoneyFormat, _gateway_control_v1_ConsoleMoneyFormat__Output>
+        ConsoleOperatorOrgRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleOperatorOrgRequest, _gateway_control_v1_ConsoleOperatorOrgRequest__Output>
+        ConsoleOperatorOrgView: MessageTypeDefinition<_gateway_control_v1_ConsoleOperatorOrgView, _gateway_control_v1_ConsoleOperatorOrgView__Output>
         ConsoleRecordAuditRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleRecordAuditRequest__Output>
         ConsoleRemoveMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleRemoveMemberRequest__Output>
         ConsoleRevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ConsoleRevokeKeyRequest__Output>
         ConsoleSession: MessageTypeDefinition<_gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSession__Output>
         ConsoleSessionRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSessionRequest__Output>
         ConsoleSetBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_ConsoleSetBudgetRequest__Output>
+        ConsoleSetMoneyFormatRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetMoneyFormatRequest, _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output>
+        ConsoleToolPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleToolPrice, _gateway_control_v1_ConsoleToolPrice__Output>
+        ConsoleVideoPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleVideoPrice, _gateway_control_v1_ConsoleVideoPrice__Output>
         ControlService: SubtypeConstructor<typeof grpc.Client, _gateway_control_v1_ControlServiceClient> & { service: _gateway_control_v1_ControlServiceDefinition }
         CreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreateKeyRequest__Output>
         CreateOrgRequest: MessageTypeDefinition<_gateway_control_v1_CreateOrgRequest, _gateway_control_v1_CreateOrgRequest__Output>

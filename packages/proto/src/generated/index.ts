@@ -19,6 +19,7 @@ export type { ConsoleCatalog__Output as ConsoleCatalog, ConsoleCatalog as Consol
 export type { ConsoleCatalogChange__Output as ConsoleCatalogChange, ConsoleCatalogChange as ConsoleCatalogChangeInput } from "./gateway/control/v1/ConsoleCatalogChange.js";
 export type { ConsoleCreateKeyRequest__Output as ConsoleCreateKeyRequest, ConsoleCreateKeyRequest as ConsoleCreateKeyRequestInput } from "./gateway/control/v1/ConsoleCreateKeyRequest.js";
 export type { ConsoleGrantTopUpRequest__Output as ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest as ConsoleGrantTopUpRequestInput } from "./gateway/control/v1/ConsoleGrantTopUpRequest.js";
+export type { ConsoleImagePrice__Output as ConsoleImagePrice, ConsoleImagePrice as ConsoleImagePriceInput } from "./gateway/control/v1/ConsoleImagePrice.js";
 export type { ConsoleInviteMemberRequest__Output as ConsoleInviteMemberRequest, ConsoleInviteMemberRequest as ConsoleInviteMemberRequestInput } from "./gateway/control/v1/ConsoleInviteMemberRequest.js";
 export type { ConsoleListAuditRequest__Output as ConsoleListAuditRequest, ConsoleListAuditRequest as ConsoleListAuditRequestInput } from "./gateway/control/v1/ConsoleListAuditRequest.js";
 export type { ConsoleListOrgsRequest__Output as ConsoleListOrgsRequest, ConsoleListOrgsRequest as ConsoleListOrgsRequestInput } from "./gateway/control/v1/ConsoleListOrgsRequest.js";
@@ -26,12 +27,18 @@ export type { ConsoleMember__Output as ConsoleMember, ConsoleMember as ConsoleMe
 export type { ConsoleMembers__Output as ConsoleMembers, ConsoleMembers as ConsoleMembersInput } from "./gateway/control/v1/ConsoleMembers.js";
 export type { ConsoleModel__Output as ConsoleModel, ConsoleModel as ConsoleModelInput } from "./gateway/control/v1/ConsoleModel.js";
 export type { ConsoleModels__Output as ConsoleModels, ConsoleModels as ConsoleModelsInput } from "./gateway/control/v1/ConsoleModels.js";
+export type { ConsoleMoneyFormat__Output as ConsoleMoneyFormat, ConsoleMoneyFormat as ConsoleMoneyFormatInput } from "./gateway/control/v1/ConsoleMoneyFormat.js";
+export type { ConsoleOperatorOrgRequest__Output as ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest as ConsoleOperatorOrgRequestInput } from "./gateway/control/v1/ConsoleOperatorOrgRequest.js";
+export type { ConsoleOperatorOrgView__Output as ConsoleOperatorOrgView, ConsoleOperatorOrgView as ConsoleOperatorOrgViewInput } from "./gateway/control/v1/ConsoleOperatorOrgView.js";
 export type { ConsoleRecordAuditRequest__Output as ConsoleRecordAuditRequest, ConsoleRecordAuditRequest as ConsoleRecordAuditRequestInput } from "./gateway/control/v1/ConsoleRecordAuditRequest.js";
 export type { ConsoleRemoveMemberRequest__Output as ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest as ConsoleRemoveMemberRequestInput } from "./gateway/control/v1/ConsoleRemoveMemberRequest.js";
 export type { ConsoleRevokeKeyRequest__Output as ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest as ConsoleRevokeKeyRequestInput } from "./gateway/control/v1/ConsoleRevokeKeyRequest.js";
 export type { ConsoleSession__Output as ConsoleSession, ConsoleSession as ConsoleSessionInput } from "./gateway/control/v1/ConsoleSession.js";
 export type { ConsoleSessionRequest__Output as ConsoleSessionRequest, ConsoleSessionRequest as ConsoleSessionRequestInput } from "./gateway/control/v1/ConsoleSessionRequest.js";
 export type { ConsoleSetBudgetRequest__Output as ConsoleSetBudgetRequest, ConsoleSetBudgetRequest as ConsoleSetBudgetRequestInput } from "./gateway/control/v1/ConsoleSetBudgetRequest.js";
+export type { ConsoleSetMoneyFormatRequest__Output as ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest as ConsoleSetMoneyFormatRequestInput } from "./gateway/control/v1/ConsoleSetMoneyFormatRequest.js";
+export type { ConsoleToolPrice__Output as ConsoleToolPrice, ConsoleToolPrice as ConsoleToolPriceInput } from "./gateway/control/v1/ConsoleToolPrice.js";
+export type { ConsoleVideoPrice__Output as ConsoleVideoPrice, ConsoleVideoPrice as ConsoleVideoPriceInput } from "./gateway/control/v1/ConsoleVideoPrice.js";
 export type { ControlServiceHandlers } from "./gateway/control/v1/ControlService.js";
 export type { ControlServiceDefinition } from "./gateway/control/v1/ControlService.js";
 export type { CreateKeyRequest__Output as CreateKeyRequest, CreateKeyRequest as CreateKeyRequestInput } from "./gateway/control/v1/CreateKeyRequest.js";

@@ -18,12 +18,16 @@ import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsReque
 import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember__Output as _gateway_control_v1_ConsoleMember__Output } from '../../../gateway/control/v1/ConsoleMember.js';
 import type { ConsoleMembers as _gateway_control_v1_ConsoleMembers, ConsoleMembers__Output as _gateway_control_v1_ConsoleMembers__Output } from '../../../gateway/control/v1/ConsoleMembers.js';
 import type { ConsoleModels as _gateway_control_v1_ConsoleModels, ConsoleModels__Output as _gateway_control_v1_ConsoleModels__Output } from '../../../gateway/control/v1/ConsoleModels.js';
+import type { ConsoleMoneyFormat as _gateway_control_v1_ConsoleMoneyFormat, ConsoleMoneyFormat__Output as _gateway_control_v1_ConsoleMoneyFormat__Output } from '../../../gateway/control/v1/ConsoleMoneyFormat.js';
+import type { ConsoleOperatorOrgRequest as _gateway_control_v1_ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest__Output as _gateway_control_v1_ConsoleOperatorOrgRequest__Output } from '../../../gateway/control/v1/ConsoleOperatorOrgRequest.js';
+import type { ConsoleOperatorOrgView as _gateway_control_v1_ConsoleOperatorOrgView, ConsoleOperatorOrgView__Output as _gateway_control_v1_ConsoleOperatorOrgView__Output } from '../../../gateway/control/v1/ConsoleOperatorOrgView.js';
 import type { ConsoleRecordAuditRequest as _gateway_control_v1_ConsoleRecordAuditRequest, ConsoleRecordAuditRequest__Output as _gateway_control_v1_ConsoleRecordAuditRequest__Output } from '../../../gateway/control/v1/ConsoleRecordAuditRequest.js';
 import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest__Output as _gateway_control_v1_ConsoleRemoveMemberRequest__Output } from '../../../gateway/control/v1/ConsoleRemoveMemberRequest.js';
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from '../../../gateway/control/v1/ConsoleRevokeKeyRequest.js';
 import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from '../../../gateway/control/v1/ConsoleSession.js';
 import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from '../../../gateway/control/v1/ConsoleSessionRequest.js';
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetBudgetRequest.js';
+import type { ConsoleSetMoneyFormatRequest as _gateway_control_v1_ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest__Output as _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output } from '../../../gateway/control/v1/ConsoleSetMoneyFormatRequest.js';
 import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from '../../../gateway/control/v1/CreateKeyRequest.js';
 import type { CreateOrgRequest as _gateway_control_v1_CreateOrgRequest, CreateOrgRequest__Output as _gateway_control_v1_CreateOrgRequest__Output } from '../../../gateway/control/v1/CreateOrgRequest.js';
 import type { CreateSignInLinkRequest as _gateway_control_v1_CreateSignInLinkRequest, CreateSignInLinkRequest__Output as _gateway_control_v1_CreateSignInLinkRequest__Output } from '../../../gateway/control/v1/CreateSignInLinkRequest.js';
@@ -202,6 +206,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
   consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
   
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
@@ -237,6 +250,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   consoleSetBudget(argument: _gateway_control_v1_ConsoleSetBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
   
   CreateKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
   CreateKey(argument: _gateway_control_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
@@ -462,6 +484,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   ConsoleListPendingMcpTools: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse>;
   
+  ConsoleOperatorOrg: grpc.handleUnaryCall<_gateway_control_v1_ConsoleOperatorOrgRequest__Output, _gateway_control_v1_ConsoleOperatorOrgView>;
+  
   ConsoleRecordAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry>;
   
   ConsoleRemoveMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
@@ -469,6 +493,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   ConsoleRevokeKey: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey>;
   
   ConsoleSetBudget: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org>;
+  
+  ConsoleSetMoneyFormat: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetMoneyFormatRequest__Output, _gateway_control_v1_ConsoleMoneyFormat>;
   
   CreateKey: grpc.handleUnaryCall<_gateway_control_v1_CreateKeyRequest__Output, _gateway_control_v1_CreatedKey>;
   
@@ -531,10 +557,12 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleListModels: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels__Output>
   ConsoleListOrgs: MethodDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse__Output>
   ConsoleListPendingMcpTools: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse__Output>
+  ConsoleOperatorOrg: MethodDefinition<_gateway_control_v1_ConsoleOperatorOrgRequest, _gateway_control_v1_ConsoleOperatorOrgView, _gateway_control_v1_ConsoleOperatorOrgRequest__Output, _gateway_control_v1_ConsoleOperatorOrgView__Output>
   ConsoleRecordAudit: MethodDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry__Output>
   ConsoleRemoveMember: MethodDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
   ConsoleRevokeKey: MethodDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
   ConsoleSetBudget: MethodDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org__Output>
+  ConsoleSetMoneyFormat: MethodDefinition<_gateway_control_v1_ConsoleSetMoneyFormatRequest, _gateway_control_v1_ConsoleMoneyFormat, _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output, _gateway_control_v1_ConsoleMoneyFormat__Output>
   CreateKey: MethodDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_CreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
   CreateOrg: MethodDefinition<_gateway_control_v1_CreateOrgRequest, _gateway_control_v1_Org, _gateway_control_v1_CreateOrgRequest__Output, _gateway_control_v1_Org__Output>
   CreateSignInLink: MethodDefinition<_gateway_control_v1_CreateSignInLinkRequest, _gateway_control_v1_SignInLink, _gateway_control_v1_CreateSignInLinkRequest__Output, _gateway_control_v1_SignInLink__Output>
