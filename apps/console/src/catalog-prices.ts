@@ -13,7 +13,7 @@ export interface ModelDoc {
   [field: string]: unknown;
 }
 
-/** What the operator's price form sends: each field as typed, in credits ("" for a field left unset). */
+/** What the operator's price form sends: each field as typed, in credits ("" for a field left unset; a field not sent keeps its price). */
 export interface PriceForm {
   prices: Record<string, string>;
   long_context_threshold_tokens: string;
@@ -31,6 +31,11 @@ export const priceFieldsOf = (m: ModelDoc) => ({
   video_prices: m.video?.prices ?? [],
 });
 
+/** An image price's row as people read it: "1024x1024, hd", "any size, any quality". */
+export const imageKind = (r: { size: string; quality: string }) => `${r.size === "*" ? "any size" : r.size}, ${r.quality === "*" ? "any quality" : r.quality}`;
+/** A video price's resolution as people read it. */
+export const videoKind = (r: { resolution: string }) => (r.resolution === "*" ? "any resolution" : r.resolution);
+
 const credits = (text: string | undefined, label: string, money: MoneyFormat): number => {
   const minor = parseCredits(text ?? "");
   if (minor === null) throw new GatewayError("invalid_request", `${amountExpected(label, money)}.`);
@@ -45,17 +50,18 @@ const credits = (text: string | undefined, label: string, money: MoneyFormat): n
 export function withPrices(m: ModelDoc, form: PriceForm, money: MoneyFormat): ModelDoc {
   const next: ModelDoc = { ...m };
   for (const p of PRICE_FIELDS) {
+    if (!Object.hasOwn(form.prices, p.field)) continue;
     const typed = (form.prices[p.field] ?? "").trim();
     if (typed === "" && p.unset === undefined) throw new GatewayError("invalid_request", `${fieldLabel(p.field)} is required.`);
     next[p.field] = typed === "" ? null : credits(typed, fieldLabel(p.field), money);
   }
-  next.long_context_threshold_tokens = wholeOf(form.long_context_threshold_tokens, "The long-context threshold", " (0: none)");
-  next.image_prices = (m.image_prices ?? []).map((row, i) => ({ ...row, price_minor: credits(form.image_prices[i], `The price of a ${row.size} ${row.quality} image`, money) }));
+  if (form.long_context_threshold_tokens !== "") next.long_context_threshold_tokens = wholeOf(form.long_context_threshold_tokens, "The long-context threshold", " (0: none)");
+  next.image_prices = (m.image_prices ?? []).map((row, i) => ({ ...row, price_minor: credits(form.image_prices[i], `The price of an image (${imageKind(row)})`, money) }));
   if (m.video) {
     const prices = m.video.prices.map((row, i) => ({
       ...row,
-      price_minor_per_second: credits(form.video_prices[i]?.price, `The price per second of ${row.resolution} video`, money),
-      audio_price_minor_per_second: credits(form.video_prices[i]?.audio_price || "0", `The audio price per second of ${row.resolution} video`, money),
+      price_minor_per_second: credits(form.video_prices[i]?.price, `The price per second of video (${videoKind(row)})`, money),
+      audio_price_minor_per_second: credits(form.video_prices[i]?.audio_price || "0", `The audio price per second of video (${videoKind(row)})`, money),
     }));
     next.video = { ...m.video, prices };
   }
@@ -66,7 +72,7 @@ export function withPrices(m: ModelDoc, form: PriceForm, money: MoneyFormat): Mo
 function valueText(field: string, v: unknown, money: MoneyFormat): string {
   const price = PRICE_FIELDS.find((p) => p.field === field);
   if (price) return typeof v === "number" ? formatPrice(v, money) : `unset (${price.unset ?? "none"})`;
-  if (field === "image_prices" && Array.isArray(v)) return (v as ModelDoc["image_prices"] & object).map((r) => `${r.size} ${r.quality}: ${formatPrice(r.price_minor, money)}`).join("; ") || "none";
+  if (field === "image_prices" && Array.isArray(v)) return (v as ModelDoc["image_prices"] & object).map((r) => `${imageKind(r)}: ${formatPrice(r.price_minor, money)}`).join("; ") || "none";
   if (field === "video" && v && typeof v === "object" && Array.isArray((v as ModelDoc["video"] & object).prices)) {
     const rows = (v as ModelDoc["video"] & object).prices.map(
       (r) => `${r.resolution}: ${formatPrice(r.price_minor_per_second, money)}/s (+${formatPrice(r.audio_price_minor_per_second, money)}/s audio)`,

@@ -46,6 +46,8 @@ function build(target: HTMLElement, spec: ChartSpec): void {
     return;
   }
   const c = colors();
+  // Which scheme's colors it is drawn in (the browser tests read it).
+  target.dataset.scheme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   const axis = { stroke: c.fg, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 } };
   const width = Math.max(240, target.clientWidth);
   const plot = new Plot(

@@ -29,7 +29,7 @@ function pricesOf(m: Model): string[][] {
     const label = f.field.startsWith("long_context") ? `${f.label} (prompts above ${count(m.long_context_threshold_tokens)} tokens)` : f.label;
     rows.push([label, price(v), `per ${f.per}`]);
   }
-  for (const p of m.image_prices) rows.push([`Image ${p.size === "*" ? "of any size" : p.size}${p.quality === "*" ? "" : `, ${p.quality}`}`, price(p.price_minor), "per image"]);
+  for (const p of m.image_prices) rows.push([`Image, ${p.size === "*" ? "any size" : p.size}${p.quality === "*" ? "" : `, ${p.quality}`}`, price(p.price_minor), "per image"]);
   for (const p of m.video_prices) {
     const res = p.resolution === "*" ? "any resolution" : p.resolution;
     rows.push([`Video, ${res}`, price(p.price_minor_per_second), "per second"]);

@@ -49,7 +49,9 @@ function showModel(): void {
   const m = models.find((x) => x.id === fieldValue("price-model"));
   if (!m) return;
   const unit = moneyFormatOf().unit;
-  const fields: HTMLElement[] = PRICE_FIELDS.map((p) =>
+  // Per-token prices for a model that bills tokens; an image or video model has its own rows only.
+  const tokens = m.routes.some((r) => r !== "images" && r !== "video");
+  const fields: HTMLElement[] = (tokens ? PRICE_FIELDS : []).map((p) =>
     input(
       `price-${p.field}`,
       `${fieldLabel(p.field)} (${unit})`,
@@ -57,11 +59,13 @@ function showModel(): void {
       p.unset ? `empty: ${p.unset}` : "",
     ),
   );
-  fields.push(input("price-long-context", "Long-context threshold (tokens)", String(m.long_context_threshold_tokens), "0: no long-context prices"));
-  m.image_prices.forEach((p, i) => fields.push(input(`price-image-${i}`, `Image ${p.size}, ${p.quality} (${unit} per image)`, exactCredits(p.price_minor), "")));
+  if (tokens) fields.push(input("price-long-context", "Long-context threshold (tokens)", String(m.long_context_threshold_tokens), "0: no long-context prices"));
+  const any = (v: string, what: string) => (v === "*" ? `any ${what}` : v);
+  m.image_prices.forEach((p, i) => fields.push(input(`price-image-${i}`, `Image, ${any(p.size, "size")}, ${any(p.quality, "quality")} (${unit} per image)`, exactCredits(p.price_minor), "")));
   m.video_prices.forEach((p, i) => {
-    fields.push(input(`price-video-${i}`, `Video ${p.resolution} (${unit} per second)`, exactCredits(p.price_minor_per_second), ""));
-    fields.push(input(`price-video-audio-${i}`, `Video ${p.resolution} audio (${unit} per second, added)`, exactCredits(p.audio_price_minor_per_second), ""));
+    const res = any(p.resolution, "resolution");
+    fields.push(input(`price-video-${i}`, `Video, ${res} (${unit} per second)`, exactCredits(p.price_minor_per_second), ""));
+    fields.push(input(`price-video-audio-${i}`, `Video, ${res}, with audio (${unit} per second, added)`, exactCredits(p.audio_price_minor_per_second), ""));
   });
   $("price-fields").replaceChildren(...fields);
 }
@@ -70,8 +74,9 @@ function showModel(): void {
 function priceForm(m: ModelPrices) {
   return {
     model: m.id,
-    prices: Object.fromEntries(PRICE_FIELDS.map((p) => [p.field, fieldValue(`price-${p.field}`)])),
-    long_context_threshold_tokens: fieldValue("price-long-context"),
+    // Only the fields shown: a price the form leaves out stays as it is.
+    prices: Object.fromEntries(PRICE_FIELDS.filter((p) => document.getElementById(`price-${p.field}`)).map((p) => [p.field, fieldValue(`price-${p.field}`)])),
+    long_context_threshold_tokens: document.getElementById("price-long-context") ? fieldValue("price-long-context") : "",
     image_prices: m.image_prices.map((_p, i) => fieldValue(`price-image-${i}`)),
     video_prices: m.video_prices.map((_p, i) => ({ price: fieldValue(`price-video-${i}`), audio_price: fieldValue(`price-video-audio-${i}`) })),
   };
