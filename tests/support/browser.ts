@@ -69,16 +69,12 @@ export async function axeViolations(page: Page): Promise<string[]> {
  */
 export async function atBothWidths(page: Page, name: string, check: (width: "desktop" | "360px") => Promise<void> = async () => {}): Promise<void> {
   for (const [width, viewport] of WIDTHS) {
-    const t0 = Date.now();
     await page.setViewportSize(viewport);
     await check(width);
-    const t1 = Date.now();
     const findings = await axeViolations(page);
     if (findings.length) throw new Error(`axe at ${width} on ${name}: ${findings.join("; ")}`);
     if (!(await fitsWidth(page))) throw new Error(`${name} scrolls sideways at ${width}`);
-    const t2 = Date.now();
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
-    if (process.env.TIMING) process.stderr.write(`[timing] ${name} ${width}: check ${t1 - t0} axe ${t2 - t1} shot ${Date.now() - t2}\n`);
   }
   await page.setViewportSize(WIDTHS[0][1]);
 }
