@@ -1,7 +1,7 @@
 /** The operator's organizations (/operator): search by part of the id or name, each with its credits and spend; a name opens its page. */
 import { getJson } from "../api.js";
 import { $, count, fillTable, link, row, fieldValue } from "../dom.js";
-import { clearFeedback, say } from "../feedback.js";
+import { onSubmit } from "../feedback.js";
 import { money, startPage } from "../shell.js";
 
 interface OrgRow {
@@ -35,10 +35,14 @@ async function loadOrgs(): Promise<void> {
 }
 
 void startPage(async () => {
-  $("org-search").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    clearFeedback();
-    void loadOrgs().catch((e: unknown) => say($("org-search").appendChild(document.createElement("p")), e instanceof Error ? e.message : String(e), "error"));
-  });
+  // A search answers in its table; only a failure is said beside the form.
+  onSubmit(
+    $<HTMLFormElement>("org-search"),
+    async () => {
+      await loadOrgs();
+      return "";
+    },
+    { keep: true },
+  );
   await loadOrgs();
 });

@@ -6,7 +6,7 @@
  */
 import { getJson } from "../api.js";
 import { $, el, fillTable, fieldValue } from "../dom.js";
-import { clearFeedback, onClick, say } from "../feedback.js";
+import { onClick, onSubmit } from "../feedback.js";
 import { logRow, requestHref, type LogRecord } from "../request-log.js";
 import { startPage } from "../shell.js";
 
@@ -75,12 +75,16 @@ void startPage(async () => {
   formFromUrl();
   showRange();
   $("f-period").addEventListener("change", showRange);
-  $("filter").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    clearFeedback();
-    urlFromForm();
-    void loadPage(true).catch((e: unknown) => say($("filter-feedback"), e instanceof Error ? e.message : String(e), "error"));
-  });
+  // A filter answers in the table; only a failure is said beside the form.
+  onSubmit(
+    $<HTMLFormElement>("filter"),
+    async () => {
+      urlFromForm();
+      await loadPage(true);
+      return "";
+    },
+    { keep: true },
+  );
   $("find").addEventListener("submit", (ev) => {
     ev.preventDefault();
     location.assign(requestHref(fieldValue("find-id").trim()));
