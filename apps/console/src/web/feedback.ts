@@ -27,14 +27,29 @@ export function clearFeedback(): void {
   }
 }
 
-/** The line beside `control`: a form's `.feedback` (its last child when the page has none), or the one right after a button. */
+/** Each control's line, once made. */
+const lineFor = new WeakMap<HTMLElement, HTMLElement>();
+
+/**
+ * The line beside `control`: a form's `.feedback` (its last child when the page has none); for a
+ * button in a table row, a row of its own right under that row, its text kept in view of a table
+ * that scrolls sideways (a narrow window); for another button, right after it.
+ */
 function lineOf(control: HTMLElement): HTMLElement {
-  const existing = control instanceof HTMLFormElement ? control.querySelector<HTMLElement>(".feedback") : control.nextElementSibling;
-  if (existing instanceof HTMLElement && existing.classList.contains("feedback")) return existing;
-  const line = el(control instanceof HTMLFormElement ? "p" : "span", "", { class: "feedback", id: `feedback-${++lines}` });
+  const known = lineFor.get(control) ?? (control instanceof HTMLFormElement ? control.querySelector<HTMLElement>(".feedback") : null);
+  if (known) return known;
+  const line = el("span", "", { class: "feedback", id: `feedback-${++lines}` });
   line.hidden = true;
+  const row = control.closest("tr");
   if (control instanceof HTMLFormElement) control.append(line);
-  else control.after(line);
+  else if (row) {
+    const cell = el("td", "", { colspan: String(row.children.length) });
+    cell.append(line);
+    const under = el("tr", "", { class: "feedback-row" });
+    under.append(cell);
+    row.after(under);
+  } else control.after(line);
+  lineFor.set(control, line);
   return line;
 }
 
