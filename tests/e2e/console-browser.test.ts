@@ -235,7 +235,7 @@ it("the only admin cannot remove itself or become a viewer; a viewer sees no for
   await page.getByRole("dialog", { name: "Remove yourself?" }).getByRole("button", { name: "Remove member" }).click();
   const refusal = page.locator("#members tr.feedback-row").getByRole("alert");
   await atBothWidths(page, "members-last-admin", async () => {
-    expect(await refusal.isVisible()).toBe(true);
+    await refusal.waitFor();
     await expect(refusal.textContent()).resolves.toBe("boss@example.com is the organization's only admin and cannot be removed: make another member an admin first.");
   });
   // Making itself a viewer through the invitation form: refused beside the form, which keeps what was typed.
