@@ -7,7 +7,7 @@ import { CSV_COLUMNS, csvRow, memberRecord } from "../usage-view.js";
 import { keyLabel } from "../usage-series.js";
 
 /** The log's filters from the query string (key id, model, route, status, from/to as Unix ms), in organization `orgId`. */
-export const logFilters = (req: Request, orgId: string) => {
+const logFilters = (req: Request, orgId: string) => {
   const q = req.query as Record<string, string | undefined>;
   const int = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
   return { org_id: orgId, key_id: q.key ?? "", model: q.model ?? "", route: q.route ?? "", status: int(q.status), from_ms: int(q.from_ms), to_ms: int(q.to_ms) };
