@@ -69,7 +69,7 @@ async function newPage(options: Parameters<Browser["newContext"]>[0] = {}): Prom
   return { context, page };
 }
 
-const as = (page: Page, orgId: string, email: string, role: "admin" | "billing" | "viewer" | "operator") => signIn(page, stack, console_, { org: orgId, email, role });
+const as = (page: Page, orgId: string, email: string, role: "admin" | "billing" | "viewer" | "operator", then?: string) => signIn(page, stack, console_, { org: orgId, email, role }, then);
 const url = (path: string) => `${console_.url}${path}`;
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent()) ?? "";
 
@@ -80,8 +80,7 @@ it("money reads one way everywhere: every kind of price in the operator's format
   await stack.admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [{ ...demo, tools: demo.tools.map((t) => (t.name === "echo" ? { ...t, price_minor: 2_000 } : t)) }] }) });
   await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
   const { context, page } = await newPage();
-  await as(page, org.orgId, "prices@example.com", "viewer");
-  await open(page, url("/models"));
+  await as(page, org.orgId, "prices@example.com", "viewer", "/models");
   const card = (id: string) => page.locator("article.model", { has: page.getByRole("heading", { name: id, exact: true }) });
   await atBothWidths(page, "models", async () => {
     await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.08 credits\tper image");
@@ -93,8 +92,7 @@ it("money reads one way everywhere: every kind of price in the operator's format
 
   // The operator shows money with 3 decimals as "cr": the organization's pages follow at once.
   const ops = await newPage();
-  await as(ops.page, "", "money-ops@example.com", "operator");
-  await open(ops.page, url("/operator/settings"));
+  await as(ops.page, "", "money-ops@example.com", "operator", "/operator/settings");
   await ops.page.getByLabel("Decimals").selectOption("3");
   await ops.page.getByLabel("Unit after an amount").fill("cr");
   await expect(text(ops.page, "#money-example")).resolves.toBe("1,234.568 cr");
@@ -165,8 +163,7 @@ it("signs in by link to an overview of credits and charts; the log shows the SDK
 it("an admin's actions answer beside their control and the next action clears them; a key's revocation asks first; the form empties after success — at 1280 and 360 px", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
   const { context, page } = await newPage();
-  await as(page, o.orgId, "keys@example.com", "admin");
-  await open(page, url("/keys"));
+  await as(page, o.orgId, "keys@example.com", "admin", "/keys");
   const form = page.locator("#new-key");
   for (const [width, viewport] of WIDTHS) {
     await page.setViewportSize(viewport);
@@ -220,7 +217,7 @@ it("an admin's actions answer beside their control and the next action clears th
 it("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the budget reads and refuses in credits; the audit log says who changed what", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
   const { context, page } = await newPage();
-  await as(page, o.orgId, "looker@example.com", "viewer");
+  await as(page, o.orgId, "looker@example.com", "viewer", "/keys");
   for (const path of ["/keys", "/members", "/budget"]) {
     await open(page, url(path));
     for (const form of ["#new-key", "#invite", "#budget"]) expect(await page.locator(form).isVisible()).toBe(false);
@@ -228,8 +225,7 @@ it("the only admin cannot remove itself or become a viewer; a viewer sees no for
   }
   expect(await page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
 
-  await as(page, o.orgId, "boss@example.com", "admin");
-  await open(page, url("/members"));
+  await as(page, o.orgId, "boss@example.com", "admin", "/members");
   // Removing itself, the only admin: asked first, then refused beside the button.
   await page.getByRole("button", { name: "Remove boss@example.com" }).click();
   await page.getByRole("dialog", { name: "Remove yourself?" }).getByRole("button", { name: "Remove member" }).click();
@@ -375,8 +371,7 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
   );
 
   const { context, page } = await newPage();
-  await as(page, o.orgId, "debugger@example.com", "viewer");
-  await open(page, url("/requests"));
+  await as(page, o.orgId, "debugger@example.com", "viewer", "/requests");
   await page.getByLabel("Key").selectOption({ label: "checkout-service" });
   await page.getByLabel("Model", { exact: true }).selectOption("gw-chat-mini");
   await page.getByLabel("Period").selectOption({ label: "last hour" });
@@ -590,8 +585,7 @@ it("shows an MCP tool call in the request log, its detail naming the server, the
   const id = (r._meta as Record<string, string>)["gateway/request_id"]!;
   await mcp.close();
   const { context, page } = await newPage();
-  await as(page, tooled.orgId, "tools@example.com", "viewer");
-  await open(page, url("/requests"));
+  await as(page, tooled.orgId, "tools@example.com", "viewer", "/requests");
   await page.getByLabel("Route").selectOption("mcp");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("link", { name: id }).click();
@@ -621,9 +615,8 @@ it("shows a request an input guardrail denied among the organization's requests:
   );
   const id = denied.headers!.get("x-gateway-trace-id")!;
   const { context, page } = await newPage();
-  await as(page, guarded.orgId, "auditor@example.com", "viewer");
   // The count of the rule's outcomes has the denial (from its record).
-  await open(page, url("/guardrails"));
+  await as(page, guarded.orgId, "auditor@example.com", "viewer", "/guardrails");
   await expect(page.locator("#guardrails tr", { hasText: "no-secrets" }).textContent()).resolves.toMatch(/keywords.*deny.*input.*0\s*1\s*0\s*0\s*0/);
   await atBothWidths(page, "guardrails");
   await open(page, url("/requests"));
