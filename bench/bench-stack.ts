@@ -21,9 +21,17 @@ const spawnNode = (script: string, env: Record<string, string>): ChildProcess =>
 };
 
 export interface BenchStack {
-  /** The data-plane's process and port. */
+  /** The data-plane's process and port (the first replica's). */
   dp: ChildProcess;
   dpPort: number;
+  /** Every replica's port (`replicas` of them). */
+  dpPorts: number[];
+  /** The control-plane's and the ledger's gRPC addresses, the admin token, and the demo organization and key. */
+  controlAddr: string;
+  ledgerAddr: string;
+  adminToken: string;
+  orgId: string;
+  keyId: string;
   /** The fake upstream's base URL. */
   fakeUrl: string;
   /** The demo organization's key. */
@@ -33,7 +41,7 @@ export interface BenchStack {
   natsUrl: string;
 }
 
-export async function startBenchStack(name: string, dataPlaneEnv: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(name: string, dataPlaneEnv: Record<string, string> = {}, replicas = 1): Promise<BenchStack> {
   step("starting infrastructure");
   const pg = await startPostgres();
   const nats = await startNats();
@@ -65,16 +73,33 @@ export async function startBenchStack(name: string, dataPlaneEnv: Record<string,
     orgName: name,
     topUpMinor: 1_000_000_000,
   });
-  const dp = spawnNode("apps/data-plane/dist/main.js", {
-    ...services.dataPlane,
-    DATA_PLANE_PORT: String(dpPort),
-    DATA_PLANE_LOG_LEVEL: "warn",
-    DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
-    DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
-    DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
-    ...dataPlaneEnv,
-  });
-  children.push(dp);
-  await waitForPort(dpPort, 30_000);
-  return { dp, dpPort, fakeUrl, secret: seeded.secret, dbUrl: db, natsUrl: nats.url };
+  const dpPorts = [dpPort, ...(await Promise.all(Array.from({ length: Math.max(0, replicas - 1) }, () => freePort())))];
+  const dps = dpPorts.map((port, i) =>
+    spawnNode("apps/data-plane/dist/main.js", {
+      ...services.dataPlane,
+      DATA_PLANE_PORT: String(port),
+      DATA_PLANE_REPLICA_ID: `bench-dp-${i}`,
+      DATA_PLANE_LOG_LEVEL: "warn",
+      DATA_PLANE_SPOOL_DIR: mkdtempSync(join(tmpdir(), "bench-spool-")),
+      DATA_PLANE_MCP_ALLOW_LOOPBACK: "true",
+      DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_UPSTREAM_API_KEY,
+      ...dataPlaneEnv,
+    }),
+  );
+  children.push(...dps);
+  await Promise.all(dpPorts.map((p) => waitForPort(p, 30_000)));
+  return {
+    dp: dps[0]!,
+    dpPort,
+    dpPorts,
+    controlAddr: `127.0.0.1:${controlPort}`,
+    ledgerAddr: `127.0.0.1:${ledgerPort}`,
+    adminToken: token,
+    orgId: seeded.orgId,
+    keyId: seeded.keyId,
+    fakeUrl,
+    secret: seeded.secret,
+    dbUrl: db,
+    natsUrl: nats.url,
+  };
 }

@@ -6,6 +6,8 @@ import {
   CATALOG_STREAM_SUBJECTS,
   CONTROL_CHANGED_SUBJECT,
   INBOX_PREFIX,
+  ALERTS_DURABLE,
+  LEDGER_ALERT_SUBJECT,
   LEDGER_BALANCE_SUBJECT,
   LEDGER_JOURNAL_SUBJECT,
   LEDGER_STREAM,
@@ -122,6 +124,7 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
         allow: [
           LEDGER_BALANCE_SUBJECT,
           LEDGER_JOURNAL_SUBJECT,
+          LEDGER_ALERT_SUBJECT,
           `${API}.INFO`,
           // Creates USAGE and LEDGER and keeps their settings (ensure-stream.ts), moving their durables along.
           ...[USAGE_STREAM, LEDGER_STREAM].flatMap((s) => [`${API}.STREAM.INFO.${s}`, `${API}.STREAM.CREATE.${s}`, `${API}.STREAM.UPDATE.${s}`, `${API}.CONSUMER.LIST.${s}`]),
@@ -136,6 +139,8 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           // The control-plane's durable on LEDGER follows the stream's replica count (an update: read, then written back with its filter).
           `${API}.CONSUMER.INFO.${LEDGER_STREAM}.${trial}`,
           `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${trial}.${LEDGER_BALANCE_SUBJECT}`,
+          `${API}.CONSUMER.INFO.${LEDGER_STREAM}.${ALERTS_DURABLE}`,
+          `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${ALERTS_DURABLE}.${LEDGER_ALERT_SUBJECT}`,
           // The catalog's price sheets, read one version at a time to recompute each event's cost.
           `${API}.STREAM.MSG.GET.${CATALOG_STREAM}`,
         ],
@@ -159,6 +164,11 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${trial}.${LEDGER_BALANCE_SUBJECT}`,
           `${API}.CONSUMER.MSG.NEXT.${LEDGER_STREAM}.${trial}`,
           `$JS.ACK.${LEDGER_STREAM}.${trial}.>`,
+          // Its durable on LEDGER for alerts, filtered to them: it sends the organizations' webhooks.
+          `${API}.CONSUMER.INFO.${LEDGER_STREAM}.${ALERTS_DURABLE}`,
+          `${API}.CONSUMER.CREATE.${LEDGER_STREAM}.${ALERTS_DURABLE}.${LEDGER_ALERT_SUBJECT}`,
+          `${API}.CONSUMER.MSG.NEXT.${LEDGER_STREAM}.${ALERTS_DURABLE}`,
+          `$JS.ACK.${LEDGER_STREAM}.${ALERTS_DURABLE}.>`,
         ],
       },
       subscribe: { allow: [`${INBOX_PREFIX["control-plane"]}.>`] },
@@ -176,7 +186,14 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           `${API}.CONSUMER.DELETE.${LEDGER_STREAM}.*`,
         ],
         // Never the control-plane's durable: pulling from it would take top-ups from the control-plane.
-        deny: [`${API}.CONSUMER.*.${LEDGER_STREAM}.${trial}`, `${API}.CONSUMER.*.${LEDGER_STREAM}.${trial}.>`, `${API}.CONSUMER.MSG.NEXT.${LEDGER_STREAM}.${trial}`],
+        deny: [
+          `${API}.CONSUMER.*.${LEDGER_STREAM}.${trial}`,
+          `${API}.CONSUMER.*.${LEDGER_STREAM}.${trial}.>`,
+          `${API}.CONSUMER.MSG.NEXT.${LEDGER_STREAM}.${trial}`,
+          `${API}.CONSUMER.*.${LEDGER_STREAM}.${ALERTS_DURABLE}`,
+          `${API}.CONSUMER.*.${LEDGER_STREAM}.${ALERTS_DURABLE}.>`,
+          `${API}.CONSUMER.MSG.NEXT.${LEDGER_STREAM}.${ALERTS_DURABLE}`,
+        ],
       },
       subscribe: { allow: [`${INBOX_PREFIX.gatewayctl}.>`] },
     },

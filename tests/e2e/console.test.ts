@@ -346,3 +346,118 @@ describe("budget", () => {
     );
   });
 });
+
+describe("budgets", () => {
+  it("any member reads the organization's budgets, projects and end users' limits; admins and billing set them, a viewer may not, and the keys page shows each key's", async () => {
+    const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+    const other = await createOrg(stack, { balanceMinor: 1_000 });
+    const billing = await signIn(o.orgId, "billing");
+    const admin = await signIn(o.orgId, "admin");
+    const viewer = await signIn(o.orgId, "viewer");
+    const json = async (r: Promise<Response>) => {
+      const res = await r;
+      return { status: res.status, body: (await res.json()) as AnyBody };
+    };
+    expect((await get("/api/budgets", viewer.cookie)).body).toEqual({
+      time_zone: "UTC",
+      budget: { limit_minor: 0, window: "month" },
+      end_user_source: "",
+      end_user_budget: { limit_minor: 0, window: "month" },
+      end_user_overrides: 0,
+      projects: [],
+      end_users: [],
+      windows: [],
+    });
+
+    // Billing: the time zone, the cap and its window, where end users are read and their default.
+    const set = await json(
+      post("/api/budgets", billing.cookie, billing.csrf, {
+        time_zone: "Europe/Paris",
+        limit_minor: 3_000_000,
+        window: "week",
+        end_user_source: "body",
+        end_user_limit_minor: 20_000,
+        end_user_window: "day",
+      }),
+    );
+    expect(set).toEqual({
+      status: 200,
+      body: {
+        time_zone: "Europe/Paris",
+        budget: { limit_minor: 3_000_000, window: "week" },
+        end_user_source: "body",
+        end_user_budget: { limit_minor: 20_000, window: "day" },
+        end_user_overrides: 0,
+      },
+    });
+    // The monthly form of the release before windows says the cap is not monthly now.
+    expect((await get("/api/budget", billing.cookie)).body.monthly_budget_minor).toBe(0);
+    // A field left out keeps its value; a bad one is the control-plane's 400, naming it; a wrong type is the console's.
+    expect((await json(post("/api/budgets", billing.cookie, billing.csrf, { window: "month" }))).body.budget).toEqual({ limit_minor: 3_000_000, window: "month" });
+    const badZone = await json(post("/api/budgets", billing.cookie, billing.csrf, { time_zone: "Moon/Tranquility" }));
+    expect(badZone.status).toBe(400);
+    expect(badZone.body.error).toMatchObject({ code: "invalid_request", message: expect.stringContaining("time_zone must be an IANA time zone") });
+    const badType = await json(post("/api/budgets", billing.cookie, billing.csrf, { limit_minor: "lots" }));
+    expect(badType).toMatchObject({ status: 400, body: { error: { message: "limit_minor must be an integer of minor credit units." } } });
+
+    // Admin: a project, the key in it with a cap and tags, an end user's own limit.
+    const project = await json(post("/api/projects", admin.cookie, admin.csrf, { name: "support-bot", limit_minor: 500_000, window: "day" }));
+    expect(project).toMatchObject({ status: 200, body: { project: { name: "support-bot", budget: { limit_minor: 500_000, window: "day" }, keys: 0 } } });
+    const projectId = project.body.project.id as string;
+    const key = await json(post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 100_000, window: "day", project: projectId, tags: ["team:support", "env.prod"] }));
+    expect(key).toMatchObject({ status: 200, body: { key: { id: o.keyId, budget: { limit_minor: 100_000, window: "day" }, project_id: projectId, tags: ["team:support", "env.prod"] } } });
+    expect(((await get("/api/keys", viewer.cookie)).body.data as AnyBody[]).find((k) => k.id === o.keyId)).toMatchObject({ project_id: projectId, tags: ["team:support", "env.prod"] });
+    // The data-plane holds the key's requests under its budgets (the key's context was evicted), and the ledger's windows show the spend.
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+    await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "within budget" }] });
+    const windows = await eventually(
+      async () => {
+        const w = (await get("/api/budgets", viewer.cookie)).body.windows as AnyBody[];
+        return w.find((x) => x.scope === `key:${o.keyId}` && x.spent_minor > 0) ? w : undefined;
+      },
+      15_000,
+      "the key's spend in its window",
+    );
+    expect(windows.map((w) => w.scope).sort()).toEqual([`key:${o.keyId}`, "org", `project:${projectId}`]);
+    expect(windows.find((w) => w.scope === `key:${o.keyId}`)).toMatchObject({ limit_minor: 100_000 });
+    expect((await json(post(`/api/projects/${projectId}/budget`, billing.cookie, billing.csrf, { limit_minor: 600_000 }))).body.project).toMatchObject({
+      budget: { limit_minor: 600_000, window: "day" },
+      keys: 1,
+    });
+    expect(await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-42", limit_minor: 5_000 }))).toEqual({
+      status: 200,
+      body: { end_user: "user-42", limit_minor: 5_000 },
+    });
+    expect((await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-43" }))).status).toBe(400);
+    const read = (await get("/api/budgets", viewer.cookie)).body;
+    expect(read).toMatchObject({ end_user_overrides: 1, end_users: [{ end_user: "user-42", limit_minor: 5_000 }], projects: [{ id: projectId, name: "support-bot", keys: 1 }] });
+    expect(await json(post("/api/end-user-budgets/remove", admin.cookie, admin.csrf, { end_user: "user-42" }))).toEqual({ status: 200, body: { end_user: "user-42", removed: true } });
+    expect((await json(post("/api/end-user-budgets/remove", admin.cookie, admin.csrf, { end_user: "user-42" }))).status).toBe(404);
+
+    // A viewer changes nothing, even calling the API directly; another organization's key is not found.
+    for (const [path, body] of [
+      ["/api/budgets", { limit_minor: 1 }],
+      [`/api/keys/${o.keyId}/budget`, { limit_minor: 1 }],
+      ["/api/projects", { name: "nope" }],
+      [`/api/projects/${projectId}/budget`, { limit_minor: 1 }],
+      ["/api/end-user-budgets", { end_user: "u", limit_minor: 1 }],
+      ["/api/end-user-budgets/remove", { end_user: "u" }],
+    ] as const) {
+      const refused = await json(post(path, viewer.cookie, viewer.csrf, body));
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.code).toBe("forbidden");
+    }
+    expect((await post(`/api/keys/${other.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 1 })).status).toBe(404);
+    // A key budget too small for a request: refused, naming the key's budget.
+    expect((await post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 1 })).status).toBe(200);
+    await eventually(
+      async () => {
+        const err = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "over the key's budget?" }] }).catch((e: unknown) => e);
+        return err instanceof OpenAI.APIError && err.status === 402 && (err.error as AnyBody)?.budget === "key" ? true : undefined;
+      },
+      15_000,
+      "the key's budget enforced",
+    );
+    expect((await get("/api/budgets", admin.cookie)).body).toMatchObject({ budget: { limit_minor: 3_000_000, window: "month" }, projects: [{ budget: { limit_minor: 600_000 } }] });
+  });
+});

@@ -1,10 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { jetstream } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEDGER_ALERT_SUBJECT, LEDGER_STREAM, LedgerAlertV1, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { GatewayError } from "@gateway/errors";
 import { createLedger, loadConfig, type Ledger } from "@gateway/ledger";
 import { createLogger } from "@gateway/observability";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
-import { LeaseManager, type Reservation } from "@gateway/data-plane";
+import { LeaseManager, type BudgetClaim, type Reservation } from "@gateway/data-plane";
 
 /**
  * The lease manager against the real ledger (Postgres, NATS), as the hold rule depends on it: two
@@ -49,6 +53,8 @@ afterAll(async () => {
   await ledger?.stop();
   await nats?.stop();
 });
+
+const holdsOf = async (org: string) => (await client.ListHolds({ org_id: org })).leases;
 
 /** A replica's lease manager on the real ledger. */
 function replica(holder: string, opts: { chunkMinor?: number; idleMs?: number; maxOrgs?: number; ttlMs?: number } = {}): LeaseManager {
@@ -125,7 +131,6 @@ describe("the lease manager on the real ledger", () => {
     expect((overBalance as GatewayError).code).toBe("insufficient_credits");
     expect((await client.GetCredits({ org_id: poor })).held_minor).toBe(0);
   });
-  const holdsOf = async (org: string) => (await client.ListHolds({ org_id: org })).leases;
 
   it("replaces a lease the ledger no longer has (released or expired there) with a new one, and the old one stays released", async () => {
     const org = await funded(10_000);
@@ -206,3 +211,255 @@ describe("the lease manager on the real ledger", () => {
     expect((await client.GetCredits({ org_id: org })).held_minor).toBe(120);
   });
 });
+
+/** Budgets (docs/billing.md, "Budgets"): leased per (organization, scope) like credit, spent by the usage they held. */
+describe("budget leases on the real ledger", () => {
+  const claim = (scope: string, limitMinor: number, window = "day", timeZone = "UTC"): BudgetClaim => ({ scope, limitMinor, window, timeZone });
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await nc?.close();
+  });
+
+  /** Bills `costMinor` of a reservation as a data-plane does: a usage event naming its credit and budget leases. */
+  async function bill(org: string, r: Reservation, costMinor: number, endUser?: string): Promise<string> {
+    const requestId = `req_budget${randomBytes(10).toString("hex")}`;
+    const event: UsageEventV1 = {
+      version: 1,
+      request_id: requestId,
+      org_id: org,
+      key_id: "key_budget",
+      model: "gw-chat-mini",
+      route: "chat",
+      provider: "fake",
+      upstream_model: "fake-chat",
+      lease_id: r.leaseId,
+      ...(r.budgetLeaseIds?.length ? { budget_leases: [...r.budgetLeaseIds] } : {}),
+      ...(endUser ? { end_user: endUser } : {}),
+      usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false },
+      input_price_minor_per_mtok: 0,
+      output_price_minor_per_mtok: 0,
+      cost_minor: costMinor,
+      line_items: [],
+      guardrails: [],
+      attempts: [],
+      stream: true,
+      status: 200,
+      created_at_ms: Date.now(),
+      duration_ms: 1,
+    };
+    await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(event), { msgID: requestId });
+    r.settle(costMinor);
+    return requestId;
+  }
+  const budgets = async (org: string) => Object.fromEntries((await client.ListBudgets({ org_id: org, scope: "" })).windows.map((w) => [w.scope, w]));
+
+  it("two replicas reserving 60 requests at once under a key budget never hold more than it, and refuse naming the key's budget", async () => {
+    const org = await funded(1_000_000);
+    const [a, b] = [replica("bl-a"), replica("bl-b")];
+    const key = [claim("key:key_1", 1_000)];
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).reserve(org, 37, 0, key)));
+    const held = results.filter((r): r is PromiseFulfilledResult<Reservation> => r.status === "fulfilled").map((r) => r.value);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as GatewayError);
+    expect(held.length * 37).toBeLessThanOrEqual(1_000);
+    expect(held.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((e) => e.code === "budget_exceeded" && e.context.budget === "key")).toBe(true);
+    expect(refused[0]!.message).toMatch(/^This API key's daily budget is reached/);
+    const w = (await budgets(org))["key:key_1"]!;
+    expect(w.held_minor).toBeGreaterThanOrEqual(held.length * 37);
+    expect(w.held_minor).toBeLessThanOrEqual(1_000);
+    // The credit is untouched by the refusals: it held for the admitted ones only.
+    expect((await client.GetCredits({ org_id: org })).held_minor).toBeLessThan(1_000_000);
+  });
+
+  it("a request under several budgets is refused by the smallest, named; what it spends is spent from each, and the holds go back", async () => {
+    const org = await funded(1_000_000);
+    const m = replica("bl-spend");
+    const claims = [claim("org", 100_000, "month"), claim("key:key_2", 50_000, "week"), claim("user:alice@example.com", 800)];
+    const tooMuch = await m.reserve(org, 900, 0, claims).catch((e: unknown) => e);
+    expect(tooMuch).toMatchObject({ code: "budget_exceeded", context: { budget: "end_user" } });
+    expect((tooMuch as GatewayError).message).toMatch(/^End user 'alice@example.com''s daily budget is reached \(800 left of 800, needed 900/);
+    const r = await m.reserve(org, 500, 0, claims);
+    expect(r.budgetLeaseIds).toHaveLength(3);
+    await bill(org, r, 420, "alice@example.com");
+    await eventually(async () => ((await budgets(org))["user:alice@example.com"]?.spent_minor === 420 ? true : undefined), 10_000, "the spend applied to the end user's budget");
+    const after = await budgets(org);
+    for (const scope of ["org", "key:key_2", "user:alice@example.com"]) expect(after[scope]!.spent_minor).toBe(420);
+    // Now 380 are left of the end user's 800: 400 more is refused, 300 is not.
+    await expect(m.reserve(org, 400, 0, claims)).rejects.toMatchObject({ code: "budget_exceeded", context: { budget: "end_user" } });
+    const next = await m.reserve(org, 300, 0, claims);
+    next.settle(0);
+    await m.stop();
+    // Released: nothing is held of any budget once their usage is applied.
+    await eventually(async () => (Object.values(await budgets(org)).every((w) => w.held_minor === 0) ? true : undefined), 10_000, "the budget holds released");
+    const record = await client.ListUsage({ org_id: org, limit: 10, key_id: "", model: "", route: "", status: 0, from_ms: 0, to_ms: 0, cursor: "" });
+    expect(record.records[0]).toMatchObject({ end_user: "alice@example.com", cost_minor: 420 });
+  });
+
+  it("starts a day at midnight in the organization's time zone, and refuses a zone that does not exist", async () => {
+    const org = await funded(10_000);
+    const m = replica("bl-zone");
+    const r = await m.reserve(org, 10, 0, [claim("org", 5_000, "day", "Pacific/Kiritimati")]);
+    r.settle(0);
+    const w = (await budgets(org)).org!;
+    expect(w.window_end_ms - w.window_start_ms).toBe(24 * 3_600_000);
+    expect(w.window_start_ms).toBeLessThanOrEqual(Date.now());
+    expect(w.window_end_ms).toBeGreaterThan(Date.now());
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Pacific/Kiritimati", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(w.window_start_ms));
+    expect(local).toBe("00:00");
+    // Its leases end with the window at the latest.
+    expect((await holdsOf(org)).find((l) => l.scope === "org")!.expires_at_ms).toBeLessThanOrEqual(w.window_end_ms);
+    await expect(m.reserve(org, 10, 0, [claim("org", 5_000, "day", "Mars/Olympus_Mons")])).rejects.toMatchObject({ code: "invalid_request" });
+    await m.stop();
+  });
+
+  it("holds in tranches under a budget: random budgets and answer lengths on two replicas never spend past the budget, and every answer is billed once", async () => {
+    const org = await funded(100_000_000);
+    const [a, b] = [replica("bl-tr-a", { chunkMinor: 500 }), replica("bl-tr-b", { chunkMinor: 500 })];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 4; round++) {
+      const limit = 2_000 + random(8_000);
+      const scope = `user:u${round}`;
+      const claims = [claim(scope, limit, "none")];
+      const billed: Promise<string>[] = [];
+      let total = 0;
+      await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const m = i % 2 ? a : b;
+          const tranche = 100 + random(300);
+          const answer = random(3_000);
+          const r = await m.reserve(org, tranche, 0, claims).catch(() => undefined);
+          if (!r) return;
+          // The stream extends its hold a tranche at a time until the answer is done or a tranche is refused.
+          let grown = true;
+          while (r.amount < answer && grown) grown = (await r.grow!(tranche)) === true;
+          const cost = Math.min(answer, r.amount);
+          total += cost;
+          billed.push(bill(org, r, cost));
+        }),
+      );
+      const ids = await Promise.all(billed);
+      const w = await eventually(
+        async () => {
+          const records = await Promise.all(ids.map((id) => client.GetUsage({ org_id: org, request_id: id, wait_ms: 0 }).catch(() => undefined)));
+          return records.every(Boolean) ? (await budgets(org))[scope] : undefined;
+        },
+        10_000,
+        "every answer billed",
+      );
+      expect(w.spent_minor).toBe(total);
+      expect(w.spent_minor).toBeLessThanOrEqual(limit);
+    }
+    await a.stop();
+    await b.stop();
+  });
+});
+
+/** Alerts (docs/billing.md, "Alerts"): a crossed threshold is announced on ledger.v1.alert once the spend that crossed it is durable, once. */
+describe("alerts from the real ledger", () => {
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await nc?.close();
+  });
+
+  /** The alerts published for `org` so far, read from the LEDGER stream. */
+  async function alertsOf(org: string): Promise<LedgerAlertV1[]> {
+    const c = await jetstream(nc).consumers.get(LEDGER_STREAM, { filter_subjects: LEDGER_ALERT_SUBJECT });
+    const out: LedgerAlertV1[] = [];
+    for (;;) {
+      const m = await c.next({ expires: 1_000 });
+      if (!m) break;
+      const ev = LedgerAlertV1.parse(m.json());
+      if (ev.org_id === org) out.push(ev);
+    }
+    return out;
+  }
+
+  it("announces each budget percentage and each balance threshold once, after the spend that crossed them is applied", async () => {
+    const org = await funded(10_000);
+    const m = replica("al-a");
+    const claims: BudgetClaim[] = [{ scope: "key:key_al", limitMinor: 4_000, window: "month", timeZone: "UTC", alertPcts: [50, 80, 100] }];
+    const spend = async (cost: number, under = claims) => {
+      const r = await m.reserve(org, cost, 0, under, [8_000, 5_000]);
+      await publishUsage(nc, org, r, cost);
+    };
+    // 1,000 spent: 25 % of the key's budget, balance 9,000: nothing crossed.
+    await spend(1_000);
+    // 2,400 more: 85 % (50 and 80 crossed in one batch), balance 6,600 (8,000 crossed).
+    await spend(2_400);
+    const alerts = await eventually(
+      async () => {
+        const a = await alertsOf(org);
+        return a.length >= 3 ? a : undefined;
+      },
+      10_000,
+      "three alerts",
+    );
+    expect(
+      alerts
+        .filter((a) => a.kind === "budget")
+        .map((a) => a.threshold_pct)
+        .sort(),
+    ).toEqual([50, 80]);
+    expect(alerts.find((a) => a.kind === "budget")).toMatchObject({ scope: "key:key_al", limit_minor: 4_000, spent_minor: 3_400 });
+    expect(alerts.filter((a) => a.kind === "balance")).toEqual([expect.objectContaining({ threshold_minor: 8_000, balance_minor: 6_600 })]);
+    // Another small spend crosses nothing new: no repeat.
+    await spend(100);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await alertsOf(org)).length).toBe(3);
+    // A top-up above 8,000 re-arms it; spending back below announces it again, under a new id.
+    await client.TopUp({ org_id: org, amount_minor: 5_000, idempotency_key: `al-top-${org}` });
+    await spend(3_500, []);
+    const again = await eventually(
+      async () => {
+        const a = (await alertsOf(org)).filter((x) => x.kind === "balance" && x.threshold_minor === 8_000);
+        return a.length === 2 ? a : undefined;
+      },
+      10_000,
+      "the balance threshold announced again after a top-up",
+    );
+    expect(new Set(again.map((a) => a.alert_id)).size).toBe(2);
+    await m.stop();
+  });
+});
+
+/** Publishes a usage event billing `costMinor` of a reservation (a data-plane's, unsigned: this ledger takes unsigned usage) and settles it. */
+async function publishUsage(nc: NatsConnection, org: string, r: Reservation, costMinor: number): Promise<string> {
+  const requestId = `req_int${randomBytes(10).toString("hex")}`;
+  const event: UsageEventV1 = {
+    version: 1,
+    request_id: requestId,
+    org_id: org,
+    key_id: "key_int",
+    model: "gw-chat-mini",
+    route: "chat",
+    provider: "fake",
+    upstream_model: "fake-chat",
+    lease_id: r.leaseId,
+    ...(r.budgetLeaseIds?.length ? { budget_leases: [...r.budgetLeaseIds] } : {}),
+    usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, estimated: false },
+    input_price_minor_per_mtok: 0,
+    output_price_minor_per_mtok: 0,
+    cost_minor: costMinor,
+    line_items: [],
+    guardrails: [],
+    attempts: [],
+    stream: true,
+    status: 200,
+    created_at_ms: Date.now(),
+    duration_ms: 1,
+  };
+  await jetstream(nc).publish(USAGE_SUBJECT, encodeEvent(event), { msgID: requestId });
+  r.settle(costMinor);
+  return requestId;
+}

@@ -25,7 +25,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Waits until the page has drawn what it loads (`body[data-ready]`, set by every signed-in page). */
-export const ready = (page: Page) => page.waitForSelector("body[data-ready='true']");
+export const ready = async (page: Page): Promise<void> => void (await page.waitForSelector("body[data-ready='true']"));
 
 /** Opens a console page and waits until it is drawn. */
 export async function open(page: Page, url: string): Promise<void> {

@@ -62,6 +62,11 @@ import { revokeKey } from "./rpc/revoke-key.js";
 import { TrialUnlocker } from "./trial-unlock.js";
 import { setOrgTrial } from "./rpc/set-org-trial.js";
 import { setOrgBudget } from "./rpc/set-org-budget.js";
+import { setOrgBudgets } from "./rpc/set-org-budgets.js";
+import { setKeyBudget } from "./rpc/set-key-budget.js";
+import { createProject, listProjects, setProjectBudget } from "./rpc/projects.js";
+import { listEndUserBudgets, setEndUserBudget } from "./rpc/end-user-budgets.js";
+import { consoleCreateProject, consoleGetBudgets, consoleSetEndUserBudget, consoleSetKeyBudget, consoleSetOrgBudgets, consoleSetProjectBudget } from "./rpc/console-budgets.js";
 import { setOrgOutputLimit } from "./rpc/set-org-output-limit.js";
 import { setTrialPolicy } from "./rpc/set-trial-policy.js";
 import { getGuardrails, setGuardrails } from "./rpc/guardrails.js";
@@ -180,6 +185,19 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleApplyCatalog: consoleApplyCatalog(ctx),
       ConsoleListPendingMcpTools: consoleListPendingMcpTools(ctx),
       ConsoleApproveMcpTool: consoleApproveMcpTool(ctx),
+      SetOrgBudgets: setOrgBudgets(ctx),
+      SetKeyBudget: setKeyBudget(ctx),
+      CreateProject: createProject(ctx),
+      ListProjects: listProjects(ctx),
+      SetProjectBudget: setProjectBudget(ctx),
+      SetEndUserBudget: setEndUserBudget(ctx),
+      ListEndUserBudgets: listEndUserBudgets(ctx),
+      ConsoleGetBudgets: consoleGetBudgets(ctx),
+      ConsoleSetOrgBudgets: consoleSetOrgBudgets(ctx),
+      ConsoleSetKeyBudget: consoleSetKeyBudget(ctx),
+      ConsoleCreateProject: consoleCreateProject(ctx),
+      ConsoleSetProjectBudget: consoleSetProjectBudget(ctx),
+      ConsoleSetEndUserBudget: consoleSetEndUserBudget(ctx),
       ConsoleSetMoneyFormat: consoleSetMoneyFormat(ctx),
       ConsoleOperatorOrg: consoleOperatorOrg(ctx),
     },

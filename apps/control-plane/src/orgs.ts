@@ -19,26 +19,32 @@ export async function toOrg(db: Kysely<ControlDb>, row: OrgRow): Promise<Org> {
   return (await toOrgs(db, [row]))[0]!;
 }
 
-/** Organizations with their enabled models (one query for all of them). */
+/** Organizations with their enabled models and how many end users have a limit of their own (one query each for all of them). */
 export async function toOrgs(db: Kysely<ControlDb>, rows: OrgRow[]): Promise<Org[]> {
   if (rows.length === 0) return [];
-  const enabled = await db
-    .selectFrom("org_models")
-    .select(["org_id", "model_id"])
-    .where(
-      "org_id",
-      "in",
-      rows.map((r) => r.id),
-    )
-    .orderBy("model_id")
-    .execute();
+  const ids = rows.map((r) => r.id);
+  const [enabled, overrides] = await Promise.all([
+    db.selectFrom("org_models").select(["org_id", "model_id"]).where("org_id", "in", ids).orderBy("model_id").execute(),
+    db
+      .selectFrom("end_user_budgets")
+      .select(["org_id", db.fn.countAll<number>().as("n")])
+      .where("org_id", "in", ids)
+      .groupBy("org_id")
+      .execute(),
+  ]);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     enabled_models: enabled.filter((e) => e.org_id === row.id).map((e) => e.model_id),
     in_trial: row.in_trial,
     created_at_ms: row.created_at.getTime(),
-    monthly_budget_minor: row.monthly_budget_minor,
+    // For readers of the release before windows: the cap only when it is monthly.
+    monthly_budget_minor: row.budget_window === "month" ? row.monthly_budget_minor : 0,
     output_limit: row.output_limit,
+    time_zone: row.time_zone,
+    budget: { limit_minor: row.monthly_budget_minor, window: row.budget_window },
+    end_user_source: row.end_user_source,
+    end_user_budget: { limit_minor: row.end_user_budget_minor, window: row.end_user_budget_window },
+    end_user_overrides: Number(overrides.find((o) => o.org_id === row.id)?.n ?? 0),
   }));
 }

@@ -8,7 +8,7 @@ import { isResponsesUpgrade, responsesSockets } from "./routes/responses-websock
 export { loadConfig, type DataPlaneConfig } from "./config.js";
 export type { DataPlaneContext } from "./context.js";
 /** For tests that run it against a real ledger (tests/integration). */
-export { LeaseManager, type LeaseLedger, type Reservation } from "./credits/lease-manager.js";
+export { LeaseManager, type BudgetClaim, type LeaseLedger, type Reservation } from "./credits/lease-manager.js";
 
 export interface DataPlane {
   readonly ctx: DataPlaneContext;

@@ -44,8 +44,10 @@ export interface LedgerContext {
   watermark: AppliedWatermark;
   /** The streams, their copies and the NATS nodes' stores, read for the metrics. */
   streamWatch: StreamWatch;
-  /** Called after a top-up commits (wakes the announcer). */
-  onTopUp?: () => void;
+  /** Called after a top-up commits (wakes the announcer and the alert watch). */
+  onTopUp?: (orgId?: string) => void;
+  /** Called after a usage batch commits, with the organizations it spent from (the alert watch). */
+  onApplied?: (orgIds: Iterable<string>) => void;
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing: Tracing | undefined;
 }

@@ -19,12 +19,14 @@ import { checkBooks } from "./books.js";
 import { replayUsage } from "./consumer/replay.js";
 import { republishJournal } from "./top-ups/republish.js";
 import { TopUpAnnouncer } from "./top-ups/announcer.js";
+import { AlertWatch } from "./alerts/watch.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
 import { getUsage } from "./rpc/get-usage.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp, topUpWithGrant } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
+import { listBudgets } from "./rpc/list-budgets.js";
 import { costReport } from "./rpc/cost-report.js";
 import { spendSeries } from "./rpc/spend-series.js";
 import { listUsage } from "./rpc/list-usage.js";
@@ -84,6 +86,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       CheckBooks: checkBooks(ctx),
       ReplayUsage: replayUsage(ctx),
       RepublishJournal: republishJournal(ctx),
+      ListBudgets: listBudgets(ctx),
     },
     {
       guard: callerGuard(
@@ -112,6 +115,9 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
   let consumer: UsageConsumer | undefined;
   let announcer: TopUpAnnouncer | undefined;
   const sweeper = new LeaseSweeper(ctx);
+  // Crossed thresholds into the alerts outbox; the announcer (on whichever NATS connection is current) publishes them.
+  const alertWatch = new AlertWatch(ctx, () => announcer?.kick());
+  ctx.onApplied = (orgs) => alertWatch.touched(orgs);
   const maintenance = new RecordsMaintenance(ctx);
   let bound = false;
   let stopped: Promise<void> | undefined;
@@ -152,7 +158,10 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
           // The announcer publishes with a JetStream ack: its stream must exist before the first top-up.
           await ensureLedgerStream(await jetstreamManager(nc), config, ctx.log);
           announcer = new TopUpAnnouncer(ctx, nc);
-          ctx.onTopUp = () => announcer?.kick();
+          ctx.onTopUp = (orgId) => {
+            announcer?.kick();
+            if (orgId) alertWatch.touched([orgId]);
+          };
           announcer.start();
           if (abort.signal.aborted) {
             // stop() ran meanwhile and cannot have seen these.
@@ -162,6 +171,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         });
       await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
+      alertWatch.start();
       maintenance.start();
       ctx.streamWatch.start();
       grpcPort = await bindServer(server, config.grpcHost, config.grpcPort, serverCredentials(config.tls));
@@ -176,6 +186,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         await consumer?.stop();
         await announcer?.stop();
         await sweeper.stop();
+        await alertWatch.stop();
         await maintenance.stop();
         await ctx.streamWatch.stop();
         await shutdownServer(server, 2_000);

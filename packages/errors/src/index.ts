@@ -107,9 +107,14 @@ export interface ErrorContext {
   param?: string;
   /** Seconds the caller should wait before retrying (sets `Retry-After`). */
   retry_after_s?: number;
+  /** Which budget refused a request (budget_exceeded): the organization's, the key's, its project's or the end user's. */
+  budget?: BudgetKind;
   /** The provider's HTTP status an upstream failure was mapped from (the attempt record's; never sent to callers). */
   upstream_status?: number;
 }
+
+export type BudgetKind = "organization" | "key" | "project" | "end_user";
+const BUDGET_KINDS: readonly string[] = ["organization", "key", "project", "end_user"];
 
 /** The one error class of the gateway: a code from {@link ERROR_CODES}, a message and context. */
 export class GatewayError extends Error {
@@ -153,11 +158,12 @@ export interface ErrorBody {
     action?: ErrorAction;
     help_url?: string;
     allowed_models?: string[];
+    budget?: BudgetKind;
   };
 }
 
 export function toErrorBody(err: GatewayError, requestId?: string): ErrorBody {
-  const { allowed_models, action, help_url, param } = err.context;
+  const { allowed_models, action, help_url, param, budget } = err.context;
   return {
     error: {
       message: err.message,
@@ -167,6 +173,7 @@ export function toErrorBody(err: GatewayError, requestId?: string): ErrorBody {
       ...(action !== undefined && { action }),
       ...(help_url !== undefined && { help_url }),
       ...(allowed_models !== undefined && { allowed_models }),
+      ...(budget !== undefined && { budget }),
       ...(requestId !== undefined && { request_id: requestId }),
     },
   };
@@ -183,6 +190,7 @@ export function encodeErrorContext(c: ErrorContext): string | undefined {
   if (c.param !== undefined) out.param = c.param;
   if (c.retry_after_s !== undefined) out.retry_after_s = c.retry_after_s;
   if (c.allowed_models !== undefined) out.allowed_models = c.allowed_models;
+  if (c.budget !== undefined) out.budget = c.budget;
   return Object.keys(out).length ? JSON.stringify(out) : undefined;
 }
 
@@ -196,6 +204,7 @@ function decodeErrorContext(json: string | undefined): ErrorContext {
     if (typeof v.param === "string") out.param = v.param;
     if (typeof v.retry_after_s === "number" && Number.isFinite(v.retry_after_s)) out.retry_after_s = v.retry_after_s;
     if (Array.isArray(v.allowed_models) && v.allowed_models.every((m) => typeof m === "string")) out.allowed_models = v.allowed_models as string[];
+    if (typeof v.budget === "string" && BUDGET_KINDS.includes(v.budget)) out.budget = v.budget as BudgetKind;
     return out;
   } catch {
     return {};

@@ -26,6 +26,10 @@ export const CONTROL_CHANGED_SUBJECT = "control.v1.changed";
 export const LEDGER_BALANCE_SUBJECT = "ledger.v1.balance";
 /** JetStream subject of the ledger's journal, one message per transaction (message id = `journal-<txn_id>`). */
 export const LEDGER_JOURNAL_SUBJECT = "ledger.v1.journal";
+/** `ledger.v1.alert`: a budget's or the balance's threshold crossed (LedgerAlertV1), once the spend is durable. */
+export const LEDGER_ALERT_SUBJECT = "ledger.v1.alert";
+/** The control-plane's durable on LEDGER for alerts, filtered to LEDGER_ALERT_SUBJECT (it sends the webhooks). */
+export const ALERTS_DURABLE = "control-plane-alerts";
 
 /** `ledger.v1.journal`: one double-entry transaction; its entries sum to zero. */
 export const LedgerJournalV1 = z.object({
@@ -200,6 +204,15 @@ export const UsageEventV1 = z.object({
    * could not serve it, pinned to the one that did. Absent: no session pin. Added in place.
    */
   route_pin: z.enum(["hit", "new", "moved"]).optional(),
+  /**
+   * Budgets (docs/billing.md, "Budgets"): the budget leases the request was held under (the ledger
+   * spends its cost from each), and whose spend it is — the end user as the organization reads it,
+   * the key's project, the key's and the request's tags. Added in place: absent, none.
+   */
+  budget_leases: z.array(z.string().min(1).max(64)).max(8).optional(),
+  end_user: z.string().min(1).max(256).optional(),
+  project_id: z.string().min(1).max(64).optional(),
+  tags: z.array(z.string().min(1).max(64)).max(20).optional(),
   /** What cost_minor is made of. */
   line_items: z.array(LineItem).max(50).default([]),
   /**
@@ -262,6 +275,32 @@ export const LedgerBalanceV1 = z.object({
   reason: z.enum(["top_up", "usage"]),
 });
 export type LedgerBalanceV1 = z.infer<typeof LedgerBalanceV1>;
+
+/**
+ * `ledger.v1.alert` (docs/billing.md, "Alerts"): a threshold an organization set was crossed, published
+ * by the ledger after the spend that crossed it committed (an outbox: at least once; the message id
+ * is `alert_id`, and receivers deduplicate on it). One event per threshold: a batch that crosses 50
+ * and 80 % at once publishes two.
+ */
+export const LedgerAlertV1 = z.object({
+  version: z.literal(1),
+  /** Unique per crossing: one budget window and threshold, or one balance threshold between top-ups. */
+  alert_id: z.string().min(1).max(64),
+  org_id: z.string(),
+  kind: z.enum(["budget", "balance"]),
+  /** A budget's: its scope ("org", "key:…", "project:…", "user:…"), window (Unix ms; 0 = none), threshold, cap and spend. */
+  scope: z.string().optional(),
+  window_start_ms: z.number().int().optional(),
+  window_end_ms: z.number().int().optional(),
+  threshold_pct: z.number().int().optional(),
+  limit_minor: minor.optional(),
+  spent_minor: minor.optional(),
+  /** The balance's: the threshold it fell to or below, and the balance then, minor units. */
+  threshold_minor: minor.optional(),
+  balance_minor: z.number().int().optional(),
+  created_at_ms: z.number().int(),
+});
+export type LedgerAlertV1 = z.infer<typeof LedgerAlertV1>;
 
 /** Core NATS subject on which data-plane replicas gossip per-key rate-limit counts. */
 export const RATE_LIMIT_GOSSIP_SUBJECT = "ratelimit.v1.counts";

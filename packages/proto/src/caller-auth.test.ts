@@ -50,6 +50,8 @@ describe("grants", () => {
     expect(mayCall("console", "gateway.ledger.v1.LedgerService", "TopUpWithGrant")).toBe(true);
     expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleGrantTopUp")).toBe(true);
     expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleApproveMcpTool")).toBe(true);
+    expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleSetOrgBudgets")).toBe(true);
+    expect(mayCall("console", "gateway.control.v1.AdminService", "ConsoleSetEndUserBudget")).toBe(true);
     for (const [service, method] of [
       ["gateway.control.v1.AdminService", "CreateSignInLink"],
       ["gateway.control.v1.AdminService", "CreateKey"],
@@ -57,6 +59,10 @@ describe("grants", () => {
       ["gateway.control.v1.AdminService", "ListMcpToolPins"],
       ["gateway.control.v1.AdminService", "ApproveMcpTool"],
       ["gateway.control.v1.AdminService", "SetOrgBudget"],
+      ["gateway.control.v1.AdminService", "SetOrgBudgets"],
+      ["gateway.control.v1.AdminService", "SetKeyBudget"],
+      ["gateway.control.v1.AdminService", "SetEndUserBudget"],
+      ["gateway.control.v1.AdminService", "CreateProject"],
       ["gateway.ledger.v1.LedgerService", "ListHolds"],
       ["gateway.ledger.v1.LedgerService", "AcquireLease"],
       ["gateway.ledger.v1.LedgerService", "CostReport"],

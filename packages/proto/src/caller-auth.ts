@@ -65,6 +65,14 @@ export const METHOD_GRANTS: {
     // session on each call. ListMcpToolPins and ApproveMcpTool themselves stay the admin token's.
     ConsoleListPendingMcpTools: ["console"],
     ConsoleApproveMcpTool: ["console"],
+    // Budgets through the console: the control-plane reads the session and checks its role on each
+    // call. SetOrgBudgets, SetKeyBudget and the rest stay the admin token's (gatewayctl).
+    ConsoleGetBudgets: ["console"],
+    ConsoleSetOrgBudgets: ["console"],
+    ConsoleSetKeyBudget: ["console"],
+    ConsoleCreateProject: ["console"],
+    ConsoleSetProjectBudget: ["console"],
+    ConsoleSetEndUserBudget: ["console"],
     // Operators' money format and organization page: the control-plane checks the operator's session.
     ConsoleSetMoneyFormat: ["console"],
     ConsoleOperatorOrg: ["console"],
@@ -82,6 +90,7 @@ export const METHOD_GRANTS: {
     OrgBalances: ["console"],
     ProviderHealth: ["console"],
     GuardrailCounts: ["console"],
+    ListBudgets: ["console"],
   },
 };
 

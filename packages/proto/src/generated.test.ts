@@ -21,7 +21,21 @@ describe("generated message types", () => {
       return m.responseDeserialize(m.responseSerialize(message));
     };
     // Typed as the generated reader's shape: a field the type lacks or adds fails the typecheck, a value the loader reads otherwise fails here.
-    const org: Org = { id: "o", name: "", enabled_models: [], in_trial: false, created_at_ms: 0, monthly_budget_minor: 9007199254740991, output_limit: "" };
+    const org: Org = {
+      id: "o",
+      name: "",
+      enabled_models: [],
+      in_trial: false,
+      created_at_ms: 0,
+      monthly_budget_minor: 9007199254740991,
+      output_limit: "",
+      time_zone: "",
+      // An absent message field is null.
+      budget: null,
+      end_user_source: "",
+      end_user_budget: null,
+      end_user_overrides: 0,
+    };
     const sent: OrgInput = { id: "o", monthly_budget_minor: "9007199254740991" };
     expect(roundTrip("gateway.control.v1.AdminService", "SetOrgBudget", sent)).toEqual(org);
     const health: HealthCheckResponse = { status: "SERVING" };

@@ -56,3 +56,19 @@ export function readDocument(file: string): unknown {
     throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message}`);
   }
 }
+
+/** An optional non-negative integer flag: undefined when absent. */
+export const optionalInt = (v: string | undefined, flag: string): number | undefined => (v === undefined ? undefined : intFlag(v, flag, 0));
+
+const WINDOWS = ["day", "week", "month", "none"];
+/** A budget window flag (day, week, month or none): undefined when absent. */
+export function windowFlag(v: string | undefined, flag = "--window"): string | undefined {
+  if (v !== undefined && !WINDOWS.includes(v)) throw new UsageError(`${flag} must be day, week, month or none, got '${v}'`);
+  return v;
+}
+
+/** The one thing a command acts on, given as its positional argument or as its flag (`ORG` or `--org ORG`), not both. */
+export function positionalOrFlag(args: string[], flag: string | undefined, command: string, what: string, flagName: string): string {
+  if (args.length > 1 || (args.length === 1 && flag !== undefined)) throw new UsageError(`${command} takes exactly one ${what} (or ${flagName} ${what})`);
+  return need(args[0] ?? flag, what);
+}

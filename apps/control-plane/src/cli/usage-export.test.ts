@@ -61,6 +61,9 @@ const record: UsageRecord = {
   basis: "drained",
   catalog_version: 7,
   route_pin: "hit",
+  end_user: "",
+  project_id: "",
+  tags: [],
 };
 
 describe("usage export formats", () => {
@@ -78,14 +81,14 @@ describe("usage export formats", () => {
       'req_1,org_1,key_1,2026-11-01T09:30:00.250Z,2026-11-01T09:30:01.000Z,gw-chat-mini,chat,fake,"odd,""name""\nwith a newline",200,true,false,41,12,2,0,30,5,150000,600000,21,post_1,' +
         '"[{""item"":""input_tokens"",""quantity"":10,""unit_price_minor"":150000,""per"":""1M tokens""}]",15,' +
         '"[{""attempt"":1,""provider"":""fake"",""upstream_model"":""m"",""status"":503,""outcome"":""failed"",""input_tokens"":0,""output_tokens"":0,""estimated"":false,""cost_minor"":0,""provider_cost_minor"":0,""payer"":""none"",""duration_ms"":4},' +
-        '{""attempt"":2,""provider"":""fake"",""upstream_model"":""m"",""status"":200,""outcome"":""served"",""input_tokens"":12,""output_tokens"":30,""estimated"":false,""cost_minor"":21,""provider_cost_minor"":15,""payer"":""caller"",""duration_ms"":30}]",drained,hit\r\n',
+        '{""attempt"":2,""provider"":""fake"",""upstream_model"":""m"",""status"":200,""outcome"":""served"",""input_tokens"":12,""output_tokens"":30,""estimated"":false,""cost_minor"":21,""provider_cost_minor"":15,""payer"":""caller"",""duration_ms"":30}]",drained,hit,,,[]\r\n',
     );
   });
 
   it('reads a record without a basis (a ledger before it answers "") from estimated', () => {
     expect(JSON.parse(formatRecord({ ...record, basis: "" }, "jsonl")).basis).toBe("reported");
     expect(JSON.parse(formatRecord({ ...record, basis: "", estimated: true }, "jsonl")).basis).toBe("estimated");
-    expect(formatRecord({ ...record, basis: "", estimated: true }, "csv").endsWith(",estimated,hit\r\n")).toBe(true);
+    expect(formatRecord({ ...record, basis: "", estimated: true }, "csv").endsWith(",estimated,hit,,,[]\r\n")).toBe(true);
   });
 
   it("writes one JSON line with typed values and the line items nested", () => {
@@ -96,11 +99,19 @@ describe("usage export formats", () => {
     expect(o).toMatchObject({ created_at: "2026-11-01T09:30:00.250Z", stream: true, cost_minor: 21, status: 200, line_items: [{ item: "input_tokens", quantity: 10 }] });
     expect(o.provider_cost_minor).toBe(15);
     expect(o.basis).toBe("drained");
-    // The last column: whether the turn landed on its session's pinned deployment.
+    // Whether the turn landed on its session's pinned deployment.
     expect(o.route_pin).toBe("hit");
+    // The last columns: whose spend it was; none here.
+    expect(o).toMatchObject({ end_user: "", project_id: "", tags: [] });
     expect(o.attempts).toMatchObject([
       { attempt: 1, outcome: "failed", payer: "none" },
       { attempt: 2, outcome: "served", payer: "caller", cost_minor: 21 },
     ]);
+  });
+
+  it("ends each row with the request's end user, its key's project and its tags (a JSON array in one CSV field)", () => {
+    const attributed = { ...record, end_user: 'user "7", eu', project_id: "proj_1", tags: ["team:search", "eval"] };
+    expect(formatRecord(attributed, "csv").endsWith(',"user ""7"", eu",proj_1,"[""team:search"",""eval""]"\r\n')).toBe(true);
+    expect(JSON.parse(formatRecord(attributed, "jsonl"))).toMatchObject({ end_user: 'user "7", eu', project_id: "proj_1", tags: ["team:search", "eval"] });
   });
 });

@@ -35,6 +35,9 @@ export const USAGE_COLUMNS = [
   "attempts",
   "basis",
   "route_pin",
+  "end_user",
+  "project_id",
+  "tags",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -71,6 +74,10 @@ function row(r: UsageRecord): Row {
     basis: usageBasis(r.basis, r.estimated),
     // Cache-warm routing: hit, new, moved; "" when the request was not pinned (or a ledger before it).
     route_pin: r.route_pin ?? "",
+    // Attribution (docs/billing.md, "Budgets"); "" and [] for records without it (or from before it).
+    end_user: r.end_user ?? "",
+    project_id: r.project_id ?? "",
+    tags: r.tags ?? [],
   };
 }
 

@@ -10,7 +10,20 @@ export interface OrganizationsTable {
   /** An output limit above the model's: clamped (default) or refused (docs/agents.md). */
   output_limit: ColumnType<"clamp" | "strict", "clamp" | "strict" | undefined, "clamp" | "strict">;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** IANA time zone ('UTC' by default): budget windows start at its midnight. */
+  time_zone: ColumnType<string, string | undefined, string>;
+  /** The window of monthly_budget_minor (the organization's cap, whatever its window). */
+  budget_window: ColumnType<BudgetWindow, BudgetWindow | undefined, BudgetWindow>;
+  /** Where a request's end user is read: '' (no end-user budgets), 'body' or 'header'. */
+  end_user_source: ColumnType<EndUserSource, EndUserSource | undefined, EndUserSource>;
+  /** Every end user's cap without a limit of its own, minor credit units; 0 = none. */
+  end_user_budget_minor: ColumnType<number, number | undefined, number>;
+  end_user_budget_window: ColumnType<BudgetWindow, BudgetWindow | undefined, BudgetWindow>;
 }
+
+/** When a budget's spend starts again from 0: at midnight in the organization's time zone (weeks on Monday), or never. */
+export type BudgetWindow = "day" | "week" | "month" | "none";
+export type EndUserSource = "" | "body" | "header";
 
 export interface ApiKeysTable {
   id: string;
@@ -27,6 +40,34 @@ export interface ApiKeysTable {
   tpm_limit: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   revoked_at: Date | null;
+  /** The key's own cap, minor credit units (0 = none), and its window. */
+  budget_minor: ColumnType<number, number | undefined, number>;
+  budget_window: ColumnType<BudgetWindow, BudgetWindow | undefined, BudgetWindow>;
+  /** A project of the key's organization; null = none. */
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Kept on every record of the key's requests. */
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+/** Keys grouped under a cap of their own. */
+export interface ProjectsTable {
+  /** `proj_…` */
+  id: string;
+  org_id: string;
+  /** Unique within the organization. */
+  name: string;
+  /** Minor credit units; 0 = none. */
+  budget_minor: ColumnType<number, number | undefined, number>;
+  budget_window: ColumnType<BudgetWindow, BudgetWindow | undefined, BudgetWindow>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** A named end user's own limit (at most 1,000 per organization), over the organization's end-user window. */
+export interface EndUserBudgetsTable {
+  org_id: string;
+  end_user: string;
+  /** Minor credit units; 0 = no cap for this end user. */
+  limit_minor: number;
 }
 
 export interface ProvidersTable {
@@ -268,6 +309,8 @@ export interface McpServerBaselinesTable {
 }
 
 export interface ControlDb {
+  projects: ProjectsTable;
+  end_user_budgets: EndUserBudgetsTable;
   mcp_tool_pins: McpToolPinsTable;
   mcp_server_baselines: McpServerBaselinesTable;
   mcp_servers: McpServersTable;
@@ -291,4 +334,5 @@ export interface ControlDb {
 
 export type OrgRow = Selectable<OrganizationsTable>;
 export type KeyRow = Selectable<ApiKeysTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
 export type ModelRow = Selectable<ModelsTable>;

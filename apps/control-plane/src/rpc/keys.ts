@@ -16,5 +16,8 @@ export function toApiKey(k: KeyRow): ApiKey {
     rpm_limit: k.rpm_limit,
     tpm_limit: k.tpm_limit,
     mcp_tools: k.mcp_tools,
+    budget: { limit_minor: k.budget_minor, window: k.budget_window },
+    project_id: k.project_id ?? "",
+    tags: k.tags,
   };
 }

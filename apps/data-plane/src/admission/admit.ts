@@ -3,10 +3,11 @@ import type { ApiRoute, Model } from "@gateway/proto";
 import type { DataPlaneContext } from "../context.js";
 import { resolveModel, type RouteKind } from "../catalog/visibility.js";
 import { NO_AUDIO, dearestInput, dearestOutput, maxTokenCostMinor, pricesFor, tokenPrices, type AudioUse } from "@gateway/pricing";
-import type { Reservation } from "../credits/lease-manager.js";
+import type { BudgetClaim, Reservation } from "../credits/lease-manager.js";
 import type { Authenticated } from "../http/request-context.js";
 import { refuseStreamIfNeeded, runStage, type GuardTexts } from "../guardrails/index.js";
 import { plan, type Planned } from "./plan.js";
+import { spendRules } from "./attribution.js";
 import { trancheSpec, tranchesFit, type TrancheSpec } from "../pipeline/tranches.js";
 import { LONG_CACHE_MS, SHORT_CACHE_MS, pinsPay, sessionKeyOf, type SessionSource } from "../routing/session-key.js";
 import { translateFor, type Routed } from "../translate/pairs/index.js";
@@ -138,6 +139,8 @@ export interface Estimate {
   hold_minor: number;
   /** Output tokens one tranche holds; absent when the request is held whole. */
   tranche_tokens?: number;
+  /** The budgets the request is held under besides the credit (docs/billing.md, "Budgets"): each one's scope, cap and window. */
+  budgets?: Array<{ scope: string; limit_minor: number; window: string }>;
   /** Whether the balance and the budget can hold `hold_minor` now: the real request would be admitted. */
   admitted: boolean;
   /** Why it would not be (the 402 the real request would get): its code and message. */
@@ -213,8 +216,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
   const trancheTokens = ctx.config.holdTrancheTokens;
   const uses = req.perUseUnits?.(model, body);
-  const tranche: TrancheSpec | undefined =
-    req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses, key.monthly_budget_minor) : undefined;
+  const tranche: TrancheSpec | undefined = req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses) : undefined;
   // Held in tranches: the prompt, the first output tranche and one use of the per-use tools (all of
   // them when the route cannot count them one by one); else the whole bound.
   const perUseHeld = tranche && uses ? Math.min(bound.perUse, tranche.useMinor) : bound.perUse;
@@ -223,14 +225,15 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     // The credit check as the request would meet it, released at once: a hold the balance or the
     // budget cannot cover is the estimate with `admitted: false` and the 402's code and message.
     let refusal: GatewayError | undefined;
+    const rules = spendRules(key, l.attribution);
     try {
-      const held = ctx.leases.reserveLocal(key.org_id, holdMinor) ?? (await ctx.leases.reserve(key.org_id, holdMinor, key.monthly_budget_minor));
+      const held = ctx.leases.reserveLocal(key.org_id, holdMinor, rules.claims) ?? (await ctx.leases.reserve(key.org_id, holdMinor, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor));
       held.settle(0);
     } catch (err) {
       if (!(err instanceof GatewayError) || (err.code !== "insufficient_credits" && err.code !== "budget_exceeded")) throw err;
       refusal = err;
     }
-    const estimate = estimateOf(req, model, planned, bound, holdMinor, tranche, refusal);
+    const estimate = estimateOf(req, model, planned, bound, holdMinor, tranche, refusal, rules.claims);
     return { body, model, planned, routed, reservation: NOTHING_HELD, bound, estimate };
   }
   const hold = holdCredits(ctx, l, holdMinor, req.dedicatedHold);
@@ -289,10 +292,11 @@ export async function admitCall<T, B>(ctx: DataPlaneContext, l: Authenticated, p
  */
 export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: number, dedicated = false): Reservation | Promise<Reservation> {
   const { key } = l;
+  const rules = spendRules(key, l.attribution);
   return stage(l, "credits.hold", () =>
     dedicated
-      ? ctx.leases.holdDedicated(key.org_id, amount, key.monthly_budget_minor)
-      : (ctx.leases.reserveLocal(key.org_id, amount) ?? ctx.leases.reserve(key.org_id, amount, key.monthly_budget_minor)),
+      ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor)
+      : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor)),
   );
 }
 
@@ -375,6 +379,7 @@ function estimateOf<C extends Capability, B>(
   holdMinor = bound.total,
   tranche?: TrancheSpec,
   refusal?: GatewayError,
+  claims: readonly BudgetClaim[] = [],
 ): Estimate {
   const lines: Estimate["lines"] = [];
   const { perUse, total } = bound;
@@ -394,6 +399,7 @@ function estimateOf<C extends Capability, B>(
     max_cost_minor: total,
     hold_minor: holdMinor,
     ...(tranche ? { tranche_tokens: tranche.tokens } : {}),
+    ...(claims.length > 0 ? { budgets: claims.map((c) => ({ scope: c.scope, limit_minor: c.limitMinor, window: c.window })) } : {}),
     admitted: refusal === undefined,
     ...(refusal ? { refusal: { code: refusal.code, message: refusal.message } } : {}),
     lines,

@@ -5,6 +5,17 @@ import { KeyCache } from "./key-cache.js";
 
 const key = (id: string, org = "org_1"): KeyContext => ({
   key_id: id,
+  key_budget: null,
+  project_id: "",
+  project_budget: null,
+  key_tags: [],
+  org_time_zone: "",
+  org_budget: null,
+  end_user_source: "",
+  end_user_budget: null,
+  end_user_overrides: {},
+  alert_thresholds_pct: [],
+  balance_alerts_minor: [],
   org_id: org,
   org_name: "o",
   revoked: false,

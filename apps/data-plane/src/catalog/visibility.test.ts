@@ -32,6 +32,17 @@ const key = (o: Partial<KeyContext>): KeyContext => ({
   org_mcp_servers: [],
   mcp_tool_allowlist: [],
   org_output_limit: "",
+  key_budget: null,
+  project_id: "",
+  project_budget: null,
+  key_tags: [],
+  org_time_zone: "",
+  org_budget: null,
+  end_user_source: "",
+  end_user_budget: null,
+  end_user_overrides: {},
+  alert_thresholds_pct: [],
+  balance_alerts_minor: [],
   ...o,
 });
 

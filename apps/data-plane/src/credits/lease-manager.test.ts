@@ -22,6 +22,8 @@ class RecordingLedger implements LeaseLedger {
       applied_minor: 0,
       created_at_ms: this.now(),
       available_after_minor: 100_000,
+      scope: req.scope,
+      window_start_ms: 0,
     };
   }
   async release(req: ReleaseLeaseRequest): Promise<Lease> {
@@ -38,6 +40,8 @@ class RecordingLedger implements LeaseLedger {
       applied_minor: 0,
       created_at_ms: 0,
       available_after_minor: 0,
+      scope: "",
+      window_start_ms: 0,
     };
   }
 }
@@ -161,19 +165,19 @@ describe("LeaseManager: a reservation grown in tranches", () => {
     expect(r.amount).toBe(600);
     // The lease (1,000) has 400 more: no ledger call.
     const calls = ledger.acquired.length;
-    expect(r.grow!(400, 0)).toBe(true);
+    expect(r.grow!(400)).toBe(true);
     expect(ledger.acquired.length).toBe(calls);
     expect(r.amount).toBe(1_000);
     // Beyond the lease: the ledger extends the same lease.
-    expect(await r.grow!(1_000, 0)).toBe(true);
+    expect(await r.grow!(1_000)).toBe(true);
     expect(ledger.acquired.at(-1)).toMatchObject({ lease_id: "lease_1" });
     expect(r.amount).toBe(2_000);
-    // Beyond the balance: refused, and the reservation is what it was.
-    expect(await r.grow!(1_000, 0)).toBe(false);
+    // Beyond the balance: refused with the ledger's reason, and the reservation is what it was.
+    expect(await r.grow!(1_000)).toMatchObject({ code: "insufficient_credits" });
     expect(r.amount).toBe(2_000);
     // Settled with what was used; a settled reservation grows no more.
     r.settle(1_900);
-    expect(r.grow!(1, 0)).toBe(false);
+    expect(r.grow!(1)).toBe(false);
     // The whole grown amount left the lease's reservations: another request can take what is left.
     expect(m.reserveLocal("org", 100)).toBeDefined();
   });

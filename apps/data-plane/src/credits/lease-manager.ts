@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, type BudgetKind } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
 import type { AcquireLeaseRequest, Lease, ReleaseLeaseRequest } from "@gateway/proto";
 
@@ -23,6 +23,72 @@ export interface LeaseManagerOptions {
   unpublished?: () => number;
 }
 
+/**
+ * A budget a request is held under besides the credit (docs/billing.md, "Budgets"): its scope at
+ * the ledger ("org", "key:…", "project:…", "user:…"), cap (minor units), window and the
+ * organization's time zone. The replica leases each (organization, scope) as it leases credit.
+ */
+export interface BudgetClaim {
+  scope: string;
+  limitMinor: number;
+  window: string;
+  timeZone: string;
+  /** Percentages of the cap whose crossing the ledger announces (docs/billing.md, "Alerts"). */
+  alertPcts?: readonly number[];
+}
+
+/** What a lease at the ledger holds: the organization's credit (under its monthly cap, 0 = none, for control-planes before budget windows) or one budget. */
+interface LeaseTarget {
+  orgId: string;
+  monthlyBudgetMinor: number;
+  claim?: BudgetClaim;
+  /** A credit lease's: the balances at or below which the ledger announces an alert. */
+  balanceAlertsMinor?: readonly number[];
+}
+
+/**
+ * Extensions one reservation (or a tranche's growth) may wait for before it is refused although the
+ * ledger still grants: concurrent requests of a replica share each extension, and a request that
+ * keeps losing it is told its credit or budget is spoken for rather than waiting on.
+ */
+const MAX_EXTENSIONS = 8;
+
+/** A budget's lease is its window's: a changed window or time zone opens another. */
+const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.scope}\u0000${t.claim.window}\u0000${t.claim.timeZone}` : t.orgId);
+
+/** Which budget a scope is, as a refusal names it (the ledger's wording: leases/budget-lease.ts). */
+function spokenFor(t: LeaseTarget): GatewayError {
+  const scope = t.claim?.scope;
+  if (!scope) return new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
+  const [budget, name]: [BudgetKind, string] =
+    scope === "org"
+      ? ["organization", "Your organization's"]
+      : scope.startsWith("key:")
+        ? ["key", "This API key's"]
+        : scope.startsWith("project:")
+          ? ["project", `Project ${scope.slice(8)}'s`]
+          : ["end_user", `End user '${scope.slice(5)}''s`];
+  return new GatewayError("budget_exceeded", `${name} budget is spoken for by requests in flight.`, { action: "contact_org_admin", budget });
+}
+
+function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: string, amount: number, min: number): AcquireLeaseRequest {
+  return {
+    org_id: t.orgId,
+    lease_id: leaseId,
+    holder,
+    amount_minor: amount,
+    min_amount_minor: min,
+    ttl_ms: ttlMs,
+    monthly_budget_minor: t.claim ? 0 : t.monthlyBudgetMinor,
+    scope: t.claim?.scope ?? "",
+    budget_limit_minor: t.claim?.limitMinor ?? 0,
+    budget_window: t.claim?.window ?? "",
+    time_zone: t.claim?.timeZone ?? "",
+    alert_thresholds_pct: [...(t.claim?.alertPcts ?? [])],
+    balance_alerts_minor: t.claim ? [] : [...(t.balanceAlertsMinor ?? [])],
+  };
+}
+
 /** One lease at the ledger, sub-allocated locally. All amounts in minor credit units. */
 class LeaseState {
   granted = 0;
@@ -34,7 +100,10 @@ class LeaseState {
   closed = false;
   /** The org had little credit left at the ledger: hand the lease back as soon as it is idle. */
   tight = false;
+  /** A budget lease at its window's end: the ledger does not renew it past that. */
+  capped = false;
   constructor(
+    readonly target: LeaseTarget,
     readonly id: string,
     public expiresAt: number,
     public lastUsed: number,
@@ -44,9 +113,14 @@ class LeaseState {
   }
 }
 
+/** A grown hold: true; false when the lease is gone or the ledger did not answer; the ledger's refusal (insufficient_credits, budget_exceeded). */
+export type Grown = boolean | GatewayError;
+
 /** A request's slice of a lease: settle it exactly once with the actual cost. */
 export interface Reservation {
   readonly leaseId: string;
+  /** The budget leases it is also held under (its usage event names them: the ledger spends its cost from each). */
+  readonly budgetLeaseIds?: readonly string[];
   readonly amount: number;
   settle(actualCostMinor: number): void;
   /**
@@ -54,8 +128,9 @@ export interface Reservation {
    * locally when it has the credit, else by extending that lease at the ledger. False when the
    * balance or the budget cannot cover it, the lease was replaced meanwhile, or the ledger did not
    * answer: the caller stops the work. A lease's own reservations only (not a dedicated hold's).
+   * Held under budgets too, each grows by `more` as well.
    */
-  grow?(more: number, monthlyBudgetMinor: number): boolean | Promise<boolean>;
+  grow?(more: number): Grown | Promise<Grown>;
   /**
    * A dedicated hold's only: the hold now belongs to what the request made (a video job, billed
    * when it completes), so settling the request leaves it in place. Not kept, the runner's settle
@@ -70,12 +145,16 @@ export interface Reservation {
  * request's maximum cost from it locally; the usage event settles the actual cost against the
  * lease at the ledger. Spend stays within the balance across any number of replicas; the only
  * margin is a request whose actual cost exceeds its reserved maximum (see docs/billing.md).
+ * Budgets are leased the same way, one lease per (organization, scope) where the scope is active
+ * (docs/billing.md, "Budgets"): a request is held under its credit and each of its budgets, all or
+ * none. `maxOrgs` bounds the leases a replica keeps (idle ones are handed back first).
  */
 export class LeaseManager {
-  private readonly orgs = new Map<string, LeaseState>();
+  /** Open leases by target: the organization id for credit, organization + scope for a budget. */
+  private readonly leases = new Map<string, LeaseState>();
   private readonly acquiring = new Map<string, Promise<LeaseState>>();
   /** Leases replaced while requests were still in flight; released when those finish. */
-  private readonly retiring = new Set<{ orgId: string; state: LeaseState }>();
+  private readonly retiring = new Set<LeaseState>();
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
@@ -93,28 +172,44 @@ export class LeaseManager {
     this.timer.unref();
   }
 
-  /**
-   * The reservation when the replica's lease covers `amount` now, without a promise; undefined when
-   * only `reserve` (which may extend the lease at the ledger) can answer.
-   */
-  reserveLocal(orgId: string, amount: number): Reservation | undefined {
-    // Check and reserve in one synchronous step: no await between them, so concurrent requests
-    // can never reserve the same credit twice.
-    const state = this.orgs.get(orgId);
-    if (state && !state.closed && state.expiresAt - this.now() >= 1_000 && state.available >= amount) return this.take(orgId, state, amount);
-    return undefined;
+  private usable(key: string): LeaseState | undefined {
+    const s = this.leases.get(key);
+    return s && !s.closed && s.expiresAt - this.now() >= 1_000 ? s : undefined;
   }
 
-  /** Reserves `amount` for one request; throws insufficient_credits, budget_exceeded or service_unavailable. */
-  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
+  /**
+   * The reservation when the replica's leases cover `amount` now (credit and every budget), without
+   * a promise; undefined when only `reserve` (which may extend leases at the ledger) can answer.
+   */
+  reserveLocal(orgId: string, amount: number, claims: readonly BudgetClaim[] = []): Reservation | undefined {
+    // Check and reserve in one synchronous step: no await between them, so concurrent requests
+    // can never reserve the same credit twice.
+    const credit = this.usable(orgId);
+    if (!credit || credit.available < amount) return undefined;
+    if (claims.length === 0) return this.take(credit, amount);
+    const budgets: LeaseState[] = [];
+    for (const c of claims) {
+      const b = this.usable(keyOf({ orgId, monthlyBudgetMinor: 0, claim: c }));
+      if (!b || b.available < amount) return undefined;
+      budgets.push(b);
+    }
+    return combined(
+      this.take(credit, amount),
+      budgets.map((b) => this.take(b, amount)),
+    );
+  }
+
+  /** Reserves `amount` for one request under its credit and budgets; throws insufficient_credits, budget_exceeded or service_unavailable. */
+  async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = [], balanceAlertsMinor: readonly number[] = []): Promise<Reservation> {
+    const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor, balanceAlertsMinor }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
     for (let attempt = 0; ; attempt++) {
-      const local = this.reserveLocal(orgId, amount);
+      const local = this.reserveLocal(orgId, amount, claims);
       if (local) return local;
-      if (attempt >= 8) {
-        // Others keep taking what each extension adds: the org's credit is spoken for.
-        throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
-      }
-      await this.extend(orgId, amount, monthlyBudgetMinor);
+      const short = targets.filter((t) => (this.usable(keyOf(t))?.available ?? -1) < amount);
+      // Others keep taking what each extension adds: the credit (or a budget, named first) is spoken for.
+      if (attempt >= MAX_EXTENSIONS) throw spokenFor(short.find((t) => t.claim) ?? short[0] ?? targets[0]!);
+      // Every lease short of `amount` extended at once: one round trip for a scope's first request.
+      await Promise.all(short.map((t) => this.extend(t, amount)));
     }
   }
 
@@ -124,15 +219,7 @@ export class LeaseManager {
    */
   async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0): Promise<Reservation> {
     // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC).
-    const lease = await this.ledger.acquire({
-      org_id: orgId,
-      lease_id: "",
-      holder: this.opts.holder,
-      amount_minor: Math.max(1, amount),
-      min_amount_minor: Math.max(1, amount),
-      ttl_ms: this.opts.ttlMs,
-      monthly_budget_minor: monthlyBudgetMinor,
-    });
+    const lease = await this.ledger.acquire(acquireRequest({ orgId, monthlyBudgetMinor }, this.opts.holder, this.opts.ttlMs, "", Math.max(1, amount), Math.max(1, amount)));
     let kept = false;
     let settled = false;
     return {
@@ -156,7 +243,7 @@ export class LeaseManager {
    */
   async renewDedicated(orgId: string, leaseId: string): Promise<"renewed" | "gone"> {
     try {
-      await this.ledger.acquire({ org_id: orgId, lease_id: leaseId, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 });
+      await this.ledger.acquire(acquireRequest({ orgId, monthlyBudgetMinor: 0 }, this.opts.holder, this.opts.ttlMs, leaseId, 0, 0));
       return "renewed";
     } catch (err) {
       if (err instanceof GatewayError && err.code === "not_found") return "gone";
@@ -175,13 +262,14 @@ export class LeaseManager {
     });
   }
 
-  private take(orgId: string, s: LeaseState, amount: number): Reservation {
+  private take(s: LeaseState, amount: number): Reservation {
     s.reserved += amount;
     s.inflight++;
     s.lastUsed = this.now();
     let settled = false;
     let held = amount;
-    const usable = () => !settled && !s.closed && this.orgs.get(orgId) === s && s.expiresAt - this.now() >= 1_000;
+    const key = keyOf(s.target);
+    const usable = () => !settled && !s.closed && this.leases.get(key) === s && s.expiresAt - this.now() >= 1_000;
     const add = (more: number) => {
       s.reserved += more;
       held += more;
@@ -201,62 +289,65 @@ export class LeaseManager {
         s.lastUsed = this.now();
         if (s.tight && s.inflight === 0) this.handBack(s);
       },
-      grow: (more: number, budget: number) => {
+      grow: (more: number) => {
         if (!usable()) return false;
         // Checked and taken in one synchronous step, as reserveLocal does.
         if (s.available >= more) return add(more);
-        return this.extend(orgId, more, budget).then(
-          () => usable() && s.available >= more && add(more),
-          () => false,
-        );
+        return this.growAtLedger(s, more, usable, add);
       },
     };
   }
 
-  /** Returns an idle tight lease now rather than after the idle period. */
-  private handBack(s: LeaseState): void {
-    for (const [orgId, state] of this.orgs) {
-      if (state === s) {
-        this.retire(orgId, s);
-        void this.maintain();
-        return;
+  /**
+   * A reservation's growth the lease cannot cover: the lease extended at the ledger, as often as
+   * concurrent requests take what an extension added first (as `reserve` does), until it covers
+   * `more`, the ledger refuses (its error), or the lease is no longer the reservation's (false).
+   */
+  private async growAtLedger(s: LeaseState, more: number, usable: () => boolean, add: (more: number) => boolean): Promise<Grown> {
+    for (let attempt = 0; attempt < MAX_EXTENSIONS; attempt++) {
+      try {
+        await this.extend(s.target, more);
+      } catch (err) {
+        return err instanceof GatewayError && (err.code === "insufficient_credits" || err.code === "budget_exceeded") ? err : false;
       }
+      if (!usable()) return false;
+      if (s.available >= more) return add(more);
     }
+    return spokenFor(s.target);
   }
 
-  /** Extends or opens the org's lease; one ledger call per org at a time (others wait for it). */
-  private async extend(orgId: string, amount: number, budget: number): Promise<void> {
-    const pending = this.acquiring.get(orgId);
+  /** Returns an idle tight lease now rather than after the idle period. */
+  private handBack(s: LeaseState): void {
+    this.retire(s);
+    void this.maintain();
+  }
+
+  /** Extends or opens the target's lease; one ledger call per target at a time (others wait for it). */
+  private async extend(t: LeaseTarget, amount: number): Promise<void> {
+    const key = keyOf(t);
+    const pending = this.acquiring.get(key);
     if (pending) {
       await pending.catch(() => undefined);
       return;
     }
-    const p = this.doExtend(orgId, amount, budget).finally(() => this.acquiring.delete(orgId));
-    this.acquiring.set(orgId, p);
+    const p = this.doExtend(t, amount).finally(() => this.acquiring.delete(key));
+    this.acquiring.set(key, p);
     await p;
   }
 
-  private async doExtend(orgId: string, amount: number, budget: number): Promise<LeaseState> {
-    const current = this.orgs.get(orgId);
-    const usable = current && !current.closed && current.expiresAt - this.now() >= 1_000 ? current : undefined;
+  private async doExtend(t: LeaseTarget, amount: number): Promise<LeaseState> {
+    const key = keyOf(t);
+    const current = this.leases.get(key);
+    const usable = this.usable(key);
     const need = Math.max(0, amount - (usable?.available ?? 0));
-    const request: AcquireLeaseRequest = {
-      org_id: orgId,
-      lease_id: usable?.id ?? "",
-      holder: this.opts.holder,
-      amount_minor: Math.max(need, this.opts.chunkMinor),
-      min_amount_minor: need,
-      ttl_ms: this.opts.ttlMs,
-      monthly_budget_minor: budget,
-    };
     let lease: Lease;
     try {
-      lease = await this.ledger.acquire(request);
+      lease = await this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(need, this.opts.chunkMinor), need));
     } catch (err) {
       if (usable && err instanceof GatewayError && err.code === "not_found") {
-        // The ledger expired our lease (we were idle or partitioned): start a new one.
-        this.retire(orgId, usable);
-        return this.doExtend(orgId, amount, budget);
+        // The ledger expired our lease (we were idle or partitioned), or its budget window ended: start a new one.
+        this.retire(usable);
+        return this.doExtend(t, amount);
       }
       throw err;
     }
@@ -267,28 +358,29 @@ export class LeaseManager {
       usable.tight = tight;
       return usable;
     }
-    if (current) this.retire(orgId, current);
-    const state = new LeaseState(lease.lease_id, lease.expires_at_ms, this.now());
+    if (current) this.retire(current);
+    const state = new LeaseState(t, lease.lease_id, lease.expires_at_ms, this.now());
     state.granted = lease.granted_minor;
     state.tight = tight;
-    this.orgs.set(orgId, state);
+    this.leases.set(key, state);
     this.evictIfFull();
     return state;
   }
 
-  private retire(orgId: string, state: LeaseState): void {
-    if (this.orgs.get(orgId) === state) this.orgs.delete(orgId);
+  private retire(state: LeaseState): void {
+    const key = keyOf(state.target);
+    if (this.leases.get(key) === state) this.leases.delete(key);
     if (state.closed) return;
     state.closed = true;
-    this.retiring.add({ orgId, state });
+    this.retiring.add(state);
   }
 
   private evictIfFull(): void {
-    if (this.orgs.size <= this.opts.maxOrgs) return;
-    for (const [orgId, s] of this.orgs) {
+    if (this.leases.size <= this.opts.maxOrgs) return;
+    for (const s of this.leases.values()) {
       if (s.inflight === 0) {
-        this.retire(orgId, s);
-        if (this.orgs.size <= this.opts.maxOrgs) return;
+        this.retire(s);
+        if (this.leases.size <= this.opts.maxOrgs) return;
       }
     }
   }
@@ -297,54 +389,57 @@ export class LeaseManager {
   async maintain(): Promise<void> {
     const now = this.now();
     const jobs: Promise<unknown>[] = [];
-    for (const [orgId, s] of this.orgs) {
+    for (const [key, s] of this.leases) {
       if (s.inflight === 0 && now - s.lastUsed >= this.opts.idleMs) {
-        this.retire(orgId, s);
-      } else if (s.expiresAt - now < this.opts.ttlMs / 2 && !this.acquiring.has(orgId)) {
+        this.retire(s);
+      } else if (s.expiresAt - now < this.opts.ttlMs / 2 && !s.capped && !this.acquiring.has(key)) {
         jobs.push(
           this.ledger
-            .acquire({ org_id: orgId, lease_id: s.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 })
+            .acquire(acquireRequest(s.target, this.opts.holder, this.opts.ttlMs, s.id, 0, 0))
             .then((l) => {
+              // A budget lease is not renewed past its window's end: it is replaced when that comes.
+              if (l.expires_at_ms <= s.expiresAt) s.capped = true;
               s.expiresAt = l.expires_at_ms;
             })
             .catch((err: unknown) => {
-              if (err instanceof GatewayError && err.code === "not_found") this.retire(orgId, s);
-              else this.log.warn({ err, org_id: orgId }, "lease renewal failed");
+              if (err instanceof GatewayError && err.code === "not_found") this.retire(s);
+              else this.log.warn({ err, org_id: s.target.orgId }, "lease renewal failed");
             }),
         );
       }
     }
     const holdBack = (this.opts.unpublished?.() ?? 0) > 0;
     for (const r of this.retiring) {
-      if (r.state.inflight > 0) continue;
+      if (r.inflight > 0) continue;
       if (holdBack) {
         // Keep the lease (and its hold) alive at the ledger until the spool is published.
-        if (r.state.expiresAt - now < this.opts.ttlMs / 2) jobs.push(this.renewRetired(r));
+        if (r.expiresAt - now < this.opts.ttlMs / 2 && !r.capped) jobs.push(this.renewRetired(r));
         continue;
       }
       jobs.push(
         this.ledger
-          .release({ lease_id: r.state.id, consumed_minor: r.state.consumed, org_id: r.orgId, holder: this.opts.holder })
+          .release({ lease_id: r.id, consumed_minor: r.consumed, org_id: r.target.orgId, holder: this.opts.holder })
           .then(() => this.retiring.delete(r))
           .catch((err: unknown) => {
             if (err instanceof GatewayError && err.code === "not_found") this.retiring.delete(r);
-            else this.log.warn({ err, lease_id: r.state.id }, "lease release failed; will retry");
+            else this.log.warn({ err, lease_id: r.id }, "lease release failed; will retry");
           }),
       );
     }
     await Promise.all(jobs);
   }
 
-  private renewRetired(r: { orgId: string; state: LeaseState }): Promise<unknown> {
+  private renewRetired(r: LeaseState): Promise<unknown> {
     return this.ledger
-      .acquire({ org_id: r.orgId, lease_id: r.state.id, holder: this.opts.holder, amount_minor: 0, min_amount_minor: 0, ttl_ms: this.opts.ttlMs, monthly_budget_minor: 0 })
+      .acquire(acquireRequest(r.target, this.opts.holder, this.opts.ttlMs, r.id, 0, 0))
       .then((l) => {
-        r.state.expiresAt = l.expires_at_ms;
+        if (l.expires_at_ms <= r.expiresAt) r.capped = true;
+        r.expiresAt = l.expires_at_ms;
       })
       .catch((err: unknown) => {
         // Expired at the ledger: its hold now waits for the consumer to pass expiry + the arrival margin.
         if (err instanceof GatewayError && err.code === "not_found") this.retiring.delete(r);
-        else this.log.warn({ err, lease_id: r.state.id }, "retired lease renewal failed");
+        else this.log.warn({ err, lease_id: r.id }, "retired lease renewal failed");
       });
   }
 
@@ -355,11 +450,35 @@ export class LeaseManager {
    */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    for (const [orgId, s] of [...this.orgs]) this.retire(orgId, s);
+    for (const s of [...this.leases.values()]) this.retire(s);
     if ((this.opts.unpublished?.() ?? 0) > 0) {
       this.log.warn({ leases: this.retiring.size }, "usage still spooled: leases left to expire at the ledger");
       return;
     }
     await this.maintain();
   }
+}
+
+/** A request held under its credit and its budgets: one reservation that settles and grows them all. */
+function combined(credit: Reservation, budgets: Reservation[]): Reservation {
+  const all = [credit, ...budgets];
+  return {
+    leaseId: credit.leaseId,
+    budgetLeaseIds: budgets.map((b) => b.leaseId),
+    /** What every one of them holds (a grow one refused leaves the others larger). */
+    get amount() {
+      let held = credit.amount;
+      for (const b of budgets) held = Math.min(held, b.amount);
+      return held;
+    },
+    settle: (actual: number) => {
+      for (const r of all) r.settle(actual);
+    },
+    grow: (more: number) => {
+      const grown = all.map((r) => r.grow?.(more) ?? false);
+      if (grown.every((g) => g === true)) return true;
+      // What refused first names why (a budget's refusal names the budget).
+      return Promise.all(grown).then((g) => g.find((x) => x !== true) ?? true);
+    },
+  };
 }

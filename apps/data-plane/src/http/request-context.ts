@@ -4,6 +4,7 @@ import { GatewayError } from "@gateway/errors";
 import type { AttemptV1 } from "@gateway/events";
 import type { RuleOutcome } from "@gateway/guardrails";
 import type { KeyContext } from "@gateway/proto";
+import type { Attribution } from "../admission/attribution.js";
 import type { RateLimitState } from "../admission/rate-limiter.js";
 import type { RequestTrace } from "./tracing.js";
 
@@ -49,6 +50,8 @@ export class RequestContext {
    * PINS bucket, how long a pin lives, and the deployment it was pinned to at admission.
    */
   session: { key: string; ttlMs: number; pinned: string | undefined } | undefined = undefined;
+  /** Whose spend the request is: end user, project, tags (admission/attribution.ts); its budgets follow from it. */
+  attribution: Attribution | undefined = undefined;
   /** The key's rate-limit state, for OpenAI's x-ratelimit-* headers (keys with limits only). */
   rateLimit: RateLimitState | undefined = undefined;
   /** The request's span and context, when the data-plane traces (http/tracing.ts). */
@@ -87,6 +90,7 @@ export function callContext(http: Authenticated, requestId: string): Authenticat
   call.key = http.key;
   call.keyHash = http.keyHash;
   call.trace = http.trace;
+  call.attribution = http.attribution;
   return call as Authenticated;
 }
 

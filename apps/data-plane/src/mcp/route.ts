@@ -1,3 +1,4 @@
+import { attributionOf } from "../admission/attribution.js";
 import type { Request, Response } from "express";
 import { GatewayError } from "@gateway/errors";
 import type { KeyContext, McpServer } from "@gateway/proto";
@@ -122,6 +123,8 @@ export function mcpPost(ctx: DataPlaneContext) {
     const servers = serversFor(ctx, key, only);
     if (only && servers.length === 0) throw new GatewayError("not_found", `MCP server '${only}' does not exist or is not enabled for this organization.`);
 
+    // A tool call's end user can only be the header's (a JSON-RPC message has no `user`).
+    l.attribution = attributionOf(key, req, undefined);
     const body = req.body as unknown;
     const batch = Array.isArray(body);
     const messages = (batch ? body : [body]) as RpcMessage[];

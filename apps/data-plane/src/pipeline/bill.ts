@@ -195,12 +195,14 @@ function usageEvent(
     target?: UpstreamTarget;
     provider?: string;
     upstreamModel?: string;
-    reservation: Pick<Reservation, "leaseId">;
+    reservation: Pick<Reservation, "leaseId" | "budgetLeaseIds">;
     stream: boolean;
     status: number;
     attempts: AttemptV1[];
   },
 ): UsageEventV1 {
+  const a = l.attribution;
+  const budgets = o.reservation.budgetLeaseIds;
   return {
     version: 1,
     request_id: l.requestId,
@@ -212,6 +214,10 @@ function usageEvent(
     upstream_model: o.target?.deployment.upstream_model ?? o.upstreamModel ?? "",
     lease_id: o.reservation.leaseId,
     ...(l.catalogVersion !== undefined ? { catalog_version: l.catalogVersion } : {}),
+    ...(budgets && budgets.length > 0 ? { budget_leases: [...budgets] } : {}),
+    ...(a?.endUser ? { end_user: a.endUser } : {}),
+    ...(a?.projectId ? { project_id: a.projectId } : {}),
+    ...(a?.tags ? { tags: a.tags } : {}),
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_tokens: 0, estimated: false },
     input_price_minor_per_mtok: o.model.input_price_minor_per_mtok,
     output_price_minor_per_mtok: o.model.output_price_minor_per_mtok,

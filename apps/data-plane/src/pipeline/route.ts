@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import type { DataPlaneContext } from "../context.js";
+import { attributionOf } from "../admission/attribution.js";
 import { admit, admitCall, type Admission, type AdmissionRequest, type CallAdmission, type CallAdmissionRequest } from "../admission/admit.js";
 import type { UsageEventV1 } from "@gateway/events";
 import type { ApiRoute } from "@gateway/proto";
@@ -121,6 +122,8 @@ export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: Rou
   return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
     const dryRun = dryRunOf(req);
     const body = stage(state, "validate", () => spec.parse(req.body));
+    // The body as sent: a translated one may not keep `user` or `metadata.user_id`.
+    state.attribution = attributionOf(state.key, req, req.body);
     let admission: Admission<C, B>;
     try {
       admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx, req), dryRun }));

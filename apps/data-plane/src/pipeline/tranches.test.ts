@@ -14,7 +14,7 @@ describe("holds in tranches", () => {
     expect(producedTokens(reasoning, p(400, 0, 2_500))).toBe(100 + 250);
     // In money: the output at the dearest output price, and each search seen run.
     const plain = { reasoning: false, input_price_minor_per_mtok: 1_000_000, output_price_minor_per_mtok: 10_000_000 } as Model;
-    const spec = trancheSpec(plain, { prompt: 100, output: 100_000, perUse: 0, total: 0 }, 1_000, { count: 5, unitMinor: 300 }, 0);
+    const spec = trancheSpec(plain, { prompt: 100, output: 100_000, perUse: 0, total: 0 }, 1_000, { count: 5, unitMinor: 300 });
     expect(spec).toMatchObject({ trancheMinor: 10_000, useMinor: 300, heldMinor: 10_300, outputPerMtok: 10_000_000 });
     expect(producedMinor(plain, spec, p(400, 0, 0, 2))).toBe(1_000 + 600);
   });
@@ -42,7 +42,7 @@ describe("holds in tranches", () => {
         return Promise.resolve(credit-- > 0);
       },
     };
-    const spec: TrancheSpec = { tokens: 100, trancheMinor: 100, heldMinor: 100, outputPerMtok: 1_000_000, useMinor: 0, budgetMinor: 0 };
+    const spec: TrancheSpec = { tokens: 100, trancheMinor: 100, heldMinor: 100, outputPerMtok: 1_000_000, useMinor: 0 };
     const stops: GatewayError[] = [];
     const w = new TrancheWatch(
       reservation,

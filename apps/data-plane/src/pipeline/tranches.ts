@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import { dearestOutput, estimateCharTokens, pricesFor, tokenPrices } from "@gateway/pricing";
-import type { Reservation } from "../credits/lease-manager.js";
+import type { Grown, Reservation } from "../credits/lease-manager.js";
 import type { Bound } from "../admission/admit.js";
 
 /**
@@ -21,8 +21,6 @@ export interface TrancheSpec {
   outputPerMtok: number;
   /** What one use of the tools the provider bills per use (a web search and its results) costs, minor units; 0 when none is offered. */
   useMinor: number;
-  /** The monthly budget extensions are checked against (the key's organization's). */
-  budgetMinor: number;
 }
 
 /** What the provider may have produced so far: output seen (counted, or as it reported) and hidden reasoning (its time × the model's rate). */
@@ -112,7 +110,7 @@ export class TrancheWatch {
       return;
     }
     if (produced + this.spec.trancheMinor / 2 < this.held) return;
-    const grown = this.reservation.grow?.(this.spec.trancheMinor, this.spec.budgetMinor) ?? false;
+    const grown = this.reservation.grow?.(this.spec.trancheMinor) ?? false;
     if (grown instanceof Promise) {
       this.extending = true;
       void grown.then((ok) => {
@@ -122,17 +120,18 @@ export class TrancheWatch {
     } else this.settle(grown);
   }
 
-  private settle(ok: boolean): void {
+  private settle(ok: Grown): void {
     if (!this.timer) return;
-    if (ok) {
+    if (ok === true) {
       this.held += this.spec.trancheMinor;
       return;
     }
-    this.refused = new GatewayError(
-      "insufficient_credits",
-      "Your organization's credit ran out while this answer was being generated: it was stopped, and what was generated is billed. Top up to continue.",
-      { action: "top_up" },
-    );
+    this.refused =
+      ok instanceof GatewayError && ok.code === "budget_exceeded"
+        ? new GatewayError("budget_exceeded", `${ok.message.replace(/ \(.*\)\.$/, "")} while this answer was being generated: it was stopped, and what was generated is billed.`, ok.context)
+        : new GatewayError("insufficient_credits", "Your organization's credit ran out while this answer was being generated: it was stopped, and what was generated is billed. Top up to continue.", {
+            action: "top_up",
+          });
     // What is held is still the stream's: it goes on until it may have used it, then stops.
     this.check();
   }
@@ -142,9 +141,9 @@ export class TrancheWatch {
  * A request's tranche spec: one tranche at its dearest output price, and held at admission that
  * tranche plus one use of each per-use tool it offers (`uses` of `useMinor` each).
  */
-export function trancheSpec(model: Model, bound: Bound, tokens: number, uses: { count: number; unitMinor: number } | undefined, budgetMinor: number): TrancheSpec {
+export function trancheSpec(model: Model, bound: Bound, tokens: number, uses: { count: number; unitMinor: number } | undefined): TrancheSpec {
   const outputPerMtok = dearestOutput(tokenPrices(pricesFor(model, bound.prompt)), bound.audio);
   const trancheMinor = Math.ceil((tokens * outputPerMtok) / 1_000_000);
   const useMinor = uses && uses.count > 0 ? uses.unitMinor : 0;
-  return { tokens, trancheMinor, heldMinor: trancheMinor + useMinor, outputPerMtok, useMinor, budgetMinor };
+  return { tokens, trancheMinor, heldMinor: trancheMinor + useMinor, outputPerMtok, useMinor };
 }

@@ -50,6 +50,10 @@ export function usage(ctx: DataPlaneContext) {
       catalog_version: r.catalog_version || null,
       // Cache-warm routing: whether the turn landed on its session's pinned deployment (null: no pin).
       route_pin: r.route_pin || null,
+      // Whose spend it was (docs/billing.md, "Budgets"): null / [] when none.
+      end_user: r.end_user || null,
+      project_id: r.project_id || null,
+      tags: r.tags ?? [],
       attempts: callerAttempts(r.attempts_json),
     });
   };

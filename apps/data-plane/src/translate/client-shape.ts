@@ -1,4 +1,4 @@
-import type { GatewayError } from "@gateway/errors";
+import { toErrorBody, type GatewayError } from "@gateway/errors";
 import type { ClientApi } from "./translation.js";
 import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "./openai-to-anthropic.js";
@@ -68,7 +68,8 @@ export function openAIShape(req: ChatRequestBody, _publicModel: string): ClientS
     stream: () => ({
       chunk: (ev) => (ev.forward === undefined || (ev.usageOnly && !wantsUsage) ? "" : `data: ${ev.forward}\n\n`) + (ev.usageForward && wantsUsage ? `data: ${ev.usageForward}\n\n` : ""),
       end: () => "data: [DONE]\n\n",
-      error: (e, requestId) => `data: ${JSON.stringify({ error: { message: e.message, type: e.type, code: e.code, request_id: requestId } })}\n\n`,
+      // The spec's error object, as a non-streamed answer's (a budget's refusal names the budget).
+      error: (e, requestId) => `data: ${JSON.stringify(toErrorBody(e, requestId))}\n\n`,
     }),
   };
 }

@@ -33,6 +33,11 @@ function record(ev: UsageEventV1): string {
     catalog_version: ev.catalog_version,
     // Whether an agent session's turn hit its pinned deployment; absent (no pin, or a data-plane before it) stays NULL.
     route_pin: ev.route_pin,
+    // Budgets and attribution (docs/billing.md, "Budgets"); absent stays NULL.
+    end_user: ev.end_user,
+    project_id: ev.project_id,
+    tags: ev.tags,
+    budget_leases: ev.budget_leases,
     cost_minor: ev.cost_minor,
     input_price_minor_per_mtok: ev.input_price_minor_per_mtok,
     output_price_minor_per_mtok: ev.output_price_minor_per_mtok,

@@ -344,6 +344,7 @@ export class UsageConsumer {
       if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
       // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
       if (applied.size > 0) {
+        this.ctx.onApplied?.(new Set(items.filter((i) => applied.has(i.ev!.request_id)).map((i) => i.ev!.org_id)));
         metrics.usageEvents.inc({ result: "applied" }, applied.size);
         countAttempts(metrics, items, applied);
       }

@@ -8,6 +8,26 @@ export interface AccountsTable {
   spent_minor: number;
   topped_up_minor: number;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** The balances at or below which the organization is alerted, highest first; the lowest announced since the balance was last above it (null: none). */
+  balance_alerts_minor: ColumnType<(number | string)[], (number | string)[] | undefined, (number | string)[]>;
+  balance_alerted_minor: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A threshold crossed (docs/billing.md, "Alerts"): the outbox of `ledger.v1.alert`. */
+export interface AlertsTable {
+  id: string;
+  org_id: string;
+  kind: "budget" | "balance";
+  scope: string | null;
+  window_start: Date | null;
+  window_end: Date | null;
+  threshold_pct: number | null;
+  limit_minor: number | null;
+  spent_minor: number | null;
+  threshold_minor: number | null;
+  balance_minor: number | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  announced_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface LeasesTable {
@@ -26,6 +46,27 @@ export interface LeasesTable {
    * published before this instant (null while open).
    */
   settle_after: Date | null;
+  /** "" for a lease of credit; a budget's scope ("org", "key:…", "project:…", "user:…") for a budget lease. */
+  scope: ColumnType<string, string | undefined, string>;
+  /** A budget lease's window (its start, and its end: null for a window that never ends); null for credit. */
+  window_start: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  window_end: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** One budget over one window (docs/billing.md, "Budgets"): its spend and what open leases hold of it. */
+export interface BudgetWindowsTable {
+  org_id: string;
+  scope: string;
+  window_start: Date;
+  window_end: Date | null;
+  /** The cap the last lease of the window was asked under, minor units. */
+  limit_minor: number;
+  spent_minor: ColumnType<number, number | undefined, number>;
+  held_minor: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** Percentages of the cap whose crossing is announced, and the highest announced in this window (0: none). */
+  alert_pcts: ColumnType<number[], number[] | undefined, number[]>;
+  alerted_pct: ColumnType<number, number | undefined, number>;
 }
 
 export interface UsageRecordsTable {
@@ -73,6 +114,12 @@ export interface UsageRecordsTable {
   catalog_version: ColumnType<number | null, number | null | undefined, number | null>;
   /** Whether the turn landed on its session's pinned deployment ("hit", "new", "moved"); NULL without a pin. */
   route_pin: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The request's end user, the key's project and the tags of the key and the request; NULL when none. */
+  end_user: ColumnType<string | null, string | null | undefined, string | null>;
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
+  tags: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  /** The budget leases that held the request (docs/billing.md, "Budgets"). */
+  budget_leases: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface TopUpsTable {
@@ -124,6 +171,8 @@ export interface DeadLettersTable {
 }
 
 export interface LedgerDb {
+  alerts: AlertsTable;
+  budget_windows: BudgetWindowsTable;
   dead_letters: DeadLettersTable;
   monthly_spend: MonthlySpendTable;
   accounts: AccountsTable;

@@ -1,6 +1,8 @@
 import { sql } from "@gateway/db";
 import type { LedgerContext } from "../context.js";
 import { releaseHeld } from "../accounts.js";
+import type { LeaseRow } from "../db/schema.js";
+import { releaseBudgetHeld } from "./budget-lease.js";
 
 /**
  * Closes expired leases and releases the holds of closed leases once their usage can no longer
@@ -62,13 +64,19 @@ export class LeaseSweeper {
         // Account first (the lock order of usage application), then its due leases by id.
         const acc = await sql`SELECT org_id FROM accounts WHERE org_id = ${org_id} FOR UPDATE SKIP LOCKED`.execute(trx);
         if (acc.rows.length === 0) return 0;
-        const rows = await sql<{ id: string; status: string; remaining_minor: number }>`
-          SELECT id, status, remaining_minor FROM leases
+        // Credit leases, then budget leases, each in id order, as usage application locks them;
+        // then a budget lease's window.
+        const rows = await sql<Pick<LeaseRow, "id" | "org_id" | "status" | "remaining_minor" | "scope" | "window_start">>`
+          SELECT id, org_id, status, remaining_minor, scope, window_start FROM leases
           WHERE org_id = ${org_id} AND status <> 'open' AND remaining_minor > 0 AND settle_after <= ${through}
-          ORDER BY id FOR UPDATE`.execute(trx);
-        const total = rows.rows.reduce((s, l) => s + l.remaining_minor, 0);
+          ORDER BY scope <> '', id FOR UPDATE`.execute(trx);
         if (rows.rows.length === 0) return 0;
-        await releaseHeld(trx, org_id, total);
+        await releaseHeld(
+          trx,
+          org_id,
+          rows.rows.reduce((s, l) => s + (l.scope ? 0 : l.remaining_minor), 0),
+        );
+        for (const l of rows.rows) if (l.scope) await releaseBudgetHeld(trx, l, l.remaining_minor);
         await sql`UPDATE leases SET remaining_minor = 0 WHERE id = ANY(${rows.rows.map((l) => l.id)}::text[])`.execute(trx);
         for (const l of rows.rows) this.ctx.metrics.leasesSettled.inc({ how: l.status });
         return rows.rows.length;

@@ -5,20 +5,12 @@ import type { LedgerContext } from "../context.js";
 import type { LeaseRow } from "../db/schema.js";
 import { lockAccount, monthSpent } from "../accounts.js";
 import { newId } from "../ids.js";
+import { acquireBudgetLease } from "../leases/budget-lease.js";
+import { toLease } from "../leases/to-lease.js";
 
-export function toLease(l: LeaseRow, availableAfter = 0): Lease {
-  return {
-    lease_id: l.id,
-    org_id: l.org_id,
-    granted_minor: l.granted_minor,
-    remaining_minor: l.remaining_minor,
-    expires_at_ms: l.expires_at.getTime(),
-    status: l.status,
-    holder: l.holder,
-    applied_minor: l.applied_minor,
-    created_at_ms: l.created_at.getTime(),
-    available_after_minor: availableAfter,
-  };
+/** The balances (minor units) at or below which the organization is alerted: positive, each once, highest first, at most 10. */
+function balanceAlerts(req: AcquireLeaseRequest): number[] {
+  return [...new Set((req.balance_alerts_minor ?? []).map(Number).filter((v) => Number.isSafeInteger(v) && v > 0))].sort((a, b) => b - a).slice(0, 10);
 }
 
 const amount = (v: number | undefined): boolean => v === undefined || (Number.isSafeInteger(v) && v >= 0);
@@ -48,6 +40,7 @@ export function acquireLease(ctx: LedgerContext) {
     const ttl = req.ttl_ms > 0 ? Math.min(req.ttl_ms, ctx.config.leaseMaxTtlMs) : ctx.config.leaseMaxTtlMs;
     const expiresAt = new Date(Date.now() + ttl);
     if (req.lease_id && req.amount_minor === 0) return renew(ctx, req, expiresAt);
+    if (req.scope) return acquireBudgetLease(ctx, req, ttl);
     return ctx.db.transaction().execute(async (trx) => {
       const account = await lockAccount(trx, req.org_id);
       let lease: LeaseRow | undefined;
@@ -84,8 +77,11 @@ export function acquireLease(ctx: LedgerContext) {
         }
         grant = Math.min(grant, budgetLeft);
       }
-      if (grant > 0) {
-        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
+      // The balance thresholds as the control-plane states them now (docs/billing.md, "Alerts").
+      const thresholds = balanceAlerts(req);
+      const thresholdsChanged = thresholds.join(",") !== (account.balance_alerts_minor ?? []).map(Number).join(",");
+      if (grant > 0 || thresholdsChanged) {
+        await sql`UPDATE accounts SET held_minor = held_minor + ${grant}, balance_alerts_minor = ${thresholds}::bigint[], updated_at = now() WHERE org_id = ${req.org_id}`.execute(trx);
         ctx.metrics.leasesGranted.inc(grant);
       }
       if (lease) {
@@ -111,7 +107,7 @@ export function acquireLease(ctx: LedgerContext) {
  */
 async function renew(ctx: LedgerContext, req: AcquireLeaseRequest, expiresAt: Date): Promise<Lease> {
   const r = await sql<LeaseRow>`
-    UPDATE leases SET expires_at = ${expiresAt}
+    UPDATE leases SET expires_at = LEAST(${expiresAt}::timestamptz, coalesce(window_end, 'infinity'))
     WHERE id = ${req.lease_id} AND org_id = ${req.org_id} AND status = 'open' AND expires_at > ${new Date()}
     RETURNING *`.execute(ctx.db);
   const lease = r.rows[0];

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { ListHoldsRequest, ListHoldsResponse } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
-import { toLease } from "./acquire-lease.js";
+import { toLease } from "../leases/to-lease.js";
 
 /** An org's leases: every open one, then the 50 most recent closed ones. */
 export function listHolds(ctx: LedgerContext) {

@@ -4,7 +4,8 @@ import type { Lease, ReleaseLeaseRequest } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
 import type { LeaseRow } from "../db/schema.js";
 import { lockAccount, releaseHeld } from "../accounts.js";
-import { toLease } from "./acquire-lease.js";
+import { releaseBudgetHeld } from "../leases/budget-lease.js";
+import { toLease } from "../leases/to-lease.js";
 
 /**
  * Closes a lease. What the holder consumed but the ledger has not applied yet stays held (those
@@ -27,7 +28,9 @@ export function releaseLease(ctx: LedgerContext) {
       if (lease.status !== "open") return toLease(lease);
       const outstanding = Math.max(0, req.consumed_minor - lease.applied_minor);
       const keep = Math.min(lease.remaining_minor, outstanding);
-      await releaseHeld(trx, orgId, lease.remaining_minor - keep);
+      // A budget lease's hold is its window's; a credit lease's, the account's.
+      if (lease.scope) await releaseBudgetHeld(trx, lease, lease.remaining_minor - keep);
+      else await releaseHeld(trx, orgId, lease.remaining_minor - keep);
       const r = await sql<LeaseRow>`
         UPDATE leases SET remaining_minor = ${keep}, status = 'released', released_at = now(),
           settle_after = now() + make_interval(secs => ${ctx.config.settleSkewMs / 1000})

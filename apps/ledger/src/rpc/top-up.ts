@@ -64,7 +64,7 @@ async function credit(ctx: LedgerContext, req: TopUpRequest, who: { madeBy: stri
   if (!result.duplicate) {
     ctx.metrics.topUps.inc();
     // Announced through the outbox (trial unlocks and billing consumers rely on it).
-    ctx.onTopUp?.();
+    ctx.onTopUp?.(req.org_id);
   }
   return result;
 }

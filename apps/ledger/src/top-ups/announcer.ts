@@ -1,7 +1,7 @@
 import { jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { LEDGER_BALANCE_SUBJECT, LEDGER_JOURNAL_SUBJECT, encodeEvent, type LedgerBalanceV1, type LedgerJournalV1 } from "@gateway/events";
+import { LEDGER_ALERT_SUBJECT, LEDGER_BALANCE_SUBJECT, LEDGER_JOURNAL_SUBJECT, encodeEvent, type LedgerAlertV1, type LedgerBalanceV1, type LedgerJournalV1 } from "@gateway/events";
 import type { LedgerContext } from "../context.js";
 
 /** Journal transactions read, published and marked per round of the outbox. */
@@ -55,6 +55,7 @@ export class TopUpAnnouncer {
     // No transaction is held while publishing: several ledgers may announce the same top-up, and
     // that is harmless (JetStream drops the repeated message id; the consumer is idempotent).
     await this.publishJournal(js);
+    await this.publishAlerts(js);
     for (;;) {
       const rows = await sql<{ id: string; org_id: string }>`
         SELECT id, org_id FROM top_ups WHERE announced_at IS NULL ORDER BY created_at LIMIT 50`.execute(this.ctx.db);
@@ -64,6 +65,38 @@ export class TopUpAnnouncer {
         const ev: LedgerBalanceV1 = { version: 1, org_id: row.org_id, balance_minor: acc?.balance_minor ?? 0, topped_up_minor: acc?.topped_up_minor ?? 0, reason: "top_up" };
         await js.publish(LEDGER_BALANCE_SUBJECT, encodeEvent(ev), { msgID: row.id, timeout: 2_000 });
         await this.ctx.db.updateTable("top_ups").set({ announced_at: new Date() }).where("id", "=", row.id).execute();
+      }
+    }
+  }
+
+  /**
+   * The alerts outbox (alerts/watch.ts): each crossing on `ledger.v1.alert`, message id = alert id,
+   * oldest first, then marked announced. At least once: a publish that fails is retried next pass.
+   */
+  private async publishAlerts(js: ReturnType<typeof jetstream>): Promise<void> {
+    for (;;) {
+      const rows = await this.ctx.db.selectFrom("alerts").selectAll().where("announced_at", "is", null).orderBy("created_at").limit(100).execute();
+      if (rows.length === 0) return;
+      for (const a of rows) {
+        const ev: LedgerAlertV1 = {
+          version: 1,
+          alert_id: a.id,
+          org_id: a.org_id,
+          kind: a.kind,
+          ...(a.kind === "budget"
+            ? {
+                scope: a.scope ?? "",
+                window_start_ms: Math.max(0, a.window_start?.getTime() ?? 0),
+                window_end_ms: a.window_end?.getTime() ?? 0,
+                threshold_pct: a.threshold_pct ?? 0,
+                limit_minor: Number(a.limit_minor ?? 0),
+                spent_minor: Number(a.spent_minor ?? 0),
+              }
+            : { threshold_minor: Number(a.threshold_minor ?? 0), balance_minor: Number(a.balance_minor ?? 0) }),
+          created_at_ms: a.created_at.getTime(),
+        };
+        await js.publish(LEDGER_ALERT_SUBJECT, encodeEvent(ev), { msgID: a.id, timeout: 2_000 });
+        await this.ctx.db.updateTable("alerts").set({ announced_at: new Date() }).where("id", "=", a.id).execute();
       }
     }
   }

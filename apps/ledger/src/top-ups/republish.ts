@@ -22,6 +22,8 @@ export function republishJournal(ctx: LedgerContext) {
       const topUps = await sql<{ n: number }>`
         WITH marked AS (UPDATE top_ups SET announced_at = NULL WHERE created_at >= ${since} AND announced_at IS NOT NULL RETURNING id)
         SELECT count(*)::bigint AS n FROM marked`.execute(trx);
+      // Alerts, for the control-plane's webhooks (its deliveries deduplicate on the alert id).
+      await sql`UPDATE alerts SET announced_at = NULL WHERE created_at >= ${since} AND announced_at IS NOT NULL`.execute(trx);
       return { journal_transactions: journal.rows[0]!.n, top_ups: topUps.rows[0]!.n };
     });
     ctx.onTopUp?.();

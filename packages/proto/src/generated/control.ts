@@ -16,9 +16,11 @@ import type { ConsoleApplyCatalogRequest as _gateway_control_v1_ConsoleApplyCata
 import type { ConsoleApproveMcpToolRequest as _gateway_control_v1_ConsoleApproveMcpToolRequest, ConsoleApproveMcpToolRequest__Output as _gateway_control_v1_ConsoleApproveMcpToolRequest__Output } from './gateway/control/v1/ConsoleApproveMcpToolRequest.js';
 import type { ConsoleAuditEntry as _gateway_control_v1_ConsoleAuditEntry, ConsoleAuditEntry__Output as _gateway_control_v1_ConsoleAuditEntry__Output } from './gateway/control/v1/ConsoleAuditEntry.js';
 import type { ConsoleAuditPage as _gateway_control_v1_ConsoleAuditPage, ConsoleAuditPage__Output as _gateway_control_v1_ConsoleAuditPage__Output } from './gateway/control/v1/ConsoleAuditPage.js';
+import type { ConsoleBudgets as _gateway_control_v1_ConsoleBudgets, ConsoleBudgets__Output as _gateway_control_v1_ConsoleBudgets__Output } from './gateway/control/v1/ConsoleBudgets.js';
 import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatalog__Output as _gateway_control_v1_ConsoleCatalog__Output } from './gateway/control/v1/ConsoleCatalog.js';
 import type { ConsoleCatalogChange as _gateway_control_v1_ConsoleCatalogChange, ConsoleCatalogChange__Output as _gateway_control_v1_ConsoleCatalogChange__Output } from './gateway/control/v1/ConsoleCatalogChange.js';
 import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from './gateway/control/v1/ConsoleCreateKeyRequest.js';
+import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from './gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from './gateway/control/v1/ConsoleGrantTopUpRequest.js';
 import type { ConsoleImagePrice as _gateway_control_v1_ConsoleImagePrice, ConsoleImagePrice__Output as _gateway_control_v1_ConsoleImagePrice__Output } from './gateway/control/v1/ConsoleImagePrice.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from './gateway/control/v1/ConsoleInviteMemberRequest.js';
@@ -37,18 +39,24 @@ import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyReq
 import type { ConsoleSession as _gateway_control_v1_ConsoleSession, ConsoleSession__Output as _gateway_control_v1_ConsoleSession__Output } from './gateway/control/v1/ConsoleSession.js';
 import type { ConsoleSessionRequest as _gateway_control_v1_ConsoleSessionRequest, ConsoleSessionRequest__Output as _gateway_control_v1_ConsoleSessionRequest__Output } from './gateway/control/v1/ConsoleSessionRequest.js';
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from './gateway/control/v1/ConsoleSetBudgetRequest.js';
+import type { ConsoleSetEndUserBudgetRequest as _gateway_control_v1_ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest__Output as _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output } from './gateway/control/v1/ConsoleSetEndUserBudgetRequest.js';
+import type { ConsoleSetKeyBudgetRequest as _gateway_control_v1_ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest__Output as _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output } from './gateway/control/v1/ConsoleSetKeyBudgetRequest.js';
 import type { ConsoleSetMoneyFormatRequest as _gateway_control_v1_ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest__Output as _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output } from './gateway/control/v1/ConsoleSetMoneyFormatRequest.js';
+import type { ConsoleSetOrgBudgetsRequest as _gateway_control_v1_ConsoleSetOrgBudgetsRequest, ConsoleSetOrgBudgetsRequest__Output as _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output } from './gateway/control/v1/ConsoleSetOrgBudgetsRequest.js';
+import type { ConsoleSetProjectBudgetRequest as _gateway_control_v1_ConsoleSetProjectBudgetRequest, ConsoleSetProjectBudgetRequest__Output as _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output } from './gateway/control/v1/ConsoleSetProjectBudgetRequest.js';
 import type { ConsoleToolPrice as _gateway_control_v1_ConsoleToolPrice, ConsoleToolPrice__Output as _gateway_control_v1_ConsoleToolPrice__Output } from './gateway/control/v1/ConsoleToolPrice.js';
 import type { ConsoleVideoPrice as _gateway_control_v1_ConsoleVideoPrice, ConsoleVideoPrice__Output as _gateway_control_v1_ConsoleVideoPrice__Output } from './gateway/control/v1/ConsoleVideoPrice.js';
 import type { ControlServiceClient as _gateway_control_v1_ControlServiceClient, ControlServiceDefinition as _gateway_control_v1_ControlServiceDefinition } from './gateway/control/v1/ControlService.js';
 import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from './gateway/control/v1/CreateKeyRequest.js';
 import type { CreateOrgRequest as _gateway_control_v1_CreateOrgRequest, CreateOrgRequest__Output as _gateway_control_v1_CreateOrgRequest__Output } from './gateway/control/v1/CreateOrgRequest.js';
+import type { CreateProjectRequest as _gateway_control_v1_CreateProjectRequest, CreateProjectRequest__Output as _gateway_control_v1_CreateProjectRequest__Output } from './gateway/control/v1/CreateProjectRequest.js';
 import type { CreateSignInLinkRequest as _gateway_control_v1_CreateSignInLinkRequest, CreateSignInLinkRequest__Output as _gateway_control_v1_CreateSignInLinkRequest__Output } from './gateway/control/v1/CreateSignInLinkRequest.js';
 import type { CreatedKey as _gateway_control_v1_CreatedKey, CreatedKey__Output as _gateway_control_v1_CreatedKey__Output } from './gateway/control/v1/CreatedKey.js';
 import type { Deployment as _gateway_control_v1_Deployment, Deployment__Output as _gateway_control_v1_Deployment__Output } from './gateway/control/v1/Deployment.js';
 import type { EnableMcpServersRequest as _gateway_control_v1_EnableMcpServersRequest, EnableMcpServersRequest__Output as _gateway_control_v1_EnableMcpServersRequest__Output } from './gateway/control/v1/EnableMcpServersRequest.js';
 import type { EnableMcpServersResponse as _gateway_control_v1_EnableMcpServersResponse, EnableMcpServersResponse__Output as _gateway_control_v1_EnableMcpServersResponse__Output } from './gateway/control/v1/EnableMcpServersResponse.js';
 import type { EnableModelsRequest as _gateway_control_v1_EnableModelsRequest, EnableModelsRequest__Output as _gateway_control_v1_EnableModelsRequest__Output } from './gateway/control/v1/EnableModelsRequest.js';
+import type { EndUserBudget as _gateway_control_v1_EndUserBudget, EndUserBudget__Output as _gateway_control_v1_EndUserBudget__Output } from './gateway/control/v1/EndUserBudget.js';
 import type { GetCatalogDocumentRequest as _gateway_control_v1_GetCatalogDocumentRequest, GetCatalogDocumentRequest__Output as _gateway_control_v1_GetCatalogDocumentRequest__Output } from './gateway/control/v1/GetCatalogDocumentRequest.js';
 import type { GetCatalogDocumentResponse as _gateway_control_v1_GetCatalogDocumentResponse, GetCatalogDocumentResponse__Output as _gateway_control_v1_GetCatalogDocumentResponse__Output } from './gateway/control/v1/GetCatalogDocumentResponse.js';
 import type { GetCatalogRequest as _gateway_control_v1_GetCatalogRequest, GetCatalogRequest__Output as _gateway_control_v1_GetCatalogRequest__Output } from './gateway/control/v1/GetCatalogRequest.js';
@@ -58,12 +66,17 @@ import type { GetVideoJobRequest as _gateway_control_v1_GetVideoJobRequest, GetV
 import type { Guardrails as _gateway_control_v1_Guardrails, Guardrails__Output as _gateway_control_v1_Guardrails__Output } from './gateway/control/v1/Guardrails.js';
 import type { ImagePrice as _gateway_control_v1_ImagePrice, ImagePrice__Output as _gateway_control_v1_ImagePrice__Output } from './gateway/control/v1/ImagePrice.js';
 import type { KeyContext as _gateway_control_v1_KeyContext, KeyContext__Output as _gateway_control_v1_KeyContext__Output } from './gateway/control/v1/KeyContext.js';
+import type { KeyTags as _gateway_control_v1_KeyTags, KeyTags__Output as _gateway_control_v1_KeyTags__Output } from './gateway/control/v1/KeyTags.js';
+import type { ListEndUserBudgetsRequest as _gateway_control_v1_ListEndUserBudgetsRequest, ListEndUserBudgetsRequest__Output as _gateway_control_v1_ListEndUserBudgetsRequest__Output } from './gateway/control/v1/ListEndUserBudgetsRequest.js';
+import type { ListEndUserBudgetsResponse as _gateway_control_v1_ListEndUserBudgetsResponse, ListEndUserBudgetsResponse__Output as _gateway_control_v1_ListEndUserBudgetsResponse__Output } from './gateway/control/v1/ListEndUserBudgetsResponse.js';
 import type { ListKeysRequest as _gateway_control_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_control_v1_ListKeysRequest__Output } from './gateway/control/v1/ListKeysRequest.js';
 import type { ListKeysResponse as _gateway_control_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_control_v1_ListKeysResponse__Output } from './gateway/control/v1/ListKeysResponse.js';
 import type { ListMcpToolPinsRequest as _gateway_control_v1_ListMcpToolPinsRequest, ListMcpToolPinsRequest__Output as _gateway_control_v1_ListMcpToolPinsRequest__Output } from './gateway/control/v1/ListMcpToolPinsRequest.js';
 import type { ListMcpToolPinsResponse as _gateway_control_v1_ListMcpToolPinsResponse, ListMcpToolPinsResponse__Output as _gateway_control_v1_ListMcpToolPinsResponse__Output } from './gateway/control/v1/ListMcpToolPinsResponse.js';
 import type { ListOrgsRequest as _gateway_control_v1_ListOrgsRequest, ListOrgsRequest__Output as _gateway_control_v1_ListOrgsRequest__Output } from './gateway/control/v1/ListOrgsRequest.js';
 import type { ListOrgsResponse as _gateway_control_v1_ListOrgsResponse, ListOrgsResponse__Output as _gateway_control_v1_ListOrgsResponse__Output } from './gateway/control/v1/ListOrgsResponse.js';
+import type { ListProjectsRequest as _gateway_control_v1_ListProjectsRequest, ListProjectsRequest__Output as _gateway_control_v1_ListProjectsRequest__Output } from './gateway/control/v1/ListProjectsRequest.js';
+import type { ListProjectsResponse as _gateway_control_v1_ListProjectsResponse, ListProjectsResponse__Output as _gateway_control_v1_ListProjectsResponse__Output } from './gateway/control/v1/ListProjectsResponse.js';
 import type { McpServer as _gateway_control_v1_McpServer, McpServer__Output as _gateway_control_v1_McpServer__Output } from './gateway/control/v1/McpServer.js';
 import type { McpTool as _gateway_control_v1_McpTool, McpTool__Output as _gateway_control_v1_McpTool__Output } from './gateway/control/v1/McpTool.js';
 import type { McpToolDefinition as _gateway_control_v1_McpToolDefinition, McpToolDefinition__Output as _gateway_control_v1_McpToolDefinition__Output } from './gateway/control/v1/McpToolDefinition.js';
@@ -71,16 +84,21 @@ import type { McpToolPin as _gateway_control_v1_McpToolPin, McpToolPin__Output a
 import type { McpToolRef as _gateway_control_v1_McpToolRef, McpToolRef__Output as _gateway_control_v1_McpToolRef__Output } from './gateway/control/v1/McpToolRef.js';
 import type { Model as _gateway_control_v1_Model, Model__Output as _gateway_control_v1_Model__Output } from './gateway/control/v1/Model.js';
 import type { Org as _gateway_control_v1_Org, Org__Output as _gateway_control_v1_Org__Output } from './gateway/control/v1/Org.js';
+import type { Project as _gateway_control_v1_Project, Project__Output as _gateway_control_v1_Project__Output } from './gateway/control/v1/Project.js';
 import type { Provider as _gateway_control_v1_Provider, Provider__Output as _gateway_control_v1_Provider__Output } from './gateway/control/v1/Provider.js';
 import type { RedeemSignInLinkRequest as _gateway_control_v1_RedeemSignInLinkRequest, RedeemSignInLinkRequest__Output as _gateway_control_v1_RedeemSignInLinkRequest__Output } from './gateway/control/v1/RedeemSignInLinkRequest.js';
 import type { RemoveConsoleMemberRequest as _gateway_control_v1_RemoveConsoleMemberRequest, RemoveConsoleMemberRequest__Output as _gateway_control_v1_RemoveConsoleMemberRequest__Output } from './gateway/control/v1/RemoveConsoleMemberRequest.js';
 import type { ReportMcpToolsRequest as _gateway_control_v1_ReportMcpToolsRequest, ReportMcpToolsRequest__Output as _gateway_control_v1_ReportMcpToolsRequest__Output } from './gateway/control/v1/ReportMcpToolsRequest.js';
 import type { ReportMcpToolsResponse as _gateway_control_v1_ReportMcpToolsResponse, ReportMcpToolsResponse__Output as _gateway_control_v1_ReportMcpToolsResponse__Output } from './gateway/control/v1/ReportMcpToolsResponse.js';
 import type { RevokeKeyRequest as _gateway_control_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_control_v1_RevokeKeyRequest__Output } from './gateway/control/v1/RevokeKeyRequest.js';
+import type { SetEndUserBudgetRequest as _gateway_control_v1_SetEndUserBudgetRequest, SetEndUserBudgetRequest__Output as _gateway_control_v1_SetEndUserBudgetRequest__Output } from './gateway/control/v1/SetEndUserBudgetRequest.js';
 import type { SetGuardrailsRequest as _gateway_control_v1_SetGuardrailsRequest, SetGuardrailsRequest__Output as _gateway_control_v1_SetGuardrailsRequest__Output } from './gateway/control/v1/SetGuardrailsRequest.js';
+import type { SetKeyBudgetRequest as _gateway_control_v1_SetKeyBudgetRequest, SetKeyBudgetRequest__Output as _gateway_control_v1_SetKeyBudgetRequest__Output } from './gateway/control/v1/SetKeyBudgetRequest.js';
 import type { SetOrgBudgetRequest as _gateway_control_v1_SetOrgBudgetRequest, SetOrgBudgetRequest__Output as _gateway_control_v1_SetOrgBudgetRequest__Output } from './gateway/control/v1/SetOrgBudgetRequest.js';
+import type { SetOrgBudgetsRequest as _gateway_control_v1_SetOrgBudgetsRequest, SetOrgBudgetsRequest__Output as _gateway_control_v1_SetOrgBudgetsRequest__Output } from './gateway/control/v1/SetOrgBudgetsRequest.js';
 import type { SetOrgOutputLimitRequest as _gateway_control_v1_SetOrgOutputLimitRequest, SetOrgOutputLimitRequest__Output as _gateway_control_v1_SetOrgOutputLimitRequest__Output } from './gateway/control/v1/SetOrgOutputLimitRequest.js';
 import type { SetOrgTrialRequest as _gateway_control_v1_SetOrgTrialRequest, SetOrgTrialRequest__Output as _gateway_control_v1_SetOrgTrialRequest__Output } from './gateway/control/v1/SetOrgTrialRequest.js';
+import type { SetProjectBudgetRequest as _gateway_control_v1_SetProjectBudgetRequest, SetProjectBudgetRequest__Output as _gateway_control_v1_SetProjectBudgetRequest__Output } from './gateway/control/v1/SetProjectBudgetRequest.js';
 import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest, SetTrialPolicyRequest__Output as _gateway_control_v1_SetTrialPolicyRequest__Output } from './gateway/control/v1/SetTrialPolicyRequest.js';
 import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from './gateway/control/v1/SignInLink.js';
 import type { StartOidcSessionRequest as _gateway_control_v1_StartOidcSessionRequest, StartOidcSessionRequest__Output as _gateway_control_v1_StartOidcSessionRequest__Output } from './gateway/control/v1/StartOidcSessionRequest.js';
@@ -114,9 +132,11 @@ export interface ProtoGrpcType {
         ConsoleApproveMcpToolRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleApproveMcpToolRequest, _gateway_control_v1_ConsoleApproveMcpToolRequest__Output>
         ConsoleAuditEntry: MessageTypeDefinition<_gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleAuditEntry__Output>
         ConsoleAuditPage: MessageTypeDefinition<_gateway_control_v1_ConsoleAuditPage, _gateway_control_v1_ConsoleAuditPage__Output>
+        ConsoleBudgets: MessageTypeDefinition<_gateway_control_v1_ConsoleBudgets, _gateway_control_v1_ConsoleBudgets__Output>
         ConsoleCatalog: MessageTypeDefinition<_gateway_control_v1_ConsoleCatalog, _gateway_control_v1_ConsoleCatalog__Output>
         ConsoleCatalogChange: MessageTypeDefinition<_gateway_control_v1_ConsoleCatalogChange, _gateway_control_v1_ConsoleCatalogChange__Output>
         ConsoleCreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_ConsoleCreateKeyRequest__Output>
+        ConsoleCreateProjectRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateProjectRequest, _gateway_control_v1_ConsoleCreateProjectRequest__Output>
         ConsoleGrantTopUpRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_ConsoleGrantTopUpRequest__Output>
         ConsoleImagePrice: MessageTypeDefinition<_gateway_control_v1_ConsoleImagePrice, _gateway_control_v1_ConsoleImagePrice__Output>
         ConsoleInviteMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_ConsoleInviteMemberRequest__Output>
@@ -135,18 +155,24 @@ export interface ProtoGrpcType {
         ConsoleSession: MessageTypeDefinition<_gateway_control_v1_ConsoleSession, _gateway_control_v1_ConsoleSession__Output>
         ConsoleSessionRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleSessionRequest__Output>
         ConsoleSetBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_ConsoleSetBudgetRequest__Output>
+        ConsoleSetEndUserBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetEndUserBudgetRequest, _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output>
+        ConsoleSetKeyBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetKeyBudgetRequest, _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output>
         ConsoleSetMoneyFormatRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetMoneyFormatRequest, _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output>
+        ConsoleSetOrgBudgetsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetOrgBudgetsRequest, _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output>
+        ConsoleSetProjectBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetProjectBudgetRequest, _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output>
         ConsoleToolPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleToolPrice, _gateway_control_v1_ConsoleToolPrice__Output>
         ConsoleVideoPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleVideoPrice, _gateway_control_v1_ConsoleVideoPrice__Output>
         ControlService: SubtypeConstructor<typeof grpc.Client, _gateway_control_v1_ControlServiceClient> & { service: _gateway_control_v1_ControlServiceDefinition }
         CreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreateKeyRequest__Output>
         CreateOrgRequest: MessageTypeDefinition<_gateway_control_v1_CreateOrgRequest, _gateway_control_v1_CreateOrgRequest__Output>
+        CreateProjectRequest: MessageTypeDefinition<_gateway_control_v1_CreateProjectRequest, _gateway_control_v1_CreateProjectRequest__Output>
         CreateSignInLinkRequest: MessageTypeDefinition<_gateway_control_v1_CreateSignInLinkRequest, _gateway_control_v1_CreateSignInLinkRequest__Output>
         CreatedKey: MessageTypeDefinition<_gateway_control_v1_CreatedKey, _gateway_control_v1_CreatedKey__Output>
         Deployment: MessageTypeDefinition<_gateway_control_v1_Deployment, _gateway_control_v1_Deployment__Output>
         EnableMcpServersRequest: MessageTypeDefinition<_gateway_control_v1_EnableMcpServersRequest, _gateway_control_v1_EnableMcpServersRequest__Output>
         EnableMcpServersResponse: MessageTypeDefinition<_gateway_control_v1_EnableMcpServersResponse, _gateway_control_v1_EnableMcpServersResponse__Output>
         EnableModelsRequest: MessageTypeDefinition<_gateway_control_v1_EnableModelsRequest, _gateway_control_v1_EnableModelsRequest__Output>
+        EndUserBudget: MessageTypeDefinition<_gateway_control_v1_EndUserBudget, _gateway_control_v1_EndUserBudget__Output>
         GetCatalogDocumentRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentRequest, _gateway_control_v1_GetCatalogDocumentRequest__Output>
         GetCatalogDocumentResponse: MessageTypeDefinition<_gateway_control_v1_GetCatalogDocumentResponse, _gateway_control_v1_GetCatalogDocumentResponse__Output>
         GetCatalogRequest: MessageTypeDefinition<_gateway_control_v1_GetCatalogRequest, _gateway_control_v1_GetCatalogRequest__Output>
@@ -156,12 +182,17 @@ export interface ProtoGrpcType {
         Guardrails: MessageTypeDefinition<_gateway_control_v1_Guardrails, _gateway_control_v1_Guardrails__Output>
         ImagePrice: MessageTypeDefinition<_gateway_control_v1_ImagePrice, _gateway_control_v1_ImagePrice__Output>
         KeyContext: MessageTypeDefinition<_gateway_control_v1_KeyContext, _gateway_control_v1_KeyContext__Output>
+        KeyTags: MessageTypeDefinition<_gateway_control_v1_KeyTags, _gateway_control_v1_KeyTags__Output>
+        ListEndUserBudgetsRequest: MessageTypeDefinition<_gateway_control_v1_ListEndUserBudgetsRequest, _gateway_control_v1_ListEndUserBudgetsRequest__Output>
+        ListEndUserBudgetsResponse: MessageTypeDefinition<_gateway_control_v1_ListEndUserBudgetsResponse, _gateway_control_v1_ListEndUserBudgetsResponse__Output>
         ListKeysRequest: MessageTypeDefinition<_gateway_control_v1_ListKeysRequest, _gateway_control_v1_ListKeysRequest__Output>
         ListKeysResponse: MessageTypeDefinition<_gateway_control_v1_ListKeysResponse, _gateway_control_v1_ListKeysResponse__Output>
         ListMcpToolPinsRequest: MessageTypeDefinition<_gateway_control_v1_ListMcpToolPinsRequest, _gateway_control_v1_ListMcpToolPinsRequest__Output>
         ListMcpToolPinsResponse: MessageTypeDefinition<_gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ListMcpToolPinsResponse__Output>
         ListOrgsRequest: MessageTypeDefinition<_gateway_control_v1_ListOrgsRequest, _gateway_control_v1_ListOrgsRequest__Output>
         ListOrgsResponse: MessageTypeDefinition<_gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ListOrgsResponse__Output>
+        ListProjectsRequest: MessageTypeDefinition<_gateway_control_v1_ListProjectsRequest, _gateway_control_v1_ListProjectsRequest__Output>
+        ListProjectsResponse: MessageTypeDefinition<_gateway_control_v1_ListProjectsResponse, _gateway_control_v1_ListProjectsResponse__Output>
         McpServer: MessageTypeDefinition<_gateway_control_v1_McpServer, _gateway_control_v1_McpServer__Output>
         McpTool: MessageTypeDefinition<_gateway_control_v1_McpTool, _gateway_control_v1_McpTool__Output>
         McpToolDefinition: MessageTypeDefinition<_gateway_control_v1_McpToolDefinition, _gateway_control_v1_McpToolDefinition__Output>
@@ -169,16 +200,21 @@ export interface ProtoGrpcType {
         McpToolRef: MessageTypeDefinition<_gateway_control_v1_McpToolRef, _gateway_control_v1_McpToolRef__Output>
         Model: MessageTypeDefinition<_gateway_control_v1_Model, _gateway_control_v1_Model__Output>
         Org: MessageTypeDefinition<_gateway_control_v1_Org, _gateway_control_v1_Org__Output>
+        Project: MessageTypeDefinition<_gateway_control_v1_Project, _gateway_control_v1_Project__Output>
         Provider: MessageTypeDefinition<_gateway_control_v1_Provider, _gateway_control_v1_Provider__Output>
         RedeemSignInLinkRequest: MessageTypeDefinition<_gateway_control_v1_RedeemSignInLinkRequest, _gateway_control_v1_RedeemSignInLinkRequest__Output>
         RemoveConsoleMemberRequest: MessageTypeDefinition<_gateway_control_v1_RemoveConsoleMemberRequest, _gateway_control_v1_RemoveConsoleMemberRequest__Output>
         ReportMcpToolsRequest: MessageTypeDefinition<_gateway_control_v1_ReportMcpToolsRequest, _gateway_control_v1_ReportMcpToolsRequest__Output>
         ReportMcpToolsResponse: MessageTypeDefinition<_gateway_control_v1_ReportMcpToolsResponse, _gateway_control_v1_ReportMcpToolsResponse__Output>
         RevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_RevokeKeyRequest, _gateway_control_v1_RevokeKeyRequest__Output>
+        SetEndUserBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetEndUserBudgetRequest, _gateway_control_v1_SetEndUserBudgetRequest__Output>
         SetGuardrailsRequest: MessageTypeDefinition<_gateway_control_v1_SetGuardrailsRequest, _gateway_control_v1_SetGuardrailsRequest__Output>
+        SetKeyBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetKeyBudgetRequest, _gateway_control_v1_SetKeyBudgetRequest__Output>
         SetOrgBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgBudgetRequest, _gateway_control_v1_SetOrgBudgetRequest__Output>
+        SetOrgBudgetsRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgBudgetsRequest, _gateway_control_v1_SetOrgBudgetsRequest__Output>
         SetOrgOutputLimitRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgOutputLimitRequest, _gateway_control_v1_SetOrgOutputLimitRequest__Output>
         SetOrgTrialRequest: MessageTypeDefinition<_gateway_control_v1_SetOrgTrialRequest, _gateway_control_v1_SetOrgTrialRequest__Output>
+        SetProjectBudgetRequest: MessageTypeDefinition<_gateway_control_v1_SetProjectBudgetRequest, _gateway_control_v1_SetProjectBudgetRequest__Output>
         SetTrialPolicyRequest: MessageTypeDefinition<_gateway_control_v1_SetTrialPolicyRequest, _gateway_control_v1_SetTrialPolicyRequest__Output>
         SignInLink: MessageTypeDefinition<_gateway_control_v1_SignInLink, _gateway_control_v1_SignInLink__Output>
         StartOidcSessionRequest: MessageTypeDefinition<_gateway_control_v1_StartOidcSessionRequest, _gateway_control_v1_StartOidcSessionRequest__Output>

@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AcquireLeaseRequest as _gateway_ledger_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _gateway_ledger_v1_AcquireLeaseRequest__Output } from './gateway/ledger/v1/AcquireLeaseRequest.js';
+import type { BudgetWindow as _gateway_ledger_v1_BudgetWindow, BudgetWindow__Output as _gateway_ledger_v1_BudgetWindow__Output } from './gateway/ledger/v1/BudgetWindow.js';
 import type { CheckBooksRequest as _gateway_ledger_v1_CheckBooksRequest, CheckBooksRequest__Output as _gateway_ledger_v1_CheckBooksRequest__Output } from './gateway/ledger/v1/CheckBooksRequest.js';
 import type { CheckBooksResponse as _gateway_ledger_v1_CheckBooksResponse, CheckBooksResponse__Output as _gateway_ledger_v1_CheckBooksResponse__Output } from './gateway/ledger/v1/CheckBooksResponse.js';
 import type { CostReportRequest as _gateway_ledger_v1_CostReportRequest, CostReportRequest__Output as _gateway_ledger_v1_CostReportRequest__Output } from './gateway/ledger/v1/CostReportRequest.js';
@@ -16,6 +17,8 @@ import type { GuardrailCountsRequest as _gateway_ledger_v1_GuardrailCountsReques
 import type { GuardrailCountsResponse as _gateway_ledger_v1_GuardrailCountsResponse, GuardrailCountsResponse__Output as _gateway_ledger_v1_GuardrailCountsResponse__Output } from './gateway/ledger/v1/GuardrailCountsResponse.js';
 import type { Lease as _gateway_ledger_v1_Lease, Lease__Output as _gateway_ledger_v1_Lease__Output } from './gateway/ledger/v1/Lease.js';
 import type { LedgerServiceClient as _gateway_ledger_v1_LedgerServiceClient, LedgerServiceDefinition as _gateway_ledger_v1_LedgerServiceDefinition } from './gateway/ledger/v1/LedgerService.js';
+import type { ListBudgetsRequest as _gateway_ledger_v1_ListBudgetsRequest, ListBudgetsRequest__Output as _gateway_ledger_v1_ListBudgetsRequest__Output } from './gateway/ledger/v1/ListBudgetsRequest.js';
+import type { ListBudgetsResponse as _gateway_ledger_v1_ListBudgetsResponse, ListBudgetsResponse__Output as _gateway_ledger_v1_ListBudgetsResponse__Output } from './gateway/ledger/v1/ListBudgetsResponse.js';
 import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHoldsRequest__Output as _gateway_ledger_v1_ListHoldsRequest__Output } from './gateway/ledger/v1/ListHoldsRequest.js';
 import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from './gateway/ledger/v1/ListHoldsResponse.js';
 import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from './gateway/ledger/v1/ListUsageRequest.js';
@@ -49,6 +52,7 @@ export interface ProtoGrpcType {
     ledger: {
       v1: {
         AcquireLeaseRequest: MessageTypeDefinition<_gateway_ledger_v1_AcquireLeaseRequest, _gateway_ledger_v1_AcquireLeaseRequest__Output>
+        BudgetWindow: MessageTypeDefinition<_gateway_ledger_v1_BudgetWindow, _gateway_ledger_v1_BudgetWindow__Output>
         CheckBooksRequest: MessageTypeDefinition<_gateway_ledger_v1_CheckBooksRequest, _gateway_ledger_v1_CheckBooksRequest__Output>
         CheckBooksResponse: MessageTypeDefinition<_gateway_ledger_v1_CheckBooksResponse, _gateway_ledger_v1_CheckBooksResponse__Output>
         CostReportRequest: MessageTypeDefinition<_gateway_ledger_v1_CostReportRequest, _gateway_ledger_v1_CostReportRequest__Output>
@@ -63,6 +67,8 @@ export interface ProtoGrpcType {
         GuardrailCountsResponse: MessageTypeDefinition<_gateway_ledger_v1_GuardrailCountsResponse, _gateway_ledger_v1_GuardrailCountsResponse__Output>
         Lease: MessageTypeDefinition<_gateway_ledger_v1_Lease, _gateway_ledger_v1_Lease__Output>
         LedgerService: SubtypeConstructor<typeof grpc.Client, _gateway_ledger_v1_LedgerServiceClient> & { service: _gateway_ledger_v1_LedgerServiceDefinition }
+        ListBudgetsRequest: MessageTypeDefinition<_gateway_ledger_v1_ListBudgetsRequest, _gateway_ledger_v1_ListBudgetsRequest__Output>
+        ListBudgetsResponse: MessageTypeDefinition<_gateway_ledger_v1_ListBudgetsResponse, _gateway_ledger_v1_ListBudgetsResponse__Output>
         ListHoldsRequest: MessageTypeDefinition<_gateway_ledger_v1_ListHoldsRequest, _gateway_ledger_v1_ListHoldsRequest__Output>
         ListHoldsResponse: MessageTypeDefinition<_gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsResponse__Output>
         ListUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageRequest__Output>

@@ -3,11 +3,14 @@
  * here. Scripts rely on the grammar: keep words, flags, messages and output of existing commands.
  */
 import type { Command } from "../command.js";
+import { budgetsShow } from "./budgets-show.js";
 import { catalogApply } from "./catalog-apply.js";
 import { catalogShow } from "./catalog-show.js";
 import { consoleLink } from "./console-link.js";
 import { creditsShow } from "./credits-show.js";
 import { creditsTopUp } from "./credits-top-up.js";
+import { endUserList } from "./end-user-list.js";
+import { endUserSetBudget } from "./end-user-set-budget.js";
 import { guardrailsClear } from "./guardrails-clear.js";
 import { guardrailsSet } from "./guardrails-set.js";
 import { guardrailsShow } from "./guardrails-show.js";
@@ -16,6 +19,7 @@ import { journalTail } from "./journal-tail.js";
 import { keyCreate } from "./key-create.js";
 import { keyList } from "./key-list.js";
 import { keyRevoke } from "./key-revoke.js";
+import { keySetBudget } from "./key-set-budget.js";
 import { ledgerCheck } from "./ledger-check.js";
 import { ledgerReplay } from "./ledger-replay.js";
 import { ledgerRepublish } from "./ledger-republish.js";
@@ -26,8 +30,12 @@ import { modelsEnable } from "./models-enable.js";
 import { orgCreate } from "./org-create.js";
 import { orgList } from "./org-list.js";
 import { orgSetBudget } from "./org-set-budget.js";
+import { orgSetEndUserBudgets } from "./org-set-end-user-budgets.js";
 import { orgSetOutputLimit } from "./org-set-output-limit.js";
 import { orgTrial } from "./org-trial.js";
+import { projectCreate } from "./project-create.js";
+import { projectList } from "./project-list.js";
+import { projectSetBudget } from "./project-set-budget.js";
 import { trialPolicySet } from "./trial-policy-set.js";
 import { usageCosts } from "./usage-costs.js";
 import { usageExport } from "./usage-export.js";
@@ -37,11 +45,18 @@ export const commands: readonly Command[] = [
   orgCreate,
   orgList,
   orgSetBudget,
+  orgSetEndUserBudgets,
   orgSetOutputLimit,
   orgTrial,
   keyCreate,
   keyRevoke,
   keyList,
+  keySetBudget,
+  projectCreate,
+  projectList,
+  projectSetBudget,
+  endUserSetBudget,
+  endUserList,
   modelsEnable,
   mcpEnable,
   mcpPins,
@@ -49,6 +64,7 @@ export const commands: readonly Command[] = [
   creditsTopUp,
   creditsShow,
   holdsList,
+  budgetsShow,
   catalogApply,
   catalogShow,
   trialPolicySet,

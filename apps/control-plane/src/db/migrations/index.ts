@@ -28,6 +28,7 @@ import { mcpServerSessions } from "./20261216010000-mcp-server-sessions.js";
 import { mcpPinsNewTools } from "./20261218000000-mcp-pins-new-tools.js";
 import { videoClaimTokens } from "./20261220000000-video-claim-tokens.js";
 import { orgOutputLimit } from "./20261222000000-org-output-limit.js";
+import { budgets } from "./20261224000000-budgets.js";
 import { consoleMoneyFormat } from "./20261226000000-console-money-format.js";
 
 /** Every migration, by name; names sort in the order they apply. */
@@ -61,5 +62,6 @@ export const migrations: Record<string, Migration> = {
   "20261218000000-mcp-pins-new-tools": mcpPinsNewTools,
   "20261220000000-video-claim-tokens": videoClaimTokens,
   "20261222000000-org-output-limit": orgOutputLimit,
+  "20261224000000-budgets": budgets,
   "20261226000000-console-money-format": consoleMoneyFormat,
 };

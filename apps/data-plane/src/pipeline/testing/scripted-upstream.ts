@@ -471,6 +471,17 @@ export function testbed(o: BedOptions): Bed {
     org_mcp_servers: [],
     mcp_tool_allowlist: [],
     org_output_limit: "",
+    key_budget: null,
+    project_id: "",
+    project_budget: null,
+    key_tags: [],
+    org_time_zone: "",
+    org_budget: null,
+    end_user_source: "",
+    end_user_budget: null,
+    end_user_overrides: {},
+    alert_thresholds_pct: [],
+    balance_alerts_minor: [],
   };
   const state = new RequestContext(Date.now(), "req_test0000000001");
   state.key = key;

@@ -20,6 +20,8 @@ import { catalogPrices } from "./20261214000000-catalog-prices.js";
 import { usagePartitions } from "./20261215000000-usage-partitions.js";
 import { rollupsInApply } from "./20261216000000-rollups-in-apply.js";
 import { usageRoutePin } from "./20261217000000-usage-route-pin.js";
+import { budgets } from "./20261218000000-budgets.js";
+import { alerts } from "./20261219000000-alerts.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   "20261215000000-usage-partitions": usagePartitions,
   "20261216000000-rollups-in-apply": rollupsInApply,
   "20261217000000-usage-route-pin": usageRoutePin,
+  "20261218000000-budgets": budgets,
+  "20261219000000-alerts": alerts,
 };

@@ -1,5 +1,6 @@
 // Original file: ../../proto/gateway/control/v1/control.proto
 
+import type { Budget as _gateway_control_v1_Budget, Budget__Output as _gateway_control_v1_Budget__Output } from '../../../gateway/control/v1/Budget.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ApiKey {
@@ -15,6 +16,9 @@ export interface ApiKey {
   'rpm_limit'?: (number | string | Long);
   'tpm_limit'?: (number | string | Long);
   'mcp_tools'?: (string)[];
+  'budget'?: (_gateway_control_v1_Budget | null);
+  'project_id'?: (string);
+  'tags'?: (string)[];
 }
 
 export interface ApiKey__Output {
@@ -30,4 +34,7 @@ export interface ApiKey__Output {
   'rpm_limit': (number);
   'tpm_limit': (number);
   'mcp_tools': (string)[];
+  'budget': (_gateway_control_v1_Budget__Output | null);
+  'project_id': (string);
+  'tags': (string)[];
 }

@@ -30,6 +30,8 @@ export interface KeyContext {
   'end_user_source'?: (string);
   'end_user_budget'?: (_gateway_control_v1_Budget | null);
   'end_user_overrides'?: ({[key: string]: number | string | Long});
+  'alert_thresholds_pct'?: (number)[];
+  'balance_alerts_minor'?: (number | string | Long)[];
 }
 
 export interface KeyContext__Output {
@@ -59,4 +61,6 @@ export interface KeyContext__Output {
   'end_user_source': (string);
   'end_user_budget': (_gateway_control_v1_Budget__Output | null);
   'end_user_overrides': ({[key: string]: number});
+  'alert_thresholds_pct': (number)[];
+  'balance_alerts_minor': (number)[];
 }

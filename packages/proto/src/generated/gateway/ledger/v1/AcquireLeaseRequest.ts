@@ -14,6 +14,8 @@ export interface AcquireLeaseRequest {
   'budget_limit_minor'?: (number | string | Long);
   'budget_window'?: (string);
   'time_zone'?: (string);
+  'alert_thresholds_pct'?: (number)[];
+  'balance_alerts_minor'?: (number | string | Long)[];
 }
 
 export interface AcquireLeaseRequest__Output {
@@ -28,4 +30,6 @@ export interface AcquireLeaseRequest__Output {
   'budget_limit_minor': (number);
   'budget_window': (string);
   'time_zone': (string);
+  'alert_thresholds_pct': (number)[];
+  'balance_alerts_minor': (number)[];
 }

@@ -14,6 +14,8 @@ import type { GetUsageRequest as _gateway_ledger_v1_GetUsageRequest, GetUsageReq
 import type { GuardrailCountsRequest as _gateway_ledger_v1_GuardrailCountsRequest, GuardrailCountsRequest__Output as _gateway_ledger_v1_GuardrailCountsRequest__Output } from '../../../gateway/ledger/v1/GuardrailCountsRequest.js';
 import type { GuardrailCountsResponse as _gateway_ledger_v1_GuardrailCountsResponse, GuardrailCountsResponse__Output as _gateway_ledger_v1_GuardrailCountsResponse__Output } from '../../../gateway/ledger/v1/GuardrailCountsResponse.js';
 import type { Lease as _gateway_ledger_v1_Lease, Lease__Output as _gateway_ledger_v1_Lease__Output } from '../../../gateway/ledger/v1/Lease.js';
+import type { ListBudgetsRequest as _gateway_ledger_v1_ListBudgetsRequest, ListBudgetsRequest__Output as _gateway_ledger_v1_ListBudgetsRequest__Output } from '../../../gateway/ledger/v1/ListBudgetsRequest.js';
+import type { ListBudgetsResponse as _gateway_ledger_v1_ListBudgetsResponse, ListBudgetsResponse__Output as _gateway_ledger_v1_ListBudgetsResponse__Output } from '../../../gateway/ledger/v1/ListBudgetsResponse.js';
 import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHoldsRequest__Output as _gateway_ledger_v1_ListHoldsRequest__Output } from '../../../gateway/ledger/v1/ListHoldsRequest.js';
 import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from '../../../gateway/ledger/v1/ListHoldsResponse.js';
 import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from '../../../gateway/ledger/v1/ListUsageRequest.js';
@@ -93,6 +95,15 @@ export interface LedgerServiceClient extends grpc.Client {
   guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
   guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
   guardrailCounts(argument: _gateway_ledger_v1_GuardrailCountsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_GuardrailCountsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ListBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ListBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ListBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  listBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  listBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  listBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  listBudgets(argument: _gateway_ledger_v1_ListBudgetsRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListBudgetsResponse__Output>): grpc.ClientUnaryCall;
   
   ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
   ListHolds(argument: _gateway_ledger_v1_ListHoldsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_ListHoldsResponse__Output>): grpc.ClientUnaryCall;
@@ -201,6 +212,8 @@ export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation
   
   GuardrailCounts: grpc.handleUnaryCall<_gateway_ledger_v1_GuardrailCountsRequest__Output, _gateway_ledger_v1_GuardrailCountsResponse>;
   
+  ListBudgets: grpc.handleUnaryCall<_gateway_ledger_v1_ListBudgetsRequest__Output, _gateway_ledger_v1_ListBudgetsResponse>;
+  
   ListHolds: grpc.handleUnaryCall<_gateway_ledger_v1_ListHoldsRequest__Output, _gateway_ledger_v1_ListHoldsResponse>;
   
   ListUsage: grpc.handleUnaryCall<_gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse>;
@@ -231,6 +244,7 @@ export interface LedgerServiceDefinition extends grpc.ServiceDefinition {
   GetCredits: MethodDefinition<_gateway_ledger_v1_GetCreditsRequest, _gateway_ledger_v1_Credits, _gateway_ledger_v1_GetCreditsRequest__Output, _gateway_ledger_v1_Credits__Output>
   GetUsage: MethodDefinition<_gateway_ledger_v1_GetUsageRequest, _gateway_ledger_v1_UsageRecord, _gateway_ledger_v1_GetUsageRequest__Output, _gateway_ledger_v1_UsageRecord__Output>
   GuardrailCounts: MethodDefinition<_gateway_ledger_v1_GuardrailCountsRequest, _gateway_ledger_v1_GuardrailCountsResponse, _gateway_ledger_v1_GuardrailCountsRequest__Output, _gateway_ledger_v1_GuardrailCountsResponse__Output>
+  ListBudgets: MethodDefinition<_gateway_ledger_v1_ListBudgetsRequest, _gateway_ledger_v1_ListBudgetsResponse, _gateway_ledger_v1_ListBudgetsRequest__Output, _gateway_ledger_v1_ListBudgetsResponse__Output>
   ListHolds: MethodDefinition<_gateway_ledger_v1_ListHoldsRequest, _gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsRequest__Output, _gateway_ledger_v1_ListHoldsResponse__Output>
   ListUsage: MethodDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageResponse, _gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse__Output>
   OrgBalances: MethodDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse__Output>
