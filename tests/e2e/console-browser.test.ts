@@ -357,6 +357,7 @@ it("an operator edits a model's prices in a form per field, reviews the differen
 it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name; an operator's organization page that finds any of its requests", async () => {
   const o = await createOrg(stack, { balanceMinor: 5_000_000 });
   const named = await stack.admin.CreateKey({ org: o.orgId, name: "checkout-service", routes: [], models: [], mcp_tools: [] });
+  await stack.admin.SetKeyBudget({ key_id: named.key!.id, limit_minor: 5_000_000, window: "day", tags: { tags: ["checkout"] } });
   const sdk = (secret: string) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
   const ids: string[] = [];
   for (const [secret, model] of [
@@ -410,6 +411,9 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
   await atBothWidths(page, "key", async () => {
     await expect(text(page, "h1")).resolves.toBe("checkout-service");
     await expect(text(page, "#key-totals")).resolves.toContain("Requests2");
+    // Its limits and budget: the day's cap in credits, its tags.
+    await expect(text(page, "#facts")).resolves.toMatch(/Budget5\.00 credits a day, /);
+    await expect(text(page, "#facts")).resolves.toContain("Tagscheckout");
     await expect(page.locator("#recent tr").count()).resolves.toBe(2);
   });
   await page.getByRole("link", { name: "Every request of this key" }).click();

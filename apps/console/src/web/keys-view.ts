@@ -11,6 +11,10 @@ export interface Key {
   tpm_limit: number;
   revoked: boolean;
   created_at_ms: number;
+  /** Its own cap and window (limit 0: none). */
+  budget?: { limit_minor: number; window: string } | null;
+  project_id?: string;
+  tags?: string[];
 }
 
 /** A key's own limits per minute, as words. */
