@@ -1,251 +1,522 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
 import { eventually, freePort } from "@gateway/testing";
+import { ARTIFACTS, atBothWidths, axeViolations, fitsWidth, launchBrowser, open, ready, rendered, signIn, WIDTHS } from "../support/browser.ts";
 import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { issuerPort, startIssuer } from "../support/oidc-issuer.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
 /**
- * The console in a real browser: Debian's chromium driven by playwright-core (scripts/bootstrap.sh
- * installs it when missing). A person signs in by the link `gatewayctl console link` mints, sees
- * the organization's balance and a request made through the OpenAI SDK; the session cookie is
- * HttpOnly and SameSite=Strict; axe-core finds no serious or critical accessibility problem on
- * either page, at a desktop width and at 360 px. Screenshots go to test-artifacts/console/.
+ * The console in a real browser, read on screen at 1280 and 360 px (docs/console.md): signing in by
+ * link and by OpenID Connect; every action answering beside its control (cleared by the next one),
+ * irreversible ones asking first, forms emptied after success; the last admin kept; money in the
+ * operator's format with every kind of price; the operator's price form reviewed in credits; the
+ * request log, charts, a key's and an organization's pages; navigation, charts that follow a resize
+ * and the dark scheme, styled notice pages. axe-core finds nothing moderate or worse on any page,
+ * no page breaks its Content-Security-Policy, and screenshots go to test-artifacts/console/.
  */
-const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts/console");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
 let stack: Stack;
 let console_: ConsoleServer;
 let browser: Browser;
 let org: TestOrg;
+/** The request made through the OpenAI SDK, with its trace id and what it cost. */
+let made: { id: string; trace: string; cost: number };
+/** What a page broke of its Content-Security-Policy (the browser's console errors saying so). */
+const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   stack = await startStack("console_browser", { serviceEnv: consoleServiceEnv });
-  console_ = await startConsoleFor(stack);
-  org = await createOrg(stack, { balanceMinor: 7_000_000 });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+  [console_, org, browser] = await Promise.all([
+    startConsoleFor(stack),
+    createOrg(stack, { balanceMinor: 7_000_000, models: ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-image", "gw-video"] }),
+    launchBrowser(),
+  ]);
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+  const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello from the browser test" }] }).withResponse();
+  const id = response.headers.get("x-request-id")!;
+  const usage = await eventually(
+    async () => {
+      const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
+      return r.status === 200 ? ((await r.json()) as { cost_credits_minor: number }) : undefined;
+    },
+    15_000,
+    "usage recorded",
+  );
+  made = { id, trace: response.headers.get("x-gateway-trace-id")!, cost: usage.cost_credits_minor };
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await console_?.close();
   await stack?.stop();
+  // Every page ran under its CSP (no bypass): nothing it does may be refused by it.
+  expect(cspViolations).toEqual([]);
 });
 
-/** True when the page does not scroll sideways (wide tables scroll inside their own region). */
-const fitsWidth = (page: import("playwright-core").Page) =>
-  page.evaluate(() => {
-    // Runs in the page.
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
-    return root.scrollWidth <= root.clientWidth;
+/** A page in a fresh browser context, its CSP refusals collected. */
+async function newPage(options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: WIDTHS[0][1], ...options });
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error" && m.text().includes("Content Security Policy")) cspViolations.push(m.text());
   });
-
-/** The serious and critical accessibility violations axe-core finds on the page (its rule ids). */
-async function axeViolations(page: import("playwright-core").Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    // Runs in the page: the page's global object, not Node's.
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
-    return (await axe.run()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-  });
+  return { context, page };
 }
 
-it("signs in by link and shows the organization's balance and a request made through the OpenAI SDK; accessible at 360 px and on a desktop", async () => {
-  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
-  const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello from the browser test" }] }).withResponse();
-  const requestId = response.headers.get("x-request-id")!;
-  const usage = await eventually(
-    async () => {
-      const r = await fetch(`${stack.baseUrl()}/usage/${requestId}`, { headers: { authorization: `Bearer ${org.secret}` } });
-      return r.status === 200 ? ((await r.json()) as { cost_credits_minor: number }) : undefined;
-    },
-    15_000,
-    "usage recorded",
-  );
-  const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as { balance_minor: number };
+const as = (page: Page, orgId: string, email: string, role: "admin" | "billing" | "viewer" | "operator", then?: string) => signIn(page, stack, console_, { org: orgId, email, role }, then);
+const url = (path: string) => `${console_.url}${path}`;
+const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent()) ?? "";
 
-  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" });
-  // bypassCSP only so the test can load axe-core into the page; the pages themselves run under their CSP.
-  for (const [name, viewport] of [
-    ["desktop", { width: 1280, height: 900 }],
-    ["360px", { width: 360, height: 780 }],
-  ] as const) {
-    const context = await browser.newContext({ viewport, bypassCSP: true });
-    const page = await context.newPage();
-    const token = name === "desktop" ? link.token : (await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" })).token;
-    await page.goto(`${console_.url}/signin?token=${token}`);
-    expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, `signin-${name}.png`), fullPage: true });
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForSelector("body[data-ready='true']");
-    expect(new URL(page.url()).pathname).toBe("/");
+it("money reads one way everywhere: every kind of price in the operator's format — per image size and quality, per video second and resolution, per search, per tool call — and the operator's change of the format reaches every page", async () => {
+  // A price per call for the demo server's echo tool (the catalog's MCP servers are the operator's JSON).
+  const doc = JSON.parse((await stack.admin.GetCatalogDocument({})).document_json) as { mcp_servers: Array<{ name: string; tools: Array<{ name: string; price_minor: number }> }> };
+  const demo = doc.mcp_servers.find((s) => s.name === "demo-tools")!;
+  await stack.admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [{ ...demo, tools: demo.tools.map((t) => (t.name === "echo" ? { ...t, price_minor: 2_000 } : t)) }] }) });
+  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
+  const { context, page } = await newPage();
+  await as(page, org.orgId, "prices@example.com", "viewer", "/models");
+  const card = (id: string) => page.locator("article.model", { has: page.getByRole("heading", { name: id, exact: true }) });
+  await atBothWidths(page, "models", async () => {
+    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.08 credits\tper image");
+    await expect(rendered(card("gw-video").locator("tbody"))).resolves.toContain("Video, 720p\t0.10 credits\tper second");
+    await expect(rendered(card("gw-claude").locator("tbody"))).resolves.toContain("Web search\t0.01 credits\tper search");
+    await expect(rendered(card("gw-chat-mini").locator("tbody"))).resolves.toContain("Cached input\t0.075 credits\tper 1M tokens");
+    await expect(rendered(page.locator("#tools tr").filter({ has: page.getByRole("cell", { name: "echo", exact: true }) }))).resolves.toBe("demo-tools\techo\t0.002 credits");
+  });
 
-    const balance = await page.locator("#credits dd").first().getAttribute("data-minor");
-    expect(Number(balance)).toBe(credits.balance_minor);
-    await expect(page.locator("#requests").textContent()).resolves.toContain(requestId);
-    expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, `overview-${name}.png`), fullPage: true });
-    // Wide tables scroll inside their own region; the page itself never scrolls sideways.
-    expect(await fitsWidth(page)).toBe(true);
-
-    // The request's own page — from its row in the log, or found by its trace id: its cost as GET /v1/usage bills it, its attempt.
-    if (name === "desktop") await page.getByRole("link", { name: requestId }).click();
-    else {
-      await page.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(response.headers.get("x-gateway-trace-id")!);
-      await page.getByRole("button", { name: "Open request" }).click();
-    }
-    await page.waitForSelector("body[data-ready='true']");
-    expect(Number(await page.locator("#summary dd").first().getAttribute("data-minor"))).toBe(usage.cost_credits_minor);
-    await expect(page.locator("#attempts").textContent()).resolves.toContain("served");
-    expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, `request-${name}.png`), fullPage: true });
-    // The request id in the title wraps: the page does not scroll sideways either.
-    expect(await fitsWidth(page)).toBe(true);
-
-    const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
-    await context.close();
+  // The operator shows money with 3 decimals as "cr": the organization's pages follow at once.
+  const ops = await newPage();
+  await as(ops.page, "", "money-ops@example.com", "operator", "/operator/settings");
+  await ops.page.getByLabel("Decimals").selectOption("3");
+  await ops.page.getByLabel("Unit after an amount").fill("cr");
+  await expect(text(ops.page, "#money-example")).resolves.toBe("1,234.568 cr");
+  await ops.page.getByRole("button", { name: "Save" }).click();
+  await atBothWidths(ops.page, "operator-settings", async () => {
+    await expect(ops.page.locator("#money").getByRole("status").textContent()).resolves.toBe("Saved: every page shows money like 1,234.568 cr.");
+  });
+  try {
+    await page.reload();
+    await ready(page);
+    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.080 cr\tper image");
+    await open(page, url("/"));
+    await expect(text(page, "#credits dd")).resolves.toMatch(/^\d+\.\d{3} cr$/);
+    await page.screenshot({ path: join(ARTIFACTS, "overview-money-format-desktop.png"), fullPage: true });
+  } finally {
+    await ops.page.getByLabel("Decimals").selectOption("2");
+    await ops.page.getByLabel("Unit after an amount").fill("credits");
+    await ops.page.getByRole("button", { name: "Save" }).click();
+    await ops.page.locator("#money").getByRole("status").waitFor();
   }
+  await ops.context.close();
+  await context.close();
 });
 
-it("a new organization's overview says what is empty; signing out ends the session: the overview sends the person back to sign in", async () => {
-  const fresh = await createOrg(stack, { balanceMinor: 1_000 });
-  const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-  const page = await context.newPage();
-  const link = await stack.admin.CreateSignInLink({ org: fresh.orgId, email: "a-rather-long-address.of.someone@subdomain.example.com", role: "viewer" });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
+it("signs in by link to an overview of credits and charts; the log shows the SDK's request with its key, latency and status, and its page what it cost; accessible at 1280 and 360 px", async () => {
+  const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as { balance_minor: number };
+  const { context, page } = await newPage();
+  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" });
+  await page.goto(url(`/signin?token=${link.token}`));
+  await atBothWidths(page, "signin");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  await expect(page.locator("#requests").textContent()).resolves.toContain("No requests yet");
-  await expect(page.locator("#chart").textContent()).resolves.toContain("No spend in the last 7 days");
-  await page.screenshot({ path: join(ARTIFACTS, "overview-empty-360px.png"), fullPage: true });
+  await ready(page);
+  expect(new URL(page.url()).pathname).toBe("/");
+  expect(Number(await page.locator("#credits dd").first().getAttribute("data-minor"))).toBe(credits.balance_minor);
+  await atBothWidths(page, "overview", async () => {
+    await expect(text(page, "#credits")).resolves.toContain(`Balance${(credits.balance_minor / 1e6).toFixed(2)} credits`);
+    await expect(text(page, "#chart-requests-title")).resolves.toBe("Requests per hour by model, last 7 days");
+    await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t1\t/);
+  });
+  const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+
+  // The log: the request with its key's name (not its id), its status and latency.
+  await page.getByRole("link", { name: "Requests", exact: true }).click();
+  await ready(page);
+  const logged = page.locator("#requests tr", { hasText: made.id });
+  await atBothWidths(page, "requests", async () => {
+    const cells = await logged.locator("td").allTextContents();
+    expect(cells.slice(2, 6)).toEqual(["test", "gw-chat-mini", "chat", "200"]);
+    expect(cells[6]).toMatch(/^\d[\d,]* ms$/);
+  });
+  // Its page, from its row; and found by its trace id at 360 px.
+  await logged.getByRole("link", { name: made.id }).click();
+  await ready(page);
+  await atBothWidths(page, "request", async () => {
+    expect(Number(await page.locator("#summary dd").first().getAttribute("data-minor"))).toBe(made.cost);
+    await expect(text(page, "#attempts")).resolves.toContain("served");
+  });
+  await page.setViewportSize(WIDTHS[1][1]);
+  await open(page, url("/requests"));
+  await page.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(made.trace);
+  await page.getByRole("button", { name: "Open request" }).click();
+  await ready(page);
+  await expect(text(page, "#title")).resolves.toBe(`Request ${made.id}`);
+  await context.close();
+});
+
+it("an admin's actions answer beside their control and the next action clears them; a key's revocation asks first; the form empties after success — at 1280 and 360 px", async () => {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const { context, page } = await newPage();
+  await as(page, o.orgId, "keys@example.com", "admin", "/keys");
+  const form = page.locator("#new-key");
+  for (const [width, viewport] of WIDTHS) {
+    await page.setViewportSize(viewport);
+    const name = `browser-made-${width}`;
+    // A limit that is not a number: refused beside the form, in words.
+    await page.getByLabel("Name of a new key").fill(name);
+    await page.getByLabel("Requests per minute (0: none)").fill("thirty");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(form.getByRole("alert").textContent()).resolves.toBe("Requests per minute must be a whole number of at least 0 (0: no limit of its own).");
+    await page.screenshot({ path: join(ARTIFACTS, `keys-refused-${width}.png`), fullPage: true });
+    // The next action clears it; its own answer replaces it; the form is empty again.
+    await page.getByLabel("Requests per minute (0: none)").fill("30");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(form.getByRole("status").textContent()).resolves.toBe(`Created ${name}.`);
+    expect(await form.getByRole("alert").count()).toBe(0);
+    expect(await page.getByLabel("Name of a new key").inputValue()).toBe("");
+    const secret = (await page.locator("#secret-value").textContent()) ?? "";
+    expect(secret).toMatch(/^sk-gateway-/);
+    const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
+    await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "made in the browser" }] }), 15_000, "the key works");
+
+    // Revoking asks first: Cancel keeps the key.
+    const row = page.locator("#keys tr:not(.feedback-row)", { hasText: name });
+    await row.waitFor();
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Revoke ${name}?` });
+    await expect(dialog.textContent()).resolves.toContain("A revoked key cannot be restored.");
+    expect(await form.getByRole("status").count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, `keys-revoke-asks-${width}.png`) });
+    // The question is a modal dialog that takes the focus (Cancel) and passes axe too.
+    if (width === "desktop") {
+      await expect(dialog.getByRole("button", { name: "Cancel" }).evaluate((b) => b === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(
+        true,
+      );
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(row.locator("td").nth(8).textContent()).resolves.toBe("active");
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    // Said in a row of its own right under the key's (in view of the table scrolled sideways at 360 px).
+    await expect(page.locator("#keys tr.feedback-row").getByRole("status").textContent()).resolves.toBe(`Revoked: ${name} no longer works.`);
+    await expect(row.locator("td").nth(8).textContent()).resolves.toBe("revoked");
+    await eventually(
+      async () =>
+        (await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "revoked?" }] }).catch((e: unknown) => e)) instanceof OpenAI.AuthenticationError
+          ? true
+          : undefined,
+      15_000,
+      "the revoked key refused",
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, `keys-${width}.png`), fullPage: true });
+  }
+  await context.close();
+});
+
+it("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the budget reads and refuses in credits; the audit log says who changed what", async () => {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const { context, page } = await newPage();
+  await as(page, o.orgId, "looker@example.com", "viewer", "/keys");
+  for (const path of ["/keys", "/members", "/budget"]) {
+    await open(page, url(path));
+    for (const form of ["#new-key", "#invite", "#budget"]) expect(await page.locator(form).isVisible()).toBe(false);
+    expect(await page.getByRole("button", { name: /^(Revoke|Remove)/ }).count()).toBe(0);
+  }
+  expect(await page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+
+  await as(page, o.orgId, "boss@example.com", "admin", "/members");
+  // Removing itself, the only admin: asked first, then refused beside the button.
+  await page.getByRole("button", { name: "Remove boss@example.com" }).click();
+  await page.getByRole("dialog", { name: "Remove yourself?" }).getByRole("button", { name: "Remove member" }).click();
+  const refusal = page.locator("#members tr.feedback-row").getByRole("alert");
+  await atBothWidths(page, "members-last-admin", async () => {
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.toBe("boss@example.com is the organization's only admin and cannot be removed: make another member an admin first.");
+  });
+  // Making itself a viewer through the invitation form: refused beside the form, which keeps what was typed.
+  await page.setViewportSize(WIDTHS[1][1]);
+  await page.getByLabel("Email").fill("boss@example.com");
+  await page.getByLabel("Role").selectOption("viewer");
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expect(page.locator("#invite").getByRole("alert").textContent()).resolves.toBe(
+    "boss@example.com is the organization's only admin and cannot become a viewer: make another member an admin first.",
+  );
+  expect(await refusal.count()).toBe(0);
+  expect(await page.getByLabel("Email").inputValue()).toBe("boss@example.com");
+  await page.screenshot({ path: join(ARTIFACTS, "members-demote-refused-360px.png"), fullPage: true });
+  await page.getByLabel("Email").fill("deputy@example.com");
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expect(page.locator("#invite").getByRole("status").textContent()).resolves.toBe("Invited deputy@example.com as viewer: send the link below.");
+  await expect(text(page, "#invite-link")).resolves.toMatch(/\/signin\?token=gwl_/);
+  await page.locator("#members tr", { hasText: "deputy@example.com" }).waitFor();
+
+  // The budget: an amount that is not one is refused in credits; a good one reads back in credits.
+  await open(page, url("/budget"));
+  for (const [width, viewport] of WIDTHS) {
+    await page.setViewportSize(viewport);
+    await page.getByLabel(/^Budget per month/).fill("-3");
+    await page.getByRole("button", { name: "Set budget" }).click();
+    await expect(page.locator("#budget").getByRole("alert").textContent()).resolves.toBe("The monthly budget must be an amount in credits such as 12.50, with at most 6 decimals (0 removes the cap).");
+    await page.getByLabel(/^Budget per month/).fill(width === "desktop" ? "12.5" : "1,000");
+    await page.getByRole("button", { name: "Set budget" }).click();
+    const amount = width === "desktop" ? "12.50" : "1,000.00";
+    await expect(page.locator("#budget").getByRole("status").textContent()).resolves.toBe(`The budget is ${amount} credits a month.`);
+    expect(await page.getByLabel(/^Budget per month/).inputValue()).toBe("");
+    await expect(text(page, "#budget-now")).resolves.toContain(`Budget per month${amount} credits`);
+    await page.screenshot({ path: join(ARTIFACTS, `budget-${width}.png`), fullPage: true });
+  }
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await ready(page);
+  await atBothWidths(page, "audit", async () => {
+    await expect(text(page, "#audit")).resolves.toContain("member invited");
+    await expect(text(page, "#audit tr:first-child")).resolves.toContain("monthly budget: 1,000.00 credits");
+  });
+  await context.close();
+});
+
+it("an operator edits a model's prices in a form per field, reviews the difference in credits and applies it, audited; tops up an organization once, after confirming — at 1280 and 360 px", async () => {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  const { context, page } = await newPage();
+  await as(page, "", "operator@example.com", "operator");
+  expect(new URL(page.url()).pathname).toBe("/operator");
+  await page.getByRole("link", { name: "Catalog" }).click();
+  await ready(page);
+  await page.getByLabel("Model", { exact: true }).selectOption("gw-chat-large");
+  const input = page.getByLabel("Input price per 1M tokens (credits)", { exact: true });
+  const before = await input.inputValue();
+  // Not an amount: refused beside the form, naming the field.
+  await input.fill("three");
+  await page.getByRole("button", { name: "Review changes" }).first().click();
+  await expect(page.locator("#prices").getByRole("alert").textContent()).resolves.toBe("Input price per 1M tokens must be an amount in credits such as 12.50, with at most 6 decimals.");
+  expect(await page.getByRole("button", { name: "Apply reviewed changes" }).isDisabled()).toBe(true);
+  const after = (Number(before) + 0.01).toFixed(2);
+  await input.fill(after);
+  await page.getByRole("button", { name: "Review changes" }).first().click();
+  await expect(page.locator("#prices").getByRole("status").textContent()).resolves.toBe("1 change to review below.");
+  await atBothWidths(page, "operator-catalog", async () => {
+    await expect(rendered(page.locator("#catalog-diff tr"))).resolves.toBe(`model\tgw-chat-large\tchanged\tInput price per 1M tokens\t${Number(before).toFixed(2)} credits\t${after} credits`);
+  });
+  await page.getByRole("button", { name: "Apply reviewed changes" }).click();
+  await expect(page.locator("#catalog-apply").locator("..").getByRole("status").textContent()).resolves.toMatch(/^Applied: the catalog is at version \d+\.$/);
+  expect(await page.getByRole("button", { name: "Apply reviewed changes" }).isDisabled()).toBe(true);
+  await expect(input.inputValue()).resolves.toBe(after);
+  // At 360 px, an image's price by size and quality.
+  await page.setViewportSize(WIDTHS[1][1]);
+  await page.getByLabel("Model", { exact: true }).selectOption("gw-image");
+  await page.getByLabel("Image, 1024x1024, hd (credits per image)").fill("0.085");
+  await page.getByRole("button", { name: "Review changes" }).first().click();
+  await page.locator("#prices").getByRole("status").waitFor();
+  await expect(rendered(page.locator("#catalog-diff tr"))).resolves.toContain("Image prices\t1024x1024, standard: 0.04 credits; 1024x1024, hd: 0.08 credits");
+  await expect(rendered(page.locator("#catalog-diff tr"))).resolves.toContain("1024x1024, hd: 0.085 credits");
+  await page.screenshot({ path: join(ARTIFACTS, "operator-catalog-image-360px.png"), fullPage: true });
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await ready(page);
+  // Other tests' changes may be newer: the entry is found by what it says.
+  await page.locator("#audit tr", { hasText: "model gw-chat-large changed (Input price per 1M tokens)" }).waitFor();
+
+  // A top-up asks first, naming the amount and the organization; Cancel adds nothing.
+  const balance = async () => (await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor;
+  const start = await balance();
+  await open(page, url(`/operator/orgs/${o.orgId}`));
+  for (const [width, viewport] of WIDTHS) {
+    await page.setViewportSize(viewport);
+    await page.getByLabel("Top up, in credits").fill("2.5");
+    await page.getByRole("button", { name: "Top up" }).click();
+    const dialog = page.getByRole("dialog", { name: `Top up ${o.name}?` });
+    await expect(dialog.textContent()).resolves.toContain(`Add 2.50 credits to ${o.name} (${o.orgId}).`);
+    await page.screenshot({ path: join(ARTIFACTS, `operator-topup-asks-${width}.png`) });
+    if (width === "desktop") {
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      expect(await balance()).toBe(start);
+      // The form sent twice more (a double click): one question, one top-up.
+      await page.locator("#topup").evaluate((f) => {
+        (f as unknown as { requestSubmit(): void }).requestSubmit();
+        (f as unknown as { requestSubmit(): void }).requestSubmit();
+      });
+    }
+    await dialog.getByRole("button", { name: "Top up" }).click();
+    const added = width === "desktop" ? "3.50" : "6.00";
+    await expect(page.locator("#topup").getByRole("status").textContent()).resolves.toBe(`Done: 2.50 credits added; ${o.name} now has ${added} credits.`);
+    expect(await page.getByLabel("Top up, in credits").inputValue()).toBe("");
+  }
+  expect(await balance()).toBe(start + 5_000_000);
+  await open(page, url("/operator/audit"));
+  expect(await page.locator("#audit tr", { hasText: "top up" }).filter({ hasText: o.orgId }).count()).toBe(2);
+  await expect(page.locator("#audit tr", { hasText: "top up" }).first().textContent()).resolves.toContain("amount: 2.50 credits");
+  await context.close();
+});
+
+it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name; an operator's organization page that finds any of its requests", async () => {
+  const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+  const named = await stack.admin.CreateKey({ org: o.orgId, name: "checkout-service", routes: [], models: [], mcp_tools: [] });
+  await stack.admin.SetKeyBudget({ key_id: named.key!.id, limit_minor: 5_000_000, window: "day", tags: { tags: ["checkout"] } });
+  const sdk = (secret: string) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
+  const ids: string[] = [];
+  for (const [secret, model] of [
+    [named.secret, "gw-chat-large"],
+    [named.secret, "gw-chat-mini"],
+    [o.secret, "gw-chat-mini"],
+  ] as const) {
+    const { response } = await sdk(secret)
+      .chat.completions.create({ model, messages: [{ role: "user", content: "debug me" }] })
+      .withResponse();
+    ids.push(response.headers.get("x-request-id")!);
+  }
+  const traceOfLast = ids[2]!;
+  await eventually(
+    async () =>
+      (await stack.ledgerClient.ListUsage({ org_id: o.orgId, key_id: "", model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: 10, cursor: "" })).records.length === 3 ? true : undefined,
+    15_000,
+    "three records",
+  );
+
+  const { context, page } = await newPage();
+  await as(page, o.orgId, "debugger@example.com", "viewer", "/requests");
+  await page.getByLabel("Key").selectOption({ label: "checkout-service" });
+  await page.getByLabel("Model", { exact: true }).selectOption("gw-chat-mini");
+  await page.getByLabel("Period").selectOption({ label: "last hour" });
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect.poll(() => page.locator("#requests tr").count()).toBe(1);
+  expect(new URL(page.url()).search).toBe(`?period=1h&model=gw-chat-mini&key=${named.key!.id}`);
+  await atBothWidths(page, "requests-filtered", async () => {
+    await expect(rendered(page.locator("#requests tr"))).resolves.toContain(`${ids[1]}\tcheckout-service\tgw-chat-mini\tchat\t200`);
+  });
+  // The filter is the page's URL: reloading it keeps the filter.
+  await page.reload();
+  await ready(page);
+  await expect(page.getByLabel("Key").inputValue()).resolves.toBe(named.key!.id);
+  await expect(page.locator("#requests tr").count()).resolves.toBe(1);
+
+  // The overview by key: the charts' legends and the totals name the keys.
+  await open(page, url("/"));
+  await page.getByLabel("By").selectOption("key");
+  await page.locator("#usage-totals tr", { hasText: "checkout-service" }).waitFor();
+  await atBothWidths(page, "overview-by-key", async () => {
+    await expect(rendered(page.locator("#chart-requests .u-legend"))).resolves.toContain("checkout-service");
+    await expect(rendered(page.locator("#usage-totals tr", { hasText: "checkout-service" }))).resolves.toMatch(/^checkout-service\t2\t/);
+  });
+
+  // The key's page: what it is, its usage, its newest requests, and every one of them in the log.
+  await open(page, url("/keys"));
+  await page.getByRole("link", { name: "checkout-service" }).click();
+  await ready(page);
+  await atBothWidths(page, "key", async () => {
+    await expect(text(page, "h1")).resolves.toBe("checkout-service");
+    await expect(text(page, "#key-totals")).resolves.toContain("Requests2");
+    // Its limits and budget: the day's cap in credits, its tags.
+    await expect(text(page, "#facts")).resolves.toMatch(/Budget5\.00 credits a day, /);
+    await expect(text(page, "#facts")).resolves.toContain("Tagscheckout");
+    await expect(page.locator("#recent tr").count()).resolves.toBe(2);
+  });
+  await page.getByRole("link", { name: "Every request of this key" }).click();
+  await ready(page);
+  expect(new URL(page.url()).search).toBe(`?key=${named.key!.id}`);
+  await expect(page.locator("#requests tr").count()).resolves.toBe(2);
+
+  // The operator: the organization's page, and any of its requests by id.
+  await as(page, "", "debug-ops@example.com", "operator");
+  await page.getByLabel("Id or name contains").fill(o.name);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: o.name }).click();
+  await ready(page);
+  await atBothWidths(page, "operator-org", async () => {
+    await expect(text(page, "h1")).resolves.toBe(o.name);
+    await expect(page.locator("#recent tr").count()).resolves.toBe(3);
+    await expect(text(page, "#keys")).resolves.toContain("checkout-service");
+  });
+  await page.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(traceOfLast);
+  await page.getByRole("button", { name: "Open request" }).click();
+  await ready(page);
+  expect(new URL(page.url()).pathname).toBe(`/operator/orgs/${o.orgId}/requests/${traceOfLast}`);
+  await expect(text(page, "#title")).resolves.toBe(`Request ${traceOfLast}`);
+  await expect(text(page, "#back")).resolves.toBe(o.orgId);
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+});
+
+it("pages have their own URLs and a navigation; a chart follows a window resize and the dark scheme; a missing page, a spent link and a sign-out each get a page of their own; the console has an icon", async () => {
+  const { context, page } = await newPage();
+  await as(page, org.orgId, "navigator@example.com", "admin");
+  for (const [name, path] of [
+    ["Keys", "/keys"],
+    ["Models", "/models"],
+    ["Guardrails", "/guardrails"],
+    ["Overview", "/"],
+  ] as const) {
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await nav.getByRole("link", { name, exact: true }).click();
+    await ready(page);
+    expect(new URL(page.url()).pathname).toBe(path);
+    await expect(nav.getByRole("link", { name, exact: true }).getAttribute("aria-current")).resolves.toBe("page");
+  }
+  // The chart follows the window: narrower at 360 px, wide again at 1280.
+  const width = () => page.locator("#chart-spend canvas").evaluate((c) => (c as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
+  const wide = await width();
+  expect(wide).toBeGreaterThan(400);
+  await page.setViewportSize(WIDTHS[1][1]);
+  await eventually(async () => ((await width()) < 340 ? true : undefined), 5_000, "the chart narrower");
+  await page.setViewportSize(WIDTHS[0][1]);
+  await eventually(async () => ((await width()) === wide ? true : undefined), 5_000, "the chart wide again");
+  // The dark scheme: the charts are drawn again in its colors.
+  expect(await page.locator("#chart-spend").getAttribute("data-scheme")).toBe("light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await eventually(async () => ((await page.locator("#chart-spend").getAttribute("data-scheme")) === "dark" ? true : undefined), 5_000, "the chart in the dark scheme");
+  await atBothWidths(page, "overview-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // The icon, in every page's head and where browsers ask for it.
+  expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/assets/web/favicon.svg");
+  const icon = await fetch(url("/favicon.ico"));
+  expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+
+  // A missing page: styled, says so, links back.
+  const missing = await page.goto(url("/no-such-page"));
+  expect(missing?.status()).toBe(404);
+  await atBothWidths(page, "notice-not-found", async () => {
+    await expect(text(page, "h1")).resolves.toBe("Page not found");
+    await expect(page.locator("main").evaluate((m) => (m as unknown as { className: string }).className)).resolves.toBe("notice");
+  });
+  // A spent sign-in link: a page that says what happened and where to go.
+  const spent = await stack.admin.CreateSignInLink({ org: org.orgId, email: "navigator@example.com", role: "admin" });
+  await stack.admin.RedeemSignInLink({ token: spent.token });
+  const other = await newPage();
+  await other.page.goto(url(`/signin?token=${spent.token}`));
+  await other.page.getByRole("button", { name: "Sign in" }).click();
+  await other.page.getByRole("heading", { name: "This sign-in link does not work" }).waitFor();
+  await atBothWidths(other.page, "notice-spent-link", async () => {
+    await expect(text(other.page, "main p")).resolves.toContain("This sign-in link is not valid");
+  });
+  await other.context.close();
+  // Signing out lands on the sign-in page, which says so; the console then sends to sign in.
+  await open(page, url("/"));
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${console_.url}/signin`);
-  await page.goto(`${console_.url}/`);
+  await page.waitForURL(url("/signin"));
+  await atBothWidths(page, "signed-out", async () => {
+    await expect(page.getByRole("status").textContent()).resolves.toBe("You are signed out.");
+  });
+  await page.goto(url("/keys"));
   expect(new URL(page.url()).pathname).toBe("/signin");
   await context.close();
 });
 
-it("an admin creates a key in the page, the OpenAI SDK uses it, the admin revokes it in the page and the SDK gets 401", async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on("dialog", (d) => void d.dismiss());
-  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "keys@example.com", role: "admin" });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  await page.getByLabel("Name of a new key").fill("browser-made");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await page.locator("#secret").waitFor({ state: "visible" });
-  const secret = (await page.locator("#secret-value").textContent()) ?? "";
-  expect(secret).toMatch(/^sk-gateway-/);
-
-  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
-  await eventually(() => client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "made in the browser" }] }), 15_000, "the key works");
-  await page.getByRole("button", { name: "Revoke browser-made" }).click();
-  await page.locator("#keys tr", { hasText: "browser-made" }).filter({ hasText: "revoked" }).waitFor();
-  await eventually(
-    async () =>
-      (await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "revoked?" }] }).catch((e: unknown) => e)) instanceof OpenAI.AuthenticationError
-        ? true
-        : undefined,
-    15_000,
-    "the revoked key refused",
-  );
-  await page.screenshot({ path: join(ARTIFACTS, "keys-desktop.png"), fullPage: true });
-  await context.close();
-});
-
-it("a viewer's page shows no form its role may not use; an admin's shows the audit log of what it changed", async () => {
-  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
-  const context = await browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  const viewerLink = await stack.admin.CreateSignInLink({ org: o.orgId, email: "looker@example.com", role: "viewer" });
-  await page.goto(`${console_.url}/signin?token=${viewerLink.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  for (const form of ["#new-key", "#invite", "#budget", "#audit-section"]) expect(await page.locator(form).isVisible()).toBe(false);
-  expect(await page.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${console_.url}/signin`);
-
-  const adminLink = await stack.admin.CreateSignInLink({ org: o.orgId, email: "boss@example.com", role: "admin" });
-  await page.goto(`${console_.url}/signin?token=${adminLink.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  await page.getByLabel("Name of a new key").fill("limited");
-  await page.getByLabel("Requests per minute (0: none)").fill("30");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await page.locator("#keys tr", { hasText: "limited" }).filter({ hasText: "30 requests" }).waitFor();
-  await page.reload();
-  await page.waitForSelector("body[data-ready='true']");
-  await expect(page.locator("#audit").textContent()).resolves.toContain("key created");
-  await expect(page.locator("#audit").textContent()).resolves.toContain("boss@example.com");
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, "overview-admin-desktop.png"), fullPage: true });
-  await context.close();
-});
-
-it("an operator tops up an organization once however often the form is sent, reviews a catalog change before applying it, and sees provider health; accessible", async () => {
-  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
-  const before = (await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  const page = await context.newPage();
-  const link = await stack.admin.CreateSignInLink({ org: "", email: "operator@example.com", role: "operator" });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  expect(new URL(page.url()).pathname).toBe("/operator");
-  await expect(page.locator("#health").textContent()).resolves.toContain("fake");
-
-  // The form sent twice before its answer (a double click): one top-up.
-  await page.getByLabel("Organization id").fill(o.orgId);
-  await page.getByLabel("Credits").fill("2.5");
-  await page.locator("#topup").evaluate((form) => {
-    // Runs in the page: the form element.
-    const f = form as unknown as { requestSubmit(): void };
-    f.requestSubmit();
-    f.requestSubmit();
-  });
-
-  await page.locator("#topup-done").waitFor({ state: "visible" });
-  // Both answers (the second a duplicate of the page's own first send) say the one top-up was made.
-  expect(await page.locator("#topup-done").textContent()).toMatch(/^Done: 2\.50 credits added; .* now has 3\.50 credits\.$/);
-  await eventually(async () => ((await page.locator("#audit").textContent())?.includes("top up") ? true : undefined), 5_000, "the top-up in the audit log");
-  expect((await stack.ledgerClient.GetCredits({ org_id: o.orgId })).balance_minor).toBe(before + 2_500_000);
-  expect(await page.locator("#audit tr", { hasText: "top up" }).count()).toBe(1);
-  // Amounts in the audit log read in credits, not minor units.
-  expect(await page.locator("#audit tr", { hasText: "top up" }).textContent()).toContain("amount: 2.50 credits");
-
-  // The catalog: a price change is shown field by field, and applied only after that review.
-  const doc = JSON.parse(await page.locator("#catalog-doc").inputValue()) as { models: Array<Record<string, unknown>> };
-  const large = doc.models.find((m) => m.id === "gw-chat-large")!;
-  await page.locator("#catalog-doc").fill(JSON.stringify({ models: [{ ...large, input_price_minor_per_mtok: (large.input_price_minor_per_mtok as number) + 1 }] }, null, 2));
-  expect(await page.getByRole("button", { name: "Apply reviewed changes" }).isDisabled()).toBe(true);
-  await page.getByRole("button", { name: "Review changes" }).click();
-  await page.locator("#catalog-diff tr", { hasText: "input_price_minor_per_mtok" }).waitFor();
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, "operator-desktop.png"), fullPage: true });
-  await page.getByRole("button", { name: "Apply reviewed changes" }).click();
-  await page.locator("#catalog-done").waitFor({ state: "visible" });
-  await expect(page.locator("#catalog-done").textContent()).resolves.toMatch(/^Applied: the catalog is at version \d+\.$/);
-  await eventually(async () => ((await page.locator("#audit").textContent())?.includes("catalog applied") ? true : undefined), 5_000, "the catalog change in the audit log");
-  expect(await page.locator("#audit tr", { hasText: "catalog applied" }).textContent()).toContain("model gw-chat-large changed (input_price_minor_per_mtok)");
-
-  await page.setViewportSize({ width: 360, height: 780 });
+it("a new organization's pages say what is empty", async () => {
+  const fresh = await createOrg(stack, { balanceMinor: 1_000 });
+  const { context, page } = await newPage({ viewport: WIDTHS[1][1] });
+  await as(page, fresh.orgId, "a-rather-long-address.of.someone@subdomain.example.com", "viewer");
+  await expect(text(page, "#chart-spend")).resolves.toBe("No spend in the last 7 days.");
+  await expect(text(page, "#credits")).resolves.toContain("Days left at that rate— (nothing spent)");
   expect(await fitsWidth(page)).toBe(true);
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, "operator-360px.png"), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, "overview-empty-360px.png"), fullPage: true });
+  await open(page, url("/requests"));
+  await expect(text(page, "#requests")).resolves.toBe("No requests yet.");
   await context.close();
 });
 
@@ -258,8 +529,7 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     // Membership is the gateway's: the admin made this address a member; the issuer only proves it.
     await stack.admin.CreateSignInLink({ org: org.orgId, email: "sso-user@example.com", role: "billing" });
     const signInAt = async (login: string) => {
-      const context = await browser.newContext({ bypassCSP: true });
-      const page = await context.newPage();
+      const { context, page } = await newPage();
       page.setDefaultTimeout(10_000);
       await page.goto(`${publicUrl}/signin`);
       await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
@@ -272,7 +542,7 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     };
 
     const { context, page } = await signInAt("sso-user@example.com");
-    await page.waitForSelector("body[data-ready='true']");
+    await ready(page);
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page.locator("#who").textContent()).resolves.toContain("sso-user@example.com (billing)");
     const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
@@ -280,6 +550,7 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     // The attempt's cookie (PKCE verifier, state, nonce) is spent.
     expect((await context.cookies()).some((c) => c.name === "gw_oidc")).toBe(false);
     await page.goto(`${publicUrl}/signin`);
+    await page.locator("#sso:not([hidden])").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, "signin-sso-desktop.png"), fullPage: true });
     await context.close();
@@ -289,7 +560,8 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
       ["stranger@example.com", "is not a console member"],
     ] as const) {
       const attempt = await signInAt(login);
-      await expect(attempt.page.locator("body").textContent()).resolves.toContain(status);
+      await expect(attempt.page.locator("main").textContent()).resolves.toContain(status);
+      await expect(attempt.page.locator("h1").textContent()).resolves.toBe("You are not signed in");
       expect((await attempt.context.cookies()).some((c) => c.name === "gw_console")).toBe(false);
       await attempt.context.close();
     }
@@ -304,13 +576,14 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
 });
 
 it("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
-  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
+  const tooled = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.EnableMcpServers({ org: tooled.orgId, servers: ["demo-tools"] });
   // A client per attempt: the servers just enabled reach the data-plane's caches a moment later, and
   // a client connects once.
   const mcp = await eventually(
     async () => {
       const client = new Client({ name: "console-test", version: "1.0.0" });
-      const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${org.secret}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${tooled.secret}` } } });
       await client.connect(transport);
       if ((await client.listTools()).tools.length) return client;
       await client.close();
@@ -322,16 +595,12 @@ it("shows an MCP tool call in the request log, its detail naming the server, the
   const r = await mcp.callTool({ name: "demo-tools__echo", arguments: { text: "seen in the console" } });
   const id = (r._meta as Record<string, string>)["gateway/request_id"]!;
   await mcp.close();
-  const context = await browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "tools@example.com", role: "viewer" });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  await page.locator("#f-route").selectOption("mcp");
+  const { context, page } = await newPage();
+  await as(page, tooled.orgId, "tools@example.com", "viewer", "/requests");
+  await page.getByLabel("Route").selectOption("mcp");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("link", { name: id }).click();
-  await page.waitForSelector("body[data-ready='true']");
+  await ready(page);
   const items = (await page.locator("#items").textContent()) ?? "";
   expect(items).toContain("tool_call");
   expect(items).toContain("server: demo-tools");
@@ -356,28 +625,23 @@ it("shows a request an input guardrail denied among the organization's requests:
     "the rule in force",
   );
   const id = denied.headers!.get("x-gateway-trace-id")!;
-  const context = await browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  const link = await stack.admin.CreateSignInLink({ org: guarded.orgId, email: "auditor@example.com", role: "viewer" });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-  // The overview's count of the rule's outcomes has the denial (from its record).
+  const { context, page } = await newPage();
+  // The count of the rule's outcomes has the denial (from its record).
+  await as(page, guarded.orgId, "auditor@example.com", "viewer", "/guardrails");
   await expect(page.locator("#guardrails tr", { hasText: "no-secrets" }).textContent()).resolves.toMatch(/keywords.*deny.*input.*0\s*1\s*0\s*0\s*0/);
-  await page.locator("#f-status").fill("400");
+  await atBothWidths(page, "guardrails");
+  await open(page, url("/requests"));
+  await page.getByLabel("Status").fill("400");
   await page.getByRole("button", { name: "Filter" }).click();
+  await expect(rendered(page.locator("#requests tr", { hasText: id }))).resolves.toContain("400 error");
   await page.getByRole("link", { name: id }).click();
-  await page.waitForSelector("body[data-ready='true']");
+  await ready(page);
   await expect(page.locator("#summary").textContent()).resolves.toContain("400");
   await expect(page.locator("#attempts").textContent()).resolves.toContain("a guardrail rule denied the request before any provider was asked");
   await expect(page.locator("#guardrails").textContent()).resolves.toContain("no-secrets: denied");
   // Nothing was counted or billed, and the page says so rather than crediting the provider or leaving a blank table.
   await expect(page.locator("#tokens").textContent()).resolves.toContain("nobody (no provider was asked)");
   await expect(page.locator("#items").textContent()).resolves.toContain("None: nothing was billed.");
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, "request-denied-desktop.png"), fullPage: true });
-  await page.setViewportSize({ width: 360, height: 800 });
-  expect(await fitsWidth(page)).toBe(true);
-  await page.screenshot({ path: join(ARTIFACTS, "request-denied-360px.png"), fullPage: true });
+  await atBothWidths(page, "request-denied");
   await context.close();
 });

@@ -1,13 +1,12 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
 import { adminService, bearer, createClient } from "@gateway/proto";
 import { eventually } from "@gateway/testing";
+import { ARTIFACTS, atBothWidths, axeViolations, launchBrowser, open, signIn as signInAs } from "../support/browser.ts";
 import { CONSOLE_TOKENS, consoleServiceEnv, consoleUser, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
@@ -18,13 +17,11 @@ import { startStack, type Stack } from "../support/stack.ts";
  * fake upstream changes `shifty`'s description (a prompt injection), adds a tool after its
  * server's first listing and changes another twice. The operator reads each change as a
  * difference — the old and the new description, a new tool's whole definition, an upstream's
- * markup as text — approves one (it leaves the list and is pinned as this operator's), and an
+ * markup as text — approves one (pinned as this operator's; it leaves the list on the next check), and an
  * approval of a definition the server changed again since is refused beside its button. An
  * organization's admin or viewer gets neither the section nor its API, and the console's own
  * token cannot list or approve without an operator's session.
  */
-const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts/console");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PINS = "pin-tools";
 
 let stack: Stack;
@@ -33,14 +30,13 @@ let browser: Browser;
 let org: TestOrg;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   stack = await startStack("console_mcp_pins", { serviceEnv: consoleServiceEnv, dataPlaneEnv: { DATA_PLANE_MCP_TOOLS_TTL_MS: "200" } });
   await fakePins({});
   // pin_added is not served at the server's first listing: it is new when the server adds it later.
   await stack.applyCatalog({ mcp_servers: [{ name: PINS, url: `${stack.fake.url}/mcp`, credential_ref: "FAKE_UPSTREAM_API_KEY", tools: [{ name: "pin_meta" }, { name: "pin_added" }] }] });
   org = await createOrg(stack, { balanceMinor: 1_000_000 });
   await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools", PINS] });
-  [console_, browser] = await Promise.all([startConsoleFor(stack), chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-dev-shm-usage"] })]);
+  [console_, browser] = await Promise.all([startConsoleFor(stack), launchBrowser()]);
 }, 120_000);
 
 afterAll(async () => {
@@ -76,29 +72,7 @@ async function listedUntil(what: string, done: () => Promise<boolean>): Promise<
 
 const pendingDigest = async (server: string, tool: string) => (await pinsOf(server)).find((p) => p.tool === tool)?.pending_digest ?? "";
 
-/** The serious and critical accessibility violations axe-core finds on the page (its rule ids). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    // Runs in the page: the page's global object, not Node's.
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
-    return (await axe.run()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-  });
-}
-
-/** True when the page does not scroll sideways. */
-const fitsWidth = (page: Page) =>
-  page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
-    return root.scrollWidth <= root.clientWidth;
-  });
-
-async function signIn(page: Page, org: string, role: "operator" | "admin" | "viewer", email: string): Promise<void> {
-  const link = await stack.admin.CreateSignInLink({ org, email, role });
-  await page.goto(`${console_.url}/signin?token=${link.token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForSelector("body[data-ready='true']");
-}
+const signIn = (page: Page, org: string, role: "operator" | "admin" | "viewer", email: string) => signInAs(page, stack, console_, { org, email, role });
 
 const tool = (page: Page, server: string, name: string) => page.locator("#mcp-pending article", { has: page.getByRole("heading", { name: `${server} · ${name}` }) });
 
@@ -113,10 +87,13 @@ it("an operator reads each pending MCP tool definition as a difference and appro
   );
   const shiftyDigest = await pendingDigest("demo-tools", "shifty");
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signIn(page, "", "operator", "ops@example.com");
   expect(new URL(page.url()).pathname).toBe("/operator");
+  await page.getByRole("link", { name: "MCP tools" }).click();
+  await page.waitForSelector("body[data-ready='true']");
+  expect(new URL(page.url()).pathname).toBe("/operator/mcp");
   await expect(page.locator("#mcp-pending article").count()).resolves.toBe(3);
 
   // A changed tool: CHANGED, its old description removed and the new one added.
@@ -149,36 +126,36 @@ it("an operator reads each pending MCP tool definition as a difference and appro
   expect(now.pending_digest).not.toBe(v2);
   expect(now.digest).not.toBe(v2);
 
-  // Approving shifty pins exactly the definition shown, as this operator's; it leaves the list.
+  // Approving shifty pins exactly the definition shown, as this operator's: said beside its button (the next action clears pin_meta's refusal).
   await shifty.getByRole("button", { name: /^Approve shifty of demo-tools/ }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Approved: shifty of demo-tools" }).textContent()).resolves.toContain(shiftyDigest.slice(0, 12));
+  await expect(shifty.getByRole("status").textContent()).resolves.toContain(`Approved: shifty of demo-tools is pinned to definition ${shiftyDigest.slice(0, 12)}`);
+  expect(await refusal.count()).toBe(0);
+  expect((await pinsOf("demo-tools")).find((p) => p.tool === "shifty")).toMatchObject({ digest: shiftyDigest, pending_digest: "", approved_by: "operator:ops@example.com" });
+
+  // Checking again: shifty has left the list; pin_meta's newest definition shows the upstream's markup as text, the hidden character escaped.
+  await page.getByRole("button", { name: "Check again" }).click();
   await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll("#mcp-pending article").length === 2);
   expect(await shifty.count()).toBe(0);
-  expect((await pinsOf("demo-tools")).find((p) => p.tool === "shifty")).toMatchObject({ digest: shiftyDigest, pending_digest: "", approved_by: "operator:ops@example.com" });
-  await expect(page.locator("#audit tr", { hasText: "mcp tool approved" }).textContent()).resolves.toContain("demo-tools/shifty");
-
-  // Checking again shows pin_meta's newest definition: the upstream's markup as text, the hidden character escaped.
-  await page.getByRole("button", { name: "Check again" }).click();
   await expect(tool(page, PINS, "pin_meta").locator("pre.diff ins").allTextContents()).resolves.toEqual([
     '+     "example.com/hint": "<img src=x id=injected onerror=\\"document.title=1\\">\\u202eevil"',
   ]);
   expect(await page.locator("#injected").count()).toBe(0);
 
-  // At 360 px in the dark scheme: readable without sideways scrolling, still accessible.
-  const narrow = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: "dark", bypassCSP: true });
-  const small = await narrow.newPage();
-  await signIn(small, "", "operator", "ops@example.com");
-  await small.locator("#mcp-title").scrollIntoViewIfNeeded();
-  expect(await fitsWidth(small)).toBe(true);
-  expect(await axeViolations(small)).toEqual([]);
-  await small.screenshot({ path: join(ARTIFACTS, "operator-mcp-pins-360px-dark.png"), fullPage: true });
-  await narrow.close();
+  // In the dark scheme, at 1280 and 360 px: readable without sideways scrolling, still accessible.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await atBothWidths(page, "operator-mcp-pins-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 
-  for (const name of ["pin_meta", "pin_added"])
-    await tool(page, PINS, name)
-      .getByRole("button", { name: new RegExp(`^Approve ${name} of`) })
-      .click();
+  for (const name of ["pin_meta", "pin_added"]) {
+    const pending = tool(page, PINS, name);
+    await pending.getByRole("button", { name: new RegExp(`^Approve ${name} of`) }).click();
+    await pending.getByRole("status").waitFor();
+  }
+  await page.getByRole("button", { name: "Check again" }).click();
   await expect(page.locator("#mcp-pending").getByText("No MCP tool definition waits for approval.").textContent()).resolves.toBeTruthy();
+  await open(page, `${console_.url}/operator/audit`);
+  await expect(page.locator("#audit tr", { hasText: "mcp tool approved" }).first().textContent()).resolves.toBeTruthy();
+  await expect(page.locator("#audit").textContent()).resolves.toContain("demo-tools/shifty");
   expect((await pinsOf(PINS)).filter((p) => p.pending_digest)).toEqual([]);
   await context.close();
 });
@@ -188,9 +165,12 @@ it("an organization's admin or viewer gets neither the section nor its API; the 
   for (const role of ["admin", "viewer"] as const) {
     const page = await context.newPage();
     await signIn(page, org.orgId, role, `${role}-pins@example.com`);
-    await page.goto(`${console_.url}/operator`);
-    await page.waitForSelector("body[data-ready='true']");
-    expect(new URL(page.url()).pathname).toBe("/");
+    for (const path of ["/operator", "/operator/mcp"]) {
+      await page.goto(`${console_.url}${path}`);
+      await page.waitForSelector("body[data-ready='true']");
+      expect(new URL(page.url()).pathname).toBe("/");
+    }
+    expect(await page.getByRole("link", { name: "MCP tools" }).count()).toBe(0);
     expect(await page.getByRole("heading", { name: "MCP tools waiting for approval" }).count()).toBe(0);
     await page.close();
   }

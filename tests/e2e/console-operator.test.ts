@@ -93,15 +93,43 @@ describe("organizations and top-ups", () => {
     ]) {
       expect((await user.post("/api/operator/top-ups", operator.cookie, operator.csrf, bad)).status).toBe(400);
     }
+    // The page sends credits as typed; a refusal says what it expects in credits.
+    const { amount_minor: _minor, ...inCredits } = body;
+    for (const amount of ["0", "-2", "two"]) {
+      const refused = await json(await user.post("/api/operator/top-ups", operator.cookie, operator.csrf, { ...inCredits, amount, idempotency_key: "topup-form-bad-amount" }));
+      expect(refused.body.error.message, amount).toBe("The top-up must be an amount in credits such as 12.50, with at most 6 decimals, more than 0.");
+    }
+    const typed = await json(await user.post("/api/operator/top-ups", operator.cookie, operator.csrf, { ...inCredits, amount: "0.25", idempotency_key: "topup-form-credits" }));
+    expect(typed.body).toMatchObject({ duplicate: false, amount_text: "0.25 credits" });
+    expect(typed.body.balance_text).toBe(`${((before + 2_250_000) / 1e6).toFixed(2)} credits`);
     const unknown = await json(await user.post("/api/operator/top-ups", operator.cookie, operator.csrf, { ...body, org_id: "org_nope", idempotency_key: "topup-form-unknown" }));
     expect(unknown.status).toBe(404);
     // No CSRF token: refused, nothing credited.
     expect((await user.post("/api/operator/top-ups", operator.cookie, "", { ...body, idempotency_key: "topup-no-csrf" })).status).toBe(403);
-    expect((await stack.ledgerClient.GetCredits({ org_id: org.orgId })).balance_minor).toBe(before + 2_000_000);
+    expect((await stack.ledgerClient.GetCredits({ org_id: org.orgId })).balance_minor).toBe(before + 2_250_000);
 
     const audit = (await user.get(`/api/audit?org=${org.orgId}`, operator.cookie)).body.data as AnyBody[];
     const topUps = audit.filter((e) => e.action === "top_up");
-    expect(topUps).toEqual([expect.objectContaining({ target: first.body.top_up_id, actor_email: "ops@example.com", org_id: org.orgId, detail: { amount_minor: 2_000_000 } })]);
+    expect(topUps).toEqual([
+      expect.objectContaining({ target: typed.body.top_up_id, detail: { amount_minor: 250_000 } }),
+      expect.objectContaining({ target: first.body.top_up_id, actor_email: "ops@example.com", org_id: org.orgId, detail: { amount_minor: 2_000_000 } }),
+    ]);
+
+    // The organization's page: itself, its keys and members, its usage by model, its newest requests; any of its requests by id, another's not.
+    const page = (await user.get(`/api/operator/orgs/${org.orgId}?days=1`, operator.cookie)).body;
+    expect(page.org).toMatchObject({ id: org.orgId, name: org.name });
+    expect((page.keys as AnyBody[]).map((k) => k.name)).toEqual(["test"]);
+    expect(page.overview.points.map((p: AnyBody) => p.group)).toEqual(["gw-chat-mini"]);
+    const recent = page.recent as AnyBody[];
+    expect(recent).toHaveLength(1);
+    expect(recent[0]).toMatchObject({ key_name: "test", model: "gw-chat-mini" });
+    expect(JSON.stringify(page)).not.toContain("provider_cost_minor");
+    expect((await user.get(`/api/operator/orgs/${org.orgId}/requests/${recent[0]!.request_id}`, operator.cookie)).body.request_id).toBe(recent[0]!.request_id);
+    const stranger = await createOrg(stack, { balanceMinor: 1_000 });
+    expect((await user.get(`/api/operator/orgs/${stranger.orgId}/requests/${recent[0]!.request_id}`, operator.cookie)).status).toBe(404);
+    expect((await user.get("/api/operator/orgs/org_nope", operator.cookie)).status).toBe(404);
+    const admin = await user.signIn(org.orgId, "admin");
+    expect((await user.get(`/api/operator/orgs/${org.orgId}`, admin.cookie)).status).toBe(403);
     // The ledger records who made it: this operator, by the grant the control-plane signed.
     const row = await sql<{ made_by: string; grant_id: string | null }>`SELECT made_by, grant_id FROM ledger.top_ups WHERE id = ${first.body.top_up_id as string}`.execute(stack.ledger().db);
     expect(row.rows[0]).toMatchObject({ made_by: "operator:ops@example.com", grant_id: expect.stringMatching(/^grant_/) });
@@ -164,9 +192,24 @@ describe("the catalog", () => {
     expect(same.body.changes).toEqual([]);
     const diff = await json(await user.post("/api/operator/catalog/diff", operator.cookie, operator.csrf, { document: JSON.stringify(next) }));
     expect(diff.status).toBe(200);
+    // Each changed field named as people read it, before and after in credits.
     expect(diff.body).toEqual({
       version: current.version,
-      changes: [{ kind: "model", id: "gw-chat-mini", change: "changed", fields: [{ field: "output_price_minor_per_mtok", before: oldPrice, after: oldPrice + 100_000 }] }],
+      changes: [
+        {
+          kind: "model",
+          id: "gw-chat-mini",
+          change: "changed",
+          fields: [
+            {
+              field: "output_price_minor_per_mtok",
+              label: "Output price per 1M tokens",
+              before: `${(oldPrice / 1e6).toFixed(2)} credits`,
+              after: `${((oldPrice + 100_000) / 1e6).toFixed(2)} credits`,
+            },
+          ],
+        },
+      ],
     });
     // A broken document names the field; nothing is applied.
     const broken = await json(await user.post("/api/operator/catalog/diff", operator.cookie, operator.csrf, { document: JSON.stringify({ models: [{ ...mini, routes: ["chat", "telepathy"] }] }) }));
@@ -191,6 +234,39 @@ describe("the catalog", () => {
     expect(entry!.detail.changes).toEqual([{ kind: "model", id: "gw-chat-mini", change: "changed", fields: ["output_price_minor_per_mtok"] }]);
     // An organization's admin does not see changes of the whole gateway in its audit log.
     expect(((await user.get("/api/audit", admin.cookie)).body.data as AnyBody[]).some((e) => e.action === "catalog_applied")).toBe(false);
+  });
+});
+
+describe("a model's prices in a form", () => {
+  it("reads each price in credits, names a bad one as the form does, and reviews the change field by field before it is applied", async () => {
+    const review = (body: AnyBody) => user.post("/api/operator/catalog/model-prices", operator.cookie, operator.csrf, body).then(json);
+    const form = (await user.get("/api/operator/catalog", operator.cookie)).body.models.find((m: AnyBody) => m.id === "gw-chat-large");
+    expect(form.prices).toMatchObject({ input_price_minor_per_mtok: 3_000_000, output_price_minor_per_mtok: 15_000_000, web_search_price_minor: null });
+
+    const bad = await review({ model: "gw-chat-large", prices: { output_price_minor_per_mtok: "fifteen" } });
+    expect([bad.status, bad.body.error.message]).toEqual([400, "Output price per 1M tokens must be an amount in credits such as 12.50, with at most 6 decimals."]);
+    const missing = await review({ model: "gw-chat-large", prices: { input_price_minor_per_mtok: " " } });
+    expect(missing.body.error.message).toBe("Input price per 1M tokens is required.");
+    expect((await review({ model: "gw-nope", prices: {} })).status).toBe(404);
+
+    // Fields the form does not send keep their price; an empty optional one is unset (its fallback said).
+    const r = await review({ model: "gw-chat-large", prices: { output_price_minor_per_mtok: "15.5", cached_input_price_minor_per_mtok: "" } });
+    expect(r.status).toBe(200);
+    expect(r.body.changes).toEqual([
+      {
+        kind: "model",
+        id: "gw-chat-large",
+        change: "changed",
+        fields: [
+          { field: "cached_input_price_minor_per_mtok", label: "Cached input price per 1M tokens", before: "1.50 credits", after: "unset (the input price)" },
+          { field: "output_price_minor_per_mtok", label: "Output price per 1M tokens", before: "15.00 credits", after: "15.50 credits" },
+        ],
+      },
+    ]);
+    const applied = await json(await user.post("/api/operator/catalog", operator.cookie, operator.csrf, { document: r.body.document, base_version: r.body.version }));
+    expect(applied.status).toBe(200);
+    const after = (await user.get("/api/operator/catalog", operator.cookie)).body.models.find((m: AnyBody) => m.id === "gw-chat-large");
+    expect(after.prices).toMatchObject({ output_price_minor_per_mtok: 15_500_000, cached_input_price_minor_per_mtok: null, input_price_minor_per_mtok: 3_000_000 });
   });
 });
 

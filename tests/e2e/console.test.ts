@@ -68,9 +68,17 @@ describe("sign-in and the session", () => {
     const { cookie } = await signIn(org.orgId);
     const page = await get("/", cookie);
     expect(page.status).toBe(200);
-    expect(String(page.body)).toContain('<script src="/assets/app.js"></script>');
-    expect((await get("/assets/app.js")).status).toBe(200);
-    expect((await get("/assets/vendor/uplot.js")).status).toBe(200);
+    expect(String(page.body)).toContain('<script type="module" src="/assets/web/pages/overview.js"></script>');
+    expect(String(page.body)).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    for (const asset of ["/assets/web/pages/overview.js", "/assets/shared/money.js", "/assets/vendor/uplot.js", "/assets/web/app.css"]) expect((await get(asset)).status, asset).toBe(200);
+    // Every page is at its own URL; a page of another kind sends the person to their own start page.
+    for (const path of ["/requests", "/keys", "/models", "/budget", "/guardrails", "/members", "/audit"]) expect((await get(path, cookie)).status, path).toBe(200);
+    expect((await get("/operator/health", cookie)).headers.get("location")).toBe("/");
+    // A missing page is a page of its own (404), not JSON; a missing API path stays JSON.
+    const missing = await get("/nothing-here", cookie);
+    expect([missing.status, missing.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(String(missing.body)).toContain("<h1>Page not found</h1>");
+    expect((await get("/api/nothing-here", cookie)).body).toEqual({ error: { message: "Not found.", code: "not_found" } });
   });
 
   it("refuses a cross-site POST and a POST without the session's CSRF token; sign-out with it ends the session", async () => {
@@ -122,9 +130,19 @@ describe("the organization's data", () => {
     expect(overview.body.burn_rate_minor_per_day).toBe(billed.cost_credits_minor);
     expect(overview.body.days_left).toBe(Math.floor((credits.balance_minor / billed.cost_credits_minor) * 10) / 10);
 
+    // The log names each record's key; its dropdowns offer the organization's keys by name and its models.
+    expect((log.body.data as AnyBody[]).find((r) => r.request_id === id)).toMatchObject({ key_name: "test", status: 200 });
+    const options = (await get("/api/log-options", cookie)).body;
+    expect(options.keys).toEqual([{ id: org.keyId, name: "test", revoked: false }]);
+    expect(options.models).toContain("gw-chat-mini");
+
     const other = await createOrg(stack, { balanceMinor: 1_000 });
     const stranger = await signIn(other.orgId, "admin");
     expect((await get(`/api/requests/${id}`, stranger.cookie)).status).toBe(404);
+    expect((await get(`/api/keys/${org.keyId}`, stranger.cookie)).status).toBe(404);
+    // A day-old organization's burn rate is over the day it has, not the week asked for (its days left would read seven times too many).
+    const week = (await get("/api/overview?days=7", cookie)).body;
+    expect(week).toMatchObject({ burn_days: 1, burn_rate_minor_per_day: billed.cost_credits_minor });
     expect((await get("/api/requests", stranger.cookie)).body.data).toEqual([]);
   });
 });
@@ -210,10 +228,17 @@ describe("the request log's filter and its CSV export", () => {
 });
 
 describe("members", () => {
-  it("an admin invites a member with a role by a one-time link and removes it (its session ends); a viewer may do neither", async () => {
+  it("an admin invites a member with a role by a one-time link and removes it (its session ends); a viewer may do neither; a role the organization cannot give is refused", async () => {
     const o = await createOrg(stack, { balanceMinor: 1_000 });
     const admin = await signIn(o.orgId, "admin");
     const csrf = (await get("/api/session", admin.cookie)).body.csrf_token as string;
+    // Inviting an operator (or any unknown role) is refused, not turned into a viewer.
+    for (const role of ["operator", "owner", undefined]) {
+      const refused = await post("/api/members", admin.cookie, csrf, { email: "someone@example.com", role });
+      expect(refused.status, String(role)).toBe(400);
+      expect(((await refused.json()) as AnyBody).error.message).toContain("The role must be admin, billing or viewer");
+    }
+    expect(((await get("/api/members", admin.cookie)).body.data as AnyBody[]).map((m) => m.email)).not.toContain("someone@example.com");
     const invited = (await (await post("/api/members", admin.cookie, csrf, { email: "new@example.com", role: "billing" })).json()) as AnyBody;
     expect(invited.member).toMatchObject({ email: "new@example.com", role: "billing", org_id: o.orgId });
     const url = new URL(invited.signin_url as string);
@@ -275,6 +300,13 @@ describe("models", () => {
     expect(models.map((m) => m.id)).toEqual(["gw-chat-mini", "gw-claude"]);
     // gw-claude in the demo catalog: 800,000 / 4,000,000 per million, cache reads 80,000, $10 per 1,000 searches.
     expect(models[1]).toMatchObject({ input_price_minor_per_mtok: 800_000, output_price_minor_per_mtok: 4_000_000, cached_input_price_minor_per_mtok: 80_000, web_search_price_minor: 10_000 });
+    // Image and video models: every price by size and quality, by resolution per second.
+    const media = await createOrg(stack, { balanceMinor: 1_000, models: ["gw-image", "gw-video"] });
+    const mediaSession = await signIn(media.orgId, "viewer");
+    const [image, video] = (await get("/api/models", mediaSession.cookie)).body.data as AnyBody[];
+    expect(image.image_prices).toContainEqual({ size: "1024x1024", quality: "hd", price_minor: 80_000 });
+    expect(video.video_prices).toContainEqual({ resolution: "720p", price_minor_per_second: 100_000, audio_price_minor_per_second: 0 });
+    expect((await get("/api/models", mediaSession.cookie)).body.tools).toEqual([]);
     const text = JSON.stringify(models);
     for (const secret of ["deployments", "upstream_model", "fake-claude", "cost_input"]) expect(text).not.toContain(secret);
   });
@@ -287,6 +319,15 @@ describe("budget", () => {
     const csrf = (await get("/api/session", billing.cookie)).body.csrf_token as string;
     const set = (cookie: string, token: string, v: unknown) => post("/api/budget", cookie, token, { monthly_budget_minor: v });
     expect((await get("/api/budget", billing.cookie)).body).toEqual({ monthly_budget_minor: 0, month_spent_minor: 0 });
+    // Amounts are credits as people type them; a refusal says what is expected in credits, never a `_minor` name.
+    for (const bad of ["-5", "twelve", "1.0000001"]) {
+      const refused = await post("/api/budget", billing.cookie, csrf, { monthly_budget: bad });
+      expect(refused.status, bad).toBe(400);
+      const message = ((await refused.json()) as AnyBody).error.message as string;
+      expect(message).toBe("The monthly budget must be an amount in credits such as 12.50, with at most 6 decimals (0 removes the cap).");
+    }
+    expect(((await (await post("/api/budget", billing.cookie, csrf, { monthly_budget: "1,250.5" })).json()) as AnyBody).monthly_budget_minor).toBe(1_250_500_000);
+    // Scripts may still give minor units.
     expect((await set(billing.cookie, csrf, -5)).status).toBe(400);
     expect((await set(billing.cookie, csrf, 1)).status).toBe(200);
     expect((await get("/api/budget", billing.cookie)).body.monthly_budget_minor).toBe(1);

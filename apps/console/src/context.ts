@@ -14,7 +14,7 @@ export interface ConsoleContext {
   ledger: TypedClient<LedgerServiceMethods>;
   /** Sign-in by OpenID Connect (authorization code with PKCE); undefined: links only. */
   oidc: OidcSignIn | undefined;
-  /** The built web app's folder (`dist/web`): the pages and their assets. */
+  /** The built web app's folder (`dist/browser`), served as /assets: the pages (`web/`), their scripts, the shared money format and uPlot. */
   web: string;
   /** The session's CSRF token: an HMAC of the session token under the console's secret. */
   csrfOf(sessionToken: string): string;
@@ -32,7 +32,7 @@ export function createContext(config: ConsoleConfig): ConsoleContext {
     control: createClient(adminService(), config.controlPlaneAddr, { timeoutMs: 5_000, metadata: bearer(config.controlPlaneToken), credentials }),
     ledger: createClient(ledgerService(), config.ledgerAddr, { timeoutMs: 10_000, metadata: bearer(config.ledgerToken), credentials }),
     oidc: config.oidc ? new OidcSignIn(config.oidc, config.secret) : undefined,
-    web: join(dirname(fileURLToPath(import.meta.url)), "web"),
+    web: join(dirname(fileURLToPath(import.meta.url)), "browser"),
     csrfOf: (sessionToken) => createHmac("sha256", config.secret).update(sessionToken).digest("base64url"),
     linkOrigin: () => (config.publicUrl ?? listening).replace(/\/$/, ""),
     listeningOn: (url) => {

@@ -4,11 +4,14 @@ import { ERROR_CODES, GatewayError, type ErrorCode } from "@gateway/errors";
 import type { ConsoleMember } from "@gateway/proto";
 import type { ConsoleContext } from "./context.js";
 import { SESSION_COOKIE, cookieOf } from "./cookies.js";
+import { sendNotice } from "./notice-page.js";
+import { DEFAULT_MONEY, type MoneyFormat } from "./shared/money.js";
 
-/** The signed-in member and its session token, as `requireSession` leaves them on `res.locals`. */
+/** The signed-in member, its session token and the operator's money format, as `requireSession` leaves them on `res.locals`. */
 export interface Signed {
   member: ConsoleMember;
   token: string;
+  money: MoneyFormat;
 }
 /**
  * Who may call a route: an organization's member (`org`: the routes act for its organization), an
@@ -62,14 +65,15 @@ export function requireSession(ctx: ConsoleContext): RequestHandler {
       if (!token) throw new GatewayError("missing_api_key", "Sign in first.");
       const session = await ctx.control.GetConsoleSession({ token });
       if (!session.member) throw new GatewayError("missing_api_key", "Sign in first.");
-      res.locals.signed = { member: session.member, token } satisfies Signed;
+      res.locals.signed = { member: session.member, token, money: session.money ?? DEFAULT_MONEY } satisfies Signed;
       next();
     } catch (err) {
       const code = codeOf(err);
       const status = code === "not_found" || code === "missing_api_key" ? 401 : statusOf(code);
       if (req.path.startsWith("/api/"))
         sendError(res, status, status === 401 ? "Sign in first." : "The console cannot reach the gateway right now.", status === 401 ? "unauthenticated" : String(code));
-      else res.redirect(303, "/signin");
+      else if (status === 401) res.redirect(303, "/signin");
+      else sendNotice(res, 503, "The console cannot reach the gateway", "Your session could not be checked right now. Try again in a moment.", { href: req.originalUrl, label: "Try again" });
     }
   };
 }
@@ -107,7 +111,9 @@ export const api = (fn: Handler) => async (req: Request, res: Response) => {
   }
 };
 
-export const notFound: RequestHandler = (_req, res) => sendError(res, 404, "Not found.", "not_found");
+/** An unknown API path is a JSON 404; an unknown page, a page that says so. */
+export const notFound: RequestHandler = (req, res) =>
+  req.path.startsWith("/api/") ? sendError(res, 404, "Not found.", "not_found") : sendNotice(res, 404, "Page not found", `There is no page at ${req.path.slice(0, 200)}.`);
 
 /** What a route module registers its routes with (`routes/`). */
 export interface Routes {

@@ -11,12 +11,15 @@ import { keyRoutes } from "./routes/keys.js";
 import { mcpPinRoutes } from "./routes/mcp-pins.js";
 import { memberRoutes } from "./routes/members.js";
 import { modelRoutes } from "./routes/models.js";
-import { operatorRoutes } from "./routes/operator.js";
+import { operatorCatalogRoutes } from "./routes/operator-catalog.js";
+import { operatorHealthRoutes } from "./routes/operator-health.js";
+import { operatorOrgRoutes } from "./routes/operator-orgs.js";
+import { operatorSettingsRoutes } from "./routes/operator-settings.js";
+import { overviewRoutes } from "./routes/overview.js";
+import { pageRoutes } from "./routes/pages.js";
 import { requestRoutes } from "./routes/requests.js";
 import { sessionRoutes } from "./routes/session.js";
 import { signInRoutes } from "./routes/sign-in.js";
-import { spendRoutes } from "./routes/spend.js";
-import { webRoutes } from "./routes/web.js";
 
 export interface ConsoleServer {
   url: string;
@@ -26,10 +29,10 @@ export interface ConsoleServer {
 
 /** Every page's and API group's routes (`routes/`), each registered with the shared read and write chains (`middleware.ts`). */
 const ROUTES: ((routes: Routes) => void)[] = [
-  webRoutes,
+  pageRoutes,
   signInRoutes,
   sessionRoutes,
-  spendRoutes,
+  overviewRoutes,
   requestRoutes,
   keyRoutes,
   guardrailRoutes,
@@ -37,7 +40,10 @@ const ROUTES: ((routes: Routes) => void)[] = [
   modelRoutes,
   memberRoutes,
   auditRoutes,
-  operatorRoutes,
+  operatorOrgRoutes,
+  operatorCatalogRoutes,
+  operatorHealthRoutes,
+  operatorSettingsRoutes,
   mcpPinRoutes,
   alertRoutes,
 ];

@@ -30,7 +30,6 @@ import {
   consoleInviteMember,
   consoleListKeys,
   consoleListMembers,
-  consoleListModels,
   consoleRemoveMember,
   consoleRevokeKey,
   consoleSetBudget,
@@ -42,6 +41,9 @@ import {
   consoleGetGuardrails,
 } from "./rpc/console-links.js";
 import { consoleListAudit, consoleRecordAudit } from "./rpc/console-audit.js";
+import { consoleListModels } from "./rpc/console-models.js";
+import { consoleSetMoneyFormat } from "./rpc/console-money-format.js";
+import { consoleOperatorOrg } from "./rpc/console-operator-org.js";
 import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
@@ -211,6 +213,8 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleGetAlertSettings: consoleGetAlertSettings(ctx),
       ConsoleSetAlertSettings: consoleSetAlertSettings(ctx),
       ConsoleListAlerts: consoleListAlerts(ctx),
+      ConsoleSetMoneyFormat: consoleSetMoneyFormat(ctx),
+      ConsoleOperatorOrg: consoleOperatorOrg(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

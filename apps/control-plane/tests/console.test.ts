@@ -172,3 +172,80 @@ describe("console sign-in links", () => {
     await expect(admin.ConsoleRecordAudit({ token: ops.token, org: "console-org", action: "key_created", target: "x", detail_json: "{}" })).rejects.toMatchObject({ code: "invalid_request" });
   });
 });
+
+describe("console organization rules", () => {
+  const signIn = async (org: string, email: string, role: "admin" | "billing" | "viewer" | "operator") =>
+    admin.RedeemSignInLink({ token: (await admin.CreateSignInLink({ org: role === "operator" ? "" : org, email, role })).token });
+
+  it("keep an admin: the only admin cannot remove itself or become a billing or viewer member; of two admins removing each other at once, one stays", async () => {
+    await admin.CreateOrg({ name: "one-admin-org" });
+    const only = await signIn("one-admin-org", "only@example.com", "admin");
+    await expect(admin.ConsoleRemoveMember({ token: only.token, email: "ONLY@example.com" })).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("only admin and cannot be removed"),
+    });
+    await expect(admin.ConsoleInviteMember({ token: only.token, email: "only@example.com", role: "viewer" })).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("cannot become a viewer"),
+    });
+    // Inviting it again as an admin (a new link) changes nothing it is refused for.
+    expect((await admin.ConsoleInviteMember({ token: only.token, email: "only@example.com", role: "admin" })).member).toMatchObject({ role: "admin" });
+    expect((await admin.GetConsoleSession({ token: only.token })).member).toMatchObject({ role: "admin" });
+
+    // With a second admin, either may go, but not both: two removals at once leave one admin.
+    const second = await signIn("one-admin-org", "second@example.com", "admin");
+    const raced = await Promise.allSettled([
+      admin.ConsoleRemoveMember({ token: only.token, email: "second@example.com" }),
+      admin.ConsoleRemoveMember({ token: second.token, email: "only@example.com" }),
+    ]);
+    expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const admins = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM console_members m JOIN organizations o ON o.id = m.org_id
+      WHERE o.name = 'one-admin-org' AND m.role = 'admin' AND m.removed_at IS NULL`.execute(cp.db);
+    expect(admins.rows[0]!.n).toBe(1);
+    // Refused changes write no audit entry.
+    const refused = await sql<{ n: number }>`SELECT count(*)::int AS n FROM console_audit WHERE actor_email = 'only@example.com' AND action = 'member_removed' AND target = 'only@example.com'`.execute(
+      cp.db,
+    );
+    expect(refused.rows[0]!.n).toBe(0);
+  });
+
+  it("refuse a role an organization cannot give: an operator or an unknown one is not quietly made a viewer", async () => {
+    await admin.CreateOrg({ name: "roles-org" });
+    const boss = await signIn("roles-org", "boss@example.com", "admin");
+    for (const role of ["operator", "owner", ""])
+      await expect(admin.ConsoleInviteMember({ token: boss.token, email: "new@example.com", role })).rejects.toMatchObject({
+        code: "invalid_request",
+        message: expect.stringContaining("The role must be admin, billing or viewer"),
+      });
+    expect((await admin.ConsoleListMembers({ token: boss.token })).members.map((m) => m.email)).toEqual(["boss@example.com"]);
+  });
+
+  it("carry the operator's money format on every session; only an operator sets it (0 to 6 decimals, a unit), audited", async () => {
+    const member = await signIn("roles-org", "reader@example.com", "viewer");
+    expect((await admin.GetConsoleSession({ token: member.token })).money).toEqual({ decimals: 2, unit: "credits" });
+    await expect(admin.ConsoleSetMoneyFormat({ token: member.token, decimals: 3, unit: "cr" })).rejects.toMatchObject({ code: "forbidden" });
+    const ops = await signIn("", "money-ops@example.com", "operator");
+    await expect(admin.ConsoleSetMoneyFormat({ token: ops.token, decimals: 7, unit: "cr" })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(admin.ConsoleSetMoneyFormat({ token: ops.token, decimals: 2, unit: "<b>" })).rejects.toMatchObject({ code: "invalid_request" });
+    expect(await admin.ConsoleSetMoneyFormat({ token: ops.token, decimals: 3, unit: " USD " })).toEqual({ decimals: 3, unit: "USD" });
+    expect((await admin.GetConsoleSession({ token: member.token })).money).toEqual({ decimals: 3, unit: "USD" });
+    const audit = await admin.ConsoleListAudit({ token: ops.token, org: "", cursor: "", limit: 1 });
+    expect(audit.entries[0]).toMatchObject({ action: "money_format_set", actor_email: "money-ops@example.com" });
+    expect(JSON.parse(audit.entries[0]!.detail_json)).toEqual({ decimals: 3, unit: "USD" });
+    await admin.ConsoleSetMoneyFormat({ token: ops.token, decimals: 2, unit: "credits" });
+  });
+
+  it("show an operator one organization with its keys and members; a member may not read it", async () => {
+    const org = await admin.CreateOrg({ name: "viewed-org" });
+    await admin.CreateKey({ org: org.id, name: "viewed-key", routes: [], models: [], mcp_tools: [] });
+    const boss = await signIn("viewed-org", "viewed-boss@example.com", "admin");
+    const ops = await signIn("", "viewer-ops@example.com", "operator");
+    const view = await admin.ConsoleOperatorOrg({ token: ops.token, org_id: org.id });
+    expect(view.org).toMatchObject({ id: org.id, name: "viewed-org" });
+    expect(view.keys.map((k) => k.name)).toEqual(["viewed-key"]);
+    expect(view.members.map((m) => [m.email, m.role])).toEqual([["viewed-boss@example.com", "admin"]]);
+    await expect(admin.ConsoleOperatorOrg({ token: boss.token, org_id: org.id })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(admin.ConsoleOperatorOrg({ token: ops.token, org_id: "org_missing" })).rejects.toMatchObject({ code: "not_found" });
+  });
+});

@@ -77,6 +77,9 @@ export const METHOD_GRANTS: {
     ConsoleGetAlertSettings: ["console"],
     ConsoleSetAlertSettings: ["console"],
     ConsoleListAlerts: ["console"],
+    // Operators' money format and organization page: the control-plane checks the operator's session.
+    ConsoleSetMoneyFormat: ["console"],
+    ConsoleOperatorOrg: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],

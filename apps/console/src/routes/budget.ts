@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import type { Org } from "@gateway/proto";
-import { bodyOf, text } from "../params.js";
+import { bodyOf, creditsOf, text } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
 
 /**
@@ -29,7 +29,7 @@ const orgBudgets = (o: Org) => ({
 });
 
 /**
- * Budgets (docs/console.md, "API"): the monthly cap and this month's spend (the form of the release
+ * Budgets (docs/console.md, "API"): the monthly cap (set in credits) and this month's spend (the form of the release
  * before windows), and every budget setting: the organization's time zone, cap and window, its end
  * users' source and default cap, named end users' own limits, projects, and each key's cap, project
  * and tags, with each budget's current window at the ledger. Any member reads them; admins and the
@@ -43,9 +43,8 @@ export function budgetRoutes({ ctx, read, write }: Routes): void {
     return { monthly_budget_minor: org.monthly_budget_minor, month_spent_minor: credits.month_spent_minor };
   });
   write("/api/budget", async (req, res) => {
-    const v = (req.body as { monthly_budget_minor?: unknown } | undefined)?.monthly_budget_minor;
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", "monthly_budget_minor must be a non-negative integer (0 removes the cap).");
-    const org = await control.ConsoleSetBudget({ token: signed(res).token, monthly_budget_minor: v });
+    const minor = creditsOf(bodyOf(req), "monthly_budget", "The monthly budget", signed(res).money, { note: " (0 removes the cap)" });
+    const org = await control.ConsoleSetBudget({ token: signed(res).token, monthly_budget_minor: minor });
     return { monthly_budget_minor: org.monthly_budget_minor };
   });
 

@@ -1,17 +1,15 @@
 import { GatewayError } from "@gateway/errors";
-import { DAY_MS, bodyOf, endOfThisHour, text } from "../params.js";
+import { DAY_MS, bodyOf, endOfThisHour, text, wholeOf } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
+import { logRows } from "./requests.js";
 
 const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-const limit = (v: unknown, name: string) => {
-  if (v === undefined || v === null || v === "") return 0;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new GatewayError("invalid_request", `${name} must be a non-negative integer (0: no limit of its own)`);
-  return v;
-};
+/** How many of a key's newest requests its page lists. */
+const RECENT = 20;
 
 /**
- * The keys page. The control-plane reads the session itself and enforces the organization and the
- * role (creating and revoking: admin): a viewer calling this API directly gets its 403.
+ * The keys page and a key's page. The control-plane reads the session itself and enforces the
+ * organization and the role (creating and revoking: admin): a viewer calling this API directly gets its 403.
  */
 export function keyRoutes({ ctx, read, write }: Routes): void {
   const { control, ledger } = ctx;
@@ -31,6 +29,21 @@ export function keyRoutes({ ctx, read, write }: Routes): void {
     }
     return { data: keys.map((k) => ({ ...k, spent_30d_minor: use.get(k.id)?.spent ?? 0, last_used_hour_ms: use.get(k.id)?.last || null })) };
   });
+  // One key: what it is and may do (its budget, with its current window's spend at the ledger), its usage per day over 30 days (the rollups' key series), its newest requests.
+  read("/api/keys/:id", async (req, res) => {
+    const id = String(req.params.id);
+    const org = signed(res).member.org_id;
+    const to = endOfThisHour();
+    const [{ keys }, series, recent, budget] = await Promise.all([
+      control.ConsoleListKeys({ token: signed(res).token }),
+      ledger.SpendSeries({ org_id: org, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "day", group_by: "key" }),
+      ledger.ListUsage({ org_id: org, key_id: id, model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: RECENT, cursor: "" }),
+      ledger.ListBudgets({ org_id: org, scope: `key:${id}` }),
+    ]);
+    const key = keys.find((k) => k.id === id);
+    if (!key) throw new GatewayError("not_found", "This organization has no such key.");
+    return { key, budget_window: budget.windows[0] ?? null, days: 30, points: series.points.filter((p) => p.group === id), recent: logRows(recent.records, keys) };
+  });
   write(
     "/api/keys",
     async (req, res) => {
@@ -40,8 +53,8 @@ export function keyRoutes({ ctx, read, write }: Routes): void {
         name: text(body.name),
         routes: list(body.routes),
         models: list(body.models),
-        rpm_limit: limit(body.rpm_limit, "rpm_limit"),
-        tpm_limit: limit(body.tpm_limit, "tpm_limit"),
+        rpm_limit: wholeOf(body.rpm_limit, "Requests per minute", " (0: no limit of its own)"),
+        tpm_limit: wholeOf(body.tpm_limit, "Tokens per minute", " (0: no limit of its own)"),
       });
       return { key: created.key, secret: created.secret };
     },

@@ -1,14 +1,16 @@
 import { bodyOf, text } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
 
-/** The members page: the control-plane reads the session and enforces the role (invite and remove: admin). */
+/**
+ * The members page: the control-plane reads the session and enforces the role (invite and remove:
+ * admin), refuses a role an organization cannot give, and keeps the organization's last admin.
+ */
 export function memberRoutes({ ctx, read, write }: Routes): void {
   const { control } = ctx;
   read("/api/members", async (_req, res) => ({ data: (await control.ConsoleListMembers({ token: signed(res).token })).members }));
   write("/api/members", async (req, res) => {
     const body = bodyOf(req);
-    const role = body.role === "admin" || body.role === "billing" ? body.role : "viewer";
-    const link = await control.ConsoleInviteMember({ token: signed(res).token, email: text(body.email), role });
+    const link = await control.ConsoleInviteMember({ token: signed(res).token, email: text(body.email), role: text(body.role) });
     // The link is shown once, to the admin who hands it over.
     return { member: link.member, signin_url: `${ctx.linkOrigin()}/signin?token=${link.token}`, expires_at_ms: link.expires_at_ms };
   });

@@ -2,10 +2,11 @@ import { join } from "node:path";
 import express, { type Response } from "express";
 import { endPendingCookie, cookieOf, pendingCookie, sessionCookie } from "../cookies.js";
 import { codeOf, messageOf, sendError, statusOf, type Routes } from "../middleware.js";
+import { SIGN_IN_AGAIN, sendNotice } from "../notice-page.js";
 import { PENDING_COOKIE, SignInRefused } from "../oidc.js";
 
-/** A refused sign-in, as a page of plain text that says where to start again. */
-const refused = (res: Response, status: number, message: string) => res.status(status).type("text/plain").send(`${message}\n\nSign in again: /signin`);
+/** A refused sign-in, as a page that says why and where to start again. */
+const refused = (res: Response, status: number, message: string) => sendNotice(res, status, "You are not signed in", message, SIGN_IN_AGAIN);
 
 /**
  * Signing in (docs/console.md, "Signing in"): by a one-time link, or by OpenID Connect. Either ends
@@ -16,7 +17,7 @@ export function signInRoutes({ app, ctx }: Routes): void {
   const secure = ctx.config.secureCookies;
 
   // Sign-in by link: the GET only shows a button (mail scanners open links; only a person's POST uses the token).
-  app.get("/signin", (_req, res) => res.sendFile(join(ctx.web, "signin.html")));
+  app.get("/signin", (_req, res) => res.sendFile(join(ctx.web, "web", "signin.html")));
   app.post("/signin", express.urlencoded({ extended: false, limit: "1kb" }), async (req, res) => {
     const token = typeof req.body?.token === "string" ? req.body.token : "";
     try {
@@ -24,10 +25,9 @@ export function signInRoutes({ app, ctx }: Routes): void {
       res.setHeader("set-cookie", sessionCookie(session.token, session.expires_at_ms, secure));
       res.redirect(303, "/");
     } catch (err) {
-      res
-        .status(statusOf(codeOf(err)))
-        .type("text/plain")
-        .send(messageOf(err, "Sign-in failed."));
+      const status = statusOf(codeOf(err));
+      if (status === 404) sendNotice(res, 404, "This sign-in link does not work", messageOf(err, "Sign-in failed."), { href: "/signin", label: "Back to sign-in" });
+      else sendNotice(res, status, "Signing in failed", messageOf(err, "Sign-in failed."), SIGN_IN_AGAIN);
     }
   });
 
@@ -52,7 +52,7 @@ export function signInRoutes({ app, ctx }: Routes): void {
       const session = await control.StartOidcSession({ email: identity.email, issuer: identity.issuer, subject: identity.subject, org: identity.org });
       res.setHeader("set-cookie", [clear, sessionCookie(session.token, session.expires_at_ms, secure)]);
       // A page of our own that moves on to "/": the SameSite=Strict session cookie is not sent on a redirect that started at the issuer's site.
-      res.sendFile(join(ctx.web, "signed-in.html"));
+      res.sendFile(join(ctx.web, "web", "signed-in.html"));
     } catch (err) {
       res.setHeader("set-cookie", clear);
       if (err instanceof SignInRefused) return void refused(res, 401, err.message);

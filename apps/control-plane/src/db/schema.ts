@@ -256,6 +256,16 @@ export interface ConsoleAuditTable {
   detail: ColumnType<unknown, string, never>;
 }
 
+/** The console's settings: one row (id 1), set by operators. */
+export interface ConsoleSettingsTable {
+  id: number;
+  /** Decimals every amount is shown with, 0 to 6. */
+  money_decimals: number;
+  /** The credit's unit as people read it ("credits", "USD"). */
+  money_unit: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface McpServersTable {
   name: string;
   url: string;
@@ -345,6 +355,7 @@ export interface ControlDb {
   mcp_servers: McpServersTable;
   org_mcp_servers: OrgMcpServersTable;
   console_audit: ConsoleAuditTable;
+  console_settings: ConsoleSettingsTable;
   console_sessions: ConsoleSessionsTable;
   console_members: ConsoleMembersTable;
   console_signin_links: ConsoleSigninLinksTable;
@@ -365,3 +376,4 @@ export interface ControlDb {
 export type OrgRow = Selectable<OrganizationsTable>;
 export type KeyRow = Selectable<ApiKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type ModelRow = Selectable<ModelsTable>;

@@ -7,7 +7,6 @@ import type {
   ConsoleInviteMemberRequest,
   ConsoleMember,
   ConsoleMembers,
-  ConsoleModels,
   ConsoleSetBudgetRequest,
   Org,
   ConsoleRemoveMemberRequest,
@@ -26,6 +25,7 @@ import type { ControlContext } from "../context.js";
 import { hashSecret, newId } from "../keys/secret.js";
 import { findOrg, toOrg } from "../orgs.js";
 import { audited } from "./console-audit.js";
+import { moneyFormat } from "./console-money-format.js";
 import { adminOf, liveSession, memberWithRole, orgMemberOf, SESSION_IDLE_MS, sessionEnded, startSession, toMember } from "./console-session.js";
 import { setOrgBudget } from "./set-org-budget.js";
 import { getGuardrails } from "./guardrails.js";
@@ -93,7 +93,7 @@ export function redeemSignInLink(ctx: ControlContext) {
       const member = row.rows[0];
       if (!member) throw refused;
       const session = await startSession(trx, member.id);
-      return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+      return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS, money: null };
     });
   };
 }
@@ -101,11 +101,11 @@ export function redeemSignInLink(ctx: ControlContext) {
 /** The session's member while the session is live. */
 export function getConsoleSession(ctx: ControlContext) {
   return async (req: ConsoleSessionRequest): Promise<ConsoleSession> => {
-    const live = await liveSession(ctx, req.token);
+    const [live, money] = await Promise.all([liveSession(ctx, req.token), moneyFormat(ctx.db)]);
     if (Date.now() - live.last_seen_at.getTime() > SEEN_EVERY_MS) {
       await ctx.db.updateTable("console_sessions").set({ last_seen_at: new Date() }).where("token_hash", "=", hashSecret(req.token)).execute();
     }
-    return { token: "", member: toMember(live), expires_at_ms: live.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+    return { token: "", member: toMember(live), expires_at_ms: live.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS, money };
   };
 }
 
@@ -120,7 +120,7 @@ export function endConsoleSession(ctx: ControlContext) {
       RETURNING m.id, m.org_id, m.email, m.role, s.expires_at`.execute(ctx.db);
     const ended = row.rows[0];
     if (!ended) throw sessionEnded();
-    return { token: "", member: toMember(ended), expires_at_ms: ended.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+    return { token: "", member: toMember(ended), expires_at_ms: ended.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS, money: null };
   };
 }
 
@@ -192,68 +192,55 @@ export function consoleListMembers(ctx: ControlContext) {
   };
 }
 
+/** The roles an organization's admin may give (an operator belongs to no organization). */
+const MEMBER_ROLES = ["admin", "billing", "viewer"];
+
+/**
+ * Refuses a change that would leave the organization without an admin: removing its only admin, or
+ * giving it another role (`role`; null: removal). The organization's admins are locked first, so two
+ * admins removing each other at once cannot both pass: the second reads the first's change.
+ */
+async function keepAnAdmin(tx: ControlContext, orgId: string, email: string, role: string | null): Promise<void> {
+  if (role === "admin") return;
+  const admins = await sql<{ email: string }>`
+    SELECT email FROM console_members WHERE org_id = ${orgId} AND role = 'admin' AND removed_at IS NULL ORDER BY id FOR UPDATE`.execute(tx.db);
+  const target = email.trim().toLowerCase();
+  if (admins.rows.length === 1 && admins.rows[0]!.email.toLowerCase() === target) {
+    const change = role === null ? "be removed" : `become a ${role}`;
+    throw new GatewayError("forbidden", `${admins.rows[0]!.email} is the organization's only admin and cannot ${change}: make another member an admin first.`);
+  }
+}
+
 /** An admin invites someone to the organization's console: a one-time sign-in link for the address, with a role. */
 export function consoleInviteMember(ctx: ControlContext) {
   return async (req: ConsoleInviteMemberRequest): Promise<SignInLink> => {
     const admin = await adminOf(ctx, req.token, "invite members");
-    if (!["admin", "billing", "viewer"].includes(req.role)) throw new GatewayError("invalid_request", `role must be admin, billing or viewer, got '${req.role}'`);
+    if (!MEMBER_ROLES.includes(req.role)) throw new GatewayError("invalid_request", `The role must be admin, billing or viewer, not '${req.role}'.`);
     return audited(
       ctx,
       admin,
-      (tx) => createSignInLink(tx)({ org: admin.org_id, email: req.email, role: req.role }),
+      async (tx) => {
+        await keepAnAdmin(tx, admin.org_id, req.email, req.role);
+        return createSignInLink(tx)({ org: admin.org_id, email: req.email, role: req.role });
+      },
       (l) => ({ org_id: admin.org_id, action: "member_invited", target: l.member.email, detail: { role: l.member.role } }),
     );
   };
 }
 
-/** An admin removes a member of the organization: its sessions end and its links stop working at once. */
+/** An admin removes a member of the organization (never its only admin): its sessions end and its links stop working at once. */
 export function consoleRemoveMember(ctx: ControlContext) {
   return async (req: ConsoleRemoveMemberRequest): Promise<ConsoleMember> => {
     const admin = await adminOf(ctx, req.token, "remove members");
     return audited(
       ctx,
       admin,
-      (tx) => removeConsoleMember(tx)({ org: admin.org_id, email: req.email }),
+      async (tx) => {
+        await keepAnAdmin(tx, admin.org_id, req.email, null);
+        return removeConsoleMember(tx)({ org: admin.org_id, email: req.email });
+      },
       (m) => ({ org_id: admin.org_id, action: "member_removed", target: m.email, detail: { role: m.role } }),
     );
-  };
-}
-
-/** The published models the session member's organization may use, with the prices it pays (nothing of the deployments behind them). */
-export function consoleListModels(ctx: ControlContext) {
-  return async (req: ConsoleSessionRequest): Promise<ConsoleModels> => {
-    const live = await orgMemberOf(ctx, req.token);
-    const rows = await ctx.db
-      .selectFrom("models")
-      .innerJoin("org_models", "org_models.model_id", "models.id")
-      .select([
-        "models.id",
-        "models.routes",
-        "models.context_window",
-        "models.max_output_tokens",
-        "models.input_price_minor_per_mtok",
-        "models.output_price_minor_per_mtok",
-        "models.cached_input_price_minor_per_mtok",
-        "models.reasoning_price_minor_per_mtok",
-        "models.web_search_price_minor",
-      ])
-      .where("org_models.org_id", "=", live.org_id)
-      .where("models.status", "=", "published")
-      .orderBy("models.id")
-      .execute();
-    return {
-      models: rows.map((m) => ({
-        id: m.id,
-        routes: m.routes,
-        context_window: m.context_window,
-        max_output_tokens: m.max_output_tokens,
-        input_price_minor_per_mtok: m.input_price_minor_per_mtok,
-        output_price_minor_per_mtok: m.output_price_minor_per_mtok,
-        cached_input_price_minor_per_mtok: m.cached_input_price_minor_per_mtok ?? m.input_price_minor_per_mtok,
-        reasoning_price_minor_per_mtok: m.reasoning_price_minor_per_mtok ?? m.output_price_minor_per_mtok,
-        web_search_price_minor: m.web_search_price_minor ?? 0,
-      })),
-    };
   };
 }
 

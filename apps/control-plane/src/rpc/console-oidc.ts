@@ -48,6 +48,6 @@ export function startOidcSession(ctx: ControlContext) {
       }
       return startSession(trx, member.id);
     });
-    return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS };
+    return { token: session.token, member: toMember(member), expires_at_ms: session.expires_at.getTime(), idle_timeout_ms: SESSION_IDLE_MS, money: null };
   };
 }

@@ -26,6 +26,7 @@ import type { ConsoleCatalogChange as _gateway_control_v1_ConsoleCatalogChange, 
 import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from './gateway/control/v1/ConsoleCreateKeyRequest.js';
 import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from './gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from './gateway/control/v1/ConsoleGrantTopUpRequest.js';
+import type { ConsoleImagePrice as _gateway_control_v1_ConsoleImagePrice, ConsoleImagePrice__Output as _gateway_control_v1_ConsoleImagePrice__Output } from './gateway/control/v1/ConsoleImagePrice.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from './gateway/control/v1/ConsoleInviteMemberRequest.js';
 import type { ConsoleListAlertsRequest as _gateway_control_v1_ConsoleListAlertsRequest, ConsoleListAlertsRequest__Output as _gateway_control_v1_ConsoleListAlertsRequest__Output } from './gateway/control/v1/ConsoleListAlertsRequest.js';
 import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from './gateway/control/v1/ConsoleListAuditRequest.js';
@@ -34,6 +35,9 @@ import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember_
 import type { ConsoleMembers as _gateway_control_v1_ConsoleMembers, ConsoleMembers__Output as _gateway_control_v1_ConsoleMembers__Output } from './gateway/control/v1/ConsoleMembers.js';
 import type { ConsoleModel as _gateway_control_v1_ConsoleModel, ConsoleModel__Output as _gateway_control_v1_ConsoleModel__Output } from './gateway/control/v1/ConsoleModel.js';
 import type { ConsoleModels as _gateway_control_v1_ConsoleModels, ConsoleModels__Output as _gateway_control_v1_ConsoleModels__Output } from './gateway/control/v1/ConsoleModels.js';
+import type { ConsoleMoneyFormat as _gateway_control_v1_ConsoleMoneyFormat, ConsoleMoneyFormat__Output as _gateway_control_v1_ConsoleMoneyFormat__Output } from './gateway/control/v1/ConsoleMoneyFormat.js';
+import type { ConsoleOperatorOrgRequest as _gateway_control_v1_ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest__Output as _gateway_control_v1_ConsoleOperatorOrgRequest__Output } from './gateway/control/v1/ConsoleOperatorOrgRequest.js';
+import type { ConsoleOperatorOrgView as _gateway_control_v1_ConsoleOperatorOrgView, ConsoleOperatorOrgView__Output as _gateway_control_v1_ConsoleOperatorOrgView__Output } from './gateway/control/v1/ConsoleOperatorOrgView.js';
 import type { ConsoleRecordAuditRequest as _gateway_control_v1_ConsoleRecordAuditRequest, ConsoleRecordAuditRequest__Output as _gateway_control_v1_ConsoleRecordAuditRequest__Output } from './gateway/control/v1/ConsoleRecordAuditRequest.js';
 import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest__Output as _gateway_control_v1_ConsoleRemoveMemberRequest__Output } from './gateway/control/v1/ConsoleRemoveMemberRequest.js';
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from './gateway/control/v1/ConsoleRevokeKeyRequest.js';
@@ -43,8 +47,11 @@ import type { ConsoleSetAlertSettingsRequest as _gateway_control_v1_ConsoleSetAl
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from './gateway/control/v1/ConsoleSetBudgetRequest.js';
 import type { ConsoleSetEndUserBudgetRequest as _gateway_control_v1_ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest__Output as _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output } from './gateway/control/v1/ConsoleSetEndUserBudgetRequest.js';
 import type { ConsoleSetKeyBudgetRequest as _gateway_control_v1_ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest__Output as _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output } from './gateway/control/v1/ConsoleSetKeyBudgetRequest.js';
+import type { ConsoleSetMoneyFormatRequest as _gateway_control_v1_ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest__Output as _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output } from './gateway/control/v1/ConsoleSetMoneyFormatRequest.js';
 import type { ConsoleSetOrgBudgetsRequest as _gateway_control_v1_ConsoleSetOrgBudgetsRequest, ConsoleSetOrgBudgetsRequest__Output as _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output } from './gateway/control/v1/ConsoleSetOrgBudgetsRequest.js';
 import type { ConsoleSetProjectBudgetRequest as _gateway_control_v1_ConsoleSetProjectBudgetRequest, ConsoleSetProjectBudgetRequest__Output as _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output } from './gateway/control/v1/ConsoleSetProjectBudgetRequest.js';
+import type { ConsoleToolPrice as _gateway_control_v1_ConsoleToolPrice, ConsoleToolPrice__Output as _gateway_control_v1_ConsoleToolPrice__Output } from './gateway/control/v1/ConsoleToolPrice.js';
+import type { ConsoleVideoPrice as _gateway_control_v1_ConsoleVideoPrice, ConsoleVideoPrice__Output as _gateway_control_v1_ConsoleVideoPrice__Output } from './gateway/control/v1/ConsoleVideoPrice.js';
 import type { ControlServiceClient as _gateway_control_v1_ControlServiceClient, ControlServiceDefinition as _gateway_control_v1_ControlServiceDefinition } from './gateway/control/v1/ControlService.js';
 import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from './gateway/control/v1/CreateKeyRequest.js';
 import type { CreateOrgRequest as _gateway_control_v1_CreateOrgRequest, CreateOrgRequest__Output as _gateway_control_v1_CreateOrgRequest__Output } from './gateway/control/v1/CreateOrgRequest.js';
@@ -145,6 +152,7 @@ export interface ProtoGrpcType {
         ConsoleCreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_ConsoleCreateKeyRequest__Output>
         ConsoleCreateProjectRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateProjectRequest, _gateway_control_v1_ConsoleCreateProjectRequest__Output>
         ConsoleGrantTopUpRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_ConsoleGrantTopUpRequest__Output>
+        ConsoleImagePrice: MessageTypeDefinition<_gateway_control_v1_ConsoleImagePrice, _gateway_control_v1_ConsoleImagePrice__Output>
         ConsoleInviteMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_ConsoleInviteMemberRequest__Output>
         ConsoleListAlertsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAlertsRequest, _gateway_control_v1_ConsoleListAlertsRequest__Output>
         ConsoleListAuditRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleListAuditRequest__Output>
@@ -153,6 +161,9 @@ export interface ProtoGrpcType {
         ConsoleMembers: MessageTypeDefinition<_gateway_control_v1_ConsoleMembers, _gateway_control_v1_ConsoleMembers__Output>
         ConsoleModel: MessageTypeDefinition<_gateway_control_v1_ConsoleModel, _gateway_control_v1_ConsoleModel__Output>
         ConsoleModels: MessageTypeDefinition<_gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleModels__Output>
+        ConsoleMoneyFormat: MessageTypeDefinition<_gateway_control_v1_ConsoleMoneyFormat, _gateway_control_v1_ConsoleMoneyFormat__Output>
+        ConsoleOperatorOrgRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleOperatorOrgRequest, _gateway_control_v1_ConsoleOperatorOrgRequest__Output>
+        ConsoleOperatorOrgView: MessageTypeDefinition<_gateway_control_v1_ConsoleOperatorOrgView, _gateway_control_v1_ConsoleOperatorOrgView__Output>
         ConsoleRecordAuditRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleRecordAuditRequest__Output>
         ConsoleRemoveMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleRemoveMemberRequest__Output>
         ConsoleRevokeKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ConsoleRevokeKeyRequest__Output>
@@ -162,8 +173,11 @@ export interface ProtoGrpcType {
         ConsoleSetBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_ConsoleSetBudgetRequest__Output>
         ConsoleSetEndUserBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetEndUserBudgetRequest, _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output>
         ConsoleSetKeyBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetKeyBudgetRequest, _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output>
+        ConsoleSetMoneyFormatRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetMoneyFormatRequest, _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output>
         ConsoleSetOrgBudgetsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetOrgBudgetsRequest, _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output>
         ConsoleSetProjectBudgetRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleSetProjectBudgetRequest, _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output>
+        ConsoleToolPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleToolPrice, _gateway_control_v1_ConsoleToolPrice__Output>
+        ConsoleVideoPrice: MessageTypeDefinition<_gateway_control_v1_ConsoleVideoPrice, _gateway_control_v1_ConsoleVideoPrice__Output>
         ControlService: SubtypeConstructor<typeof grpc.Client, _gateway_control_v1_ControlServiceClient> & { service: _gateway_control_v1_ControlServiceDefinition }
         CreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreateKeyRequest__Output>
         CreateOrgRequest: MessageTypeDefinition<_gateway_control_v1_CreateOrgRequest, _gateway_control_v1_CreateOrgRequest__Output>

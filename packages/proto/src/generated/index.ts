@@ -25,6 +25,7 @@ export type { ConsoleCatalogChange__Output as ConsoleCatalogChange, ConsoleCatal
 export type { ConsoleCreateKeyRequest__Output as ConsoleCreateKeyRequest, ConsoleCreateKeyRequest as ConsoleCreateKeyRequestInput } from "./gateway/control/v1/ConsoleCreateKeyRequest.js";
 export type { ConsoleCreateProjectRequest__Output as ConsoleCreateProjectRequest, ConsoleCreateProjectRequest as ConsoleCreateProjectRequestInput } from "./gateway/control/v1/ConsoleCreateProjectRequest.js";
 export type { ConsoleGrantTopUpRequest__Output as ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest as ConsoleGrantTopUpRequestInput } from "./gateway/control/v1/ConsoleGrantTopUpRequest.js";
+export type { ConsoleImagePrice__Output as ConsoleImagePrice, ConsoleImagePrice as ConsoleImagePriceInput } from "./gateway/control/v1/ConsoleImagePrice.js";
 export type { ConsoleInviteMemberRequest__Output as ConsoleInviteMemberRequest, ConsoleInviteMemberRequest as ConsoleInviteMemberRequestInput } from "./gateway/control/v1/ConsoleInviteMemberRequest.js";
 export type { ConsoleListAlertsRequest__Output as ConsoleListAlertsRequest, ConsoleListAlertsRequest as ConsoleListAlertsRequestInput } from "./gateway/control/v1/ConsoleListAlertsRequest.js";
 export type { ConsoleListAuditRequest__Output as ConsoleListAuditRequest, ConsoleListAuditRequest as ConsoleListAuditRequestInput } from "./gateway/control/v1/ConsoleListAuditRequest.js";
@@ -33,6 +34,9 @@ export type { ConsoleMember__Output as ConsoleMember, ConsoleMember as ConsoleMe
 export type { ConsoleMembers__Output as ConsoleMembers, ConsoleMembers as ConsoleMembersInput } from "./gateway/control/v1/ConsoleMembers.js";
 export type { ConsoleModel__Output as ConsoleModel, ConsoleModel as ConsoleModelInput } from "./gateway/control/v1/ConsoleModel.js";
 export type { ConsoleModels__Output as ConsoleModels, ConsoleModels as ConsoleModelsInput } from "./gateway/control/v1/ConsoleModels.js";
+export type { ConsoleMoneyFormat__Output as ConsoleMoneyFormat, ConsoleMoneyFormat as ConsoleMoneyFormatInput } from "./gateway/control/v1/ConsoleMoneyFormat.js";
+export type { ConsoleOperatorOrgRequest__Output as ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest as ConsoleOperatorOrgRequestInput } from "./gateway/control/v1/ConsoleOperatorOrgRequest.js";
+export type { ConsoleOperatorOrgView__Output as ConsoleOperatorOrgView, ConsoleOperatorOrgView as ConsoleOperatorOrgViewInput } from "./gateway/control/v1/ConsoleOperatorOrgView.js";
 export type { ConsoleRecordAuditRequest__Output as ConsoleRecordAuditRequest, ConsoleRecordAuditRequest as ConsoleRecordAuditRequestInput } from "./gateway/control/v1/ConsoleRecordAuditRequest.js";
 export type { ConsoleRemoveMemberRequest__Output as ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest as ConsoleRemoveMemberRequestInput } from "./gateway/control/v1/ConsoleRemoveMemberRequest.js";
 export type { ConsoleRevokeKeyRequest__Output as ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest as ConsoleRevokeKeyRequestInput } from "./gateway/control/v1/ConsoleRevokeKeyRequest.js";
@@ -42,8 +46,11 @@ export type { ConsoleSetAlertSettingsRequest__Output as ConsoleSetAlertSettingsR
 export type { ConsoleSetBudgetRequest__Output as ConsoleSetBudgetRequest, ConsoleSetBudgetRequest as ConsoleSetBudgetRequestInput } from "./gateway/control/v1/ConsoleSetBudgetRequest.js";
 export type { ConsoleSetEndUserBudgetRequest__Output as ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest as ConsoleSetEndUserBudgetRequestInput } from "./gateway/control/v1/ConsoleSetEndUserBudgetRequest.js";
 export type { ConsoleSetKeyBudgetRequest__Output as ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest as ConsoleSetKeyBudgetRequestInput } from "./gateway/control/v1/ConsoleSetKeyBudgetRequest.js";
+export type { ConsoleSetMoneyFormatRequest__Output as ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest as ConsoleSetMoneyFormatRequestInput } from "./gateway/control/v1/ConsoleSetMoneyFormatRequest.js";
 export type { ConsoleSetOrgBudgetsRequest__Output as ConsoleSetOrgBudgetsRequest, ConsoleSetOrgBudgetsRequest as ConsoleSetOrgBudgetsRequestInput } from "./gateway/control/v1/ConsoleSetOrgBudgetsRequest.js";
 export type { ConsoleSetProjectBudgetRequest__Output as ConsoleSetProjectBudgetRequest, ConsoleSetProjectBudgetRequest as ConsoleSetProjectBudgetRequestInput } from "./gateway/control/v1/ConsoleSetProjectBudgetRequest.js";
+export type { ConsoleToolPrice__Output as ConsoleToolPrice, ConsoleToolPrice as ConsoleToolPriceInput } from "./gateway/control/v1/ConsoleToolPrice.js";
+export type { ConsoleVideoPrice__Output as ConsoleVideoPrice, ConsoleVideoPrice as ConsoleVideoPriceInput } from "./gateway/control/v1/ConsoleVideoPrice.js";
 export type { ControlServiceHandlers } from "./gateway/control/v1/ControlService.js";
 export type { ControlServiceDefinition } from "./gateway/control/v1/ControlService.js";
 export type { CreateKeyRequest__Output as CreateKeyRequest, CreateKeyRequest as CreateKeyRequestInput } from "./gateway/control/v1/CreateKeyRequest.js";

@@ -30,6 +30,7 @@ import { videoClaimTokens } from "./20261220000000-video-claim-tokens.js";
 import { orgOutputLimit } from "./20261222000000-org-output-limit.js";
 import { budgets } from "./20261224000000-budgets.js";
 import { alerts } from "./20261225000000-alerts.js";
+import { consoleMoneyFormat } from "./20261226000000-console-money-format.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "20261222000000-org-output-limit": orgOutputLimit,
   "20261224000000-budgets": budgets,
   "20261225000000-alerts": alerts,
+  "20261226000000-console-money-format": consoleMoneyFormat,
 };

@@ -22,6 +22,9 @@ import type { ConsoleListOrgsRequest as _gateway_control_v1_ConsoleListOrgsReque
 import type { ConsoleMember as _gateway_control_v1_ConsoleMember, ConsoleMember__Output as _gateway_control_v1_ConsoleMember__Output } from '../../../gateway/control/v1/ConsoleMember.js';
 import type { ConsoleMembers as _gateway_control_v1_ConsoleMembers, ConsoleMembers__Output as _gateway_control_v1_ConsoleMembers__Output } from '../../../gateway/control/v1/ConsoleMembers.js';
 import type { ConsoleModels as _gateway_control_v1_ConsoleModels, ConsoleModels__Output as _gateway_control_v1_ConsoleModels__Output } from '../../../gateway/control/v1/ConsoleModels.js';
+import type { ConsoleMoneyFormat as _gateway_control_v1_ConsoleMoneyFormat, ConsoleMoneyFormat__Output as _gateway_control_v1_ConsoleMoneyFormat__Output } from '../../../gateway/control/v1/ConsoleMoneyFormat.js';
+import type { ConsoleOperatorOrgRequest as _gateway_control_v1_ConsoleOperatorOrgRequest, ConsoleOperatorOrgRequest__Output as _gateway_control_v1_ConsoleOperatorOrgRequest__Output } from '../../../gateway/control/v1/ConsoleOperatorOrgRequest.js';
+import type { ConsoleOperatorOrgView as _gateway_control_v1_ConsoleOperatorOrgView, ConsoleOperatorOrgView__Output as _gateway_control_v1_ConsoleOperatorOrgView__Output } from '../../../gateway/control/v1/ConsoleOperatorOrgView.js';
 import type { ConsoleRecordAuditRequest as _gateway_control_v1_ConsoleRecordAuditRequest, ConsoleRecordAuditRequest__Output as _gateway_control_v1_ConsoleRecordAuditRequest__Output } from '../../../gateway/control/v1/ConsoleRecordAuditRequest.js';
 import type { ConsoleRemoveMemberRequest as _gateway_control_v1_ConsoleRemoveMemberRequest, ConsoleRemoveMemberRequest__Output as _gateway_control_v1_ConsoleRemoveMemberRequest__Output } from '../../../gateway/control/v1/ConsoleRemoveMemberRequest.js';
 import type { ConsoleRevokeKeyRequest as _gateway_control_v1_ConsoleRevokeKeyRequest, ConsoleRevokeKeyRequest__Output as _gateway_control_v1_ConsoleRevokeKeyRequest__Output } from '../../../gateway/control/v1/ConsoleRevokeKeyRequest.js';
@@ -31,6 +34,7 @@ import type { ConsoleSetAlertSettingsRequest as _gateway_control_v1_ConsoleSetAl
 import type { ConsoleSetBudgetRequest as _gateway_control_v1_ConsoleSetBudgetRequest, ConsoleSetBudgetRequest__Output as _gateway_control_v1_ConsoleSetBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetBudgetRequest.js';
 import type { ConsoleSetEndUserBudgetRequest as _gateway_control_v1_ConsoleSetEndUserBudgetRequest, ConsoleSetEndUserBudgetRequest__Output as _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetEndUserBudgetRequest.js';
 import type { ConsoleSetKeyBudgetRequest as _gateway_control_v1_ConsoleSetKeyBudgetRequest, ConsoleSetKeyBudgetRequest__Output as _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetKeyBudgetRequest.js';
+import type { ConsoleSetMoneyFormatRequest as _gateway_control_v1_ConsoleSetMoneyFormatRequest, ConsoleSetMoneyFormatRequest__Output as _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output } from '../../../gateway/control/v1/ConsoleSetMoneyFormatRequest.js';
 import type { ConsoleSetOrgBudgetsRequest as _gateway_control_v1_ConsoleSetOrgBudgetsRequest, ConsoleSetOrgBudgetsRequest__Output as _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output } from '../../../gateway/control/v1/ConsoleSetOrgBudgetsRequest.js';
 import type { ConsoleSetProjectBudgetRequest as _gateway_control_v1_ConsoleSetProjectBudgetRequest, ConsoleSetProjectBudgetRequest__Output as _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output } from '../../../gateway/control/v1/ConsoleSetProjectBudgetRequest.js';
 import type { CreateKeyRequest as _gateway_control_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_control_v1_CreateKeyRequest__Output } from '../../../gateway/control/v1/CreateKeyRequest.js';
@@ -262,6 +266,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
   consoleListPendingMcpTools(argument: _gateway_control_v1_ConsoleSessionRequest, callback: grpc.requestCallback<_gateway_control_v1_ListMcpToolPinsResponse__Output>): grpc.ClientUnaryCall;
   
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  ConsoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  consoleOperatorOrg(argument: _gateway_control_v1_ConsoleOperatorOrgRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleOperatorOrgView__Output>): grpc.ClientUnaryCall;
+  
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
   ConsoleRecordAudit(argument: _gateway_control_v1_ConsoleRecordAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleAuditEntry__Output>): grpc.ClientUnaryCall;
@@ -324,6 +337,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleSetKeyBudget(argument: _gateway_control_v1_ConsoleSetKeyBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   consoleSetKeyBudget(argument: _gateway_control_v1_ConsoleSetKeyBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
   consoleSetKeyBudget(argument: _gateway_control_v1_ConsoleSetKeyBudgetRequest, callback: grpc.requestCallback<_gateway_control_v1_ApiKey__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  ConsoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
+  consoleSetMoneyFormat(argument: _gateway_control_v1_ConsoleSetMoneyFormatRequest, callback: grpc.requestCallback<_gateway_control_v1_ConsoleMoneyFormat__Output>): grpc.ClientUnaryCall;
   
   ConsoleSetOrgBudgets(argument: _gateway_control_v1_ConsoleSetOrgBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
   ConsoleSetOrgBudgets(argument: _gateway_control_v1_ConsoleSetOrgBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_Org__Output>): grpc.ClientUnaryCall;
@@ -665,6 +687,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   ConsoleListPendingMcpTools: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse>;
   
+  ConsoleOperatorOrg: grpc.handleUnaryCall<_gateway_control_v1_ConsoleOperatorOrgRequest__Output, _gateway_control_v1_ConsoleOperatorOrgView>;
+  
   ConsoleRecordAudit: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry>;
   
   ConsoleRemoveMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember>;
@@ -678,6 +702,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   ConsoleSetEndUserBudget: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output, _gateway_control_v1_EndUserBudget>;
   
   ConsoleSetKeyBudget: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetKeyBudgetRequest__Output, _gateway_control_v1_ApiKey>;
+  
+  ConsoleSetMoneyFormat: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetMoneyFormatRequest__Output, _gateway_control_v1_ConsoleMoneyFormat>;
   
   ConsoleSetOrgBudgets: grpc.handleUnaryCall<_gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output, _gateway_control_v1_Org>;
   
@@ -768,6 +794,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleListModels: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ConsoleModels, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ConsoleModels__Output>
   ConsoleListOrgs: MethodDefinition<_gateway_control_v1_ConsoleListOrgsRequest, _gateway_control_v1_ListOrgsResponse, _gateway_control_v1_ConsoleListOrgsRequest__Output, _gateway_control_v1_ListOrgsResponse__Output>
   ConsoleListPendingMcpTools: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_ListMcpToolPinsResponse, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_ListMcpToolPinsResponse__Output>
+  ConsoleOperatorOrg: MethodDefinition<_gateway_control_v1_ConsoleOperatorOrgRequest, _gateway_control_v1_ConsoleOperatorOrgView, _gateway_control_v1_ConsoleOperatorOrgRequest__Output, _gateway_control_v1_ConsoleOperatorOrgView__Output>
   ConsoleRecordAudit: MethodDefinition<_gateway_control_v1_ConsoleRecordAuditRequest, _gateway_control_v1_ConsoleAuditEntry, _gateway_control_v1_ConsoleRecordAuditRequest__Output, _gateway_control_v1_ConsoleAuditEntry__Output>
   ConsoleRemoveMember: MethodDefinition<_gateway_control_v1_ConsoleRemoveMemberRequest, _gateway_control_v1_ConsoleMember, _gateway_control_v1_ConsoleRemoveMemberRequest__Output, _gateway_control_v1_ConsoleMember__Output>
   ConsoleRevokeKey: MethodDefinition<_gateway_control_v1_ConsoleRevokeKeyRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleRevokeKeyRequest__Output, _gateway_control_v1_ApiKey__Output>
@@ -775,6 +802,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleSetBudget: MethodDefinition<_gateway_control_v1_ConsoleSetBudgetRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSetBudgetRequest__Output, _gateway_control_v1_Org__Output>
   ConsoleSetEndUserBudget: MethodDefinition<_gateway_control_v1_ConsoleSetEndUserBudgetRequest, _gateway_control_v1_EndUserBudget, _gateway_control_v1_ConsoleSetEndUserBudgetRequest__Output, _gateway_control_v1_EndUserBudget__Output>
   ConsoleSetKeyBudget: MethodDefinition<_gateway_control_v1_ConsoleSetKeyBudgetRequest, _gateway_control_v1_ApiKey, _gateway_control_v1_ConsoleSetKeyBudgetRequest__Output, _gateway_control_v1_ApiKey__Output>
+  ConsoleSetMoneyFormat: MethodDefinition<_gateway_control_v1_ConsoleSetMoneyFormatRequest, _gateway_control_v1_ConsoleMoneyFormat, _gateway_control_v1_ConsoleSetMoneyFormatRequest__Output, _gateway_control_v1_ConsoleMoneyFormat__Output>
   ConsoleSetOrgBudgets: MethodDefinition<_gateway_control_v1_ConsoleSetOrgBudgetsRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSetOrgBudgetsRequest__Output, _gateway_control_v1_Org__Output>
   ConsoleSetProjectBudget: MethodDefinition<_gateway_control_v1_ConsoleSetProjectBudgetRequest, _gateway_control_v1_Project, _gateway_control_v1_ConsoleSetProjectBudgetRequest__Output, _gateway_control_v1_Project__Output>
   CreateKey: MethodDefinition<_gateway_control_v1_CreateKeyRequest, _gateway_control_v1_CreatedKey, _gateway_control_v1_CreateKeyRequest__Output, _gateway_control_v1_CreatedKey__Output>
