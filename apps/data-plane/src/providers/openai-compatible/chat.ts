@@ -1,6 +1,17 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
+import {
+  choicesOf,
+  type ChatAdapter,
+  type ChatRequestBody,
+  type NormalizedUsage,
+  type ParsedChatResponse,
+  type ParsedStreamEvent,
+  type StreamCollector,
+  type StreamParser,
+  type UpstreamTarget,
+} from "../types.js";
+import { ChatCompletionCollector } from "./collect.js";
 
 interface OpenAIUsage {
   prompt_tokens?: number;
@@ -79,6 +90,16 @@ export function openAIAuthHeaders(target: UpstreamTarget): Record<string, string
   return target.provider.auth_header ? { [target.provider.auth_header.toLowerCase()]: target.apiKey } : { authorization: `Bearer ${target.apiKey}` };
 }
 
+/** A chat completion answered by the provider, with the public model id. */
+function parseChatCompletion(json: unknown, publicModel: string): ParsedChatResponse {
+  if (!json || typeof json !== "object" || !Array.isArray((json as { choices?: unknown }).choices)) {
+    throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
+  }
+  const body = json as Record<string, unknown>;
+  const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
+  return { body: { ...body, model: publicModel }, usage };
+}
+
 /** Chat completions for any server speaking the OpenAI shape (OpenAI itself, vLLM, Groq …). */
 export function openAICompatibleChat(): ChatAdapter {
   return {
@@ -93,14 +114,7 @@ export function openAICompatibleChat(): ChatAdapter {
       return { url: `${target.provider.base_url.replace(/\/+$/, "")}/chat/completions`, headers, body: JSON.stringify(upstreamBody) };
     },
 
-    parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
-      if (!json || typeof json !== "object" || !Array.isArray((json as { choices?: unknown }).choices)) {
-        throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
-      }
-      const body = json as Record<string, unknown>;
-      const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
-      return { body: { ...body, model: publicModel }, usage };
-    },
+    parseChatResponse: parseChatCompletion,
 
     streamParser: (publicModel: string, _upstreamModel: string, request?: ChatRequestBody, frames = true) => chatStreamParser(publicModel, frames, choicesOf(request)),
 
@@ -111,6 +125,12 @@ export function openAICompatibleChat(): ChatAdapter {
       parser: chatStreamParser(publicModel, true, choicesOf(request)),
       rewrite: publicModelIn(publicModel, true),
     }),
+
+    // A non-streamed request held in tranches: its chunks make the chat.completion the JSON would have been.
+    collect(publicModel: string, _upstreamModel: string, request?: ChatRequestBody): StreamCollector {
+      const collector = new ChatCompletionCollector(chatCompletionUsage);
+      return { parser: chatStreamParser(publicModel, false, choicesOf(request)), take: (ev) => collector.take(ev), answer: () => parseChatCompletion(collector.completion(), publicModel) };
+    },
 
     mapError: mapOpenAIError,
   };
