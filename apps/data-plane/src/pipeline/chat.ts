@@ -206,7 +206,7 @@ async function serveCollected<B>(ctx: DataPlaneContext, call: Call<B, "chat">, r
   const { model, timeoutMs } = call;
   const bodyBytes = call.state.bodyBytes ?? 0;
   const now = ctx.now ?? performance.now.bind(performance);
-  const { planned, value: opened } = await attemptAll(ctx, call, routes, async ({ target, translation: t }) => {
+  const { planned, value } = await attemptAll(ctx, call, routes, async ({ target, translation: t }) => {
     const collector = t.collector(target);
     // Admission collects only where every planned kind's answers can be read from its streams.
     if (!collector) throw new GatewayError("model_unavailable", "This deployment cannot answer from its stream.");
@@ -246,7 +246,7 @@ async function serveCollected<B>(ctx: DataPlaneContext, call: Call<B, "chat">, r
   });
   const { target, translation: t } = planned;
   if (t.dropped.length) call.state.dropped = t.dropped;
-  const { opened: o, parsed } = opened;
+  const { opened: o, parsed } = value;
   // Billed as a stream is: the provider's final usage, else what was generated (and may have been reasoned unseen).
   const charge = chargeOf(model, bodyBytes, call.bound, { usage: o.usage, reported: o.reported, generated: o.generated, stream: true, hiddenMs: o.hidden.ms(), searches: o.searches });
   return answered(t, target, parsed.body, charge);
