@@ -163,7 +163,7 @@ describe("Messages read from their stream", () => {
     expect(collected.body.stop_reason).toBe("tool_use");
   });
 
-  it("redacted thinking, a web search and its results, citations; the delta's other fields and usage counts over message_start's", () => {
+  it("redacted thinking, a web search and its results, citations; message_delta's other fields and usage counts over message_start's", () => {
     const ev = (data: Record<string, unknown> & { type: string }) => sse(data, data.type);
     const stream =
       ev({
@@ -190,6 +190,7 @@ describe("Messages read from their stream", () => {
         type: "message_delta",
         delta: { stop_reason: "end_turn", stop_sequence: null, stop_details: null },
         usage: { input_tokens: 12, output_tokens: 30, server_tool_use: { web_search_requests: 1 } },
+        context_management: { applied_edits: [] },
       }) +
       ev({ type: "message_stop" });
     const collected = collect(messages.collect!("gw-claude", "claude"), stream);
@@ -207,6 +208,7 @@ describe("Messages read from their stream", () => {
       stop_reason: "end_turn",
       stop_sequence: null,
       stop_details: null,
+      context_management: { applied_edits: [] },
       usage: { input_tokens: 12, output_tokens: 30, server_tool_use: { web_search_requests: 1 } },
     });
     expect(collected.usage).toMatchObject({ input_tokens: 12, output_tokens: 30, web_search_requests: 1 });

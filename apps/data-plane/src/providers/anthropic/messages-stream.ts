@@ -144,9 +144,10 @@ export function messagesStream(publicModel: string): StreamPassthrough {
  * with, as Anthropic's SDK assembles one: message_start's message; each content block as it
  * started (whole for the blocks that never change: redacted thinking, search results), its text,
  * thinking and citations appended, its signature set, a tool's input (client or server tool) parsed
- * from its JSON deltas; message_delta's stop reason, stop sequence (and any other delta field) and
- * its usage counts over message_start's. A delta without usage leaves message_start's output count
- * (Anthropic's "1" so far) for what was generated, counted, as a relayed stream tells its client.
+ * from its JSON deltas; message_delta's stop reason, stop sequence and any other field it carries
+ * (context management's edits), and its usage counts over message_start's. When the final delta
+ * carries no usage, the output count is what was generated, counted (message_start's is Anthropic's
+ * "1" so far), as a relayed stream tells its client.
  */
 export class MessageCollector {
   private message: Json | undefined;
@@ -189,6 +190,8 @@ export class MessageCollector {
         const m = this.message;
         if (!m) return;
         if (isObject(e.delta)) for (const k in e.delta) if (e.delta[k] !== undefined && (k !== "container" || e.delta[k] !== null)) m[k] = e.delta[k];
+        // What the API adds beside them (context management's applied edits) is the Message's too.
+        for (const k in e) if (k !== "type" && k !== "delta" && k !== "usage" && e[k] !== undefined) m[k] = e[k];
         const usage = m.usage as Json;
         if (isObject(e.usage)) {
           this.finalUsage = true;

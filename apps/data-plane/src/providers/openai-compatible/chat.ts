@@ -166,7 +166,8 @@ export const jsonStringBody = (body: string): string => (body.includes("\\") ? (
  * client shape does not read.
  */
 function chatStreamParser(publicModel: string, frames = true, choices = 1): StreamParser {
-  const rewrite = publicModelIn(publicModel);
+  // Only a client that reads the frames gets the public model id written into them.
+  const rewrite = frames ? publicModelIn(publicModel) : undefined;
   /** Choices the provider finished (a finish_reason), by index. */
   const finished = new Set<number>();
   const parse = (data: string): ParsedStreamEvent => {
@@ -174,7 +175,7 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
     const textOnly = TEXT_ONLY.exec(data);
     if (textOnly) {
       const content = jsonStringBody(textOnly[1]!);
-      return { forward: frames ? rewrite(data) : undefined, chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
+      return { forward: rewrite?.(data), chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
     }
     const event = parseStreamEvent<{
       choices?: Array<{
@@ -201,7 +202,7 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
       for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
     }
     const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-    return { forward: frames ? rewrite(data) : undefined, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
+    return { forward: rewrite?.(data), chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
   };
   // Some OpenAI-compatible servers close the stream without `data: [DONE]`: once every choice asked
   // for has finished, the answer is whole (the client gets its [DONE]); before that it broke off.
