@@ -14,6 +14,11 @@
  * Bounded: fixed request counts on loopback; stops by itself and ends only what it started.
  *
  *   make build && node bench/hot-path.ts [requests=8000] [concurrency=16] [sequential=1000] [rounds=4]
+ *
+ * `BENCH_MODEL` (default gw-chat-mini) is the gateway's model and `BENCH_MAX_TOKENS` (default 64;
+ * `none`: no limit, the model's own, as agents send) each request's limit: `BENCH_MODEL=gw-gpt
+ * BENCH_MAX_TOKENS=none` measures a non-streamed request held in tranches (streamed from the
+ * provider, its answer read whole: docs/billing.md, "Holds in tranches").
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,6 +37,9 @@ const N = Number(process.argv[2] ?? 8000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 const SEQUENTIAL = Number(process.argv[4] ?? 1000);
 const ROUNDS = Number(process.argv[5] ?? 4);
+/** The gateway's model, and each request's max_tokens (undefined: none). */
+const MODEL = process.env.BENCH_MODEL ?? "gw-chat-mini";
+const MAX_TOKENS = process.env.BENCH_MAX_TOKENS === "none" ? undefined : Number(process.env.BENCH_MAX_TOKENS ?? 64);
 /** As many streams as sequential requests: a p99 over a few hundred is its third-worst sample. */
 const STREAMS = SEQUENTIAL;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -50,7 +58,7 @@ let timings: number[] | undefined;
 const usageDur = (h: string | string[] | undefined) => Number(/usage;dur=([\d.]+)/.exec(String(h ?? ""))?.[1] ?? 0);
 
 async function call(t: Target, stream: boolean, firstByte = false): Promise<number> {
-  const body = JSON.stringify({ model: t.model, stream, messages: [{ role: "user", content: "Say hello to the benchmark please" }], max_tokens: 64 });
+  const body = JSON.stringify({ model: t.model, stream, messages: [{ role: "user", content: "Say hello to the benchmark please" }], ...(MAX_TOKENS !== undefined ? { max_tokens: MAX_TOKENS } : {}) });
   const start = performance.now();
   const r = await request(`${t.url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, body });
   if (r.statusCode !== 200) throw new Error(`${t.name}: status ${r.statusCode}: ${await r.body.text()}`);
@@ -154,7 +162,7 @@ const bare = spawnNode("bench/bare-proxy.ts", { BARE_PORT: String(barePort), BAR
 children.push(dp, bare);
 await waitForPort(dpPort, 30_000);
 await waitForPort(barePort, 30_000);
-const gateway: Target = { name: "gateway", url: `http://127.0.0.1:${dpPort}`, key: seeded.secret, model: "gw-chat-mini" };
+const gateway: Target = { name: "gateway", url: `http://127.0.0.1:${dpPort}`, key: seeded.secret, model: MODEL };
 const viaBare: Target = { name: "bare proxy", url: `http://127.0.0.1:${barePort}`, key: seeded.secret, model: "fake-chat" };
 const direct: Target = { name: "upstream", url: fakeUrl, key: FAKE_UPSTREAM_API_KEY, model: "fake-chat" };
 // Wait until the seeded org is out of trial and its models are visible.
@@ -178,7 +186,7 @@ async function ledgerCaughtUp(): Promise<void> {
 
 step("measuring CPU at concurrency");
 console.log(
-  `non-streaming: ${N} requests per target in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process; data-plane node flags as deployed: ${DEPLOY_NODE_FLAGS.join(" ") || "none"})`,
+  `non-streaming: ${N} requests per target (the gateway on ${MODEL}, max_tokens ${MAX_TOKENS ?? "none"}) in ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, loopback, fake upstream (every component its own process; data-plane node flags as deployed: ${DEPLOY_NODE_FLAGS.join(" ") || "none"})`,
 );
 const others = { "control-plane": control.pid!, ledger: ledger.pid!, nats: nats.pid, postgres: pg.pid };
 const pids = { gateway: dp.pid!, "bare proxy": bare.pid! };
@@ -309,6 +317,8 @@ console.log(
     node_flags: DEPLOY_NODE_FLAGS.join(" "),
     requests: N,
     concurrency: CONCURRENCY,
+    model: MODEL,
+    max_tokens: MAX_TOKENS ?? null,
     cpu_us_per_request: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v)])),
     cpu_ratio_vs_bare: round(ratio),
     cpu_ratio_by_round: ratios.map((r) => round(r)),

@@ -95,7 +95,10 @@ describe("chat completions to Gemini through the openai SDK", () => {
     expect(response.headers.get("x-gateway-upstream-model")).toBe("fake-gemini");
 
     const { request, body } = sentToGemini();
-    expect(request.path).toBe("/gemini/v1beta/models/fake-gemini:generateContent");
+    // No limit: the model's 65,536 tokens are held in tranches, so Gemini is asked for a stream and
+    // the answer read whole from it (docs/billing.md, "Holds in tranches"); with a limit within a
+    // tranche it is asked for generateContent (below, "prices a prompt above 200k tokens").
+    expect(request.path).toBe("/gemini/v1beta/models/fake-gemini:streamGenerateContent");
     expect(request.headers["x-goog-api-key"]).toBe(FAKE_UPSTREAM_API_KEY);
     expect(request.headers.authorization).toBeUndefined();
     expect(body.systemInstruction).toEqual({ parts: [{ text: "Be terse." }] });

@@ -74,6 +74,20 @@ export function handleAnthropicCountTokens(body: MessagesBody, res: ServerRespon
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * JSON as Anthropic streams a tool's input in its `input_json_delta`s: a space after each colon and
+ * comma (`{"location": "San Francisco, CA"}`), where the JSON answer's `input` is an object a client
+ * serializes as it likes (data-plane fixtures anthropic-stream-tool-use.sse, anthropic-stream-forced-tool.sse).
+ */
+export function streamedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(streamedJson).join(", ")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${streamedJson(x)}`)
+      .join(", ")}}`;
+  return JSON.stringify(v) ?? "null";
+}
+
 function textOf(c: unknown): string {
   if (typeof c === "string") return c;
   if (Array.isArray(c)) return c.map((b: Block) => (b.type === "text" ? (b.text ?? "") : b.type === "tool_result" ? textOf(b.content) : "")).join(" ");
@@ -188,14 +202,14 @@ export async function handleAnthropic(body: MessagesBody, res: ServerResponse, c
   searchBlocks.forEach(([call, result], i) => {
     const index = (thinking ? 1 : 0) + i * 2;
     send("content_block_start", { index, content_block: { ...call, input: {} } });
-    send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(call!.input) } });
+    send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: streamedJson(call!.input) } });
     send("content_block_stop", { index });
     send("content_block_start", { index: index + 1, content_block: result });
     send("content_block_stop", { index: index + 1 });
   });
   if (toolUse) {
     send("content_block_start", { index: at, content_block: { ...toolUse, input: {} } });
-    const json = JSON.stringify(toolUse.input);
+    const json = streamedJson(toolUse.input);
     send("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: json.slice(0, 5) } });
     send("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: json.slice(5) } });
   } else {

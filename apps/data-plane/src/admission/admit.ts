@@ -87,6 +87,14 @@ export interface AdmissionRequest<C extends Capability, B> {
    * when its worst case exceeds the prompt and one tranche, the hold extended as the stream goes.
    */
   tranches?: boolean;
+  /**
+   * A request whose client wants a whole answer, as its providers are sent it when its worst case
+   * would be held in tranches: streamed, so the hold can be extended and the request stopped as a
+   * stream's is, and the answer read whole from the stream (pipeline/chat.ts). Undefined (or
+   * absent): it is sent as asked and held whole (a chat request for spoken output: the provider
+   * streams audio only as raw PCM).
+   */
+  streamed?: (body: B) => B | undefined;
   /** Hold the maximum cost in a lease of its own (work that outlives the request: video jobs). */
   dedicatedHold?: boolean;
   /**
@@ -123,6 +131,11 @@ export interface Admission<C extends Capability, B> {
   estimate?: Estimate;
   /** Held in tranches: the reservation holds the prompt and the output tranches so far, not the whole bound. */
   tranche?: TrancheSpec;
+  /**
+   * The client wants a whole answer but the request is held in tranches: `routed` sends it streamed
+   * (AdmissionRequest.streamed), and the attempts read each provider's answer whole from its stream.
+   */
+  collected?: boolean;
 }
 
 /** What a dry run answers (docs/billing.md): the hold the request would take and its parts. */
@@ -210,13 +223,19 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const { client } = req;
   let routed: Routed[] = [];
   let sentBytes = 0;
-  if (client) ({ routed, sentBytes } = stage(l, "translate", () => sentRequests(translateFor(client.api, planned as Planned<Capability>[] as Planned<"chat">[], client.request(body, model)))));
+  const trancheTokens = ctx.config.holdTrancheTokens;
+  // A whole answer whose worst case would be held in tranches is asked of the providers as a stream.
+  const streamed =
+    req.streamed && !req.tranches && !req.dedicatedHold && tranchesFit(model, { output: outputBoundOf(req, model), unitPriced: req.maxCostMinor !== undefined }, trancheTokens)
+      ? req.streamed(body)
+      : undefined;
+  let collected = false;
+  if (client) ({ routed, sentBytes, collected } = stage(l, "translate", () => translated(client, planned as Planned<Capability>[] as Planned<"chat">[], body, streamed, model)));
   if (req.free) return { body, model, planned, routed, reservation: NOTHING_HELD, bound: FREE, ...(req.dryRun ? { estimate: estimateOf(req, model, planned, FREE) } : {}) };
   refuseWhenSaturated(ctx, "paid requests");
   const bound = boundOf(req, model, body, l.guardrails.grownBytes, sentBytes);
-  const trancheTokens = ctx.config.holdTrancheTokens;
   const uses = req.perUseUnits?.(model, body);
-  const tranche: TrancheSpec | undefined = req.tranches && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses) : undefined;
+  const tranche: TrancheSpec | undefined = (req.tranches || collected) && !req.dedicatedHold && tranchesFit(model, bound, trancheTokens) ? trancheSpec(model, bound, trancheTokens, uses) : undefined;
   // Held in tranches: the prompt, the first output tranche and one use of the per-use tools (all of
   // them when the route cannot count them one by one); else the whole bound.
   const perUseHeld = tranche && uses ? Math.min(bound.perUse, tranche.useMinor) : bound.perUse;
@@ -239,7 +258,20 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
   const hold = holdCredits(ctx, l, holdMinor, req.dedicatedHold);
   // A reservation the local lease covers continues in this turn (no await, no extra promise).
   const reservation = hold instanceof Promise ? await hold : hold;
-  return { body, model, planned, routed, reservation, bound, ...(tranche ? { tranche } : {}) };
+  return { body, model, planned, routed, reservation, bound, ...(tranche ? { tranche } : {}), ...(collected ? { collected } : {}) };
+}
+
+/**
+ * The request translated for the planned deployments and the largest body sent (sentRequests):
+ * `streamed`, its streamed twin for a client that wants a whole answer, when every provider kind
+ * planned can answer it from its stream (`collected`); else the request as the client sent it.
+ */
+function translated<B>(client: ClientOf<B>, planned: readonly Planned<"chat">[], body: B, streamed: B | undefined, model: Model): { routed: Routed[]; sentBytes: number; collected: boolean } {
+  if (streamed !== undefined) {
+    const sent = sentRequests(translateFor(client.api, planned, client.request(streamed, model)));
+    if (sent.routed.every((r) => r.translation.collects)) return { ...sent, collected: true };
+  }
+  return { ...sentRequests(translateFor(client.api, planned, client.request(body, model))), collected: false };
 }
 
 /**
@@ -355,12 +387,15 @@ export interface Bound {
 
 const FREE: Bound = { prompt: 0, output: 0, perUse: 0, total: 0 };
 
+/** Output tokens at most, every choice: the limit asked for (or the model's) × `n`. */
+const outputBoundOf = <C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model): number => (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
+
 /**
  * The request's bound, taken after the input guardrails: what their masks added to the prompt
  * counts too (a token per byte, within the context window).
  */
 function boundOf<C extends Capability, B>(req: AdmissionRequest<C, B>, model: Model, body: B, grownBytes = 0, sentBytes = 0): Bound {
-  const output = (req.requestedOutput ?? model.max_output_tokens) * (req.choices ?? 1);
+  const output = outputBoundOf(req, model);
   const perUse = req.perUseCostMinor?.(model) ?? 0;
   if (req.maxCostMinor) return { prompt: 0, output, perUse, total: req.maxCostMinor(model, body) + perUse, unitPriced: true };
   // What the masks added is in the translated requests already; the client's body bound gets it on top.

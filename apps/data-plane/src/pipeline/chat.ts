@@ -6,6 +6,7 @@ import { streamOutputChecker } from "../guardrails/index.js";
 import type { NormalizedUsage } from "../providers/index.js";
 import { NEVER_ABORTED, UpstreamTransportError, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { Routed } from "../translate/pairs/index.js";
+import { collectingWriter } from "../translate/client-shape.js";
 import { ClientGoneError, attemptAll, upstreamFailure } from "./attempts.js";
 import { HiddenTime } from "./hidden-time.js";
 import type { Charge } from "./bill.js";
@@ -152,6 +153,7 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
       });
     return { kind: "stream", target: planned.target, stream, charge };
   }
+  if (call.collected) return serveCollected(ctx, call, s.routes);
   const { planned, value: parsed } = await attemptAll(ctx, call, s.routes, async ({ target, translation: t }) => {
     const { res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, NEVER_ABORTED);
     if (up.status !== 200) throw await upstreamFailure(up, t.mapError.bind(t));
@@ -169,6 +171,11 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
   const charge = parsed.usage
     ? chargeOf(model, bodyBytes, call.bound, { usage: parsed.usage, generated: 0, stream: false })
     : chargeOf(model, bodyBytes, call.bound, { usage: undefined, generated: JSON.stringify(body.choices ?? body.content ?? body.output ?? "").length, stream: false });
+  return answered(t, target, body, charge);
+}
+
+/** A provider's whole answer (`body`, as the translation parsed it) and its charge, served as the client's answer. */
+function answered(t: Routed["translation"], target: Routed["target"], body: Record<string, unknown>, charge: Charge): Served {
   const keep = t.shape.keep;
   return {
     kind: "answer",
@@ -178,6 +185,71 @@ export async function serveChat<B>(ctx: DataPlaneContext, call: Call<B, "chat">,
     render: () => t.shape.body(body, charge.usage),
     ...(keep ? { keep } : {}),
   };
+}
+
+/**
+ * A request whose client wants a whole answer, held in tranches (admission sent it streamed:
+ * `call.collected`, docs/billing.md "Holds in tranches"). Each attempt reads the provider's stream
+ * to its end, nothing written, while its tranche watch extends the hold ahead of what the provider
+ * may have produced; the answer is the one the provider's JSON would have given (the adapter's
+ * collector), ended as any answer is (output guardrails on the whole of it, the record durable
+ * before it). As for any whole answer, the attempt in flight runs to its end when the client leaves.
+ *
+ * - A refused extension, once the provider may have used what is held, cancels the upstream call:
+ *   nothing partial is answered, the client gets the refusal (402) and what the provider did is
+ *   billed as a stream cut short is (the runner's `gone` ending, outcome `cut`).
+ * - A failure before the stream completed (an error status, a broken or invalid stream) fails the
+ *   attempt as a broken JSON answer does: retried or the next deployment tried (attemptAll), the
+ *   caller billed nothing for it.
+ */
+async function serveCollected<B>(ctx: DataPlaneContext, call: Call<B, "chat">, routes: Routed[]): Promise<Served> {
+  const { model, timeoutMs } = call;
+  const bodyBytes = call.state.bodyBytes ?? 0;
+  const now = ctx.now ?? performance.now.bind(performance);
+  const { planned, value } = await attemptAll(ctx, call, routes, async ({ target, translation: t }) => {
+    const collector = t.collector(target);
+    // Admission collects only where every planned kind's answers can be read from its streams.
+    if (!collector) throw new GatewayError("model_unavailable", "This deployment cannot answer from its stream.");
+    const hidden = new HiddenTime(now);
+    const cut = new AbortController();
+    let opened: OpenedStream | undefined;
+    const watch = call.tranche ? trancheWatch(ctx, call, () => opened, hidden, cut) : undefined;
+    // What the provider did before a refused extension stopped it, billed with the refusal (402).
+    const stopped = () => {
+      hidden.stop();
+      watch?.end();
+      const e: Ending = { usage: opened?.usage, reported: opened?.reported, generated: opened?.generated ?? 0, stream: true, hiddenMs: hidden.ms(), searches: opened?.searches ?? 0 };
+      return new ClientGoneError({ target, charge: chargeOf(model, bodyBytes, call.bound, e) }, watch?.refused);
+    };
+    let up: UpstreamResponse;
+    try {
+      // Only a refused extension cancels the call: the provider bills the work whether or not the client waits.
+      ({ res: up } = await ctx.upstream.send(target.provider, t.request(target), timeoutMs, cut.signal));
+    } catch (err) {
+      if (cut.signal.aborted) throw stopped();
+      watch?.end();
+      throw err;
+    }
+    if (up.status !== 200) {
+      watch?.end();
+      throw await upstreamFailure(up, t.mapError.bind(t));
+    }
+    opened = new OpenedStream(up, collector.parser, collectingWriter(collector), undefined, hidden);
+    if (watch) opened.tranches = watch;
+    const { failure } = await opened.advance();
+    if (!opened.done) {
+      opened.abandon();
+      if (cut.signal.aborted || (watch?.refused !== undefined && failure === watch.refused)) throw stopped();
+      throw failure ?? new GatewayError("upstream_error", "The provider ended the stream before it was complete.");
+    }
+    return { opened, parsed: collector.answer() };
+  });
+  const { target, translation: t } = planned;
+  if (t.dropped.length) call.state.dropped = t.dropped;
+  const { opened: o, parsed } = value;
+  // Billed as a stream is: the provider's final usage, else what was generated (and may have been reasoned unseen).
+  const charge = chargeOf(model, bodyBytes, call.bound, { usage: o.usage, reported: o.reported, generated: o.generated, stream: true, hiddenMs: o.hidden.ms(), searches: o.searches });
+  return answered(t, target, parsed.body, charge);
 }
 
 /**

@@ -48,7 +48,7 @@ export function producedMinor(model: Model, spec: TrancheSpec, p: Produced): num
  * Whether a request can be held in tranches: its bound exceeds one tranche of output, and what a
  * provider may produce unseen is bounded (a reasoning model without an output rate is held whole).
  */
-export function tranchesFit(model: Model, bound: Bound, tokens: number): boolean {
+export function tranchesFit(model: Model, bound: Pick<Bound, "output" | "unitPriced">, tokens: number): boolean {
   if (tokens <= 0 || bound.unitPriced || bound.output <= tokens) return false;
   return !model.reasoning || (model.max_output_tokens_per_second ?? 0) > 0;
 }

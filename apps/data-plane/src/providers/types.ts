@@ -117,6 +117,21 @@ export interface StreamParser {
   announcesReasoning?: boolean;
 }
 
+/**
+ * One upstream stream read whole, for a client that asked for a whole answer (a non-streamed request
+ * held in tranches is streamed from the provider: pipeline/chat.ts): `parser` reads the stream as a
+ * relayed one's parser does (usage, counted text, reasoning phases, searches, the end), `take` keeps
+ * each parsed event it is handed, and `answer` is what `parseChatResponse` gives for the provider's
+ * JSON answer to the same request.
+ */
+export interface StreamCollector {
+  parser: StreamParser;
+  /** One parsed event (the terminal one included), kept for the answer. */
+  take(ev: ParsedStreamEvent): void;
+  /** The whole answer, once the stream ended complete; throws upstream_error when its events do not make one. */
+  answer(): ParsedChatResponse;
+}
+
 /** Marks a parser whose wire format announces its reasoning phases (StreamParser.announcesReasoning). */
 export function announcing<P extends StreamParser>(parser: P): P {
   parser.announcesReasoning = true;
@@ -151,6 +166,12 @@ export interface WireAdapter<B> {
    * format (absent: every event is parsed and written again).
    */
   passthrough?(publicModel: string, upstreamModel: string, request?: B): StreamPassthrough;
+  /**
+   * The answer read from one upstream stream (the request sent streamed): the same answer
+   * parseChatResponse gives for the provider's JSON. Absent: the wire format's answers cannot be
+   * read from its streams faithfully, and its non-streamed requests are sent as such and held whole.
+   */
+  collect?(publicModel: string, upstreamModel: string, request?: B): StreamCollector;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
 }
 

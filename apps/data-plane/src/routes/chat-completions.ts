@@ -45,6 +45,9 @@ export const chatCompletionsRoute: RouteSpec<ChatRequestBody, "chat"> = {
       guard: { stream: body.stream === true, texts: chatRequestTexts },
       // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
       tranches: body.stream === true,
+      // Not streamed but held in tranches: asked of the provider as a stream, the answer read whole.
+      // Spoken output stays whole: providers stream audio only as raw PCM, whatever format was asked.
+      streamed: (b) => (asksForAudio(b) ? undefined : { ...b, stream: true }),
       session: (b) => chatSession(b, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: { api: "chat", request: (b, model) => ({ body: b, model }) },

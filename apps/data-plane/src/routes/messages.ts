@@ -210,6 +210,8 @@ export const messagesRoute: RouteSpec<MessagesRequest, "chat"> = {
       guard: { stream: raw.stream === true, texts: (r) => messagesRequestTexts(r.raw).map((masked) => ({ ...r, raw: masked })) },
       // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
       tranches: raw.stream === true,
+      // Not streamed but held in tranches: asked of the provider as a stream, the answer read whole.
+      streamed: (r) => ({ ...r, raw: { ...r.raw, stream: true } }),
       session: (r) => messagesSession(r.raw, req),
       // As the input guardrails left it (a masked copy when a mask applied).
       client: {

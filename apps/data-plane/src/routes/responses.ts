@@ -118,6 +118,8 @@ export const responsesRoute: RouteSpec<ResponsesRequest, "chat"> = {
       guard: { stream: raw.stream === true, texts: (p) => responsesRequestTexts(p.withHistory).map((masked) => ({ ...p, withHistory: masked })) },
       // Streamed: held in tranches when its output bound exceeds one (pipeline/tranches.ts).
       tranches: raw.stream === true,
+      // Not streamed but held in tranches: asked of the provider as a stream, the answer read whole.
+      streamed: (p) => ({ ...p, withHistory: { ...p.withHistory, stream: true } }),
       session: (p) => responsesSession(p.raw, req),
       ...(previous
         ? {

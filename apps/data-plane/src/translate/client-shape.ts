@@ -1,6 +1,6 @@
 import { toErrorBody, type GatewayError } from "@gateway/errors";
 import type { ClientApi } from "./translation.js";
-import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent } from "../providers/types.js";
+import type { ChatRequestBody, NormalizedUsage, ParsedStreamEvent, StreamCollector } from "../providers/types.js";
 import { AnthropicStreamWriter, completionToMessage } from "./openai-to-anthropic.js";
 import { ResponsesStreamWriter, completionToResponse, responsesUsage, type ResponseEcho } from "./responses-output.js";
 import { messageToResponse, messagesStreamToResponses } from "./responses-to-messages.js";
@@ -25,6 +25,23 @@ export interface StreamWriter {
    * their events); a writer with it gets the counts.
    */
   passed?(events: number): void;
+}
+
+/**
+ * The writer of a stream no client reads frame by frame: a non-streamed request streamed from its
+ * provider (held in tranches, pipeline/chat.ts). It writes nothing; every parsed event, the terminal
+ * one included, goes to the collector that makes the whole answer of it.
+ */
+export function collectingWriter(c: StreamCollector): StreamWriter {
+  return {
+    chunk: (ev) => {
+      c.take(ev);
+      return "";
+    },
+    done: (ev) => c.take(ev),
+    end: () => "",
+    error: () => "",
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { GatewayError } from "@gateway/errors";
 import type { Model } from "@gateway/proto";
 import type { TextCollector } from "../guardrails/index.js";
-import type { MessagesHeaders, ParsedChatResponse, StreamParser, StreamPassthrough, UpstreamHttpRequest, UpstreamTarget, WireAdapter } from "../providers/types.js";
+import type { MessagesHeaders, ParsedChatResponse, StreamCollector, StreamParser, StreamPassthrough, UpstreamHttpRequest, UpstreamTarget, WireAdapter } from "../providers/types.js";
 import type { ChatRequestBody, MessagesRequestBody, ResponsesRequestBody } from "../providers/types.js";
 import type { ClientShape } from "./client-shape.js";
 import type { ResponseEcho } from "./responses-output.js";
@@ -23,6 +23,14 @@ export interface Translation {
    * format (chat completions to a chat-completions server, Messages to Anthropic); else undefined.
    */
   passthrough(target: UpstreamTarget): StreamPassthrough | undefined;
+  /**
+   * The answer read whole from one upstream stream of this deployment, when the request was
+   * translated streamed for a client that wants a whole answer (admission/admit.ts `collected`);
+   * undefined where the provider's answers cannot be read from its streams (see `collects`).
+   */
+  collector(target: UpstreamTarget): StreamCollector | undefined;
+  /** Whether the provider's answers can be read from its streams (WireAdapter.collect). */
+  readonly collects: boolean;
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError;
   /** The client API's shape of the answer and the stream. */
   shape: ClientShape;
@@ -60,6 +68,12 @@ class Bound<B> implements Translation {
   }
   passthrough(target: UpstreamTarget): StreamPassthrough | undefined {
     return this.native ? this.adapter.passthrough?.(this.publicModel, target.deployment.upstream_model, this.body) : undefined;
+  }
+  collector(target: UpstreamTarget): StreamCollector | undefined {
+    return this.adapter.collect?.(this.publicModel, target.deployment.upstream_model, this.body);
+  }
+  get collects(): boolean {
+    return this.adapter.collect !== undefined;
   }
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {
     return this.adapter.mapError(status, bodyText, retryAfter);

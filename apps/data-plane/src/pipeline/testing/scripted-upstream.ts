@@ -379,6 +379,8 @@ export interface BedOptions {
   now?: () => number;
   /** Catalog fields of the model beside the test's defaults (reasoning, its output rate …). */
   model?: Partial<Model>;
+  /** DATA_PLANE_HOLD_TRANCHE_CHECK_MS (default 5). */
+  trancheCheckMs?: number;
 }
 
 export interface Bed {
@@ -497,6 +499,7 @@ export function testbed(o: BedOptions): Bed {
       upstreamTimeoutMinMs: 1_000,
       upstreamTimeoutMaxMs: 10_000,
       clientGoneDrainMs: o.drainMs ?? 0,
+      holdTrancheCheckMs: o.trancheCheckMs ?? 5,
     },
     ...(o.now ? { now: o.now } : {}),
     metrics: {

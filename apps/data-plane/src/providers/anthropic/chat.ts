@@ -1,7 +1,8 @@
 import { GatewayError, invalidParam } from "@gateway/errors";
 import { parseStreamEvent } from "../sse.js";
 import { chatCompletionUsage, jsonStringBody, mapOpenAIError } from "../openai-compatible/chat.js";
-import { announcing, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type UpstreamTarget } from "../types.js";
+import { announcing, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamCollector, type UpstreamTarget } from "../types.js";
+import { blockPhase, messagesCollector, messagesStreamUsage, normalize, type AnthropicUsage, type MessagesStreamEvent } from "./messages-stream.js";
 
 /**
  * Anthropic Messages API as a chat provider: OpenAI-shaped requests are translated to the
@@ -149,80 +150,6 @@ export function forceStructured(out: Record<string, unknown>, structured: Struct
   out.tool_choice = own.length ? { type: "any" } : { type: "tool", name: structured.name };
 }
 
-export interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_read_input_tokens?: number;
-  cache_creation_input_tokens?: number;
-  /** Server tools run for the answer, billed per use beside the tokens. */
-  server_tool_use?: { web_search_requests?: number } | null;
-}
-
-/**
- * Anthropic reports cache reads and writes apart from `input_tokens` (which excludes both); all of it
- * is prompt, so the normalized input is their sum and the reads and writes are its parts. Thinking
- * is inside `output_tokens` with no count of its own: billed at the output price, as Anthropic does.
- */
-export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): NormalizedUsage | undefined {
-  if (!u) return undefined;
-  const cacheRead = u.cache_read_input_tokens ?? 0;
-  const input = (u.input_tokens ?? inputFromStart) + cacheRead + (u.cache_creation_input_tokens ?? 0);
-  const searches = Math.max(0, Math.trunc(Number(u.server_tool_use?.web_search_requests ?? 0)) || 0);
-  return {
-    input_tokens: input,
-    output_tokens: u.output_tokens ?? 0,
-    cached_input_tokens: cacheRead,
-    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-    ...(searches > 0 ? { web_search_requests: searches } : {}),
-    estimated: false,
-  };
-}
-
-/**
- * What a block's start tells of the provider's work, for a stream cut short: a `thinking` (or
- * `redacted_thinking`) block opens a reasoning phase, whose streamed text is a summary of what is
- * billed, and any other block closes it; a `server_tool_use` web search is one search run.
- */
-export function blockPhase(ev: MessagesStreamEvent): { thinking: boolean; searches?: number } {
-  const type = ev.content_block?.type;
-  if (type === "thinking" || type === "redacted_thinking") return { thinking: true };
-  if (type === "server_tool_use" && ev.content_block?.name === "web_search") return { thinking: false, searches: 1 };
-  return { thinking: false };
-}
-
-/** One event of a Messages stream, the fields the gateway reads (both parsers of the wire format use it). */
-export interface MessagesStreamEvent {
-  type?: string;
-  message?: { id?: string; model?: string; usage?: AnthropicUsage };
-  index?: number;
-  content_block?: { type?: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: unknown };
-  usage?: AnthropicUsage;
-  error?: { message?: string };
-}
-
-/**
- * The usage of one Messages stream, the one accounting for both of its parsers (native and chat):
- * input and cache counts come in message_start, the output count (and, from newer API versions,
- * final input counts and server tool use) in message_delta; a count the delta leaves out keeps its
- * message_start value. A delta without usage leaves it unknown, so the gateway counts what it delivered.
- */
-export function messagesStreamUsage() {
-  let started: AnthropicUsage = {};
-  return {
-    /** message_start's counts; what the provider reported so far (input and cache; the output it will count later). */
-    start(u: AnthropicUsage | undefined): NormalizedUsage | undefined {
-      started = u ?? {};
-      return normalize({ ...started, output_tokens: 0 });
-    },
-    delta(u: AnthropicUsage | undefined): NormalizedUsage | undefined {
-      if (!u) return undefined;
-      const defined = Object.fromEntries(Object.entries(u).filter(([k, v]) => typeof v === "number" || (k === "server_tool_use" && v)));
-      return normalize({ ...started, ...defined });
-    },
-  };
-}
-
 const reported = (u: NormalizedUsage | undefined) => (u ? { reported: u } : {});
 
 /** A text delta event as Anthropic writes it, with its text's JSON string body (anything else is parsed). */
@@ -365,6 +292,13 @@ export const anthropicChat: ChatAdapter = {
           return { forward: undefined, text: "", done: false };
       }
     });
+  },
+
+  // A non-streamed request held in tranches: the events make the Message the JSON would have been,
+  // read as a JSON answer is (a tool's input and a structured answer as the JSON serializes them, not
+  // as the stream's partial JSON spaced them).
+  collect(publicModel: string, _upstreamModel: string, request?: ChatRequestBody): StreamCollector {
+    return messagesCollector(publicModel, (message) => anthropicChat.parseChatResponse(message, publicModel, request));
   },
 
   mapError(status: number, bodyText: string, retryAfter: string | undefined): GatewayError {

@@ -1,7 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError, invalidParam } from "@gateway/errors";
-import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
+import {
+  choicesOf,
+  type ChatAdapter,
+  type ChatRequestBody,
+  type NormalizedUsage,
+  type ParsedChatResponse,
+  type ParsedStreamEvent,
+  type StreamCollector,
+  type StreamParser,
+  type UpstreamTarget,
+} from "../types.js";
 import { chatCompletionUsage } from "../openai-compatible/chat.js";
+import { ChatCompletionCollector } from "../openai-compatible/collect.js";
 import { newCallId } from "./call-id.js";
 import { openAIToGemini } from "./request.js";
 import type { GeminiCandidate, GeminiErrorBody, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from "./wire.js";
@@ -225,6 +236,18 @@ export const geminiChat: ChatAdapter = {
       /** The connection closed: complete when every candidate finished, else broken off. */
       end: (): ParsedStreamEvent | undefined => (finished >= candidates ? { forward: undefined, text: "", done: true, ...(usage ? { usage } : {}) } : undefined),
     });
+  },
+
+  // A non-streamed request held in tranches: the stream's chunks, translated as they are for a
+  // streamed client, make the chat.completion parseChatResponse gives for the JSON answer (the same
+  // parts read the same way: thoughts counted, not shown; a call's id carrying its signature).
+  collect(publicModel: string, upstreamModel: string, request?: ChatRequestBody): StreamCollector {
+    const collector = new ChatCompletionCollector(chatCompletionUsage);
+    return {
+      parser: geminiChat.streamParser(publicModel, upstreamModel, request),
+      take: (ev) => collector.take(ev),
+      answer: () => ({ body: { ...collector.completion(), model: publicModel }, usage: collector.reported }),
+    };
   },
 
   mapError: mapGeminiError,

@@ -1,6 +1,17 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import { choicesOf, type ChatAdapter, type ChatRequestBody, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
+import {
+  choicesOf,
+  type ChatAdapter,
+  type ChatRequestBody,
+  type NormalizedUsage,
+  type ParsedChatResponse,
+  type ParsedStreamEvent,
+  type StreamCollector,
+  type StreamParser,
+  type UpstreamTarget,
+} from "../types.js";
+import { ChatCompletionCollector } from "./collect.js";
 
 interface OpenAIUsage {
   prompt_tokens?: number;
@@ -79,6 +90,16 @@ export function openAIAuthHeaders(target: UpstreamTarget): Record<string, string
   return target.provider.auth_header ? { [target.provider.auth_header.toLowerCase()]: target.apiKey } : { authorization: `Bearer ${target.apiKey}` };
 }
 
+/** A chat completion answered by the provider, with the public model id. */
+function parseChatCompletion(json: unknown, publicModel: string): ParsedChatResponse {
+  if (!json || typeof json !== "object" || !Array.isArray((json as { choices?: unknown }).choices)) {
+    throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
+  }
+  const body = json as Record<string, unknown>;
+  const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
+  return { body: { ...body, model: publicModel }, usage };
+}
+
 /** Chat completions for any server speaking the OpenAI shape (OpenAI itself, vLLM, Groq …). */
 export function openAICompatibleChat(): ChatAdapter {
   return {
@@ -93,14 +114,7 @@ export function openAICompatibleChat(): ChatAdapter {
       return { url: `${target.provider.base_url.replace(/\/+$/, "")}/chat/completions`, headers, body: JSON.stringify(upstreamBody) };
     },
 
-    parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
-      if (!json || typeof json !== "object" || !Array.isArray((json as { choices?: unknown }).choices)) {
-        throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
-      }
-      const body = json as Record<string, unknown>;
-      const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
-      return { body: { ...body, model: publicModel }, usage };
-    },
+    parseChatResponse: parseChatCompletion,
 
     streamParser: (publicModel: string, _upstreamModel: string, request?: ChatRequestBody, frames = true) => chatStreamParser(publicModel, frames, choicesOf(request)),
 
@@ -111,6 +125,12 @@ export function openAICompatibleChat(): ChatAdapter {
       parser: chatStreamParser(publicModel, true, choicesOf(request)),
       rewrite: publicModelIn(publicModel, true),
     }),
+
+    // A non-streamed request held in tranches: its chunks make the chat.completion the JSON would have been.
+    collect(publicModel: string, _upstreamModel: string, request?: ChatRequestBody): StreamCollector {
+      const collector = new ChatCompletionCollector(chatCompletionUsage);
+      return { parser: chatStreamParser(publicModel, false, choicesOf(request)), take: (ev) => collector.take(ev), answer: () => parseChatCompletion(collector.completion(), publicModel) };
+    },
 
     mapError: mapOpenAIError,
   };
@@ -146,7 +166,8 @@ export const jsonStringBody = (body: string): string => (body.includes("\\") ? (
  * client shape does not read.
  */
 function chatStreamParser(publicModel: string, frames = true, choices = 1): StreamParser {
-  const rewrite = publicModelIn(publicModel);
+  // Only a client that reads the frames gets the public model id written into them.
+  const rewrite = frames ? publicModelIn(publicModel) : undefined;
   /** Choices the provider finished (a finish_reason), by index. */
   const finished = new Set<number>();
   const parse = (data: string): ParsedStreamEvent => {
@@ -154,7 +175,7 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
     const textOnly = TEXT_ONLY.exec(data);
     if (textOnly) {
       const content = jsonStringBody(textOnly[1]!);
-      return { forward: frames ? rewrite(data) : undefined, chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
+      return { forward: rewrite?.(data), chunk: { choices: [{ index: 0, delta: { content }, finish_reason: null }] }, usageOnly: false, text: content, done: false };
     }
     const event = parseStreamEvent<{
       choices?: Array<{
@@ -181,7 +202,7 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
       for (const t of d.tool_calls ?? []) if (typeof t.function?.arguments === "string") text += t.function.arguments;
     }
     const usageOnly = usage !== undefined && (event.choices?.length ?? 0) === 0;
-    return { forward: frames ? rewrite(data) : undefined, chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
+    return { forward: rewrite?.(data), chunk: event as Record<string, unknown>, usageOnly, ...(usage ? { usage } : {}), text, done: false };
   };
   // Some OpenAI-compatible servers close the stream without `data: [DONE]`: once every choice asked
   // for has finished, the answer is whole (the client gets its [DONE]); before that it broke off.

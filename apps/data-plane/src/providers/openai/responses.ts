@@ -1,6 +1,17 @@
 import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import { announcing, type NormalizedUsage, type ResponsesRequestBody, type WireAdapter, type ParsedChatResponse, type ParsedStreamEvent, type StreamParser, type UpstreamTarget } from "../types.js";
+import {
+  announcing,
+  isObject,
+  type NormalizedUsage,
+  type ResponsesRequestBody,
+  type WireAdapter,
+  type ParsedChatResponse,
+  type ParsedStreamEvent,
+  type StreamCollector,
+  type StreamParser,
+  type UpstreamTarget,
+} from "../types.js";
 import { mapOpenAIError, normalizeOpenAIUsage, openAIAuthHeaders } from "../openai-compatible/chat.js";
 
 interface ResponsesUsage {
@@ -52,14 +63,30 @@ export const openAIResponses: WireAdapter<ResponsesRequestBody> = {
     return { url: `${target.provider.base_url.replace(/\/+$/, "")}/responses`, headers, body: JSON.stringify({ ...body, model: target.deployment.upstream_model }) };
   },
 
-  parseChatResponse(json: unknown, publicModel: string): ParsedChatResponse {
-    const r = json as { object?: unknown; output?: unknown; usage?: ResponsesUsage; status?: unknown; error?: { message?: unknown } | null } | null;
-    if (!r || typeof r !== "object" || !Array.isArray(r.output)) throw new GatewayError("upstream_error", "The provider returned an invalid response.");
-    if (r.status === "failed") throw new GatewayError("upstream_error", `The provider failed the response: ${String(r.error?.message ?? "unknown")}`);
-    return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage, r.output) };
-  },
+  parseChatResponse: parseResponse,
 
   streamParser: (publicModel: string) => responsesStreamParser(publicModel),
+
+  // A non-streamed request held in tranches: the Response of the terminal event (response.completed,
+  // or response.incomplete), as the JSON answer would have been; its output from the items' done
+  // events when the terminal event leaves it out (as OpenAI's SDK allows).
+  collect(publicModel: string): StreamCollector {
+    let response: Record<string, unknown> | undefined;
+    const items: unknown[] = [];
+    return {
+      parser: responsesStreamParser(publicModel, true),
+      take: (ev) => {
+        const e = ev.chunk;
+        if (!e) return;
+        if (e.type === "response.output_item.done" && typeof e.output_index === "number") items[e.output_index] = e.item;
+        else if (ev.done && isObject(e.response)) response = e.response;
+      },
+      answer: () => {
+        if (!response) throw new GatewayError("upstream_error", "The provider's stream ended without its response.");
+        return parseResponse(Array.isArray(response.output) ? response : { ...response, output: items.filter((i) => i !== undefined) }, publicModel);
+      },
+    };
+  },
 
   // Responses to OpenAI: events go out as the provider framed them; lifecycle and terminal events,
   // errors and deltas of other kinds are parsed.
@@ -79,7 +106,16 @@ const plainResponsesEvents = new PlainText(
   String.raw`"type":\s*"(?:response\.(?:created|in_progress|queued|completed|incomplete|failed|output_item\.added|output_item\.done)"|error"|(?!response\.(?:output_text|refusal|function_call_arguments|reasoning_summary_text|reasoning_text)\.delta")[^"]*\.delta")`,
 );
 
-function responsesStreamParser(publicModel: string): StreamParser {
+/** A Response answered by the provider, with the public model id (a failed one is the provider's failure). */
+function parseResponse(json: unknown, publicModel: string): ParsedChatResponse {
+  const r = json as { object?: unknown; output?: unknown; usage?: ResponsesUsage; status?: unknown; error?: { message?: unknown } | null } | null;
+  if (!r || typeof r !== "object" || !Array.isArray(r.output)) throw new GatewayError("upstream_error", "The provider returned an invalid response.");
+  if (r.status === "failed") throw new GatewayError("upstream_error", `The provider failed the response: ${String(r.error?.message ?? "unknown")}`);
+  return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage, r.output) };
+}
+
+/** One Responses stream's events, parsed; `items`: finished output items handed on too (`chunk`), for a collector. */
+function responsesStreamParser(publicModel: string, items = false): StreamParser {
   return announcing((data: string): ParsedStreamEvent => {
     const ev = parseStreamEvent<{ type?: string; delta?: unknown; response?: { model?: string; usage?: ResponsesUsage; output?: unknown; error?: { message?: unknown } | null }; message?: unknown }>(
       data,
@@ -99,7 +135,14 @@ function responsesStreamParser(publicModel: string): StreamParser {
       const itemType = (ev as { item?: { type?: unknown } }).item?.type;
       const added = type === "response.output_item.added";
       const searches = !added && itemType === "web_search_call" ? { searches: 1 } : {};
-      return { forward: `event: ${type}\ndata: ${data}\n\n`, text: "", done: false, thinking: added && itemType === "reasoning", ...searches };
+      return {
+        forward: `event: ${type}\ndata: ${data}\n\n`,
+        ...(items && !added ? { chunk: ev as Record<string, unknown> } : {}),
+        text: "",
+        done: false,
+        thinking: added && itemType === "reasoning",
+        ...searches,
+      };
     }
     return { forward: `event: ${type}\ndata: ${data}\n\n`, text: GENERATED[type] && typeof ev.delta === "string" ? ev.delta : "", done: false };
   });
