@@ -17,9 +17,11 @@ import { startStack, type Stack } from "../support/stack.ts";
  * link and by OpenID Connect; every action answering beside its control (cleared by the next one),
  * irreversible ones asking first, forms emptied after success; the last admin kept; money in the
  * operator's format with every kind of price; the operator's price form reviewed in credits; the
- * request log, charts, a key's and an organization's pages; navigation, charts that follow a resize
- * and the dark scheme, styled notice pages. axe-core finds nothing moderate or worse on any page,
- * no page breaks its Content-Security-Policy, and screenshots go to test-artifacts/console/.
+ * request log, charts, a key's and an organization's pages; budgets set on their pages and read back
+ * with their window's spend and reset, alerts listed after spending across their thresholds, the
+ * webhook's secret shown once; navigation, charts that follow a resize and the dark scheme, styled
+ * notice pages. axe-core finds nothing moderate or worse on any page, no page breaks its
+ * Content-Security-Policy, and screenshots go to test-artifacts/console/.
  */
 let stack: Stack;
 let console_: ConsoleServer;
@@ -31,7 +33,8 @@ let made: { id: string; trace: string; cost: number };
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack("console_browser", { serviceEnv: consoleServiceEnv });
+  // A webhook on the loopback is allowed (the alerts page's receiver; tests only).
+  stack = await startStack("console_browser", { serviceEnv: { ...consoleServiceEnv, CONTROL_PLANE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
   [console_, org, browser] = await Promise.all([
     startConsoleFor(stack),
     createOrg(stack, { balanceMinor: 7_000_000, models: ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-image", "gw-video"] }),
@@ -221,14 +224,14 @@ it("an admin's actions answer beside their control and the next action clears th
   await context.close();
 });
 
-it("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the budget reads and refuses in credits; the audit log says who changed what", async () => {
+it("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the organization's cap reads and refuses in credits; the audit log says who changed what", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
   const { context, page } = await newPage();
   await as(page, o.orgId, "looker@example.com", "viewer", "/keys");
-  for (const path of ["/keys", "/members", "/budget"]) {
+  for (const path of ["/keys", "/members", "/budget", "/alerts"]) {
     await open(page, url(path));
-    for (const form of ["#new-key", "#invite", "#budget"]) expect(await page.locator(form).isVisible()).toBe(false);
-    expect(await page.getByRole("button", { name: /^(Revoke|Remove)/ }).count()).toBe(0);
+    for (const form of ["#new-key", "#invite", "#org-budget", "#end-user-settings", "#end-user", "#new-project", "#thresholds", "#webhook"]) expect(await page.locator(form).isVisible()).toBe(false);
+    expect(await page.getByRole("button", { name: /^(Revoke|Remove|Rotate|Change)/ }).count()).toBe(0);
   }
   expect(await page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
 
@@ -258,26 +261,166 @@ it("the only admin cannot remove itself or become a viewer; a viewer sees no for
   await expect(text(page, "#invite-link")).resolves.toMatch(/\/signin\?token=gwl_/);
   await page.locator("#members tr", { hasText: "deputy@example.com" }).waitFor();
 
-  // The budget: an amount that is not one is refused in credits; a good one reads back in credits.
+  // The organization's cap: an amount that is not one is refused in credits; a good one reads back in credits.
   await open(page, url("/budget"));
+  const cap = page.getByLabel(/^Organization's cap/);
   for (const [width, viewport] of WIDTHS) {
     await page.setViewportSize(viewport);
-    await page.getByLabel(/^Budget per month/).fill("-3");
-    await page.getByRole("button", { name: "Set budget" }).click();
-    await expect(page.locator("#budget").getByRole("alert").textContent()).resolves.toBe("The monthly budget must be an amount in credits such as 12.50, with at most 6 decimals (0 removes the cap).");
-    await page.getByLabel(/^Budget per month/).fill(width === "desktop" ? "12.5" : "1,000");
-    await page.getByRole("button", { name: "Set budget" }).click();
+    await cap.fill("-3");
+    await page.getByRole("button", { name: "Save organization budget" }).click();
+    await expect(page.locator("#org-budget").getByRole("alert").textContent()).resolves.toBe("The organization's cap must be an amount in credits such as 12.50, with at most 6 decimals (0: no cap).");
+    await cap.fill(width === "desktop" ? "12.5" : "1,000");
+    await page.getByRole("button", { name: "Save organization budget" }).click();
     const amount = width === "desktop" ? "12.50" : "1,000.00";
-    await expect(page.locator("#budget").getByRole("status").textContent()).resolves.toBe(`The budget is ${amount} credits a month.`);
-    expect(await page.getByLabel(/^Budget per month/).inputValue()).toBe("");
-    await expect(text(page, "#budget-now")).resolves.toContain(`Budget per month${amount} credits`);
+    await expect(page.locator("#org-budget").getByRole("status").textContent()).resolves.toMatch(new RegExp(`^Saved: ${amount} credits a month, windows from midnight in UTC; it resets `));
+    // A setting's form keeps the setting as it now is.
+    expect(await cap.inputValue()).toBe(width === "desktop" ? "12.5" : "1,000");
+    await expect(text(page, "#org-now")).resolves.toContain(`Cap${amount} credits a month`);
     await page.screenshot({ path: join(ARTIFACTS, `budget-${width}.png`), fullPage: true });
   }
   await page.getByRole("link", { name: "Audit log" }).click();
   await ready(page);
   await atBothWidths(page, "audit", async () => {
     await expect(text(page, "#audit")).resolves.toContain("member invited");
-    await expect(text(page, "#audit tr:first-child")).resolves.toContain("monthly budget: 1,000.00 credits");
+    await expect(text(page, "#audit tr:first-child")).resolves.toContain("budget: 1,000.00 credits a month");
+  });
+  await context.close();
+});
+
+it("a billing member sets the organization's zone and cap, end users' source and default, a named end user's cap (refused beside its form, removed after confirming), a project and a key's budget on its page; each reads back with its window's spend and its reset in the organization's zone", async () => {
+  const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+  const { context, page } = await newPage();
+  await as(page, o.orgId, "budgets@example.com", "billing", "/budget");
+  const said = (form: string, role: "status" | "alert") => page.locator(form).getByRole(role).textContent();
+  // The organization: Paris time, 50 credits a month; its end users from the header, 1 credit a day each.
+  await page.getByLabel("Time zone (IANA, such as Europe/Paris)").fill("Europe/Paris");
+  await page.getByLabel(/^Organization's cap/).fill("50");
+  await page.getByRole("button", { name: "Save organization budget" }).click();
+  await expect(said("#org-budget", "status")).resolves.toMatch(/^Saved: 50\.00 credits a month, windows from midnight in Europe\/Paris; it resets [A-Z][a-z]{2} 1, \d{4}, 12:00\sAM\.$/);
+  await page.getByLabel("Read end users from").selectOption("header");
+  await page.getByLabel(/^End users' default cap/).fill("1");
+  await page.getByLabel("End users' window").selectOption("day");
+  await page.getByRole("button", { name: "Save end-user settings" }).click();
+  await expect(said("#end-user-settings", "status")).resolves.toBe("Saved: each end user may spend 1.00 credits a day unless it has a cap of its own.");
+  // A named end user's cap: not an amount, refused beside its form in credits; then set.
+  await page.getByLabel("End user", { exact: true }).fill("alice@example.com");
+  await page.getByLabel(/^End user's cap/).fill("2.5.0");
+  await page.getByRole("button", { name: "Set end user's cap" }).click();
+  await expect(said("#end-user", "alert")).resolves.toBe("The end user's cap must be an amount in credits such as 12.50, with at most 6 decimals (0: no cap for this end user).");
+  expect(await page.getByLabel("End user", { exact: true }).inputValue()).toBe("alice@example.com");
+  await page.getByLabel(/^End user's cap/).fill("2.5");
+  await page.getByRole("button", { name: "Set end user's cap" }).click();
+  await expect(said("#end-user", "status")).resolves.toBe("Saved: alice@example.com may spend 2.50 credits a day.");
+  expect(await page.locator("#end-user").getByRole("alert").count()).toBe(0);
+  await page.getByLabel("New project's name").fill("search");
+  await page.getByLabel(/^New project's cap/).fill("10");
+  await page.getByLabel("New project's window").selectOption("week");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(said("#new-project", "status")).resolves.toBe("Created search (10.00 credits a week): put keys in it on their pages.");
+
+  // The key's cap, window, project and tags on its page.
+  await page.locator("#key-budgets").getByRole("link", { name: "test" }).click();
+  await ready(page);
+  await page.getByLabel(/^Key's cap/).fill("3");
+  await page.getByLabel("Key's window").selectOption("day");
+  await page.getByLabel("Project", { exact: true }).selectOption({ label: "search" });
+  await page.getByLabel(/^Tags/).fill("team:search, eval");
+  await page.getByRole("button", { name: "Save key budget" }).click();
+  await expect(said("#key-budget", "status")).resolves.toBe("Saved: 3.00 credits a day, in project search, tagged team:search, eval.");
+  await expect(text(page, "#facts")).resolves.toMatch(/Budget3\.00 credits a dayThis windownothing spent yet; resets .+, 12:00\sAM \(Europe\/Paris\)Projectsearch/);
+  await expect(text(page, "#facts")).resolves.toContain("Tagsteam:search, eval");
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "key-budget-desktop.png"), fullPage: true });
+
+  // Alice spends through the SDK: her window, the key's, the project's and the organization's show it, each resetting at midnight in Paris.
+  const alice = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0, defaultHeaders: { "x-gateway-end-user": "alice@example.com" } });
+  await alice.chat.completions.create({ model: "gw-chat-large", messages: [{ role: "user", content: "spend ".repeat(2_000) }], max_tokens: 16 });
+  const aliceRow = page.locator("#end-users tr", { hasText: "alice@example.com" });
+  await eventually(
+    async () => {
+      await open(page, url("/budget"));
+      return (await rendered(aliceRow)).includes("none yet") ? undefined : true;
+    },
+    15_000,
+    "alice's window at the ledger",
+  );
+  const spent = "\\d+\\.\\d{2} credits";
+  const midnight = "[A-Z][a-z]{2} \\d+, \\d{4}, 12:00\\sAM";
+  await atBothWidths(page, "budgets", async () => {
+    await expect(text(page, "#org-now")).resolves.toMatch(/^Time zoneEurope\/ParisCap50\.00 credits a monthSpent in this window\d+\.\d{2} credits/);
+    await expect(rendered(aliceRow)).resolves.toMatch(new RegExp(`^alice@example\\.com\\t2\\.50 credits a day\\t${spent}\\t${spent}\\t${midnight}\\t`));
+    await expect(rendered(page.locator("#projects tr"))).resolves.toMatch(new RegExp(`^search\\t1\\t10\\.00 credits a week\\t${spent}\\t${spent}\\t${midnight}$`));
+    await expect(rendered(page.locator("#key-budgets tr"))).resolves.toMatch(new RegExp(`^test\\t3\\.00 credits a day\\t${spent}\\t${spent}\\t${midnight}\\tsearch\\tteam:search, eval$`));
+  });
+  // Removing alice's own cap asks first; she has the default cap afterwards.
+  await page.getByRole("button", { name: "Remove alice@example.com's own cap" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove alice@example.com's own cap?" });
+  await expect(dialog.textContent()).resolves.toContain("falls back to the end users' default cap (1.00 credits a day)");
+  await dialog.getByRole("button", { name: "Remove cap" }).click();
+  await expect(page.locator("#end-users tr.feedback-row").getByRole("status").textContent()).resolves.toBe("Removed: alice@example.com has the default cap now (1.00 credits a day).");
+  expect((await stack.admin.ListEndUserBudgets({ org: o.orgId })).end_users).toEqual([]);
+  await context.close();
+});
+
+it("an admin sets alert thresholds and a webhook (a refused URL beside its form), sees the signing secret once with a copy button and rotates it after confirming; spending across the thresholds lists the alerts with their delivery", async () => {
+  const o = await createOrg(stack, { balanceMinor: 10_000_000 });
+  await stack.admin.SetOrgBudgets({ org: o.orgId, limit_minor: 1_000_000, window: "day" });
+  const { context, page } = await newPage({ permissions: ["clipboard-read", "clipboard-write"] });
+  await as(page, o.orgId, "alerts@example.com", "admin", "/alerts");
+  const said = (form: string, role: "status" | "alert") => page.locator(form).getByRole(role).textContent();
+  await page.getByLabel(/^Budget alerts/).fill("1 50");
+  await page.getByLabel(/^Balance alerts/).fill("9.99");
+  await page.getByRole("button", { name: "Save thresholds" }).click();
+  await expect(said("#thresholds", "status")).resolves.toBe("Saved: alerts at 1 %, 50 % of each budget and at a balance at or below 9.99 credits.");
+  // Not https: refused beside the form. A receiver on the loopback (allowed in tests) that is not listening: deliveries fail and are retried.
+  const hook = page.getByLabel(/^Webhook URL/);
+  await hook.fill("http://hooks.example.com/gateway");
+  await page.getByRole("button", { name: "Save webhook" }).click();
+  await expect(said("#webhook", "alert")).resolves.toBe("The webhook URL must be an https:// URL.");
+  const receiver = `http://127.0.0.1:${await freePort()}/gateway`;
+  await hook.fill(receiver);
+  await page.getByRole("button", { name: "Save webhook" }).click();
+  await expect(said("#webhook", "status")).resolves.toBe(`Saved: alerts are sent to ${receiver}. Copy its signing secret below: it is shown only now.`);
+  await expect(text(page, "#secret")).resolves.toContain("Copy this signing secret now: it will not be shown again.");
+  const first = await text(page, "#secret-value");
+  expect(first).toMatch(/^whsec_/);
+  await page.getByRole("button", { name: "Copy secret" }).click();
+  await expect(page.locator("#secret").getByRole("status").textContent()).resolves.toBe("Copied.");
+  expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(first);
+  // Rotated because it leaked: asked first; the new secret shown once.
+  await page.getByLabel("Stop the old secret at once (it leaked)").check();
+  await page.getByRole("button", { name: "Rotate the signing secret" }).click();
+  await page.getByRole("dialog", { name: "Rotate the secret and stop the old one?" }).getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.locator("#rotate-box").getByRole("status").textContent()).resolves.toBe("Rotated: only the new secret signs from now on. Copy it below: it is shown only now.");
+  const rotated = await text(page, "#secret-value");
+  expect(rotated).toMatch(/^whsec_/);
+  expect(rotated).not.toBe(first);
+  await page.screenshot({ path: join(ARTIFACTS, "alerts-secret-once-desktop.png"), fullPage: true });
+
+  // Spent through the SDK across 1 % of the day's cap and the balance threshold: two alerts, each tried at the webhook.
+  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
+  const tried = async () => {
+    const { alerts } = await stack.admin.ListAlerts({ org: o.orgId });
+    return alerts.length === 2 && alerts.every((a) => a.attempts > 0) ? alerts : undefined;
+  };
+  for (let i = 0; i < 10 && (await stack.admin.ListAlerts({ org: o.orgId })).alerts.length < 2; i++) {
+    await client.chat.completions.create({ model: "gw-chat-large", messages: [{ role: "user", content: "spend ".repeat(2_000) }], max_tokens: 16 });
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await eventually(tried, 15_000, "both alerts tried at the webhook");
+  await open(page, url("/alerts"));
+  // The secret is never shown again; only its first characters.
+  expect(await page.locator("#secret").isVisible()).toBe(false);
+  await expect(text(page, "#webhook-now")).resolves.toContain(`${rotated.slice(0, 10)}…`);
+  const money = "\\d+\\.\\d{2} credits";
+  await atBothWidths(page, "alerts", async () => {
+    await expect(text(page, "#thresholds-now")).resolves.toBe("Budget alertsat 1 %, 50 % of each budget's capBalance alertsat or below 9.99 credits");
+    await expect(rendered(page.locator("#alerts tr", { hasText: "1 % of" }))).resolves.toMatch(
+      new RegExp(`\\tbudget\\tthe organization\\t1 % of 1\\.00 credits\\t${money} spent\\tpending, next try .+\\t\\d+\\t.*ECONNREFUSED`),
+    );
+    await expect(rendered(page.locator("#alerts tr", { hasText: "at or below" }))).resolves.toMatch(
+      new RegExp(`\\tbalance\\tthe organization's balance\\tat or below 9\\.99 credits\\t${money}\\tpending, next try .+\\t\\d+\\t.*ECONNREFUSED`),
+    );
   });
   await context.close();
 });
@@ -412,7 +555,7 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
     await expect(text(page, "h1")).resolves.toBe("checkout-service");
     await expect(text(page, "#key-totals")).resolves.toContain("Requests2");
     // Its limits and budget: the day's cap in credits, its tags.
-    await expect(text(page, "#facts")).resolves.toMatch(/Budget5\.00 credits a day, /);
+    await expect(text(page, "#facts")).resolves.toMatch(/Budget5\.00 credits a dayThis window\d+\.\d{2} credits spent, /);
     await expect(text(page, "#facts")).resolves.toContain("Tagscheckout");
     await expect(page.locator("#recent tr").count()).resolves.toBe(2);
   });

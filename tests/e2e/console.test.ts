@@ -72,7 +72,7 @@ describe("sign-in and the session", () => {
     expect(String(page.body)).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     for (const asset of ["/assets/web/pages/overview.js", "/assets/shared/money.js", "/assets/vendor/uplot.js", "/assets/web/app.css"]) expect((await get(asset)).status, asset).toBe(200);
     // Every page is at its own URL; a page of another kind sends the person to their own start page.
-    for (const path of ["/requests", "/keys", "/models", "/budget", "/guardrails", "/members", "/audit"]) expect((await get(path, cookie)).status, path).toBe(200);
+    for (const path of ["/requests", "/keys", "/models", "/budget", "/alerts", "/guardrails", "/members", "/audit"]) expect((await get(path, cookie)).status, path).toBe(200);
     expect((await get("/operator/health", cookie)).headers.get("location")).toBe("/");
     // A missing page is a page of its own (404), not JSON; a missing API path stays JSON.
     const missing = await get("/nothing-here", cookie);
@@ -392,19 +392,24 @@ describe("budgets", () => {
     });
     // The monthly form of the release before windows says the cap is not monthly now.
     expect((await get("/api/budget", billing.cookie)).body.monthly_budget_minor).toBe(0);
-    // A field left out keeps its value; a bad one is the control-plane's 400, naming it; a wrong type is the console's.
+    // A field left out keeps its value; a bad one is a 400 naming the field as the budget page does, an amount in credits (never limit_minor).
     expect((await json(post("/api/budgets", billing.cookie, billing.csrf, { window: "month" }))).body.budget).toEqual({ limit_minor: 3_000_000, window: "month" });
     const badZone = await json(post("/api/budgets", billing.cookie, billing.csrf, { time_zone: "Moon/Tranquility" }));
-    expect(badZone.status).toBe(400);
-    expect(badZone.body.error).toMatchObject({ code: "invalid_request", message: expect.stringContaining("time_zone must be an IANA time zone") });
-    const badType = await json(post("/api/budgets", billing.cookie, billing.csrf, { limit_minor: "lots" }));
-    expect(badType).toMatchObject({ status: 400, body: { error: { message: "limit_minor must be an integer of minor credit units." } } });
+    expect(badZone).toMatchObject({ status: 400, body: { error: { code: "invalid_request", message: "The time zone must be an IANA time zone such as Europe/Paris, or UTC." } } });
+    for (const bad of [{ limit_minor: "lots" }, { limit_minor: -1 }, { limit: "-1" }, { end_user_limit: "1.0000001" }]) {
+      const refused = await json(post("/api/budgets", billing.cookie, billing.csrf, bad));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^The (organization's cap|end users' default cap) must be an amount in credits such as 12\.50, with at most 6 decimals \(0: no cap\)\.$/);
+    }
+    expect((await json(post("/api/budgets", billing.cookie, billing.csrf, { window: "year" }))).body.error.message).toBe("The organization's window must be day, week, month or none.");
+    expect((await json(post("/api/budgets", billing.cookie, billing.csrf, {}))).body.error.message).toBe("Nothing to change: give the time zone, a cap, a window or where end users are read.");
 
     // Admin: a project, the key in it with a cap and tags, an end user's own limit.
     const project = await json(post("/api/projects", admin.cookie, admin.csrf, { name: "support-bot", limit_minor: 500_000, window: "day" }));
     expect(project).toMatchObject({ status: 200, body: { project: { name: "support-bot", budget: { limit_minor: 500_000, window: "day" }, keys: 0 } } });
     const projectId = project.body.project.id as string;
-    const key = await json(post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit_minor: 100_000, window: "day", project: projectId, tags: ["team:support", "env.prod"] }));
+    // Amounts in credits as the pages send them (scripts may send limit_minor).
+    const key = await json(post(`/api/keys/${o.keyId}/budget`, admin.cookie, admin.csrf, { limit: "0.1", window: "day", project: projectId, tags: ["team:support", "env.prod"] }));
     expect(key).toMatchObject({ status: 200, body: { key: { id: o.keyId, budget: { limit_minor: 100_000, window: "day" }, project_id: projectId, tags: ["team:support", "env.prod"] } } });
     expect(((await get("/api/keys", viewer.cookie)).body.data as AnyBody[]).find((k) => k.id === o.keyId)).toMatchObject({ project_id: projectId, tags: ["team:support", "env.prod"] });
     // The data-plane holds the key's requests under its budgets (the key's context was evicted), and the ledger's windows show the spend.
@@ -424,11 +429,13 @@ describe("budgets", () => {
       budget: { limit_minor: 600_000, window: "day" },
       keys: 1,
     });
-    expect(await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-42", limit_minor: 5_000 }))).toEqual({
+    expect(await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-42", limit: "0.005" }))).toEqual({
       status: 200,
       body: { end_user: "user-42", limit_minor: 5_000 },
     });
-    expect((await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-43" }))).status).toBe(400);
+    expect((await json(post("/api/end-user-budgets", admin.cookie, admin.csrf, { end_user: "user-43" }))).body.error.message).toBe(
+      "The end user's cap must be an amount in credits such as 12.50, with at most 6 decimals (0: no cap for this end user).",
+    );
     const read = (await get("/api/budgets", viewer.cookie)).body;
     expect(read).toMatchObject({ end_user_overrides: 1, end_users: [{ end_user: "user-42", limit_minor: 5_000 }], projects: [{ id: projectId, name: "support-bot", keys: 1 }] });
     expect(await json(post("/api/end-user-budgets/remove", admin.cookie, admin.csrf, { end_user: "user-42" }))).toEqual({ status: 200, body: { end_user: "user-42", removed: true } });

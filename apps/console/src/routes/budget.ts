@@ -1,23 +1,15 @@
 import { GatewayError } from "@gateway/errors";
 import type { Org } from "@gateway/proto";
-import { bodyOf, creditsOf, text } from "../params.js";
+import { creditsIfGiven, endUserOf, endUserSourceIfGiven, projectNameOf, timeZoneIfGiven, windowIfGiven } from "../budget-fields.js";
+import { bodyOf, creditsOf } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
 
-/**
- * A body field that may be left out (undefined: the control-plane keeps the value), or must have the
- * right type; the control-plane checks the value itself and names what it takes.
- */
-function optional<T>(body: Record<string, unknown>, field: string, is: (v: unknown) => v is T, what: string): T | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) return undefined;
-  if (!is(v)) throw new GatewayError("invalid_request", `${field} must be ${what}.`);
-  return v;
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** A change that sets nothing is refused here, in the page's words (the control-plane's own message names its RPC's fields). */
+function someGiven(values: unknown[], what: string): void {
+  if (values.every((v) => v === undefined)) throw new GatewayError("invalid_request", `Nothing to change: give ${what}.`);
 }
-const isNumber = (v: unknown): v is number => typeof v === "number";
-const isString = (v: unknown): v is string => typeof v === "string";
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const int = (body: Record<string, unknown>, field: string) => optional(body, field, isNumber, "an integer of minor credit units");
-const str = (body: Record<string, unknown>, field: string) => optional(body, field, isString, "a string");
 
 /** The organization's budget settings as the API shows them. */
 const orgBudgets = (o: Org) => ({
@@ -56,43 +48,62 @@ export function budgetRoutes({ ctx, read, write }: Routes): void {
   });
   write("/api/budgets", async (req, res) => {
     const body = bodyOf(req);
+    const money = signed(res).money;
     const change = {
       org: "",
-      time_zone: str(body, "time_zone"),
-      limit_minor: int(body, "limit_minor"),
-      window: str(body, "window"),
-      end_user_source: str(body, "end_user_source"),
-      end_user_limit_minor: int(body, "end_user_limit_minor"),
-      end_user_window: str(body, "end_user_window"),
+      time_zone: timeZoneIfGiven(body.time_zone),
+      limit_minor: creditsIfGiven(body, "limit", "The organization's cap", money),
+      window: windowIfGiven(body.window, "The organization's window"),
+      end_user_source: endUserSourceIfGiven(body.end_user_source),
+      end_user_limit_minor: creditsIfGiven(body, "end_user_limit", "The end users' default cap", money),
+      end_user_window: windowIfGiven(body.end_user_window, "The end users' window"),
     };
+    someGiven(Object.values(change).slice(1), "the time zone, a cap, a window or where end users are read");
     return orgBudgets(await control.ConsoleSetOrgBudgets({ token: signed(res).token, change }));
   });
   write("/api/keys/:id/budget", async (req, res) => {
     const body = bodyOf(req);
-    const tags = optional(body, "tags", isStrings, "a list of strings");
-    const change = { key_id: String(req.params.id), limit_minor: int(body, "limit_minor"), window: str(body, "window"), project: str(body, "project"), tags: tags && { tags } };
+    if (body.tags !== undefined && !isStrings(body.tags)) throw new GatewayError("invalid_request", "The key's tags must be a list of tags.");
+    const change = {
+      key_id: String(req.params.id),
+      limit_minor: creditsIfGiven(body, "limit", "The key's cap", signed(res).money),
+      window: windowIfGiven(body.window, "The key's window"),
+      project: typeof body.project === "string" ? body.project : undefined,
+      tags: isStrings(body.tags) ? { tags: body.tags } : undefined,
+    };
+    someGiven([change.limit_minor, change.window, change.project, change.tags], "a cap, a window, a project or tags");
     return { key: await control.ConsoleSetKeyBudget({ token: signed(res).token, change }) };
   });
   write("/api/projects", async (req, res) => {
     const body = bodyOf(req);
-    const project = { org: "", name: text(body.name), limit_minor: int(body, "limit_minor") ?? 0, window: str(body, "window") ?? "" };
+    const project = {
+      org: "",
+      name: projectNameOf(body.name),
+      limit_minor: creditsIfGiven(body, "limit", "The project's cap", signed(res).money) ?? 0,
+      window: windowIfGiven(body.window, "The project's window") ?? "",
+    };
     return { project: await control.ConsoleCreateProject({ token: signed(res).token, project }) };
   });
   write("/api/projects/:id/budget", async (req, res) => {
     const body = bodyOf(req);
-    const change = { org: "", project: String(req.params.id), limit_minor: int(body, "limit_minor"), window: str(body, "window") };
+    const change = {
+      org: "",
+      project: String(req.params.id),
+      limit_minor: creditsIfGiven(body, "limit", "The project's cap", signed(res).money),
+      window: windowIfGiven(body.window, "The project's window"),
+    };
+    someGiven([change.limit_minor, change.window], "a cap or a window");
     return { project: await control.ConsoleSetProjectBudget({ token: signed(res).token, change }) };
   });
   write("/api/end-user-budgets", async (req, res) => {
     const body = bodyOf(req);
-    const limit = int(body, "limit_minor");
-    if (limit === undefined) throw new GatewayError("invalid_request", "limit_minor is required (0: no cap for this end user).");
-    const change = { org: "", end_user: text(body.end_user), limit_minor: limit, remove: false };
-    const e = await control.ConsoleSetEndUserBudget({ token: signed(res).token, change });
+    const endUser = endUserOf(body.end_user);
+    const limit = creditsOf(body, "limit", "The end user's cap", signed(res).money, { note: " (0: no cap for this end user)" });
+    const e = await control.ConsoleSetEndUserBudget({ token: signed(res).token, change: { org: "", end_user: endUser, limit_minor: limit, remove: false } });
     return { end_user: e.end_user, limit_minor: e.limit_minor };
   });
   write("/api/end-user-budgets/remove", async (req, res) => {
-    const e = await control.ConsoleSetEndUserBudget({ token: signed(res).token, change: { org: "", end_user: text(bodyOf(req).end_user), limit_minor: 0, remove: true } });
+    const e = await control.ConsoleSetEndUserBudget({ token: signed(res).token, change: { org: "", end_user: endUserOf(bodyOf(req).end_user), limit_minor: 0, remove: true } });
     return { end_user: e.end_user, removed: true };
   });
 }

@@ -18,6 +18,7 @@ const PAGES: ReadonlyArray<{ path: string; file: string; for: PageFor }> = [
   { path: "/keys/:id", file: "key.html", for: "org" },
   { path: "/models", file: "models.html", for: "org" },
   { path: "/budget", file: "budget.html", for: "org" },
+  { path: "/alerts", file: "alerts.html", for: "org" },
   { path: "/guardrails", file: "guardrails.html", for: "org" },
   { path: "/members", file: "members.html", for: "org" },
   { path: "/audit", file: "audit.html", for: "org" },
