@@ -189,7 +189,7 @@ describe("alert webhooks", () => {
     names.set("hooks.internal.example", ["10.0.12.7"]);
     const refused = await user.post("/api/alerts/settings", admin.cookie, admin.csrf, { webhook_url: "https://hooks.internal.example/in" });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as AnyBody).error).toMatchObject({ code: "invalid_request", message: "webhook_url host 'hooks.internal.example' resolves to a private address (10.0.12.7)." });
+    expect(((await refused.json()) as AnyBody).error).toMatchObject({ code: "invalid_request", message: "The webhook URL host 'hooks.internal.example' resolves to a private address (10.0.12.7)." });
 
     // Public when set; the receiver's own loopback address when sent (DNS rebinding): refused, never connected to.
     names.set("rebind.example", ["93.184.216.34"]);
