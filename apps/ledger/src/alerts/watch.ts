@@ -3,6 +3,8 @@ import type { LedgerContext } from "../context.js";
 
 /** How often every current window and account with thresholds is checked (a crossing missed by a crash), ms. */
 const SWEEP_MS = 30_000;
+/** The least time between two passes, ms: an alert waits at most this long after its spend is durable. */
+const PASS_GAP_MS = 250;
 
 /**
  * Finds the thresholds that committed spend crossed (docs/billing.md, "Alerts") and writes each
@@ -14,13 +16,16 @@ const SWEEP_MS = 30_000;
  * Each pass is one transaction per table that locks the rows it changes in key order (the usage
  * transaction's order), so it never deadlocks with it, and the alert's id is made of what it is
  * (window and percentage; threshold and lifetime top-ups), so two ledgers finding the same crossing
- * write it once. It runs after each applied batch, for that batch's organizations, and every 30 s for all.
+ * write it once. It runs after applied batches (at most every 250 ms, for their organizations), and
+ * every 30 s for all.
  */
 export class AlertWatch {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private pending = new Set<string>();
   private all = false;
+  private lastPass = 0;
+  private waiting: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: LedgerContext,
@@ -45,11 +50,23 @@ export class AlertWatch {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.waiting) clearTimeout(this.waiting);
     await this.running;
   }
 
   private kick(): void {
-    if (this.running || (!this.all && this.pending.size === 0)) return;
+    if (this.running || this.waiting || (!this.all && this.pending.size === 0)) return;
+    // At most one pass per PASS_GAP_MS: under a backlog, many batches' organizations go in one pass.
+    const wait = this.lastPass + PASS_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.waiting = setTimeout(() => {
+        this.waiting = undefined;
+        this.kick();
+      }, wait);
+      this.waiting.unref();
+      return;
+    }
+    this.lastPass = Date.now();
     const orgs = this.all ? undefined : [...this.pending];
     this.all = false;
     this.pending.clear();

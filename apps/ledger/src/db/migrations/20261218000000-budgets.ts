@@ -16,7 +16,7 @@ const GATHER: [string, string][] = [
     "          array_agg(date_trunc('month', ins.created_at AT TIME ZONE 'UTC')::date)\n        INTO applied, v_org, v_lease, v_cost, v_month\n",
     `          array_agg(date_trunc('month', ins.created_at AT TIME ZONE 'UTC')::date),
           (SELECT jsonb_agg(jsonb_build_array(b.l, i.cost_minor, i.org_id)) FROM ins i
-             CROSS JOIN LATERAL (SELECT DISTINCT u AS l FROM unnest(i.budget_leases) AS u) b WHERE i.cost_minor > 0)
+             CROSS JOIN LATERAL (SELECT DISTINCT u AS l FROM unnest(i.budget_leases) AS u) b WHERE i.budget_leases IS NOT NULL AND i.cost_minor > 0)
         INTO applied, v_org, v_lease, v_cost, v_month, v_budget
 `,
   ],
