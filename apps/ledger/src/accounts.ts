@@ -24,6 +24,9 @@ export function toCredits(orgId: string, a: Account | undefined, monthSpentMinor
     spent_minor: a?.spent_minor ?? 0,
     held_minor: a?.held_minor ?? 0,
     topped_up_minor: a?.topped_up_minor ?? 0,
+    promo_minor: a?.promo_minor ?? 0,
+    credit_limit_minor: a?.credit_limit_minor ?? 0,
+    adjusted_minor: a?.adjusted_minor ?? 0,
   };
 }
 

@@ -127,6 +127,12 @@ const Schema = z.object({
   LEDGER_ACCEPT_UNSIGNED_USAGE: z.enum(["true", "false"]).default("false"),
   /** How often the streams, their replicas and the nodes' stores are read for the metrics, ms. */
   LEDGER_STREAM_WATCH_INTERVAL_MS: int(15_000, 100),
+  /**
+   * How often the billing feed's watermark is moved (feed/watermark.ts): how long an entry waits,
+   * at most, before the feed and the billing_feed view serve it (a feed reader that has caught up
+   * moves it itself), ms.
+   */
+  LEDGER_FEED_WATERMARK_MS: int(200, 10),
 });
 
 export interface LedgerConfig extends ServerCallerSettings {
@@ -175,6 +181,7 @@ export interface LedgerConfig extends ServerCallerSettings {
   acceptUnsignedUsage: boolean;
   /** Verifies operators' top-up grants; undefined: the console cannot top up. */
   grantPublicKey: KeyObject | undefined;
+  feedWatermarkMs: number;
 }
 
 /** Reads the LEDGER_* variables; throws one error listing every problem. */
@@ -261,5 +268,6 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     usageSigningKeys: new Map(signingKeys.map((k) => usageKey(k)).map((k) => [k.id, k])),
     acceptUnsignedUsage: e.LEDGER_ACCEPT_UNSIGNED_USAGE === "true",
     grantPublicKey: grant.key,
+    feedWatermarkMs: e.LEDGER_FEED_WATERMARK_MS,
   };
 }

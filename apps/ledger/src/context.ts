@@ -8,6 +8,7 @@ import type { LedgerDb } from "./db/schema.js";
 import { AppliedWatermark } from "./consumer/watermark.js";
 import { StreamWatch, streamGauges } from "./consumer/stream-watch.js";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { FeedWatermark } from "./feed/watermark.js";
 
 export interface LedgerMetrics {
   registry: Registry;
@@ -25,6 +26,8 @@ export interface LedgerMetrics {
   leasesSettled: Counter<"how">;
   leaseRefusals: Counter<"reason">;
   topUps: Counter;
+  /** Adjustments made (refunds, credit notes, promotional grants and expiries, credit limits), by kind. */
+  adjustments: Counter<"kind">;
 }
 
 /** Every dependency of the ledger, built once. */
@@ -50,6 +53,10 @@ export interface LedgerContext {
   onApplied?: (orgIds: Iterable<string>) => void;
   /** Present only when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing: Tracing | undefined;
+  /** How far the billing feed may be served (feed/watermark.ts). */
+  feedWatermark: FeedWatermark;
+  /** Aborted when the ledger stops: long reads (a feed that follows) end at once. */
+  closing: AbortController;
 }
 
 export interface LedgerOverrides {
@@ -59,16 +66,17 @@ export interface LedgerOverrides {
 export function createContext(config: LedgerConfig, overrides: LedgerOverrides = {}): LedgerContext {
   const registry = createMetricsRegistry("ledger");
   const log = overrides.log ?? createLogger({ service: "ledger", level: config.logLevel });
+  const db = createDb<LedgerDb>({
+    url: config.databaseUrl,
+    schema: config.dbSchema,
+    poolMax: config.dbPoolMax,
+    startupOptions: config.dbStartupOptions,
+    onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
+  });
   const ctx: LedgerContext = {
     config,
     log,
-    db: createDb<LedgerDb>({
-      url: config.databaseUrl,
-      schema: config.dbSchema,
-      poolMax: config.dbPoolMax,
-      startupOptions: config.dbStartupOptions,
-      onConnectionError: (err) => log.warn({ err }, "pooled Postgres connection lost"),
-    }),
+    db,
     dbHealth: createDbHealth({
       url: config.databaseUrl,
       onChange: (healthy, err) => (healthy ? log.info("Postgres reachable") : log.warn({ err }, "Postgres unreachable; not ready")),
@@ -79,6 +87,8 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     watermark: new AppliedWatermark(() => ctx.jsm, config.consumerDurable),
     streamWatch: new StreamWatch(() => ctx.jsm, { durable: config.consumerDurable, streams: config.streams, monitorUrls: config.natsMonitorUrls, intervalMs: config.streamWatchIntervalMs }, log),
     tracing: startTracing(config.tracing),
+    feedWatermark: new FeedWatermark(db, config.feedWatermarkMs, log),
+    closing: new AbortController(),
     metrics: {
       registry,
       usageEvents: new Counter({ name: "ledger_usage_events_total", help: "Usage events by result", labelNames: ["result"], registers: [registry] }),
@@ -116,6 +126,12 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
         registers: [registry],
       }),
       topUps: new Counter({ name: "ledger_top_ups_total", help: "Top-ups applied", registers: [registry] }),
+      adjustments: new Counter({
+        name: "ledger_adjustments_total",
+        help: "Adjustments made: refunds, credit notes, promotional credit granted and expired, credit limits set",
+        labelNames: ["kind"],
+        registers: [registry],
+      }),
     },
   };
   new Gauge({

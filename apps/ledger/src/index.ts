@@ -32,6 +32,14 @@ import { spendSeries } from "./rpc/spend-series.js";
 import { listUsage } from "./rpc/list-usage.js";
 import { guardrailCounts, orgBalances, providerHealth } from "./rpc/console-reads.js";
 import { exportUsage } from "./rpc/export-usage.js";
+import { refundUsage } from "./rpc/refund-usage.js";
+import { issueCreditNote } from "./rpc/issue-credit-note.js";
+import { grantPromoCredit } from "./rpc/grant-promo-credit.js";
+import { setCreditLimit } from "./rpc/set-credit-limit.js";
+import { listAdjustments } from "./rpc/list-adjustments.js";
+import { usageFeed } from "./rpc/usage-feed.js";
+import { getOrgBilling, setOrgBilling } from "./rpc/set-org-billing.js";
+import { usageStatement } from "./rpc/usage-statement.js";
 
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext, LedgerOverrides } from "./context.js";
@@ -87,6 +95,15 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       ReplayUsage: replayUsage(ctx),
       RepublishJournal: republishJournal(ctx),
       ListBudgets: listBudgets(ctx),
+      RefundUsage: refundUsage(ctx),
+      IssueCreditNote: issueCreditNote(ctx),
+      GrantPromoCredit: grantPromoCredit(ctx),
+      SetCreditLimit: setCreditLimit(ctx),
+      UsageFeed: usageFeed(ctx),
+      SetOrgBilling: setOrgBilling(ctx),
+      GetOrgBilling: getOrgBilling(ctx),
+      UsageStatement: usageStatement(ctx),
+      ListAdjustments: listAdjustments(ctx),
     },
     {
       guard: callerGuard(
@@ -171,6 +188,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
         });
       await startNatsWork(await connectServiceNats(ctx, abort.signal, startNatsWork));
       sweeper.start();
+      ctx.feedWatermark.start();
       alertWatch.start();
       maintenance.start();
       ctx.streamWatch.start();
@@ -182,10 +200,12 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       // Idempotent, and safe after a start() that failed half-way.
       stopped ??= (async () => {
         abort.abort();
+        ctx.closing.abort();
         bound = false;
         await consumer?.stop();
         await announcer?.stop();
         await sweeper.stop();
+        await ctx.feedWatermark.stop();
         await alertWatch.stop();
         await maintenance.stop();
         await ctx.streamWatch.stop();

@@ -36,10 +36,15 @@ export const LedgerJournalV1 = z.object({
   version: z.literal(1),
   /** Usage posting id (`post_…`, one applied batch; its records carry it as `journal_txn_id`) or top-up id (`top_…`). */
   txn_id: z.string(),
-  kind: z.enum(["usage", "top_up"]),
+  /** Adjustments (docs/billing.md, "Adjustments") are journaled under their own kinds; a consumer should accept kinds it does not know. */
+  kind: z.enum(["usage", "top_up", "refund", "credit_note", "promo_grant", "promo_expiry"]),
   /** Unix ms when the transaction was recorded. */
   created_at_ms: z.number().int(),
-  /** Signed amounts in minor credit units per account (`org:<id>`, `system:revenue`, `system:funding`). */
+  /**
+   * Signed amounts in minor credit units per account: `org:<id>` (paid credit), `promo:<id>`
+   * (promotional credit), `system:revenue`, `system:funding`, `system:refunds`,
+   * `system:credit_notes`, `system:promotions`.
+   */
   entries: z.array(z.object({ account: z.string(), amount_minor: z.number().int() })),
 });
 export type LedgerJournalV1 = z.infer<typeof LedgerJournalV1>;
@@ -164,6 +169,16 @@ export const AttemptV1 = z.object({
   provider_cost_minor: minor,
   payer: z.enum(["caller", "operator", "none"]),
   duration_ms: z.number().int().nonnegative(),
+  /**
+   * The rest of the provider's split of the counts (docs/billing.md, "Reconciliation"): of
+   * input_tokens, read from and written to the prompt cache; of output_tokens, reasoning. Added in
+   * place: absent in older events (0), dropped by ledgers before it.
+   */
+  cached_input_tokens: z.number().int().nonnegative().optional(),
+  cache_creation_input_tokens: z.number().int().nonnegative().optional(),
+  reasoning_tokens: z.number().int().nonnegative().optional(),
+  /** The provider's service tier for the attempt (OpenAI `service_tier`, Anthropic `usage.service_tier`); an unusual value is dropped, never the event. */
+  service_tier: z.string().max(32).optional().catch(undefined),
 });
 export type AttemptV1 = z.infer<typeof AttemptV1>;
 
@@ -204,6 +219,12 @@ export const UsageEventV1 = z.object({
    * could not serve it, pinned to the one that did. Absent: no session pin. Added in place.
    */
   route_pin: z.enum(["hit", "new", "moved"]).optional(),
+  /**
+   * The provider's service tier for the served attempt (OpenAI's `service_tier`: default, flex,
+   * priority, scale; Anthropic's `usage.service_tier`: standard, priority, batch), for reconciling
+   * with its bill. Absent: the provider said none. Added in place; an unusual value is dropped.
+   */
+  service_tier: z.string().max(32).optional().catch(undefined),
   /**
    * Budgets (docs/billing.md, "Budgets"): the budget leases the request was held under (the ledger
    * spends its cost from each), and whose spend it is — the end user as the organization reads it,

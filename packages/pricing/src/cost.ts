@@ -189,20 +189,34 @@ export function estimateCharTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
+/** A deployment's cost prices (docs/billing.md, "Attempts and who pays", "Reconciliation"), minor units per million tokens. */
+export type DeploymentCosts = Pick<
+  Deployment,
+  "cost_input_price_minor_per_mtok" | "cost_output_price_minor_per_mtok" | "cost_cached_input_price_minor_per_mtok" | "cost_cache_write_price_minor_per_mtok" | "cost_reasoning_price_minor_per_mtok"
+>;
+
 /**
  * The token prices a deployment's provider charges the operator (docs/billing.md, "Attempts and who
- * pays"): the deployment's input and output cost prices, and the model's cache and reasoning prices
- * scaled by the same ratio; a deployment without cost prices is charged at the model's prices.
+ * pays"): the deployment's input and output cost prices, its cached-input, cache-write and reasoning
+ * cost prices where it states them, else the model's prices for those scaled by the same ratio as
+ * the input (output) price; a deployment without cost prices is charged at the model's prices.
  */
-export function providerPrices(model: PricedModel, d: Pick<Deployment, "cost_input_price_minor_per_mtok" | "cost_output_price_minor_per_mtok">): PricedModel {
+export function providerPrices(model: PricedModel, d: DeploymentCosts): PricedModel {
   const ci = d.cost_input_price_minor_per_mtok;
   const co = d.cost_output_price_minor_per_mtok;
-  if (ci === undefined && co === undefined) return model;
+  const cc = d.cost_cached_input_price_minor_per_mtok;
+  const cw = d.cost_cache_write_price_minor_per_mtok;
+  const cr = d.cost_reasoning_price_minor_per_mtok;
+  if (ci === undefined && co === undefined && cc === undefined && cw === undefined && cr === undefined) return model;
   const p = tokenPrices(model);
   const li = model.long_context_input_price_minor_per_mtok;
   const lo = model.long_context_output_price_minor_per_mtok;
   return {
     ...rescaled(model, p, ci, co),
+    // A class's own cost price, where the deployment states one, over the scaled one.
+    ...(cc !== undefined ? { cached_input_price_minor_per_mtok: cc } : {}),
+    ...(cw !== undefined ? { cache_write_price_minor_per_mtok: cw } : {}),
+    ...(cr !== undefined ? { reasoning_price_minor_per_mtok: cr } : {}),
     // The provider's long-context prices in the same ratio to its normal ones.
     ...(model.long_context_threshold_tokens ? { long_context_threshold_tokens: model.long_context_threshold_tokens } : {}),
     ...(li !== undefined ? { long_context_input_price_minor_per_mtok: scaled(li, p.input, ci) } : {}),

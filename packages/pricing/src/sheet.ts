@@ -1,10 +1,29 @@
 import type { UsageEventV1 } from "@gateway/events";
 import type { ImagePrice, McpServer, Model, VideoPrice } from "@gateway/proto";
-import { costMinor, type PricedModel } from "./cost.js";
+import { costMinor, providerPrices, tokenPrices, type PricedModel } from "./cost.js";
 import { imageUnitPrice, videoPricePerSecond } from "./media.js";
 
-/** A model's prices in a price sheet: its token prices, its images' and its video's. */
-export type SheetModel = PricedModel & { image_prices: ImagePrice[]; default_image_size: string; video_prices: VideoPrice[] };
+/**
+ * What one deployment charges the operator per token class, minor units per million tokens
+ * (docs/billing.md, "Reconciliation"): its cost prices with the defaults applied (providerPrices).
+ */
+export interface ProviderTokenCosts {
+  input: number;
+  cached_input: number;
+  cache_write: number;
+  output: number;
+  reasoning: number;
+}
+
+/**
+ * A model's prices in a price sheet: its token prices, its images' and its video's, and what each of
+ * its deployments charges the operator per token class, keyed `provider/upstream_model` (absent in
+ * sheets of control-planes before it).
+ */
+export type SheetModel = PricedModel & { image_prices: ImagePrice[]; default_image_size: string; video_prices: VideoPrice[]; provider_costs?: Record<string, ProviderTokenCosts> };
+
+/** A deployment's key in a sheet's provider_costs. */
+export const sheetDeploymentKey = (provider: string, upstreamModel: string) => `${provider}/${upstreamModel}`;
 
 /**
  * What one catalog version charges (docs/security.md, "Usage events"): every model's prices and
@@ -39,7 +58,18 @@ export function priceSheet(version: number, models: readonly Model[], mcpServers
     const prices: Record<string, number> = {};
     // A threshold of 0 is none (the catalog's Model always carries one): left out like an unset price.
     for (const f of PRICE_FIELDS) if (m[f] !== undefined && !(f === "long_context_threshold_tokens" && m[f] === 0)) prices[f] = m[f];
-    sheet.models[m.id] = { ...(prices as unknown as PricedModel), image_prices: m.image_prices, default_image_size: m.default_image_size, video_prices: m.video?.prices ?? [] };
+    const costs: Record<string, ProviderTokenCosts> = {};
+    for (const d of m.deployments ?? []) {
+      const p = tokenPrices(providerPrices(m, d));
+      costs[sheetDeploymentKey(d.provider, d.upstream_model)] = { input: p.input, cached_input: p.cachedInput, cache_write: p.cacheWrite, output: p.output, reasoning: p.reasoning };
+    }
+    sheet.models[m.id] = {
+      ...(prices as unknown as PricedModel),
+      image_prices: m.image_prices,
+      default_image_size: m.default_image_size,
+      video_prices: m.video?.prices ?? [],
+      provider_costs: costs,
+    };
   }
   for (const s of mcpServers) for (const t of s.tools) sheet.tools[`${s.name}/${t.name}`] = t.price_minor;
   return sheet;

@@ -38,6 +38,12 @@ export const USAGE_COLUMNS = [
   "end_user",
   "project_id",
   "tags",
+  "catalog_version",
+  "external_customer_id",
+  "service_tier",
+  "refunded_minor",
+  "guardrails",
+  "feed_seq",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -78,6 +84,14 @@ function row(r: UsageRecord): Row {
     end_user: r.end_user ?? "",
     project_id: r.project_id ?? "",
     tags: r.tags ?? [],
+    // The catalog version whose prices were applied (0: a record from before it).
+    catalog_version: r.catalog_version,
+    // Commercial metadata and adjustments (docs/billing.md): "" / 0 from a ledger before them.
+    external_customer_id: r.external_customer_id ?? "",
+    service_tier: r.service_tier ?? "",
+    refunded_minor: r.refunded_minor ?? 0,
+    guardrails: JSON.parse(r.guardrails_json || "[]") as unknown[],
+    feed_seq: r.feed_seq ?? 0,
   };
 }
 

@@ -33,6 +33,8 @@ function record(ev: UsageEventV1): string {
     catalog_version: ev.catalog_version,
     // Whether an agent session's turn hit its pinned deployment; absent (no pin, or a data-plane before it) stays NULL.
     route_pin: ev.route_pin,
+    // The provider's service tier of the served attempt; absent stays NULL.
+    service_tier: ev.service_tier,
     // Budgets and attribution (docs/billing.md, "Budgets"); absent stays NULL.
     end_user: ev.end_user,
     project_id: ev.project_id,
@@ -78,7 +80,12 @@ function attemptCosts(ev: UsageEventV1): { attempts?: unknown; attempt_outcome?:
     only.input_tokens === ev.usage.input_tokens &&
     only.output_tokens === ev.usage.output_tokens &&
     only.estimated === ev.usage.estimated &&
-    only.cost_minor === ev.cost_minor
+    only.cost_minor === ev.cost_minor &&
+    // Its split and tier, when it states them, are the record's (attemptsOf gives them back from it).
+    (only.cached_input_tokens ?? ev.usage.cached_input_tokens) === ev.usage.cached_input_tokens &&
+    (only.cache_creation_input_tokens ?? ev.usage.cache_creation_input_tokens ?? 0) === (ev.usage.cache_creation_input_tokens ?? 0) &&
+    (only.reasoning_tokens ?? ev.usage.reasoning_tokens ?? 0) === (ev.usage.reasoning_tokens ?? 0) &&
+    (only.service_tier ?? ev.service_tier) === ev.service_tier
   ) {
     return { attempt_outcome: only.outcome, attempt_ms: only.duration_ms, provider_cost_minor: only.provider_cost_minor, absorbed_minor: 0 };
   }

@@ -11,6 +11,59 @@ export interface AccountsTable {
   /** The balances at or below which the organization is alerted, highest first; the lowest announced since the balance was last above it (null: none). */
   balance_alerts_minor: ColumnType<(number | string)[], (number | string)[] | undefined, (number | string)[]>;
   balance_alerted_minor: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Of balance_minor: promotional credit, drawn before paid credit (docs/billing.md, "Adjustments"). */
+  promo_minor: ColumnType<number, number | undefined, number>;
+  /** Lifetime promotional credit granted, and removed by expiry. */
+  promo_granted_minor: ColumnType<number, number | undefined, number>;
+  promo_expired_minor: ColumnType<number, number | undefined, number>;
+  /** Lifetime refunds and credit notes. balance = topped_up + adjusted + promo_granted − promo_expired − spent. */
+  adjusted_minor: ColumnType<number, number | undefined, number>;
+  /** How far the balance may go below zero (postpaid); leases grant from balance + limit − held. */
+  credit_limit_minor: ColumnType<number, number | undefined, number>;
+}
+
+/** A refund, credit note, promotional grant or expiry, or credit limit set (docs/billing.md, "Adjustments"). */
+export interface AdjustmentsTable {
+  id: string;
+  org_id: string;
+  kind: AdjustmentKind;
+  /** Credited (refund, credit note, grant), removed (expiry), or the limit set (credit_limit). */
+  amount_minor: number;
+  request_id: string | null;
+  grant_id: string | null;
+  /** YYYY-MM the adjustment belongs to. */
+  period: string;
+  reason: ColumnType<string, string | undefined, string>;
+  reference: ColumnType<string, string | undefined, string>;
+  made_by: string;
+  expires_at: Date | null;
+  expired_minor: ColumnType<number, number | undefined, number>;
+  settled: ColumnType<boolean, boolean | undefined, boolean>;
+  idempotency_key: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  /** Its number in the feed (a trigger draws it). */
+  feed_seq: ColumnType<number, never, never>;
+}
+
+export const ADJUSTMENT_KINDS = ["refund", "credit_note", "promo_grant", "promo_expiry", "credit_limit"] as const;
+export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
+
+/** An organization's commercial metadata ('' for every organization's defaults). */
+export interface OrgBillingTable {
+  org_id: string;
+  external_customer_id: string | null;
+  currency: string | null;
+  price_per_credit_micros: number | null;
+  time_zone: string | null;
+  updated_by: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** The feed's visibility watermark (one row). */
+export interface FeedStateTable {
+  id: number;
+  visible_through: number;
+  advanced_at: Date;
 }
 
 /** A threshold crossed (docs/billing.md, "Alerts"): the outbox of `ledger.v1.alert`. */
@@ -120,6 +173,10 @@ export interface UsageRecordsTable {
   tags: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   /** The budget leases that held the request (docs/billing.md, "Budgets"). */
   budget_leases: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  /** Its number in the feed; null for records applied before the feed. */
+  feed_seq: ColumnType<number | null, never, never>;
+  /** The provider's service tier of the served attempt; null when it said none. */
+  service_tier: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TopUpsTable {
@@ -134,12 +191,19 @@ export interface TopUpsTable {
   made_by: ColumnType<string, string | undefined, never>;
   /** The console grant it was made with, once. */
   grant_id: ColumnType<string | null, string | null | undefined, never>;
+  /** What the customer paid (the currency's minor units), in which currency, and the payment's and invoice's references. */
+  paid_amount_minor: ColumnType<number | null, number | null | undefined, never>;
+  paid_currency: ColumnType<string | null, string | null | undefined, never>;
+  payment_reference: ColumnType<string | null, string | null | undefined, never>;
+  invoice_reference: ColumnType<string | null, string | null | undefined, never>;
+  /** Its number in the feed (a trigger draws it). */
+  feed_seq: ColumnType<number, never, never>;
 }
 
 export interface JournalEntriesTable {
   id: Generated<number>;
   txn_id: string;
-  kind: "usage" | "top_up";
+  kind: "usage" | "top_up" | "refund" | "credit_note" | "promo_grant" | "promo_expiry";
   account: string;
   amount_minor: number;
   created_at: ColumnType<Date, Date | undefined, never>;
@@ -171,6 +235,9 @@ export interface DeadLettersTable {
 }
 
 export interface LedgerDb {
+  adjustments: AdjustmentsTable;
+  feed_state: FeedStateTable;
+  org_billing: OrgBillingTable;
   alerts: AlertsTable;
   budget_windows: BudgetWindowsTable;
   dead_letters: DeadLettersTable;
@@ -186,3 +253,5 @@ export type Account = Selectable<AccountsTable>;
 export type LeaseRow = Selectable<LeasesTable>;
 export type UsageRow = Selectable<UsageRecordsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;
+export type AdjustmentRow = Selectable<AdjustmentsTable>;
+export type OrgBillingRow = Selectable<OrgBillingTable>;

@@ -3,6 +3,10 @@ import type { LedgerContext } from "../context.js";
 import { releaseHeld } from "../accounts.js";
 import type { LeaseRow } from "../db/schema.js";
 import { releaseBudgetHeld } from "./budget-lease.js";
+import { expirePromoCredit } from "../adjustments/promo-expiry.js";
+
+/** How often promotional grants past their expiry are looked for, ms. */
+const PROMO_EVERY_MS = 1_000;
 
 /**
  * Closes expired leases and releases the holds of closed leases once their usage can no longer
@@ -16,6 +20,7 @@ import { releaseBudgetHeld } from "./budget-lease.js";
 export class LeaseSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private promoDue = 0;
 
   constructor(private readonly ctx: LedgerContext) {}
 
@@ -38,6 +43,11 @@ export class LeaseSweeper {
   /** One pass; returns how many closed leases had their hold released. */
   async sweep(): Promise<number> {
     await this.expire();
+    // Promotional credit past its expiry, at most every PROMO_EVERY_MS (what holds cover waits for them).
+    if (Date.now() >= this.promoDue) {
+      this.promoDue = Date.now() + PROMO_EVERY_MS;
+      await expirePromoCredit(this.ctx).catch((err: unknown) => this.ctx.log.warn({ err }, "promotional credit expiry failed; retried at the next pass"));
+    }
     await this.ctx.watermark.refresh().catch((err: unknown) => this.ctx.log.debug({ err: String(err) }, "usage watermark not refreshed"));
     return this.settle(this.ctx.watermark.appliedThrough);
   }

@@ -30,7 +30,7 @@ function validate(req: AcquireLeaseRequest): void {
 
 /**
  * Opens or extends a credit lease. The account row is locked, so concurrent grants for one org are
- * serialized and their sum never exceeds balance − held. A renewal that asks for nothing (a video
+ * serialized and their sum never exceeds balance + credit limit − held. A renewal that asks for nothing (a video
  * job's hold kept alive, an idle lease's lifetime) moves no credit: it locks the lease alone, so one
  * organization's renewals do not queue behind each other on its account row.
  */
@@ -51,7 +51,8 @@ export function acquireLease(ctx: LedgerContext) {
           throw new GatewayError("not_found", `lease ${req.lease_id} is not open`);
         }
       }
-      const available = account.balance_minor - account.held_minor;
+      // A postpaid organization may go to −credit_limit (docs/billing.md, "Adjustments"): it holds against that too.
+      const available = account.balance_minor + Number(account.credit_limit_minor) - account.held_minor;
       const wanted = req.amount_minor;
       if (wanted > 0 && (available < req.min_amount_minor || available <= 0)) {
         ctx.metrics.leaseRefusals.inc({ reason: "insufficient_credits" });
@@ -114,6 +115,6 @@ async function renew(ctx: LedgerContext, req: AcquireLeaseRequest, expiresAt: Da
     RETURNING *`.execute(ctx.db);
   const lease = r.rows[0];
   if (!lease) throw new GatewayError("not_found", `lease ${req.lease_id} is not open`);
-  const a = await sql<{ available: string }>`SELECT balance_minor - held_minor AS available FROM accounts WHERE org_id = ${req.org_id}`.execute(ctx.db);
+  const a = await sql<{ available: string }>`SELECT balance_minor + credit_limit_minor - held_minor AS available FROM accounts WHERE org_id = ${req.org_id}`.execute(ctx.db);
   return toLease(lease, Number(a.rows[0]?.available ?? 0));
 }

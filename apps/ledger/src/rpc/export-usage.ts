@@ -4,6 +4,8 @@ import type { ExportUsageRequest, UsagePage } from "@gateway/proto";
 import type { LedgerContext } from "../context.js";
 import { windowOf } from "./window.js";
 import { toRecord } from "./get-usage.js";
+import { refundsOf } from "../adjustments/refunds.js";
+import { termsOfOrg } from "../billing/terms.js";
 
 /** Timestamps are microseconds in Postgres and milliseconds in JS: the cursor keeps Postgres's own. */
 const CURSOR_AT = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -29,6 +31,7 @@ export function exportUsage(ctx: LedgerContext) {
     let records = 0;
     let pages = 0;
     let after: { at: string; requestId: string } | undefined;
+    const externalCustomerId = (await termsOfOrg(ctx.db, req.org_id)).externalCustomerId;
     try {
       for (;;) {
         let q = ctx.db.selectFrom("usage_records").selectAll().select(CURSOR_AT.as("cursor_at")).where("org_id", "=", req.org_id).where("created_at", ">=", from).where("created_at", "<", to);
@@ -43,7 +46,8 @@ export function exportUsage(ctx: LedgerContext) {
         records += rows.length;
         const last = rows[rows.length - 1]!;
         after = { at: last.cursor_at, requestId: last.request_id };
-        yield { records: rows.map(toRecord) };
+        const refunds = await refundsOf(ctx.db, rows);
+        yield { records: rows.map((r) => toRecord(r, { refundedMinor: refunds.get(r.request_id) ?? 0, externalCustomerId })) };
         if (rows.length < pageRows) return;
       }
     } finally {

@@ -29,12 +29,20 @@ export function attemptsOf(r: UsageRow): unknown[] {
       provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
       payer: "caller",
       duration_ms: r.attempt_ms ?? 0,
+      cached_input_tokens: r.cached_input_tokens,
+      cache_creation_input_tokens: r.cache_creation_input_tokens,
+      reasoning_tokens: r.reasoning_tokens,
+      ...(r.service_tier ? { service_tier: r.service_tier } : {}),
     },
   ];
 }
 
-/** The wire form of a usage record (GetUsage, ExportUsage). */
-export function toRecord(r: UsageRow): UsageRecord {
+/**
+ * The wire form of a usage record (GetUsage, ExportUsage, the feed). `extra`: what the record's own
+ * row does not hold (refunds of it, the organization's external customer id), for the reads that
+ * look them up.
+ */
+export function toRecord(r: UsageRow, extra: { refundedMinor?: number; externalCustomerId?: string } = {}): UsageRecord {
   return {
     request_id: r.request_id,
     org_id: r.org_id,
@@ -69,6 +77,10 @@ export function toRecord(r: UsageRow): UsageRecord {
     recorded_at_ms: r.recorded_at.getTime(),
     attempts_json: JSON.stringify(attemptsOf(r)),
     provider_cost_minor: r.provider_cost_minor ?? r.cost_minor,
+    feed_seq: Number(r.feed_seq ?? 0),
+    service_tier: r.service_tier ?? "",
+    refunded_minor: extra.refundedMinor ?? 0,
+    external_customer_id: extra.externalCustomerId ?? "",
   };
 }
 

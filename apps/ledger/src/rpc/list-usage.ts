@@ -53,6 +53,6 @@ export function listUsage(ctx: LedgerContext) {
       .execute();
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { records: page.map(toRecord), next_cursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.request_id) : "" };
+    return { records: page.map((r) => toRecord(r)), next_cursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.request_id) : "" };
   };
 }

@@ -22,6 +22,9 @@ import { rollupsInApply } from "./20261216000000-rollups-in-apply.js";
 import { usageRoutePin } from "./20261217000000-usage-route-pin.js";
 import { budgets } from "./20261218000000-budgets.js";
 import { alerts } from "./20261219000000-alerts.js";
+import { adjustments } from "./20261221000000-adjustments.js";
+import { feed } from "./20261221010000-feed.js";
+import { attemptSplit } from "./20261221020000-attempt-split.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +51,7 @@ export const migrations: Record<string, Migration> = {
   "20261217000000-usage-route-pin": usageRoutePin,
   "20261218000000-budgets": budgets,
   "20261219000000-alerts": alerts,
+  "20261221000000-adjustments": adjustments,
+  "20261221010000-feed": feed,
+  "20261221020000-attempt-split": attemptSplit,
 };

@@ -9,8 +9,14 @@ export interface Deployment {
   'weight'?: (number);
   'cost_input_price_minor_per_mtok'?: (number | string | Long);
   'cost_output_price_minor_per_mtok'?: (number | string | Long);
+  'cost_cached_input_price_minor_per_mtok'?: (number | string | Long);
+  'cost_cache_write_price_minor_per_mtok'?: (number | string | Long);
+  'cost_reasoning_price_minor_per_mtok'?: (number | string | Long);
   '_cost_input_price_minor_per_mtok'?: "cost_input_price_minor_per_mtok";
   '_cost_output_price_minor_per_mtok'?: "cost_output_price_minor_per_mtok";
+  '_cost_cached_input_price_minor_per_mtok'?: "cost_cached_input_price_minor_per_mtok";
+  '_cost_cache_write_price_minor_per_mtok'?: "cost_cache_write_price_minor_per_mtok";
+  '_cost_reasoning_price_minor_per_mtok'?: "cost_reasoning_price_minor_per_mtok";
 }
 
 export interface Deployment__Output {
@@ -20,6 +26,12 @@ export interface Deployment__Output {
   'weight': (number);
   'cost_input_price_minor_per_mtok'?: (number);
   'cost_output_price_minor_per_mtok'?: (number);
+  'cost_cached_input_price_minor_per_mtok'?: (number);
+  'cost_cache_write_price_minor_per_mtok'?: (number);
+  'cost_reasoning_price_minor_per_mtok'?: (number);
   '_cost_input_price_minor_per_mtok'?: "cost_input_price_minor_per_mtok";
   '_cost_output_price_minor_per_mtok'?: "cost_output_price_minor_per_mtok";
+  '_cost_cached_input_price_minor_per_mtok'?: "cost_cached_input_price_minor_per_mtok";
+  '_cost_cache_write_price_minor_per_mtok'?: "cost_cache_write_price_minor_per_mtok";
+  '_cost_reasoning_price_minor_per_mtok'?: "cost_reasoning_price_minor_per_mtok";
 }

@@ -9,6 +9,9 @@ export interface Credits {
   'held_minor'?: (number | string | Long);
   'topped_up_minor'?: (number | string | Long);
   'month_spent_minor'?: (number | string | Long);
+  'promo_minor'?: (number | string | Long);
+  'credit_limit_minor'?: (number | string | Long);
+  'adjusted_minor'?: (number | string | Long);
 }
 
 export interface Credits__Output {
@@ -18,4 +21,7 @@ export interface Credits__Output {
   'held_minor': (number);
   'topped_up_minor': (number);
   'month_spent_minor': (number);
+  'promo_minor': (number);
+  'credit_limit_minor': (number);
+  'adjusted_minor': (number);
 }

@@ -7,6 +7,10 @@ export interface TopUpRequest {
   'amount_minor'?: (number | string | Long);
   'idempotency_key'?: (string);
   'grant'?: (string);
+  'paid_amount_minor'?: (number | string | Long);
+  'paid_currency'?: (string);
+  'payment_reference'?: (string);
+  'invoice_reference'?: (string);
 }
 
 export interface TopUpRequest__Output {
@@ -14,4 +18,8 @@ export interface TopUpRequest__Output {
   'amount_minor': (number);
   'idempotency_key': (string);
   'grant': (string);
+  'paid_amount_minor': (number);
+  'paid_currency': (string);
+  'payment_reference': (string);
+  'invoice_reference': (string);
 }

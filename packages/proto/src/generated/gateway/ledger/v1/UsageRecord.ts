@@ -35,6 +35,10 @@ export interface UsageRecord {
   'end_user'?: (string);
   'project_id'?: (string);
   'tags'?: (string)[];
+  'feed_seq'?: (number | string | Long);
+  'service_tier'?: (string);
+  'refunded_minor'?: (number | string | Long);
+  'external_customer_id'?: (string);
 }
 
 export interface UsageRecord__Output {
@@ -70,4 +74,8 @@ export interface UsageRecord__Output {
   'end_user': (string);
   'project_id': (string);
   'tags': (string)[];
+  'feed_seq': (number);
+  'service_tier': (string);
+  'refunded_minor': (number);
+  'external_customer_id': (string);
 }
