@@ -13,14 +13,18 @@ import { FIXTURE_TOKEN, bookViolations, drained, startLedgerFixture, usageEvent,
  * top-ups, leases acquired (with and without a minimum), renewed with more credit, usage settled
  * (some costing more than the lease has free, a provider's overrun; some sent again under a fresh
  * message id, so that JetStream's duplicate window does not drop it and the ledger's own
- * idempotence is what is tested), leases released with usage still on its way, and short leases
- * expired and swept by both ledgers' sweepers racing.
+ * idempotence is what is tested), leases released with usage still on its way, short leases
+ * expired and swept by both ledgers' sweepers racing, and adjustments: promotional credit (some
+ * expiring while leases hold it), refunds of billed requests (both holders may refund the same one),
+ * credit notes and credit limits raised and lowered.
  *
- * After every step: the books (bookViolations: balance = top-ups − spend, spend = the usage
- * records, held = what leases hold, the journal balances, the rollups add up), nothing held is
- * negative, each settled event billed what it cost, capped at its lease's grant, and the balance
- * below zero by no more than the overruns beyond grants (docs/billing.md, "The margin"). At the end:
- * spent = everything billed, balance = topped up − spent. A refusal must be one the step allows
+ * After every step: the books (bookViolations: the balance identity, spend = the usage records,
+ * held = what leases hold, the journal balances, the adjustments add up, the rollups add up), nothing held is
+ * negative, each settled event billed what it cost, capped at its lease's grant, and spent ≤ paid +
+ * promotional + credit limit + margin: the balance below zero by no more than the highest credit
+ * limit set and the overruns beyond grants (docs/billing.md, "The margin"). At the end: spent =
+ * everything billed, balance = topped up + refunds and credit notes + promotional credit granted −
+ * expired − spent. A refusal must be one the step allows
  * (insufficient credit; a lease gone), by its code.
  *
  * The seed changes every run (PROPERTY_SEED replays one) and is printed on failure;
@@ -54,7 +58,11 @@ type Op =
   | { op: "renew"; lease: number; extra: number }
   | { op: "settle"; lease: number; percent: number; over: number; again: boolean }
   | { op: "release"; lease: number; unsent: number }
-  | { op: "expire" };
+  | { op: "expire" }
+  | { op: "promo"; amount: number; expiring: boolean }
+  | { op: "refund"; record: number; percent: number }
+  | { op: "creditNote"; amount: number }
+  | { op: "limit"; amount: number };
 
 const steps = fc.array(
   fc.oneof(
@@ -84,6 +92,12 @@ const steps = fc.array(
     },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("release" as const), lease: fc.nat(), unsent: fc.integer({ min: 0, max: 300 }) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("expire" as const) }) },
+    // Adjustments (docs/billing.md, "Adjustments"): promotional credit (one grant in two expiring at
+    // once, while leases may hold it), refunds of settled requests, credit notes, credit limits.
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("promo" as const), amount: fc.integer({ min: 1, max: 5_000 }), expiring: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("refund" as const), record: fc.nat(), percent: fc.integer({ min: 0, max: 100 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("creditNote" as const), amount: fc.integer({ min: 1, max: 3_000 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("limit" as const), amount: fc.integer({ min: 0, max: 8_000 }) }) },
   ),
   { minLength: 1, maxLength: 16, size: "max" },
 );
@@ -110,6 +124,12 @@ interface Books {
   spent: number;
   /** What usage billed beyond its leases' grants (the margin the balance may go below zero by). */
   beyondGrants: number;
+  /** Promotional credit granted, refunds and credit notes, the highest credit limit ever set. */
+  promoGranted: number;
+  adjusted: number;
+  maxLimit: number;
+  /** The requests billed so far, with what they were billed and what refunds gave back. */
+  billed: { requestId: string; billed: number; refunded: number }[];
 }
 
 /** Runs a ledger call that may be refused only with one of `allowed` codes; undefined when it was. */
@@ -128,7 +148,9 @@ async function checkBooks(books: Books, client: TypedClient<LedgerServiceMethods
   expect(await bookViolations(f.ledger.db)).toEqual([]);
   const c = await client.GetCredits({ org_id: books.org });
   expect(c.held_minor).toBeGreaterThanOrEqual(0);
-  expect(c.balance_minor).toBeGreaterThanOrEqual(-books.beyondGrants);
+  expect(c.promo_minor).toBeGreaterThanOrEqual(0);
+  // spent ≤ paid + promotional + credit limit + margin: the balance never below −limit − the overruns.
+  expect(c.balance_minor).toBeGreaterThanOrEqual(-books.maxLimit - books.beyondGrants);
 }
 
 /** One holder plays its sequence through its ledger; every step is checked before the next. */
@@ -205,8 +227,38 @@ async function play(sequence: Op[], books: Books, holder: number): Promise<void>
         l.free = Math.max(0, l.free - cost);
         l.settled += billed;
         books.spent += billed;
+        books.billed.push({ requestId: ev.request_id, billed, refunded: 0 });
         break;
       }
+      case "promo": {
+        const key = `${books.org}-promo-${holder}-${topUps++}`;
+        await client.GrantPromoCredit({ org_id: books.org, amount_minor: o.amount, expires_at_ms: o.expiring ? Date.now() + 300 : 0, reason: "p", operator: "prop", idempotency_key: key });
+        books.promoGranted += o.amount;
+        break;
+      }
+      case "refund": {
+        const b = books.billed.length ? books.billed[o.record % books.billed.length]! : undefined;
+        if (!b || b.billed === b.refunded) break;
+        const amount = Math.max(1, Math.floor(((b.billed - b.refunded) * o.percent) / 100));
+        // Claimed before the call: the other holder may refund the same request meanwhile.
+        b.refunded += amount;
+        const r = await refusable(
+          client.RefundUsage({ org_id: books.org, request_id: b.requestId, amount_minor: amount, reason: "p", operator: "prop", idempotency_key: `${books.org}-refund-${holder}-${topUps++}` }),
+          ["invalid_request"],
+          "a refund",
+        );
+        if (r) books.adjusted += amount;
+        else b.refunded -= amount;
+        break;
+      }
+      case "creditNote":
+        await client.IssueCreditNote({ org_id: books.org, amount_minor: o.amount, reason: "p", operator: "prop", idempotency_key: `${books.org}-cn-${holder}-${topUps++}`, period: "", reference: "" });
+        books.adjusted += o.amount;
+        break;
+      case "limit":
+        books.maxLimit = Math.max(books.maxLimit, o.amount);
+        await client.SetCreditLimit({ org_id: books.org, credit_limit_minor: o.amount, reason: "p", operator: "prop", idempotency_key: "" });
+        break;
       case "release":
         {
           const l = pick(o.lease);
@@ -244,14 +296,18 @@ describe("money invariants over random interleavings", () => {
       try {
         await fc.assert(
           fc.asyncProperty(sequences, async ([a, b]) => {
-            const books: Books = { org: `org_prop_${process.pid}_${run++}`, toppedUp: 0, spent: 0, beyondGrants: 0 };
+            const books: Books = { org: `org_prop_${process.pid}_${run++}`, toppedUp: 0, spent: 0, beyondGrants: 0, promoGranted: 0, adjusted: 0, maxLimit: 0, billed: [] };
             // The first holder's opening top-up lands before the second starts (the org exists with credit).
             await play(a.slice(0, 1), books, 0);
             await Promise.all([play(a.slice(1), books, 0), play(b, books, 1)]);
             await drained(f.nc);
             const c = await clients[1].GetCredits({ org_id: books.org });
             expect(c.spent_minor).toBe(books.spent);
-            expect(c.balance_minor).toBe(books.toppedUp - books.spent);
+            expect(c.adjusted_minor).toBe(books.adjusted);
+            // What expiry removed depends on the holds at the moment it ran: read from the ledger, checked by the books.
+            const expired = Number((await f.ledger.db.selectFrom("accounts").select("promo_expired_minor").where("org_id", "=", books.org).executeTakeFirstOrThrow()).promo_expired_minor);
+            expect(expired).toBeLessThanOrEqual(books.promoGranted);
+            expect(c.balance_minor).toBe(books.toppedUp + books.adjusted + books.promoGranted - expired - books.spent);
             expect(await bookViolations(f.ledger.db)).toEqual([]);
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
