@@ -8,6 +8,7 @@ import { eventually } from "@gateway/testing";
 import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, createOrg, post, type TestOrg } from "../support/orgs.ts";
 import type { UsageBody } from "../support/api.ts";
+import type { UsageRecord } from "@gateway/proto";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
@@ -389,5 +390,179 @@ describe("gatewayctl journal tail", () => {
     expect(await exited).toBe(0);
     expect(jsonl(stdout)).toHaveLength(1);
     expect(stderr).not.toMatch(/EPIPE|Error/);
+  });
+});
+
+describe("adjustments, the feed and statements (docs/billing.md)", () => {
+  /** The feed after `after` through the ledger's RPC (gatewayctl usage feed prints the same, below), as its JSON lines. */
+  async function feed(after: number): Promise<{ entries: Record<string, unknown>[]; resume: number }> {
+    const entries: Record<string, unknown>[] = [];
+    let resume = after;
+    for await (const page of stack.ledgerClient.UsageFeed({ after_seq: after, max_entries: 0, follow: false })) {
+      entries.push(
+        ...page.entries.map((e) => ({
+          ...e,
+          usage: e.usage ? { ...e.usage, created_at: new Date(e.usage.created_at_ms).toISOString(), recorded_at: new Date(e.usage.recorded_at_ms).toISOString() } : null,
+        })),
+      );
+      resume = page.resume_after_seq;
+    }
+    return { entries, resume };
+  }
+  const requestIds = (entries: Record<string, unknown>[], orgId: string) => entries.filter((e) => e.kind === "usage" && e.org_id === orgId).map((e) => (e.usage as { request_id: string }).request_id);
+  const credits = (orgId: string) => stack.ledgerClient.GetCredits({ org_id: orgId });
+  const parisMonth = (at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit" }).format(at).slice(0, 7);
+
+  let org: TestOrg;
+  const answered: string[] = [];
+  const spooled: string[] = [];
+  let start: number;
+
+  it("each adjustment is an idempotent gatewayctl command, journaled, in the feed and the export", async () => {
+    ({ resume: start } = await feed(0));
+    org = await createOrg(stack);
+    const cli = async (args: string[]) => {
+      const r = await ctl([...args, "--json"], { ...ctlEnv(), GATEWAY_ACTOR: "billing@example.com" });
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+    await cli(["billing", "set", org.name, "--external-id", `cus_${org.orgId}`, "--currency", "EUR", "--price-per-credit", "1.20", "--time-zone", "Europe/Paris"]);
+    await cli([
+      "credits",
+      "top-up",
+      org.name,
+      "--amount-minor",
+      "50000000",
+      "--idempotency-key",
+      `pay-${org.orgId}`,
+      "--paid-minor",
+      "6000",
+      "--currency",
+      "EUR",
+      "--payment-ref",
+      "pi_3Nx",
+      "--invoice-ref",
+      "INV-7",
+    ]);
+    for (const content of ["first", "second [[fake:cached=3,reasoning=7]]", "third"]) answered.push((await chat(org, content)).request_id);
+
+    const refund = await cli(["credits", "refund", org.name, "--request", answered[0]!, "--amount-minor", "1", "--reason", "answer cut off", "--idempotency-key", `ref-${org.orgId}`]);
+    expect(refund).toMatchObject({ kind: "refund", amount_minor: 1, request_id: answered[0], made_by: "admin:billing@example.com", duplicate: false });
+    // The same key again does nothing more.
+    const again = { org_id: org.orgId, request_id: answered[0]!, amount_minor: 1, reason: "answer cut off", operator: "billing@example.com", idempotency_key: `ref-${org.orgId}` };
+    expect(await stack.ledgerClient.RefundUsage(again)).toMatchObject({ duplicate: true, adjustment: { adjustment_id: refund.id } });
+    await cli(["credits", "credit-note", org.name, "--amount-minor", "2500", "--reason", "SLA credit", "--reference", "INV-7-CN", "--idempotency-key", `cn-${org.orgId}`]);
+    expect(await cli(["credits", "promo", org.name, "--amount-minor", "1000000", "--reason", "launch", "--idempotency-key", `promo-${org.orgId}`])).toMatchObject({
+      kind: "promo_grant",
+      promo_minor: 1_000_000,
+    });
+    expect(await cli(["credits", "limit", org.name, "--limit-minor", "5000000", "--reason", "invoiced monthly"])).toMatchObject({ kind: "credit_limit", credit_limit_minor: 5_000_000 });
+    const c = await credits(org.orgId);
+    expect(c).toMatchObject({ topped_up_minor: 50_000_000, adjusted_minor: 2_501, promo_minor: 1_000_000, credit_limit_minor: 5_000_000 });
+    expect(c.balance_minor).toBe(50_000_000 + 2_501 + 1_000_000 - c.spent_minor);
+    expect((await stack.ledgerClient.CheckBooks({})).violations).toEqual([]);
+
+    // The export says what was refunded, and whose customer it is.
+    const exported: UsageRecord[] = [];
+    for await (const page of stack.ledgerClient.ExportUsage({ org_id: org.orgId, from_ms: Date.now() - 3_600_000, to_ms: Date.now() + 60_000 })) exported.push(...page.records);
+    expect(exported.find((x) => x.request_id === answered[0])).toMatchObject({ refunded_minor: 1, external_customer_id: `cus_${org.orgId}`, feed_seq: expect.any(Number) });
+  });
+
+  it("the feed resumes exactly once across a late spool replay and a ledger restart", async () => {
+    // A replica serves while NATS is away (its answers spooled), then is gone before it could replay.
+    // (It gives up on NATS quickly, and at shutdown does not wait to replay its spool.)
+    const replica = await stack.addDataPlane({ DATA_PLANE_PUBLISH_TIMEOUT_MS: "200", DATA_PLANE_SHUTDOWN_REPLAY_MS: "0" });
+    await stack.stopNats();
+    for (const content of ["spooled one", "spooled two"]) {
+      const r = await post(`${replica.url}/v1`, org.secret, "/chat/completions", chatBody(content));
+      expect(r.status).toBe(200);
+      spooled.push(r.headers.get("x-request-id")!);
+    }
+    expect(replica.ctx.publisher.spooled).toBe(2);
+    const spoolDir = replica.ctx.config.spoolDir;
+    await replica.stop();
+    await stack.startNats();
+    answered.push((await chat(org, "after the outage")).request_id);
+    const first = await eventually(
+      async () => {
+        const r = await feed(start);
+        return requestIds(r.entries, org.orgId).length === answered.length ? r : undefined;
+      },
+      15_000,
+      "the feed up to the outage",
+    );
+    expect(requestIds(first.entries, org.orgId).sort()).toEqual([...answered].sort());
+    expect(first.entries.filter((e) => e.org_id === org.orgId).map((e) => e.kind)).toEqual(expect.arrayContaining(["top_up", "refund", "credit_note", "promo_grant", "credit_limit"]));
+    expect(first.entries.find((e) => e.kind === "top_up" && e.org_id === org.orgId)).toMatchObject({
+      amount_minor: 50_000_000,
+      external_customer_id: `cus_${org.orgId}`,
+      top_up: { paid_amount_minor: 6_000, paid_currency: "EUR", payment_reference: "pi_3Nx", invoice_reference: "INV-7" },
+    });
+
+    // The ledger restarts; a request made while it is down is applied once it is back.
+    await stack.stopLedger();
+    answered.push((await post(stack.baseUrl(), org.secret, "/chat/completions", chatBody("while the ledger is down"))).headers.get("x-request-id")!);
+    await stack.startLedger();
+    // The replica's spool, found and replayed by its successor long after the requests were received.
+    await stack.addDataPlane({ DATA_PLANE_SPOOL_DIR: spoolDir });
+    const second = await eventually(
+      async () => {
+        const r = await feed(first.resume);
+        return requestIds(r.entries, org.orgId).length === 3 ? r : undefined;
+      },
+      20_000,
+      "the feed after the restart and the replay",
+    );
+    expect(requestIds(second.entries, org.orgId).sort()).toEqual([answered.at(-1)!, ...spooled].sort());
+    // Nothing twice, nothing skipped, in order.
+    const seqs = [...first.entries, ...second.entries].map((e) => e.seq as number);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(second.entries.every((e) => (e.seq as number) > first.resume)).toBe(true);
+    // A late record is later in the feed, and says the month it belongs to (when it was received, Paris time).
+    for (const e of second.entries.filter((x) => spooled.includes((x.usage as { request_id?: string } | null)?.request_id ?? ""))) {
+      const u = e.usage as { created_at: string; recorded_at: string };
+      expect(Date.parse(u.recorded_at) - Date.parse(u.created_at)).toBeGreaterThan(1_000);
+      expect(e.month).toBe(parisMonth(new Date(u.created_at)));
+    }
+    // gatewayctl prints the same entries from a cursor, then the cursor to resume from; from it, nothing new.
+    const printed = jsonl((await ctl(["usage", "feed", "--after", String(first.resume)])).stdout);
+    const cursor = printed.pop()!;
+    expect(cursor).toMatchObject({ kind: "cursor", resume_after: second.resume });
+    expect(printed.map((e) => e.seq)).toEqual(second.entries.map((e) => e.seq));
+    expect(printed.find((e) => e.kind === "usage" && e.org_id === org.orgId)).toMatchObject({ external_customer_id: `cus_${org.orgId}`, usage: { org_id: org.orgId, feed_seq: expect.any(Number) } });
+    expect(requestIds((await feed(second.resume)).entries, org.orgId)).toEqual([]);
+  });
+
+  it("a month's statement ties to the ledger to the minor unit", async () => {
+    const month = parisMonth(new Date());
+    const r = await ctl(["usage", "statement", "--org", org.name, "--month", month, "--format", "json"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    const s = JSON.parse(r.stdout) as Record<string, unknown> & { lines: { item: string; quantity: number; amount_minor: number }[]; rows: Record<string, unknown>[] };
+    const c = await credits(org.orgId);
+    expect(s).toMatchObject({ month, time_zone: "Europe/Paris", external_customer_id: `cus_${org.orgId}`, currency: "EUR", opening_balance_minor: 0, check: { ties: true } });
+    // The closing balance is the ledger's, the usage what it spent, the lines and the rounding add up to it.
+    expect(s.closing_balance_minor).toBe(c.balance_minor);
+    expect(s.usage_minor).toBe(c.spent_minor);
+    expect(s.lines.reduce((n, l) => n + l.amount_minor, 0) + (s.rounding_minor as number)).toBe(s.usage_minor);
+    expect(s.top_ups_minor).toBe(50_000_000);
+    expect(s.adjustments_minor).toBe(1 + 2_500 + 1_000_000);
+    expect(s.requests).toBe(answered.length + spooled.length);
+    // Every token of every record is on a line of its class.
+    const { rows } = await sql<Record<string, string>>`
+      SELECT sum(input_tokens) AS input, sum(cached_input_tokens) AS cached, sum(output_tokens) AS output, sum(reasoning_tokens) AS reasoning
+      FROM usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+    const line = (item: string) => s.lines.filter((l) => l.item === item).reduce((n, l) => n + l.quantity, 0);
+    expect(line("cached_input_tokens")).toBe(Number(rows[0]!.cached));
+    expect(line("reasoning_tokens")).toBe(Number(rows[0]!.reasoning));
+    expect(line("input_tokens") + line("cached_input_tokens")).toBe(Number(rows[0]!.input));
+    expect(line("output_tokens") + line("reasoning_tokens")).toBe(Number(rows[0]!.output));
+    // The CSV: the same rows, RFC 4180, and the closing balance is the opening less every charge.
+    const csv = csvRecords((await ctl(["usage", "statement", "--org", org.orgId, "--month", month])).stdout);
+    expect(csv.map((x) => x.section)).toEqual(s.rows.map((x) => x.section));
+    const charges = csv.reduce((n, x) => n + Number(x.amount_minor || 0), 0);
+    expect(Number(csv[0]!.balance_minor) - charges).toBe(Number(csv.at(-1)!.balance_minor));
+    expect(csv.find((x) => x.section === "top_up")).toMatchObject({ amount_minor: "-50000000", amount_currency: "-60.00" });
+    expect(csv.filter((x) => x.section === "adjustment").map((x) => x.item)).toEqual(["refund", "credit_note", "promo_grant", "credit_limit"]);
   });
 });

@@ -49,7 +49,8 @@ export const USAGE_COLUMNS = [
 export type UsageFormat = "csv" | "jsonl";
 type Row = Record<(typeof USAGE_COLUMNS)[number], string | number | boolean | unknown[]>;
 
-function row(r: UsageRecord): Row {
+/** A usage record as one export row (also the `usage` of a feed line): the columns' names, typed values. */
+export function usageRow(r: UsageRecord): Row {
   return {
     request_id: r.request_id,
     org_id: r.org_id,
@@ -105,7 +106,7 @@ export const CSV_HEADER = `${USAGE_COLUMNS.join(",")}\r\n`;
 
 /** One record as a CSV line (line items and attempts as compact JSON arrays in one field each) or a JSON line (nested). */
 export function formatRecord(r: UsageRecord, format: UsageFormat): string {
-  const o = row(r);
+  const o = usageRow(r);
   if (format === "jsonl") return `${JSON.stringify(o)}\n`;
   return `${USAGE_COLUMNS.map((c) => {
     const v = o[c];

@@ -11,6 +11,14 @@ import { creditsShow } from "./credits-show.js";
 import { creditsTopUp } from "./credits-top-up.js";
 import { endUserList } from "./end-user-list.js";
 import { endUserSetBudget } from "./end-user-set-budget.js";
+import { creditsRefund } from "./credits-refund.js";
+import { creditsCreditNote } from "./credits-credit-note.js";
+import { creditsPromo } from "./credits-promo.js";
+import { creditsLimit } from "./credits-limit.js";
+import { creditsAdjustments } from "./credits-adjustments.js";
+import { billingSet, billingShow } from "./billing-set.js";
+import { usageFeed } from "./usage-feed.js";
+import { usageStatement } from "./usage-statement.js";
 import { guardrailsClear } from "./guardrails-clear.js";
 import { guardrailsSet } from "./guardrails-set.js";
 import { guardrailsShow } from "./guardrails-show.js";
@@ -66,6 +74,13 @@ export const commands: readonly Command[] = [
   mcpApprove,
   creditsTopUp,
   creditsShow,
+  creditsRefund,
+  creditsCreditNote,
+  creditsPromo,
+  creditsLimit,
+  creditsAdjustments,
+  billingSet,
+  billingShow,
   holdsList,
   budgetsShow,
   catalogApply,
@@ -77,6 +92,8 @@ export const commands: readonly Command[] = [
   usageExport,
   usageCosts,
   usageSpend,
+  usageFeed,
+  usageStatement,
   consoleLink,
   journalTail,
   ledgerCheck,
