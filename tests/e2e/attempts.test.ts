@@ -56,13 +56,13 @@ async function ctl(...args: string[]): Promise<string> {
 const tokens = (input: number, output: number, inPrice: number, outPrice: number) => Math.ceil((input * inPrice + output * outPrice) / 1_000_000);
 
 /** Filled by the tests before the export's: each request's id → what it cost the caller and the operator, and its attempts. */
-const sent = new Map<string, { billed: number; providerCost: number; absorbed: number; attempts: number; outcome: string }>();
+const sent = new Map<string, { billed: number; providerCost: number; absorbed: number; attempts: number; outcome: string; input: number; output: number; tier: string }>();
 const total = (field: "billed" | "providerCost" | "absorbed") => [...sent.values()].reduce((n, r) => n + r[field], 0);
 
 describe("attempt records", () => {
   it("a request retried after a provider failure lists both attempts: the failure at nothing, the answer billed to the caller", async () => {
     const { data, response } = await openai.chat.completions
-      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "twice [[fake:flaky=attempts-retry:1,status=500]]" }] })
+      .create({ model: "gw-chat-mini", messages: [{ role: "user", content: "twice [[fake:flaky=attempts-retry:1,status=500,tier=flex]]" }] })
       .withResponse();
     expect(response.headers.get("x-gateway-retry-count")).toBe("1");
     const record = await usageOf(response.headers.get("x-request-id")!);
@@ -98,11 +98,25 @@ describe("attempt records", () => {
         cost_minor: billed,
         payer: "caller",
         duration_ms: expect.any(Number),
+        // The provider's whole split and its service tier (docs/billing.md, "Reconciliation").
+        cached_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        reasoning_tokens: 0,
+        service_tier: "flex",
       },
     ]);
     // What the operator pays the provider is not the caller's to see.
     expect(JSON.stringify(record)).not.toContain("provider_cost");
-    sent.set(response.headers.get("x-request-id")!, { billed, providerCost: tokens(p.input, p.output, 100_000, 400_000), absorbed: 0, attempts: 2, outcome: "served" });
+    sent.set(response.headers.get("x-request-id")!, {
+      billed,
+      providerCost: tokens(p.input, p.output, 100_000, 400_000),
+      absorbed: 0,
+      attempts: 2,
+      outcome: "served",
+      input: p.input,
+      output: p.output,
+      tier: "flex",
+    });
   });
 
   it("a request served at once lists its one attempt, billed to the caller", async () => {
@@ -123,6 +137,9 @@ describe("attempt records", () => {
         cost_minor: billed,
         payer: "caller",
         duration_ms: expect.any(Number),
+        cached_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        reasoning_tokens: 0,
       },
     ]);
     sent.set(response.headers.get("x-request-id")!, {
@@ -131,6 +148,9 @@ describe("attempt records", () => {
       absorbed: 0,
       attempts: 1,
       outcome: "served",
+      input: data.usage!.prompt_tokens,
+      output: data.usage!.completion_tokens,
+      tier: "",
     });
   });
 
@@ -169,7 +189,7 @@ describe("attempt records", () => {
     ]);
     expect(await balance()).toBe(before);
     const absorbed = tokens(promptBound, 4_096, 100_000, 400_000);
-    sent.set(r.headers.get("x-request-id")!, { billed: 0, providerCost: absorbed, absorbed, attempts: 1, outcome: "timeout" });
+    sent.set(r.headers.get("x-request-id")!, { billed: 0, providerCost: absorbed, absorbed, attempts: 1, outcome: "timeout", input: promptBound, output: 4_096, tier: "" });
   });
 
   it("the export carries every attempt with the provider's cost; the cost report shows absorbed cost per provider and day and margin per org", async () => {
@@ -206,6 +226,21 @@ describe("attempt records", () => {
     const spend = JSON.parse(await ctl("usage", "spend", "--org", org.orgId, "--from", from, "--to", to, "--by", "hour", "--json")) as AnyBody;
     expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.requests, 0)).toBe(3);
     expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(total("billed"));
+
+    // Per token class (docs/billing.md, "Reconciliation"): every attempt's tokens at the deployment's cost price for the class, exact.
+    const byClass = JSON.parse(await ctl("usage", "costs", "--from", from, "--to", to, "--by-class", "--json")) as AnyBody;
+    const classes = (byClass.classes as AnyBody[]).filter((l) => l.provider === "fake" && l.day === today);
+    for (const tier of ["", "flex"]) {
+      const mine = [...sent.values()].filter((x) => x.tier === tier);
+      const input = mine.reduce((n, x) => n + x.input, 0);
+      const output = mine.reduce((n, x) => n + x.output, 0);
+      expect(classes.filter((l) => l.service_tier === tier).map((l) => [l.upstream_model, l.token_class, l.tokens, l.unit_price_minor, l.provider_cost_exact_minor])).toEqual([
+        ["fake-chat", "input_tokens", input, 100_000, String((input * 100_000) / 1_000_000)],
+        ["fake-chat", "output_tokens", output, 400_000, String((output * 400_000) / 1_000_000)],
+      ]);
+    }
+    // The served attempt's tier is the record's too.
+    expect(rows.find((r) => sent.get(r.request_id)!.tier === "flex")).toMatchObject({ service_tier: "flex" });
 
     const metrics = await (await fetch(`http://127.0.0.1:${stack.ledger().opsPort}/metrics`)).text();
     expect(metrics).toContain(`ledger_attempt_provider_cost_minor_total{provider="fake",payer="operator",service="ledger"} ${total("absorbed")}`);

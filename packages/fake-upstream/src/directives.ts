@@ -62,6 +62,8 @@ export interface Directives {
   streamErrorAfter?: number;
   /** `block` or `block=REASON`: Gemini blocks the prompt (promptFeedback.blockReason, no candidates; default SAFETY). */
   block?: string;
+  /** `tier=NAME`: the OpenAI shapes state this `service_tier` beside their usage (as OpenAI does: default, flex, priority). */
+  serviceTier?: string;
 }
 
 const MARKER = /\[\[fake:([^\]]*)\]\]/g;
@@ -125,6 +127,9 @@ export function parseDirectives(modelName: string, prompt: string): Directives {
         break;
       case "video_stuck":
         d.videoStuck = true;
+        break;
+      case "tier":
+        d.serviceTier = v;
         break;
       case "video_status_ms":
         d.videoStatusMs = n;

@@ -270,6 +270,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
           logprobs: null,
         })),
         ...(d.noUsage ? {} : { usage }),
+        ...(d.serviceTier ? { service_tier: d.serviceTier } : {}),
       }),
     );
     return;
@@ -322,7 +323,7 @@ export async function handleChat(body: ChatBody, res: ServerResponse, _req: Inco
   }
   send(chunk({}, finish));
   if (body.stream_options?.include_usage && !d.noUsage) {
-    send({ id, object: "chat.completion.chunk", created, model, choices: [], usage });
+    send({ id, object: "chat.completion.chunk", created, model, choices: [], usage, ...(d.serviceTier ? { service_tier: d.serviceTier } : {}) });
   }
   if (!d.noDone) res.write("data: [DONE]\n\n");
   res.end();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { costMinor, lineItemsCostMinor, maxTokenCostMinor, providerPrices, tokenLineItems, tokenPrices, usageLineItems } from "./cost.js";
+import { priceSheet } from "./sheet.js";
 
 describe("costMinor", () => {
   const model = { input_price_minor_per_mtok: 150_000, output_price_minor_per_mtok: 600_000 };
@@ -158,5 +159,51 @@ describe("audio prices", () => {
     expect(maxTokenCostMinor(1_000, 100, model)).toBe(150 + 60);
     expect(maxTokenCostMinor(1_000, 100, model, { input: true, output: false })).toBe(10_000 + 60);
     expect(maxTokenCostMinor(1_000, 100, model, { input: true, output: true })).toBe(10_000 + 2_000);
+  });
+});
+
+describe('cost prices per token class (docs/billing.md, "Reconciliation")', () => {
+  // Like Claude Sonnet sold at 3 / 15 per million, cache reads 0.3, writes 3.75, bought at 2 / 10.
+  const model = { input_price_minor_per_mtok: 3_000_000, cached_input_price_minor_per_mtok: 300_000, cache_write_price_minor_per_mtok: 3_750_000, output_price_minor_per_mtok: 15_000_000 };
+
+  it("take a deployment's own cached-input, cache-write and reasoning cost prices over the scaled ones", () => {
+    const scaled = tokenPrices(providerPrices(model, { cost_input_price_minor_per_mtok: 2_000_000, cost_output_price_minor_per_mtok: 10_000_000 }));
+    // Without them, each class is the model's scaled as the input (output) price: 300,000 × 2/3, 3,750,000 × 2/3.
+    expect(scaled).toMatchObject({ input: 2_000_000, cachedInput: 200_000, cacheWrite: 2_500_000, output: 10_000_000, reasoning: 10_000_000 });
+    const own = tokenPrices(
+      providerPrices(model, {
+        cost_input_price_minor_per_mtok: 2_000_000,
+        cost_output_price_minor_per_mtok: 10_000_000,
+        cost_cached_input_price_minor_per_mtok: 150_000,
+        cost_cache_write_price_minor_per_mtok: 2_400_000,
+        cost_reasoning_price_minor_per_mtok: 9_000_000,
+      }),
+    );
+    expect(own).toMatchObject({ input: 2_000_000, cachedInput: 150_000, cacheWrite: 2_400_000, output: 10_000_000, reasoning: 9_000_000 });
+    // A class price alone: the others stay the model's.
+    expect(tokenPrices(providerPrices(model, { cost_cached_input_price_minor_per_mtok: 100_000 }))).toMatchObject({ input: 3_000_000, cachedInput: 100_000, output: 15_000_000 });
+  });
+
+  it("are in the price sheet per deployment, with the defaults applied", () => {
+    const sheet = priceSheet(
+      7,
+      [
+        {
+          id: "gw-claude",
+          ...model,
+          image_prices: [],
+          default_image_size: "",
+          deployments: [
+            { provider: "anthropic", upstream_model: "claude-sonnet", priority: 0, weight: 1, cost_input_price_minor_per_mtok: 2_000_000, cost_cached_input_price_minor_per_mtok: 150_000 },
+            { provider: "backup", upstream_model: "claude-sonnet", priority: 1, weight: 1 },
+          ],
+        } as unknown as Parameters<typeof priceSheet>[1][number],
+      ],
+      [],
+    );
+    expect(sheet.models["gw-claude"]!.provider_costs).toEqual({
+      "anthropic/claude-sonnet": { input: 2_000_000, cached_input: 150_000, cache_write: 2_500_000, output: 15_000_000, reasoning: 15_000_000 },
+      "backup/claude-sonnet": { input: 3_000_000, cached_input: 300_000, cache_write: 3_750_000, output: 15_000_000, reasoning: 15_000_000 },
+    });
   });
 });

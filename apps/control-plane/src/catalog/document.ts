@@ -52,6 +52,10 @@ const DeploymentDoc = z.object({
   /** What this provider charges the operator per million input (output) tokens: attempt records and margin; absent = the model's price. */
   cost_input_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
   cost_output_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
+  /** Per million cached-input, cache-write and reasoning tokens (reconciliation); absent = the model's price for the class, scaled as the input (output) cost price. */
+  cost_cached_input_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
+  cost_cache_write_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
+  cost_reasoning_price_minor_per_mtok: z.number().int().nonnegative().nullable().default(null),
 });
 
 const aspect = z.string().regex(/^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$/, "an aspect ratio <w>:<h>, e.g. 16:9");

@@ -139,6 +139,10 @@ export interface DeploymentsTable {
   cost_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
   /** Per million output tokens; null = the model's price. */
   cost_output_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Per million cached-input, cache-write and reasoning tokens; null = the model's price for the class, scaled as the input (output) cost price. */
+  cost_cached_input_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  cost_cache_write_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
+  cost_reasoning_price_minor_per_mtok: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrgModelsTable {

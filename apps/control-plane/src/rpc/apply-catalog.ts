@@ -52,6 +52,9 @@ export function applyCatalog(ctx: ControlContext) {
                 weight: d.weight,
                 cost_input_price_minor_per_mtok: d.cost_input_price_minor_per_mtok,
                 cost_output_price_minor_per_mtok: d.cost_output_price_minor_per_mtok,
+                cost_cached_input_price_minor_per_mtok: d.cost_cached_input_price_minor_per_mtok,
+                cost_cache_write_price_minor_per_mtok: d.cost_cache_write_price_minor_per_mtok,
+                cost_reasoning_price_minor_per_mtok: d.cost_reasoning_price_minor_per_mtok,
               })),
             )
             .execute();

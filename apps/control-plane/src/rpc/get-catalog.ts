@@ -68,6 +68,9 @@ export async function readCatalog(trx: Kysely<ControlDb>, version: number): Prom
           weight: d.weight,
           ...(d.cost_input_price_minor_per_mtok !== null ? { cost_input_price_minor_per_mtok: d.cost_input_price_minor_per_mtok } : {}),
           ...(d.cost_output_price_minor_per_mtok !== null ? { cost_output_price_minor_per_mtok: d.cost_output_price_minor_per_mtok } : {}),
+          ...(d.cost_cached_input_price_minor_per_mtok !== null ? { cost_cached_input_price_minor_per_mtok: d.cost_cached_input_price_minor_per_mtok } : {}),
+          ...(d.cost_cache_write_price_minor_per_mtok !== null ? { cost_cache_write_price_minor_per_mtok: d.cost_cache_write_price_minor_per_mtok } : {}),
+          ...(d.cost_reasoning_price_minor_per_mtok !== null ? { cost_reasoning_price_minor_per_mtok: d.cost_reasoning_price_minor_per_mtok } : {}),
         })),
     })),
     providers: providers.map((p) => ({

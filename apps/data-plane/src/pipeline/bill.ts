@@ -49,6 +49,11 @@ export async function billUsage(
     last.cost_minor = costMinor;
     last.provider_cost_minor = o.charge.lineItems || !o.target ? costMinor : providerCost(usage, costMinor, o.model, o.target);
     last.payer = "caller";
+    // The provider's whole split and tier, for reconciling with its bill (docs/billing.md, "Reconciliation").
+    last.cached_input_tokens = usage.cached_input_tokens;
+    last.cache_creation_input_tokens = usage.cache_creation_input_tokens ?? 0;
+    last.reasoning_tokens = usage.reasoning_tokens ?? 0;
+    if (usage.service_tier) last.service_tier = usage.service_tier;
   }
   // One attempt billed as the event says: sent as what the event does not say (served_attempt).
   const single = attempts.length === 1 && last!.payer === "caller" && last!.status === 200;
@@ -70,6 +75,7 @@ export async function billUsage(
     estimated: usage.estimated,
     basis: usage.basis ?? (usage.estimated ? "estimated" : "reported"),
   };
+  if (usage.service_tier) event.service_tier = usage.service_tier;
   event.cost_minor = costMinor;
   // Token items are the ones costMinor priced (every token once, at one price).
   event.line_items = lineItems;

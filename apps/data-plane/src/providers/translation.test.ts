@@ -22,14 +22,14 @@ describe("OpenAI wire fixtures", () => {
     expect(parsed.at(-1)!.done).toBe(true);
     const withUsage = parsed.filter((p) => p.usage);
     expect(withUsage).toHaveLength(1);
-    expect(withUsage[0]!.usage).toEqual({ input_tokens: 1117, output_tokens: 2, cached_input_tokens: 1024, reasoning_tokens: 0, estimated: false });
+    expect(withUsage[0]!.usage).toEqual({ input_tokens: 1117, output_tokens: 2, cached_input_tokens: 1024, reasoning_tokens: 0, estimated: false, service_tier: "default" });
     expect(withUsage[0]!.usageOnly).toBe(false); // it carries the finish reason too: forwarded to every client
     expect(parsed[1]!.forward).toContain('"model":"gw-4o"');
   });
 
   it("reads cached and reasoning tokens as parts of prompt_tokens and completion_tokens (a reasoning model's answer)", () => {
     const parsed = openai.parseChatResponse(JSON.parse(fixture("openai-chat-reasoning-cached.json")), "gw-o4");
-    expect(parsed.usage).toEqual({ input_tokens: 2006, output_tokens: 1200, cached_input_tokens: 1920, reasoning_tokens: 1024, estimated: false });
+    expect(parsed.usage).toEqual({ input_tokens: 2006, output_tokens: 1200, cached_input_tokens: 1920, reasoning_tokens: 1024, estimated: false, service_tier: "default" });
     // Each token in one line item: 86 uncached + 1920 cached = 2006; 176 visible + 1024 reasoning = 1200.
     const prices = { input_price_minor_per_mtok: 1_100_000, cached_input_price_minor_per_mtok: 275_000, output_price_minor_per_mtok: 4_400_000, reasoning_price_minor_per_mtok: 4_400_000 };
     expect(tokenLineItems(parsed.usage!, prices).map((i) => [i.item, i.quantity, i.unit_price_minor])).toEqual([
@@ -51,7 +51,7 @@ describe("OpenAI wire fixtures", () => {
     const withUsage = parsed.filter((p) => p.usage);
     expect(withUsage).toHaveLength(1);
     expect(withUsage[0]!.usageOnly).toBe(true);
-    expect(withUsage[0]!.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, reasoning_tokens: 448, estimated: false });
+    expect(withUsage[0]!.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, reasoning_tokens: 448, estimated: false, service_tier: "default" });
   });
 
   it("translates a tool call answer to the Anthropic shape", () => {
@@ -75,14 +75,14 @@ describe("Anthropic wire fixtures", () => {
     expect(choice.finish_reason).toBe("tool_calls");
     expect(JSON.parse(choice.message.tool_calls[0]!.function.arguments)).toEqual({ location: "San Francisco, CA", unit: "celsius" });
     // Cache reads and writes are prompt tokens too; reads are reported as cached.
-    expect(parsed.usage).toEqual({ input_tokens: 472 + 100 + 2048, output_tokens: 89, cached_input_tokens: 2048, cache_creation_input_tokens: 100, estimated: false });
+    expect(parsed.usage).toEqual({ input_tokens: 472 + 100 + 2048, output_tokens: 89, cached_input_tokens: 2048, cache_creation_input_tokens: 100, estimated: false, service_tier: "standard" });
   });
 
   it("keeps the cache writes a stream reports only in message_start, and prices each part once", () => {
     const parse = anthropicChat.streamParser("gw-sonnet", "claude-sonnet-4-5-20250929");
     const parsed = events("anthropic-stream-cache-write.sse").map((e) => parse(e.data));
     const usage = parsed.find((p) => p.usage)!.usage!;
-    expect(usage).toEqual({ input_tokens: 21 + 188086, output_tokens: 393, cached_input_tokens: 0, cache_creation_input_tokens: 188086, estimated: false });
+    expect(usage).toEqual({ input_tokens: 21 + 188086, output_tokens: 393, cached_input_tokens: 0, cache_creation_input_tokens: 188086, estimated: false, service_tier: "standard" });
     // A chat client sees every prompt token in prompt_tokens, as OpenAI counts them.
     expect(JSON.parse(parsed.find((p) => p.usageForward)!.usageForward!).usage).toMatchObject({ prompt_tokens: 188107, completion_tokens: 393 });
     const prices = { input_price_minor_per_mtok: 3_000_000, cache_write_price_minor_per_mtok: 3_750_000, cached_input_price_minor_per_mtok: 300_000, output_price_minor_per_mtok: 15_000_000 };

@@ -28,6 +28,17 @@ export interface NormalizedUsage extends BillableTokens {
    * Absent: `reported`, or `estimated` when `estimated` is true.
    */
   basis?: UsageBasis;
+  /**
+   * The provider's service tier for the answer (OpenAI's top-level `service_tier`: default, flex,
+   * priority, scale; Anthropic's `usage.service_tier`: standard, priority, batch), recorded for
+   * reconciliation (docs/billing.md, "Reconciliation"); absent when it said none.
+   */
+  service_tier?: string;
+}
+
+/** A provider's service tier as recorded: a short string, or nothing. */
+export function serviceTier(v: unknown): { service_tier?: string } {
+  return typeof v === "string" && v !== "" ? { service_tier: v.slice(0, 32) } : {};
 }
 
 /** How a usage record's figures were obtained (the usage event's own values). */

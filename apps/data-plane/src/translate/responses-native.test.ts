@@ -46,8 +46,8 @@ describe("OpenAI Responses natively", () => {
     const completed = events.at(-1)!.response as Json;
     expect(completed).toMatchObject({ model: "gw-gpt5", store: true, previous_response_id: "resp_prev", status: "completed" });
     expect((events[0]!.response as Json).model).toBe("gw-gpt5");
-    // Totals include their parts, as the provider reports them.
-    expect(usage).toEqual({ input_tokens: 1542, output_tokens: 210, cached_input_tokens: 1408, reasoning_tokens: 192, estimated: false });
+    // Totals include their parts, as the provider reports them; its service tier is kept for reconciliation.
+    expect(usage).toEqual({ input_tokens: 1542, output_tokens: 210, cached_input_tokens: 1408, reasoning_tokens: 192, estimated: false, service_tier: "auto" });
     expect(text).toBe("Twelve times thirty-four is 408.");
   });
 

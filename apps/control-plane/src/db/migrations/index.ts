@@ -31,6 +31,7 @@ import { orgOutputLimit } from "./20261222000000-org-output-limit.js";
 import { budgets } from "./20261224000000-budgets.js";
 import { alerts } from "./20261225000000-alerts.js";
 import { consoleMoneyFormat } from "./20261226000000-console-money-format.js";
+import { deploymentClassCosts } from "./20261227000000-deployment-class-costs.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "20261224000000-budgets": budgets,
   "20261225000000-alerts": alerts,
   "20261226000000-console-money-format": consoleMoneyFormat,
+  "20261227000000-deployment-class-costs": deploymentClassCosts,
 };

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { estimateCharTokens } from "@gateway/pricing";
 import { parseStreamEvent, PlainText } from "../sse.js";
-import { announcing, isObject, type Json, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamCollector, type StreamPassthrough } from "../types.js";
+import { announcing, isObject, serviceTier, type Json, type NormalizedUsage, type ParsedChatResponse, type ParsedStreamEvent, type StreamCollector, type StreamPassthrough } from "../types.js";
 
 /**
  * The Messages API's wire format, as both of its adapters read it (natively, anthropic/messages.ts,
@@ -16,6 +16,8 @@ export interface AnthropicUsage {
   cache_creation_input_tokens?: number;
   /** Server tools run for the answer, billed per use beside the tokens. */
   server_tool_use?: { web_search_requests?: number } | null;
+  /** standard, priority or batch. */
+  service_tier?: unknown;
 }
 
 /**
@@ -35,6 +37,7 @@ export function normalize(u: AnthropicUsage | undefined, inputFromStart = 0): No
     cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
     ...(searches > 0 ? { web_search_requests: searches } : {}),
     estimated: false,
+    ...serviceTier(u.service_tier),
   };
 }
 

@@ -2,6 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { parseStreamEvent, PlainText } from "../sse.js";
 import {
   choicesOf,
+  serviceTier,
   type ChatAdapter,
   type ChatRequestBody,
   type NormalizedUsage,
@@ -29,7 +30,7 @@ const count = (n: unknown): number => Math.max(0, Math.trunc(Number(n ?? 0)) || 
  * (`completion_tokens_details.reasoning_tokens`), as the normalized usage does. OpenAI has no
  * cache-write count (writing its cache costs nothing extra).
  */
-export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): NormalizedUsage | undefined {
+export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined, tier?: unknown): NormalizedUsage | undefined {
   if (!u || typeof u !== "object") return undefined;
   const input = Number(u.prompt_tokens ?? 0);
   const output = Number(u.completion_tokens ?? 0);
@@ -44,6 +45,8 @@ export function normalizeOpenAIUsage(u: OpenAIUsage | null | undefined): Normali
     ...(count(u.prompt_tokens_details?.audio_tokens) > 0 ? { audio_input_tokens: count(u.prompt_tokens_details?.audio_tokens) } : {}),
     ...(count(u.completion_tokens_details?.audio_tokens) > 0 ? { audio_output_tokens: count(u.completion_tokens_details?.audio_tokens) } : {}),
     estimated: false,
+    // OpenAI states it beside the usage (the answer's, or the stream's chunk's `service_tier`).
+    ...serviceTier(tier),
   };
 }
 
@@ -96,7 +99,7 @@ function parseChatCompletion(json: unknown, publicModel: string): ParsedChatResp
     throw new GatewayError("upstream_error", "The provider returned an invalid chat completion.");
   }
   const body = json as Record<string, unknown>;
-  const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined);
+  const usage = normalizeOpenAIUsage(body.usage as OpenAIUsage | undefined, body.service_tier);
   return { body: { ...body, model: publicModel }, usage };
 }
 
@@ -184,10 +187,11 @@ function chatStreamParser(publicModel: string, frames = true, choices = 1): Stre
         delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> };
       }>;
       usage?: OpenAIUsage | null;
+      service_tier?: unknown;
       error?: unknown;
     }>(data);
     if (event.error) throw new GatewayError("upstream_error", `The provider reported an error mid-stream: ${upstreamMessage(data)}`);
-    const usage = normalizeOpenAIUsage(event.usage);
+    const usage = normalizeOpenAIUsage(event.usage, event.service_tier);
     let text = "";
     // Everything the model generated counts when the provider reports no usage: content,
     // reasoning (OpenAI-compatible servers stream it as reasoning_content or reasoning) and tool arguments.

@@ -25,14 +25,17 @@ interface ResponsesUsage {
  * The Responses API's usage (totals include cached input and reasoning output, as in chat). OpenAI
  * bills each built-in web search per call: the `web_search_call` items of the output.
  */
-export function normalizeResponsesUsage(u: ResponsesUsage | null | undefined, output?: unknown): NormalizedUsage | undefined {
+export function normalizeResponsesUsage(u: ResponsesUsage | null | undefined, output?: unknown, tier?: unknown): NormalizedUsage | undefined {
   if (!u || typeof u !== "object") return undefined;
-  const usage = normalizeOpenAIUsage({
-    prompt_tokens: u.input_tokens,
-    completion_tokens: u.output_tokens,
-    prompt_tokens_details: u.input_tokens_details ?? null,
-    completion_tokens_details: u.output_tokens_details ?? null,
-  });
+  const usage = normalizeOpenAIUsage(
+    {
+      prompt_tokens: u.input_tokens,
+      completion_tokens: u.output_tokens,
+      prompt_tokens_details: u.input_tokens_details ?? null,
+      completion_tokens_details: u.output_tokens_details ?? null,
+    },
+    tier,
+  );
   const searches = Array.isArray(output) ? output.filter((i) => (i as { type?: unknown } | null)?.type === "web_search_call").length : 0;
   return usage && searches > 0 ? { ...usage, web_search_requests: searches } : usage;
 }
@@ -111,7 +114,7 @@ function parseResponse(json: unknown, publicModel: string): ParsedChatResponse {
   const r = json as { object?: unknown; output?: unknown; usage?: ResponsesUsage; status?: unknown; error?: { message?: unknown } | null } | null;
   if (!r || typeof r !== "object" || !Array.isArray(r.output)) throw new GatewayError("upstream_error", "The provider returned an invalid response.");
   if (r.status === "failed") throw new GatewayError("upstream_error", `The provider failed the response: ${String(r.error?.message ?? "unknown")}`);
-  return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage, r.output) };
+  return { body: { ...(r as Record<string, unknown>), model: publicModel }, usage: normalizeResponsesUsage(r.usage, r.output, (r as { service_tier?: unknown }).service_tier) };
 }
 
 /** One Responses stream's events, parsed; `items`: finished output items handed on too (`chunk`), for a collector. */
@@ -123,7 +126,7 @@ function responsesStreamParser(publicModel: string, items = false): StreamParser
     const type = String(ev.type ?? "");
     if (ev.response && typeof ev.response === "object") ev.response.model = publicModel;
     if (type === "response.completed" || type === "response.incomplete") {
-      const usage = normalizeResponsesUsage(ev.response?.usage, ev.response?.output);
+      const usage = normalizeResponsesUsage(ev.response?.usage, ev.response?.output, (ev.response as { service_tier?: unknown } | undefined)?.service_tier);
       return { forward: undefined, chunk: ev as Record<string, unknown>, ...(usage ? { usage } : {}), text: "", done: true };
     }
     if (type === "response.failed") throw new GatewayError("upstream_error", `The provider failed the response mid-stream: ${String(ev.response?.error?.message ?? "unknown")}`);
