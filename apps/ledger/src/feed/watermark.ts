@@ -32,7 +32,9 @@ interface Candidate {
  */
 export class FeedWatermark {
   private readonly candidates: Candidate[] = [];
-  private running: Promise<number> | undefined;
+  /** The looks, one after another (they share the candidates); the timer's is skipped while one is queued. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private queued = 0;
   private timer: NodeJS.Timeout | undefined;
   /** The last value written or read; never moves back. */
   visibleThrough = 0;
@@ -46,6 +48,7 @@ export class FeedWatermark {
   /** Advances it every interval (every ledger does: the moves are monotonic, so several are harmless). */
   start(): void {
     this.timer = setInterval(() => {
+      if (this.queued > 0) return;
       this.advance(0).catch((err: unknown) => this.log.debug({ err: String(err) }, "feed watermark not advanced"));
     }, this.intervalMs);
     this.timer.unref();
@@ -53,19 +56,28 @@ export class FeedWatermark {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.chain.catch(() => undefined);
   }
 
   /**
    * Moves the watermark as far as it can now, waiting up to `waitMs` for the transactions open at
-   * this look to end; resolves with it. Concurrent calls share one look.
+   * this look to end; resolves with it. A look begins after the call (after any look already
+   * running), so once it resolves, everything committed before the call is below the watermark
+   * unless a transaction that drew a number is still open.
    */
   advance(waitMs: number): Promise<number> {
-    this.running ??= this.look(waitMs).finally(() => (this.running = undefined));
-    return this.running;
+    this.queued++;
+    const look = this.chain.then(() => this.look(waitMs)).finally(() => this.queued--);
+    this.chain = look.catch(() => undefined);
+    return look;
   }
 
   private async look(waitMs: number): Promise<number> {
+    // Where another ledger (or this one before a restart) left it.
+    if (this.visibleThrough === 0) {
+      const stored = await sql<{ v: string }>`SELECT visible_through AS v FROM feed_state`.execute(this.db);
+      this.visibleThrough = Number(stored.rows[0]?.v ?? 0);
+    }
     // The order matters: the last value first, then the holders.
     const r = await sql<{ last: string; called: boolean }>`SELECT last_value AS last, is_called AS called FROM feed_seq`.execute(this.db);
     const seq = r.rows[0]!.called ? Number(r.rows[0]!.last) : 0;
@@ -101,12 +113,5 @@ export class FeedWatermark {
       SELECT virtualtransaction AS vx FROM pg_locks
       WHERE locktype = 'advisory' AND classid = ${FEED_LOCK.classid}::oid AND objid = hashtext(current_schema())::oid AND objsubid = 2`.execute(this.db);
     return new Set(r.rows.map((x) => x.vx));
-  }
-
-  /** The stored watermark (what the view reads), without moving it. */
-  async stored(): Promise<number> {
-    const r = await sql<{ v: string }>`SELECT visible_through AS v FROM feed_state`.execute(this.db);
-    this.visibleThrough = Math.max(this.visibleThrough, Number(r.rows[0]?.v ?? 0));
-    return this.visibleThrough;
   }
 }

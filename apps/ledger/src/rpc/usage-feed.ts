@@ -26,13 +26,16 @@ export function usageFeed(ctx: LedgerContext) {
     const stopping = ctx.closing.signal;
     let sent = 0;
     const started = Date.now();
+    // A page that came full leaves more below the watermark it was read under; otherwise the watermark
+    // is moved first, so a read sees everything committed before it (but what an open transaction holds back).
+    let through = 0;
+    let full = false;
     try {
       for (;;) {
-        let through = await ctx.feedWatermark.stored();
-        if (through <= after) through = await ctx.feedWatermark.advance(WATERMARK_WAIT_MS);
+        if (!full) through = await ctx.feedWatermark.advance(WATERMARK_WAIT_MS);
         const n = Math.min(ctx.config.exportPageRows, left);
         const entries = await readFeed(ctx.db, after, through, n);
-        const full = entries.length === n;
+        full = entries.length === n;
         const resume = full ? entries.at(-1)!.seq : Math.max(after, through);
         if (entries.length > 0 || !req.follow) yield { entries, resume_after_seq: resume, visible_through_seq: through };
         sent += entries.length;
