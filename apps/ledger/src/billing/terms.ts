@@ -38,18 +38,28 @@ export async function termsOfOrg(db: Kysely<LedgerDb>, orgId: string): Promise<B
   return (await termsOf(db, [orgId])).get(orgId) ?? NONE;
 }
 
-const months = new Map<string, Intl.DateTimeFormat>();
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** Months by zone and quarter hour: every zone's offset is a whole number of quarter hours, so a month never begins inside one. */
+const months = new Map<string, string>();
+const QUARTER_HOUR_MS = 900_000;
 
-/** The month `at` falls in, YYYY-MM, in the IANA zone `timeZone`. */
+/** The month `at` falls in, YYYY-MM, in the IANA zone `timeZone` (a feed page asks for thousands: formatting is done once per quarter hour). */
 export function monthIn(at: Date, timeZone: string): string {
-  let f = months.get(timeZone);
+  const quarter = Math.floor(at.getTime() / QUARTER_HOUR_MS);
+  const key = `${timeZone}\u0000${quarter}`;
+  const known = months.get(key);
+  if (known) return known;
+  let f = formats.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit" });
-    if (months.size > 1_000) months.clear();
-    months.set(timeZone, f);
+    if (formats.size > 1_000) formats.clear();
+    formats.set(timeZone, f);
   }
-  const parts = f.formatToParts(at);
-  return `${parts.find((p) => p.type === "year")!.value}-${parts.find((p) => p.type === "month")!.value}`;
+  const parts = f.formatToParts(new Date(quarter * QUARTER_HOUR_MS));
+  const month = `${parts.find((p) => p.type === "year")!.value}-${parts.find((p) => p.type === "month")!.value}`;
+  if (months.size > 10_000) months.clear();
+  months.set(key, month);
+  return month;
 }
 
 /** An IANA time zone this process and Postgres both know ("" reads as UTC); throws invalid_request otherwise. */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "@gateway/db";
 import type { FeedEntry, TopUpRecord } from "@gateway/proto";
 import type { AdjustmentRow, LedgerDb, TopUpRow, UsageRow } from "../db/schema.js";
 import { toAdjustment } from "../adjustments/adjust.js";
-import { refundsOf } from "../adjustments/refunds.js";
+import { REFUNDED } from "../adjustments/refunds.js";
 import { monthIn, termsOf } from "../billing/terms.js";
 import { toRecord } from "../rpc/get-usage.js";
 
@@ -37,11 +37,12 @@ export function adjustmentEffect(a: Pick<AdjustmentRow, "kind" | "amount_minor">
 export async function readFeed(db: Kysely<LedgerDb>, after: number, through: number, limit: number): Promise<FeedEntry[]> {
   if (through <= after || limit <= 0) return [];
   const [usage, topUps, adjustments] = await Promise.all([
-    sql<UsageRow>`SELECT * FROM usage_records WHERE feed_seq > ${after} AND feed_seq <= ${through} ORDER BY feed_seq LIMIT ${limit}`.execute(db),
+    sql<UsageRow & { refunded: string | null }>`
+      SELECT u.*, ${REFUNDED} AS refunded FROM usage_records u WHERE u.feed_seq > ${after} AND u.feed_seq <= ${through} ORDER BY u.feed_seq LIMIT ${limit}`.execute(db),
     sql<TopUpRow>`SELECT * FROM top_ups WHERE feed_seq > ${after} AND feed_seq <= ${through} ORDER BY feed_seq LIMIT ${limit}`.execute(db),
     sql<AdjustmentRow>`SELECT * FROM adjustments WHERE feed_seq > ${after} AND feed_seq <= ${through} ORDER BY feed_seq LIMIT ${limit}`.execute(db),
   ]);
-  type Item = { seq: number; orgId: string } & ({ usage: UsageRow } | { topUp: TopUpRow } | { adjustment: AdjustmentRow });
+  type Item = { seq: number; orgId: string } & ({ usage: UsageRow & { refunded: string | null } } | { topUp: TopUpRow } | { adjustment: AdjustmentRow });
   const items: Item[] = [
     ...usage.rows.map((u) => ({ seq: Number(u.feed_seq), orgId: u.org_id, usage: u })),
     ...topUps.rows.map((t) => ({ seq: Number(t.feed_seq), orgId: t.org_id, topUp: t })),
@@ -52,10 +53,6 @@ export async function readFeed(db: Kysely<LedgerDb>, after: number, through: num
   const terms = await termsOf(
     db,
     items.map((i) => i.orgId),
-  );
-  const refunds = await refundsOf(
-    db,
-    items.flatMap((i) => ("usage" in i ? [i.usage] : [])),
   );
   return items.map((i): FeedEntry => {
     const t = terms.get(i.orgId)!;
@@ -69,7 +66,7 @@ export async function readFeed(db: Kysely<LedgerDb>, after: number, through: num
         month: monthIn(u.created_at, t.timeZone),
         amount_minor: -Number(u.cost_minor),
         recorded_at_ms: u.recorded_at.getTime(),
-        usage: toRecord(u, { refundedMinor: refunds.get(u.request_id) ?? 0, externalCustomerId: t.externalCustomerId }),
+        usage: toRecord(u, { refundedMinor: Number(u.refunded ?? 0), externalCustomerId: t.externalCustomerId }),
         adjustment: null,
         top_up: null,
       };
