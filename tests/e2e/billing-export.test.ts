@@ -529,6 +529,22 @@ describe("adjustments, the feed and statements (docs/billing.md)", () => {
     expect(printed.map((e) => e.seq)).toEqual(second.entries.map((e) => e.seq));
     expect(printed.find((e) => e.kind === "usage" && e.org_id === org.orgId)).toMatchObject({ external_customer_id: `cus_${org.orgId}`, usage: { org_id: org.orgId, feed_seq: expect.any(Number) } });
     expect(requestIds((await feed(second.resume)).entries, org.orgId)).toEqual([]);
+
+    // --follow prints what comes while it runs, and on Ctrl-C the cursor to resume from.
+    const child = spawn(gatewayctl, ["usage", "feed", "--after", String(second.resume), "--follow"], { env: ctlEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const later = (await chat(org, "while a reader follows")).request_id;
+    answered.push(later);
+    let line: Record<string, unknown>;
+    do line = JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
+    while ((line.usage as { request_id?: string } | undefined)?.request_id !== later);
+    child.kill("SIGINT");
+    const rest: Record<string, unknown>[] = [];
+    for (let next = await lines.next(); !next.done; next = await lines.next()) rest.push(JSON.parse(next.value as string) as Record<string, unknown>);
+    expect(await exited).toBe(0);
+    expect(rest.at(-1)).toMatchObject({ kind: "cursor" });
+    expect(rest.at(-1)!.resume_after as number).toBeGreaterThanOrEqual(line.seq as number);
   });
 
   it("a month's statement ties to the ledger to the minor unit", async () => {

@@ -95,6 +95,8 @@ export interface CallOptions {
   /** Deadline for this call in milliseconds (default: the client's). */
   timeoutMs?: number;
   metadata?: Record<string, string>;
+  /** A server stream only: cancels the call when it aborts (a reader waiting for the next message stops at once). */
+  signal?: AbortSignal;
 }
 
 export interface ClientOptions {
@@ -153,7 +155,8 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
       return [md, { deadline: Date.now() + (opts.timeoutMs ?? options.timeoutMs) }] as const;
     };
     if (def.definition[method]!.responseStream) {
-      client[method] = (request: unknown, opts: CallOptions = {}) => readServerStream(() => fn(request, ...callArgs(opts)) as grpc.ClientReadableStream<unknown>, def.name, options.mapError);
+      client[method] = (request: unknown, opts: CallOptions = {}) =>
+        readServerStream(() => fn(request, ...callArgs(opts)) as grpc.ClientReadableStream<unknown>, def.name, options.mapError, opts.signal);
       continue;
     }
     client[method] = (request: unknown, opts: CallOptions = {}) =>
@@ -170,8 +173,10 @@ export function createClient<M extends Methods>(def: ServiceDef<M>, address: str
 }
 
 /** The call starts when the iteration does; errors come back as GatewayError. */
-async function* readServerStream(start: () => grpc.ClientReadableStream<unknown>, peer: string, mapError = (e: GatewayError) => e): AsyncGenerator<unknown> {
+async function* readServerStream(start: () => grpc.ClientReadableStream<unknown>, peer: string, mapError = (e: GatewayError) => e, signal?: AbortSignal): AsyncGenerator<unknown> {
   const call = start();
+  const cancel = () => call.cancel();
+  signal?.addEventListener("abort", cancel, { once: true });
   let ended = false;
   try {
     for await (const message of call) yield message;
@@ -180,6 +185,7 @@ async function* readServerStream(start: () => grpc.ClientReadableStream<unknown>
     ended = true;
     throw typeof (err as grpc.ServiceError).code === "number" ? mapError(errorFromGrpc(err as grpc.ServiceError, peer)) : err;
   } finally {
+    signal?.removeEventListener("abort", cancel);
     // The reader stopped before the end (break, an error of its own): tell the server.
     if (!ended) call.cancel();
   }

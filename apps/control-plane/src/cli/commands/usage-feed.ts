@@ -35,12 +35,12 @@ export const usageFeed = command({
     let resume = after;
     let through = 0;
     const pages = clients()
-      .ledger.UsageFeed({ after_seq: after, max_entries: max, follow: flags.follow === true }, { timeoutMs: timeoutS * 1_000 })
+      .ledger.UsageFeed({ after_seq: after, max_entries: max, follow: flags.follow === true }, { timeoutMs: timeoutS * 1_000, signal: stop.signal })
       [Symbol.asyncIterator]();
     try {
       for (;;) {
         const next = pages.next();
-        // A read left pending when the reader stops fails once the channel closes: nobody waits for it.
+        // A read left pending when the reader stops fails as its call is cancelled: nobody waits for it.
         next.catch(() => undefined);
         const got = await Promise.race([next, stopped]);
         if (got === "stopped" || got.done) break;
