@@ -9,6 +9,9 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { chatBody, createOrg, post, type TestOrg } from "../support/orgs.ts";
 import type { UsageBody } from "../support/api.ts";
 import type { UsageRecord } from "@gateway/proto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { lagoStandIn, openmeterStandIn, stripeStandIn } from "../support/billing-destinations.ts";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
@@ -577,5 +580,123 @@ describe("adjustments, the feed and statements (docs/billing.md)", () => {
     expect(Number(csv[0]!.balance_minor) - charges).toBe(Number(csv.at(-1)!.balance_minor));
     expect(csv.find((x) => x.section === "top_up")).toMatchObject({ amount_minor: "-50000000", amount_currency: "-60.00" });
     expect(csv.filter((x) => x.section === "adjustment").map((x) => x.item)).toEqual(["refund", "credit_note", "promo_grant", "credit_limit"]);
+  });
+
+  describe("meter connectors against local stand-ins (the billing systems cannot be reached from here)", () => {
+    const KEY = "sk_test_meter_0123456789";
+    const customer = () => `cus_${org.orgId}`;
+    /** gatewayctl meters push from `state`, the org's entries only (the feed from where this describe began). */
+    async function pushTo(destination: string, url: string, state: string, extra: string[] = []) {
+      const first = existsSync(state) ? [] : ["--resume-after", String(start)];
+      const r = await ctl(["meters", "push", "--destination", destination, "--url", url, "--state", state, ...first, ...extra, "--json"], { ...ctlEnv(), GATEWAY_METER_API_KEY: KEY });
+      return { ...r, summary: r.code === 0 ? (JSON.parse(r.stdout) as Record<string, number>) : undefined };
+    }
+    const usageOfOrg = async () => requestIds((await feed(start)).entries, org.orgId);
+    const costs = async () => {
+      const r = await sql<{ request_id: string; cost_minor: string }>`SELECT request_id, cost_minor FROM usage_records WHERE org_id = ${org.orgId} AND cost_minor > 0`.execute(stack.ledger().db);
+      return new Map(r.rows.map((x) => [x.request_id, Number(x.cost_minor)]));
+    };
+    const dir = mkdtempSync(join(tmpdir(), "meters-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("Stripe: a meter event per request (identifier = request id), credits through the customer's balance, nothing twice, a lost answer retried, never a page resent past the 24 h window", async () => {
+      const stripe = await stripeStandIn({ key: KEY, eventName: "gateway_usage", customers: [customer()] });
+      try {
+        const state = join(dir, "stripe.json");
+        const r = await pushTo("stripe", stripe.url, state);
+        expect(r).toMatchObject({ code: 0 });
+        const want = await costs();
+        expect(new Map(stripe.events.map((e) => [e.identifier, e.value]))).toEqual(want);
+        expect(stripe.events.every((e) => e.customer === customer())).toBe(true);
+        // The promotional credit (1,000,000 minor units at 1.20 EUR a credit) is a 1.20 EUR credit on the
+        // customer's balance; the refund (1 minor unit) and the credit note (2,500) are under half a cent: the operator's.
+        expect(stripe.balance.get(customer())).toEqual([{ amount: -120, currency: "eur", key: expect.stringMatching(/^adj_/) }]);
+        const manual = readFileSync(`${state}.manual.jsonl`, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { kind: string; reason: string });
+        expect(manual.map((m) => m.kind).sort()).toEqual(["credit_note", "refund"]);
+        expect(r.summary).toMatchObject({ sent: want.size + 1, manual: 2 });
+        // Again: nothing new to send.
+        expect((await pushTo("stripe", stripe.url, state)).summary).toMatchObject({ read: 0, sent: 0 });
+
+        // A request whose meter event Stripe takes but whose answer is lost: sent again, dropped as a repeat, counted once.
+        const lost = (await chat(org, "a meter event whose answer is lost")).request_id;
+        answered.push(lost);
+        stripe.loseAnswers(1);
+        expect((await pushTo("stripe", stripe.url, state)).summary).toMatchObject({ sent: 0, duplicates: 1 });
+        expect(stripe.events.filter((e) => e.identifier === lost)).toHaveLength(1);
+
+        // A connector stopped with a page in flight for longer than Stripe's 24 h: it does not resend blindly.
+        const later = (await chat(org, "sent, then the connector stopped")).request_id;
+        answered.push(later);
+        const saved = JSON.parse(readFileSync(state, "utf8")) as { after_seq: number };
+        writeFileSync(state, JSON.stringify({ destination: "stripe", after_seq: saved.after_seq, inflight: { to_seq: saved.after_seq + 1_000, sent_at_ms: Date.now() - 25 * 3_600_000 } }));
+        const refused = await pushTo("stripe", stripe.url, state);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/longer ago than it drops repeats.*--resume-after/);
+        // Past its window Stripe would indeed count the same identifier again: why the connector asks.
+        stripe.advance(25 * 3_600_000);
+        const again = await fetch(`${stripe.url}/v1/billing/meter_events`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ event_name: "gateway_usage", identifier: lost, "payload[stripe_customer_id]": customer(), "payload[value]": "1" }).toString(),
+        });
+        expect(again.status).toBe(200);
+        // The operator checked: the page had not arrived; resume before it.
+        expect((await pushTo("stripe", stripe.url, state, ["--resume-after", String(saved.after_seq)])).summary).toMatchObject({ sent: 1 });
+        expect(stripe.events.filter((e) => e.identifier === later)).toHaveLength(1);
+      } finally {
+        await stripe.close();
+      }
+    });
+
+    it("Lago: one event per request and adjustment (transaction_id), the amount in precise_total_amount_cents, credits negative, a repeat dropped", async () => {
+      const lago = await lagoStandIn({ key: KEY, code: "gateway_usage", subscriptions: [customer()] });
+      try {
+        const state = join(dir, "lago.json");
+        const r = await pushTo("lago", lago.url, state);
+        expect(r).toMatchObject({ code: 0 });
+        const want = await costs();
+        const usage = lago.events.filter((e) => e.properties.kind === "usage");
+        expect(new Map(usage.map((e) => [e.transaction_id, e.properties.amount_minor]))).toEqual(want);
+        // 1.20 EUR a credit: a request of N minor units is N × 0.00012 cents.
+        for (const e of usage) expect(Number(e.precise_total_amount_cents)).toBeCloseTo((want.get(e.transaction_id)! * 1.2) / 10_000, 10);
+        expect(lago.events.filter((e) => e.properties.kind !== "usage").map((e) => [e.properties.kind, e.properties.amount_minor])).toEqual(
+          expect.arrayContaining([
+            ["refund", -1],
+            ["credit_note", -2_500],
+            ["promo_grant", -1_000_000],
+          ]),
+        );
+        expect(lago.events.every((e) => e.external_subscription_id === customer() && e.code === "gateway_usage")).toBe(true);
+        const lost = (await chat(org, "a Lago event whose answer is lost")).request_id;
+        answered.push(lost);
+        lago.loseAnswers(1);
+        expect((await pushTo("lago", lago.url, state)).summary).toMatchObject({ sent: 0, duplicates: 1 });
+        expect(lago.events.filter((e) => e.transaction_id === lost)).toHaveLength(1);
+      } finally {
+        await lago.close();
+      }
+    });
+
+    it("OpenMeter: CloudEvents with id + source, the customer as subject; a batch sent twice counted once", async () => {
+      const om = await openmeterStandIn({ key: KEY, type: "gateway_usage" });
+      try {
+        const state = join(dir, "openmeter.json");
+        expect(await pushTo("openmeter", om.url, state)).toMatchObject({ code: 0 });
+        const want = await costs();
+        const usage = om.events.filter((e) => e.data?.kind === "usage");
+        expect(new Map(usage.map((e) => [e.id, e.data!.amount_minor]))).toEqual(want);
+        expect(om.events.every((e) => e.source === "gateway" && e.subject === customer() && e.specversion === "1.0")).toBe(true);
+        // The whole batch sent again from the start (a lost state file): OpenMeter keeps each (id, source) once.
+        const before = om.events.length;
+        expect(await pushTo("openmeter", om.url, join(dir, "openmeter-lost.json"))).toMatchObject({ code: 0 });
+        expect(om.events).toHaveLength(before);
+        expect(await usageOfOrg()).toEqual(expect.arrayContaining([...want.keys()]));
+      } finally {
+        await om.close();
+      }
+    });
   });
 });

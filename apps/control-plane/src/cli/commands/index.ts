@@ -19,6 +19,7 @@ import { creditsAdjustments } from "./credits-adjustments.js";
 import { billingSet, billingShow } from "./billing-set.js";
 import { usageFeed } from "./usage-feed.js";
 import { usageStatement } from "./usage-statement.js";
+import { metersPush } from "./meters-push.js";
 import { guardrailsClear } from "./guardrails-clear.js";
 import { guardrailsSet } from "./guardrails-set.js";
 import { guardrailsShow } from "./guardrails-show.js";
@@ -94,6 +95,7 @@ export const commands: readonly Command[] = [
   usageSpend,
   usageFeed,
   usageStatement,
+  metersPush,
   consoleLink,
   journalTail,
   ledgerCheck,
