@@ -56,6 +56,8 @@ describe("price sheets", () => {
           image_prices: [],
           default_image_size: "",
           video_prices: [],
+          // What its deployment charges the operator per token class (reconciliation): the model's prices, as it states no cost price.
+          provider_costs: { "p1/up-chat": { input: 150_000, cached_input: 75_000, cache_write: 150_000, output: 600_000, reasoning: 600_000 } },
         },
       },
       tools: { "tools/echo": 25 },
