@@ -65,7 +65,7 @@ describe("chat completions read from their stream", () => {
         completion_tokens_details: { reasoning_tokens: 448, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       },
     });
-    expect(collected.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, reasoning_tokens: 448, estimated: false });
+    expect(collected.usage).toEqual({ input_tokens: 1290, output_tokens: 452, cached_input_tokens: 1152, reasoning_tokens: 448, estimated: false, service_tier: "default" });
   });
 
   it("usage in a final chunk that still has a choice", () => {
@@ -151,7 +151,7 @@ describe("Messages read from their stream", () => {
       stop_sequence: null,
       usage: { input_tokens: 14, cache_creation_input_tokens: 0, cache_read_input_tokens: 2051, output_tokens: 102, service_tier: "standard" },
     });
-    expect(collected.usage).toEqual({ input_tokens: 14 + 2051, output_tokens: 102, cached_input_tokens: 2051, cache_creation_input_tokens: 0, estimated: false });
+    expect(collected.usage).toEqual({ input_tokens: 14 + 2051, output_tokens: 102, cached_input_tokens: 2051, cache_creation_input_tokens: 0, estimated: false, service_tier: "standard" });
   });
 
   it("a tool's input parsed from its JSON deltas", () => {
