@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql, type Kysely } from "@gateway/db";
 import type { Logger } from "@gateway/observability";
 import type { LedgerDb } from "../db/schema.js";
-import { FEED_LOCK } from "./lock.js";
+import { FEED_BLOCK, FEED_LOCK } from "./lock.js";
 
 /** Candidates kept while a transaction stays open (the oldest are the likeliest to pass first). */
 const MAX_CANDIDATES = 64;
@@ -22,8 +22,9 @@ interface Candidate {
  * that commit in any order; each holds the shared advisory lock FEED_LOCK from before it draws until
  * it ends.
  *
- * Each look reads the sequence's last value V, then the lock's holders H: a transaction that drew a
- * number up to V had taken the lock before V was read, so it is in H unless it had already ended.
+ * Each look reads V, the end of the last block of numbers the sequence handed out (lock.ts,
+ * FEED_BLOCK), then the lock's holders H: a transaction that drew a number up to V had taken the lock
+ * before V was read, so it is in H unless it had already ended.
  * Once every transaction of H has ended, every number up to V is committed (or rolled back: a gap),
  * and V is written to `feed_state.visible_through`, which the feed and the `billing_feed` view
  * read: a reader who sees it sees every row below it. Candidates wait in order, so a transaction
@@ -80,7 +81,8 @@ export class FeedWatermark {
     }
     // The order matters: the last value first, then the holders.
     const r = await sql<{ last: string; called: boolean }>`SELECT last_value AS last, is_called AS called FROM feed_seq`.execute(this.db);
-    const seq = r.rows[0]!.called ? Number(r.rows[0]!.last) : 0;
+    // The last block drawn, whole: no number drawn so far is above its end.
+    const seq = r.rows[0]!.called ? Number(r.rows[0]!.last) + FEED_BLOCK - 1 : 0;
     let holders = await this.holders();
     if (seq > (this.candidates.at(-1)?.seq ?? this.visibleThrough)) {
       if (this.candidates.length >= MAX_CANDIDATES) this.candidates.pop();

@@ -4,7 +4,7 @@ import { editedApplyUsageBatch } from "./apply-function.js";
 /** The three places apply_usage_batch names a record's columns: the insert, the select, the record type. */
 const EDITS: [string, string][] = [
   ["budget_leases, feed_seq)\n", "budget_leases, feed_seq, service_tier)\n"],
-  ["r.budget_leases, nextval('feed_seq')\n", "r.budget_leases, nextval('feed_seq'), r.service_tier\n"],
+  ["r.budget_leases, v_feed + row_number() OVER (ORDER BY r.request_id) - 1\n", "r.budget_leases, v_feed + row_number() OVER (ORDER BY r.request_id) - 1, r.service_tier\n"],
   ["tags text[], budget_leases text[])", "tags text[], budget_leases text[], service_tier text)"],
 ];
 
