@@ -116,6 +116,17 @@ export interface ErrorContext {
 export type BudgetKind = "organization" | "key" | "project" | "end_user";
 const BUDGET_KINDS: readonly string[] = ["organization", "key", "project", "end_user"];
 
+/**
+ * A budget's scope at the ledger ("org", "key:…", "project:…", "user:…") as a refusal names it: its
+ * kind (the error's `budget`) and whose it is, the start of the message ("This API key's …").
+ */
+export function budgetOfScope(scope: string): { kind: BudgetKind; name: string } {
+  if (scope === "org") return { kind: "organization", name: "Your organization's" };
+  if (scope.startsWith("key:")) return { kind: "key", name: "This API key's" };
+  if (scope.startsWith("project:")) return { kind: "project", name: `Project ${scope.slice(8)}'s` };
+  return { kind: "end_user", name: `End user '${scope.slice(5)}''s` };
+}
+
 /** The one error class of the gateway: a code from {@link ERROR_CODES}, a message and context. */
 export class GatewayError extends Error {
   override readonly name = "GatewayError";

@@ -1,4 +1,4 @@
-import { GatewayError, type BudgetKind } from "@gateway/errors";
+import { GatewayError, budgetOfScope } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
 import type { AcquireLeaseRequest, Lease, ReleaseLeaseRequest } from "@gateway/proto";
 
@@ -60,14 +60,7 @@ const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.
 function spokenFor(t: LeaseTarget): GatewayError {
   const scope = t.claim?.scope;
   if (!scope) return new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
-  const [budget, name]: [BudgetKind, string] =
-    scope === "org"
-      ? ["organization", "Your organization's"]
-      : scope.startsWith("key:")
-        ? ["key", "This API key's"]
-        : scope.startsWith("project:")
-          ? ["project", `Project ${scope.slice(8)}'s`]
-          : ["end_user", `End user '${scope.slice(5)}''s`];
+  const { kind: budget, name } = budgetOfScope(scope);
   return new GatewayError("budget_exceeded", `${name} budget is spoken for by requests in flight.`, { action: "contact_org_admin", budget });
 }
 

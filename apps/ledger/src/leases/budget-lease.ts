@@ -1,4 +1,4 @@
-import { GatewayError, type BudgetKind } from "@gateway/errors";
+import { GatewayError, budgetOfScope } from "@gateway/errors";
 import { sql, type Kysely } from "@gateway/db";
 import type { AcquireLeaseRequest, Lease } from "@gateway/proto";
 import { toLease } from "./to-lease.js";
@@ -16,14 +16,6 @@ export interface BudgetWindow {
 const WINDOWS = ["day", "week", "month", "none"] as const;
 type WindowKind = (typeof WINDOWS)[number];
 const SCOPE = /^(org|(key|project|user):\P{Cc}{1,256})$/u;
-
-/** What a budget is called in its refusal, and the error's `budget`. */
-function budgetOf(scope: string): { kind: BudgetKind; name: string } {
-  if (scope === "org") return { kind: "organization", name: "Your organization's" };
-  if (scope.startsWith("key:")) return { kind: "key", name: "This API key's" };
-  if (scope.startsWith("project:")) return { kind: "project", name: `Project ${scope.slice(8)}'s` };
-  return { kind: "end_user", name: `End user '${scope.slice(5)}''s` };
-}
 
 const PERIOD: Record<WindowKind, string> = { day: "daily", week: "weekly", month: "monthly", none: "total" };
 
@@ -112,7 +104,7 @@ export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRe
     const wanted = req.amount_minor;
     if (wanted > 0 && (left < req.min_amount_minor || left <= 0)) {
       ctx.metrics.leaseRefusals.inc({ reason: "budget_exceeded" });
-      const b = budgetOf(req.scope);
+      const b = budgetOfScope(req.scope);
       throw new GatewayError("budget_exceeded", `${b.name} ${PERIOD[kind]} budget is reached (${Math.max(0, left)} left of ${req.budget_limit_minor}, needed ${req.min_amount_minor} minor units).`, {
         action: "contact_org_admin",
         budget: b.kind,
