@@ -11,10 +11,11 @@ import { createdCell, keyName, scopeCells, type Key } from "../keys-view.js";
 import { logRow, type LogRecord } from "../request-log.js";
 import { money, moneyFormatOf, startPage } from "../shell.js";
 import { drawUsage, type Usage } from "../usage.js";
+import { capText, type Budget } from "../budget-view.js";
 import { parseCredits } from "../../shared/money.js";
 
 interface OrgPage {
-  org: { id: string; name: string; in_trial: boolean; monthly_budget_minor: number; created_at_ms: number; enabled_models: string[] };
+  org: { id: string; name: string; in_trial: boolean; budget?: Budget | null; created_at_ms: number; enabled_models: string[] };
   keys: Key[];
   members: Array<{ email: string; role: string }>;
   overview: Usage & { credits: { balance_minor: number; held_minor: number; month_spent_minor: number; spent_minor: number }; burn_rate_minor_per_day: number };
@@ -31,7 +32,8 @@ function draw(p: OrgPage): void {
     ["Id", p.org.id],
     ["Created", day(p.org.created_at_ms)],
     ["Trial", p.org.in_trial ? "yes" : "no"],
-    ["Monthly budget", p.org.monthly_budget_minor ? money(p.org.monthly_budget_minor) : "none"],
+    // The organization's cap with its window (a day's, a week's …), as its Budgets page says it.
+    ["Budget", capText(p.org.budget)],
     ["Models", p.org.enabled_models.join(", ") || "none"],
   ]);
   const c = p.overview.credits;
