@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "@gateway/db";
 import { videoStatusEndpoint } from "@gateway/fake-upstream";
 import { eventually } from "@gateway/testing";
@@ -239,4 +239,126 @@ it("a job whose lease lapsed and whose organization can no longer cover it is st
   expect(usage).toMatchObject({ cost_credits_minor: 0, status: 402, attempts: [{ outcome: "client_gone", payer: "operator", cost_minor: JOB_COST }] });
   const c = await credits(o);
   expect(c).toMatchObject({ balance_minor: JOB_COST, spent_minor: 0 });
+});
+
+describe('video jobs under budgets (docs/billing.md, "Budgets")', () => {
+  const windows = async (o: TestOrg) => Object.fromEntries((await stack.ledgerClient.ListBudgets({ org_id: o.orgId, scope: "" })).windows.map((w) => [w.scope, w]));
+  const budgetsOf = async (jobId: string) =>
+    (await sql<{ budgets: Array<{ lease_id: string; scope: string }> }>`SELECT budgets FROM video_jobs WHERE id = ${jobId}`.execute(stack.control.db)).rows[0]!.budgets;
+  const createAs = (o: TestOrg, prompt: string, endUser: string, dryRun = false) =>
+    fetch(`${stack.baseUrl()}/video/generations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${o.secret}`, "content-type": "application/json", "x-gateway-end-user": endUser, ...(dryRun ? { "x-gateway-dry-run": "true" } : {}) },
+      body: JSON.stringify({ model: "gw-video", prompt, duration: 4 }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as AnyBody }));
+
+  /** An organization whose key has a daily budget of `keyLimit` and whose end users (from the header) `userLimit` each, seen by the replica. */
+  async function budgeted(keyLimit: number, userLimit: number): Promise<TestOrg> {
+    const o = await createOrg(stack, { balanceMinor: 20 * JOB_COST, models: ["gw-video"] });
+    await stack.admin.SetKeyBudget({ key_id: o.keyId, limit_minor: keyLimit, window: "day" });
+    await stack.admin.SetOrgBudgets({ org: o.orgId, end_user_source: "header", end_user_limit_minor: userLimit, end_user_window: "month" });
+    await eventually(
+      async () => {
+        const r = await createAs(o, "dry", "someone", true);
+        const scopes = ((r.body.budgets ?? []) as Array<{ scope: string }>).map((b) => b.scope);
+        return scopes.includes(`key:${o.keyId}`) && scopes.includes("user:someone") ? true : undefined;
+      },
+      15_000,
+      "the budgets seen by the replica",
+    );
+    return o;
+  }
+  const completed = (o: TestOrg, id: string) =>
+    eventually(
+      async () => {
+        const p = await call("GET", `/video/generations/${id}`, o);
+        return p.body.status === "completed" ? p.body : undefined;
+      },
+      20_000,
+      `${id} completed`,
+    );
+
+  it("concurrent jobs are held under the key's and the end user's budgets: those past the cap are refused naming the budget, and the rest are spent from each budget once", async () => {
+    // The dry runs that waited for the budgets left this replica a lease of each: handed back before a job is refused.
+    const o = await budgeted(2 * JOB_COST + JOB_COST / 2, 10 * JOB_COST);
+    const tries = await Promise.all(Array.from({ length: 5 }, (_, i) => createAs(o, `budgeted ${i} [[fake:video_ms=1500]]`, "vid-user")));
+    const admitted = tries.filter((t) => t.status === 200);
+    const refused = tries.filter((t) => t.status !== 200);
+    expect(admitted).toHaveLength(2);
+    for (const t of refused) expect(t).toMatchObject({ status: 402, body: { error: { code: "budget_exceeded", budget: "key" } } });
+    // While they run, both budgets hold their whole maximum, on leases of their own.
+    const running = await windows(o);
+    expect(running[`key:${o.keyId}`]).toMatchObject({ held_minor: 2 * JOB_COST, spent_minor: 0 });
+    expect(running["user:vid-user"]).toMatchObject({ held_minor: 2 * JOB_COST });
+    for (const t of admitted) expect((await budgetsOf(t.body.id)).map((b) => b.scope).sort()).toEqual([`key:${o.keyId}`, "user:vid-user"]);
+    for (const t of admitted) expect(await completed(o, t.body.id)).toMatchObject({ cost_credits_minor: JOB_COST });
+    // Billed once into each budget's window, attributed to the end user; nothing left held.
+    await eventually(
+      async () => {
+        const w = await windows(o);
+        return w[`key:${o.keyId}`]?.spent_minor === 2 * JOB_COST && w[`key:${o.keyId}`]?.held_minor === 0 && w["user:vid-user"]?.held_minor === 0 ? w : undefined;
+      },
+      20_000,
+      "the jobs spent from their budgets",
+    );
+    expect((await windows(o))["user:vid-user"]).toMatchObject({ spent_minor: 2 * JOB_COST });
+    const usage = await call("GET", `/usage/${admitted[0]!.body.id}`, o);
+    expect(usage.body).toMatchObject({ cost_credits_minor: JOB_COST, end_user: "vid-user" });
+    expect(await credits(o)).toMatchObject({ spent_minor: 2 * JOB_COST });
+  });
+
+  it("a job whose budget lease lapsed at the ledger is held under that budget again, and spent from it once", async () => {
+    const o = await budgeted(3 * JOB_COST, 10 * JOB_COST);
+    const r = await createAs(o, "budget lapse [[fake:video_ms=3000]]", "lapse-user");
+    expect(r.status).toBe(200);
+    const before = await budgetsOf(r.body.id);
+    const keyHold = before.find((b) => b.scope === `key:${o.keyId}`)!;
+    await lapse(keyHold.lease_id);
+    const after = await eventually(
+      async () => {
+        const b = await budgetsOf(r.body.id);
+        const k = b.find((x) => x.scope === `key:${o.keyId}`)!;
+        return k.lease_id !== keyHold.lease_id ? b : undefined;
+      },
+      20_000,
+      "the key's budget held again",
+    );
+    // The end user's hold was not touched; the key's is a new lease, and the lapsed one still holds meanwhile.
+    expect(after.find((b) => b.scope === "user:lapse-user")).toEqual(before.find((b) => b.scope === "user:lapse-user"));
+    expect((await windows(o))[`key:${o.keyId}`]).toMatchObject({ held_minor: 2 * JOB_COST });
+    await completed(o, r.body.id);
+    await eventually(
+      async () => {
+        const w = (await windows(o))[`key:${o.keyId}`];
+        return w?.spent_minor === JOB_COST && w.held_minor === 0 ? true : undefined;
+      },
+      20_000,
+      "spent once, both holds freed",
+    );
+    const record = await sql<{ budget_leases: string[] }>`SELECT budget_leases FROM usage_records WHERE request_id = ${r.body.id}`.execute(stack.ledger().db);
+    expect(record.rows[0]!.budget_leases).toContain(after.find((b) => b.scope === `key:${o.keyId}`)!.lease_id);
+  });
+
+  it("a job whose budget lease lapsed and whose budget can no longer cover it is stopped at the provider and costs nothing", async () => {
+    const o = await budgeted(JOB_COST, 10 * JOB_COST);
+    const r = await createAs(o, "budget gone [[fake:video_stuck]]", "stuck-user");
+    expect(r.status).toBe(200);
+    // The lapsed lease still holds the whole budget: it cannot be held again.
+    await lapse((await budgetsOf(r.body.id)).find((b) => b.scope === `key:${o.keyId}`)!.lease_id);
+    const failed = await eventually(
+      async () => {
+        const p = await call("GET", `/video/generations/${r.body.id}`, o);
+        return p.body.status === "failed" ? p.body : undefined;
+      },
+      15_000,
+      "the job stopped",
+    );
+    expect(failed).toMatchObject({ cost_credits_minor: 0, error: { code: "hold_lapsed" } });
+    // The job's own leases are given back (the replica's lease from the dry runs may still hold credit until it idles).
+    const jobLeases = [await leaseOf(r.body.id), ...(await budgetsOf(r.body.id)).map((b) => b.lease_id)];
+    const holds = (await stack.ledgerClient.ListHolds({ org_id: o.orgId })).leases.filter((l) => jobLeases.includes(l.lease_id));
+    expect(holds.filter((l) => l.status === "open")).toEqual([]);
+    expect(await credits(o)).toMatchObject({ spent_minor: 0 });
+    expect((await windows(o))[`key:${o.keyId}`]).toMatchObject({ spent_minor: 0 });
+  });
 });

@@ -207,6 +207,10 @@ export interface VideoJobsTable {
   claim_token: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the job's hold is next due for renewal (unsettled jobs; ClaimVideoHolds). */
   hold_due_at: ColumnType<Date, Date | undefined, Date>;
+  /** The budgets the job is held under: [{lease_id, scope, limit_minor, window, time_zone, alert_pcts?}]. */
+  budgets: ColumnType<unknown, string | undefined, string>;
+  /** Who the job is attributed to: {end_user?, project_id?, tags?}. */
+  attribution: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface GuardrailRulesTable {

@@ -48,6 +48,8 @@ export function toVideoJob(r: Row): VideoJob {
     attempts_json: json(r.attempts ?? []),
     catalog_version: Number(r.catalog_version ?? 0),
     claim_token: "",
+    budgets_json: json(r.budgets ?? []),
+    attribution_json: json(r.attribution ?? {}),
   };
 }
 
@@ -105,6 +107,8 @@ export function createVideoJob(ctx: ControlContext) {
         request_hash: req.request_hash,
         attempts: parseJson("attempts_json", req.attempts_json ?? "", "[]"),
         catalog_version: req.catalog_version ? Number(req.catalog_version) : null,
+        budgets: parseJson("budgets_json", req.budgets_json ?? "", "[]"),
+        attribution: parseJson("attribution_json", req.attribution_json ?? "", "{}"),
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()
@@ -222,6 +226,7 @@ export function updateVideoJob(ctx: ControlContext) {
       if (req.settled && terminalAfter) set.settled = true;
       // A new hold replaces one the ledger let lapse; a settled job's hold is over.
       if (req.lease_id && !cur.settled) set.lease_id = req.lease_id;
+      if (req.budgets_json && !cur.settled) set.budgets = parseJson("budgets_json", req.budgets_json, "[]");
       if (req.release_claim) {
         set.claimed_by = null;
         set.claim_until = null;

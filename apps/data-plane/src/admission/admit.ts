@@ -319,15 +319,15 @@ export async function admitCall<T, B>(ctx: DataPlaneContext, l: Authenticated, p
 /**
  * The hold of a request's most it can cost (402 when the balance or the monthly budget cannot
  * cover it), in the span `gateway.credits.hold`: from the replica's local lease when it covers it
- * (no round trip), else by extending it at the ledger; `dedicated`, a lease of its own (work that
- * outlives the request). Model routes and MCP tool calls hold through it.
+ * (no round trip), else by extending it at the ledger; `dedicated`, leases of its own for the credit
+ * and each budget (work that outlives the request). Model routes and MCP tool calls hold through it.
  */
 export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: number, dedicated = false): Reservation | Promise<Reservation> {
   const { key } = l;
   const rules = spendRules(key, l.attribution);
   return stage(l, "credits.hold", () =>
     dedicated
-      ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor, rules.balanceAlertsMinor)
+      ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor, rules.balanceAlertsMinor, rules.claims)
       : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor)),
   );
 }

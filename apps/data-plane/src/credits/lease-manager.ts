@@ -37,6 +37,29 @@ export interface BudgetClaim {
   alertPcts?: readonly number[];
 }
 
+/**
+ * A budget a dedicated hold (a video job's) is held under: its lease at the ledger and the claim it
+ * was made with, kept on the job so that a lease the ledger let go can be held again.
+ */
+export interface BudgetHold {
+  lease_id: string;
+  scope: string;
+  limit_minor: number;
+  window: string;
+  time_zone: string;
+  alert_pcts?: number[];
+}
+
+const claimOf = (h: BudgetHold): BudgetClaim => ({ scope: h.scope, limitMinor: h.limit_minor, window: h.window, timeZone: h.time_zone, ...(h.alert_pcts ? { alertPcts: h.alert_pcts } : {}) });
+const holdOf = (c: BudgetClaim, leaseId: string): BudgetHold => ({
+  lease_id: leaseId,
+  scope: c.scope,
+  limit_minor: c.limitMinor,
+  window: c.window,
+  time_zone: c.timeZone,
+  ...(c.alertPcts?.length ? { alert_pcts: [...c.alertPcts] } : {}),
+});
+
 /** What a lease at the ledger holds: the organization's credit (under its monthly cap, 0 = none, for control-planes before budget windows) or one budget. */
 interface LeaseTarget {
   orgId: string;
@@ -55,6 +78,9 @@ const MAX_EXTENSIONS = 8;
 
 /** A budget's lease is its window's: a changed window or time zone opens another. */
 const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.scope}\u0000${t.claim.window}\u0000${t.claim.timeZone}` : t.orgId);
+
+/** The ledger's no: the balance or a budget cannot cover what was asked. */
+const isRefusal = (err: GatewayError): boolean => err.code === "insufficient_credits" || err.code === "budget_exceeded";
 
 /** Which budget a scope is, as a refusal names it (the ledger's wording: leases/budget-lease.ts). */
 function spokenFor(t: LeaseTarget): GatewayError {
@@ -81,6 +107,7 @@ function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: 
     balance_alerts_minor: t.claim ? [] : [...(t.balanceAlertsMinor ?? [])],
     // A budget lease, or a credit lease whose holder does not know them, leaves the account's thresholds alone.
     keep_balance_alerts: t.claim !== undefined || t.balanceAlertsMinor === undefined,
+    dedicated: false,
   };
 }
 
@@ -116,6 +143,8 @@ export interface Reservation {
   readonly leaseId: string;
   /** The budget leases it is also held under (its usage event names them: the ledger spends its cost from each). */
   readonly budgetLeaseIds?: readonly string[];
+  /** A dedicated hold's budgets, each with the claim it was made with (the video job keeps them). */
+  readonly budgetHolds?: readonly BudgetHold[];
   readonly amount: number;
   settle(actualCostMinor: number): void;
   /**
@@ -210,17 +239,51 @@ export class LeaseManager {
 
   /**
    * A lease of its own for work that outlives the request (a video job): exactly `amount` held at
-   * the ledger, renewed and released by whichever replica handles the job later.
+   * the ledger, renewed and released by whichever replica handles the job later; and one dedicated
+   * budget lease of `amount` per budget the work is under (all or none: a refusal gives back what
+   * was granted), each renewed and released beside it.
    */
-  async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0, balanceAlertsMinor?: readonly number[]): Promise<Reservation> {
-    // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC).
-    const lease = await this.ledger.acquire(
-      acquireRequest({ orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) }, this.opts.holder, this.opts.ttlMs, "", Math.max(1, amount), Math.max(1, amount)),
-    );
+  async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0, balanceAlertsMinor?: readonly number[], claims: readonly BudgetClaim[] = []): Promise<Reservation> {
+    try {
+      return await this.tryDedicated(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
+    } catch (err) {
+      // What this replica's own idle leases hold of the credit or the budgets is handed back first.
+      if (!(err instanceof GatewayError && isRefusal(err)) || !(await this.handBackIdle([orgId, ...claims.map((claim) => keyOf({ orgId, monthlyBudgetMinor: 0, claim }))]))) throw err;
+      return this.tryDedicated(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
+    }
+  }
+
+  /** Releases the replica's leases of these targets that no request is using; whether there were any. */
+  private async handBackIdle(keys: readonly string[]): Promise<boolean> {
+    const idle = keys.map((k) => this.leases.get(k)).filter((s): s is LeaseState => s !== undefined && s.inflight === 0 && s.available > 0);
+    if (idle.length === 0) return false;
+    for (const s of idle) this.retire(s);
+    await this.maintain();
+    return true;
+  }
+
+  private async tryDedicated(orgId: string, amount: number, monthlyBudgetMinor: number, balanceAlertsMinor: readonly number[] | undefined, claims: readonly BudgetClaim[]): Promise<Reservation> {
+    const need = Math.max(1, amount);
+    const credit: LeaseTarget = { orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) };
+    const got = await Promise.allSettled([
+      this.ledger.acquire(acquireRequest(credit, this.opts.holder, this.opts.ttlMs, "", need, need)),
+      ...claims.map((claim) => this.acquireDedicatedBudget(orgId, claim, need)),
+    ]);
+    const refused = got.find((g): g is PromiseRejectedResult => g.status === "rejected");
+    if (refused) {
+      await Promise.all(got.map((g) => (g.status === "fulfilled" ? this.releaseQuietly(orgId, g.value.lease_id) : undefined)));
+      // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC): the
+      // credit's first, else the first budget's that refused.
+      throw got.map((g) => (g.status === "rejected" ? g.reason : undefined)).find((e) => e instanceof GatewayError && isRefusal(e)) ?? refused.reason;
+    }
+    const leases = got.map((g) => (g as PromiseFulfilledResult<Lease>).value.lease_id);
+    const [leaseId, ...budgetLeaseIds] = leases as [string, ...string[]];
     let kept = false;
     let settled = false;
     return {
-      leaseId: lease.lease_id,
+      leaseId,
+      budgetLeaseIds,
+      budgetHolds: claims.map((c, i) => holdOf(c, budgetLeaseIds[i]!)),
       amount,
       keep: () => {
         kept = true;
@@ -228,9 +291,23 @@ export class LeaseManager {
       settle: () => {
         if (kept || settled) return;
         settled = true;
-        this.releaseDedicated(orgId, lease.lease_id, 0).catch((err: unknown) => this.log.warn({ err, lease_id: lease.lease_id }, "dedicated hold release failed; the ledger expires it"));
+        for (const id of leases) void this.releaseQuietly(orgId, id);
       },
     };
+  }
+
+  /** A budget held again for a dedicated hold whose budget lease the ledger let go: a new lease of `amount` in the window current now. */
+  async holdDedicatedBudget(orgId: string, hold: BudgetHold, amount: number): Promise<BudgetHold> {
+    const claim = claimOf(hold);
+    return holdOf(claim, (await this.acquireDedicatedBudget(orgId, claim, Math.max(1, amount))).lease_id);
+  }
+
+  private acquireDedicatedBudget(orgId: string, claim: BudgetClaim, amount: number): Promise<Lease> {
+    return this.ledger.acquire({ ...acquireRequest({ orgId, monthlyBudgetMinor: 0, claim }, this.opts.holder, this.opts.ttlMs, "", amount, amount), dedicated: true });
+  }
+
+  private releaseQuietly(orgId: string, leaseId: string): Promise<void> {
+    return this.releaseDedicated(orgId, leaseId, 0).catch((err: unknown) => this.log.warn({ err, lease_id: leaseId }, "dedicated hold release failed; the ledger expires it"));
   }
 
   /**
@@ -305,7 +382,7 @@ export class LeaseManager {
       try {
         await this.extend(s.target, more);
       } catch (err) {
-        return err instanceof GatewayError && (err.code === "insufficient_credits" || err.code === "budget_exceeded") ? err : false;
+        return err instanceof GatewayError && isRefusal(err) ? err : false;
       }
       if (!usable()) return false;
       if (s.available >= more) return add(more);

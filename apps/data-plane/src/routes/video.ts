@@ -132,6 +132,9 @@ export const createVideoRoute: RouteSpec<VideoRequestBody, "video"> = {
         // Billed when the job completes: its event carries these (video/jobs.ts).
         attempts_json: JSON.stringify(state.served?.attempts ?? []),
         ...(state.catalogVersion !== undefined ? { catalog_version: state.catalogVersion } : {}),
+        // Held under these budgets until it is billed, and attributed as the request was (video/usage.ts).
+        budgets_json: JSON.stringify(reservation.budgetHolds ?? []),
+        attribution_json: JSON.stringify(state.attribution ?? {}),
       });
     } catch (err) {
       // Stop the provider's job (best effort: a failed cancel must not skip what follows).

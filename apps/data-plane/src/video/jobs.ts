@@ -7,7 +7,8 @@ import { PROVIDERS } from "../providers/table.js";
 import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/types.js";
 import { HoldRenewal } from "./holds.js";
 import { column } from "./json.js";
-import { HOLD_LAPSED, jobUsageEvent } from "./usage.js";
+import { HOLD_LAPSED, budgetHoldsOf, jobUsageEvent } from "./usage.js";
+import type { BudgetHold } from "../credits/lease-manager.js";
 
 export { column } from "./json.js";
 
@@ -85,7 +86,7 @@ export class VideoJobs {
       renewEveryMs: v.holdRenewMs,
       concurrency: v.holdConcurrency,
       due: async (limit) => (await ctx.control.ClaimVideoHolds({ holder: this.holder, renew_every_ms: v.holdRenewMs, limit })).jobs,
-      renew: (job) => ctx.leases.renewDedicated(job.org_id, job.lease_id),
+      renew: (job) => this.renewHolds(job),
       lapsed: (job) => this.holdAgain(job),
       count: (result) => renewals.inc({ result }),
     });
@@ -215,15 +216,50 @@ export class VideoJobs {
    */
   private async renewIfLoopDown(job: VideoJob): Promise<void> {
     if (this.holds.reading) return;
-    await this.ctx.leases.renewDedicated(job.org_id, job.lease_id).catch((err: unknown) => this.ctx.log.warn({ err, job_id: job.id }, "video job hold renewal on refresh failed"));
+    await this.renewHolds(job).catch((err: unknown) => this.ctx.log.warn({ err, job_id: job.id }, "video job hold renewal on refresh failed"));
+  }
+
+  /** The job's leases (its credit's and each budget's) renewed for another lifetime; "gone" when the ledger let any of them go. */
+  private async renewHolds(job: VideoJob): Promise<"renewed" | "gone"> {
+    const ids = [job.lease_id, ...budgetHoldsOf(job).map((h) => h.lease_id)];
+    const renewed = await Promise.all(ids.map((id) => this.ctx.leases.renewDedicated(job.org_id, id)));
+    return renewed.every((r) => r === "renewed") ? "renewed" : "gone";
   }
 
   /**
-   * The renewal loop found the job's lease gone at the ledger (it expired: nobody renewed it for a
-   * lease's lifetime). Under a claim: a new hold for what the job can still cost (its maximum while
-   * it runs, its cost once completed), recorded on the job so its usage event settles against it;
-   * when the organization's credit no longer covers it, the job is stopped at its provider (after
-   * a status check: a job the provider finished is billed) and failed with `hold_lapsed`.
+   * What the ledger let go of a job's holds, held again for `need`: its credit lease and each budget
+   * lease found gone (a budget in the window current now). All or none: on a refusal the new leases
+   * are given back and the refusal thrown. Undefined fields: that hold is still the job's.
+   */
+  private async holdGone(job: VideoJob, need: number): Promise<{ leaseId?: string; budgets?: BudgetHold[] }> {
+    const { leases } = this.ctx;
+    const holds = budgetHoldsOf(job);
+    const [credit, ...budgets] = await Promise.all([job.lease_id, ...holds.map((h) => h.lease_id)].map((id) => leases.renewDedicated(job.org_id, id)));
+    const made: string[] = [];
+    try {
+      const leaseId = credit === "gone" ? (await leases.holdDedicated(job.org_id, need)).leaseId : undefined;
+      if (leaseId) made.push(leaseId);
+      if (!budgets.includes("gone")) return { ...(leaseId ? { leaseId } : {}) };
+      const again: BudgetHold[] = [];
+      for (const [i, h] of holds.entries()) {
+        const held = budgets[i] === "gone" ? await leases.holdDedicatedBudget(job.org_id, h, need) : h;
+        if (held !== h) made.push(held.lease_id);
+        again.push(held);
+      }
+      return { ...(leaseId ? { leaseId } : {}), budgets: again };
+    } catch (err) {
+      await Promise.all(made.map((id) => leases.releaseDedicated(job.org_id, id, 0).catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  /**
+   * The renewal loop found one of the job's leases gone at the ledger (it expired: nobody renewed it
+   * for a lease's lifetime). Under a claim: a new hold for what the job can still cost (its maximum
+   * while it runs, its cost once completed) of each lease gone, the credit's or a budget's, recorded
+   * on the job so its usage event settles against it; when the organization's credit or a budget no
+   * longer covers it, the job is stopped at its provider (after a status check: a job the provider
+   * finished is billed) and failed with `hold_lapsed`.
    */
   private async holdAgain(due: VideoJob): Promise<"lapsed" | "released"> {
     const [job] = (await this.ctx.control.ClaimVideoJobs({ holder: this.holder, job_id: due.id, stale_after_ms: 0, claim_ms: this.ctx.config.video.claimMs, limit: 1 })).jobs;
@@ -232,7 +268,7 @@ export class VideoJobs {
       const now = await this.ctx.control.GetVideoJob({ org_id: due.org_id, job_id: due.id });
       return now.settled ? "released" : "lapsed";
     }
-    if (job.lease_id !== due.lease_id) {
+    if (job.lease_id !== due.lease_id || job.budgets_json !== due.budgets_json) {
       // Held again by another replica already.
       await this.update(job, { release_claim: true });
       return "released";
@@ -241,19 +277,19 @@ export class VideoJobs {
       const need = !isTerminal(job.status) ? job.max_cost_minor : job.status === "completed" ? job.cost_minor : 0;
       // A failed or cancelled job costs nothing: there is nothing left to hold, only its record to publish.
       if (need === 0) return this.settle(job);
-      let leaseId: string;
+      let again: { leaseId?: string; budgets?: BudgetHold[] };
       try {
-        leaseId = (await this.ctx.leases.holdDedicated(job.org_id, need)).leaseId;
+        again = await this.holdGone(job, need);
       } catch (err) {
         const refused = err instanceof GatewayError && (err.code === "insufficient_credits" || err.code === "budget_exceeded");
         if (!refused) throw err;
-        this.ctx.log.warn({ job_id: job.id, lease_id: job.lease_id, need }, "video job hold lapsed and the balance no longer covers it");
+        this.ctx.log.warn({ job_id: job.id, lease_id: job.lease_id, need, code: err.code }, "video job hold lapsed and the balance or a budget no longer covers it");
         // A completed job is still billed (its usage is on its way); an unfinished one is stopped.
         if (isTerminal(job.status)) return this.update(job, { release_claim: true });
         return this.stopJob(job, HOLD_LAPSED);
       }
-      this.ctx.log.warn({ job_id: job.id, old_lease_id: job.lease_id, lease_id: leaseId, need }, "video job hold lapsed at the ledger; held again");
-      return this.update(job, { lease_id: leaseId, release_claim: true });
+      this.ctx.log.warn({ job_id: job.id, old_lease_id: job.lease_id, lease_id: again.leaseId, budgets: again.budgets?.length ?? 0, need }, "video job hold lapsed at the ledger; held again");
+      return this.update(job, { ...(again.leaseId ? { lease_id: again.leaseId } : {}), ...(again.budgets ? { budgets_json: JSON.stringify(again.budgets) } : {}), release_claim: true });
     });
     return "lapsed";
   }
@@ -318,7 +354,8 @@ export class VideoJobs {
       await this.renewIfLoopDown(job);
       return this.update(job, { release_claim: true });
     }
-    await this.ctx.leases.releaseDedicated(job.org_id, job.lease_id, completed ? job.cost_minor : 0);
+    const consumed = completed ? job.cost_minor : 0;
+    await Promise.all([job.lease_id, ...budgetHoldsOf(job).map((h) => h.lease_id)].map((id) => this.ctx.leases.releaseDedicated(job.org_id, id, consumed)));
     return this.update(job, { settled: true, release_claim: true });
   }
 
@@ -356,6 +393,7 @@ export class VideoJobs {
       duration_s: 0,
       release_claim: false,
       lease_id: "",
+      budgets_json: "",
       ...u,
     });
   }

@@ -54,6 +54,8 @@ function job(over: Partial<VideoJob> = {}): VideoJob {
     attempts_json: JSON.stringify([submit()]),
     catalog_version: 7,
     claim_token: "",
+    budgets_json: "[]",
+    attribution_json: "{}",
     ...over,
   };
 }
@@ -91,6 +93,20 @@ describe("a finished video job's usage event", () => {
     const lapsed = event(job({ status: "failed", error_code: HOLD_LAPSED, cost_minor: 0 }));
     expect(lapsed).toMatchObject({ cost_minor: 0, status: 402 });
     expect(lapsed.attempts[0]).toMatchObject({ outcome: "client_gone", payer: "operator", provider_cost_minor: 800_000 });
+  });
+
+  it("names the budget leases the job is held under and its end user, project and tags, so its cost is spent from each budget", () => {
+    const budgets = [
+      { lease_id: "lease_key", scope: "key:key_1", limit_minor: 1_000_000, window: "day", time_zone: "Europe/Paris" },
+      { lease_id: "lease_user", scope: "user:alice", limit_minor: 2_000_000, window: "month", time_zone: "Europe/Paris", alert_pcts: [50, 100] },
+    ];
+    const e = jobUsageEvent(job({ budgets_json: JSON.stringify(budgets), attribution_json: JSON.stringify({ endUser: "alice", projectId: "proj_1", tags: ["team:video"] }) }));
+    expect(e).toMatchObject({ lease_id: "lease_1", budget_leases: ["lease_key", "lease_user"], end_user: "alice", project_id: "proj_1", tags: ["team:video"], cost_minor: 800_000 });
+    expect(UsageEventV1.safeParse(e).success).toBe(true);
+    // A job recorded before budgets held video (its columns empty, or not JSON) names none.
+    const before = jobUsageEvent(job({ budgets_json: "", attribution_json: "not json" }));
+    expect(before.budget_leases).toBeUndefined();
+    expect(before.end_user).toBeUndefined();
   });
 
   it("a job the provider failed is billed by nobody", () => {

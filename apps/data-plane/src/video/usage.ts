@@ -1,5 +1,6 @@
 import { AttemptV1, MAX_RECORDED_ATTEMPTS, type AttemptOutcome, type UsageEventV1 } from "@gateway/events";
 import type { VideoJob } from "@gateway/proto";
+import type { BudgetHold } from "../credits/lease-manager.js";
 import { z } from "zod";
 import { column } from "./json.js";
 
@@ -33,6 +34,30 @@ function outcomeOf(job: VideoJob): Outcome {
   return { outcome: "failed", payer: "none", costMinor: 0, providerCostMinor: 0, estimated: false, status: 502 };
 }
 
+const BudgetHoldJson = z.object({
+  lease_id: z.string().min(1).max(64),
+  scope: z.string().min(1).max(300),
+  limit_minor: z.number().int().positive(),
+  window: z.string().max(16),
+  time_zone: z.string().max(64),
+  alert_pcts: z.array(z.number().int()).max(10).optional(),
+});
+
+/** The budgets a job is held under (VideoJob.budgets_json; none for a job recorded before budgets held video). */
+export function budgetHoldsOf(job: VideoJob): BudgetHold[] {
+  const parsed = z.array(BudgetHoldJson).max(8).safeParse(column<unknown>(job.budgets_json, []));
+  return parsed.success ? parsed.data : [];
+}
+
+const AttributionJson = z.object({ endUser: z.string().min(1).max(256).optional(), projectId: z.string().min(1).max(64).optional(), tags: z.array(z.string().min(1).max(64)).max(20).optional() });
+
+/** The end user, project and tags the job's request was attributed to, as its usage event carries them. */
+function attributionOf(job: VideoJob): Pick<UsageEventV1, "end_user" | "project_id" | "tags"> {
+  const parsed = AttributionJson.safeParse(column<unknown>(job.attribution_json, {}));
+  const a = parsed.success ? parsed.data : {};
+  return { ...(a.endUser ? { end_user: a.endUser } : {}), ...(a.projectId ? { project_id: a.projectId } : {}), ...(a.tags?.length ? { tags: a.tags } : {}) };
+}
+
 function parseOutcomes(text: string): UsageEventV1["guardrails"] {
   const v = column<unknown>(text, []);
   return Array.isArray(v) ? (v as UsageEventV1["guardrails"]) : [];
@@ -49,6 +74,7 @@ export function jobUsageEvent(job: VideoJob): UsageEventV1 {
   const done = job.status === "completed";
   const endedAt = job.completed_at_ms || Date.now();
   const o = outcomeOf(job);
+  const budgets = budgetHoldsOf(job);
   return {
     version: 1,
     request_id: job.id,
@@ -60,6 +86,8 @@ export function jobUsageEvent(job: VideoJob): UsageEventV1 {
     upstream_model: job.upstream_model,
     lease_id: job.lease_id,
     ...(job.catalog_version ? { catalog_version: Number(job.catalog_version) } : {}),
+    ...(budgets.length > 0 ? { budget_leases: budgets.map((b) => b.lease_id) } : {}),
+    ...attributionOf(job),
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, estimated: false },
     input_price_minor_per_mtok: 0,
     output_price_minor_per_mtok: 0,

@@ -79,13 +79,17 @@ async function lockWindow(trx: Kysely<LedgerDb>, orgId: string, scope: string, w
  * (organization, scope) in the current window, as a credit lease holds balance. Grants never take
  * the window's spend plus what is held above the cap; beyond the need, at most a quarter of what is
  * left, so replicas share a budget. A lease belongs to the window it opened in and expires at its
- * end: extending one of a past window is `not_found` (the holder opens one in the new window). Lock
- * order: the account, the lease, then its window, as apply_usage_batch locks them.
+ * end: extending one of a past window is `not_found` (the holder opens one in the new window). A
+ * dedicated lease (a video job's, `dedicated`) is renewed past its window's end until released: the
+ * job is counted in the window it was held in. Lock order: the account, the lease, then its window,
+ * as apply_usage_batch locks them.
  */
 export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRequest, ttlMs: number): Promise<Lease> {
   const kind = validate(req);
   const w = await currentWindow(ctx.db, kind, req.time_zone);
-  const expiresAt = new Date(Math.min(Date.now() + ttlMs, w.end?.getTime() ?? Number.POSITIVE_INFINITY));
+  // A dedicated lease (a video job's) stays its window's until released: renewed past the window's end.
+  const end = req.dedicated ? null : w.end;
+  const expiresAt = new Date(Math.min(Date.now() + ttlMs, end?.getTime() ?? Number.POSITIVE_INFINITY));
   return ctx.db.transaction().execute(async (trx) => {
     // The account first, as every other writer of leases locks it (usage application: account,
     // leases, windows): a new lease's foreign key reads the account row, and taken after the window
@@ -123,7 +127,7 @@ export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRe
     }
     const r = await sql<LeaseRow>`
       INSERT INTO leases (id, org_id, holder, granted_minor, remaining_minor, status, expires_at, scope, window_start, window_end)
-      VALUES (${newId("lease")}, ${req.org_id}, ${req.holder || "unknown"}, ${grant}, ${grant}, 'open', ${expiresAt}, ${req.scope}, ${w.start}, ${w.end})
+      VALUES (${newId("lease")}, ${req.org_id}, ${req.holder || "unknown"}, ${grant}, ${grant}, 'open', ${expiresAt}, ${req.scope}, ${w.start}, ${end})
       RETURNING *`.execute(trx);
     return toLease(r.rows[0]!, left - grant);
   });

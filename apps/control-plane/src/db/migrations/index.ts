@@ -32,6 +32,7 @@ import { budgets } from "./20261224000000-budgets.js";
 import { alerts } from "./20261225000000-alerts.js";
 import { consoleMoneyFormat } from "./20261226000000-console-money-format.js";
 import { deploymentClassCosts } from "./20261227000000-deployment-class-costs.js";
+import { videoBudgets } from "./20261228000000-video-budgets.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "20261225000000-alerts": alerts,
   "20261226000000-console-money-format": consoleMoneyFormat,
   "20261227000000-deployment-class-costs": deploymentClassCosts,
+  "20261228000000-video-budgets": videoBudgets,
 };

@@ -17,6 +17,7 @@ export interface UpdateVideoJobRequest {
   'release_claim'?: (boolean);
   'claim_token'?: (string);
   'lease_id'?: (string);
+  'budgets_json'?: (string);
 }
 
 export interface UpdateVideoJobRequest__Output {
@@ -34,4 +35,5 @@ export interface UpdateVideoJobRequest__Output {
   'release_claim': (boolean);
   'claim_token': (string);
   'lease_id': (string);
+  'budgets_json': (string);
 }

@@ -36,6 +36,8 @@ export interface VideoJob {
   'attempts_json'?: (string);
   'catalog_version'?: (number | string | Long);
   'claim_token'?: (string);
+  'budgets_json'?: (string);
+  'attribution_json'?: (string);
 }
 
 export interface VideoJob__Output {
@@ -72,4 +74,6 @@ export interface VideoJob__Output {
   'attempts_json': (string);
   'catalog_version': (number);
   'claim_token': (string);
+  'budgets_json': (string);
+  'attribution_json': (string);
 }

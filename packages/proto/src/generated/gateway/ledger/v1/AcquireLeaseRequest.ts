@@ -17,6 +17,7 @@ export interface AcquireLeaseRequest {
   'alert_thresholds_pct'?: (number)[];
   'balance_alerts_minor'?: (number | string | Long)[];
   'keep_balance_alerts'?: (boolean);
+  'dedicated'?: (boolean);
 }
 
 export interface AcquireLeaseRequest__Output {
@@ -34,4 +35,5 @@ export interface AcquireLeaseRequest__Output {
   'alert_thresholds_pct': (number)[];
   'balance_alerts_minor': (number)[];
   'keep_balance_alerts': (boolean);
+  'dedicated': (boolean);
 }
