@@ -299,6 +299,39 @@ describe("budget leases on the real ledger", () => {
     expect(record.records[0]).toMatchObject({ end_user: "alice@example.com", cost_minor: 420 });
   });
 
+  it("a video job's dedicated hold is under each of its budgets, all or none, and its budget leases stay their window's past its end", async () => {
+    const org = await funded(1_000_000);
+    const m = replica("bl-dedicated");
+    const claims = [claim("key:key_v", 1_000), claim("user:bob", 500, "month")];
+    // The end user's budget cannot cover 600: refused naming it, and nothing is left held anywhere.
+    await expect(m.holdDedicated(org, 600, 0, undefined, claims)).rejects.toMatchObject({ code: "budget_exceeded", context: { budget: "end_user" } });
+    await eventually(async () => ((await client.GetCredits({ org_id: org })).held_minor === 0 ? true : undefined), 5_000, "the credit given back");
+    expect((await budgets(org))["key:key_v"]).toMatchObject({ held_minor: 0, spent_minor: 0 });
+    const r = await m.holdDedicated(org, 400, 0, undefined, claims);
+    expect(r.budgetHolds?.map((h) => h.scope)).toEqual(["key:key_v", "user:bob"]);
+    const held = await budgets(org);
+    expect([held["key:key_v"]!.held_minor, held["user:bob"]!.held_minor]).toEqual([400, 400]);
+    // A shared lease is renewed up to its window's end at most; a dedicated one has none (it is its window's until released).
+    const ends = await ledger.db
+      .selectFrom("leases")
+      .select(["id", "window_end"])
+      .where("id", "in", [...r.budgetLeaseIds!])
+      .execute();
+    expect(ends.map((e) => e.window_end)).toEqual([null, null]);
+    expect(await m.renewDedicated(org, r.budgetLeaseIds![0]!)).toBe("renewed");
+    // Billed like a job: its cost spent from each budget once, its leases released with what they consumed.
+    await bill(org, r, 350, "bob");
+    await Promise.all([r.leaseId, ...r.budgetLeaseIds!].map((id) => m.releaseDedicated(org, id, 350)));
+    await eventually(
+      async () => {
+        const w = await budgets(org);
+        return w["key:key_v"]?.spent_minor === 350 && w["user:bob"]?.spent_minor === 350 && w["key:key_v"]?.held_minor === 0 && w["user:bob"]?.held_minor === 0 ? true : undefined;
+      },
+      10_000,
+      "spent once from each budget, nothing held",
+    );
+  });
+
   it("starts a day at midnight in the organization's time zone, and refuses a zone that does not exist", async () => {
     const org = await funded(10_000);
     const m = replica("bl-zone");
