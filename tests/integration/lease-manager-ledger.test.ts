@@ -275,6 +275,19 @@ describe("budget leases on the real ledger", () => {
     expect((await client.GetCredits({ org_id: org })).held_minor).toBeLessThan(1_000_000);
   });
 
+  it("a burst on one replica that the budget and the credit can cover is served whole: no request is told the budget is spoken for while it has room", async () => {
+    const org = await funded(30 * 37);
+    const m = replica("bl-burst");
+    const key = [claim("key:key_burst", 1_000), claim("user:carol", 2_000)];
+    const results = await Promise.allSettled(Array.from({ length: 27 }, () => m.reserve(org, 37, 0, key)));
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.message)).toEqual([]);
+    const w = (await budgets(org))["key:key_burst"]!;
+    expect(w.held_minor).toBeGreaterThanOrEqual(27 * 37);
+    expect(w.held_minor).toBeLessThanOrEqual(1_000);
+    // One more than the budget holds is refused, naming it.
+    await expect(m.reserve(org, 37, 0, key)).rejects.toMatchObject({ code: "budget_exceeded", context: { budget: "key" } });
+  });
+
   it("a request under several budgets is refused by the smallest, named; what it spends is spent from each, and the holds go back", async () => {
     const org = await funded(1_000_000);
     const m = replica("bl-spend");

@@ -177,6 +177,12 @@ export class LeaseManager {
   /** Open leases by target: the organization id for credit, organization + scope for a budget. */
   private readonly leases = new Map<string, LeaseState>();
   private readonly acquiring = new Map<string, Promise<LeaseState>>();
+  /**
+   * What the requests waiting on each target's extension need together, minor units: an extension
+   * asks for all of it at once, so a burst is served in one round trip rather than a quarter of
+   * what is left at a time (one entry per target with waiters, removed when the last is done).
+   */
+  private readonly waiting = new Map<string, number>();
   /** Leases replaced while requests were still in flight; released when those finish. */
   private readonly retiring = new Set<LeaseState>();
   private timer: NodeJS.Timeout | undefined;
@@ -226,15 +232,32 @@ export class LeaseManager {
   /** Reserves `amount` for one request under its credit and budgets; throws insufficient_credits, budget_exceeded or service_unavailable. */
   async reserve(orgId: string, amount: number, monthlyBudgetMinor = 0, claims: readonly BudgetClaim[] = [], balanceAlertsMinor?: readonly number[]): Promise<Reservation> {
     const targets: LeaseTarget[] = [{ orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) }, ...claims.map((claim) => ({ orgId, monthlyBudgetMinor: 0, claim }))];
-    for (let attempt = 0; ; attempt++) {
-      const local = this.reserveLocal(orgId, amount, claims);
-      if (local) return local;
-      const short = targets.filter((t) => (this.usable(keyOf(t))?.available ?? -1) < amount);
-      // Others keep taking what each extension adds: the credit (or a budget, named first) is spoken for.
-      if (attempt >= MAX_EXTENSIONS) throw spokenFor(short.find((t) => t.claim) ?? short[0] ?? targets[0]!);
-      // Every lease short of `amount` extended at once: one round trip for a scope's first request.
-      await Promise.all(short.map((t) => this.extend(t, amount)));
+    const first = this.reserveLocal(orgId, amount, claims);
+    if (first) return first;
+    const done = targets.map((t) => this.wait(keyOf(t), amount));
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const local = attempt === 0 ? undefined : this.reserveLocal(orgId, amount, claims);
+        if (local) return local;
+        const short = targets.filter((t) => (this.usable(keyOf(t))?.available ?? -1) < amount);
+        // Others keep taking what each extension adds: the credit (or a budget, named first) is spoken for.
+        if (attempt >= MAX_EXTENSIONS) throw spokenFor(short.find((t) => t.claim) ?? short[0] ?? targets[0]!);
+        // Every lease short of `amount` extended at once: one round trip for a scope's first request.
+        await Promise.all(short.map((t) => this.extend(t, amount)));
+      }
+    } finally {
+      for (const d of done) d();
     }
+  }
+
+  /** Counts `amount` as waiting on the target's extension until the returned function is called. */
+  private wait(key: string, amount: number): () => void {
+    this.waiting.set(key, (this.waiting.get(key) ?? 0) + amount);
+    return () => {
+      const left = (this.waiting.get(key) ?? 0) - amount;
+      if (left > 0) this.waiting.set(key, left);
+      else this.waiting.delete(key);
+    };
   }
 
   /**
@@ -378,16 +401,21 @@ export class LeaseManager {
    * `more`, the ledger refuses (its error), or the lease is no longer the reservation's (false).
    */
   private async growAtLedger(s: LeaseState, more: number, usable: () => boolean, add: (more: number) => boolean): Promise<Grown> {
-    for (let attempt = 0; attempt < MAX_EXTENSIONS; attempt++) {
-      try {
-        await this.extend(s.target, more);
-      } catch (err) {
-        return err instanceof GatewayError && isRefusal(err) ? err : false;
+    const done = this.wait(keyOf(s.target), more);
+    try {
+      for (let attempt = 0; attempt < MAX_EXTENSIONS; attempt++) {
+        try {
+          await this.extend(s.target, more);
+        } catch (err) {
+          return err instanceof GatewayError && isRefusal(err) ? err : false;
+        }
+        if (!usable()) return false;
+        if (s.available >= more) return add(more);
       }
-      if (!usable()) return false;
-      if (s.available >= more) return add(more);
+      return spokenFor(s.target);
+    } finally {
+      done();
     }
-    return spokenFor(s.target);
   }
 
   /** Returns an idle tight lease now rather than after the idle period. */
@@ -413,10 +441,17 @@ export class LeaseManager {
     const key = keyOf(t);
     const current = this.leases.get(key);
     const usable = this.usable(key);
-    const need = Math.max(0, amount - (usable?.available ?? 0));
+    const available = usable?.available ?? 0;
+    const need = Math.max(0, amount - available);
+    // What every request waiting on this lease needs, asked for as the minimum: served in one round
+    // trip when the ledger can cover it all; when it cannot, this request's own need alone.
+    const demand = Math.max(need, (this.waiting.get(key) ?? 0) - available);
     let lease: Lease;
     try {
-      lease = await this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(need, this.opts.chunkMinor), need));
+      lease = await this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(demand, this.opts.chunkMinor), demand)).catch((err: unknown) => {
+        if (demand === need || !(err instanceof GatewayError && isRefusal(err))) throw err;
+        return this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(need, this.opts.chunkMinor), need));
+      });
     } catch (err) {
       if (usable && err instanceof GatewayError && err.code === "not_found") {
         // The ledger expired our lease (we were idle or partitioned), or its budget window ended: start a new one.
