@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Model } from "@gateway/proto";
-import type { GatewayError } from "@gateway/errors";
+import { GatewayError } from "@gateway/errors";
 import type { Reservation } from "../credits/lease-manager.js";
 import { TrancheWatch, producedMinor, producedTokens, trancheSpec, tranchesFit, type TrancheSpec } from "./tranches.js";
 
@@ -84,6 +84,52 @@ describe("holds in tranches", () => {
     expect(w.heldMinor).toBe(300);
     w.check();
     expect(stops).toHaveLength(1);
+    w.end();
+  });
+
+  it("a tranche the budget cannot cover whole is asked for by halves, down to an eighth: the stream uses what is left, then stops", async () => {
+    let produced = 0;
+    let left = 130; // what the budget can still grant beyond the first tranche
+    const grown: number[] = [];
+    const refusal = new GatewayError("budget_exceeded", "This API key's daily budget is reached (10 left of 1000, needed 100 minor units).", { budget: "key" });
+    const reservation: Reservation = {
+      leaseId: "l",
+      amount: 0,
+      settle: () => undefined,
+      grow: (more) => {
+        grown.push(more);
+        if (more > left) return Promise.resolve(refusal);
+        left -= more;
+        return Promise.resolve(true);
+      },
+    };
+    const spec: TrancheSpec = { tokens: 800, trancheMinor: 800, heldMinor: 800, outputPerMtok: 1_000_000, useMinor: 0 };
+    const stops: GatewayError[] = [];
+    const w = new TrancheWatch(
+      reservation,
+      spec,
+      () => produced,
+      (e) => stops.push(e),
+    ).start(60_000);
+    const settled = async () => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    };
+    produced = 400;
+    w.check();
+    await settled();
+    // 800 refused, 400 and 200 refused, 100 held: then 100 again once within half a tranche of it.
+    expect(grown).toEqual([800, 400, 200, 100]);
+    expect(w.heldMinor).toBe(900);
+    produced = 600;
+    w.check();
+    await settled();
+    expect(grown.slice(4)).toEqual([100]);
+    expect(w.heldMinor).toBe(900);
+    expect(stops).toEqual([]);
+    // What is held is used, then the stream stops naming the budget.
+    produced = 900;
+    w.check();
+    expect(stops.map((e) => e.code)).toEqual(["budget_exceeded"]);
     w.end();
   });
 });

@@ -57,8 +57,9 @@ export function tranchesFit(model: Model, bound: Pick<Bound, "output" | "unitPri
  * Extends a stream's hold ahead of what its provider may have produced, on a timer (never on the
  * path of a chunk): each tick compares what was produced with what is held and, within half a
  * tranche of it, asks for the next tranche — from the replica's lease when it has the credit (no
- * round trip), else from the ledger. After a refusal the stream goes on within what is held and,
- * once it may have used it, `stop` is called once (the stream is cancelled and ends with an
+ * round trip), else from the ledger. A refused tranche is asked for again by halves, down to an
+ * eighth of a tranche; after the last refusal the stream goes on within what is held and, once it
+ * may have used it, `stop` is called once (the stream is cancelled and ends with an
  * `insufficient_credits` error in the client's format) and the watch ends.
  */
 export class TrancheWatch {
@@ -66,8 +67,13 @@ export class TrancheWatch {
   private held: number;
   private extending = false;
   private timer: NodeJS.Timeout | undefined;
+  /** What the next extension asks for: a tranche, halved after each refusal down to an eighth, so the last of a budget or balance is used rather than left. */
+  private step: number;
+  private readonly minStep: number;
   /** Set when an extension was refused. */
   refused: GatewayError | undefined;
+  /** No extension is asked for any more (the smallest was refused, or the lease is gone). */
+  private exhausted = false;
 
   constructor(
     private readonly reservation: Reservation,
@@ -77,6 +83,8 @@ export class TrancheWatch {
     private readonly stop: (err: GatewayError) => void,
   ) {
     this.held = spec.heldMinor;
+    this.step = spec.trancheMinor;
+    this.minStep = Math.max(1, Math.ceil(spec.trancheMinor / 8));
   }
 
   /** Minor credit units held beyond the prompt now. */
@@ -102,31 +110,34 @@ export class TrancheWatch {
   check(): void {
     if (this.extending || !this.timer) return;
     const produced = this.produced();
-    if (this.refused) {
-      if (produced >= this.held) {
-        this.end();
-        this.stop(this.refused);
-      }
+    if (this.refused && produced >= this.held) {
+      this.end();
+      this.stop(this.refused);
       return;
     }
-    if (produced + this.spec.trancheMinor / 2 < this.held) return;
-    const grown = this.reservation.grow?.(this.spec.trancheMinor) ?? false;
+    if (this.exhausted || produced + this.spec.trancheMinor / 2 < this.held) return;
+    const step = this.step;
+    const grown = this.reservation.grow?.(step) ?? false;
     if (grown instanceof Promise) {
       this.extending = true;
       void grown.then((ok) => {
         this.extending = false;
-        this.settle(ok);
+        this.settle(ok, step);
       });
-    } else this.settle(grown);
+    } else this.settle(grown, step);
   }
 
-  private settle(ok: Grown): void {
+  private settle(ok: Grown, step: number): void {
     if (!this.timer) return;
     if (ok === true) {
-      this.held += this.spec.trancheMinor;
+      this.held += step;
       return;
     }
-    this.refused =
+    // Refused: from now on the stream stops once it may have used what is held. The balance or the
+    // budget may still cover part of a tranche: asked for by halves, down to an eighth.
+    if (ok instanceof GatewayError && step > this.minStep) this.step = Math.max(this.minStep, Math.floor(step / 2));
+    else this.exhausted = true;
+    this.refused ??=
       ok instanceof GatewayError && ok.code === "budget_exceeded"
         ? new GatewayError("budget_exceeded", `${ok.message.replace(/ \(.*\)\.$/, "")} while this answer was being generated: it was stopped, and what was generated is billed.`, ok.context)
         : new GatewayError("insufficient_credits", "Your organization's credit ran out while this answer was being generated: it was stopped, and what was generated is billed. Top up to continue.", {
