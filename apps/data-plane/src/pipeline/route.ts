@@ -13,7 +13,7 @@ import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type Attemp
 import { billFailure, type BilledCall, type Charge } from "./bill.js";
 import { end, endCall, endRefused } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
-import { GatewayError, invalidParam } from "@gateway/errors";
+import { type GatewayError, invalidParam } from "@gateway/errors";
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {

@@ -68,7 +68,7 @@ describe("the recorder", () => {
     expect(r.record(state("key_b"), "chat", err, {})).toBeDefined();
   });
 
-  it("keeps what the caller sent storable: bounded, no NUL, no half of a character pair; \"\" when the body named no model", async () => {
+  it('keeps what the caller sent storable: bounded, no NUL, no half of a character pair; "" when the body named no model', async () => {
     const sent: RefusalEventV1[] = [];
     const { r } = recorder(async (e) => {
       sent.push(e);

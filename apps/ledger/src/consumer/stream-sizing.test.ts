@@ -43,7 +43,8 @@ describe("the streams sized from the replay windows, the stated traffic and the 
       return sizes!.usage.maxBytes / (sizes!.usage.maxBytes + sizes!.ledger.maxBytes);
     };
     // USAGE's share is its need over both: (100 x 1,100 + r x 700) / (that + 100 x 32).
-    const expected = (r: number) => (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL) / (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL + 100 * STORE_BYTES_PER_REQUEST.ledger);
+    const expected = (r: number) =>
+      (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL) / (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL + 100 * STORE_BYTES_PER_REQUEST.ledger);
     expect(share(0)).toBeCloseTo(expected(0), 6);
     expect(share()).toBeCloseTo(expected(10), 6);
     expect(share(500)).toBeCloseTo(expected(500), 6);

@@ -48,7 +48,7 @@ function where(): { api: string; back: string; backLabel: string; anyOrg?: boole
 function summary(rec: RequestRecord, deniedFirst: boolean, anyOrg: boolean): void {
   pairs($("summary"), [
     ...(anyOrg ? [["Organization", rec.org_id] as [string, string]] : []),
-    ...(rec.error_code ? [["Refused", `${rec.error_code}: ${rec.error_message ?? ""}`] as [string, string]] : []),
+    ...(rec.error_code ? [["Refused", rec.error_code] as [string, string]] : []),
     ["Cost", money(rec.cost_minor), String(rec.cost_minor)],
     ["Model", rec.model],
     ["Route", rec.route + (rec.stream ? " (stream)" : "")],
@@ -125,6 +125,8 @@ void startPage(async () => {
   document.title = `Request ${rec.request_id} · Gateway console`;
   // An input rule's denial: no provider asked, nothing counted or billed (an output denial of a tool call is billed and names its server).
   const deniedFirst = rec.attempts.length === 0 && rec.provider === "" && rec.cost_minor === 0 && rec.guardrails.some((g) => g.outcome === "denied");
+  // Refused before routing: what the caller was answered, as text (it may repeat what they sent).
+  if (rec.error_code) $("summary").before(el("p", `Refused before routing (${rec.status} ${rec.error_code}): ${rec.error_message ?? ""}`, { id: "refusal", role: "note" }));
   summary(rec, deniedFirst, w.anyOrg === true);
   details(rec, deniedFirst);
 });
