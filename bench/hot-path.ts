@@ -19,6 +19,13 @@
  * `none`: no limit, the model's own, as agents send) each request's limit: `BENCH_MODEL=gw-gpt
  * BENCH_MAX_TOKENS=none` measures a non-streamed request held in tranches (streamed from the
  * provider, its answer read whole: docs/billing.md, "Holds in tranches").
+ *
+ * `BENCH_REFUSED=n` adds, after the rest, n requests refused before routing (an unknown model, 404)
+ * at the same concurrency: the data-plane's CPU per refusal, and NATS', the ledger's and Postgres'
+ * once the ledger stored the refusal records (docs/billing.md, "Refusal records"). At the default
+ * per-key rate (DATA_PLANE_REFUSAL_RECORDS_PER_S=10, burst 20) nearly all are rate-limited: the
+ * cost of a client hammering with bad requests. With DATA_PLANE_REFUSAL_RECORDS_PER_S and _BURST
+ * set high in the environment every refusal is recorded: the cost of a record.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -43,6 +50,8 @@ const MAX_TOKENS = process.env.BENCH_MAX_TOKENS === "none" ? undefined : Number(
 /** As many streams as sequential requests: a p99 over a few hundred is its third-worst sample. */
 const STREAMS = SEQUENTIAL;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+/** Requests refused before routing to measure after the rest (0: none). */
+const REFUSED = Number(process.env.BENCH_REFUSED ?? 0);
 
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
 
@@ -74,13 +83,23 @@ async function call(t: Target, stream: boolean, firstByte = false): Promise<numb
   return performance.now() - start;
 }
 
-async function load(t: Target, n: number, concurrency: number): Promise<number[]> {
+/** A request for a model no catalog has: refused before routing (404), its refusal record published within the key's rate. */
+async function refusedCall(t: Target): Promise<number> {
+  const body = JSON.stringify({ model: "gw-no-such-model", messages: [{ role: "user", content: "Say hello to the benchmark please" }] });
+  const start = performance.now();
+  const r = await request(`${t.url}/v1/chat/completions`, { method: "POST", dispatcher: agent, headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, body });
+  if (r.statusCode !== 404) throw new Error(`${t.name}: status ${r.statusCode} for an unknown model: ${await r.body.text()}`);
+  await r.body.text();
+  return performance.now() - start;
+}
+
+async function load(t: Target, n: number, concurrency: number, one: (t: Target) => Promise<number> = (x) => call(x, false)): Promise<number[]> {
   const lat: number[] = [];
   let next = 0;
   const worker = async () => {
     while (next < n) {
       next++;
-      lat.push(await call(t, false));
+      lat.push(await one(t));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -308,6 +327,43 @@ console.log(
     .join("\n"),
 );
 
+/** CPU per refused request (data-plane, and elsewhere once the ledger stored the records), µs; undefined without BENCH_REFUSED. */
+let refusedCpu: Record<string, number> | undefined;
+let refusedCounts: Record<string, number> | undefined;
+if (REFUSED > 0) {
+  step(`measuring ${REFUSED} refused requests`);
+  const count = async (url: string, line: string) => metric(await metricsText(url), line) || 0;
+  const ledgerOps = `http://127.0.0.1:${ledgerOpsPort}`;
+  const stored = async () => (await count(ledgerOps, 'ledger_refusal_records_total{result="applied"')) + (await count(ledgerOps, 'ledger_refusal_records_total{result="duplicate"'));
+  const published = () => count(gateway.url, 'gateway_refusal_records_total{result="published"');
+  const limitedBefore = await count(gateway.url, 'gateway_refusal_records_total{result="rate_limited"');
+  const publishedBefore = await published();
+  await load(gateway, 500, CONCURRENCY, refusedCall); // warm-up
+  for (let i = 0; i < 100 && (await stored()) < (await published()); i++) await new Promise((r) => setTimeout(r, 100));
+  const before = cpuMicros(dp.pid!);
+  const beforeOthers = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, treeCpu(p)]));
+  const t0 = performance.now();
+  const refusedLat = await load(gateway, REFUSED, CONCURRENCY, refusedCall);
+  const secs = (performance.now() - t0) / 1000;
+  const dpCpu = cpuMicros(dp.pid!) - before;
+  // Until the ledger stored every record the data-plane published (bounded).
+  for (let i = 0; i < 300 && (await stored()) < (await published()); i++) await new Promise((r) => setTimeout(r, 100));
+  refusedCpu = { gateway: Math.round(dpCpu / REFUSED), ...Object.fromEntries(Object.entries(others).map(([k, p]) => [k, Math.round(treeDelta(beforeOthers[k]!, treeCpu(p)) / REFUSED)])) };
+  refusedCounts = {
+    published: (await published()) - publishedBefore,
+    rate_limited: (await count(gateway.url, 'gateway_refusal_records_total{result="rate_limited"')) - limitedBefore,
+    rps: Math.round(REFUSED / secs),
+  };
+  console.log(
+    `refused before routing (unknown model, 404): ${REFUSED} at concurrency ${CONCURRENCY}: gateway cpu/request ${refusedCpu.gateway} µs, rps ${refusedCounts.rps}, p50 ${pct(refusedLat, 50).toFixed(2)} ms p99 ${pct(refusedLat, 99).toFixed(2)} ms; records published ${refusedCounts.published} (with the warm-up), rate-limited ${refusedCounts.rate_limited}`,
+  );
+  console.log(
+    `  per refused request elsewhere: ${Object.keys(others)
+      .map((k) => `${k} ${refusedCpu![k]} µs`)
+      .join(", ")}`,
+  );
+}
+
 console.log(
   JSON.stringify({
     bench: "hot-path",
@@ -346,6 +402,7 @@ console.log(
       added_p99: round(added(first, 99)),
     },
     rss_mib: { gateway: memGateway.rss, gateway_peak: memGateway.peak, bare: memBare.rss },
+    ...(refusedCpu ? { refused: { requests: REFUSED, cpu_us_per_request: refusedCpu, ...refusedCounts } } : {}),
   }),
 );
 

@@ -4,7 +4,10 @@
  * through the whole stack (bench/bench-stack.ts) at `concurrency`, waits until the ledger has applied
  * every usage event, then reads the USAGE and LEDGER streams' bytes and the ledger tables' sizes.
  * Ends with one JSON line (`{"bench":"jetstream-sizing",…}`); docs/performance.md turns it into
- * storage per million requests and per day. Bounded: a fixed request count on loopback.
+ * storage per million requests and per day. Then a tenth as many requests refused before routing
+ * (an unknown model, 404), every one recorded (the per-key cap raised for the run): the bytes a
+ * refusal record leaves in USAGE and in Postgres (docs/billing.md, "Refusal records").
+ * Bounded: a fixed request count on loopback.
  *
  *   make build && node bench/jetstream-sizing.ts [requests=20000] [concurrency=16]
  */
@@ -20,7 +23,8 @@ import { pending, step } from "./ledger-common.ts";
 const N = Number(process.argv[2] ?? 20_000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 
-const stack = await startBenchStack("jetstream_sizing");
+// Every refusal recorded: the bytes of a record, not the per-key cap, are measured.
+const stack = await startBenchStack("jetstream_sizing", { DATA_PLANE_REFUSAL_RECORDS_PER_S: "1000000", DATA_PLANE_REFUSAL_RECORDS_BURST: "1000000" });
 const base = `http://127.0.0.1:${stack.dpPort}/v1`;
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000 });
 const nc = await connect({ servers: stack.natsUrl });
@@ -85,6 +89,36 @@ for (const [name, bytes] of tablesAfter) {
 const pgPerRequest = Object.values(tables).reduce((a, b) => a + b, 0);
 const usagePerRequest = perRequest(usage.bytes, usageBefore.bytes);
 const ledgerPerRequest = perRequest(ledger.bytes, ledgerBefore.bytes);
+// Refused before routing: one record each, alone on usage.v1.refused.
+const REFUSED = Math.max(1, Math.round(N / 10));
+const refusedBody = JSON.stringify({ model: "gw-no-such-model", messages: [{ role: "user", content: "Summarise this request in one sentence, please." }] });
+const [usageBeforeRefusals, tablesBeforeRefusals] = [usage, tablesAfter];
+let refusedNext = 0;
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (refusedNext < REFUSED) {
+      refusedNext++;
+      const r = await request(`${base}/chat/completions`, {
+        method: "POST",
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${stack.secret}`, "content-type": "application/json" },
+        body: refusedBody,
+      });
+      await r.body.text();
+      if (r.statusCode !== 404) throw new Error(`refused request: HTTP ${r.statusCode}`);
+    }
+  }),
+);
+while ((await pending(jsm)).pending > 0) await sleep(200);
+const usageAfterRefusals = await streamState(USAGE_STREAM);
+const tablesAfterRefusals = await ledgerTables();
+const perRefusal = (after: number, before: number) => Math.round(((after - before) / REFUSED) * 10) / 10;
+const refusalTables: Record<string, number> = {};
+for (const [name, bytes] of tablesAfterRefusals) {
+  const d = perRefusal(bytes, tablesBeforeRefusals.get(name) ?? 0);
+  if (d > 0) refusalTables[name] = d;
+}
+
 const result = {
   bench: "jetstream-sizing",
   commit: gitCommit(),
@@ -98,6 +132,14 @@ const result = {
   usage_stream: { bytes_per_request: usagePerRequest, messages_per_request: Math.round(((usage.messages - usageBefore.messages) / N) * 1000) / 1000 },
   ledger_stream: { bytes_per_request: ledgerPerRequest, messages_per_request: Math.round(((ledger.messages - ledgerBefore.messages) / N) * 1000) / 1000 },
   postgres: { bytes_per_request: Math.round(pgPerRequest * 10) / 10, tables },
+  refusal_records: {
+    refused: REFUSED,
+    usage_stream: {
+      bytes_per_refusal: perRefusal(usageAfterRefusals.bytes, usageBeforeRefusals.bytes),
+      messages_per_refusal: Math.round(((usageAfterRefusals.messages - usageBeforeRefusals.messages) / REFUSED) * 1000) / 1000,
+    },
+    postgres: { bytes_per_refusal: Math.round(Object.values(refusalTables).reduce((a, b) => a + b, 0) * 10) / 10, tables: refusalTables },
+  },
 };
 console.log(JSON.stringify(result));
 await db.end();

@@ -14,6 +14,7 @@ import {
   RATE_LIMIT_GOSSIP_SUBJECT,
   TRIAL_UNLOCK_DURABLE,
   USAGE_BATCH_SUBJECT,
+  USAGE_REFUSED_SUBJECT,
   USAGE_STREAM,
   USAGE_SUBJECT,
 } from "@gateway/events";
@@ -97,6 +98,8 @@ export function natsPermissions(ledgerDurable = "ledger"): Record<NatsServiceUse
           // Usage: the only publisher. Acknowledged by the USAGE stream on its reply subject.
           USAGE_SUBJECT,
           USAGE_BATCH_SUBJECT,
+          // Refusal records: requests refused before routing (cost 0, never spooled).
+          USAGE_REFUSED_SUBJECT,
           RATE_LIMIT_GOSSIP_SUBJECT,
           // Stored Responses: the RESPONSES bucket, which the data-plane creates and sizes.
           RESPONSES_SUBJECTS,

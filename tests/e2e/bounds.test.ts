@@ -58,7 +58,7 @@ const status = (p: Promise<unknown>) =>
 async function settled(o: TestOrg, answered: number): Promise<number> {
   const rows = await eventually(
     async () => {
-      const r = await sql<{ cost_minor: number }>`SELECT cost_minor FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(stack.ledger().db);
+      const r = await sql<{ cost_minor: number }>`SELECT cost_minor FROM ledger.usage_records WHERE org_id = ${o.orgId} AND error_code IS NULL`.execute(stack.ledger().db);
       return r.rows.length >= answered ? r.rows : undefined;
     },
     10_000,
@@ -311,9 +311,9 @@ describe("the hold", () => {
     expect(await audio(o)).toBe(200);
     const spent = await settled(o, 1);
     // The provider reported 700 audio tokens: billed at the audio price, not as text.
-    const r = await sql<{ line_items: Array<{ item: string; quantity: number; unit_price_minor: number }> }>`SELECT line_items FROM ledger.usage_records WHERE org_id = ${o.orgId}`.execute(
-      stack.ledger().db,
-    );
+    const r = await sql<{
+      line_items: Array<{ item: string; quantity: number; unit_price_minor: number }>;
+    }>`SELECT line_items FROM ledger.usage_records WHERE org_id = ${o.orgId} AND error_code IS NULL`.execute(stack.ledger().db);
     expect(r.rows[0]!.line_items).toContainEqual({ item: "audio_input_tokens", quantity: 700, unit_price_minor: 3_000_000, per: "1M tokens" });
     expect(spent).toBeGreaterThanOrEqual(700 * 3);
     expect((await credits(o)).balance_minor).toBe(5_000 - spent);

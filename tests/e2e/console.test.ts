@@ -213,7 +213,7 @@ describe("the request log's filter and its CSV export", () => {
     expect(csv.headers.get("content-disposition")).toContain("attachment");
     const lines = (await csv.text()).trim().split("\n");
     expect(lines[0]).toBe(
-      "request_id,created_at,key_id,model,route,status,stream,input_tokens,cached_input_tokens,cache_creation_input_tokens,output_tokens,reasoning_tokens,estimated,cost_minor,duration_ms",
+      "request_id,created_at,key_id,model,route,status,stream,input_tokens,cached_input_tokens,cache_creation_input_tokens,output_tokens,reasoning_tokens,estimated,cost_minor,duration_ms,error_code",
     );
     expect(
       lines

@@ -35,13 +35,15 @@ it("never spends more than the balance under 200 concurrent requests on two repl
   const ids = ok.map((r) => r.headers.get("x-gateway-trace-id")!);
   const records = await eventually(
     async () => {
-      const rows = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+      const rows = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId} AND error_code IS NULL`.execute(
+        stack.ledger().db,
+      );
       return rows.rows.length >= ids.length ? rows.rows : undefined;
     },
     10_000,
     "usage records of every success",
   );
-  // Exactly one record per 2xx, and none for a refusal.
+  // Exactly one billed record per 2xx, and none for a refusal (a 402 leaves a refusal record of cost 0 at most: docs/billing.md).
   expect(records.map((r) => r.request_id).sort()).toEqual([...ids].sort());
   const spent = records.reduce((s, r) => s + r.cost_minor, 0);
   const credits = await stack.ledgerClient.GetCredits({ org_id: org.orgId });

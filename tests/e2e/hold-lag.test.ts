@@ -123,7 +123,9 @@ it("keeps holds while the ledger lags for many lease lifetimes: two replicas nev
   await stack.startLedger();
   const rows = await eventually(
     async () => {
-      const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId}`.execute(stack.ledger().db);
+      const r = await sql<{ request_id: string; cost_minor: number }>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${org.orgId} AND error_code IS NULL`.execute(
+        stack.ledger().db,
+      );
       return answered.every((id) => r.rows.some((row) => row.request_id === id)) ? r.rows : undefined;
     },
     15_000,

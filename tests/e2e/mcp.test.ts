@@ -49,7 +49,9 @@ const recordsOf = (orgId: string, what: string) =>
   eventually(
     async () => {
       const r = await stack.ledgerClient.ListUsage({ org_id: orgId, key_id: "", model: "", route: "", status: 0, from_ms: Date.now() - 600_000, to_ms: Date.now() + 1_000, limit: 10, cursor: "" });
-      return r.records.length ? r.records : undefined;
+      // Billed records (a call refused before routing leaves a refusal record: docs/billing.md).
+      const billed = r.records.filter((x) => !x.error_code);
+      return billed.length ? billed : undefined;
     },
     15_000,
     what,

@@ -16,6 +16,7 @@ import {
   RATE_LIMIT_GOSSIP_SUBJECT,
   TRIAL_UNLOCK_DURABLE,
   USAGE_BATCH_SUBJECT,
+  USAGE_REFUSED_SUBJECT,
   USAGE_STREAM,
   USAGE_SIGNATURE_HEADER,
   USAGE_SUBJECT,
@@ -203,6 +204,7 @@ describe("NATS credentials and permissions", () => {
     const owner: Record<string, NatsServiceUser> = {
       [USAGE_SUBJECT]: "data-plane",
       [USAGE_BATCH_SUBJECT]: "data-plane",
+      [USAGE_REFUSED_SUBJECT]: "data-plane",
       [RATE_LIMIT_GOSSIP_SUBJECT]: "data-plane",
       [CONTROL_CHANGED_SUBJECT]: "control-plane",
       [LEDGER_BALANCE_SUBJECT]: "ledger",

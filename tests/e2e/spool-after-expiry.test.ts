@@ -69,7 +69,7 @@ interface Row {
   request_id: string;
   cost_minor: number;
 }
-const records = async (orgId: string) => (await sql<Row>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${orgId}`.execute(stack.ledger().db)).rows;
+const records = async (orgId: string) => (await sql<Row>`SELECT request_id, cost_minor FROM ledger.usage_records WHERE org_id = ${orgId} AND error_code IS NULL`.execute(stack.ledger().db)).rows;
 
 it("a dead replica's spooled usage, replayed after its lease expired and was released, is billed once; the overspend is bounded by what was spooled", async () => {
   const balance = 5_000;

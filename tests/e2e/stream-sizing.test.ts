@@ -138,7 +138,9 @@ describe("a replay window that cannot fit the node's store", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("invalid ledger configuration");
     expect(r.stderr).toContain("USAGE 168 h (LEDGER_USAGE_REPLAY_WINDOW) and LEDGER 168 h (LEDGER_JOURNAL_REPLAY_WINDOW) at 100 requests/s");
-    expect(r.stderr).toContain("need 77.4 GiB + 2.3 GiB");
-    expect(r.stderr).toContain("shorten LEDGER_USAGE_REPLAY_WINDOW to 29h at most, or give each NATS node a store (max_file_store and its volume) of 91 GiB or more");
+    // With the refusal records USAGE holds beside the requests: a tenth of them unless stated (10 a second at 700 bytes).
+    expect(r.stderr).toContain("need 82.4 GiB + 2.3 GiB");
+    expect(r.stderr).toContain("USAGE also 10 refusal records/s (LEDGER_STATED_REFUSALS_PER_SECOND) at 700 bytes");
+    expect(r.stderr).toContain("shorten LEDGER_USAGE_REPLAY_WINDOW to 28h at most, or give each NATS node a store (max_file_store and its volume) of 97 GiB or more");
   });
 });

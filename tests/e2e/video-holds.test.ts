@@ -131,7 +131,7 @@ it(`${JOBS} running jobs on one replica whose provider answers status calls in 5
   const records = await eventually(
     async () => {
       const r = await sql<{ n: string; absorbed: string }>`
-        SELECT count(*) AS n, sum(absorbed_minor) AS absorbed FROM usage_records WHERE org_id = ${o.orgId} AND cost_minor = 0`.execute(stack.ledger().db);
+        SELECT count(*) AS n, sum(absorbed_minor) AS absorbed FROM usage_records WHERE org_id = ${o.orgId} AND cost_minor = 0 AND error_code IS NULL`.execute(stack.ledger().db);
       return Number(r.rows[0]!.n) === JOBS ? r.rows[0]! : undefined;
     },
     15_000,

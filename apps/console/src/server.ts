@@ -15,6 +15,7 @@ import { operatorCatalogRoutes } from "./routes/operator-catalog.js";
 import { operatorHealthRoutes } from "./routes/operator-health.js";
 import { operatorOrgRoutes } from "./routes/operator-orgs.js";
 import { operatorSettingsRoutes } from "./routes/operator-settings.js";
+import { operatorTraceRoutes } from "./routes/operator-trace.js";
 import { overviewRoutes } from "./routes/overview.js";
 import { pageRoutes } from "./routes/pages.js";
 import { requestRoutes } from "./routes/requests.js";
@@ -44,6 +45,7 @@ const ROUTES: ((routes: Routes) => void)[] = [
   operatorCatalogRoutes,
   operatorHealthRoutes,
   operatorSettingsRoutes,
+  operatorTraceRoutes,
   mcpPinRoutes,
   alertRoutes,
 ];

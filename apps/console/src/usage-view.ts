@@ -41,6 +41,7 @@ export const CSV_COLUMNS = [
   "estimated",
   "cost_minor",
   "duration_ms",
+  "error_code",
 ] as const;
 
 /** A record as a line of the export. */

@@ -48,6 +48,7 @@ import { startOidcSession } from "./rpc/console-oidc.js";
 import { enableMcpServers } from "./rpc/enable-mcp-servers.js";
 import { approveMcpTool, listMcpToolPins, reportMcpTools } from "./rpc/mcp-pins.js";
 import { consoleApplyCatalog, consoleGetCatalog, consoleGrantTopUp, consoleListOrgs } from "./rpc/console-operator.js";
+import { consoleGrantTraceLookup } from "./rpc/console-grant-trace-lookup.js";
 import { getCatalogDocument } from "./rpc/get-catalog-document.js";
 import { consoleApproveMcpTool, consoleListPendingMcpTools } from "./rpc/console-mcp-pins.js";
 import { authenticateKey } from "./rpc/authenticate-key.js";
@@ -215,6 +216,7 @@ export function createControlPlane(config: ControlPlaneConfig, overrides: Contro
       ConsoleListAlerts: consoleListAlerts(ctx),
       ConsoleSetMoneyFormat: consoleSetMoneyFormat(ctx),
       ConsoleOperatorOrg: consoleOperatorOrg(ctx),
+      ConsoleGrantTraceLookup: consoleGrantTraceLookup(ctx),
     },
     { guard: guard(adminService()), onUnexpected, translate: unavailableWhenDbDown },
   );

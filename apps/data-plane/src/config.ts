@@ -192,6 +192,15 @@ const Schema = z.object({
   /** Keys tracked by the rate limiter (bound). */
   DATA_PLANE_RATE_LIMIT_MAX_KEYS: int(100_000, 1),
   /**
+   * Refusal records (docs/billing.md, "Refusal records"): per key, at most this many a second are
+   * published (a token bucket of DATA_PLANE_REFUSAL_RECORDS_BURST), the rest dropped and counted;
+   * 0 publishes none (while ledgers before them run). Keys tracked: at most ..._MAX_KEYS (least
+   * recently refused evicted first).
+   */
+  DATA_PLANE_REFUSAL_RECORDS_PER_S: int(10, 0),
+  DATA_PLANE_REFUSAL_RECORDS_BURST: int(20, 1),
+  DATA_PLANE_REFUSAL_RECORDS_MAX_KEYS: int(10_000, 1),
+  /**
    * Folder of mounted provider secrets (file name = credential_ref). A credential_ref resolves only
    * in its own namespace: the variable DATA_PLANE_PROVIDER_KEY_<ref>, then this folder; never any
    * other variable of the process (a catalog must not be able to send the data-plane's own tokens).
@@ -363,6 +372,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     listenBacklog: e.DATA_PLANE_LISTEN_BACKLOG,
     rateLimitGossipMs: e.DATA_PLANE_RATE_LIMIT_GOSSIP_MS,
     rateLimitMaxKeys: e.DATA_PLANE_RATE_LIMIT_MAX_KEYS,
+    /** Refusal records per key: tokens per second (0: none published), burst, keys tracked. */
+    refusalRecords: { perSecond: e.DATA_PLANE_REFUSAL_RECORDS_PER_S, burst: e.DATA_PLANE_REFUSAL_RECORDS_BURST, maxKeys: e.DATA_PLANE_REFUSAL_RECORDS_MAX_KEYS },
     leaseChunkMinor: e.DATA_PLANE_LEASE_CHUNK_MINOR,
     leaseTtlMs: e.DATA_PLANE_LEASE_TTL_MS,
     leaseIdleMs: e.DATA_PLANE_LEASE_IDLE_MS,

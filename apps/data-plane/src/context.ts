@@ -18,6 +18,7 @@ import { LeaseManager } from "./credits/lease-manager.js";
 import { UsagePublisher } from "./usage/publisher.js";
 import { JetStreamPublish } from "./usage/jetstream-publish.js";
 import { UsageSpool } from "./usage/spool.js";
+import { RefusalRecorder } from "./usage/refusals.js";
 import { UpstreamClient } from "./providers/upstream-client.js";
 import { MediaUrlChecker, parseStaticHosts } from "./video/media-url.js";
 import { VideoJobs } from "./video/jobs.js";
@@ -37,6 +38,8 @@ export interface DataPlaneContext {
   catalog: CatalogCache;
   leases: LeaseManager;
   publisher: UsagePublisher;
+  /** Records of requests refused before routing: rate-limited per key, never spooled (usage/refusals.ts). */
+  refusals: RefusalRecorder;
   upstream: UpstreamClient;
   rateLimiter: RateLimiter;
   breaker: CircuitBreaker;
@@ -107,6 +110,12 @@ function buildMetrics() {
       name: "gateway_usage_publish_batch_events",
       help: "Usage events per JetStream publish (coalesced per event-loop turn and while publishes await acknowledgement)",
       buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    refusalRecords: new Counter({
+      name: "gateway_refusal_records_total",
+      help: "Records of requests refused before routing, by result (published; rate_limited: over the key's rate; dropped: NATS did not take it, never spooled)",
+      labelNames: ["result"],
       registers: [registry],
     }),
     spoolSkippedLines: new Counter({ name: "gateway_usage_spool_skipped_lines_total", help: "Usage spool lines skipped by replay (torn or unparseable)", registers: [registry] }),
@@ -230,6 +239,7 @@ export function createContext(config: DataPlaneConfig, overrides: ContextOverrid
     catalog,
     leases,
     publisher,
+    refusals: new RefusalRecorder(publisher, config.refusalRecords, metrics.refusalRecords),
     upstream: new UpstreamClient({ connectionWait: metrics.upstreamConnectionWait, providers: () => catalog.current.providers, traced: tracing !== undefined }),
     rateLimiter,
     contextChecker,

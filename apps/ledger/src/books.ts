@@ -60,7 +60,8 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
       SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
         sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
         sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed
-      FROM usage_records GROUP BY 1, 2, 3, 4
+      -- Refusal records (cost 0, error_code set) are kept out of the rollups (docs/billing.md, "Refusal records").
+      FROM usage_records WHERE error_code IS NULL GROUP BY 1, 2, 3, 4
     ) u USING (org_id, hour, key_id, model)
     WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor)
       IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed)`.execute(db);

@@ -106,6 +106,12 @@ const Schema = z.object({
   LEDGER_JOURNAL_REPLAY_WINDOW: duration("72h", 120_000),
   /** Sustained requests per second the deployment is built for; the windows must fit 1.25x of it. */
   LEDGER_STATED_REQUESTS_PER_SECOND: int(20, 1),
+  /**
+   * Refusal records per second USAGE must hold beside the requests (docs/operations.md, "Streams:
+   * sizing and retention"): keys refusing at once × DATA_PLANE_REFUSAL_RECORDS_PER_S. Unset: a tenth
+   * of the stated requests.
+   */
+  LEDGER_STATED_REFUSALS_PER_SECOND: z.coerce.number().int().nonnegative().optional(),
   /** Each NATS node's JetStream file store (its max_file_store). */
   LEDGER_NATS_STORE_BYTES: byteSize("20GiB", 64 * 1024),
   /** Reserved on each node for other streams: the data-plane's RESPONSES bucket (DATA_PLANE_RESPONSES_BUCKET_MAX_BYTES) and room to spare. */
@@ -202,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
         storeBytes: e.LEDGER_NATS_STORE_BYTES,
         reservedBytes: e.LEDGER_NATS_RESERVED_BYTES,
         requestsPerSecond: e.LEDGER_STATED_REQUESTS_PER_SECOND,
+        ...(e.LEDGER_STATED_REFUSALS_PER_SECOND !== undefined ? { refusalsPerSecond: e.LEDGER_STATED_REFUSALS_PER_SECOND } : {}),
         usageReplayMs: e.LEDGER_USAGE_REPLAY_WINDOW,
         ledgerReplayMs: e.LEDGER_JOURNAL_REPLAY_WINDOW,
       })

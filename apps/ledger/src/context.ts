@@ -13,6 +13,8 @@ import { FeedWatermark } from "./feed/watermark.js";
 export interface LedgerMetrics {
   registry: Registry;
   usageEvents: Counter<"result">;
+  /** Refusal records (`usage.v1.refused`) stored (applied) or already there (duplicate). */
+  refusalRecords: Counter<"result">;
   applySeconds: Histogram;
   batchSize: Histogram;
   deadLetters: Counter<"reason">;
@@ -92,6 +94,12 @@ export function createContext(config: LedgerConfig, overrides: LedgerOverrides =
     metrics: {
       registry,
       usageEvents: new Counter({ name: "ledger_usage_events_total", help: "Usage events by result", labelNames: ["result"], registers: [registry] }),
+      refusalRecords: new Counter({
+        name: "ledger_refusal_records_total",
+        help: "Refusal records (requests refused before routing) by result: applied, duplicate",
+        labelNames: ["result"],
+        registers: [registry],
+      }),
       applySeconds: new Histogram({
         name: "ledger_apply_duration_seconds",
         help: "Time to apply one batch of usage events",

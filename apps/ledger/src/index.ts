@@ -23,6 +23,7 @@ import { AlertWatch } from "./alerts/watch.js";
 import { acquireLease } from "./rpc/acquire-lease.js";
 import { getCredits } from "./rpc/get-credits.js";
 import { getUsage } from "./rpc/get-usage.js";
+import { lookupTrace } from "./rpc/lookup-trace.js";
 import { releaseLease } from "./rpc/release-lease.js";
 import { topUp, topUpWithGrant } from "./rpc/top-up.js";
 import { listHolds } from "./rpc/list-holds.js";
@@ -80,6 +81,7 @@ export function createLedger(config: LedgerConfig, overrides: LedgerOverrides = 
       AcquireLease: acquireLease(ctx),
       ReleaseLease: releaseLease(ctx),
       GetUsage: getUsage(ctx),
+      LookupTrace: lookupTrace(ctx),
       GetCredits: getCredits(ctx),
       TopUp: topUp(ctx),
       TopUpWithGrant: topUpWithGrant(ctx),

@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RECORDED_ATTEMPTS, MAX_USAGE_EVENT_BYTES, USAGE_BASES, USAGE_BATCH_MAX_BYTES, UsageEventV1, UsageTokens, decodeEvent, encodeEvent, usageBasis } from "./index.js";
+import {
+  MAX_RECORDED_ATTEMPTS,
+  MAX_USAGE_EVENT_BYTES,
+  REFUSAL_MESSAGE_MAX,
+  REFUSAL_MODEL_MAX,
+  RefusalEventV1,
+  USAGE_BASES,
+  USAGE_BATCH_MAX_BYTES,
+  UsageEventV1,
+  UsageTokens,
+  decodeEvent,
+  encodeEvent,
+  usageBasis,
+} from "./index.js";
 
 const event = {
   version: 1,
@@ -120,5 +133,46 @@ describe("usage.v1 size", () => {
     expect(UsageEventV1.safeParse({ ...largest, line_items: [{ ...largest.line_items[0], attributes: { ...attributes, extra: "x" } }] }).success).toBe(false);
     expect(UsageEventV1.safeParse({ ...largest, line_items: [{ ...largest.line_items[0], attributes: { size: long(257) } }] }).success).toBe(false);
     expect(UsageEventV1.safeParse({ ...largest, guardrails: [{ plugin: "pii", name: long(129), outcome: "pass" }] }).success).toBe(false);
+  });
+});
+
+describe("usage.v1.refused", () => {
+  const refusal = {
+    version: 1,
+    request_id: "req_0190f3a5b2c1d4e5f6a7b8c9d0e1f2a3",
+    org_id: "org_1",
+    key_id: "key_1",
+    model: "gw-nope",
+    route: "chat",
+    status: 404,
+    error_code: "model_not_found",
+    message: "The model 'gw-nope' does not exist.",
+    stream: false,
+    created_at_ms: 1,
+    duration_ms: 1,
+  };
+
+  it("is bounded: the largest valid refusal is a small message (the stream's sizing counts 700 bytes for an ordinary one)", () => {
+    const largest = {
+      ...refusal,
+      request_id: "r".repeat(128),
+      org_id: "o".repeat(128),
+      key_id: "k".repeat(128),
+      model: "m".repeat(REFUSAL_MODEL_MAX),
+      route: "x".repeat(64),
+      error_code: "c".repeat(64),
+      message: "e".repeat(REFUSAL_MESSAGE_MAX),
+    };
+    expect(decodeEvent(RefusalEventV1, encodeEvent(largest))).toBeDefined();
+    expect(encodeEvent(largest).length).toBeLessThan(1_300);
+    expect(decodeEvent(RefusalEventV1, encodeEvent({ ...largest, model: "m".repeat(REFUSAL_MODEL_MAX + 1) }))).toBeUndefined();
+  });
+
+  it("is a 4xx other than a usage event: a status outside 400–499, or a usage event on its subject, is not one", () => {
+    expect(decodeEvent(RefusalEventV1, encodeEvent(refusal))).toMatchObject({ error_code: "model_not_found", model: "gw-nope" });
+    expect(decodeEvent(RefusalEventV1, encodeEvent({ ...refusal, status: 200 }))).toBeUndefined();
+    expect(decodeEvent(RefusalEventV1, encodeEvent(event))).toBeUndefined();
+    // A model the body did not name is "".
+    expect(decodeEvent(RefusalEventV1, encodeEvent({ ...refusal, model: "" }))?.model).toBe("");
   });
 });

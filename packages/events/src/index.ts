@@ -272,6 +272,47 @@ export const UsageEventV1 = z.object({
 });
 export type UsageEventV1 = z.infer<typeof UsageEventV1>;
 
+/**
+ * `usage.v1.refused`: a request of a known key refused before anything was held or sent (its body
+ * invalid, its model unknown or not allowed, its credit or budget short: a 4xx other than a rate
+ * limit's 429), so its trace id leads to a record (docs/billing.md, "Refusal records"). Never
+ * spooled and rate-limited per key at the data-plane: a refusal that could not be published is
+ * dropped and counted, never retried. The ledger stores it as a usage record with cost 0, its status
+ * and error code, and touches no balance, lease, budget or rollup. NATS message id = request_id.
+ * Ledgers read it before data-planes send it (DATA_PLANE_REFUSAL_RECORDS_PER_S=0 keeps a data-plane
+ * from sending while older ledgers run); an older ledger sets it aside as `invalid`.
+ */
+export const USAGE_REFUSED_SUBJECT = "usage.v1.refused";
+
+/** Longest model id and message a refusal record keeps (characters): what the caller sent may be anything. */
+export const REFUSAL_MODEL_MAX = 256;
+export const REFUSAL_MESSAGE_MAX = 256;
+
+export const RefusalEventV1 = z.object({
+  version: z.literal(1),
+  /** Request id (`req_…`): the trace id the caller got; the ledger's idempotency key. */
+  request_id: z.string().min(1).max(128),
+  org_id: z.string().min(1).max(128),
+  key_id: z.string().min(1).max(128),
+  /** The model the caller asked for, as sent (cut to REFUSAL_MODEL_MAX); "" when the body named none. */
+  model: z.string().max(REFUSAL_MODEL_MAX),
+  /** Route kind: chat, messages, responses, embeddings, images, video, mcp. */
+  route: z.string().min(1).max(64),
+  /** HTTP status the caller received (4xx, never 429). */
+  status: z.number().int().min(400).max(499),
+  /** The error's code as the caller got it (@gateway/errors), e.g. model_not_found. */
+  error_code: z.string().min(1).max(64),
+  /** The error's message as the caller got it, cut to REFUSAL_MESSAGE_MAX characters. */
+  message: z.string().max(REFUSAL_MESSAGE_MAX),
+  /** Whether the request asked for a stream (false when the body could not be read). */
+  stream: z.boolean(),
+  /** Unix time in milliseconds when the request was received. */
+  created_at_ms: z.number().int().nonnegative(),
+  /** Milliseconds from receipt to the refusal. */
+  duration_ms: z.number().int().nonnegative(),
+});
+export type RefusalEventV1 = z.infer<typeof RefusalEventV1>;
+
 /** `control.v1.changed`: something the data-plane caches changed; evict it. */
 export const ControlChangedV1 = z.object({
   version: z.literal(1),

@@ -80,6 +80,8 @@ export const METHOD_GRANTS: {
     // Operators' money format and organization page: the control-plane checks the operator's session.
     ConsoleSetMoneyFormat: ["console"],
     ConsoleOperatorOrg: ["console"],
+    // An operator's trace lookup: the control-plane checks the operator's session and audits it.
+    ConsoleGrantTraceLookup: ["console"],
   },
   "gateway.ledger.v1.LedgerService": {
     AcquireLease: ["data-plane"],
@@ -95,6 +97,9 @@ export const METHOD_GRANTS: {
     ProviderHealth: ["console"],
     GuardrailCounts: ["console"],
     ListBudgets: ["console"],
+    // Any organization's record by request id, only with a trace grant the control-plane signed for
+    // an operator's session (docs/console.md, "Trace lookup").
+    LookupTrace: ["console"],
   },
 };
 

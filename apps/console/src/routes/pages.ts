@@ -28,6 +28,8 @@ const PAGES: ReadonlyArray<{ path: string; file: string; for: PageFor }> = [
   { path: "/operator/health", file: "operator-health.html", for: "operator" },
   { path: "/operator/catalog", file: "operator-catalog.html", for: "operator" },
   { path: "/operator/mcp", file: "operator-mcp.html", for: "operator" },
+  { path: "/operator/trace", file: "operator-trace.html", for: "operator" },
+  { path: "/operator/trace/:id", file: "request.html", for: "operator" },
   { path: "/operator/audit", file: "operator-audit.html", for: "operator" },
   { path: "/operator/settings", file: "operator-settings.html", for: "operator" },
 ];

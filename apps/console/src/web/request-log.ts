@@ -14,11 +14,13 @@ export interface LogRecord {
   input_tokens: number;
   output_tokens: number;
   cost_minor: number;
+  /** A refusal record's error code (refused before routing); "" otherwise. */
+  error_code?: string;
 }
 
 /** A record as a row; `href` is its page (the organization's, or an operator's view of it). */
 export function logRow(r: LogRecord, href: (id: string) => string): HTMLTableRowElement {
-  const status = r.status >= 400 ? `${r.status} error` : String(r.status);
+  const status = r.status >= 400 ? `${r.status} ${r.error_code || "error"}` : String(r.status);
   return row([
     dayTime(r.created_at_ms),
     link(href(r.request_id), r.request_id),

@@ -40,6 +40,7 @@ const ORG_PAGES: ReadonlyArray<{ href: string; label: string; admin?: true }> = 
 ];
 const OPERATOR_PAGES: ReadonlyArray<{ href: string; label: string }> = [
   { href: "/operator", label: "Organizations" },
+  { href: "/operator/trace", label: "Trace lookup" },
   { href: "/operator/health", label: "Provider health" },
   { href: "/operator/catalog", label: "Catalog" },
   { href: "/operator/mcp", label: "MCP tools" },

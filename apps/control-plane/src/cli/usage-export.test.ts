@@ -68,6 +68,8 @@ const record: UsageRecord = {
   service_tier: "flex",
   refunded_minor: 5,
   external_customer_id: "cus_123",
+  error_code: "",
+  error_message: "",
 };
 
 describe("usage export formats", () => {

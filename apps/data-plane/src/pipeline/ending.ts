@@ -8,7 +8,9 @@ import { GatewayError } from "@gateway/errors";
 import type { ApiRoute } from "@gateway/proto";
 import { utf8 } from "../http/utf8.js";
 import type { Capability } from "../providers/index.js";
-import { billFailure, billUsage, failureStatus, type Charge, type EndedEarly } from "./bill.js";
+import { billFailure, billUsage, failureStatus, recordDenial, type Charge, type EndedEarly } from "./bill.js";
+import { refusalOf } from "../usage/refusals.js";
+import type { UsageEventV1 } from "@gateway/events";
 import type { Call, EndedCall, Served, ServedAnswer, ServedCall, ServedStream } from "./route.js";
 import { relay } from "./stream.js";
 
@@ -67,6 +69,21 @@ export async function endCall(ctx: DataPlaneContext, route: ApiRoute, state: Aut
     ctx.log.error({ err, request_id: state.requestId }, "a tool call could not be recorded");
     throw new GatewayError("service_unavailable", "The gateway could not record this call; it was not billed. Retry.", { retry_after_s: 1 });
   }
+}
+
+/**
+ * The ending of a request refused before anything was held or sent (validation or admission, a
+ * route's or a tool call's; the runner's error answers it): an input guardrail's denial is recorded
+ * with its rules' outcomes before the 400 (pipeline/bill.ts recordDenial; `denied`: what a tool call
+ * refused, at quantity 0); any other 4xx but a 429 leaves a refusal record (usage/refusals.ts):
+ * sent without waiting, rate-limited per key, dropped rather than spooled. Nothing else is recorded:
+ * a 429 (rate limits are counted, and their callers are the likeliest to repeat), a 5xx (the
+ * gateway's own failure), a client that left.
+ */
+export async function endRefused(ctx: DataPlaneContext, route: ApiRoute, state: Authenticated, err: unknown, body: unknown, denied?: () => UsageEventV1["line_items"]): Promise<void> {
+  if (err instanceof GatewayError && err.code === "guardrail_denied") return recordDenial(ctx, state, route, denied?.());
+  const refusal = refusalOf(err);
+  if (refusal) void ctx.refusals.record(state, route, refusal, body);
 }
 
 function send(res: Response, rq: RequestContext, json: string): void {

@@ -10,10 +10,10 @@ import type { Capability, UpstreamTarget } from "../providers/index.js";
 import type { Authenticated } from "../http/request-context.js";
 import { stage } from "../http/tracing.js";
 import { ClientGoneError, clampedTimeout, clientSignal, worstCaseOf, type AttemptCall } from "./attempts.js";
-import { billFailure, recordDenial, type BilledCall, type Charge } from "./bill.js";
-import { end, endCall } from "./ending.js";
+import { billFailure, type BilledCall, type Charge } from "./bill.js";
+import { end, endCall, endRefused } from "./ending.js";
 import type { OpenedStream } from "./stream.js";
-import { GatewayError, invalidParam } from "@gateway/errors";
+import { type GatewayError, invalidParam } from "@gateway/errors";
 
 /** A whole answer: billed, checked by the output guardrails, then sent as JSON. */
 export interface ServedAnswer {
@@ -115,21 +115,24 @@ export interface RouteSpec<B, C extends Capability> {
  * network checks → translate for each provider kind and bound what is sent → hold; admission/admit.ts), the route's attempts (serve), and the ending every route
  * shares (pipeline/ending.ts: a client that left, output guardrails, the usage event, status,
  * headers and the answer or the relayed stream), and finally the reservation released of whatever
- * was not billed. A request an input guardrail denied is recorded before its 400 (pipeline/bill.ts).
+ * was not billed. A request refused before anything was held (validation or admission) ends in
+ * `endRefused`: an input guardrail's denial is recorded before its 400 (pipeline/bill.ts), any other
+ * 4xx but a 429 leaves a refusal record (usage/refusals.ts).
  * Each stage is a span when the request is traced (http/tracing.ts), and only then.
  */
 export function handle<B, C extends Capability>(ctx: DataPlaneContext, spec: RouteSpec<B, C>) {
   return async (req: Request, res: Response, state: Authenticated): Promise<void> => {
-    const dryRun = dryRunOf(req);
-    const body = stage(state, "validate", () => spec.parse(req.body));
-    // The body as sent: a translated one may not keep `user` or `metadata.user_id`.
-    state.attribution = attributionOf(state.key, req, req.body);
+    let dryRun = false;
     let admission: Admission<C, B>;
     try {
+      dryRun = dryRunOf(req);
+      const body = stage(state, "validate", () => spec.parse(req.body));
+      // The body as sent: a translated one may not keep `user` or `metadata.user_id`.
+      state.attribution = attributionOf(state.key, req, req.body);
       admission = await stage(state, "admission", () => admit(ctx, state, body, { route: spec.route, capability: spec.capability, ...spec.admission(body, state, ctx, req), dryRun }));
     } catch (err) {
-      // An input guardrail's denial is recorded (nothing held, nothing billed); a dry run's is not: it records nothing.
-      if (!dryRun && deniedAtInput(err)) await recordDenial(ctx, state, spec.route);
+      // Refused before anything was held or sent: recorded (nothing billed); a dry run records nothing.
+      if (!dryRun) await stage(state, "refused", () => endRefused(ctx, spec.route, state, err, req.body));
       throw err;
     }
     try {
@@ -208,7 +211,7 @@ export async function runCall<T, B>(ctx: DataPlaneContext, state: Authenticated,
   try {
     admission = await stage(state, "admission", () => admitCall(ctx, state, body, req));
   } catch (err) {
-    if (deniedAtInput(err)) await recordDenial(ctx, state, spec.route, req.denied());
+    await stage(state, "refused", () => endRefused(ctx, spec.route, state, err, body, () => req.denied()));
     throw err;
   }
   try {
@@ -219,9 +222,4 @@ export async function runCall<T, B>(ctx: DataPlaneContext, state: Authenticated,
   } finally {
     admission.reservation.settle(0); // no-op once settled with the call's cost
   }
-}
-
-/** Whether admission failed because an input guardrail denied the request (the only guardrail_denied admission throws). */
-function deniedAtInput(err: unknown): boolean {
-  return err instanceof GatewayError && err.code === "guardrail_denied";
 }

@@ -55,6 +55,8 @@ export function usage(ctx: DataPlaneContext) {
       project_id: r.project_id || null,
       tags: r.tags ?? [],
       attempts: callerAttempts(r.attempts_json),
+      // A request refused before routing (docs/billing.md, "Refusal records"): the error it was answered with; null otherwise.
+      refusal: r.error_code ? { code: r.error_code, message: r.error_message } : null,
     });
   };
 }

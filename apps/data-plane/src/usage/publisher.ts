@@ -1,4 +1,4 @@
-import { USAGE_BATCH_MAX_BYTES, USAGE_BATCH_MAX_EVENTS, USAGE_BATCH_SUBJECT, USAGE_SUBJECT, type UsageEventV1 } from "@gateway/events";
+import { USAGE_BATCH_MAX_BYTES, USAGE_BATCH_MAX_EVENTS, USAGE_BATCH_SUBJECT, USAGE_REFUSED_SUBJECT, USAGE_SUBJECT, type RefusalEventV1, type UsageEventV1 } from "@gateway/events";
 import type { Logger } from "@gateway/observability";
 import type { Counter, Histogram } from "@gateway/observability";
 import type { UsageSpool } from "./spool.js";
@@ -120,6 +120,23 @@ export class UsagePublisher {
       this.metrics.published.inc({ result: "acked" });
       return "acked" as const;
     });
+  }
+
+  /**
+   * A refusal record (usage/refusals.ts), alone on `usage.v1.refused` with its request id as message
+   * id: true once JetStream acknowledged it. Never spooled: false at once while NATS is known to be
+   * away (the spool holds events), or when it does not acknowledge in time; never rejects.
+   */
+  async publishRefusal(event: RefusalEventV1): Promise<boolean> {
+    const js = this.js();
+    if (!js || (this.natsDown && !this.spool.idle)) return false;
+    try {
+      await js.publish(USAGE_REFUSED_SUBJECT, JSON.stringify(event), { msgID: event.request_id, timeout: this.timeoutMs });
+      return true;
+    } catch (err) {
+      this.log.debug({ err: String(err), request_id: event.request_id }, "refusal record not published: dropped");
+      return false;
+    }
   }
 
   private async toSpool(requestId: string, line: string): Promise<"spooled"> {

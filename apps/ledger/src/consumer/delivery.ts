@@ -1,4 +1,4 @@
-import type { UsageEventV1 } from "@gateway/events";
+import type { RefusalEventV1, UsageEventV1 } from "@gateway/events";
 import type { Delivered } from "./puller.js";
 
 /**
@@ -38,8 +38,10 @@ export interface Item {
   delivery: Delivery;
   /** The event's own bytes: what is dead-lettered. */
   payload: Uint8Array;
-  /** Undefined when the event failed validation. */
+  /** Undefined when the event failed validation, and for a refusal record. */
   ev: UsageEventV1 | undefined;
+  /** A refusal record (`usage.v1.refused`, valid): stored at cost 0 beside the batch (apply-refusals.ts). */
+  refusal?: RefusalEventV1;
   /** Set aside unapplied: its message is not signed by a data-plane (docs/security.md). */
   refused?: "unsigned" | "forged";
   /** What became of it, recorded only while tracing (its span says). */

@@ -59,7 +59,7 @@ const FUTURE_SKEW_MS = 24 * 3_600_000;
  * horizon): older, it could have been applied and forgotten, so applying it might bill twice; far
  * in the future, its month may have no partition yet. Undefined when it is inside.
  */
-export function outOfHorizon(ev: UsageEventV1, horizonMs: number, now: number): string | undefined {
+export function outOfHorizon(ev: Pick<UsageEventV1, "created_at_ms">, horizonMs: number, now: number): string | undefined {
   if (ev.created_at_ms < now - horizonMs) {
     return `the event is from ${new Date(ev.created_at_ms).toISOString()}, older than the deduplication horizon (${Math.round(horizonMs / 3_600_000)} h): it may have been applied and forgotten`;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
-import { STORE_BYTES_PER_REQUEST, STORE_USABLE_FRACTION, TRAFFIC_HEADROOM, sizeStreams } from "./stream-sizing.js";
+import { STORE_BYTES_PER_REFUSAL, STORE_BYTES_PER_REQUEST, STORE_USABLE_FRACTION, TRAFFIC_HEADROOM, sizeStreams } from "./stream-sizing.js";
 
 const GIB = 1024 ** 3;
 const HOUR_MS = 3_600_000;
@@ -21,7 +21,7 @@ describe("the streams sized from the replay windows, the stated traffic and the 
   });
 
   it("refuses windows that cannot fit, saying what they need, what the store gives and what would do", () => {
-    const r = sizeStreams({ storeBytes: 20 * GIB, reservedBytes: 2 * GIB, requestsPerSecond: 100, usageReplayMs: 168 * HOUR_MS, ledgerReplayMs: 168 * HOUR_MS });
+    const r = sizeStreams({ storeBytes: 20 * GIB, reservedBytes: 2 * GIB, requestsPerSecond: 100, refusalsPerSecond: 0, usageReplayMs: 168 * HOUR_MS, ledgerReplayMs: 168 * HOUR_MS });
     expect(r.sizes).toBeUndefined();
     const text = r.problems.join("\n");
     // 7 days at 100/s: 604,800 s x 100 x 1,100 B x 1.25 = 77.4 GiB for USAGE, 2.3 GiB for LEDGER.
@@ -34,6 +34,23 @@ describe("the streams sized from the replay windows, the stated traffic and the 
     // A store smaller than what is reserved on it fits nothing.
     const none = sizeStreams({ storeBytes: GIB, reservedBytes: 2 * GIB, requestsPerSecond: 1, usageReplayMs: HOUR_MS, ledgerReplayMs: HOUR_MS });
     expect(none.problems.join("\n")).toContain("leaves 0.0 MiB");
+  });
+
+  it("makes room in USAGE for the refusal records: the stated ones, or a tenth of the requests", () => {
+    const s = { storeBytes: 150 * GIB, reservedBytes: 2 * GIB, requestsPerSecond: 100, usageReplayMs: 24 * HOUR_MS, ledgerReplayMs: 24 * HOUR_MS };
+    const share = (refusalsPerSecond?: number) => {
+      const { sizes } = sizeStreams(refusalsPerSecond === undefined ? s : { ...s, refusalsPerSecond });
+      return sizes!.usage.maxBytes / (sizes!.usage.maxBytes + sizes!.ledger.maxBytes);
+    };
+    // USAGE's share is its need over both: (100 x 1,100 + r x 700) / (that + 100 x 32).
+    const expected = (r: number) =>
+      (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL) / (100 * STORE_BYTES_PER_REQUEST.usage + r * STORE_BYTES_PER_REFUSAL + 100 * STORE_BYTES_PER_REQUEST.ledger);
+    expect(share(0)).toBeCloseTo(expected(0), 6);
+    expect(share()).toBeCloseTo(expected(10), 6);
+    expect(share(500)).toBeCloseTo(expected(500), 6);
+    // 20 keys at the default cap of 10 a second, on a window of a day, beside 1,000 requests/s: 14.1 GiB beside 110.6 GiB.
+    const r = sizeStreams({ storeBytes: 20 * GIB, reservedBytes: 2 * GIB, requestsPerSecond: 1_000, refusalsPerSecond: 200, usageReplayMs: 24 * HOUR_MS, ledgerReplayMs: HOUR_MS });
+    expect(r.problems.join("\n")).toContain("USAGE also 200 refusal records/s (LEDGER_STATED_REFUSALS_PER_SECOND) at 700 bytes");
   });
 
   it("is checked when the configuration is read: the ledger does not start with a window that cannot fit", () => {

@@ -3,10 +3,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql } from "@gateway/db";
-import { INBOX_PREFIX, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
+import { INBOX_PREFIX, RefusalEventV1, USAGE_REFUSED_SUBJECT, USAGE_STREAM, UsageEventV1, decodeEvent, usageMessageEvents, verifyUsage } from "@gateway/events";
 import type { Span } from "@gateway/observability";
 import type { LedgerContext } from "../context.js";
 import { applyRecords, batchRecords, type BatchRecords } from "./apply-usage.js";
+import { applyRefusals } from "./apply-refusals.js";
 import { batchSpan, countAttempts, endBatchSpan } from "./batch-telemetry.js";
 import { ensureUsageStream } from "./ensure-stream.js";
 import { Puller, type Delivered } from "./puller.js";
@@ -182,7 +183,11 @@ export class UsageConsumer {
     const verdict = keys.size > 0 ? verifyUsage(msg.signature, msg.data, keys) : "ok";
     const refused = verdict === "ok" || (verdict === "unsigned" && this.ctx.config.acceptUnsignedUsage) ? undefined : verdict;
     this.counts.events += events.length;
-    for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload), ...(refused ? { refused } : {}) });
+    if (msg.subject === USAGE_REFUSED_SUBJECT) {
+      // A refusal record: its own schema (an invalid one has neither `ev` nor `refusal` and is set aside as such).
+      const refusal = decodeEvent(RefusalEventV1, msg.data);
+      this.buffer.push({ delivery, payload: msg.data, ev: undefined, ...(refusal ? { refusal } : {}), ...(refused ? { refused } : {}) });
+    } else for (const payload of events) this.buffer.push({ delivery, payload, ev: decodeEvent(UsageEventV1, payload), ...(refused ? { refused } : {}) });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => void this.flush(), this.ctx.config.batchLingerMs);
     }
@@ -232,7 +237,7 @@ export class UsageConsumer {
   private async prepare(items: Item[]): Promise<Prepared | undefined> {
     const startedAt = Date.now();
     const span = this.ctx.tracing ? batchSpan(this.ctx.tracing.tracer, items) : undefined;
-    const batch: Prepared = { items, billable: [], records: undefined, span, startedAt };
+    const batch: Prepared = { items, billable: [], refusals: [], records: undefined, span, startedAt };
     try {
       for (const item of items) {
         if (item.refused) {
@@ -241,15 +246,17 @@ export class UsageConsumer {
             item.refused,
             item.refused === "unsigned" ? "the message carries no data-plane signature" : "the message's signature does not verify under any usage signing key",
           );
-        } else if (!item.ev) await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
+        } else if (!item.ev && !item.refusal) await this.deadLetter(item, "invalid", "the message is not a valid usage.v1 event");
       }
       // Outside the deduplication horizon: set aside rather than risk a second apply.
       const now = Date.now();
       const inside: Item[] = [];
       for (const item of items) {
-        if (item.refused || !item.ev) continue;
-        const late = outOfHorizon(item.ev, this.ctx.config.dedupHorizonMs, now);
+        const ev = item.ev ?? item.refusal;
+        if (item.refused || !ev) continue;
+        const late = outOfHorizon(ev, this.ctx.config.dedupHorizonMs, now);
         if (late) await this.deadLetter(item, "out_of_horizon", late);
+        else if (item.refusal) batch.refusals.push(item);
         else inside.push(item);
       }
       // The cost each event claims, recomputed from its counts and its catalog version's prices.
@@ -277,6 +284,7 @@ export class UsageConsumer {
     const end = this.ctx.metrics.applySeconds.startTimer();
     try {
       await this.applyIsolating(batch.billable, batch.records);
+      await this.storeRefusals(batch.refusals);
       this.ctx.metrics.batchSize.observe(batch.items.length);
       if (batch.span) endBatchSpan(this.ctx.tracing!.tracer, batch.span, batch.startedAt, batch.items);
       return true;
@@ -361,6 +369,35 @@ export class UsageConsumer {
     }
   }
 
+  /**
+   * Stores a batch's refusal records (apply-refusals.ts: cost 0, nothing else touched), each request
+   * id once; a record Postgres refuses for good is isolated by halves and set aside like a usage
+   * event. Throws for passing failures (the whole batch is redelivered; what was stored is a duplicate then).
+   */
+  private async storeRefusals(items: Item[]): Promise<void> {
+    if (items.length === 0) return;
+    try {
+      const stored = await applyRefusals(
+        this.ctx.db,
+        items.map((i) => i.refusal!),
+      );
+      for (const i of items) i.delivery.settled();
+      this.counts.applied += stored.size;
+      this.counts.duplicates += items.length - stored.size;
+      this.ctx.metrics.refusalRecords.inc({ result: "applied" }, stored.size);
+      if (items.length > stored.size) this.ctx.metrics.refusalRecords.inc({ result: "duplicate" }, items.length - stored.size);
+    } catch (err) {
+      if (!permanent(err)) throw err;
+      if (items.length === 1) {
+        await this.deadLetter(items[0]!, "rejected", `${(err as { code?: string }).code ?? ""} ${err instanceof Error ? err.message : String(err)}`.trim());
+        return;
+      }
+      const half = Math.ceil(items.length / 2);
+      await this.storeRefusals(items.slice(0, half));
+      await this.storeRefusals(items.slice(half));
+    }
+  }
+
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
   private async deadLetter(item: Item, reason: "invalid" | "rejected" | "unsigned" | "forged" | "mispriced" | "unpriced" | "out_of_horizon", error: string): Promise<void> {
     const { log, metrics } = this.ctx;
@@ -371,17 +408,18 @@ export class UsageConsumer {
     metrics.usageEvents.inc({ result: "dead_lettered" });
     metrics.deadLetters.inc({ reason });
     // The payload is not logged (it may hold anything); it is in dead_letters.
-    log.error({ subject: item.delivery.msg.subject, stream_seq: item.delivery.msg.seq, reason, request_id: item.ev?.request_id }, "usage event dead-lettered");
+    log.error({ subject: item.delivery.msg.subject, stream_seq: item.delivery.msg.seq, reason, request_id: (item.ev ?? item.refusal)?.request_id }, "usage event dead-lettered");
   }
 
   /** Writes an event as it came into `dead_letters` (once per payload). */
   private async keep(item: Item, reason: string, error: string): Promise<void> {
     const { msg } = item.delivery;
     const payload = Buffer.from(item.payload);
+    const ev = item.ev ?? item.refusal;
     await sql`
       INSERT INTO dead_letters (payload_sha256, subject, stream_seq, request_id, org_id, reason, error, payload)
       VALUES (${createHash("sha256").update(payload).digest("hex")}, ${pgText(msg.subject)}, ${msg.seq},
-        ${item.ev ? pgText(item.ev.request_id) : null}, ${item.ev ? pgText(item.ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
+        ${ev ? pgText(ev.request_id) : null}, ${ev ? pgText(ev.org_id) : null}, ${reason}, ${pgText(error, 2_000)}, ${payload})
       ON CONFLICT (payload_sha256) DO NOTHING`.execute(this.ctx.db);
   }
 }
@@ -391,6 +429,8 @@ interface Prepared {
   items: Item[];
   /** What goes to apply_usage_batch: the items neither dead-lettered nor refused. */
   billable: Item[];
+  /** Its refusal records (`usage.v1.refused`), stored after the billable ones in their own statement. */
+  refusals: Item[];
   records: BatchRecords | undefined;
   span: Span | undefined;
   startedAt: number;

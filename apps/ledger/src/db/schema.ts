@@ -177,6 +177,9 @@ export interface UsageRecordsTable {
   feed_seq: ColumnType<number | null, never, never>;
   /** The provider's service tier of the served attempt; null when it said none. */
   service_tier: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A refusal record's (a request refused before routing): the error code and message the caller got; NULL on every other record. */
+  error_code: ColumnType<string | null, string | null | undefined, string | null>;
+  error_message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TopUpsTable {

@@ -52,7 +52,7 @@ export function costReport(ctx: LedgerContext) {
             SELECT count(*)::bigint AS requests, coalesce(sum(cost_minor), 0)::bigint AS billed_minor,
               coalesce(sum(coalesce(provider_cost_minor, cost_minor)), 0)::bigint AS provider_cost_minor,
               coalesce(sum(absorbed_minor), 0)::bigint AS absorbed_minor
-            FROM usage_records u WHERE u.org_id = o.org_id AND u.created_at >= ${from} AND u.created_at < ${to}
+            FROM usage_records u WHERE u.org_id = o.org_id AND u.created_at >= ${from} AND u.created_at < ${to} AND u.error_code IS NULL
           ) r
           WHERE r.requests > 0
           ORDER BY o.org_id`.execute(trx);

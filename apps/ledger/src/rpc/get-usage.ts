@@ -81,6 +81,8 @@ export function toRecord(r: UsageRow, extra: { refundedMinor?: number; externalC
     service_tier: r.service_tier ?? "",
     refunded_minor: extra.refundedMinor ?? 0,
     external_customer_id: extra.externalCustomerId ?? "",
+    error_code: r.error_code ?? "",
+    error_message: r.error_message ?? "",
   };
 }
 

@@ -58,7 +58,7 @@ export function usageStatement(ctx: LedgerContext) {
           FROM journal_entries WHERE account IN (${`org:${req.org_id}`}, ${`promo:${req.org_id}`})`.execute(trx);
         const totals = await sql<{ requests: string; usage: string; late: string }>`
           SELECT count(*) AS requests, coalesce(sum(cost_minor), 0) AS usage, coalesce(sum(cost_minor) FILTER (WHERE created_at < ${from}), 0) AS late
-          FROM usage_records WHERE ${inMonth}`.execute(trx);
+          FROM usage_records WHERE ${inMonth} AND error_code IS NULL`.execute(trx);
         const items = await sql<{ model: string; item: string; per: string; price: string; quantity: string }>`
           SELECT r.model, li->>'item' AS item, li->>'per' AS per, li->>'unit_price_minor' AS price, sum((li->>'quantity')::bigint) AS quantity
           FROM usage_records r CROSS JOIN LATERAL jsonb_array_elements(r.line_items) li

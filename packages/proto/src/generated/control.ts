@@ -26,6 +26,7 @@ import type { ConsoleCatalogChange as _gateway_control_v1_ConsoleCatalogChange, 
 import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from './gateway/control/v1/ConsoleCreateKeyRequest.js';
 import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from './gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from './gateway/control/v1/ConsoleGrantTopUpRequest.js';
+import type { ConsoleGrantTraceLookupRequest as _gateway_control_v1_ConsoleGrantTraceLookupRequest, ConsoleGrantTraceLookupRequest__Output as _gateway_control_v1_ConsoleGrantTraceLookupRequest__Output } from './gateway/control/v1/ConsoleGrantTraceLookupRequest.js';
 import type { ConsoleImagePrice as _gateway_control_v1_ConsoleImagePrice, ConsoleImagePrice__Output as _gateway_control_v1_ConsoleImagePrice__Output } from './gateway/control/v1/ConsoleImagePrice.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from './gateway/control/v1/ConsoleInviteMemberRequest.js';
 import type { ConsoleListAlertsRequest as _gateway_control_v1_ConsoleListAlertsRequest, ConsoleListAlertsRequest__Output as _gateway_control_v1_ConsoleListAlertsRequest__Output } from './gateway/control/v1/ConsoleListAlertsRequest.js';
@@ -113,6 +114,7 @@ import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest
 import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from './gateway/control/v1/SignInLink.js';
 import type { StartOidcSessionRequest as _gateway_control_v1_StartOidcSessionRequest, StartOidcSessionRequest__Output as _gateway_control_v1_StartOidcSessionRequest__Output } from './gateway/control/v1/StartOidcSessionRequest.js';
 import type { TopUpGrant as _gateway_control_v1_TopUpGrant, TopUpGrant__Output as _gateway_control_v1_TopUpGrant__Output } from './gateway/control/v1/TopUpGrant.js';
+import type { TraceLookupGrant as _gateway_control_v1_TraceLookupGrant, TraceLookupGrant__Output as _gateway_control_v1_TraceLookupGrant__Output } from './gateway/control/v1/TraceLookupGrant.js';
 import type { TrialPolicy as _gateway_control_v1_TrialPolicy, TrialPolicy__Output as _gateway_control_v1_TrialPolicy__Output } from './gateway/control/v1/TrialPolicy.js';
 import type { UpdateVideoJobRequest as _gateway_control_v1_UpdateVideoJobRequest, UpdateVideoJobRequest__Output as _gateway_control_v1_UpdateVideoJobRequest__Output } from './gateway/control/v1/UpdateVideoJobRequest.js';
 import type { VideoJob as _gateway_control_v1_VideoJob, VideoJob__Output as _gateway_control_v1_VideoJob__Output } from './gateway/control/v1/VideoJob.js';
@@ -152,6 +154,7 @@ export interface ProtoGrpcType {
         ConsoleCreateKeyRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateKeyRequest, _gateway_control_v1_ConsoleCreateKeyRequest__Output>
         ConsoleCreateProjectRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleCreateProjectRequest, _gateway_control_v1_ConsoleCreateProjectRequest__Output>
         ConsoleGrantTopUpRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_ConsoleGrantTopUpRequest__Output>
+        ConsoleGrantTraceLookupRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleGrantTraceLookupRequest, _gateway_control_v1_ConsoleGrantTraceLookupRequest__Output>
         ConsoleImagePrice: MessageTypeDefinition<_gateway_control_v1_ConsoleImagePrice, _gateway_control_v1_ConsoleImagePrice__Output>
         ConsoleInviteMemberRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_ConsoleInviteMemberRequest__Output>
         ConsoleListAlertsRequest: MessageTypeDefinition<_gateway_control_v1_ConsoleListAlertsRequest, _gateway_control_v1_ConsoleListAlertsRequest__Output>
@@ -239,6 +242,7 @@ export interface ProtoGrpcType {
         SignInLink: MessageTypeDefinition<_gateway_control_v1_SignInLink, _gateway_control_v1_SignInLink__Output>
         StartOidcSessionRequest: MessageTypeDefinition<_gateway_control_v1_StartOidcSessionRequest, _gateway_control_v1_StartOidcSessionRequest__Output>
         TopUpGrant: MessageTypeDefinition<_gateway_control_v1_TopUpGrant, _gateway_control_v1_TopUpGrant__Output>
+        TraceLookupGrant: MessageTypeDefinition<_gateway_control_v1_TraceLookupGrant, _gateway_control_v1_TraceLookupGrant__Output>
         TrialPolicy: MessageTypeDefinition<_gateway_control_v1_TrialPolicy, _gateway_control_v1_TrialPolicy__Output>
         UpdateVideoJobRequest: MessageTypeDefinition<_gateway_control_v1_UpdateVideoJobRequest, _gateway_control_v1_UpdateVideoJobRequest__Output>
         VideoJob: MessageTypeDefinition<_gateway_control_v1_VideoJob, _gateway_control_v1_VideoJob__Output>

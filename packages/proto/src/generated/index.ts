@@ -25,6 +25,7 @@ export type { ConsoleCatalogChange__Output as ConsoleCatalogChange, ConsoleCatal
 export type { ConsoleCreateKeyRequest__Output as ConsoleCreateKeyRequest, ConsoleCreateKeyRequest as ConsoleCreateKeyRequestInput } from "./gateway/control/v1/ConsoleCreateKeyRequest.js";
 export type { ConsoleCreateProjectRequest__Output as ConsoleCreateProjectRequest, ConsoleCreateProjectRequest as ConsoleCreateProjectRequestInput } from "./gateway/control/v1/ConsoleCreateProjectRequest.js";
 export type { ConsoleGrantTopUpRequest__Output as ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest as ConsoleGrantTopUpRequestInput } from "./gateway/control/v1/ConsoleGrantTopUpRequest.js";
+export type { ConsoleGrantTraceLookupRequest__Output as ConsoleGrantTraceLookupRequest, ConsoleGrantTraceLookupRequest as ConsoleGrantTraceLookupRequestInput } from "./gateway/control/v1/ConsoleGrantTraceLookupRequest.js";
 export type { ConsoleImagePrice__Output as ConsoleImagePrice, ConsoleImagePrice as ConsoleImagePriceInput } from "./gateway/control/v1/ConsoleImagePrice.js";
 export type { ConsoleInviteMemberRequest__Output as ConsoleInviteMemberRequest, ConsoleInviteMemberRequest as ConsoleInviteMemberRequestInput } from "./gateway/control/v1/ConsoleInviteMemberRequest.js";
 export type { ConsoleListAlertsRequest__Output as ConsoleListAlertsRequest, ConsoleListAlertsRequest as ConsoleListAlertsRequestInput } from "./gateway/control/v1/ConsoleListAlertsRequest.js";
@@ -113,6 +114,7 @@ export type { SetTrialPolicyRequest__Output as SetTrialPolicyRequest, SetTrialPo
 export type { SignInLink__Output as SignInLink, SignInLink as SignInLinkInput } from "./gateway/control/v1/SignInLink.js";
 export type { StartOidcSessionRequest__Output as StartOidcSessionRequest, StartOidcSessionRequest as StartOidcSessionRequestInput } from "./gateway/control/v1/StartOidcSessionRequest.js";
 export type { TopUpGrant__Output as TopUpGrant, TopUpGrant as TopUpGrantInput } from "./gateway/control/v1/TopUpGrant.js";
+export type { TraceLookupGrant__Output as TraceLookupGrant, TraceLookupGrant as TraceLookupGrantInput } from "./gateway/control/v1/TraceLookupGrant.js";
 export type { TrialPolicy__Output as TrialPolicy, TrialPolicy as TrialPolicyInput } from "./gateway/control/v1/TrialPolicy.js";
 export type { UpdateVideoJobRequest__Output as UpdateVideoJobRequest, UpdateVideoJobRequest as UpdateVideoJobRequestInput } from "./gateway/control/v1/UpdateVideoJobRequest.js";
 export type { VideoJob__Output as VideoJob, VideoJob as VideoJobInput } from "./gateway/control/v1/VideoJob.js";
@@ -149,6 +151,7 @@ export type { ListHoldsRequest__Output as ListHoldsRequest, ListHoldsRequest as 
 export type { ListHoldsResponse__Output as ListHoldsResponse, ListHoldsResponse as ListHoldsResponseInput } from "./gateway/ledger/v1/ListHoldsResponse.js";
 export type { ListUsageRequest__Output as ListUsageRequest, ListUsageRequest as ListUsageRequestInput } from "./gateway/ledger/v1/ListUsageRequest.js";
 export type { ListUsageResponse__Output as ListUsageResponse, ListUsageResponse as ListUsageResponseInput } from "./gateway/ledger/v1/ListUsageResponse.js";
+export type { LookupTraceRequest__Output as LookupTraceRequest, LookupTraceRequest as LookupTraceRequestInput } from "./gateway/ledger/v1/LookupTraceRequest.js";
 export type { OrgBalance__Output as OrgBalance, OrgBalance as OrgBalanceInput } from "./gateway/ledger/v1/OrgBalance.js";
 export type { OrgBalancesRequest__Output as OrgBalancesRequest, OrgBalancesRequest as OrgBalancesRequestInput } from "./gateway/ledger/v1/OrgBalancesRequest.js";
 export type { OrgBalancesResponse__Output as OrgBalancesResponse, OrgBalancesResponse as OrgBalancesResponseInput } from "./gateway/ledger/v1/OrgBalancesResponse.js";

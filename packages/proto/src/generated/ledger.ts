@@ -31,6 +31,7 @@ import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHolds
 import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from './gateway/ledger/v1/ListHoldsResponse.js';
 import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from './gateway/ledger/v1/ListUsageRequest.js';
 import type { ListUsageResponse as _gateway_ledger_v1_ListUsageResponse, ListUsageResponse__Output as _gateway_ledger_v1_ListUsageResponse__Output } from './gateway/ledger/v1/ListUsageResponse.js';
+import type { LookupTraceRequest as _gateway_ledger_v1_LookupTraceRequest, LookupTraceRequest__Output as _gateway_ledger_v1_LookupTraceRequest__Output } from './gateway/ledger/v1/LookupTraceRequest.js';
 import type { OrgBalance as _gateway_ledger_v1_OrgBalance, OrgBalance__Output as _gateway_ledger_v1_OrgBalance__Output } from './gateway/ledger/v1/OrgBalance.js';
 import type { OrgBalancesRequest as _gateway_ledger_v1_OrgBalancesRequest, OrgBalancesRequest__Output as _gateway_ledger_v1_OrgBalancesRequest__Output } from './gateway/ledger/v1/OrgBalancesRequest.js';
 import type { OrgBalancesResponse as _gateway_ledger_v1_OrgBalancesResponse, OrgBalancesResponse__Output as _gateway_ledger_v1_OrgBalancesResponse__Output } from './gateway/ledger/v1/OrgBalancesResponse.js';
@@ -99,6 +100,7 @@ export interface ProtoGrpcType {
         ListHoldsResponse: MessageTypeDefinition<_gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsResponse__Output>
         ListUsageRequest: MessageTypeDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageRequest__Output>
         ListUsageResponse: MessageTypeDefinition<_gateway_ledger_v1_ListUsageResponse, _gateway_ledger_v1_ListUsageResponse__Output>
+        LookupTraceRequest: MessageTypeDefinition<_gateway_ledger_v1_LookupTraceRequest, _gateway_ledger_v1_LookupTraceRequest__Output>
         OrgBalance: MessageTypeDefinition<_gateway_ledger_v1_OrgBalance, _gateway_ledger_v1_OrgBalance__Output>
         OrgBalancesRequest: MessageTypeDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesRequest__Output>
         OrgBalancesResponse: MessageTypeDefinition<_gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesResponse__Output>

@@ -1,12 +1,18 @@
 /**
- * One request (/requests/{id}, or an operator's /operator/orgs/{org}/requests/{id}), as its usage
- * record says: what it cost, its tokens by kind, line items, every upstream attempt and guardrail outcome.
+ * One request (/requests/{id}, an operator's /operator/orgs/{org}/requests/{id}, or an operator's
+ * trace lookup /operator/trace/{id} of any organization), as its usage record says: what it cost,
+ * its tokens by kind, line items, every upstream attempt and guardrail outcome, and for a request
+ * refused before routing the error it was answered with.
  */
 import { $, count, el, emptyRow, pairs, row } from "../dom.js";
 import { money, price, startPage } from "../shell.js";
 
 interface RequestRecord {
   request_id: string;
+  org_id: string;
+  /** A refusal record's (refused before routing): the error code and message; "" otherwise. */
+  error_code?: string;
+  error_message?: string;
   model: string;
   route: string;
   provider: string;
@@ -27,9 +33,11 @@ interface RequestRecord {
 }
 
 /** The record's API path and the page to go back to, from this page's URL. */
-function where(): { api: string; back: string; backLabel: string } {
+function where(): { api: string; back: string; backLabel: string; anyOrg?: boolean } {
   const parts = location.pathname.split("/").map(decodeURIComponent);
   const id = parts.at(-1) ?? "";
+  // The trace lookup: any organization's (audited at the control-plane).
+  if (parts[1] === "operator" && parts[2] === "trace") return { api: `/api/operator/trace/${encodeURIComponent(id)}`, back: "/operator/trace", backLabel: "Trace lookup", anyOrg: true };
   if (parts[1] === "operator") {
     const org = parts[3] ?? "";
     return { api: `/api/operator/orgs/${encodeURIComponent(org)}/requests/${encodeURIComponent(id)}`, back: `/operator/orgs/${encodeURIComponent(org)}`, backLabel: org };
@@ -37,8 +45,10 @@ function where(): { api: string; back: string; backLabel: string } {
   return { api: `/api/requests/${encodeURIComponent(id)}`, back: "/requests", backLabel: "Requests" };
 }
 
-function summary(rec: RequestRecord, deniedFirst: boolean): void {
+function summary(rec: RequestRecord, deniedFirst: boolean, anyOrg: boolean): void {
   pairs($("summary"), [
+    ...(anyOrg ? [["Organization", rec.org_id] as [string, string]] : []),
+    ...(rec.error_code ? [["Refused", rec.error_code] as [string, string]] : []),
     ["Cost", money(rec.cost_minor), String(rec.cost_minor)],
     ["Model", rec.model],
     ["Route", rec.route + (rec.stream ? " (stream)" : "")],
@@ -52,7 +62,7 @@ function summary(rec: RequestRecord, deniedFirst: boolean): void {
     ["of which cache writes", count(rec.cache_creation_input_tokens)],
     ["Output", count(rec.output_tokens)],
     ["of which reasoning", count(rec.reasoning_tokens)],
-    ["Counted by", deniedFirst ? "nobody (no provider was asked)" : rec.estimated ? "the gateway (estimated)" : "the provider"],
+    ["Counted by", deniedFirst || rec.error_code ? "nobody (no provider was asked)" : rec.estimated ? "the gateway (estimated)" : "the provider"],
   ]);
 }
 
@@ -65,7 +75,8 @@ function details(rec: RequestRecord, deniedFirst: boolean): void {
   for (const i of rec.line_items)
     $("items").append(row([String(i.item ?? ""), String(i.quantity ?? ""), i.unit_price_minor === undefined ? "" : price(i.unit_price_minor), String(i.per ?? ""), attrs(i.attributes)]));
   if (rec.line_items.length === 0 && rec.cost_minor === 0) emptyRow($("items"), "None: nothing was billed.");
-  if (deniedFirst) emptyRow($("attempts"), "None: a guardrail rule denied the request before any provider was asked, and nothing was billed.");
+  if (rec.error_code) emptyRow($("attempts"), "None: the gateway refused the request before routing it (see Refused above), and nothing was billed.");
+  else if (deniedFirst) emptyRow($("attempts"), "None: a guardrail rule denied the request before any provider was asked, and nothing was billed.");
   else if (rec.attempts.length === 0) emptyRow($("attempts"), "No upstream attempts recorded for this request (a tool call is recorded in its line item).");
   rec.attempts.forEach((a, n) =>
     $("attempts").append(
@@ -85,8 +96,11 @@ function details(rec: RequestRecord, deniedFirst: boolean): void {
   $("guardrails").replaceChildren(...(outcomes.length ? outcomes : [el("li", "No guardrail rules applied.")]));
 }
 
+const w = where();
+// The header marks the page it belongs to.
+if (w.anyOrg) document.body.dataset.nav = "/operator/trace";
+
 void startPage(async () => {
-  const w = where();
   const back = $<HTMLAnchorElement>("back");
   back.href = w.back;
   back.textContent = w.backLabel;
@@ -95,7 +109,14 @@ void startPage(async () => {
   if (!r.ok) {
     $("title").textContent = r.status === 404 ? "Request not found" : "The request could not be read";
     $("summary").replaceWith(
-      el("p", r.status === 404 ? "No request of this organization has this id (a request another organization made is not shown either)." : `The console answered ${r.status}.`),
+      el(
+        "p",
+        r.status === 404
+          ? w.anyOrg
+            ? "No organization has a request with this id (a refused request whose record was dropped or not yet applied is not found either)."
+            : "No request of this organization has this id (a request another organization made is not shown either)."
+          : `The console answered ${r.status}.`,
+      ),
     );
     return;
   }
@@ -104,6 +125,8 @@ void startPage(async () => {
   document.title = `Request ${rec.request_id} · Gateway console`;
   // An input rule's denial: no provider asked, nothing counted or billed (an output denial of a tool call is billed and names its server).
   const deniedFirst = rec.attempts.length === 0 && rec.provider === "" && rec.cost_minor === 0 && rec.guardrails.some((g) => g.outcome === "denied");
-  summary(rec, deniedFirst);
+  // Refused before routing: what the caller was answered, as text (it may repeat what they sent).
+  if (rec.error_code) $("summary").before(el("p", `Refused before routing (${rec.status} ${rec.error_code}): ${rec.error_message ?? ""}`, { id: "refusal", role: "note" }));
+  summary(rec, deniedFirst, w.anyOrg === true);
   details(rec, deniedFirst);
 });

@@ -15,6 +15,7 @@ import type { ConsoleCatalog as _gateway_control_v1_ConsoleCatalog, ConsoleCatal
 import type { ConsoleCreateKeyRequest as _gateway_control_v1_ConsoleCreateKeyRequest, ConsoleCreateKeyRequest__Output as _gateway_control_v1_ConsoleCreateKeyRequest__Output } from '../../../gateway/control/v1/ConsoleCreateKeyRequest.js';
 import type { ConsoleCreateProjectRequest as _gateway_control_v1_ConsoleCreateProjectRequest, ConsoleCreateProjectRequest__Output as _gateway_control_v1_ConsoleCreateProjectRequest__Output } from '../../../gateway/control/v1/ConsoleCreateProjectRequest.js';
 import type { ConsoleGrantTopUpRequest as _gateway_control_v1_ConsoleGrantTopUpRequest, ConsoleGrantTopUpRequest__Output as _gateway_control_v1_ConsoleGrantTopUpRequest__Output } from '../../../gateway/control/v1/ConsoleGrantTopUpRequest.js';
+import type { ConsoleGrantTraceLookupRequest as _gateway_control_v1_ConsoleGrantTraceLookupRequest, ConsoleGrantTraceLookupRequest__Output as _gateway_control_v1_ConsoleGrantTraceLookupRequest__Output } from '../../../gateway/control/v1/ConsoleGrantTraceLookupRequest.js';
 import type { ConsoleInviteMemberRequest as _gateway_control_v1_ConsoleInviteMemberRequest, ConsoleInviteMemberRequest__Output as _gateway_control_v1_ConsoleInviteMemberRequest__Output } from '../../../gateway/control/v1/ConsoleInviteMemberRequest.js';
 import type { ConsoleListAlertsRequest as _gateway_control_v1_ConsoleListAlertsRequest, ConsoleListAlertsRequest__Output as _gateway_control_v1_ConsoleListAlertsRequest__Output } from '../../../gateway/control/v1/ConsoleListAlertsRequest.js';
 import type { ConsoleListAuditRequest as _gateway_control_v1_ConsoleListAuditRequest, ConsoleListAuditRequest__Output as _gateway_control_v1_ConsoleListAuditRequest__Output } from '../../../gateway/control/v1/ConsoleListAuditRequest.js';
@@ -83,6 +84,7 @@ import type { SetTrialPolicyRequest as _gateway_control_v1_SetTrialPolicyRequest
 import type { SignInLink as _gateway_control_v1_SignInLink, SignInLink__Output as _gateway_control_v1_SignInLink__Output } from '../../../gateway/control/v1/SignInLink.js';
 import type { StartOidcSessionRequest as _gateway_control_v1_StartOidcSessionRequest, StartOidcSessionRequest__Output as _gateway_control_v1_StartOidcSessionRequest__Output } from '../../../gateway/control/v1/StartOidcSessionRequest.js';
 import type { TopUpGrant as _gateway_control_v1_TopUpGrant, TopUpGrant__Output as _gateway_control_v1_TopUpGrant__Output } from '../../../gateway/control/v1/TopUpGrant.js';
+import type { TraceLookupGrant as _gateway_control_v1_TraceLookupGrant, TraceLookupGrant__Output as _gateway_control_v1_TraceLookupGrant__Output } from '../../../gateway/control/v1/TraceLookupGrant.js';
 import type { TrialPolicy as _gateway_control_v1_TrialPolicy, TrialPolicy__Output as _gateway_control_v1_TrialPolicy__Output } from '../../../gateway/control/v1/TrialPolicy.js';
 
 export interface AdminServiceClient extends grpc.Client {
@@ -193,6 +195,15 @@ export interface AdminServiceClient extends grpc.Client {
   consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
   consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
   consoleGrantTopUp(argument: _gateway_control_v1_ConsoleGrantTopUpRequest, callback: grpc.requestCallback<_gateway_control_v1_TopUpGrant__Output>): grpc.ClientUnaryCall;
+  
+  ConsoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  ConsoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
+  consoleGrantTraceLookup(argument: _gateway_control_v1_ConsoleGrantTraceLookupRequest, callback: grpc.requestCallback<_gateway_control_v1_TraceLookupGrant__Output>): grpc.ClientUnaryCall;
   
   ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
   ConsoleInviteMember(argument: _gateway_control_v1_ConsoleInviteMemberRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_control_v1_SignInLink__Output>): grpc.ClientUnaryCall;
@@ -671,6 +682,8 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
   
   ConsoleGrantTopUp: grpc.handleUnaryCall<_gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant>;
   
+  ConsoleGrantTraceLookup: grpc.handleUnaryCall<_gateway_control_v1_ConsoleGrantTraceLookupRequest__Output, _gateway_control_v1_TraceLookupGrant>;
+  
   ConsoleInviteMember: grpc.handleUnaryCall<_gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink>;
   
   ConsoleListAlerts: grpc.handleUnaryCall<_gateway_control_v1_ConsoleListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse>;
@@ -786,6 +799,7 @@ export interface AdminServiceDefinition extends grpc.ServiceDefinition {
   ConsoleGetGuardrails: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Guardrails, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Guardrails__Output>
   ConsoleGetOrg: MethodDefinition<_gateway_control_v1_ConsoleSessionRequest, _gateway_control_v1_Org, _gateway_control_v1_ConsoleSessionRequest__Output, _gateway_control_v1_Org__Output>
   ConsoleGrantTopUp: MethodDefinition<_gateway_control_v1_ConsoleGrantTopUpRequest, _gateway_control_v1_TopUpGrant, _gateway_control_v1_ConsoleGrantTopUpRequest__Output, _gateway_control_v1_TopUpGrant__Output>
+  ConsoleGrantTraceLookup: MethodDefinition<_gateway_control_v1_ConsoleGrantTraceLookupRequest, _gateway_control_v1_TraceLookupGrant, _gateway_control_v1_ConsoleGrantTraceLookupRequest__Output, _gateway_control_v1_TraceLookupGrant__Output>
   ConsoleInviteMember: MethodDefinition<_gateway_control_v1_ConsoleInviteMemberRequest, _gateway_control_v1_SignInLink, _gateway_control_v1_ConsoleInviteMemberRequest__Output, _gateway_control_v1_SignInLink__Output>
   ConsoleListAlerts: MethodDefinition<_gateway_control_v1_ConsoleListAlertsRequest, _gateway_control_v1_ListAlertsResponse, _gateway_control_v1_ConsoleListAlertsRequest__Output, _gateway_control_v1_ListAlertsResponse__Output>
   ConsoleListAudit: MethodDefinition<_gateway_control_v1_ConsoleListAuditRequest, _gateway_control_v1_ConsoleAuditPage, _gateway_control_v1_ConsoleListAuditRequest__Output, _gateway_control_v1_ConsoleAuditPage__Output>

@@ -26,6 +26,7 @@ import type { ListHoldsRequest as _gateway_ledger_v1_ListHoldsRequest, ListHolds
 import type { ListHoldsResponse as _gateway_ledger_v1_ListHoldsResponse, ListHoldsResponse__Output as _gateway_ledger_v1_ListHoldsResponse__Output } from '../../../gateway/ledger/v1/ListHoldsResponse.js';
 import type { ListUsageRequest as _gateway_ledger_v1_ListUsageRequest, ListUsageRequest__Output as _gateway_ledger_v1_ListUsageRequest__Output } from '../../../gateway/ledger/v1/ListUsageRequest.js';
 import type { ListUsageResponse as _gateway_ledger_v1_ListUsageResponse, ListUsageResponse__Output as _gateway_ledger_v1_ListUsageResponse__Output } from '../../../gateway/ledger/v1/ListUsageResponse.js';
+import type { LookupTraceRequest as _gateway_ledger_v1_LookupTraceRequest, LookupTraceRequest__Output as _gateway_ledger_v1_LookupTraceRequest__Output } from '../../../gateway/ledger/v1/LookupTraceRequest.js';
 import type { OrgBalancesRequest as _gateway_ledger_v1_OrgBalancesRequest, OrgBalancesRequest__Output as _gateway_ledger_v1_OrgBalancesRequest__Output } from '../../../gateway/ledger/v1/OrgBalancesRequest.js';
 import type { OrgBalancesResponse as _gateway_ledger_v1_OrgBalancesResponse, OrgBalancesResponse__Output as _gateway_ledger_v1_OrgBalancesResponse__Output } from '../../../gateway/ledger/v1/OrgBalancesResponse.js';
 import type { OrgBilling as _gateway_ledger_v1_OrgBilling, OrgBilling__Output as _gateway_ledger_v1_OrgBilling__Output } from '../../../gateway/ledger/v1/OrgBilling.js';
@@ -172,6 +173,15 @@ export interface LedgerServiceClient extends grpc.Client {
   listUsage(argument: _gateway_ledger_v1_ListUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
   listUsage(argument: _gateway_ledger_v1_ListUsageRequest, callback: grpc.requestCallback<_gateway_ledger_v1_ListUsageResponse__Output>): grpc.ClientUnaryCall;
   
+  LookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  LookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  LookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  LookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  lookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  lookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  lookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  lookupTrace(argument: _gateway_ledger_v1_LookupTraceRequest, callback: grpc.requestCallback<_gateway_ledger_v1_UsageRecord__Output>): grpc.ClientUnaryCall;
+  
   OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
   OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
   OrgBalances(argument: _gateway_ledger_v1_OrgBalancesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_ledger_v1_OrgBalancesResponse__Output>): grpc.ClientUnaryCall;
@@ -316,6 +326,8 @@ export interface LedgerServiceHandlers extends grpc.UntypedServiceImplementation
   
   ListUsage: grpc.handleUnaryCall<_gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse>;
   
+  LookupTrace: grpc.handleUnaryCall<_gateway_ledger_v1_LookupTraceRequest__Output, _gateway_ledger_v1_UsageRecord>;
+  
   OrgBalances: grpc.handleUnaryCall<_gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse>;
   
   ProviderHealth: grpc.handleUnaryCall<_gateway_ledger_v1_ProviderHealthRequest__Output, _gateway_ledger_v1_ProviderHealthResponse>;
@@ -359,6 +371,7 @@ export interface LedgerServiceDefinition extends grpc.ServiceDefinition {
   ListBudgets: MethodDefinition<_gateway_ledger_v1_ListBudgetsRequest, _gateway_ledger_v1_ListBudgetsResponse, _gateway_ledger_v1_ListBudgetsRequest__Output, _gateway_ledger_v1_ListBudgetsResponse__Output>
   ListHolds: MethodDefinition<_gateway_ledger_v1_ListHoldsRequest, _gateway_ledger_v1_ListHoldsResponse, _gateway_ledger_v1_ListHoldsRequest__Output, _gateway_ledger_v1_ListHoldsResponse__Output>
   ListUsage: MethodDefinition<_gateway_ledger_v1_ListUsageRequest, _gateway_ledger_v1_ListUsageResponse, _gateway_ledger_v1_ListUsageRequest__Output, _gateway_ledger_v1_ListUsageResponse__Output>
+  LookupTrace: MethodDefinition<_gateway_ledger_v1_LookupTraceRequest, _gateway_ledger_v1_UsageRecord, _gateway_ledger_v1_LookupTraceRequest__Output, _gateway_ledger_v1_UsageRecord__Output>
   OrgBalances: MethodDefinition<_gateway_ledger_v1_OrgBalancesRequest, _gateway_ledger_v1_OrgBalancesResponse, _gateway_ledger_v1_OrgBalancesRequest__Output, _gateway_ledger_v1_OrgBalancesResponse__Output>
   ProviderHealth: MethodDefinition<_gateway_ledger_v1_ProviderHealthRequest, _gateway_ledger_v1_ProviderHealthResponse, _gateway_ledger_v1_ProviderHealthRequest__Output, _gateway_ledger_v1_ProviderHealthResponse__Output>
   RefundUsage: MethodDefinition<_gateway_ledger_v1_RefundUsageRequest, _gateway_ledger_v1_AdjustmentResponse, _gateway_ledger_v1_RefundUsageRequest__Output, _gateway_ledger_v1_AdjustmentResponse__Output>

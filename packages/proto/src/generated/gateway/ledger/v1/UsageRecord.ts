@@ -39,6 +39,8 @@ export interface UsageRecord {
   'service_tier'?: (string);
   'refunded_minor'?: (number | string | Long);
   'external_customer_id'?: (string);
+  'error_code'?: (string);
+  'error_message'?: (string);
 }
 
 export interface UsageRecord__Output {
@@ -78,4 +80,6 @@ export interface UsageRecord__Output {
   'service_tier': (string);
   'refunded_minor': (number);
   'external_customer_id': (string);
+  'error_code': (string);
+  'error_message': (string);
 }
