@@ -172,14 +172,17 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
   };
 }
 
-/** Creates a database on the server (dropping one of that name first) and returns its URL. */
-export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+/**
+ * Creates a database on the server (dropping one of that name first) and returns its URL: empty, or
+ * a copy of the database `template` (which nothing may be connected to meanwhile).
+ */
+export async function createDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
   const safe = name.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
   const c = new pg.Client({ connectionString: serverUrl });
   await c.connect();
   try {
     await c.query(`DROP DATABASE IF EXISTS "${safe}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${safe}"`);
+    await c.query(template ? `CREATE DATABASE "${safe}" TEMPLATE "${template.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}"` : `CREATE DATABASE "${safe}"`);
   } finally {
     await c.end();
   }
