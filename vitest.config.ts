@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./tests/support/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     // re-imported per file: collecting 128 files took ~85 s of the workers' time, now ~15). Every
     // file starts its own servers on free ports and stops them; none relies on a fresh module state.
     poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    // Longest files first, in a fresh clone too (tests/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // The failures again as the last lines: CI keeps only the tail of the output.
     reporters: ["default", "./tests/support/failure-summary.ts"],
   },

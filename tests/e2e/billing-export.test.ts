@@ -202,18 +202,22 @@ describe("gatewayctl usage export", () => {
   it("the window is [from, to): a record at `from` is in it, a record at `to` is not", async () => {
     const all = jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", from, "--to", to, "--format", "jsonl"])).stdout);
     const at = all.map((x) => x.created_at as string);
-    const r = await ctl(["usage", "export", "--org", a.orgId, "--from", at[1]!, "--to", at[3]!, "--format", "jsonl"]);
+    // Dates alone are UTC midnights; an offset is honoured (the same instant as at[1], written as
+    // local time two hours ahead of UTC). The three exports run side by side.
+    const today = from.slice(0, 10);
+    const plusOne = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
+    const offset = new Date(Date.parse(at[1]!) + 2 * 3_600_000).toISOString().replace("Z", "+02:00");
+    const [r, days, offsetWindow] = await Promise.all([
+      ctl(["usage", "export", "--org", a.orgId, "--from", at[1]!, "--to", at[3]!, "--format", "jsonl"]),
+      ctl(["usage", "export", "--org", a.orgId, "--from", today, "--to", plusOne, "--format", "jsonl"]),
+      ctl(["usage", "export", "--org", a.orgId, "--from", offset, "--to", at[3]!, "--format", "jsonl"]),
+    ]);
     const inside = jsonl(r.stdout).map((x) => x.request_id);
     expect(inside).toContain(all[1]!.request_id);
     expect(inside).not.toContain(all[3]!.request_id);
     expect(inside).toEqual(all.filter((x) => (x.created_at as string) >= at[1]! && (x.created_at as string) < at[3]!).map((x) => x.request_id));
-    // Dates alone are UTC midnights; an offset is honoured.
-    const today = from.slice(0, 10);
-    const plusOne = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
-    expect(jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", today, "--to", plusOne, "--format", "jsonl"])).stdout).length).toBeGreaterThanOrEqual(all.length);
-    // The same instant as at[1], written as local time two hours ahead of UTC.
-    const offset = new Date(Date.parse(at[1]!) + 2 * 3_600_000).toISOString().replace("Z", "+02:00");
-    expect(jsonl((await ctl(["usage", "export", "--org", a.orgId, "--from", offset, "--to", at[3]!, "--format", "jsonl"])).stdout).map((x) => x.request_id)).toEqual(inside);
+    expect(jsonl(days.stdout).length).toBeGreaterThanOrEqual(all.length);
+    expect(jsonl(offsetWindow.stdout).map((x) => x.request_id)).toEqual(inside);
   });
 
   it("an empty window is a header and nothing else", async () => {
@@ -277,7 +281,11 @@ describe("an export of tens of thousands of records", () => {
   });
 
   it("streams every record exactly once, in (created_at, request_id) order, across many pages", async () => {
-    const r = await ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02", "--format", "jsonl"]);
+    // The JSONL and the CSV export, side by side.
+    const [r, csvOut] = await Promise.all([
+      ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02", "--format", "jsonl"]),
+      ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02"]),
+    ]);
     expect(r.code).toBe(0);
     const rows = jsonl(r.stdout);
     expect(rows.length).toBe(ROWS);
@@ -288,7 +296,7 @@ describe("an export of tens of thousands of records", () => {
     const { rows: sums } = await sql<{ cost: string; n: string }>`SELECT sum(cost_minor) AS cost, count(*) AS n FROM usage_records WHERE org_id = ${big.orgId}`.execute(stack.ledger().db);
     expect(rows.reduce((s, x) => s + (x.cost_minor as number), 0)).toBe(Number(sums[0]!.cost));
 
-    const csv = csvRecords((await ctl(["usage", "export", "--org", big.orgId, "--from", "2026-01-01", "--to", "2026-01-02"])).stdout);
+    const csv = csvRecords(csvOut.stdout);
     expect(csv.map((x) => x.request_id)).toEqual(rows.map((x) => x.request_id));
   });
 
@@ -366,19 +374,22 @@ describe("gatewayctl journal tail", () => {
     const later = jsonl((await ctl(["journal", "tail", "--since", since, "--count", "1"])).stdout);
     expect(later[0]).toMatchObject({ txn_id: top.top_up_id, kind: "top_up" });
 
-    const bad = await ctl(["journal", "tail", "--since", "last tuesday"]);
+    // A refused NATS user is named, never its password (nor one written into the URL). Each refusal
+    // a process of its own, started together (most of each is node starting).
+    const wrong = "WrongPassword0123456789";
+    const [bad, unreachable, refused, inUrl] = await Promise.all([
+      ctl(["journal", "tail", "--since", "last tuesday"]),
+      ctl(["journal", "tail", "--nats", "nats://127.0.0.1:1"]),
+      ctl(["journal", "tail"], { ...ctlEnv(), GATEWAY_NATS_PASSWORD: wrong }),
+      ctl(["journal", "tail", "--nats", stack.nats.url.replace("nats://", `nats://gatewayctl:${wrong}@`)], { ...ctlEnv(), GATEWAY_NATS_USER: "", GATEWAY_NATS_PASSWORD: "" }),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since must be an ISO-8601 date/);
-    const unreachable = await ctl(["journal", "tail", "--nats", "nats://127.0.0.1:1"]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1/);
-    // A refused NATS user is named, never its password (nor one written into the URL).
-    const wrong = "WrongPassword0123456789";
-    const refused = await ctl(["journal", "tail"], { ...ctlEnv(), GATEWAY_NATS_PASSWORD: wrong });
     expect(refused.stderr).toMatch(/NATS refused the credentials of user "gatewayctl" .*GATEWAY_NATS_USER and GATEWAY_NATS_PASSWORD/);
     expect(refused.code).toBe(1);
     expect(refused.stderr).not.toContain(wrong);
-    const inUrl = await ctl(["journal", "tail", "--nats", stack.nats.url.replace("nats://", `nats://gatewayctl:${wrong}@`)], { ...ctlEnv(), GATEWAY_NATS_USER: "", GATEWAY_NATS_PASSWORD: "" });
     expect(inUrl.code).toBe(1);
     expect(inUrl.stderr).not.toContain(wrong);
   });
@@ -556,7 +567,8 @@ describe("adjustments, the feed and statements (docs/billing.md)", () => {
 
   it("a month's statement ties to the ledger to the minor unit", async () => {
     const month = parisMonth(new Date());
-    const r = await ctl(["usage", "statement", "--org", org.name, "--month", month, "--format", "json"]);
+    // The JSON and the CSV statement, side by side.
+    const [r, csvOut] = await Promise.all([ctl(["usage", "statement", "--org", org.name, "--month", month, "--format", "json"]), ctl(["usage", "statement", "--org", org.orgId, "--month", month])]);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     const s = JSON.parse(r.stdout) as Record<string, unknown> & { lines: { item: string; quantity: number; amount_minor: number }[]; rows: Record<string, unknown>[] };
     const c = await credits(org.orgId);
@@ -578,7 +590,7 @@ describe("adjustments, the feed and statements (docs/billing.md)", () => {
     expect(line("input_tokens") + line("cached_input_tokens")).toBe(Number(rows[0]!.input));
     expect(line("output_tokens") + line("reasoning_tokens")).toBe(Number(rows[0]!.output));
     // The CSV: the same rows, RFC 4180, and the closing balance is the opening less every charge.
-    const csv = csvRecords((await ctl(["usage", "statement", "--org", org.orgId, "--month", month])).stdout);
+    const csv = csvRecords(csvOut.stdout);
     expect(csv.map((x) => x.section)).toEqual(s.rows.map((x) => x.section));
     const charges = csv.reduce((n, x) => n + Number(x.amount_minor || 0), 0);
     expect(Number(csv[0]!.balance_minor) - charges).toBe(Number(csv.at(-1)!.balance_minor));

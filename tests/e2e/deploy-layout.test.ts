@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, eventually, freePort, startNats, startPostgres, type NatsHandle, type PostgresHandle } from "@gateway/testing";
+import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { imageEnv } from "../../scripts/lib/image.ts";
 
 /**
@@ -16,7 +16,6 @@ import { imageEnv } from "../../scripts/lib/image.ts";
 const root = resolve(import.meta.dirname, "../..");
 const TOKEN = "deploy-layout-admin-token-0123456789";
 const DP_TOKEN = "deploy-layout-data-plane-token-0123456789";
-let pg: PostgresHandle;
 let nats: NatsHandle;
 let out: string;
 const children: ChildProcess[] = [];
@@ -63,7 +62,6 @@ const ready = (port: number) => async () => {
 };
 
 beforeAll(async () => {
-  pg = await startPostgres();
   nats = await startNats();
   out = mkdtempSync(join(tmpdir(), "gw-deploy-"));
 });
@@ -71,13 +69,13 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
   await nats?.stop();
-  await pg?.stop();
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
 describe("the deployed layout of each service", () => {
   it("starts the control-plane, ledger and data-plane from their pnpm deploy folders, with the gRPC contracts inside @gateway/proto", async () => {
-    const db = await createDatabase(pg.url, "deploy_layout");
+    // An empty database on the run's Postgres: the migrate step below brings it to this release.
+    const db = await createDatabase(testPgUrl(), "deploy_layout");
     const [controlGrpc, controlOps, ledgerGrpc, ledgerOps, dataPlane] = (await Promise.all(Array.from({ length: 5 }, () => freePort()))) as [number, number, number, number, number];
 
     // The three layouts made at once.

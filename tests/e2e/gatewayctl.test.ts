@@ -125,12 +125,12 @@ it("mints a one-time console sign-in link for an organization's member", async (
 });
 
 it("prints the catalog as the document catalog apply takes, and applying it back changes nothing", async () => {
-  const shown = await ctlText("catalog", "show");
+  const [shown, shownJson] = await Promise.all([ctlText("catalog", "show"), ctl("catalog", "show")]);
   const doc = JSON.parse(shown) as { providers: { code: string }[]; models: { id: string; input_price_minor_per_mtok: number }[] };
   expect(doc.providers.map((p) => p.code)).toContain("fake");
   expect(doc.models.find((m) => m.id === "gw-chat-mini")).toMatchObject({ input_price_minor_per_mtok: 150_000 });
   // --json prints the same document on one line.
-  expect(await ctl("catalog", "show")).toEqual(doc);
+  expect(shownJson).toEqual(doc);
 
   const file = join(mkdtempSync(join(tmpdir(), "gwctl-catalog-")), "catalog.json");
   writeFileSync(file, shown);

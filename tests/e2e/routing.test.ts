@@ -8,7 +8,8 @@ import type { UsageBody } from "../support/api.ts";
 let stack: Stack;
 let client: OpenAI;
 beforeAll(async () => {
-  stack = await startStack("routing", { dataPlaneEnv: { DATA_PLANE_RETRY_BASE_MS: "20" } });
+  // A client that leaves is read on for half a second here (DATA_PLANE_CLIENT_GONE_DRAIN_MS; 2 s deployed).
+  stack = await startStack("routing", { dataPlaneEnv: { DATA_PLANE_RETRY_BASE_MS: "20", DATA_PLANE_CLIENT_GONE_DRAIN_MS: "500" } });
   client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: stack.demo.secret, maxRetries: 0 });
 });
 afterAll(async () => {
@@ -145,10 +146,10 @@ describe("streams that do not end well", () => {
       10_000,
       "the abandoned stream's record",
     );
-    // 201 words at 50 ms take 10 s: the 2 s drain window ends first.
+    // 201 words at 50 ms take 10 s: the 0.5 s drain window ends first.
     expect(u.usage).toMatchObject({ estimated: true, basis: "estimated" });
     expect(u.usage.output_tokens).toBeGreaterThan(0);
-    // What was read in the window (about 40 words at 50 ms), far fewer than the 201 words of the full answer.
+    // What was read in the window (about 10 words at 50 ms), far fewer than the 201 words of the full answer.
     expect(u.usage.output_tokens).toBeLessThan(100);
   });
 });

@@ -2,12 +2,12 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createControlPlane, loadConfig as loadControlConfig, type ControlOverrides } from "@gateway/control-plane";
+import { createControlPlane, loadConfig as loadControlConfig, migrateControlSchema, type ControlOverrides } from "@gateway/control-plane";
 import { createDataPlane, loadConfig as loadDataPlaneConfig, type DataPlane } from "@gateway/data-plane";
 import { startFakeUpstream, type FakeUpstream } from "@gateway/fake-upstream";
-import { createLedger, loadConfig as loadLedgerConfig } from "@gateway/ledger";
+import { createLedger, loadConfig as loadLedgerConfig, migrateLedgerSchema } from "@gateway/ledger";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { createDatabase, eventually, freePort, startNats, templateDatabase, testPgUrl, type NatsHandle } from "@gateway/testing";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { FAKE_UPSTREAM_API_KEY } from "../../scripts/lib/demo-catalog.ts";
 import { writeNatsAuth, type NatsAuth, type NatsUser } from "../../scripts/lib/nats-auth.ts";
@@ -89,9 +89,21 @@ export interface Stack {
 
 const silent = { LOG_LEVEL: "silent" };
 
+/**
+ * A database both services have migrated, made once per worker process: each stack's database is a
+ * copy of it, so the services' migrate step at start finds nothing to do (a stack started in
+ * ~0.7 s instead of ~2 s). Suites that test migrations make their own databases.
+ */
+const migratedTemplate = () =>
+  templateDatabase(testPgUrl(), "e2e", async (url) => {
+    const adminToken = "template-admin-token-0123456789";
+    await migrateControlSchema(loadControlConfig({ CONTROL_PLANE_DATABASE_URL: url, CONTROL_PLANE_ADMIN_TOKEN: adminToken, CONTROL_PLANE_LOG_LEVEL: silent.LOG_LEVEL }));
+    await migrateLedgerSchema(loadLedgerConfig({ LEDGER_DATABASE_URL: url, LEDGER_ADMIN_TOKEN: adminToken, LEDGER_LOG_LEVEL: silent.LOG_LEVEL }));
+  });
+
 export async function startStack(name: string, opts: StackOptions = {}): Promise<Stack> {
   const USAGE_SIGNING_KEY = `usage-${randomBytes(24).toString("hex")}`;
-  const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`);
+  const dbUrl = await createDatabase(testPgUrl(), `e2e_${name}`, await migratedTemplate());
   const natsDir = mkdtempSync(join(tmpdir(), "gw-stack-nats-"));
   // Fresh passwords for every service user, in a folder of their own (the store is not private).
   const natsAuth = writeNatsAuth(mkdtempSync(join(tmpdir(), "gw-stack-nats-auth-")));

@@ -377,10 +377,9 @@ describe("gatewayctl", () => {
   });
 
   it("exits 2 on a bad command line and 1 with the server's message when it refuses", async () => {
-    const usage = await cli("org", "set-budget", "cli-budgets", "--window", "year");
+    const [usage, refused] = await Promise.all([cli("org", "set-budget", "cli-budgets", "--window", "year"), cli("org", "set-budget", "cli-budgets", "--time-zone", "Atlantis/Capital", "--json")]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--window must be day, week, month or none, got 'year'");
-    const refused = await cli("org", "set-budget", "cli-budgets", "--time-zone", "Atlantis/Capital", "--json");
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr).error).toEqual({ code: "invalid_request", message: "time_zone must be an IANA time zone such as Europe/Paris, or UTC, got 'Atlantis/Capital'" });
   });

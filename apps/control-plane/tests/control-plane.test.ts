@@ -391,14 +391,18 @@ describe("gatewayctl", () => {
   });
 
   it("exits 2 with a clear message on bad input, 1 when the server refuses", async () => {
-    const unknown = await cli(["key", "create", "--org"]);
+    // Each a process of its own, started together (most of each is node starting).
+    const [unknown, badAmount, frobnicate, missingOrg] = await Promise.all([
+      cli(["key", "create", "--org"]),
+      cli(["credits", "top-up", "cli-org", "--amount-minor", "12.5", "--idempotency-key", "k"]),
+      cli(["frobnicate"]),
+      cli(["key", "list", "--org", "nobody", "--json"]),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("--org");
-    const badAmount = await cli(["credits", "top-up", "cli-org", "--amount-minor", "12.5", "--idempotency-key", "k"]);
     expect(badAmount.code).toBe(2);
     expect(badAmount.stderr).toContain("--amount-minor must be a positive integer");
-    expect((await cli(["frobnicate"])).code).toBe(2);
-    const missingOrg = await cli(["key", "list", "--org", "nobody", "--json"]);
+    expect(frobnicate.code).toBe(2);
     expect(missingOrg.code).toBe(1);
     expect(JSON.parse(missingOrg.stderr).error.code).toBe("not_found");
   });

@@ -1,6 +1,6 @@
 import { adminService, controlService, createClient, type AdminServiceMethods, type ControlServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
-import { createControlPlane, loadConfig, type ControlPlane } from "../src/index.js";
+import { createDatabase, startNats, templateDatabase, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { createControlPlane, loadConfig, migrateControlSchema, type ControlPlane } from "../src/index.js";
 import type { ControlOverrides } from "../src/context.js";
 
 /** A control-plane on free ports against a fresh database and its own nats-server, with an admin and a data-plane client. */
@@ -14,6 +14,12 @@ export interface TestControlPlane {
   stop(): Promise<void>;
 }
 
+/** A database the control-plane's migrations ran on, once per worker: each test control-plane's is a copy of it. */
+const migratedTemplate = () =>
+  templateDatabase(testPgUrl(), "control", (url) =>
+    migrateControlSchema(loadConfig({ CONTROL_PLANE_DATABASE_URL: url, CONTROL_PLANE_ADMIN_TOKEN: "template-admin-token-0123456789", CONTROL_PLANE_LOG_LEVEL: "silent" })),
+  );
+
 export async function startTestControlPlane(
   database: string,
   adminToken: string,
@@ -21,7 +27,7 @@ export async function startTestControlPlane(
   extraEnv: Record<string, string> = {},
   overrides: ControlOverrides = {},
 ): Promise<TestControlPlane> {
-  const db = await createDatabase(testPgUrl(), database);
+  const db = await createDatabase(testPgUrl(), database, await migratedTemplate());
   const nats = await startNats();
   const env = {
     CONTROL_PLANE_DATABASE_URL: db,

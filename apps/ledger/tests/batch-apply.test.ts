@@ -3,10 +3,10 @@ import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, freePort, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { applyUsageBatch, createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, drained, usageEvent } from "./support.js";
+import { bookViolations, drained, usageEvent, migratedDatabase } from "./support.js";
 
 /**
  * Batched application as the billing team relies on it: duplicates anywhere change nothing, an
@@ -39,7 +39,7 @@ async function metric(l: Ledger, line: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  const url = await createDatabase(testPgUrl(), "ledger_batch");
+  const url = await migratedDatabase("ledger_batch");
   nats = await startNats();
   const port = await freePort();
   env = {

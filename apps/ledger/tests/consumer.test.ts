@@ -3,10 +3,10 @@ import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, t
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_BATCH_SUBJECT, USAGE_STREAM, USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, usageEvent, migratedDatabase } from "./support.js";
 
 /**
  * The usage consumer as operations see it: settings of the stream it finds, several replicas on one
@@ -41,7 +41,7 @@ async function metric(l: Ledger, line: string): Promise<number> {
 const applied = (l: Ledger, result: string) => metric(l, `ledger_usage_events_total{result="${result}",service="ledger"}`);
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_consumer");
+  const db = await migratedDatabase("ledger_consumer");
   nats = await startNats();
   nc = await connect({ servers: nats.url });
   js = jetstream(nc);

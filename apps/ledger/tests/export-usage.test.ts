@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient, type UsagePage } from "@gateway/proto";
-import { createDatabase, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { freePort, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { migratedDatabase } from "./support.js";
 
 const TOKEN = "export-test-admin-token";
 const PAGE = 10;
@@ -12,7 +13,7 @@ let client: TypedClient<LedgerServiceMethods>;
 const T0 = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_export");
+  const db = await migratedDatabase("ledger_export");
   nats = await startNats();
   const port = await freePort();
   ledger = createLedger(

@@ -3,9 +3,9 @@ import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { USAGE_SUBJECT, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, freePort, startNats, type NatsHandle } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, usageEvent, migratedDatabase } from "./support.js";
 
 /**
  * The hold rule: a closed lease (expired or released) keeps what it holds until the usage it covers
@@ -26,7 +26,7 @@ const credits = (orgId: string) => client.GetCredits({ org_id: orgId });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  const url = await createDatabase(testPgUrl(), "ledger_holds");
+  const url = await migratedDatabase("ledger_holds");
   nats = await startNats();
   const port = await freePort();
   env = {

@@ -3,9 +3,10 @@ import { jetstream } from "@nats-io/jetstream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEDGER_JOURNAL_SUBJECT, LedgerJournalV1, USAGE_SUBJECT, decodeEvent, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, freePort, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { migratedDatabase } from "./support.js";
 
 const TOKEN = "journal-test-admin-token";
 let nats: NatsHandle;
@@ -15,7 +16,7 @@ let nc: NatsConnection;
 const seen: LedgerJournalV1[] = [];
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_journal");
+  const db = await migratedDatabase("ledger_journal");
   nats = await startNats();
   const port = await freePort();
   ledger = createLedger(

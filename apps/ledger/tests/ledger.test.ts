@@ -3,10 +3,10 @@ import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jets
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LEDGER_BALANCE_SUBJECT, LEDGER_STREAM, LedgerBalanceV1, USAGE_SUBJECT, decodeEvent, encodeEvent, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, freePort, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { bookViolations, usageEvent } from "./support.js";
+import { bookViolations, usageEvent, migratedDatabase } from "./support.js";
 
 const TOKEN = "ledger-test-admin-token";
 let nats: NatsHandle;
@@ -25,7 +25,7 @@ const lease = (orgId: string, amount: number, min = amount, leaseId = "", ttl = 
   client.AcquireLease({ org_id: orgId, lease_id: leaseId, holder: "test", amount_minor: amount, min_amount_minor: min, ttl_ms: ttl });
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_service");
+  const db = await migratedDatabase("ledger_service");
   nats = await startNats();
   const port = await freePort();
   env = {

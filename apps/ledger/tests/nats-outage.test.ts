@@ -6,9 +6,9 @@ import { jetstream } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createClient, ledgerService } from "@gateway/proto";
-import { createDatabase, eventually, startNats, testPgUrl, type NatsHandle } from "@gateway/testing";
+import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
-import { usageEvent } from "./support.js";
+import { usageEvent, migratedDatabase } from "./support.js";
 
 /**
  * A NATS server that stops answering without closing its connections (stalled, or cut off by the
@@ -24,7 +24,7 @@ let ledger: Ledger;
 const readyz = async () => (await fetch(`http://127.0.0.1:${ledger.opsPort}/readyz`).catch(() => undefined))?.status ?? 0;
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_nats_outage");
+  const db = await migratedDatabase("ledger_nats_outage");
   nats = await startNats({ storeDir });
   ledger = createLedger(
     loadConfig({

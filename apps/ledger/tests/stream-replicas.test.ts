@@ -3,10 +3,10 @@ import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, t
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEDGER_STREAM, USAGE_STREAM, USAGE_SUBJECT, encodeEvent } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNatsCluster, testPgUrl, type NatsClusterHandle } from "@gateway/testing";
+import { eventually, freePort, startNatsCluster, type NatsClusterHandle } from "@gateway/testing";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
 import type { StreamReading } from "../src/consumer/stream-watch.js";
-import { usageEvent } from "./support.js";
+import { usageEvent, migratedDatabase } from "./support.js";
 
 /**
  * On a three-node NATS cluster the ledger keeps USAGE and LEDGER on every node
@@ -21,7 +21,7 @@ let ledger: Ledger;
 let client: TypedClient<LedgerServiceMethods>;
 
 beforeAll(async () => {
-  const db = await createDatabase(testPgUrl(), "ledger_replicas");
+  const db = await migratedDatabase("ledger_replicas");
   cluster = await startNatsCluster(3);
   nc = await connect({ servers: cluster.nodes.map((n) => n.url) });
   jsm = await jetstreamManager(nc, { checkAPI: false });

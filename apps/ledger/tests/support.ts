@@ -2,8 +2,8 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { USAGE_STREAM, type UsageEventV1 } from "@gateway/events";
 import { createClient, ledgerService, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
-import { createDatabase, eventually, freePort, startNats, testPgUrl } from "@gateway/testing";
-import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { createDatabase, eventually, freePort, startNats, templateDatabase, testPgUrl } from "@gateway/testing";
+import { createLedger, loadConfig, migrateLedgerSchema, type Ledger } from "../src/index.js";
 
 export { bookViolations } from "../src/books.js";
 
@@ -62,8 +62,15 @@ export interface LedgerFixture {
 
 export const FIXTURE_TOKEN = "ledger-fixture-admin-token";
 
+/** A database the ledger's migrations ran on, once per worker: each fixture's is a copy of it. */
+const migratedTemplate = () =>
+  templateDatabase(testPgUrl(), "ledger", (url) => migrateLedgerSchema(loadConfig({ LEDGER_DATABASE_URL: url, LEDGER_ADMIN_TOKEN: FIXTURE_TOKEN, LEDGER_LOG_LEVEL: "silent" })));
+
+/** A fresh database named `name` with the ledger's schema migrated (a copy of the worker's template). */
+export const migratedDatabase = async (name: string): Promise<string> => createDatabase(testPgUrl(), name, await migratedTemplate());
+
 export async function startLedgerFixture(dbName: string, extraEnv: Record<string, string> = {}): Promise<LedgerFixture> {
-  const url = await createDatabase(testPgUrl(), dbName);
+  const url = await migratedDatabase(dbName);
   const nats = await startNats();
   const port = await freePort();
   const env = {

@@ -172,14 +172,39 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
   };
 }
 
-/** Creates a database on the server (dropping one of that name first) and returns its URL. */
-export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a database `make` prepared (a service's migrations, run on its URL), made once per
+ * process and `key`, for createDatabase(…, template) to copy: copying one takes ~0.1 s where
+ * migrating it took ~1 s, for every suite a worker runs.
+ */
+export function templateDatabase(serverUrl: string, key: string, make: (url: string) => Promise<void>): Promise<string> {
+  let made = templates.get(key);
+  if (!made) {
+    const name = `template_${key}_${process.pid}`;
+    made = createDatabase(serverUrl, name).then(async (url) => {
+      await make(url);
+      return name;
+    });
+    // A failure fails the suite that asked; the next one tries again.
+    made.catch(() => templates.delete(key));
+    templates.set(key, made);
+  }
+  return made;
+}
+
+/**
+ * Creates a database on the server (dropping one of that name first) and returns its URL: empty, or
+ * a copy of the database `template` (which nothing may be connected to meanwhile).
+ */
+export async function createDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
   const safe = name.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
   const c = new pg.Client({ connectionString: serverUrl });
   await c.connect();
   try {
     await c.query(`DROP DATABASE IF EXISTS "${safe}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${safe}"`);
+    await c.query(template ? `CREATE DATABASE "${safe}" TEMPLATE "${template.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}"` : `CREATE DATABASE "${safe}"`);
   } finally {
     await c.end();
   }

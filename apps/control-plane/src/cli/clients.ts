@@ -1,6 +1,5 @@
-/** gatewayctl's connections: the control-plane's AdminService, the ledger's LedgerService, NATS credentials. */
+/** gatewayctl's connections: the control-plane's AdminService, the ledger's LedgerService (NATS credentials: nats-env.ts). */
 import { GatewayError } from "@gateway/errors";
-import { natsCredentialsFromEnv, natsTlsFromEnv, type NatsCredentials, type NatsTls } from "@gateway/nats";
 import { adminService, bearer, channelCredentials, createClient, ledgerService, type AdminServiceMethods, type LedgerServiceMethods, type TypedClient } from "@gateway/proto";
 import { type Env, UsageError } from "./command.js";
 
@@ -48,18 +47,4 @@ export async function existingOrgId(c: Clients, ref: string): Promise<string> {
   const org = orgs.find((o) => o.id === ref || o.name === ref);
   if (!org) throw new GatewayError("not_found", `organization '${ref}' does not exist`);
   return org.id;
-}
-
-/** GATEWAY_NATS_USER and GATEWAY_NATS_PASSWORD (both or neither): the read-only `gatewayctl` NATS user. */
-export function natsCredentials(env: Env): NatsCredentials | undefined {
-  const { credentials, problems } = natsCredentialsFromEnv("GATEWAY_", env);
-  if (problems.length > 0) throw new UsageError(problems.join("; "));
-  return credentials;
-}
-
-/** GATEWAY_NATS_TLS_CA_FILE, with _CERT_FILE and _KEY_FILE when NATS verifies clients: TLS to NATS. */
-export function natsTls(env: Env): NatsTls | undefined {
-  const { tls, problems } = natsTlsFromEnv("GATEWAY_", env);
-  if (problems.length > 0) throw new UsageError(problems.join("; "));
-  return tls;
 }

@@ -1,5 +1,6 @@
 /**
- * A gatewayctl command: one file under commands/ and one row of the table in commands/index.ts.
+ * A gatewayctl command: one file under commands/, one row of the table in commands/index.ts and one
+ * in commands/lazy.ts.
  * gatewayctl parses the command line, finds the command by its two words, and runs it with the
  * remaining positional arguments; the help lists the table's entries in its order.
  */

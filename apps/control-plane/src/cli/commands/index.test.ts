@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commands } from "./index.js";
+import { lazyCommands } from "./lazy.js";
 
 describe("gatewayctl's command table", () => {
   it("has each pair of words once, and help that starts with them", () => {
@@ -21,5 +22,14 @@ describe("gatewayctl's command table", () => {
       }
     }
     expect(seen.has("json"), "--json is gatewayctl's own").toBe(false);
+  });
+
+  it("is what gatewayctl reads at start: the same words and flags in lazy.ts, each loading its own command", async () => {
+    expect(lazyCommands.map((c) => c.words)).toEqual(commands.map((c) => c.words));
+    for (const [i, c] of commands.entries()) {
+      const row = lazyCommands[i]!;
+      expect(row.flags, c.words.join(" ")).toEqual(c.flags);
+      expect(await row.load(), c.words.join(" ")).toBe(c);
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * gatewayctl's commands, in the order of its help. A new command: a file in this directory and a row
- * here. Scripts rely on the grammar: keep words, flags, messages and output of existing commands.
+ * gatewayctl's commands, in the order of its help. A new command: a file in this directory, a row
+ * here and its words and flags in lazy.ts (what gatewayctl reads at start; index.test.ts compares
+ * them). Scripts rely on the grammar: keep words, flags, messages and output of existing commands.
  */
 import type { Command } from "../command.js";
 import { budgetsShow } from "./budgets-show.js";

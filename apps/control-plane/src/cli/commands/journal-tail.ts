@@ -1,5 +1,5 @@
 import { instantFlag, intFlag } from "../args.js";
-import { natsCredentials, natsTls } from "../clients.js";
+import { natsCredentials, natsTls } from "../nats-env.js";
 import { command, UsageError } from "../command.js";
 import { tailJournal } from "../journal-tail.js";
 import { stdoutWriter } from "../output.js";
