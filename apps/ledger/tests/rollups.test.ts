@@ -80,6 +80,12 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
     ["key_b", 30],
     ["key_b", 70],
   ]);
+  // One key's usage, by model (a key's page).
+  const ofKeyB = await f.client.SpendSeries({ org_id: org, from_ms: T0, to_ms: T0 + 3 * HOUR, bucket: "day", group_by: "model", key_id: "key_b" });
+  expect(ofKeyB.points.map((p) => [p.group, p.requests, p.errors, p.cost_minor])).toEqual([
+    ["m1", 1, 1, 30],
+    ["m1", 1, 0, 70],
+  ]);
   // Another organization's usage is not in this one's series.
   expect(byHour.points.reduce((n, p) => n + p.cost_minor, 0)).toBe(450);
   expect(await bookViolations(f.ledger.db)).toEqual([]);

@@ -19,7 +19,7 @@ const LATENCY_TOTAL = sql.raw(histogramTotal("latency_counts"));
 /**
  * One organization's usage per UTC hour or day, from usage_rollups (written by apply_usage_batch in
  * the same statement as the usage records, so as right as the ledger): one index range scan on
- * (org_id, hour), whatever the number of records behind it. Each point carries its error count and
+ * (org_id, hour), whatever the number of records behind it (with `key_id`, one key's). Each point carries its error count and
  * its rows' latency histograms summed, over the bounds the answer names (a p95 is read from them).
  */
 export function spendSeries(ctx: LedgerContext) {
@@ -38,7 +38,7 @@ export function spendSeries(ctx: LedgerContext) {
         sum(reasoning_tokens)::bigint AS reasoning_tokens, sum(cost_minor)::bigint AS cost_minor, sum(absorbed_minor)::bigint AS absorbed_minor,
         sum(errors)::bigint AS errors, ${LATENCY_TOTAL} AS latency_counts
       FROM usage_rollups
-      WHERE org_id = ${req.org_id} AND hour >= ${from} AND hour < ${to}
+      WHERE org_id = ${req.org_id} AND hour >= ${from} AND hour < ${to}${req.key_id ? sql` AND key_id = ${req.key_id}` : sql``}
       GROUP BY 1, 2 ORDER BY 1, 2`.execute(ctx.db);
     return {
       points: rows.rows.map((r) => ({ ...r, bucket_start_ms: Number(r.bucket_start_ms), latency_counts: r.latency_counts.map(Number) })),
