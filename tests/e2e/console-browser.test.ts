@@ -5,8 +5,9 @@ import OpenAI from "openai";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
+import type { UsageRecord } from "@gateway/proto";
 import { eventually, freePort } from "@gateway/testing";
-import { ARTIFACTS, atBothWidths, axeViolations, fitsWidth, launchBrowser, open, ready, rendered, signIn, WIDTHS } from "../support/browser.ts";
+import { ARTIFACTS, atBothWidths, atDesktop, axeViolations, fitsWidth, launchBrowser, open, ready, rendered, signIn, WIDTHS } from "../support/browser.ts";
 import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { issuerPort, startIssuer } from "../support/oidc-issuer.ts";
@@ -17,11 +18,17 @@ import { startStack, type Stack } from "../support/stack.ts";
  * link and by OpenID Connect; every action answering beside its control (cleared by the next one),
  * irreversible ones asking first, forms emptied after success; the last admin kept; money in the
  * operator's format with every kind of price; the operator's price form reviewed in credits; the
- * request log, charts, a key's and an organization's pages; budgets set on their pages and read back
- * with their window's spend and reset, alerts listed after spending across their thresholds, the
- * webhook's secret shown once; navigation, charts that follow a resize and the dark scheme, styled
- * notice pages. axe-core finds nothing moderate or worse on any page, no page breaks its
- * Content-Security-Policy, and screenshots go to test-artifacts/console/.
+ * request log, the charts (spend, requests, tokens, errors, p95 latency, cache hits), a key's and an
+ * organization's pages; budgets set on their pages and read back with their window's spend and
+ * reset, alerts listed after spending across their thresholds, the webhook's secret shown once;
+ * navigation, charts that follow a resize and the dark scheme, styled notice pages. axe-core finds
+ * nothing moderate or worse on any page, no page breaks its Content-Security-Policy, and screenshots
+ * go to test-artifacts/console/.
+ *
+ * One browser for the file. The traffic the pages show is made up front, side by side; the
+ * organization's admin signs in once (the first test, by its link) and the operator once, and the
+ * tests that follow go on in those pages. Every kind of page is read at 360 px at least once
+ * (atBothWidths); a page kind read again in another state is read at 1280 px (atDesktop).
  */
 let stack: Stack;
 let console_: ConsoleServer;
@@ -29,8 +36,107 @@ let browser: Browser;
 let org: TestOrg;
 /** The request made through the OpenAI SDK, with its trace id and what it cost. */
 let made: { id: string; trace: string; cost: number };
+/** `org`'s records: the SDK's request, one the provider refused, one read from its prompt cache, a slow one. */
+let records: UsageRecord[];
+/** The organization's admin (signed in by link in the first test) and the operator, each one page used by the tests that follow. */
+let admin: { context: BrowserContext; page: Page };
+let ops: { context: BrowserContext; page: Page };
+/** Organizations whose traffic is made up front: the debugging flow's, an MCP tool call's, a guardrail denial's. */
+let debug: { o: TestOrg; keyId: string; ids: string[] };
+let tool: { o: TestOrg; id: string };
+let guard: { o: TestOrg; id: string };
 /** What a page broke of its Content-Security-Policy (the browser's console errors saying so). */
 const cspViolations: string[] = [];
+
+const sdk = (secret: string) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
+const listAll = (orgId: string) => stack.ledgerClient.ListUsage({ org_id: orgId, key_id: "", model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: 50, cursor: "" });
+/** Until the ledger has `n` records of the organization. */
+const applied = (orgId: string, n: number) =>
+  eventually(
+    async () => {
+      const r = await listAll(orgId);
+      return r.records.length === n ? r.records : undefined;
+    },
+    15_000,
+    `${n} records of ${orgId}`,
+  );
+
+/** `org`'s traffic: the SDK's request, one the provider refuses (an error), one read from its prompt cache, a slow one. */
+async function orgTraffic(): Promise<void> {
+  const client = sdk(org.secret);
+  const chat = (model: string, content: string) => client.chat.completions.create({ model, messages: [{ role: "user", content }] });
+  const [{ response }] = await Promise.all([
+    chat("gw-chat-mini", "hello from the browser test").withResponse(),
+    chat("gw-chat-mini", "refused upstream [[fake:status=400]]").catch((e: unknown) => e),
+    chat("gw-chat-large", "[[fake:cached=12]] a prompt mostly read from the provider's prompt cache"),
+    chat("gw-chat-large", "[[fake:delay=400]] a slow answer"),
+  ]);
+  const id = response.headers.get("x-request-id")!;
+  records = await applied(org.orgId, 4);
+  made = { id, trace: response.headers.get("x-gateway-trace-id")!, cost: records.find((r) => r.request_id === id)!.cost_minor };
+}
+
+/** The debugging flow's organization: a named key with a budget, three requests (two of it). */
+async function debugTraffic(): Promise<void> {
+  const o = await createOrg(stack, { balanceMinor: 5_000_000 });
+  const named = await stack.admin.CreateKey({ org: o.orgId, name: "checkout-service", routes: [], models: [], mcp_tools: [] });
+  await stack.admin.SetKeyBudget({ key_id: named.key!.id, limit_minor: 5_000_000, window: "day", tags: { tags: ["checkout"] } });
+  const ids: string[] = [];
+  // One after another: the log's order is theirs.
+  for (const [secret, model] of [
+    [named.secret, "gw-chat-large"],
+    [named.secret, "gw-chat-mini"],
+    [o.secret, "gw-chat-mini"],
+  ] as const) {
+    const { response } = await sdk(secret)
+      .chat.completions.create({ model, messages: [{ role: "user", content: "debug me" }] })
+      .withResponse();
+    ids.push(response.headers.get("x-request-id")!);
+  }
+  await applied(o.orgId, 3);
+  debug = { o, keyId: named.key!.id, ids };
+}
+
+/** An MCP tool call through the gateway. */
+async function toolTraffic(): Promise<void> {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.EnableMcpServers({ org: o.orgId, servers: ["demo-tools"] });
+  // A client per attempt: the servers just enabled reach the data-plane's caches a moment later, and
+  // a client connects once.
+  const mcp = await eventually(
+    async () => {
+      const client = new Client({ name: "console-test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${o.secret}` } } });
+      await client.connect(transport);
+      if ((await client.listTools()).tools.length) return client;
+      await client.close();
+      return undefined;
+    },
+    15_000,
+    "the tools visible",
+  );
+  const r = await mcp.callTool({ name: "demo-tools__echo", arguments: { text: "seen in the console" } });
+  await mcp.close();
+  tool = { o, id: (r._meta as Record<string, string>)["gateway/request_id"]! };
+  await applied(o.orgId, 1);
+}
+
+/** A request an input guardrail denies. */
+async function guardrailTraffic(): Promise<void> {
+  const o = await createOrg(stack, { balanceMinor: 1_000_000 });
+  await stack.admin.SetGuardrails({ org: o.orgId, document: "rules:\n  - plugin: keywords\n    name: no-secrets\n    config: { words: [topsecret] }\n" });
+  const openai = sdk(o.secret);
+  const denied = await eventually(
+    async () => {
+      const e = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "the topsecret plan" }] }).catch((err: unknown) => err);
+      return e instanceof OpenAI.BadRequestError && e.code === "guardrail_denied" ? e : undefined;
+    },
+    15_000,
+    "the rule in force",
+  );
+  guard = { o, id: denied.headers!.get("x-gateway-trace-id")! };
+  await applied(o.orgId, 1);
+}
 
 beforeAll(async () => {
   // A webhook on the loopback is allowed (the alerts page's receiver; tests only).
@@ -40,18 +146,7 @@ beforeAll(async () => {
     createOrg(stack, { balanceMinor: 7_000_000, models: ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-image", "gw-video"] }),
     launchBrowser(),
   ]);
-  const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
-  const { response } = await client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hello from the browser test" }] }).withResponse();
-  const id = response.headers.get("x-request-id")!;
-  const usage = await eventually(
-    async () => {
-      const r = await fetch(`${stack.baseUrl()}/usage/${id}`, { headers: { authorization: `Bearer ${org.secret}` } });
-      return r.status === 200 ? ((await r.json()) as { cost_credits_minor: number }) : undefined;
-    },
-    15_000,
-    "usage recorded",
-  );
-  made = { id, trace: response.headers.get("x-gateway-trace-id")!, cost: usage.cost_credits_minor };
+  await Promise.all([orgTraffic(), debugTraffic(), toolTraffic(), guardrailTraffic()]);
 }, 120_000);
 
 afterAll(async () => {
@@ -76,53 +171,10 @@ const as = (page: Page, orgId: string, email: string, role: "admin" | "billing" 
 const url = (path: string) => `${console_.url}${path}`;
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent()) ?? "";
 
-it("money reads one way everywhere: every kind of price in the operator's format — per image size and quality, per video second and resolution, per search, per tool call — and the operator's change of the format reaches every page", async () => {
-  // A price per call for the demo server's echo tool (the catalog's MCP servers are the operator's JSON).
-  const doc = JSON.parse((await stack.admin.GetCatalogDocument({})).document_json) as { mcp_servers: Array<{ name: string; tools: Array<{ name: string; price_minor: number }> }> };
-  const demo = doc.mcp_servers.find((s) => s.name === "demo-tools")!;
-  await stack.admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [{ ...demo, tools: demo.tools.map((t) => (t.name === "echo" ? { ...t, price_minor: 2_000 } : t)) }] }) });
-  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
-  const { context, page } = await newPage();
-  await as(page, org.orgId, "prices@example.com", "viewer", "/models");
-  const card = (id: string) => page.locator("article.model", { has: page.getByRole("heading", { name: id, exact: true }) });
-  await atBothWidths(page, "models", async () => {
-    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.08 credits\tper image");
-    await expect(rendered(card("gw-video").locator("tbody"))).resolves.toContain("Video, 720p\t0.10 credits\tper second");
-    await expect(rendered(card("gw-claude").locator("tbody"))).resolves.toContain("Web search\t0.01 credits\tper search");
-    await expect(rendered(card("gw-chat-mini").locator("tbody"))).resolves.toContain("Cached input\t0.075 credits\tper 1M tokens");
-    await expect(rendered(page.locator("#tools tr").filter({ has: page.getByRole("cell", { name: "echo", exact: true }) }))).resolves.toBe("demo-tools\techo\t0.002 credits");
-  });
-
-  // The operator shows money with 3 decimals as "cr": the organization's pages follow at once.
-  const ops = await newPage();
-  await as(ops.page, "", "money-ops@example.com", "operator", "/operator/settings");
-  await ops.page.getByLabel("Decimals").selectOption("3");
-  await ops.page.getByLabel("Unit after an amount").fill("cr");
-  await expect(text(ops.page, "#money-example")).resolves.toBe("1,234.568 cr");
-  await ops.page.getByRole("button", { name: "Save" }).click();
-  await atBothWidths(ops.page, "operator-settings", async () => {
-    await expect(ops.page.locator("#money").getByRole("status").textContent()).resolves.toBe("Saved: every page shows money like 1,234.568 cr.");
-  });
-  try {
-    await page.reload();
-    await ready(page);
-    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.080 cr\tper image");
-    await open(page, url("/"));
-    await expect(text(page, "#credits dd")).resolves.toMatch(/^\d+\.\d{3} cr$/);
-    await page.screenshot({ path: join(ARTIFACTS, "overview-money-format-desktop.png"), fullPage: true });
-  } finally {
-    await ops.page.getByLabel("Decimals").selectOption("2");
-    await ops.page.getByLabel("Unit after an amount").fill("credits");
-    await ops.page.getByRole("button", { name: "Save" }).click();
-    await ops.page.locator("#money").getByRole("status").waitFor();
-  }
-  await ops.context.close();
-  await context.close();
-});
-
 it("signs in by link to an overview of credits and charts; the log shows the SDK's request with its key, latency and status, and its page what it cost; accessible at 1280 and 360 px", async () => {
   const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as { balance_minor: number };
-  const { context, page } = await newPage();
+  admin = await newPage();
+  const { context, page } = admin;
   const link = await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" });
   await page.goto(url(`/signin?token=${link.token}`));
   await atBothWidths(page, "signin");
@@ -133,7 +185,8 @@ it("signs in by link to an overview of credits and charts; the log shows the SDK
   await atBothWidths(page, "overview", async () => {
     await expect(text(page, "#credits")).resolves.toContain(`Balance${(credits.balance_minor / 1e6).toFixed(2)} credits`);
     await expect(text(page, "#chart-requests-title")).resolves.toBe("Requests per hour by model, last 7 days");
-    await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t1\t/);
+    // Its two requests, one of them refused by the provider (an error).
+    await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t2\t1\t/);
   });
   const cookie = (await context.cookies()).find((c) => c.name === "gw_console");
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
@@ -160,10 +213,103 @@ it("signs in by link to an overview of credits and charts; the log shows the SDK
   await page.getByRole("button", { name: "Open request" }).click();
   await ready(page);
   await expect(text(page, "#title")).resolves.toBe(`Request ${made.id}`);
-  await context.close();
+  await page.setViewportSize(WIDTHS[0][1]);
 });
 
-it("an admin's actions answer beside their control and the next action clears them; a key's revocation asks first; the form empties after success — at 1280 and 360 px", async () => {
+it("charts errors, p95 latency and cache hits by model beside spend, requests and tokens: each drawn, its window's figures said under it and in the totals, and readable in the dark scheme", async () => {
+  const { page } = admin;
+  await open(page, url("/"));
+  const ofModel = (m: string) => records.filter((r) => r.model === m);
+  const sum = (m: string, f: (r: UsageRecord) => number) => ofModel(m).reduce((n, r) => n + f(r), 0);
+  const share = (m: string) => {
+    const v = (100 * sum(m, (r) => r.cached_input_tokens)) / sum(m, (r) => r.input_tokens);
+    return `${v.toFixed(v > 0 && v < 10 ? 1 : 0)} %`;
+  };
+  expect(sum("gw-chat-large", (r) => r.cached_input_tokens)).toBeGreaterThan(0);
+  for (const [id, title] of [
+    ["spend", "Spend"],
+    ["requests", "Requests"],
+    ["tokens", "Tokens (input + output)"],
+    ["errors", "Errors"],
+    ["latency", "p95 latency"],
+    ["cache", "Cache hits (share of input tokens)"],
+  ] as const) {
+    await expect(text(page, `#chart-${id}-title`)).resolves.toBe(`${title} per hour by model, last 7 days`);
+    expect(await page.locator(`#chart-${id} canvas`).count()).toBe(1);
+    await expect(rendered(page.locator(`#chart-${id} .u-legend`))).resolves.toMatch(/gw-chat-large[\s\S]*gw-chat-mini/);
+  }
+  // Errors: the request the provider refused, of the two of each model.
+  await expect(text(page, "#chart-errors-summary")).resolves.toBe("In 7 days: gw-chat-large 0 of 2; gw-chat-mini 1 of 2.");
+  // Cache hits: the share of each model's input tokens read from the provider's prompt cache.
+  await expect(text(page, "#chart-cache-summary")).resolves.toBe(`In 7 days: gw-chat-large ${share("gw-chat-large")}; gw-chat-mini ${share("gw-chat-mini")}.`);
+  // p95 latency: gw-chat-large's slow request (~400 ms), read within the histogram's bucket of its duration.
+  const latency = (await text(page, "#chart-latency-summary")).match(/gw-chat-large (\d+) ms/);
+  const slowest = Math.max(...ofModel("gw-chat-large").map((r) => r.duration_ms));
+  expect(slowest).toBeGreaterThanOrEqual(400);
+  expect(Number(latency?.[1])).toBeGreaterThanOrEqual(Math.floor(slowest / 1.7));
+  expect(Number(latency?.[1])).toBeLessThanOrEqual(Math.ceil(slowest * 1.7));
+  // The totals say the same, a column each.
+  await expect(rendered(page.locator("#usage-totals").locator("..").locator("thead tr"))).resolves.toBe("Model\tRequests\tErrors\tp95 latency\tCache hits\tInput tokens\tOutput tokens\tSpend");
+  await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-large" }))).resolves.toMatch(new RegExp(`^gw-chat-large\\t2\\t0\\t${latency?.[1]} ms\\t${share("gw-chat-large")}\\t`));
+  await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t2\t1\t\d+ ms\t0 %\t/);
+  // The dark scheme: every chart drawn again in its colors; the words under them pass axe's contrast check.
+  await page.emulateMedia({ colorScheme: "dark" });
+  for (const id of ["spend", "requests", "tokens", "errors", "latency", "cache"]) {
+    await eventually(async () => ((await page.locator(`#chart-${id}`).getAttribute("data-scheme")) === "dark" ? true : undefined), 5_000, `the ${id} chart in the dark scheme`);
+  }
+  await atDesktop(page, "overview-dark", async () => {
+    await expect(text(page, "#chart-errors-summary")).resolves.toBe("In 7 days: gw-chat-large 0 of 2; gw-chat-mini 1 of 2.");
+  });
+  await page.emulateMedia({ colorScheme: "light" });
+  await eventually(async () => ((await page.locator("#chart-latency").getAttribute("data-scheme")) === "light" ? true : undefined), 5_000, "the charts light again");
+});
+
+it("money reads one way everywhere: every kind of price in the operator's format — per image size and quality, per video second and resolution, per search, per tool call — and the operator's change of the format reaches every page", async () => {
+  // A price per call for the demo server's echo tool (the catalog's MCP servers are the operator's JSON).
+  const doc = JSON.parse((await stack.admin.GetCatalogDocument({})).document_json) as { mcp_servers: Array<{ name: string; tools: Array<{ name: string; price_minor: number }> }> };
+  const demo = doc.mcp_servers.find((s) => s.name === "demo-tools")!;
+  await stack.admin.ApplyCatalog({ document_json: JSON.stringify({ mcp_servers: [{ ...demo, tools: demo.tools.map((t) => (t.name === "echo" ? { ...t, price_minor: 2_000 } : t)) }] }) });
+  await stack.admin.EnableMcpServers({ org: org.orgId, servers: ["demo-tools"] });
+  const { page } = admin;
+  await open(page, url("/models"));
+  const card = (id: string) => page.locator("article.model", { has: page.getByRole("heading", { name: id, exact: true }) });
+  await atBothWidths(page, "models", async () => {
+    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.08 credits\tper image");
+    await expect(rendered(card("gw-video").locator("tbody"))).resolves.toContain("Video, 720p\t0.10 credits\tper second");
+    await expect(rendered(card("gw-claude").locator("tbody"))).resolves.toContain("Web search\t0.01 credits\tper search");
+    await expect(rendered(card("gw-chat-mini").locator("tbody"))).resolves.toContain("Cached input\t0.075 credits\tper 1M tokens");
+    await expect(rendered(page.locator("#tools tr").filter({ has: page.getByRole("cell", { name: "echo", exact: true }) }))).resolves.toBe("demo-tools\techo\t0.002 credits");
+  });
+
+  // The operator shows money with 3 decimals as "cr": the organization's pages follow at once.
+  // The operator signs in once: its start page is the organizations; the tests that follow go on in this page.
+  ops = await newPage();
+  await as(ops.page, "", "operator@example.com", "operator");
+  expect(new URL(ops.page.url()).pathname).toBe("/operator");
+  await open(ops.page, url("/operator/settings"));
+  await ops.page.getByLabel("Decimals").selectOption("3");
+  await ops.page.getByLabel("Unit after an amount").fill("cr");
+  await expect(text(ops.page, "#money-example")).resolves.toBe("1,234.568 cr");
+  await ops.page.getByRole("button", { name: "Save" }).click();
+  await atBothWidths(ops.page, "operator-settings", async () => {
+    await expect(ops.page.locator("#money").getByRole("status").textContent()).resolves.toBe("Saved: every page shows money like 1,234.568 cr.");
+  });
+  try {
+    await page.reload();
+    await ready(page);
+    await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.080 cr\tper image");
+    await open(page, url("/"));
+    await expect(text(page, "#credits dd")).resolves.toMatch(/^\d+\.\d{3} cr$/);
+    await page.screenshot({ path: join(ARTIFACTS, "overview-money-format-desktop.png"), fullPage: true });
+  } finally {
+    await ops.page.getByLabel("Decimals").selectOption("2");
+    await ops.page.getByLabel("Unit after an amount").fill("credits");
+    await ops.page.getByRole("button", { name: "Save" }).click();
+    await ops.page.locator("#money").getByRole("status").waitFor();
+  }
+});
+
+it.concurrent("an admin's actions answer beside their control and the next action clears them; a key's revocation asks first; the form empties after success — at 1280 and 360 px", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
   const { context, page } = await newPage();
   await as(page, o.orgId, "keys@example.com", "admin", "/keys");
@@ -222,9 +368,9 @@ it("an admin's actions answer beside their control and the next action clears th
     await page.screenshot({ path: join(ARTIFACTS, `keys-${width}.png`), fullPage: true });
   }
   await context.close();
-});
+}, 60_000);
 
-it("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the organization's cap reads and refuses in credits; the audit log says who changed what", async () => {
+it.concurrent("the only admin cannot remove itself or become a viewer; a viewer sees no form it may not use; the organization's cap reads and refuses in credits; the audit log says who changed what", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
   const { context, page } = await newPage();
   await as(page, o.orgId, "looker@example.com", "viewer", "/keys");
@@ -285,9 +431,9 @@ it("the only admin cannot remove itself or become a viewer; a viewer sees no for
     await expect(text(page, "#audit tr:first-child")).resolves.toContain("budget: 1,000.00 credits a month");
   });
   await context.close();
-});
+}, 60_000);
 
-it("a billing member sets the organization's zone and cap, end users' source and default, a named end user's cap (refused beside its form, removed after confirming), a project and a key's budget on its page; each reads back with its window's spend and its reset in the organization's zone", async () => {
+it.concurrent("a billing member sets the organization's zone and cap, end users' source and default, a named end user's cap (refused beside its form, removed after confirming), a project and a key's budget on its page; each reads back with its window's spend and its reset in the organization's zone", async () => {
   const o = await createOrg(stack, { balanceMinor: 5_000_000 });
   const { context, page } = await newPage();
   await as(page, o.orgId, "budgets@example.com", "billing", "/budget");
@@ -360,9 +506,9 @@ it("a billing member sets the organization's zone and cap, end users' source and
   await expect(page.locator("#end-users tr.feedback-row").getByRole("status").textContent()).resolves.toBe("Removed: alice@example.com has the default cap now (1.00 credits a day).");
   expect((await stack.admin.ListEndUserBudgets({ org: o.orgId })).end_users).toEqual([]);
   await context.close();
-});
+}, 60_000);
 
-it("an admin sets alert thresholds and a webhook (a refused URL beside its form), sees the signing secret once with a copy button and rotates it after confirming; spending across the thresholds lists the alerts with their delivery", async () => {
+it.concurrent("an admin sets alert thresholds and a webhook (a refused URL beside its form), sees the signing secret once with a copy button and rotates it after confirming; spending across the thresholds lists the alerts with their delivery", async () => {
   const o = await createOrg(stack, { balanceMinor: 10_000_000 });
   await stack.admin.SetOrgBudgets({ org: o.orgId, limit_minor: 1_000_000, window: "day" });
   const { context, page } = await newPage({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -423,13 +569,12 @@ it("an admin sets alert thresholds and a webhook (a refused URL beside its form)
     );
   });
   await context.close();
-});
+}, 60_000);
 
-it("an operator edits a model's prices in a form per field, reviews the difference in credits and applies it, audited; tops up an organization once, after confirming — at 1280 and 360 px", async () => {
+it.concurrent("an operator edits a model's prices in a form per field, reviews the difference in credits and applies it, audited; tops up an organization once, after confirming — at 1280 and 360 px", async () => {
   const o = await createOrg(stack, { balanceMinor: 1_000_000 });
-  const { context, page } = await newPage();
-  await as(page, "", "operator@example.com", "operator");
-  expect(new URL(page.url()).pathname).toBe("/operator");
+  const { page } = ops;
+  await open(page, url("/operator"));
   await page.getByRole("link", { name: "Catalog" }).click();
   await ready(page);
   await page.getByLabel("Model", { exact: true }).selectOption("gw-chat-large");
@@ -494,33 +639,13 @@ it("an operator edits a model's prices in a form per field, reviews the differen
   await open(page, url("/operator/audit"));
   expect(await page.locator("#audit tr", { hasText: "top up" }).filter({ hasText: o.orgId }).count()).toBe(2);
   await expect(page.locator("#audit tr", { hasText: "top up" }).first().textContent()).resolves.toContain("amount: 2.50 credits");
-  await context.close();
-});
+  await page.setViewportSize(WIDTHS[0][1]);
+}, 60_000);
 
-it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name; an operator's organization page that finds any of its requests", async () => {
-  const o = await createOrg(stack, { balanceMinor: 5_000_000 });
-  const named = await stack.admin.CreateKey({ org: o.orgId, name: "checkout-service", routes: [], models: [], mcp_tools: [] });
-  await stack.admin.SetKeyBudget({ key_id: named.key!.id, limit_minor: 5_000_000, window: "day", tags: { tags: ["checkout"] } });
-  const sdk = (secret: string) => new OpenAI({ baseURL: stack.baseUrl(), apiKey: secret, maxRetries: 0 });
-  const ids: string[] = [];
-  for (const [secret, model] of [
-    [named.secret, "gw-chat-large"],
-    [named.secret, "gw-chat-mini"],
-    [o.secret, "gw-chat-mini"],
-  ] as const) {
-    const { response } = await sdk(secret)
-      .chat.completions.create({ model, messages: [{ role: "user", content: "debug me" }] })
-      .withResponse();
-    ids.push(response.headers.get("x-request-id")!);
-  }
+it.concurrent("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name; an operator's organization page that finds any of its requests", async () => {
+  const { o, ids } = debug;
+  const named = { key: { id: debug.keyId } };
   const traceOfLast = ids[2]!;
-  await eventually(
-    async () =>
-      (await stack.ledgerClient.ListUsage({ org_id: o.orgId, key_id: "", model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: 10, cursor: "" })).records.length === 3 ? true : undefined,
-    15_000,
-    "three records",
-  );
-
   const { context, page } = await newPage();
   await as(page, o.orgId, "debugger@example.com", "viewer", "/requests");
   await page.getByLabel("Key").selectOption({ label: "checkout-service" });
@@ -529,7 +654,7 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
   await page.getByRole("button", { name: "Filter" }).click();
   await expect.poll(() => page.locator("#requests tr").count()).toBe(1);
   expect(new URL(page.url()).search).toBe(`?period=1h&model=gw-chat-mini&key=${named.key!.id}`);
-  await atBothWidths(page, "requests-filtered", async () => {
+  await atDesktop(page, "requests-filtered", async () => {
     await expect(rendered(page.locator("#requests tr"))).resolves.toContain(`${ids[1]}\tcheckout-service\tgw-chat-mini\tchat\t200`);
   });
   // The filter is the page's URL: reloading it keeps the filter.
@@ -540,11 +665,16 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
 
   // The overview by key: the charts' legends and the totals name the keys.
   await open(page, url("/"));
-  await page.getByLabel("By").selectOption("key");
+  await page.getByLabel("By", { exact: true }).selectOption("key");
   await page.locator("#usage-totals tr", { hasText: "checkout-service" }).waitFor();
-  await atBothWidths(page, "overview-by-key", async () => {
+  await atDesktop(page, "overview-by-key", async () => {
     await expect(rendered(page.locator("#chart-requests .u-legend"))).resolves.toContain("checkout-service");
-    await expect(rendered(page.locator("#usage-totals tr", { hasText: "checkout-service" }))).resolves.toMatch(/^checkout-service\t2\t/);
+    await expect(rendered(page.locator("#chart-latency .u-legend"))).resolves.toContain("checkout-service");
+    await expect(text(page, "#chart-errors-title")).resolves.toBe("Errors per hour by key, last 7 days");
+    await expect(text(page, "#chart-errors-summary")).resolves.toMatch(/^In 7 days: checkout-service 0 of 2; test 0 of 1\.$/);
+    await expect(text(page, "#chart-latency-summary")).resolves.toMatch(/^In 7 days: checkout-service \d+ ms; test \d+ ms\.$/);
+    await expect(text(page, "#chart-cache-summary")).resolves.toBe("In 7 days: checkout-service 0 %; test 0 %.");
+    await expect(rendered(page.locator("#usage-totals tr", { hasText: "checkout-service" }))).resolves.toMatch(/^checkout-service\t2\t0\t\d+ ms\t0 %\t/);
   });
 
   // The key's page: what it is, its usage, its newest requests, and every one of them in the log.
@@ -558,99 +688,82 @@ it("the log as a person debugging uses it: models and keys from dropdowns, a per
     await expect(text(page, "#facts")).resolves.toMatch(/Budget5\.00 credits a dayThis window\d+\.\d{2} credits spent, /);
     await expect(text(page, "#facts")).resolves.toContain("Tagscheckout");
     await expect(page.locator("#recent tr").count()).resolves.toBe(2);
+    // Its charts by model, errors, latency and cache hits among them.
+    await expect(text(page, "#chart-requests-title")).resolves.toBe("Requests per day by model, last 30 days");
+    await expect(text(page, "#chart-requests-summary")).resolves.toBe("In 30 days: gw-chat-large 1; gw-chat-mini 1.");
+    await expect(text(page, "#chart-errors-summary")).resolves.toBe("In 30 days: gw-chat-large 0 of 1; gw-chat-mini 0 of 1.");
+    await expect(text(page, "#chart-latency-summary")).resolves.toMatch(/^In 30 days: gw-chat-large \d+ ms; gw-chat-mini \d+ ms\.$/);
+    expect(await page.locator("#chart-cache canvas").count()).toBe(1);
   });
   await page.getByRole("link", { name: "Every request of this key" }).click();
   await ready(page);
   expect(new URL(page.url()).search).toBe(`?key=${named.key!.id}`);
   await expect(page.locator("#requests tr").count()).resolves.toBe(2);
 
-  // The operator: the organization's page, and any of its requests by id.
-  await as(page, "", "debug-ops@example.com", "operator");
-  await page.getByLabel("Id or name contains").fill(o.name);
-  await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("link", { name: o.name }).click();
-  await ready(page);
-  await atBothWidths(page, "operator-org", async () => {
-    await expect(text(page, "h1")).resolves.toBe(o.name);
-    await expect(page.locator("#recent tr").count()).resolves.toBe(3);
-    await expect(text(page, "#keys")).resolves.toContain("checkout-service");
+  // The operator (in this page: the tests beside this one use the other operator's): the organization's page, and any of its requests by id.
+  const opsPage = page;
+  await as(opsPage, "", "debug-ops@example.com", "operator");
+  await opsPage.getByLabel("Id or name contains").fill(o.name);
+  await opsPage.getByRole("button", { name: "Search" }).click();
+  await opsPage.getByRole("link", { name: o.name }).click();
+  await ready(opsPage);
+  await atBothWidths(opsPage, "operator-org", async () => {
+    await expect(text(opsPage, "h1")).resolves.toBe(o.name);
+    await expect(opsPage.locator("#recent tr").count()).resolves.toBe(3);
+    await expect(text(opsPage, "#keys")).resolves.toContain("checkout-service");
   });
-  await page.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(traceOfLast);
-  await page.getByRole("button", { name: "Open request" }).click();
+  await opsPage.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(traceOfLast);
+  await opsPage.getByRole("button", { name: "Open request" }).click();
   await ready(page);
-  expect(new URL(page.url()).pathname).toBe(`/operator/orgs/${o.orgId}/requests/${traceOfLast}`);
-  await expect(text(page, "#title")).resolves.toBe(`Request ${traceOfLast}`);
-  await expect(text(page, "#back")).resolves.toBe(o.orgId);
-  expect(await axeViolations(page)).toEqual([]);
+  expect(new URL(opsPage.url()).pathname).toBe(`/operator/orgs/${o.orgId}/requests/${traceOfLast}`);
+  await expect(text(opsPage, "#title")).resolves.toBe(`Request ${traceOfLast}`);
+  await expect(text(opsPage, "#back")).resolves.toBe(o.orgId);
+  expect(await axeViolations(opsPage)).toEqual([]);
   await context.close();
-});
+}, 60_000);
 
-it("pages have their own URLs and a navigation; a chart follows a window resize and the dark scheme; a missing page, a spent link and a sign-out each get a page of their own; the console has an icon", async () => {
+it.concurrent("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
+  const { o: tooled, id } = tool;
   const { context, page } = await newPage();
-  await as(page, org.orgId, "navigator@example.com", "admin");
-  for (const [name, path] of [
-    ["Keys", "/keys"],
-    ["Models", "/models"],
-    ["Guardrails", "/guardrails"],
-    ["Overview", "/"],
-  ] as const) {
-    const nav = page.getByRole("navigation", { name: "Console" });
-    await nav.getByRole("link", { name, exact: true }).click();
-    await ready(page);
-    expect(new URL(page.url()).pathname).toBe(path);
-    await expect(nav.getByRole("link", { name, exact: true }).getAttribute("aria-current")).resolves.toBe("page");
-  }
-  // The chart follows the window: narrower at 360 px, wide again at 1280.
-  const width = () => page.locator("#chart-spend canvas").evaluate((c) => (c as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
-  const wide = await width();
-  expect(wide).toBeGreaterThan(400);
-  await page.setViewportSize(WIDTHS[1][1]);
-  await eventually(async () => ((await width()) < 340 ? true : undefined), 5_000, "the chart narrower");
-  await page.setViewportSize(WIDTHS[0][1]);
-  await eventually(async () => ((await width()) === wide ? true : undefined), 5_000, "the chart wide again");
-  // The dark scheme: the charts are drawn again in its colors.
-  expect(await page.locator("#chart-spend").getAttribute("data-scheme")).toBe("light");
-  await page.emulateMedia({ colorScheme: "dark" });
-  await eventually(async () => ((await page.locator("#chart-spend").getAttribute("data-scheme")) === "dark" ? true : undefined), 5_000, "the chart in the dark scheme");
-  await atBothWidths(page, "overview-dark");
-  await page.emulateMedia({ colorScheme: "light" });
-
-  // The icon, in every page's head and where browsers ask for it.
-  expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/assets/web/favicon.svg");
-  const icon = await fetch(url("/favicon.ico"));
-  expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
-
-  // A missing page: styled, says so, links back.
-  const missing = await page.goto(url("/no-such-page"));
-  expect(missing?.status()).toBe(404);
-  await atBothWidths(page, "notice-not-found", async () => {
-    await expect(text(page, "h1")).resolves.toBe("Page not found");
-    await expect(page.locator("main").evaluate((m) => (m as unknown as { className: string }).className)).resolves.toBe("notice");
-  });
-  // A spent sign-in link: a page that says what happened and where to go.
-  const spent = await stack.admin.CreateSignInLink({ org: org.orgId, email: "navigator@example.com", role: "admin" });
-  await stack.admin.RedeemSignInLink({ token: spent.token });
-  const other = await newPage();
-  await other.page.goto(url(`/signin?token=${spent.token}`));
-  await other.page.getByRole("button", { name: "Sign in" }).click();
-  await other.page.getByRole("heading", { name: "This sign-in link does not work" }).waitFor();
-  await atBothWidths(other.page, "notice-spent-link", async () => {
-    await expect(text(other.page, "main p")).resolves.toContain("This sign-in link is not valid");
-  });
-  await other.context.close();
-  // Signing out lands on the sign-in page, which says so; the console then sends to sign in.
-  await open(page, url("/"));
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(url("/signin"));
-  await atBothWidths(page, "signed-out", async () => {
-    await expect(page.getByRole("status").textContent()).resolves.toBe("You are signed out.");
-  });
-  await page.goto(url("/keys"));
-  expect(new URL(page.url()).pathname).toBe("/signin");
+  await as(page, tooled.orgId, "tools@example.com", "viewer", "/requests");
+  await page.getByLabel("Route").selectOption("mcp");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("link", { name: id }).click();
+  await ready(page);
+  const items = (await page.locator("#items").textContent()) ?? "";
+  expect(items).toContain("tool_call");
+  expect(items).toContain("server: demo-tools");
+  expect(items).toContain("tool: echo");
+  expect(items).toContain("outcome: ok");
+  await expect(page.locator("#attempts").textContent()).resolves.toContain("No upstream attempts recorded");
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
   await context.close();
-});
+}, 60_000);
 
-it("a new organization's pages say what is empty", async () => {
+it.concurrent("shows a request an input guardrail denied among the organization's requests: status 400, no cost, no provider asked, the rule that denied it", async () => {
+  const { o: guarded, id } = guard;
+  const { context, page } = await newPage();
+  // The count of the rule's outcomes has the denial (from its record).
+  await as(page, guarded.orgId, "auditor@example.com", "viewer", "/guardrails");
+  await expect(page.locator("#guardrails tr", { hasText: "no-secrets" }).textContent()).resolves.toMatch(/keywords.*deny.*input.*0\s*1\s*0\s*0\s*0/);
+  await atBothWidths(page, "guardrails");
+  await open(page, url("/requests"));
+  await page.getByLabel("Status").fill("400");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(rendered(page.locator("#requests tr", { hasText: id }))).resolves.toContain("400 error");
+  await page.getByRole("link", { name: id }).click();
+  await ready(page);
+  await expect(page.locator("#summary").textContent()).resolves.toContain("400");
+  await expect(page.locator("#attempts").textContent()).resolves.toContain("a guardrail rule denied the request before any provider was asked");
+  await expect(page.locator("#guardrails").textContent()).resolves.toContain("no-secrets: denied");
+  // Nothing was counted or billed, and the page says so rather than crediting the provider or leaving a blank table.
+  await expect(page.locator("#tokens").textContent()).resolves.toContain("nobody (no provider was asked)");
+  await expect(page.locator("#items").textContent()).resolves.toContain("None: nothing was billed.");
+  await atDesktop(page, "request-denied");
+  await context.close();
+}, 60_000);
+it.concurrent("a new organization's pages say what is empty", async () => {
   const fresh = await createOrg(stack, { balanceMinor: 1_000 });
   const { context, page } = await newPage({ viewport: WIDTHS[1][1] });
   await as(page, fresh.orgId, "a-rather-long-address.of.someone@subdomain.example.com", "viewer");
@@ -661,9 +774,9 @@ it("a new organization's pages say what is empty", async () => {
   await open(page, url("/requests"));
   await expect(text(page, "#requests")).resolves.toBe("No requests yet.");
   await context.close();
-});
+}, 60_000);
 
-it("signs in by OpenID Connect (authorization code with PKCE) at the organization's issuer: a member's verified address gets a session, an unverified or unknown one none", async () => {
+it.concurrent("signs in by OpenID Connect (authorization code with PKCE) at the organization's issuer: a member's verified address gets a session, an unverified or unknown one none", async () => {
   const [consolePort, port] = [await freePort(), await issuerPort()];
   const publicUrl = `http://127.0.0.1:${consolePort}`;
   const issuer = await startIssuer(port, `${publicUrl}/oidc/callback`);
@@ -698,16 +811,21 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     await page.screenshot({ path: join(ARTIFACTS, "signin-sso-desktop.png"), fullPage: true });
     await context.close();
 
-    for (const [login, status] of [
-      ["unverified-sso-user@example.com", "has not verified"],
-      ["stranger@example.com", "is not a console member"],
-    ] as const) {
-      const attempt = await signInAt(login);
-      await expect(attempt.page.locator("main").textContent()).resolves.toContain(status);
-      await expect(attempt.page.locator("h1").textContent()).resolves.toBe("You are not signed in");
-      expect((await attempt.context.cookies()).some((c) => c.name === "gw_console")).toBe(false);
-      await attempt.context.close();
-    }
+    // Side by side: each its own browser context.
+    await Promise.all(
+      (
+        [
+          ["unverified-sso-user@example.com", "has not verified"],
+          ["stranger@example.com", "is not a console member"],
+        ] as const
+      ).map(async ([login, status]) => {
+        const attempt = await signInAt(login);
+        await expect(attempt.page.locator("main").textContent()).resolves.toContain(status);
+        await expect(attempt.page.locator("h1").textContent()).resolves.toBe("You are not signed in");
+        expect((await attempt.context.cookies()).some((c) => c.name === "gw_console")).toBe(false);
+        await attempt.context.close();
+      }),
+    );
     // A callback without the attempt's cookie (forged, or replayed elsewhere) signs no one in.
     const forged = await fetch(`${publicUrl}/oidc/callback?code=stolen&state=guessed`, { redirect: "manual" });
     expect(forged.status).toBe(401);
@@ -716,75 +834,65 @@ it("signs in by OpenID Connect (authorization code with PKCE) at the organizatio
     await sso.close();
     await issuer.close();
   }
-});
+}, 60_000);
 
-it("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
-  const tooled = await createOrg(stack, { balanceMinor: 1_000_000 });
-  await stack.admin.EnableMcpServers({ org: tooled.orgId, servers: ["demo-tools"] });
-  // A client per attempt: the servers just enabled reach the data-plane's caches a moment later, and
-  // a client connects once.
-  const mcp = await eventually(
-    async () => {
-      const client = new Client({ name: "console-test", version: "1.0.0" });
-      const transport = new StreamableHTTPClientTransport(new URL(stack.baseUrl().replace(/\/v1$/, "/mcp")), { requestInit: { headers: { authorization: `Bearer ${tooled.secret}` } } });
-      await client.connect(transport);
-      if ((await client.listTools()).tools.length) return client;
-      await client.close();
-      return undefined;
-    },
-    15_000,
-    "the tools visible",
-  );
-  const r = await mcp.callTool({ name: "demo-tools__echo", arguments: { text: "seen in the console" } });
-  const id = (r._meta as Record<string, string>)["gateway/request_id"]!;
-  await mcp.close();
-  const { context, page } = await newPage();
-  await as(page, tooled.orgId, "tools@example.com", "viewer", "/requests");
-  await page.getByLabel("Route").selectOption("mcp");
-  await page.getByRole("button", { name: "Filter" }).click();
-  await page.getByRole("link", { name: id }).click();
-  await ready(page);
-  const items = (await page.locator("#items").textContent()) ?? "";
-  expect(items).toContain("tool_call");
-  expect(items).toContain("server: demo-tools");
-  expect(items).toContain("tool: echo");
-  expect(items).toContain("outcome: ok");
-  await expect(page.locator("#attempts").textContent()).resolves.toContain("No upstream attempts recorded");
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
-  await context.close();
-});
+it("pages have their own URLs and a navigation; a chart follows a window resize; a missing page, a spent link and a sign-out each get a page of their own; the console has an icon", async () => {
+  // The admin's page, signed in by the first test: the last to use it (it signs out).
+  const { context, page } = admin;
+  await open(page, url("/"));
+  for (const [name, path] of [
+    ["Keys", "/keys"],
+    ["Models", "/models"],
+    ["Guardrails", "/guardrails"],
+    ["Overview", "/"],
+  ] as const) {
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await nav.getByRole("link", { name, exact: true }).click();
+    await ready(page);
+    expect(new URL(page.url()).pathname).toBe(path);
+    await expect(nav.getByRole("link", { name, exact: true }).getAttribute("aria-current")).resolves.toBe("page");
+  }
+  // The chart follows the window: narrower at 360 px, wide again at 1280.
+  const width = () => page.locator("#chart-spend canvas").evaluate((c) => (c as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
+  const wide = await width();
+  expect(wide).toBeGreaterThan(400);
+  await page.setViewportSize(WIDTHS[1][1]);
+  await eventually(async () => ((await width()) < 340 ? true : undefined), 5_000, "the chart narrower");
+  await page.setViewportSize(WIDTHS[0][1]);
+  await eventually(async () => ((await width()) === wide ? true : undefined), 5_000, "the chart wide again");
+  // (The dark scheme: the charts test above.)
 
-it("shows a request an input guardrail denied among the organization's requests: status 400, no cost, no provider asked, the rule that denied it", async () => {
-  const guarded = await createOrg(stack, { balanceMinor: 1_000_000 });
-  await stack.admin.SetGuardrails({ org: guarded.orgId, document: "rules:\n  - plugin: keywords\n    name: no-secrets\n    config: { words: [topsecret] }\n" });
-  const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: guarded.secret, maxRetries: 0 });
-  const denied = await eventually(
-    async () => {
-      const e = await openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "the topsecret plan" }] }).catch((err: unknown) => err);
-      return e instanceof OpenAI.BadRequestError && e.code === "guardrail_denied" ? e : undefined;
-    },
-    15_000,
-    "the rule in force",
-  );
-  const id = denied.headers!.get("x-gateway-trace-id")!;
-  const { context, page } = await newPage();
-  // The count of the rule's outcomes has the denial (from its record).
-  await as(page, guarded.orgId, "auditor@example.com", "viewer", "/guardrails");
-  await expect(page.locator("#guardrails tr", { hasText: "no-secrets" }).textContent()).resolves.toMatch(/keywords.*deny.*input.*0\s*1\s*0\s*0\s*0/);
-  await atBothWidths(page, "guardrails");
-  await open(page, url("/requests"));
-  await page.getByLabel("Status").fill("400");
-  await page.getByRole("button", { name: "Filter" }).click();
-  await expect(rendered(page.locator("#requests tr", { hasText: id }))).resolves.toContain("400 error");
-  await page.getByRole("link", { name: id }).click();
-  await ready(page);
-  await expect(page.locator("#summary").textContent()).resolves.toContain("400");
-  await expect(page.locator("#attempts").textContent()).resolves.toContain("a guardrail rule denied the request before any provider was asked");
-  await expect(page.locator("#guardrails").textContent()).resolves.toContain("no-secrets: denied");
-  // Nothing was counted or billed, and the page says so rather than crediting the provider or leaving a blank table.
-  await expect(page.locator("#tokens").textContent()).resolves.toContain("nobody (no provider was asked)");
-  await expect(page.locator("#items").textContent()).resolves.toContain("None: nothing was billed.");
-  await atBothWidths(page, "request-denied");
+  // The icon, in every page's head and where browsers ask for it.
+  expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/assets/web/favicon.svg");
+  const icon = await fetch(url("/favicon.ico"));
+  expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+
+  // A missing page: styled, says so, links back.
+  const missing = await page.goto(url("/no-such-page"));
+  expect(missing?.status()).toBe(404);
+  await atBothWidths(page, "notice-not-found", async () => {
+    await expect(text(page, "h1")).resolves.toBe("Page not found");
+    await expect(page.locator("main").evaluate((m) => (m as unknown as { className: string }).className)).resolves.toBe("notice");
+  });
+  // A spent sign-in link: a page that says what happened and where to go.
+  const spent = await stack.admin.CreateSignInLink({ org: org.orgId, email: "browser@example.com", role: "admin" });
+  await stack.admin.RedeemSignInLink({ token: spent.token });
+  const other = await newPage();
+  await other.page.goto(url(`/signin?token=${spent.token}`));
+  await other.page.getByRole("button", { name: "Sign in" }).click();
+  await other.page.getByRole("heading", { name: "This sign-in link does not work" }).waitFor();
+  await atDesktop(other.page, "notice-spent-link", async () => {
+    await expect(text(other.page, "main p")).resolves.toContain("This sign-in link is not valid");
+  });
+  await other.context.close();
+  // Signing out lands on the sign-in page, which says so; the console then sends to sign in.
+  await open(page, url("/"));
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(url("/signin"));
+  await atDesktop(page, "signed-out", async () => {
+    await expect(page.getByRole("status").textContent()).resolves.toBe("You are signed out.");
+  });
+  await page.goto(url("/keys"));
+  expect(new URL(page.url()).pathname).toBe("/signin");
   await context.close();
 });

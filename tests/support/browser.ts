@@ -57,7 +57,8 @@ export const fitsWidth = (page: Page) =>
 
 /** What axe-core finds on the page at moderate impact or worse: each rule's id and its first element. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
+  // axe-core once per document (a page read again after a change keeps it).
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE);
   return page.evaluate(async () => {
     // Runs in the page: the page's global object, not Node's.
     const document = (globalThis as unknown as { document: unknown }).document;
@@ -88,3 +89,16 @@ export async function atBothWidths(page: Page, name: string, check: (width: "des
 /** The text as rendered (a table row's cells joined by tabs), not the DOM's raw text. */
 // biome-ignore lint/performance/useDomNodeTextContent: a row's cells as a person reads them (tab-separated) is what the tests compare; textContent runs them together.
 export const rendered = (l: Locator) => l.innerText();
+
+/**
+ * The page as it is now at the desktop width only, for a page kind whose layout at 360 px another
+ * pass reads (atBothWidths): `check`, axe, no sideways scroll, and `<name>-desktop.png`.
+ */
+export async function atDesktop(page: Page, name: string, check: () => Promise<void> = async () => {}): Promise<void> {
+  await page.setViewportSize(WIDTHS[0][1]);
+  await check();
+  const findings = await axeViolations(page);
+  if (findings.length) throw new Error(`axe at desktop on ${name}: ${findings.join("; ")}`);
+  if (!(await fitsWidth(page))) throw new Error(`${name} scrolls sideways at desktop`);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+}

@@ -125,8 +125,12 @@ function skeleton(container: HTMLElement): void {
   if (container.hasChildNodes()) return;
   const grid = el("div", "", { class: "charts" });
   for (const m of METRICS) {
-    const figure = el("figure", "", { class: "card", "aria-labelledby": `chart-${m.id}-title`, "aria-describedby": `chart-${m.id}-summary` });
-    figure.append(el("figcaption", m.title, { id: `chart-${m.id}-title` }), el("div", "", { class: "chart", id: `chart-${m.id}` }), el("p", "", { class: "chart-summary", id: `chart-${m.id}-summary` }));
+    const figure = el("figure", "", { class: "card", "aria-describedby": `chart-${m.id}-summary` });
+    figure.append(
+      el("figcaption", m.title, { id: `chart-${m.id}-title` }),
+      el("div", "", { class: "chart", id: `chart-${m.id}` }),
+      el("p", "", { class: "chart-summary", id: `chart-${m.id}-summary` }),
+    );
     grid.append(figure);
   }
   const table = el("table");

@@ -11,8 +11,7 @@
  * apply_usage_batch. Changing them needs a migration that recounts the histograms.
  */
 export const LATENCY_BOUNDS_MS: readonly number[] = [
-  10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000, 15_000, 20_000, 30_000, 50_000, 70_000, 100_000, 150_000, 200_000,
-  300_000,
+  10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000, 15_000, 20_000, 30_000, 50_000, 70_000, 100_000, 150_000, 200_000, 300_000,
 ];
 
 /** The histogram's length: one count below the first bound, one per bound. */

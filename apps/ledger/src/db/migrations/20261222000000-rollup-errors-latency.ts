@@ -8,10 +8,7 @@ const ERRORS = "count(*) FILTER (WHERE n.status NOT BETWEEN 200 AND 299)";
 /** apply_usage_batch's rollup upsert gains the error count and the latency histogram of what it inserted. */
 const EDITS: [string, string][] = [
   ["reasoning_tokens, absorbed_minor, budget_leases\n        ), rolled AS (", "reasoning_tokens, absorbed_minor, budget_leases, status, duration_ms\n        ), rolled AS ("],
-  [
-    "reasoning_tokens, cost_minor, absorbed_minor)\n          SELECT n.org_id",
-    "reasoning_tokens, cost_minor, absorbed_minor, errors, latency_counts)\n          SELECT n.org_id",
-  ],
+  ["reasoning_tokens, cost_minor, absorbed_minor)\n          SELECT n.org_id", "reasoning_tokens, cost_minor, absorbed_minor, errors, latency_counts)\n          SELECT n.org_id"],
   [
     "sum(n.absorbed_minor)\n          FROM ins n\n",
     `sum(n.absorbed_minor),
