@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleServer } from "@gateway/console";
 import type { UsageRecord } from "@gateway/proto";
 import { eventually, freePort } from "@gateway/testing";
-import { ARTIFACTS, atBothWidths, atDesktop, axeViolations, fitsWidth, launchBrowser, open, ready, rendered, signIn, WIDTHS } from "../support/browser.ts";
+import { atBothWidths, atDesktop, axeViolations, fitsWidth, launchBrowser, open, ready, rendered, screenshot, signIn, WIDTHS } from "../support/browser.ts";
 import { consoleServiceEnv, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { issuerPort, startIssuer } from "../support/oidc-issuer.ts";
@@ -209,7 +208,7 @@ it("money reads one way everywhere: every kind of price in the operator's format
     await expect(rendered(card("gw-image").locator("tbody"))).resolves.toContain("Image, 1024x1024, hd\t0.080 cr\tper image");
     await open(page, url("/"));
     await expect(text(page, "#credits dd")).resolves.toMatch(/^\d+\.\d{3} cr$/);
-    await page.screenshot({ path: join(ARTIFACTS, "overview-money-format-desktop.png"), fullPage: true });
+    await screenshot(page, "overview-money-format-desktop");
   } finally {
     await ops.page.getByLabel("Decimals").selectOption("2");
     await ops.page.getByLabel("Unit after an amount").fill("credits");
@@ -378,7 +377,7 @@ describe.concurrent("side by side", () => {
     }, 60_000);
   });
 
-  it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name; an operator's organization page that finds any of its requests", async () => {
+  it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name", async () => {
     const { o, ids } = debug;
     const named = { key: { id: debug.keyId } };
     const traceOfLast = ids[2]!;
@@ -435,9 +434,14 @@ describe.concurrent("side by side", () => {
     await ready(page);
     expect(new URL(page.url()).search).toBe(`?key=${named.key!.id}`);
     await expect(page.locator("#requests tr").count()).resolves.toBe(2);
+    await context.close();
+  }, 60_000);
 
-    // The operator (in this page: the tests beside this one use the other operator's): the organization's page, and any of its requests by id.
-    const opsPage = page;
+  it("an operator's organization page lists the organization's newest requests and keys, and finds any of its requests by trace id", async () => {
+    const { o } = debug;
+    const traceOfLast = debug.ids[2]!;
+    // A page of its own: the operator's page is the catalog test's.
+    const { context, page: opsPage } = await newPage();
     await as(opsPage, "", "debug-ops@example.com", "operator");
     await opsPage.getByLabel("Id or name contains").fill(o.name);
     await opsPage.getByRole("button", { name: "Search" }).click();
@@ -451,7 +455,7 @@ describe.concurrent("side by side", () => {
     });
     await opsPage.getByLabel("Trace id (x-gateway-trace-id or x-request-id)").fill(traceOfLast);
     await opsPage.getByRole("button", { name: "Open request" }).click();
-    await ready(page);
+    await ready(opsPage);
     expect(new URL(opsPage.url()).pathname).toBe(`/operator/orgs/${o.orgId}/requests/${traceOfLast}`);
     await expect(text(opsPage, "#title")).resolves.toBe(`Request ${traceOfLast}`);
     await expect(text(opsPage, "#back")).resolves.toBe(o.orgId);
@@ -489,7 +493,7 @@ describe.concurrent("side by side", () => {
     );
     expect(await refusal.count()).toBe(0);
     expect(await page.getByLabel("Email").inputValue()).toBe("boss@example.com");
-    await page.screenshot({ path: join(ARTIFACTS, "members-demote-refused-360px.png"), fullPage: true });
+    await screenshot(page, "members-demote-refused-360px");
     await page.getByLabel("Email").fill("deputy@example.com");
     await page.getByRole("button", { name: "Invite" }).click();
     await expect(page.locator("#invite").getByRole("status").textContent()).resolves.toBe("Invited deputy@example.com as viewer: send the link below.");
@@ -513,7 +517,7 @@ describe.concurrent("side by side", () => {
       // A setting's form keeps the setting as it now is.
       expect(await cap.inputValue()).toBe(width === "desktop" ? "12.5" : "1,000");
       await expect(text(page, "#org-now")).resolves.toContain(`Cap${amount} credits a month`);
-      await page.screenshot({ path: join(ARTIFACTS, `budget-${width}.png`), fullPage: true });
+      await screenshot(page, `budget-${width}`);
     }
     await page.getByRole("link", { name: "Audit log" }).click();
     await ready(page);
@@ -567,7 +571,7 @@ describe.concurrent("side by side", () => {
     await expect(text(page, "#facts")).resolves.toMatch(/Budget3\.00 credits a dayThis windownothing spent yet; resets .+, 12:00\sAM \(Europe\/Paris\)Projectsearch/);
     await expect(text(page, "#facts")).resolves.toContain("Tagsteam:search, eval");
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, "key-budget-desktop.png"), fullPage: true });
+    await screenshot(page, "key-budget-desktop");
 
     // Alice spends through the SDK: her window, the key's, the project's and the organization's show it, each resetting at midnight in Paris.
     const alice = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0, defaultHeaders: { "x-gateway-end-user": "alice@example.com" } });
@@ -633,7 +637,7 @@ describe.concurrent("side by side", () => {
     await page.locator("#prices").getByRole("status").waitFor();
     await expect(rendered(page.locator("#catalog-diff tr"))).resolves.toContain("Image prices\t1024x1024, standard: 0.04 credits; 1024x1024, hd: 0.08 credits");
     await expect(rendered(page.locator("#catalog-diff tr"))).resolves.toContain("1024x1024, hd: 0.085 credits");
-    await page.screenshot({ path: join(ARTIFACTS, "operator-catalog-image-360px.png"), fullPage: true });
+    await screenshot(page, "operator-catalog-image-360px");
     await page.getByRole("link", { name: "Audit log" }).click();
     await ready(page);
     // Other tests' changes may be newer: the entry is found by what it says.
@@ -649,7 +653,7 @@ describe.concurrent("side by side", () => {
       await page.getByRole("button", { name: "Top up" }).click();
       const dialog = page.getByRole("dialog", { name: `Top up ${o.name}?` });
       await expect(dialog.textContent()).resolves.toContain(`Add 2.50 credits to ${o.name} (${o.orgId}).`);
-      await page.screenshot({ path: join(ARTIFACTS, `operator-topup-asks-${width}.png`) });
+      await screenshot(page, `operator-topup-asks-${width}`, false);
       if (width === "desktop") {
         await dialog.getByRole("button", { name: "Cancel" }).click();
         expect(await balance()).toBe(start);
@@ -703,7 +707,7 @@ describe.concurrent("side by side", () => {
       await page.goto(`${publicUrl}/signin`);
       await page.locator("#sso:not([hidden])").waitFor();
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(ARTIFACTS, "signin-sso-desktop.png"), fullPage: true });
+      await screenshot(page, "signin-sso-desktop");
       await context.close();
 
       // Side by side: each its own browser context.
@@ -764,7 +768,7 @@ describe.concurrent("side by side", () => {
     const rotated = await text(page, "#secret-value");
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(first);
-    await page.screenshot({ path: join(ARTIFACTS, "alerts-secret-once-desktop.png"), fullPage: true });
+    await screenshot(page, "alerts-secret-once-desktop");
 
     // Spent through the SDK across 1 % of the day's cap and the balance threshold: two alerts, each tried at the webhook.
     const client = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0 });
@@ -807,7 +811,7 @@ describe.concurrent("side by side", () => {
       await page.getByLabel("Requests per minute (0: none)").fill("thirty");
       await page.getByRole("button", { name: "Create key" }).click();
       await expect(form.getByRole("alert").textContent()).resolves.toBe("Requests per minute must be a whole number of at least 0 (0: no limit of its own).");
-      await page.screenshot({ path: join(ARTIFACTS, `keys-refused-${width}.png`), fullPage: true });
+      await screenshot(page, `keys-refused-${width}`);
       // The next action clears it; its own answer replaces it; the form is empty again.
       await page.getByLabel("Requests per minute (0: none)").fill("30");
       await page.getByRole("button", { name: "Create key" }).click();
@@ -826,7 +830,7 @@ describe.concurrent("side by side", () => {
       const dialog = page.getByRole("dialog", { name: `Revoke ${name}?` });
       await expect(dialog.textContent()).resolves.toContain("A revoked key cannot be restored.");
       expect(await form.getByRole("status").count()).toBe(0);
-      await page.screenshot({ path: join(ARTIFACTS, `keys-revoke-asks-${width}.png`) });
+      await screenshot(page, `keys-revoke-asks-${width}`, false);
       // The question is a modal dialog that takes the focus (Cancel) and passes axe too.
       if (width === "desktop") {
         await expect(dialog.getByRole("button", { name: "Cancel" }).evaluate((b) => b === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(
@@ -850,7 +854,7 @@ describe.concurrent("side by side", () => {
         "the revoked key refused",
       );
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(ARTIFACTS, `keys-${width}.png`), fullPage: true });
+      await screenshot(page, `keys-${width}`);
     }
     await context.close();
   }, 60_000);
@@ -893,7 +897,7 @@ describe.concurrent("side by side", () => {
     expect(items).toContain("outcome: ok");
     await expect(page.locator("#attempts").textContent()).resolves.toContain("No upstream attempts recorded");
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, "request-mcp-desktop.png"), fullPage: true });
+    await screenshot(page, "request-mcp-desktop");
     await context.close();
   }, 60_000);
 
@@ -904,7 +908,7 @@ describe.concurrent("side by side", () => {
     await expect(text(page, "#chart-spend")).resolves.toBe("No spend in the last 7 days.");
     await expect(text(page, "#credits")).resolves.toContain("Days left at that rate— (nothing spent)");
     expect(await fitsWidth(page)).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, "overview-empty-360px.png"), fullPage: true });
+    await screenshot(page, "overview-empty-360px");
     await open(page, url("/requests"));
     await expect(text(page, "#requests")).resolves.toBe("No requests yet.");
     await context.close();
