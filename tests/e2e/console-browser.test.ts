@@ -543,14 +543,14 @@ describe.concurrent("side by side", () => {
     const alice = new OpenAI({ baseURL: stack.baseUrl(), apiKey: o.secret, maxRetries: 0, defaultHeaders: { "x-gateway-end-user": "alice@example.com" } });
     await alice.chat.completions.create({ model: "gw-chat-large", messages: [{ role: "user", content: "spend ".repeat(2_000) }], max_tokens: 16 });
     const aliceRow = page.locator("#end-users tr", { hasText: "alice@example.com" });
+    // Once her spend is at the ledger (asked there: reloading the page to find out drew it again and again).
     await eventually(
-      async () => {
-        await open(page, url("/budget"));
-        return (await rendered(aliceRow)).includes("none yet") ? undefined : true;
-      },
+      async () => ((await stack.ledgerClient.ListBudgets({ org_id: o.orgId, scope: "" })).windows.some((w) => w.scope.includes("alice@example.com") && w.spent_minor > 0) ? true : undefined),
       15_000,
       "alice's window at the ledger",
     );
+    await open(page, url("/budget"));
+    expect(await rendered(aliceRow)).not.toContain("none yet");
     const spent = "\\d+\\.\\d{2} credits";
     const midnight = "[A-Z][a-z]{2} \\d+, \\d{4}, 12:00\\sAM";
     // The budget page at 360 px: the organization's cap in the test above.
