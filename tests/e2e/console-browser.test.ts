@@ -46,6 +46,13 @@ let ops: { context: BrowserContext; page: Page };
 let debug: { o: TestOrg; keyId: string; ids: string[] };
 let tool: { o: TestOrg; id: string };
 let guard: { o: TestOrg; id: string };
+/** The traffic above, being made: a flow awaits what it reads. */
+let traffic: Record<"org" | "debug" | "tool" | "guard", Promise<void>>;
+/** A promise awaited later (a failure is its flow's, not an unhandled rejection meanwhile). */
+const settled = (p: Promise<void>) => {
+  p.catch(() => undefined);
+  return p;
+};
 /** What a page broke of its Content-Security-Policy (the browser's console errors saying so). */
 const cspViolations: string[] = [];
 
@@ -147,10 +154,12 @@ beforeAll(async () => {
     createOrg(stack, { balanceMinor: 7_000_000, models: ["gw-chat-mini", "gw-chat-large", "gw-claude", "gw-image", "gw-video"] }),
     launchBrowser(),
   ]);
-  await Promise.all([orgTraffic(), debugTraffic(), toolTraffic(), guardrailTraffic()]);
+  // Made while the money test runs (it needs none of it); each flow waits for its own.
+  traffic = { org: settled(orgTraffic()), debug: settled(debugTraffic()), tool: settled(toolTraffic()), guard: settled(guardrailTraffic()) };
 }, 120_000);
 
 afterAll(async () => {
+  await Promise.allSettled(Object.values(traffic ?? {}));
   await browser?.close();
   await console_?.close();
   await stack?.stop();
@@ -223,6 +232,7 @@ describe.concurrent("side by side", () => {
   // The organization's admin signed in once by its link; its page's flows one after another, beside the others.
   describe.concurrent("the organization's admin", () => {
     it.sequential("signs in by link to an overview of credits and charts; the log shows the SDK's request with its key, latency and status, and its page what it cost; accessible at 1280 and 360 px", async () => {
+      await traffic.org;
       const credits = (await (await fetch(`${stack.baseUrl()}/credits`, { headers: { authorization: `Bearer ${org.secret}` } })).json()) as { balance_minor: number };
       admin = await newPage();
       const { context, page } = admin;
@@ -268,6 +278,7 @@ describe.concurrent("side by side", () => {
     }, 60_000);
 
     it.sequential("charts errors, p95 latency and cache hits by model beside spend, requests and tokens: each drawn, its window's figures said under it and in the totals, and readable in the dark scheme", async () => {
+      await traffic.org;
       const { page } = admin;
       await open(page, url("/"));
       const ofModel = (m: string) => records.filter((r) => r.model === m);
@@ -316,6 +327,7 @@ describe.concurrent("side by side", () => {
     }, 60_000);
 
     it.sequential("pages have their own URLs and a navigation; a chart follows a window resize; a missing page, a spent link and a sign-out each get a page of their own; the console has an icon", async () => {
+      await traffic.org;
       // The admin's page, signed in by the first test: the last to use it (it signs out).
       const { context, page } = admin;
       await open(page, url("/"));
@@ -378,6 +390,7 @@ describe.concurrent("side by side", () => {
   });
 
   it("the log as a person debugging uses it: models and keys from dropdowns, a period preset, the filter in the URL; a key's page with its usage and newest requests; charts by key name", async () => {
+    await traffic.debug;
     const { o, ids } = debug;
     const named = { key: { id: debug.keyId } };
     const traceOfLast = ids[2]!;
@@ -826,6 +839,7 @@ describe.concurrent("side by side", () => {
   }, 60_000);
 
   it("an operator's organization page lists the organization's newest requests and keys, and finds any of its requests by trace id", async () => {
+    await traffic.debug;
     const { o } = debug;
     const traceOfLast = debug.ids[2]!;
     // A page of its own: the operator's page is the catalog test's.
@@ -865,6 +879,7 @@ describe.concurrent("side by side", () => {
   }, 60_000);
 
   it("shows a request an input guardrail denied among the organization's requests: status 400, no cost, no provider asked, the rule that denied it", async () => {
+    await traffic.guard;
     const { o: guarded, id } = guard;
     const { context, page } = await newPage();
     // The count of the rule's outcomes has the denial (from its record).
@@ -888,6 +903,7 @@ describe.concurrent("side by side", () => {
   }, 60_000);
 
   it("shows an MCP tool call in the request log, its detail naming the server, the tool and the outcome", async () => {
+    await traffic.tool;
     const { o: tooled, id } = tool;
     const { context, page } = await newPage();
     await as(page, tooled.orgId, "tools@example.com", "viewer", "/requests");
