@@ -24,12 +24,12 @@ import { startStack, type Stack } from "../support/stack.ts";
  * nothing moderate or worse on any page, no page breaks its Content-Security-Policy, and screenshots
  * go to test-artifacts/console/.
  *
- * One browser for the file. The traffic the pages show is made up front, side by side. The money
- * format's test runs alone (the format is every page's); then every other flow runs side by side, each
- * in an organization of its own, but the organization's admin's three flows, which go on one after
- * another in one page signed in once by its link. The operator signs in once (the money test) for the
- * catalog and top-up flow. Every kind of page is read at 360 px at least once (atBothWidths); a page
- * kind read again in another state is read at 1280 px (atDesktop).
+ * One browser for the file. The money format's test runs alone (the format is every page's), while
+ * the traffic the other pages show is made side by side (each flow awaits its own); then every other
+ * flow runs side by side, each in an organization of its own, but the organization's admin's three
+ * flows, which go on one after another in one page signed in once by its link. The operator signs in
+ * once (the money test) for the catalog and top-up flow. Every kind of page is read at 360 px at least
+ * once (atBothWidths); a page kind read again in another state is read at 1280 px (atDesktop).
  */
 let stack: Stack;
 let console_: ConsoleServer;
