@@ -5,7 +5,8 @@
  * their hourly rollups as the ledger's apply function would have; then times each read
  * through the ledger's gRPC API, as the console calls it, and reports p50/p95 per call:
  *
- * - SpendSeries: 7 days by hour per model, 90 days by day per key (the overview's charts);
+ * - SpendSeries: 7 days by hour per model, 90 days by day per key (the overview's charts), 30 days by
+ *   day per model of one key (a key's page); each point with its errors and latency histogram;
  * - ListUsage: the newest page, a page filtered by key and model, a page 100 pages deep (by cursor),
  *   and a page filtered by status (a filter that skips most rows).
  *
@@ -15,8 +16,9 @@
  *
  * Each organization-scoped read on the biggest organization and on a random small one. Then the
  * console itself (control-plane, console server, Debian's chromium): the biggest organization's
- * admin opens the overview (credits, burn rate, the charts of spend, requests and tokens by model and
- * their totals), a key's page (its usage over 30 days, its 20 newest requests) and the request log,
+ * admin opens the overview (credits, burn rate, the charts of spend, requests, tokens, errors, p95
+ * latency and cache hits by model and their totals), a key's page (the same charts of its usage over
+ * 30 days by model, its 20 newest requests) and the request log,
  * and the time from navigation to the page drawn (`body[data-ready]`) is its time to interactive.
  * Bounded: N rows, `calls` calls per read, 20 loads of each page.
  *
@@ -27,6 +29,7 @@ import pg from "pg";
 import { chromium } from "playwright-core";
 import { adminService, bearer, createClient, ledgerService } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
+import { histogramOf, LATENCY_BOUNDS_SQL } from "../apps/ledger/dist/rollups/latency.js";
 import { ledgerEnv, pct, spawnNode, step, stopChild, waitReady } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 10_000_000);
@@ -52,8 +55,9 @@ const seedStart = performance.now();
 for (let from = 0; from < N; from += CHUNK) {
   const to = Math.min(N, from + CHUNK);
   step(`seeding records ${from}–${to}`);
-  // Every tenth record is org_big's; keys key_0–key_6 and models m0–m4 in every organization; 1 in 97 a 499;
-  // 1 in 20 carries guardrail outcomes; 1 in 50 a failed attempt before the served one (kept in the attempts array).
+  // Every tenth record is org_big's; keys key_0–key_6 and models m0–m4 in every organization; 1 in 97 a 499, 1 in 89 a 502;
+  // 1 in 20 carries guardrail outcomes; 1 in 50 a failed attempt before the served one (kept in the attempts array);
+  // latencies from 5 ms to ~60 s, log-spread (the rollups' histogram uses every bucket).
   await db.query(
     `INSERT INTO ledger.usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens, output_tokens,
        cached_input_tokens, estimated, cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, created_at, attempt_outcome, attempt_ms,
@@ -61,7 +65,7 @@ for (let from = 0; from < N; from += CHUNK) {
      SELECT 'req_' || lpad(g::text, 10, '0'),
        CASE WHEN g % 10 = 0 THEN 'org_big' ELSE 'org_' || (g % ${ORGS - 1}) END,
        'key_' || ((g / 10) % 7), 'm' || ((g / 70) % 5), CASE WHEN g % 4 = 0 THEN 'messages' ELSE 'chat' END, 'fake', 'fake-chat', '',
-       50 + g % 200, 20 + g % 300, g % 17, false, 1 + g % 50, 150000, 600000, g % 2 = 0, CASE WHEN g % 97 = 0 THEN 499 ELSE 200 END, 100 + g % 900,
+       50 + g % 200, 20 + g % 300, g % 17, false, 1 + g % 50, 150000, 600000, g % 2 = 0, CASE WHEN g % 97 = 0 THEN 499 WHEN g % 89 = 0 THEN 502 ELSE 200 END, (5 * exp((g % 1009) / 1009.0 * 9.4))::int,
        to_timestamp(${now / 1000} - (g::bigint * ${DAYS * 86_400}::bigint / ${N}::bigint)),
        CASE WHEN g % 50 = 0 THEN NULL ELSE 'served' END, CASE WHEN g % 50 = 0 THEN NULL ELSE 100 END,
        CASE WHEN g % 20 = 0 THEN '[{"plugin":"pii","name":"no-pii","outcome":"masked"},{"plugin":"keywords","name":"no-secrets","outcome":"pass"}]'::jsonb ELSE '[]'::jsonb END,
@@ -70,14 +74,22 @@ for (let from = 0; from < N; from += CHUNK) {
   );
 }
 // The hourly rollups of what was seeded: the ledger's apply function writes them with each batch
-// (a straight insert like this one does not), so they are summed here once, as that upsert would.
-step("rolling up");
-await db.query(
-  `INSERT INTO ledger.usage_rollups (org_id, hour, key_id, model, requests, input_tokens, output_tokens, cached_input_tokens, cache_creation_input_tokens, reasoning_tokens, cost_minor, absorbed_minor)
-   SELECT org_id, date_trunc('hour', created_at, 'UTC'), key_id, model, count(*), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
-     sum(cache_creation_input_tokens), sum(reasoning_tokens), sum(cost_minor), sum(absorbed_minor)
-   FROM ledger.usage_records GROUP BY 1, 2, 3, 4`,
-);
+// (a straight insert like this one does not), so they are summed here once, as that upsert would —
+// errors and latency histograms too — a few days of records at a time (bounded memory at 10 million).
+const ROLL_STEP_MS = 5 * 86_400_000;
+for (let from = Math.floor((now - DAYS * 86_400_000) / 3_600_000) * 3_600_000 - 3_600_000; from <= now; from += ROLL_STEP_MS) {
+  step(`rolling up ${new Date(from).toISOString().slice(0, 10)}`);
+  await db.query(
+    `INSERT INTO ledger.usage_rollups (org_id, hour, key_id, model, requests, input_tokens, output_tokens, cached_input_tokens, cache_creation_input_tokens, reasoning_tokens,
+       cost_minor, absorbed_minor, errors, latency_counts)
+     SELECT org_id, date_trunc('hour', created_at, 'UTC'), key_id, model, count(*), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
+       sum(cache_creation_input_tokens), sum(reasoning_tokens), sum(cost_minor), sum(absorbed_minor), count(*) FILTER (WHERE status NOT BETWEEN 200 AND 299),
+       ${histogramOf("latency_bucket")}
+     FROM (SELECT *, width_bucket(duration_ms, ${LATENCY_BOUNDS_SQL}) AS latency_bucket FROM ledger.usage_records
+           WHERE created_at >= to_timestamp(${from / 1000}) AND created_at < to_timestamp(${(from + ROLL_STEP_MS) / 1000})) n
+     GROUP BY 1, 2, 3, 4`,
+  );
+}
 const seedS = (performance.now() - seedStart) / 1000;
 // Every organization with usage has an account (the ledger opens it with its first hold or top-up).
 await db.query("INSERT INTO ledger.accounts (org_id) SELECT DISTINCT org_id FROM ledger.usage_records ON CONFLICT DO NOTHING");
@@ -113,6 +125,10 @@ for (const [who, orgFor] of [
     [
       "SpendSeries 90 d by day per key",
       async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 90 * DAY, to_ms: hourAligned, bucket: "day", group_by: "key" })).points.length,
+    ],
+    [
+      "SpendSeries 30 d by day per model, one key",
+      async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 30 * DAY, to_ms: hourAligned, bucket: "day", group_by: "model", key_id: "key_3" })).points.length,
     ],
     ["ListUsage newest page", async () => (await client.ListUsage({ ...list, org_id: orgFor() })).records.length],
     ["ListUsage key + model filter", async () => (await client.ListUsage({ ...list, org_id: orgFor(), key_id: "key_3", model: "m2" })).records.length],
@@ -195,7 +211,7 @@ const page = await (await browser.newContext({ viewport: { width: 1280, height: 
 await page.goto(`${consoleUrl}/signin?token=${link.token}`);
 await page.getByRole("button", { name: "Sign in" }).click();
 await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
-// Each page 20 times: the overview (credits and its charts of spend, requests and tokens), a key's page, the request log.
+// Each page 20 times: the overview (credits and its six charts by model), a key's page (its six charts), the request log.
 for (const [name, path] of [
   ["overview page", "/"],
   ["key page", "/keys/key_3"],
@@ -209,6 +225,9 @@ for (const [name, path] of [
     loads.push(performance.now() - t);
   }
   if (await page.locator(".page-error").count()) throw new Error(`${path}: ${await page.locator(".page-error").textContent()}`);
+  // The charts were drawn, the new ones with figures (not an empty window).
+  if (path !== "/requests" && (await page.locator("#chart-latency canvas").count()) === 0) throw new Error(`${path}: no latency chart drawn`);
+  if (path !== "/requests" && !/ (ms|s);/.test((await page.locator("#chart-latency-summary").textContent()) ?? "")) throw new Error(`${path}: no p95 latency read`);
   loads.sort((a, b) => a - b);
   results[`${name}, time to interactive (browser, big org)`] = { p50: pct(loads, 50), p95: pct(loads, 95), rows: 20 };
 }

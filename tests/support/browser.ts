@@ -8,7 +8,8 @@ import type { Stack } from "./stack.ts";
 /**
  * The console in a real browser (Debian's chromium driven by playwright-core; scripts/bootstrap.sh
  * installs it when missing): signing in by a fresh link, reading a page at a desktop width and at
- * 360 px, axe-core's findings, and screenshots kept in test-artifacts/console/.
+ * 360 px, axe-core's findings, and screenshots kept in test-artifacts/console/ (JPEG: encoding a
+ * full page as PNG cost the browser a quarter of its CPU in these tests).
  */
 export const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts/console");
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -47,6 +48,9 @@ export async function signIn(page: Page, stack: Stack, server: ConsoleServer, wh
   await open(page, `${server.url}${then}`);
 }
 
+/** A screenshot kept as `test-artifacts/console/<name>.jpg`, the whole page unless `fullPage` is false. */
+export const screenshot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: join(ARTIFACTS, `${name}.jpg`), type: "jpeg", quality: 80, fullPage });
+
 /** True when the page does not scroll sideways (wide tables scroll inside their own region). */
 export const fitsWidth = (page: Page) =>
   page.evaluate(() => {
@@ -57,7 +61,8 @@ export const fitsWidth = (page: Page) =>
 
 /** What axe-core finds on the page at moderate impact or worse: each rule's id and its first element. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
+  // axe-core once per document (a page read again after a change keeps it).
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE);
   return page.evaluate(async () => {
     // Runs in the page: the page's global object, not Node's.
     const document = (globalThis as unknown as { document: unknown }).document;
@@ -71,7 +76,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /**
  * The page as it is now, at a desktop width and at 360 px: `check` reads it at each (what a person
  * sees), axe finds nothing moderate or worse, the page does not scroll sideways, and a screenshot of
- * each is kept as `<name>-desktop.png` and `<name>-360px.png`. The page is left at 1280 px.
+ * each is kept as `<name>-desktop.jpg` and `<name>-360px.jpg`. The page is left at 1280 px.
  */
 export async function atBothWidths(page: Page, name: string, check: (width: "desktop" | "360px") => Promise<void> = async () => {}): Promise<void> {
   for (const [width, viewport] of WIDTHS) {
@@ -80,7 +85,7 @@ export async function atBothWidths(page: Page, name: string, check: (width: "des
     const findings = await axeViolations(page);
     if (findings.length) throw new Error(`axe at ${width} on ${name}: ${findings.join("; ")}`);
     if (!(await fitsWidth(page))) throw new Error(`${name} scrolls sideways at ${width}`);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `${name}-${width}`);
   }
   await page.setViewportSize(WIDTHS[0][1]);
 }
@@ -88,3 +93,16 @@ export async function atBothWidths(page: Page, name: string, check: (width: "des
 /** The text as rendered (a table row's cells joined by tabs), not the DOM's raw text. */
 // biome-ignore lint/performance/useDomNodeTextContent: a row's cells as a person reads them (tab-separated) is what the tests compare; textContent runs them together.
 export const rendered = (l: Locator) => l.innerText();
+
+/**
+ * The page as it is now at the desktop width only, for a page kind whose layout at 360 px another
+ * pass reads (atBothWidths): `check`, axe, no sideways scroll, and `<name>-desktop.jpg`.
+ */
+export async function atDesktop(page: Page, name: string, check: () => Promise<void> = async () => {}): Promise<void> {
+  await page.setViewportSize(WIDTHS[0][1]);
+  await check();
+  const findings = await axeViolations(page);
+  if (findings.length) throw new Error(`axe at desktop on ${name}: ${findings.join("; ")}`);
+  if (!(await fitsWidth(page))) throw new Error(`${name} scrolls sideways at desktop`);
+  await screenshot(page, `${name}-desktop`);
+}

@@ -1,4 +1,5 @@
-import type { ApiKey, Credits, SpendPoint } from "@gateway/proto";
+import type { ApiKey, Credits, SpendPoint, SpendSeriesResponse } from "@gateway/proto";
+import { addCounts, quantileMs } from "./latency.js";
 import { DAY_MS, endOfThisHour } from "./params.js";
 
 /** A chart's window: 1 to 90 days back from the end of this hour, by hour up to a week, by day past it; grouped by model or key. */
@@ -35,16 +36,34 @@ export function burnRate(spentMinor: number, w: ChartWindow, orgCreatedAtMs: num
   };
 }
 
+/** A point as the pages draw it: the rollups' sums, and its p95 latency (ms; null without records) in place of its histogram. */
+export type ChartPoint = Omit<SpendPoint, "latency_counts"> & { p95_ms: number | null };
+
+/**
+ * The series as the pages draw it: each point with its p95 latency, and each group's p95 over the
+ * whole window (its points' histograms added), for the totals and the charts' summaries.
+ */
+export function chartSeries(series: SpendSeriesResponse): { points: ChartPoint[]; p95_ms: Record<string, number | null> } {
+  const bounds = series.latency_bounds_ms;
+  const byGroup = new Map<string, number[]>();
+  const points = series.points.map(({ latency_counts, ...p }) => {
+    byGroup.set(p.group, addCounts(byGroup.get(p.group) ?? [], latency_counts));
+    return { ...p, p95_ms: quantileMs(latency_counts, bounds) };
+  });
+  return { points, p95_ms: Object.fromEntries([...byGroup].map(([g, counts]) => [g, quantileMs(counts, bounds)])) };
+}
+
 /**
  * An organization's overview as the pages draw it: its credits, the window's usage per bucket and
- * group (requests, tokens by kind, cost: the hourly rollups' columns), each group's label (a key's
- * name, not its id) and the burn rate.
+ * group (requests, errors, tokens by kind, cost and the p95 latency: from the hourly rollups), each
+ * group's label (a key's name, not its id) and the burn rate.
  */
-export function overviewOf(credits: Credits, points: SpendPoint[], w: ChartWindow, orgCreatedAtMs: number, keys: ApiKey[]) {
+export function overviewOf(credits: Credits, series: SpendSeriesResponse, w: ChartWindow, orgCreatedAtMs: number, keys: ApiKey[]) {
+  const { points, p95_ms } = chartSeries(series);
   const spent = points.reduce((n, p) => n + p.cost_minor, 0);
   const names = new Map(keys.map((k) => [k.id, keyLabel(k)]));
   const labels = Object.fromEntries([...new Set(points.map((p) => p.group))].map((g) => [g, w.group_by === "key" ? (names.get(g) ?? g) : g]));
-  return { credits, days: w.days, bucket: w.bucket, group_by: w.group_by, points, labels, ...burnRate(spent, w, orgCreatedAtMs, credits.balance_minor) };
+  return { credits, days: w.days, bucket: w.bucket, group_by: w.group_by, points, p95_ms, labels, ...burnRate(spent, w, orgCreatedAtMs, credits.balance_minor) };
 }
 
 /** The hourly rollups' series request of a window (SpendSeries). */

@@ -2,6 +2,7 @@ import { sql, type Kysely } from "@gateway/db";
 import type { CheckBooksResponseInput } from "@gateway/proto";
 import type { LedgerContext } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
+import { histogramOf, LATENCY_BOUNDS_SQL } from "./rollups/latency.js";
 
 /**
  * What the billing team relies on, checked over every account: balance = top-ups + refunds and
@@ -10,8 +11,8 @@ import type { LedgerDb } from "./db/schema.js";
  * journal transaction sums to zero, an org's paid journal account sums to its balance less its
  * promotional credit and its promotional account to that credit, the account's adjustment totals
  * are its adjustments summed, no request is refunded more than it cost, and the hourly rollups (the
- * console's charts) from where the records begin are exactly the usage records summed. Returns the
- * violations (empty when the books hold).
+ * console's charts) from where the records begin are exactly the usage records summed (their error
+ * counts and latency histograms too). Returns the violations (empty when the books hold).
  */
 export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
   const r = await sql<{ problem: string }>`
@@ -59,12 +60,13 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
     FULL JOIN (
       SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
         sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
-        sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed
+        sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed,
+        count(*) FILTER (WHERE status NOT BETWEEN 200 AND 299) AS errors, ${sql.raw(histogramOf("latency_bucket"))} AS latency_counts
       -- Refusal records (cost 0, error_code set) are kept out of the rollups (docs/billing.md, "Refusal records").
-      FROM usage_records WHERE error_code IS NULL GROUP BY 1, 2, 3, 4
+      FROM (SELECT *, width_bucket(duration_ms, ${sql.raw(LATENCY_BOUNDS_SQL)}) AS latency_bucket FROM usage_records WHERE error_code IS NULL) x GROUP BY 1, 2, 3, 4
     ) u USING (org_id, hour, key_id, model)
-    WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor)
-      IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed)`.execute(db);
+    WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor, r.errors, r.latency_counts)
+      IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed, u.errors, u.latency_counts)`.execute(db);
   return r.rows.map((row) => row.problem);
 }
 

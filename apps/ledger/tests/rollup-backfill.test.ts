@@ -11,7 +11,8 @@ import { bookViolations, usageEvent } from "./support.js";
  * Upgrading a ledger that has usage from before the hourly rollups (migration
  * 20261201000000-usage-rollups): the migration sums the existing records into the rollups, and
  * records applied after it are rolled up by the trigger, so the console's charts equal the records
- * for every organization, key, model and hour, the records of the hour being upgraded in included.
+ * for every organization, key, model and hour, the records of the hour being upgraded in included;
+ * so do the error counts and latency histograms 20261222000000 counts from the records.
  */
 let db: Kysely<LedgerDb>;
 const FIRST_NEW = "20261201000000-usage-rollups";
@@ -40,6 +41,9 @@ function history(): UsageEventV1[] {
         model: ["gw-a", "gw-b", "gw-c"][i % 3 === 0 ? (i >> 1) % 3 : i % 3]!,
         usage: { input_tokens: 100 + i, output_tokens: 10 + (i % 50), cached_input_tokens: i % 40, cache_creation_input_tokens: i % 7, reasoning_tokens: i % 11, estimated: i % 13 === 0 },
         created_at_ms: T0 + Math.floor(i / 20) * HOUR + offset,
+        // Errors and latencies over the histogram's range (20261222000000 counts them from the records).
+        status: i % 9 === 0 ? 502 : i % 17 === 0 ? 400 : 200,
+        duration_ms: (i * 7_919) % 400_000,
       }),
     );
   }

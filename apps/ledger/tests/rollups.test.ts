@@ -37,7 +37,7 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
       created_at_ms: T0 + 50 * 60_000,
       usage: { input_tokens: 40, output_tokens: 7, cached_input_tokens: 8, reasoning_tokens: 3, estimated: false },
     }),
-    usageEvent(org, "", 30, { key_id: "key_b", model: "m1", created_at_ms: T0 + HOUR + 1 }),
+    usageEvent(org, "", 30, { key_id: "key_b", model: "m1", created_at_ms: T0 + HOUR + 1, status: 502, duration_ms: 1_234 }),
     usageEvent(org, "", 70, { key_id: "key_b", model: "m1", created_at_ms: T0 + 2 * HOUR + 10 }),
     usageEvent(`${org}_other`, "", 999, { key_id: "key_z", model: "m1", created_at_ms: T0 + 10 }),
   ];
@@ -57,7 +57,15 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
     [T0 + 2 * HOUR, 1, 70],
   ]);
   const first = byHour.points[0]!;
-  expect(first).toMatchObject({ input_tokens: 50, output_tokens: 12, cached_input_tokens: 8, reasoning_tokens: 3 });
+  expect(first).toMatchObject({ input_tokens: 50, output_tokens: 12, cached_input_tokens: 8, reasoning_tokens: 3, errors: 0 });
+  // Latency: two records of 3 ms (under the first bound, 10 ms); the failed one of 1,234 ms in [1,000, 1,500).
+  expect(byHour.latency_bounds_ms.slice(0, 3)).toEqual([10, 15, 20]);
+  expect(first.latency_counts).toHaveLength(byHour.latency_bounds_ms.length + 1);
+  expect(first.latency_counts[0]).toBe(2);
+  const second = byHour.points[1]!;
+  expect(second.errors).toBe(1);
+  expect(second.latency_counts[byHour.latency_bounds_ms.indexOf(1_000) + 1]).toBe(1);
+  expect(second.latency_counts.reduce((a, b) => a + b, 0)).toBe(1);
 
   // 22:00 and 23:00 are on the 20th, 00:00 on the 21st (UTC).
   const byDayAndModel = await f.client.SpendSeries({ org_id: org, from_ms: T0 - 22 * HOUR, to_ms: T0 + 26 * HOUR, bucket: "day", group_by: "model" });
@@ -71,6 +79,12 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
     ["key_a", 350],
     ["key_b", 30],
     ["key_b", 70],
+  ]);
+  // One key's usage, by model (a key's page).
+  const ofKeyB = await f.client.SpendSeries({ org_id: org, from_ms: T0, to_ms: T0 + 3 * HOUR, bucket: "day", group_by: "model", key_id: "key_b" });
+  expect(ofKeyB.points.map((p) => [p.group, p.requests, p.errors, p.cost_minor])).toEqual([
+    ["m1", 1, 1, 30],
+    ["m1", 1, 0, 70],
   ]);
   // Another organization's usage is not in this one's series.
   expect(byHour.points.reduce((n, p) => n + p.cost_minor, 0)).toBe(450);

@@ -2,6 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import { DAY_MS, bodyOf, endOfThisHour, text, wholeOf } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
 import { logRows } from "./requests.js";
+import { chartSeries } from "../usage-series.js";
 
 const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 /** How many of a key's newest requests its page lists. */
@@ -29,20 +30,20 @@ export function keyRoutes({ ctx, read, write }: Routes): void {
     }
     return { data: keys.map((k) => ({ ...k, spent_30d_minor: use.get(k.id)?.spent ?? 0, last_used_hour_ms: use.get(k.id)?.last || null })) };
   });
-  // One key: what it is and may do (its budget, with its current window's spend at the ledger), its usage per day over 30 days (the rollups' key series), its newest requests.
+  // One key: what it is and may do (its budget, with its current window's spend at the ledger), its usage per day and model over 30 days (the rollups' rows of the key), its newest requests.
   read("/api/keys/:id", async (req, res) => {
     const id = String(req.params.id);
     const org = signed(res).member.org_id;
     const to = endOfThisHour();
     const [{ keys }, series, recent, budget] = await Promise.all([
       control.ConsoleListKeys({ token: signed(res).token }),
-      ledger.SpendSeries({ org_id: org, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "day", group_by: "key" }),
+      ledger.SpendSeries({ org_id: org, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "day", group_by: "model", key_id: id }),
       ledger.ListUsage({ org_id: org, key_id: id, model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: RECENT, cursor: "" }),
       ledger.ListBudgets({ org_id: org, scope: `key:${id}` }),
     ]);
     const key = keys.find((k) => k.id === id);
     if (!key) throw new GatewayError("not_found", "This organization has no such key.");
-    return { key, budget_window: budget.windows[0] ?? null, days: 30, points: series.points.filter((p) => p.group === id), recent: logRows(recent.records, keys) };
+    return { key, budget_window: budget.windows[0] ?? null, days: 30, ...chartSeries(series), recent: logRows(recent.records, keys) };
   });
   write(
     "/api/keys",

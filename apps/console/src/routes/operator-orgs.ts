@@ -43,7 +43,7 @@ export function operatorOrgRoutes({ ctx, read, write }: Routes): void {
         ledger.SpendSeries(seriesOf(orgId, w)),
         ledger.ListUsage({ org_id: orgId, key_id: "", model: "", route: "", status: 0, from_ms: 0, to_ms: 0, limit: RECENT, cursor: "" }),
       ]);
-      return { org: v.org, keys: v.keys, members: v.members, overview: overviewOf(credits, series.points, w, v.org!.created_at_ms, v.keys), recent: logRows(recent.records, v.keys) };
+      return { org: v.org, keys: v.keys, members: v.members, overview: overviewOf(credits, series, w, v.org!.created_at_ms, v.keys), recent: logRows(recent.records, v.keys) };
     },
     "operator",
   );

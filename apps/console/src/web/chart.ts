@@ -11,7 +11,8 @@ const Plot = (globalThis as unknown as { uPlot: typeof UPlot }).uPlot;
 export interface ChartSpec {
   /** Bucket starts, Unix seconds. */
   times: number[];
-  series: Array<{ label: string; values: number[] }>;
+  /** A null value is a gap (nothing measured in that bucket). */
+  series: Array<{ label: string; values: Array<number | null> }>;
   /** The window shown, Unix seconds. */
   range: [number, number];
   /** The y axis's name ("credits", "requests"). */
@@ -57,7 +58,7 @@ function build(target: HTMLElement, spec: ChartSpec): void {
       scales: { x: { time: true, range: spec.range } },
       legend: { live: false },
       cursor: { show: false },
-      series: [{}, ...spec.series.map((s, i) => ({ label: s.label, stroke: c.series[i % c.series.length], width: 2, points: { show: spec.times.length < 40 } }))],
+      series: [{}, ...spec.series.map((s, i) => ({ label: s.label, stroke: c.series[i % c.series.length], width: 2, spanGaps: false, points: { show: spec.times.length < 40 } }))],
       axes: [
         axis,
         {

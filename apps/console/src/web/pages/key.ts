@@ -1,7 +1,7 @@
 /**
  * One key (/keys/{id}): what it is and may do (its limits, its budget with what it spent and holds in
  * the current window and when that resets in the organization's time zone, its project and tags), its
- * usage per day over 30 days, its newest requests. Admins and billing members set its cap, window,
+ * usage per day and model over 30 days (spend, requests, tokens, errors, p95 latency, cache hits), its newest requests. Admins and billing members set its cap, window,
  * project and tags here; admins revoke it, after confirming.
  */
 import { exactCredits } from "../../shared/money.js";
@@ -19,7 +19,10 @@ interface KeyPage {
   /** The key's budget in its current window at the ledger (null before its first request under it). */
   budget_window: LedgerWindow | null;
   days: number;
+  /** The key's usage per day and model. */
   points: Point[];
+  /** Each model's p95 latency over the 30 days, ms. */
+  p95_ms: Record<string, number | null>;
   recent: LogRecord[];
 }
 
@@ -88,7 +91,7 @@ void startPage(async (m) => {
     ["Requests", count(sum((x) => x.requests))],
     ["Tokens in / out", `${count(sum((x) => x.input_tokens))} / ${count(sum((x) => x.output_tokens))}`],
   ]);
-  drawUsage($("usage"), { days: p.days, bucket: "day", group_by: "key", points: p.points, labels: { [p.key.id]: name } });
+  drawUsage($("usage"), { days: p.days, bucket: "day", group_by: "model", points: p.points, p95_ms: p.p95_ms });
   fillTable(
     $("recent"),
     p.recent.map((r) => logRow(r, requestHref)),

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from "@gateway/db";
-import { editedApplyUsageBatch } from "./apply-function.js";
+import { editedApplyUsageBatch, oldTransactionsEnded } from "./apply-function.js";
 
 /** The upsert of the hourly rollups of the usage rows in `from` (the insert's returned rows, or a trigger's transition table), in key order. */
 function rollupUpsert(from: string): string {
@@ -35,9 +35,6 @@ const RETURNS: [string, string] = [
 
 /** The function says, for its transaction, that it rolls up its records itself (the trigger then does not). */
 const SAYS_SO: [string, string] = ["      BEGIN\n        posted := false;\n", "      BEGIN\n        posted := false;\n        PERFORM set_config('ledger.rollups_in_apply', 'on', true);\n"];
-
-/** How long the migration waits for the transactions that may still run the function as it was, ms. */
-const OLD_CALLS_WAIT_MS = 120_000;
 
 /**
  * The hourly rollups written by apply_usage_batch itself, from the rows its insert returns, in place
@@ -96,17 +93,3 @@ export const rollupsInApply: Migration = {
     });
   },
 };
-
-/** Waits until every transaction of this database that began before now has ended (throws past OLD_CALLS_WAIT_MS: the migrate step tries again). */
-async function oldTransactionsEnded(db: Kysely<unknown>): Promise<void> {
-  const since = (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db)).rows[0]!.now;
-  const until = Date.now() + OLD_CALLS_WAIT_MS;
-  for (;;) {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND xact_start < ${since}`.execute(db);
-    if (rows[0]!.n === 0) return;
-    if (Date.now() > until) throw new Error(`${rows[0]!.n} transaction(s) begun before the apply function changed are still open: try the migrate step again`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

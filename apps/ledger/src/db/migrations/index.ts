@@ -25,6 +25,7 @@ import { alerts } from "./20261219000000-alerts.js";
 import { adjustments } from "./20261221000000-adjustments.js";
 import { feed } from "./20261221010000-feed.js";
 import { attemptSplit } from "./20261221020000-attempt-split.js";
+import { rollupErrorsLatency } from "./20261222000000-rollup-errors-latency.js";
 import { refusalRecords } from "./20261223000000-refusal-records.js";
 
 /** Every migration, by name; names sort in the order they apply. */
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   "20261221000000-adjustments": adjustments,
   "20261221010000-feed": feed,
   "20261221020000-attempt-split": attemptSplit,
+  "20261222000000-rollup-errors-latency": rollupErrorsLatency,
   "20261223000000-refusal-records": refusalRecords,
 };

@@ -13,6 +13,8 @@ export interface SpendPoint {
   'reasoning_tokens'?: (number | string | Long);
   'cost_minor'?: (number | string | Long);
   'absorbed_minor'?: (number | string | Long);
+  'errors'?: (number | string | Long);
+  'latency_counts'?: (number | string | Long)[];
 }
 
 export interface SpendPoint__Output {
@@ -26,4 +28,6 @@ export interface SpendPoint__Output {
   'reasoning_tokens': (number);
   'cost_minor': (number);
   'absorbed_minor': (number);
+  'errors': (number);
+  'latency_counts': (number)[];
 }

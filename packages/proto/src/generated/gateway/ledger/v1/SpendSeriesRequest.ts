@@ -8,6 +8,7 @@ export interface SpendSeriesRequest {
   'to_ms'?: (number | string | Long);
   'bucket'?: (string);
   'group_by'?: (string);
+  'key_id'?: (string);
 }
 
 export interface SpendSeriesRequest__Output {
@@ -16,4 +17,5 @@ export interface SpendSeriesRequest__Output {
   'to_ms': (number);
   'bucket': (string);
   'group_by': (string);
+  'key_id': (string);
 }
