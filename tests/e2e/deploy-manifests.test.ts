@@ -127,7 +127,7 @@ describe("deploy/ manifests", () => {
     const week = objectsOf("deploy/overlays/production");
     envOf(ledgerOf(week), "LEDGER_USAGE_REPLAY_WINDOW").value = "7d";
     expect(deploymentProblems(week).join("\n")).toMatch(
-      /Deployment\/ledger: invalid ledger configuration:; the streams' replay windows do not fit .* shorten LEDGER_USAGE_REPLAY_WINDOW to 26h at most/,
+      /Deployment\/ledger: invalid ledger configuration:; the streams' replay windows do not fit .* shorten LEDGER_USAGE_REPLAY_WINDOW to 25h at most/,
     );
 
     const smallVolume = objectsOf("deploy/overlays/small");

@@ -88,7 +88,7 @@ describe("usage export formats", () => {
         '"[{""item"":""input_tokens"",""quantity"":10,""unit_price_minor"":150000,""per"":""1M tokens""}]",15,' +
         '"[{""attempt"":1,""provider"":""fake"",""upstream_model"":""m"",""status"":503,""outcome"":""failed"",""input_tokens"":0,""output_tokens"":0,""estimated"":false,""cost_minor"":0,""provider_cost_minor"":0,""payer"":""none"",""duration_ms"":4},' +
         '{""attempt"":2,""provider"":""fake"",""upstream_model"":""m"",""status"":200,""outcome"":""served"",""input_tokens"":12,""output_tokens"":30,""estimated"":false,""cost_minor"":21,""provider_cost_minor"":15,""payer"":""caller"",""duration_ms"":30}]",drained,hit,alice@example.com,,' +
-        '"[""team:search"",""eval""]",7,cus_123,flex,5,"[{""plugin"":""pii"",""outcome"":""masked""}]",42\r\n',
+        '"[""team:search"",""eval""]",7,cus_123,flex,5,"[{""plugin"":""pii"",""outcome"":""masked""}]",42,\r\n',
     );
   });
 
@@ -119,7 +119,13 @@ describe("usage export formats", () => {
       refunded_minor: 5,
       guardrails: [{ plugin: "pii", outcome: "masked" }],
       feed_seq: 42,
+      error_code: "",
     });
+    expect(
+      formatRecord({ ...record, error_code: "model_not_found", cost_minor: 0 }, "csv")
+        .trimEnd()
+        .endsWith(",model_not_found"),
+    ).toBe(true);
     expect(o.attempts).toMatchObject([
       { attempt: 1, outcome: "failed", payer: "none" },
       { attempt: 2, outcome: "served", payer: "caller", cost_minor: 21 },

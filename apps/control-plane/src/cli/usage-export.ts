@@ -44,6 +44,7 @@ export const USAGE_COLUMNS = [
   "refunded_minor",
   "guardrails",
   "feed_seq",
+  "error_code",
 ] as const;
 
 export type UsageFormat = "csv" | "jsonl";
@@ -93,6 +94,8 @@ export function usageRow(r: UsageRecord): Row {
     refunded_minor: r.refunded_minor ?? 0,
     guardrails: JSON.parse(r.guardrails_json || "[]") as unknown[],
     feed_seq: r.feed_seq ?? 0,
+    // A refusal record's code (a request refused before routing, cost 0); "" for every other record.
+    error_code: r.error_code ?? "",
   };
 }
 

@@ -127,9 +127,41 @@ describe("holds in tranches", () => {
     expect(w.heldMinor).toBe(900);
     expect(stops).toEqual([]);
     // What is held is used, then the stream stops naming the budget.
+    produced = 899;
+    w.check();
+    expect(stops).toEqual([]);
     produced = 900;
     w.check();
     expect(stops.map((e) => e.code)).toEqual(["budget_exceeded"]);
     w.end();
+  });
+
+  it("once refused, a stream that reaches what is held stops even while a smaller part is still being asked for", async () => {
+    let produced = 0;
+    const refusal = new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
+    const asked: number[] = [];
+    const reservation: Reservation = {
+      leaseId: "l",
+      amount: 0,
+      settle: () => undefined,
+      // The whole tranche is refused at once; the half never answers (a slow ledger).
+      grow: (more) => {
+        asked.push(more);
+        return more === 100 ? refusal : new Promise<never>(() => undefined);
+      },
+    };
+    const stops: GatewayError[] = [];
+    const w = new TrancheWatch(
+      reservation,
+      { tokens: 100, trancheMinor: 100, heldMinor: 100, outputPerMtok: 1_000_000, useMinor: 0 },
+      () => produced,
+      (e) => stops.push(e),
+    ).start(60_000);
+    produced = 60;
+    w.check();
+    expect(asked).toEqual([100, 50]);
+    produced = 100;
+    w.check();
+    expect(stops.map((e) => e.code)).toEqual(["insufficient_credits"]);
   });
 });

@@ -108,14 +108,15 @@ export class TrancheWatch {
    * output; once one was refused, the stop when it may have used what is held.
    */
   check(): void {
-    if (this.extending || !this.timer) return;
+    if (!this.timer) return;
     const produced = this.produced();
+    // Once refused, the stop comes when what is held may be used, even while a smaller part is being asked for.
     if (this.refused && produced >= this.held) {
       this.end();
       this.stop(this.refused);
       return;
     }
-    if (this.exhausted || produced + this.spec.trancheMinor / 2 < this.held) return;
+    if (this.extending || this.exhausted || produced + this.spec.trancheMinor / 2 < this.held) return;
     const step = this.step;
     const grown = this.reservation.grow?.(step) ?? false;
     if (grown instanceof Promise) {
