@@ -108,6 +108,7 @@ function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: 
     // A budget lease, or a credit lease whose holder does not know them, leaves the account's thresholds alone.
     keep_balance_alerts: t.claim !== undefined || t.balanceAlertsMinor === undefined,
     dedicated: false,
+    demand_minor: 0,
   };
 }
 
@@ -443,14 +444,14 @@ export class LeaseManager {
     const usable = this.usable(key);
     const available = usable?.available ?? 0;
     const need = Math.max(0, amount - available);
-    // What every request waiting on this lease needs, asked for as the minimum: served in one round
-    // trip when the ledger can cover it all; when it cannot, this request's own need alone.
+    // What every request waiting on this lease needs: granted in full when the ledger has it (one round
+    // trip for a burst), this request's own need being the least it takes.
     const demand = Math.max(need, (this.waiting.get(key) ?? 0) - available);
     let lease: Lease;
     try {
-      lease = await this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(demand, this.opts.chunkMinor), demand)).catch((err: unknown) => {
-        if (demand === need || !(err instanceof GatewayError && isRefusal(err))) throw err;
-        return this.ledger.acquire(acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(need, this.opts.chunkMinor), need));
+      lease = await this.ledger.acquire({
+        ...acquireRequest(t, this.opts.holder, this.opts.ttlMs, usable?.id ?? "", Math.max(demand, this.opts.chunkMinor), need),
+        demand_minor: demand - need,
       });
     } catch (err) {
       if (usable && err instanceof GatewayError && err.code === "not_found") {

@@ -2,6 +2,7 @@ import { GatewayError, budgetOfScope } from "@gateway/errors";
 import { sql, type Kysely } from "@gateway/db";
 import type { AcquireLeaseRequest, Lease } from "@gateway/proto";
 import { toLease } from "./to-lease.js";
+import { grantOf } from "./grant.js";
 import type { LedgerContext } from "../context.js";
 import type { BudgetWindowsTable, LedgerDb, LeaseRow } from "../db/schema.js";
 import { lockAccount } from "../accounts.js";
@@ -114,8 +115,7 @@ export async function acquireBudgetLease(ctx: LedgerContext, req: AcquireLeaseRe
         budget: b.kind,
       });
     }
-    const extra = Math.max(0, wanted - req.min_amount_minor);
-    const grant = Math.max(0, Math.min(wanted, left, req.min_amount_minor + Math.min(extra, Math.floor(left / 4))));
+    const grant = grantOf(req, left);
     await sql`
       UPDATE budget_windows SET held_minor = held_minor + ${grant}, limit_minor = ${req.budget_limit_minor}, alert_pcts = ${alertPcts(req)}::smallint[], updated_at = now()
       WHERE org_id = ${req.org_id} AND scope = ${req.scope} AND window_start = ${w.start}`.execute(trx);

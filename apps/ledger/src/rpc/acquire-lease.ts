@@ -7,6 +7,7 @@ import { lockAccount, monthSpent } from "../accounts.js";
 import { newId } from "../ids.js";
 import { acquireBudgetLease } from "../leases/budget-lease.js";
 import { toLease } from "../leases/to-lease.js";
+import { grantOf } from "../leases/grant.js";
 
 /** The balances (minor units) at or below which the organization is alerted: positive, each once, highest first, at most 10. */
 function balanceAlerts(req: AcquireLeaseRequest): number[] {
@@ -17,7 +18,7 @@ const amount = (v: number | undefined): boolean => v === undefined || (Number.is
 
 function validate(req: AcquireLeaseRequest): void {
   if (!req.org_id) throw new GatewayError("invalid_request", "org_id is required");
-  if (!amount(req.amount_minor) || !amount(req.min_amount_minor) || !amount(req.monthly_budget_minor)) {
+  if (!amount(req.amount_minor) || !amount(req.min_amount_minor) || !amount(req.monthly_budget_minor) || !amount(Number(req.demand_minor ?? 0))) {
     throw new GatewayError("invalid_request", "amounts must be non-negative integers (minor units)");
   }
   if (!Number.isSafeInteger(req.ttl_ms)) throw new GatewayError("invalid_request", "ttl_ms must be an integer");
@@ -64,8 +65,7 @@ export function acquireLease(ctx: LedgerContext) {
       }
       // The need in full; beyond it, at most a quarter of what is available, so one replica's
       // lease does not strand a small balance that other replicas need.
-      const extra = Math.max(0, wanted - req.min_amount_minor);
-      let grant = Math.max(0, Math.min(wanted, available, req.min_amount_minor + Math.min(extra, Math.floor(available / 4))));
+      let grant = grantOf(req, available);
       const budget = req.monthly_budget_minor ?? 0;
       if (budget > 0 && wanted > 0) {
         // Held credit may all be spent this month: count it against the cap (conservative).

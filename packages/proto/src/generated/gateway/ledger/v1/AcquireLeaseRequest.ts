@@ -18,6 +18,7 @@ export interface AcquireLeaseRequest {
   'balance_alerts_minor'?: (number | string | Long)[];
   'keep_balance_alerts'?: (boolean);
   'dedicated'?: (boolean);
+  'demand_minor'?: (number | string | Long);
 }
 
 export interface AcquireLeaseRequest__Output {
@@ -36,4 +37,5 @@ export interface AcquireLeaseRequest__Output {
   'balance_alerts_minor': (number)[];
   'keep_balance_alerts': (boolean);
   'dedicated': (boolean);
+  'demand_minor': (number);
 }
