@@ -259,7 +259,7 @@ describe.concurrent("side by side", () => {
       await atBothWidths(page, "requests", async () => {
         const cells = await logged.locator("td").allTextContents();
         expect(cells.slice(2, 6)).toEqual(["test", "gw-chat-mini", "chat", "200"]);
-        expect(cells[6]).toMatch(/^\d[\d,]* ms$/);
+        expect(cells[6]).toMatch(/^\d[\d,]*(\.\d)? m?s$/);
       });
       // Its page, from its row; and found by its trace id at 360 px.
       await logged.getByRole("link", { name: made.id }).click();
@@ -305,15 +305,19 @@ describe.concurrent("side by side", () => {
       // Cache hits: the share of each model's input tokens read from the provider's prompt cache.
       await expect(text(page, "#chart-cache-summary")).resolves.toBe(`In 7 days: gw-chat-large ${share("gw-chat-large")}; gw-chat-mini ${share("gw-chat-mini")}.`);
       // p95 latency: gw-chat-large's slow request (~400 ms), read within the histogram's bucket of its duration.
-      const latency = (await text(page, "#chart-latency-summary")).match(/gw-chat-large (\d+) ms/);
+      // Said in ms under a second, else in seconds to a tenth (a loaded machine makes the slow one slower).
+      const latency = (await text(page, "#chart-latency-summary")).match(/gw-chat-large (\d+(?:\.\d)?) (ms|s)\b/);
+      const latencyMs = latency?.[2] === "s" ? Number(latency[1]) * 1_000 : Number(latency?.[1]);
       const slowest = Math.max(...ofModel("gw-chat-large").map((r) => r.duration_ms));
       expect(slowest).toBeGreaterThanOrEqual(400);
-      expect(Number(latency?.[1])).toBeGreaterThanOrEqual(Math.floor(slowest / 1.7));
-      expect(Number(latency?.[1])).toBeLessThanOrEqual(Math.ceil(slowest * 1.7));
+      expect(latencyMs).toBeGreaterThanOrEqual(Math.floor(slowest / 1.7) - 50);
+      expect(latencyMs).toBeLessThanOrEqual(Math.ceil(slowest * 1.7) + 50);
       // The totals say the same, a column each.
       await expect(rendered(page.locator("#usage-totals").locator("..").locator("thead tr"))).resolves.toBe("Model\tRequests\tErrors\tp95 latency\tCache hits\tInput tokens\tOutput tokens\tSpend");
-      await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-large" }))).resolves.toMatch(new RegExp(`^gw-chat-large\\t2\\t0\\t${latency?.[1]} ms\\t${share("gw-chat-large")}\\t`));
-      await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t2\t1\t\d+ ms\t0 %\t/);
+      await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-large" }))).resolves.toMatch(
+        new RegExp(`^gw-chat-large\\t2\\t0\\t${latency?.[1]} ${latency?.[2]}\\t${share("gw-chat-large")}\\t`),
+      );
+      await expect(rendered(page.locator("#usage-totals tr", { hasText: "gw-chat-mini" }))).resolves.toMatch(/^gw-chat-mini\t2\t1\t\d+(\.\d)? m?s\t0 %\t/);
       // The dark scheme: every chart drawn again in its colors; the words under them pass axe's contrast check.
       await page.emulateMedia({ colorScheme: "dark" });
       for (const id of ["spend", "requests", "tokens", "errors", "latency", "cache"]) {
@@ -439,7 +443,7 @@ describe.concurrent("side by side", () => {
       await expect(text(page, "#chart-requests-title")).resolves.toBe("Requests per day by model, last 30 days");
       await expect(text(page, "#chart-requests-summary")).resolves.toBe("In 30 days: gw-chat-large 1; gw-chat-mini 1.");
       await expect(text(page, "#chart-errors-summary")).resolves.toBe("In 30 days: gw-chat-large 0 of 1; gw-chat-mini 0 of 1.");
-      await expect(text(page, "#chart-latency-summary")).resolves.toMatch(/^In 30 days: gw-chat-large \d+ ms; gw-chat-mini \d+ ms\.$/);
+      await expect(text(page, "#chart-latency-summary")).resolves.toMatch(/^In 30 days: gw-chat-large \d+(\.\d)? m?s; gw-chat-mini \d+(\.\d)? m?s\.$/);
       expect(await page.locator("#chart-cache canvas").count()).toBe(1);
     });
     await page.getByRole("link", { name: "Every request of this key" }).click();
