@@ -317,10 +317,10 @@ describe("budget leases on the real ledger", () => {
     const m = replica("bl-dedicated");
     const claims = [claim("key:key_v", 1_000), claim("user:bob", 500, "month")];
     // The end user's budget cannot cover 600: refused naming it, and nothing is left held anywhere.
-    await expect(m.holdDedicated(org, 600, 0, undefined, claims)).rejects.toMatchObject({ code: "budget_exceeded", context: { budget: "end_user" } });
+    await expect(m.dedicated.hold(org, 600, 0, undefined, claims)).rejects.toMatchObject({ code: "budget_exceeded", context: { budget: "end_user" } });
     await eventually(async () => ((await client.GetCredits({ org_id: org })).held_minor === 0 ? true : undefined), 5_000, "the credit given back");
     expect((await budgets(org))["key:key_v"]).toMatchObject({ held_minor: 0, spent_minor: 0 });
-    const r = await m.holdDedicated(org, 400, 0, undefined, claims);
+    const r = await m.dedicated.hold(org, 400, 0, undefined, claims);
     expect(r.budgetHolds?.map((h) => h.scope)).toEqual(["key:key_v", "user:bob"]);
     const held = await budgets(org);
     expect([held["key:key_v"]!.held_minor, held["user:bob"]!.held_minor]).toEqual([400, 400]);
@@ -331,10 +331,10 @@ describe("budget leases on the real ledger", () => {
       .where("id", "in", [...r.budgetLeaseIds!])
       .execute();
     expect(ends.map((e) => e.window_end)).toEqual([null, null]);
-    expect(await m.renewDedicated(org, r.budgetLeaseIds![0]!)).toBe("renewed");
+    expect(await m.dedicated.renew(org, r.budgetLeaseIds![0]!)).toBe("renewed");
     // Billed like a job: its cost spent from each budget once, its leases released with what they consumed.
     await bill(org, r, 350, "bob");
-    await Promise.all([r.leaseId, ...r.budgetLeaseIds!].map((id) => m.releaseDedicated(org, id, 350)));
+    await Promise.all([r.leaseId, ...r.budgetLeaseIds!].map((id) => m.dedicated.release(org, id, 350)));
     await eventually(
       async () => {
         const w = await budgets(org);

@@ -327,7 +327,7 @@ export function holdCredits(ctx: DataPlaneContext, l: Authenticated, amount: num
   const rules = spendRules(key, l.attribution);
   return stage(l, "credits.hold", () =>
     dedicated
-      ? ctx.leases.holdDedicated(key.org_id, amount, rules.monthlyBudgetMinor, rules.balanceAlertsMinor, rules.claims)
+      ? ctx.leases.dedicated.hold(key.org_id, amount, rules.monthlyBudgetMinor, rules.balanceAlertsMinor, rules.claims)
       : (ctx.leases.reserveLocal(key.org_id, amount, rules.claims) ?? ctx.leases.reserve(key.org_id, amount, rules.monthlyBudgetMinor, rules.claims, rules.balanceAlertsMinor)),
   );
 }

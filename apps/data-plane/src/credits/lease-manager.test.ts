@@ -99,38 +99,38 @@ describe("LeaseManager dedicated leases (video jobs)", () => {
   it("renews one for another lifetime, adding nothing, and says when the ledger no longer holds it", async () => {
     const ledger = new RecordingLedger(Date.now);
     const m = manager(ledger);
-    expect(await m.renewDedicated("org", "lease_9")).toBe("renewed");
+    expect(await m.dedicated.renew("org", "lease_9")).toBe("renewed");
     expect(ledger.acquired[0]).toMatchObject({ org_id: "org", lease_id: "lease_9", amount_minor: 0, min_amount_minor: 0, ttl_ms: 3_000 });
     ledger.acquire = async () => {
       throw new GatewayError("not_found", "lease lease_9 is not open");
     };
-    expect(await m.renewDedicated("org", "lease_9")).toBe("gone");
+    expect(await m.dedicated.renew("org", "lease_9")).toBe("gone");
     // A ledger that does not answer is not a lapse: the hold may well be there.
     ledger.acquire = async () => {
       throw new GatewayError("service_unavailable", "ledger away");
     };
-    await expect(m.renewDedicated("org", "lease_9")).rejects.toThrow(/ledger away/);
+    await expect(m.dedicated.renew("org", "lease_9")).rejects.toThrow(/ledger away/);
   });
 
   it("releases one with what its usage bills, any holder; one the ledger closed already is fine", async () => {
     const ledger = new RecordingLedger(Date.now);
     const m = manager(ledger);
-    await m.releaseDedicated("org", "lease_9", 500);
+    await m.dedicated.release("org", "lease_9", 500);
     expect(ledger.released[0]).toEqual({ lease_id: "lease_9", consumed_minor: 500, org_id: "org", holder: "" });
-    await expect(m.releaseDedicated("org", "", 0)).resolves.toBeUndefined();
+    await expect(m.dedicated.release("org", "", 0)).resolves.toBeUndefined();
   });
 
   it("a request's dedicated hold is released when it settles, once, unless what it made keeps it", async () => {
     const ledger = new RecordingLedger(Date.now);
     const m = manager(ledger);
     // Nothing took it (the submit failed, the job was not recorded): the runner's settle frees it.
-    const failed = await m.holdDedicated("org", 400_000);
+    const failed = await m.dedicated.hold("org", 400_000);
     failed.settle(0);
     failed.settle(0);
     await expect.poll(() => ledger.released.length).toBe(1);
     expect(ledger.released[0]).toMatchObject({ lease_id: "lease_1", consumed_minor: 0 });
     // A recorded job keeps it: settling the request leaves the hold to the job.
-    const kept = await m.holdDedicated("org", 400_000);
+    const kept = await m.dedicated.hold("org", 400_000);
     kept.keep?.();
     kept.settle(0);
     await new Promise((r) => setTimeout(r, 20));

@@ -1,11 +1,10 @@
 import { GatewayError, budgetOfScope } from "@gateway/errors";
 import type { Logger } from "@gateway/observability";
-import type { AcquireLeaseRequest, Lease, ReleaseLeaseRequest } from "@gateway/proto";
+import type { Lease } from "@gateway/proto";
+import { DedicatedHolds } from "./dedicated-holds.js";
+import { acquireRequest, isRefusal, keyOf, type BudgetClaim, type BudgetHold, type LeaseLedger, type LeaseTarget } from "./lease-request.js";
 
-export interface LeaseLedger {
-  acquire(req: AcquireLeaseRequest): Promise<Lease>;
-  release(req: ReleaseLeaseRequest): Promise<Lease>;
-}
+export type { BudgetClaim, BudgetHold, LeaseLedger } from "./lease-request.js";
 
 export interface LeaseManagerOptions {
   holder: string;
@@ -24,63 +23,11 @@ export interface LeaseManagerOptions {
 }
 
 /**
- * A budget a request is held under besides the credit (docs/billing.md, "Budgets"): its scope at
- * the ledger ("org", "key:…", "project:…", "user:…"), cap (minor units), window and the
- * organization's time zone. The replica leases each (organization, scope) as it leases credit.
- */
-export interface BudgetClaim {
-  scope: string;
-  limitMinor: number;
-  window: string;
-  timeZone: string;
-  /** Percentages of the cap whose crossing the ledger announces (docs/billing.md, "Alerts"). */
-  alertPcts?: readonly number[];
-}
-
-/**
- * A budget a dedicated hold (a video job's) is held under: its lease at the ledger and the claim it
- * was made with, kept on the job so that a lease the ledger let go can be held again.
- */
-export interface BudgetHold {
-  lease_id: string;
-  scope: string;
-  limit_minor: number;
-  window: string;
-  time_zone: string;
-  alert_pcts?: number[];
-}
-
-const claimOf = (h: BudgetHold): BudgetClaim => ({ scope: h.scope, limitMinor: h.limit_minor, window: h.window, timeZone: h.time_zone, ...(h.alert_pcts ? { alertPcts: h.alert_pcts } : {}) });
-const holdOf = (c: BudgetClaim, leaseId: string): BudgetHold => ({
-  lease_id: leaseId,
-  scope: c.scope,
-  limit_minor: c.limitMinor,
-  window: c.window,
-  time_zone: c.timeZone,
-  ...(c.alertPcts?.length ? { alert_pcts: [...c.alertPcts] } : {}),
-});
-
-/** What a lease at the ledger holds: the organization's credit (under its monthly cap, 0 = none, for control-planes before budget windows) or one budget. */
-interface LeaseTarget {
-  orgId: string;
-  monthlyBudgetMinor: number;
-  claim?: BudgetClaim;
-  /** A credit lease's: the balances at or below which the ledger announces an alert. */
-  balanceAlertsMinor?: readonly number[];
-}
-
-/**
  * Extensions one reservation (or a tranche's growth) may wait for before it is refused although the
  * ledger still grants: concurrent requests of a replica share each extension, and a request that
  * keeps losing it is told its credit or budget is spoken for rather than waiting on.
  */
 const MAX_EXTENSIONS = 8;
-
-/** A budget's lease is its window's: a changed window or time zone opens another. */
-const keyOf = (t: LeaseTarget): string => (t.claim ? `${t.orgId}\u0000${t.claim.scope}\u0000${t.claim.window}\u0000${t.claim.timeZone}` : t.orgId);
-
-/** The ledger's no: the balance or a budget cannot cover what was asked. */
-const isRefusal = (err: GatewayError): boolean => err.code === "insufficient_credits" || err.code === "budget_exceeded";
 
 /** Which budget a scope is, as a refusal names it (the ledger's wording: leases/budget-lease.ts). */
 function spokenFor(t: LeaseTarget): GatewayError {
@@ -88,28 +35,6 @@ function spokenFor(t: LeaseTarget): GatewayError {
   if (!scope) return new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.", { action: "top_up" });
   const { kind: budget, name } = budgetOfScope(scope);
   return new GatewayError("budget_exceeded", `${name} budget is spoken for by requests in flight.`, { action: "contact_org_admin", budget });
-}
-
-function acquireRequest(t: LeaseTarget, holder: string, ttlMs: number, leaseId: string, amount: number, min: number): AcquireLeaseRequest {
-  return {
-    org_id: t.orgId,
-    lease_id: leaseId,
-    holder,
-    amount_minor: amount,
-    min_amount_minor: min,
-    ttl_ms: ttlMs,
-    monthly_budget_minor: t.claim ? 0 : t.monthlyBudgetMinor,
-    scope: t.claim?.scope ?? "",
-    budget_limit_minor: t.claim?.limitMinor ?? 0,
-    budget_window: t.claim?.window ?? "",
-    time_zone: t.claim?.timeZone ?? "",
-    alert_thresholds_pct: [...(t.claim?.alertPcts ?? [])],
-    balance_alerts_minor: t.claim ? [] : [...(t.balanceAlertsMinor ?? [])],
-    // A budget lease, or a credit lease whose holder does not know them, leaves the account's thresholds alone.
-    keep_balance_alerts: t.claim !== undefined || t.balanceAlertsMinor === undefined,
-    dedicated: false,
-    demand_minor: 0,
-  };
 }
 
 /** One lease at the ledger, sub-allocated locally. All amounts in minor credit units. */
@@ -188,6 +113,8 @@ export class LeaseManager {
   private readonly retiring = new Set<LeaseState>();
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  /** Leases of their own for work that outlives the request (video jobs); a refusal first hands back this replica's idle leases. */
+  readonly dedicated: DedicatedHolds;
 
   constructor(
     private readonly ledger: LeaseLedger,
@@ -195,6 +122,7 @@ export class LeaseManager {
     private readonly opts: LeaseManagerOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    this.dedicated = new DedicatedHolds(ledger, log, { holder: opts.holder, ttlMs: opts.ttlMs, handBackIdle: (keys) => this.handBackIdle(keys) });
   }
 
   start(): void {
@@ -261,22 +189,6 @@ export class LeaseManager {
     };
   }
 
-  /**
-   * A lease of its own for work that outlives the request (a video job): exactly `amount` held at
-   * the ledger, renewed and released by whichever replica handles the job later; and one dedicated
-   * budget lease of `amount` per budget the work is under (all or none: a refusal gives back what
-   * was granted), each renewed and released beside it.
-   */
-  async holdDedicated(orgId: string, amount: number, monthlyBudgetMinor = 0, balanceAlertsMinor?: readonly number[], claims: readonly BudgetClaim[] = []): Promise<Reservation> {
-    try {
-      return await this.tryDedicated(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
-    } catch (err) {
-      // What this replica's own idle leases hold of the credit or the budgets is handed back first.
-      if (!(err instanceof GatewayError && isRefusal(err)) || !(await this.handBackIdle([orgId, ...claims.map((claim) => keyOf({ orgId, monthlyBudgetMinor: 0, claim }))]))) throw err;
-      return this.tryDedicated(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
-    }
-  }
-
   /** Releases the replica's leases of these targets that no request is using; whether there were any. */
   private async handBackIdle(keys: readonly string[]): Promise<boolean> {
     const idle = keys.map((k) => this.leases.get(k)).filter((s): s is LeaseState => s !== undefined && s.inflight === 0 && s.available > 0);
@@ -284,80 +196,6 @@ export class LeaseManager {
     for (const s of idle) this.retire(s);
     await this.maintain();
     return true;
-  }
-
-  private async tryDedicated(orgId: string, amount: number, monthlyBudgetMinor: number, balanceAlertsMinor: readonly number[] | undefined, claims: readonly BudgetClaim[]): Promise<Reservation> {
-    const need = Math.max(1, amount);
-    const credit: LeaseTarget = { orgId, monthlyBudgetMinor, ...(balanceAlertsMinor ? { balanceAlertsMinor } : {}) };
-    const got = await Promise.allSettled([
-      this.ledger.acquire(acquireRequest(credit, this.opts.holder, this.opts.ttlMs, "", need, need)),
-      ...claims.map((claim) => this.acquireDedicatedBudget(orgId, claim, need)),
-    ]);
-    const refused = got.find((g): g is PromiseRejectedResult => g.status === "rejected");
-    if (refused) {
-      await Promise.all(got.map((g) => (g.status === "fulfilled" ? this.releaseQuietly(orgId, g.value.lease_id) : undefined)));
-      // A refusal is the ledger's error as the caller sees it (its context is kept across gRPC): the
-      // credit's first, else the first budget's that refused.
-      throw got.map((g) => (g.status === "rejected" ? g.reason : undefined)).find((e) => e instanceof GatewayError && isRefusal(e)) ?? refused.reason;
-    }
-    const leases = got.map((g) => (g as PromiseFulfilledResult<Lease>).value.lease_id);
-    const [leaseId, ...budgetLeaseIds] = leases as [string, ...string[]];
-    let kept = false;
-    let settled = false;
-    return {
-      leaseId,
-      budgetLeaseIds,
-      budgetHolds: claims.map((c, i) => holdOf(c, budgetLeaseIds[i]!)),
-      amount,
-      keep: () => {
-        kept = true;
-      },
-      settle: () => {
-        if (kept || settled) return;
-        settled = true;
-        for (const id of leases) void this.releaseQuietly(orgId, id);
-      },
-    };
-  }
-
-  /** A budget held again for a dedicated hold whose budget lease the ledger let go: a new lease of `amount` in the window current now. */
-  async holdDedicatedBudget(orgId: string, hold: BudgetHold, amount: number): Promise<BudgetHold> {
-    const claim = claimOf(hold);
-    return holdOf(claim, (await this.acquireDedicatedBudget(orgId, claim, Math.max(1, amount))).lease_id);
-  }
-
-  private acquireDedicatedBudget(orgId: string, claim: BudgetClaim, amount: number): Promise<Lease> {
-    return this.ledger.acquire({ ...acquireRequest({ orgId, monthlyBudgetMinor: 0, claim }, this.opts.holder, this.opts.ttlMs, "", amount, amount), dedicated: true });
-  }
-
-  private releaseQuietly(orgId: string, leaseId: string): Promise<void> {
-    return this.releaseDedicated(orgId, leaseId, 0).catch((err: unknown) => this.log.warn({ err, lease_id: leaseId }, "dedicated hold release failed; the ledger expires it"));
-  }
-
-  /**
-   * Renews a dedicated lease for another lifetime (nothing added). "gone" when the ledger no longer
-   * has it open (it expired, or was released): its hold is no longer the job's, and the caller must
-   * hold again or stop the work. Other failures (the ledger away) throw: the hold may still be there.
-   */
-  async renewDedicated(orgId: string, leaseId: string): Promise<"renewed" | "gone"> {
-    try {
-      await this.ledger.acquire(acquireRequest({ orgId, monthlyBudgetMinor: 0 }, this.opts.holder, this.opts.ttlMs, leaseId, 0, 0));
-      return "renewed";
-    } catch (err) {
-      if (err instanceof GatewayError && err.code === "not_found") return "gone";
-      throw err;
-    }
-  }
-
-  /**
-   * Closes a dedicated lease: `consumedMinor` is what its usage event (already acknowledged by
-   * JetStream, or none) bills against it; the ledger keeps that much held until the event is
-   * applied. A lease the ledger closed already (expired) is fine: its hold settles by the ledger's rules.
-   */
-  async releaseDedicated(orgId: string, leaseId: string, consumedMinor: number): Promise<void> {
-    await this.ledger.release({ lease_id: leaseId, consumed_minor: consumedMinor, org_id: orgId, holder: "" }).catch((err: unknown) => {
-      if (!(err instanceof GatewayError && err.code === "not_found")) throw err;
-    });
   }
 
   private take(s: LeaseState, amount: number): Reservation {

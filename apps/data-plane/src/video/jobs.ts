@@ -7,7 +7,7 @@ import { PROVIDERS } from "../providers/table.js";
 import type { VideoAdapter, VideoHttp, VideoJobRef, VideoStatus } from "../providers/video/types.js";
 import { HoldRenewal } from "./holds.js";
 import { column } from "./json.js";
-import { HOLD_LAPSED, budgetHoldsOf, jobUsageEvent } from "./usage.js";
+import { HOLD_LAPSED, budgetHoldsOf, jobUsageEvent, leaseIdsOf } from "./usage.js";
 import type { BudgetHold } from "../credits/lease-manager.js";
 
 export { column } from "./json.js";
@@ -221,8 +221,7 @@ export class VideoJobs {
 
   /** The job's leases (its credit's and each budget's) renewed for another lifetime; "gone" when the ledger let any of them go. */
   private async renewHolds(job: VideoJob): Promise<"renewed" | "gone"> {
-    const ids = [job.lease_id, ...budgetHoldsOf(job).map((h) => h.lease_id)];
-    const renewed = await Promise.all(ids.map((id) => this.ctx.leases.renewDedicated(job.org_id, id)));
+    const renewed = await Promise.all(leaseIdsOf(job).map((id) => this.ctx.leases.dedicated.renew(job.org_id, id)));
     return renewed.every((r) => r === "renewed") ? "renewed" : "gone";
   }
 
@@ -234,21 +233,21 @@ export class VideoJobs {
   private async holdGone(job: VideoJob, need: number): Promise<{ leaseId?: string; budgets?: BudgetHold[] }> {
     const { leases } = this.ctx;
     const holds = budgetHoldsOf(job);
-    const [credit, ...budgets] = await Promise.all([job.lease_id, ...holds.map((h) => h.lease_id)].map((id) => leases.renewDedicated(job.org_id, id)));
+    const [credit, ...budgets] = await Promise.all([job.lease_id, ...holds.map((h) => h.lease_id)].map((id) => leases.dedicated.renew(job.org_id, id)));
     const made: string[] = [];
     try {
-      const leaseId = credit === "gone" ? (await leases.holdDedicated(job.org_id, need)).leaseId : undefined;
+      const leaseId = credit === "gone" ? (await leases.dedicated.hold(job.org_id, need)).leaseId : undefined;
       if (leaseId) made.push(leaseId);
       if (!budgets.includes("gone")) return { ...(leaseId ? { leaseId } : {}) };
       const again: BudgetHold[] = [];
       for (const [i, h] of holds.entries()) {
-        const held = budgets[i] === "gone" ? await leases.holdDedicatedBudget(job.org_id, h, need) : h;
+        const held = budgets[i] === "gone" ? await leases.dedicated.holdBudget(job.org_id, h, need) : h;
         if (held !== h) made.push(held.lease_id);
         again.push(held);
       }
       return { ...(leaseId ? { leaseId } : {}), budgets: again };
     } catch (err) {
-      await Promise.all(made.map((id) => leases.releaseDedicated(job.org_id, id, 0).catch(() => undefined)));
+      await Promise.all(made.map((id) => leases.dedicated.release(job.org_id, id, 0).catch(() => undefined)));
       throw err;
     }
   }
@@ -355,7 +354,7 @@ export class VideoJobs {
       return this.update(job, { release_claim: true });
     }
     const consumed = completed ? job.cost_minor : 0;
-    await Promise.all([job.lease_id, ...budgetHoldsOf(job).map((h) => h.lease_id)].map((id) => this.ctx.leases.releaseDedicated(job.org_id, id, consumed)));
+    await Promise.all(leaseIdsOf(job).map((id) => this.ctx.leases.dedicated.release(job.org_id, id, consumed)));
     return this.update(job, { settled: true, release_claim: true });
   }
 

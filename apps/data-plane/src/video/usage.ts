@@ -49,6 +49,9 @@ export function budgetHoldsOf(job: VideoJob): BudgetHold[] {
   return parsed.success ? parsed.data : [];
 }
 
+/** Every lease a job is held under: its credit's, then each budget's. */
+export const leaseIdsOf = (job: VideoJob): string[] => [job.lease_id, ...budgetHoldsOf(job).map((h) => h.lease_id)];
+
 const AttributionJson = z.object({ endUser: z.string().min(1).max(256).optional(), projectId: z.string().min(1).max(64).optional(), tags: z.array(z.string().min(1).max(64)).max(20).optional() });
 
 /** The end user, project and tags the job's request was attributed to, as its usage event carries them. */
