@@ -55,7 +55,8 @@ function build(target: HTMLElement, spec: ChartSpec): void {
     {
       width,
       height: HEIGHT,
-      scales: { x: { time: true, range: spec.range } },
+      // Counts start at 0, and a window of zeros (no errors) reads 0 to 1, not uPlot's 0 to 100.
+      scales: { x: { time: true, range: spec.range }, ...(spec.whole ? { y: { range: (_u: UPlot, _min: number, max: number) => (max > 0 ? Plot.rangeNum(0, max, 0.1, true) : [0, 1]) } } : {}) },
       legend: { live: false },
       cursor: { show: false },
       series: [{}, ...spec.series.map((s, i) => ({ label: s.label, stroke: c.series[i % c.series.length], width: 2, spanGaps: false, points: { show: spec.times.length < 40 } }))],
