@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import pg from "pg";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { LEDGER_JOURNAL_SUBJECT, LEDGER_STREAM } from "@gateway/events";
-import { eventually } from "@gateway/testing";
+import { eventually, within } from "@gateway/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DRAIN_METRIC_FAMILIES } from "../../apps/data-plane/src/usage/drain.js";
 import { firing } from "../support/alerts.ts";
@@ -162,9 +162,9 @@ it("the LEDGER stream lost: republish sends every journal posting and top-up sin
 
 it("a stranded spool: the drain publishes what a replica scaled away left on its volume, each request billed once", async () => {
   const dp = await stack.addDataPlane({ DATA_PLANE_SHUTDOWN_REPLAY_MS: "100" });
-  const client = new OpenAI({ baseURL: `${dp.url}/v1`, apiKey: stack.demo.secret, maxRetries: 0 });
+  const client = new OpenAI({ baseURL: `${dp.url}/v1`, apiKey: stack.demo.secret, maxRetries: 0, timeout: 15_000 });
   const org = stack.demo.orgId;
-  await stack.stopNats();
+  await within("NATS stopped", stack.stopNats());
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
     const { response } = await client.chat.completions.create({ model: "gw-chat-mini", max_tokens: 8, messages: [{ role: "user", content: `stranded ${i}` }] }).withResponse();
@@ -172,8 +172,8 @@ it("a stranded spool: the drain publishes what a replica scaled away left on its
   }
   expect(dp.ctx.publisher.spooled).toBe(4);
   // The replica is scaled away while NATS is down: its usage stays on its volume.
-  await dp.stop();
-  await stack.startNats();
+  await within("the replica stopped", dp.stop());
+  await within("NATS started again", stack.startNats());
   const before = await stack.ledgerClient.GetCredits({ org_id: org });
 
   // The monitoring's Pushgateway (an external component): what the drain pushes, by path.
@@ -197,10 +197,16 @@ it("a stranded spool: the drain publishes what a replica scaled away left on its
     DATA_PLANE_NATS_URL: stack.nats.url,
     DATA_PLANE_SPOOL_DIR: dp.ctx.config.spoolDir,
     DATA_PLANE_REPLICA_ID: "drain-job",
-    DATA_PLANE_LOG_LEVEL: "silent",
+    DATA_PLANE_LOG_LEVEL: "info",
   };
+  // Bounded, and its log kept: a drain that does not finish says what it waited for.
   const drain = () =>
-    run(process.execPath, [join(root, "apps/data-plane/dist/main.js"), "drain-spool"], { env }).then((r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { found: number; left: number });
+    run(process.execPath, [join(root, "apps/data-plane/dist/main.js"), "drain-spool"], { env, timeout: 25_000 }).then(
+      (r) => JSON.parse(r.stdout.split("\n").findLast((l) => l.includes('"usage spool drained"'))!) as { found: number; left: number },
+      (err: { message: string; stdout?: string }) => {
+        throw new Error(`the drain failed (${err.message.split("\n")[0]}): ${String(err.stdout ?? "").slice(-2_000)}`);
+      },
+    );
   expect(await drain()).toMatchObject({ found: 4, left: 0, pushed: true });
   // Reported as metrics, where GatewaySpoolDrainIncomplete reads them.
   expect(pushed.map((p) => p.path)).toEqual(["PUT /metrics/job/gateway_spool_drain/replica/drain-job"]);

@@ -336,6 +336,22 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
   }
 }
 
+/**
+ * `work`, or an error naming `what` once `timeoutMs` passed without it: a step that hangs fails with
+ * its name instead of running the test into its timeout (which names no step).
+ */
+export async function within<T>(what: string, work: Promise<T>, timeoutMs = 20_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Small file-based key/value for the local stack (.local/*.json). */
 export function readJsonFile<T>(path: string): T | undefined {
   try {
