@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
 const gatewayctl = join(root, "bin/gatewayctl");
 /** Small pages, so the volume test crosses many page boundaries. */
-const PAGE_ROWS = 1_000;
+const PAGE_ROWS = 250;
 let stack: Stack;
 
 beforeAll(async () => {
@@ -254,9 +254,9 @@ describe("gatewayctl usage export", () => {
   });
 });
 
-describe("an export of tens of thousands of records", () => {
-  const ROWS = 25_000;
-  const OTHER_ROWS = 5_000;
+describe("an export of thousands of records over 24 pages", () => {
+  const ROWS = 6_000;
+  const OTHER_ROWS = 1_500;
   let big: TestOrg;
   let other: TestOrg;
 

@@ -21,12 +21,14 @@ beforeAll(async () => {
   url = await createDatabase(testPgUrl(), "ledger_partition_migration");
   db = createDb({ url, schema: "ledger", poolMax: 2 }) as Kysely<LedgerDb>;
   await migrate(db as Kysely<unknown>, "ledger", Object.fromEntries(Object.entries(migrations).filter(([name]) => name < FIRST)));
-  // A year of history in bulk: one record a few minutes apart, rolled up by the trigger.
+  // Ten weeks of history in bulk, a record a minute, rolled up by the trigger: older than the 31 days
+  // the dedup remembers and within them. (Each day of it is a step of a later migration's rollup
+  // backfill under the traffic below: a year made this test take up to a minute.)
   await sql`
     INSERT INTO usage_records (request_id, org_id, key_id, model, route, provider, upstream_model, lease_id, input_tokens, output_tokens,
       cost_minor, input_price_minor_per_mtok, output_price_minor_per_mtok, stream, status, duration_ms, created_at)
     SELECT 'req_bulk_' || g, 'org_bulk_' || (g % 4), 'key_' || (g % 3), 'm', 'chat', 'p', 'u', '', 10, 5, 1, 1, 1, false, 200, 3,
-      now() - make_interval(secs => g * 300)
+      now() - make_interval(secs => g * 60)
     FROM generate_series(1, ${BULK}) g`.execute(db);
 }, 60_000);
 

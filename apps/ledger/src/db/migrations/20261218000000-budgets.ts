@@ -88,8 +88,11 @@ export const budgets: Migration = {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, scope, window_start)
       );
-      ALTER TABLE leases ADD COLUMN scope text NOT NULL DEFAULT '', ADD COLUMN window_start timestamptz, ADD COLUMN window_end timestamptz;
+      -- In the order apply_usage_batch takes them (records, then leases): taken the other way, an
+      -- apply holding the records and waiting for the leases held this migration up until its lock
+      -- timeout, again and again under steady traffic.
       ALTER TABLE usage_records ADD COLUMN end_user text, ADD COLUMN project_id text, ADD COLUMN tags text[], ADD COLUMN budget_leases text[];
+      ALTER TABLE leases ADD COLUMN scope text NOT NULL DEFAULT '', ADD COLUMN window_start timestamptz, ADD COLUMN window_end timestamptz;
     `.execute(db);
     await sql.raw(await editedApplyUsageBatch(db, EDITS)).execute(db);
   },

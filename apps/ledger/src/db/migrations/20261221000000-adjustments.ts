@@ -68,6 +68,10 @@ const EDITS: [string, string][] = [DECLARE, LOCK_WITH_PROMO, DRAW_PROMO, JOURNAL
 export const adjustments: Migration = {
   async up(db: Kysely<unknown>) {
     await sql`
+      -- The tables apply_usage_batch writes, in the order it takes them (the posting's journal entries,
+      -- then the accounts): taken the other way, an apply holding the journal and waiting for the
+      -- accounts held this migration up until its lock timeout, again and again under steady traffic.
+      LOCK TABLE journal_entries, accounts IN ACCESS EXCLUSIVE MODE;
       ALTER TABLE accounts
         ADD COLUMN promo_minor bigint NOT NULL DEFAULT 0 CHECK (promo_minor >= 0),
         ADD COLUMN promo_granted_minor bigint NOT NULL DEFAULT 0,
