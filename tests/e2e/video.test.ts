@@ -491,6 +491,25 @@ describe("jobs", () => {
     expect(usage.body).toMatchObject({ cost_credits_minor: 0, status: 499, attempts: [{ outcome: "client_gone", payer: "operator", cost_minor: r.body.max_cost_credits_minor, estimated: true }] });
   });
 
+  it("a cancel while the ledger is away stands: answered cancelled at once, its hold released once the ledger is back", async () => {
+    const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
+    const before = await credits(o);
+    const r = await create({ model: "gw-video-i2v", imageUrl: "https://cdn.test/a.png", prompt: "[[fake:video_stuck]]" }, o);
+    expect(r.status).toBe(200);
+    await stack.stopLedger();
+    let c: Awaited<ReturnType<typeof call>>;
+    try {
+      c = await call("POST", `/video/generations/${r.body.id}/cancel`, o.secret);
+    } finally {
+      await stack.startLedger();
+    }
+    // Recorded before the hold could be given back: the caller is told so, not asked to retry into a 400.
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    expect(c.body).toMatchObject({ status: "cancelled", cost_credits_minor: 0 });
+    await eventually(async () => ((await credits(o)).held_minor === 0 ? true : undefined), 15_000, "hold released once the ledger is back");
+    expect((await credits(o)).balance_minor).toBe(before.balance_minor);
+  });
+
   it("cancels racing completions the provider already made bill the completions, on either replica", async () => {
     const o = await createOrg(stack, { balanceMinor: 10_000_000, models: VIDEO_MODELS });
     const before = await credits(o);

@@ -7,8 +7,10 @@ import { acquireRequest, claimOf, holdOf, isRefusal, keyOf, type BudgetClaim, ty
 export interface DedicatedHoldsOptions {
   holder: string;
   ttlMs: number;
-  /** Hands back the replica's own idle leases of these targets (LeaseManager); whether there were any. */
+  /** Hands back the replica's own idle leases of these targets (LeaseManager); whether that made room. */
   handBackIdle(keys: readonly string[]): Promise<boolean>;
+  /** How many hand-backs have ended: one that ended while a hold was being refused made room for it too. */
+  handBacks(): number;
 }
 
 /**
@@ -27,13 +29,19 @@ export class DedicatedHolds {
   /**
    * `amount` held in a credit lease of its own, and one dedicated budget lease of `amount` per budget
    * the work is under (all or none: a refusal gives back what was granted). A refusal is retried once
-   * after the replica handed back what its own idle leases hold of that credit or those budgets.
+   * after the replica handed back what its own idle leases hold of that credit or those budgets —
+   * or after another hold's hand-back ended while this one was asked for: concurrent jobs refused
+   * at once all retry into the room one of them made (otherwise only the one that found the idle
+   * leases would, and the others be refused with room to spare).
    */
   async hold(orgId: string, amount: number, monthlyBudgetMinor = 0, balanceAlertsMinor?: readonly number[], claims: readonly BudgetClaim[] = []): Promise<Reservation> {
+    const seen = this.opts.handBacks();
     try {
       return await this.tryHold(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
     } catch (err) {
-      if (!(err instanceof GatewayError && isRefusal(err)) || !(await this.opts.handBackIdle([orgId, ...claims.map((claim) => keyOf({ orgId, monthlyBudgetMinor: 0, claim }))]))) throw err;
+      if (!(err instanceof GatewayError && isRefusal(err))) throw err;
+      const room = await this.opts.handBackIdle([orgId, ...claims.map((claim) => keyOf({ orgId, monthlyBudgetMinor: 0, claim }))]);
+      if (!room && this.opts.handBacks() === seen) throw err;
       return this.tryHold(orgId, amount, monthlyBudgetMinor, balanceAlertsMinor, claims);
     }
   }

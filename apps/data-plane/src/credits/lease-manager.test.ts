@@ -182,3 +182,55 @@ describe("LeaseManager: a reservation grown in tranches", () => {
     expect(m.reserveLocal("org", 100)).toBeDefined();
   });
 });
+
+describe("LeaseManager: dedicated holds refused together", () => {
+  /**
+   * A ledger that grants from one balance across leases and frees what a release gives back. While
+   * `gate` is shut, asks wait at it, so concurrent asks are answered together (as a busy ledger does).
+   */
+  class SharedLedger extends RecordingLedger {
+    private readonly grants = new Map<string, number>();
+    private next = 0;
+    gate: Promise<void> | undefined;
+    waiting = 0;
+    constructor(private readonly balance: number) {
+      super(Date.now);
+    }
+    private get free(): number {
+      return this.balance - [...this.grants.values()].reduce((a, b) => a + b, 0);
+    }
+    override async acquire(req: AcquireLeaseRequest): Promise<Lease> {
+      this.waiting++;
+      await this.gate;
+      this.waiting--;
+      const id = req.lease_id || `lease_${++this.next}`;
+      const want = this.free >= req.amount_minor ? req.amount_minor : req.min_amount_minor;
+      if (want > this.free || want === 0) throw new GatewayError("insufficient_credits", "Your organization's credit balance is too low for this request.");
+      this.grants.set(id, (this.grants.get(id) ?? 0) + want);
+      return { ...(await super.acquire({ ...req, lease_id: id })), granted_minor: this.grants.get(id)!, available_after_minor: this.free };
+    }
+    override async release(req: ReleaseLeaseRequest): Promise<Lease> {
+      await new Promise((r) => setTimeout(r, 5));
+      this.grants.delete(req.lease_id);
+      return super.release(req);
+    }
+  }
+
+  it("every job refused while one of them hands back the replica's idle lease retries into the room it made", async () => {
+    // 4,000 of credit, 2,000 of it in the replica's idle lease: two jobs of 1,000 fit at first, four once it is handed back.
+    const ledger = new SharedLedger(4_000);
+    const m = new LeaseManager(ledger, createLogger({ service: "test", level: "silent" }), { holder: "r1", chunkMinor: 2_000, ttlMs: 60_000, idleMs: 60_000, maxOrgs: 10 });
+    (await m.reserve("org", 100)).settle(0);
+    expect(ledger.released).toEqual([]);
+    let open = () => {};
+    ledger.gate = new Promise((r) => (open = r));
+    const jobs = Promise.allSettled([1, 2, 3, 4].map(() => m.dedicated.hold("org", 1_000)));
+    await expect.poll(() => ledger.waiting).toBe(4);
+    ledger.gate = undefined;
+    open();
+    expect((await jobs).map((j) => j.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    expect(ledger.released.map((r) => r.lease_id)).toEqual(["lease_1"]);
+    // A fifth finds nothing left and nothing to hand back: refused.
+    await expect(m.dedicated.hold("org", 1_000)).rejects.toMatchObject({ code: "insufficient_credits" });
+  });
+});

@@ -111,6 +111,9 @@ export class LeaseManager {
   private readonly waiting = new Map<string, number>();
   /** Leases replaced while requests were still in flight; released when those finish. */
   private readonly retiring = new Set<LeaseState>();
+  /** A hand-back of idle leases for a refused dedicated hold, while it runs; how many have ended. */
+  private handingBack: Promise<void> | undefined;
+  private handBacks = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   /** Leases of their own for work that outlives the request (video jobs); a refusal first hands back this replica's idle leases. */
@@ -122,7 +125,7 @@ export class LeaseManager {
     private readonly opts: LeaseManagerOptions,
   ) {
     this.now = opts.now ?? Date.now;
-    this.dedicated = new DedicatedHolds(ledger, log, { holder: opts.holder, ttlMs: opts.ttlMs, handBackIdle: (keys) => this.handBackIdle(keys) });
+    this.dedicated = new DedicatedHolds(ledger, log, { holder: opts.holder, ttlMs: opts.ttlMs, handBackIdle: (keys) => this.handBackIdle(keys), handBacks: () => this.handBacks });
   }
 
   start(): void {
@@ -190,11 +193,25 @@ export class LeaseManager {
   }
 
   /** Releases the replica's leases of these targets that no request is using; whether there were any. */
+  /**
+   * Hands back the idle leases of `keys` and waits until the ledger has them. True when it did, or
+   * when another refused hold's hand-back was under way (waited for): both make room a hold refused
+   * meanwhile can retry into. Counted in `handBacks`.
+   */
   private async handBackIdle(keys: readonly string[]): Promise<boolean> {
     const idle = keys.map((k) => this.leases.get(k)).filter((s): s is LeaseState => s !== undefined && s.inflight === 0 && s.available > 0);
-    if (idle.length === 0) return false;
+    if (idle.length === 0) {
+      if (!this.handingBack) return false;
+      await this.handingBack;
+      return true;
+    }
     for (const s of idle) this.retire(s);
-    await this.maintain();
+    const done = this.maintain().finally(() => {
+      this.handBacks++;
+      if (this.handingBack === done) this.handingBack = undefined;
+    });
+    this.handingBack = done;
+    await done;
     return true;
   }
 

@@ -322,7 +322,23 @@ export class VideoJobs {
             error_code: HOLD_LAPSED,
             error_message: "The job's credit hold lapsed and the organization's balance no longer covers it; the job was stopped at the provider.",
           });
-    return this.settle(stopped);
+    return this.settleOrLeave(stopped);
+  }
+
+  /**
+   * Settles a job whose end is recorded. When settling fails (the ledger or NATS away), the recorded
+   * end still stands and is what the caller is answered — a cancel that answered 503 after its
+   * record was written would have the caller's retry refused as "already cancelled" — and the job,
+   * unsettled with its claim released, is settled by the next refresh that claims it.
+   */
+  private async settleOrLeave(job: VideoJob): Promise<VideoJob> {
+    try {
+      return await this.settle(job);
+    } catch (err) {
+      this.ctx.log.warn({ err: err instanceof GatewayError ? err.message : err, job_id: job.id }, "video job ended; settling it failed and is left to the next refresh");
+      await this.update(job, { release_claim: true }).catch(() => undefined);
+      return job;
+    }
   }
 
   /** Records a provider's final answer (cost: billed seconds × the job's price, never above its hold), then settles. */
@@ -337,7 +353,7 @@ export class VideoJobs {
       cost_minor: Math.min(seconds * job.price_minor_per_second, job.max_cost_minor),
       duration_s: seconds,
     });
-    return this.settle(finished);
+    return this.settleOrLeave(finished);
   }
 
   /**
