@@ -1,8 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConsoleServer } from "@gateway/console";
 import { eventually } from "@gateway/testing";
 import type { AnyBody } from "../support/api.ts";
+import { consoleServiceEnv, consoleUser, startConsoleFor } from "../support/console.ts";
 import { createOrg, type TestOrg } from "../support/orgs.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
@@ -11,16 +13,24 @@ import { startStack, type Stack } from "../support/stack.ts";
  * routing — an unknown model, a bad body — is answered with the spec's error as before, and leaves
  * a record of cost 0 with its error code, so its trace id leads somewhere (GET /v1/usage/{id});
  * nothing is billed or held. Records are rate-limited per key (the rest counted, not recorded) and
- * never spooled: with NATS away the refusal is answered the same, nothing reaches the spool.
+ * never spooled: with NATS away the refusal is answered the same, nothing reaches the spool. The
+ * console's charts count them: requests and errors by model, a model the gateway had not resolved
+ * under one label.
  */
 let stack: Stack;
+let console_: ConsoleServer;
 
 beforeAll(async () => {
   // A small bucket so the per-key limit shows with a handful of requests.
-  stack = await startStack("refusal-records", { dataPlaneEnv: { DATA_PLANE_REFUSAL_RECORDS_PER_S: "1", DATA_PLANE_REFUSAL_RECORDS_BURST: "3" } });
+  stack = await startStack("refusal-records", {
+    dataPlaneEnv: { DATA_PLANE_REFUSAL_RECORDS_PER_S: "1", DATA_PLANE_REFUSAL_RECORDS_BURST: "3" },
+    serviceEnv: consoleServiceEnv,
+  });
+  console_ = await startConsoleFor(stack);
 });
 
 afterAll(async () => {
+  await console_?.close();
   await stack?.stop();
 });
 
@@ -76,12 +86,45 @@ describe("a request refused before routing", () => {
     expect(record.refusal.message).toContain("gw-no-such-model");
     expect((await get(org, `/usage/${bad.traceId}`)).body).toMatchObject({ route: "messages", model: "gw-chat-mini", status: 400, cost_credits_minor: 0, refusal: { code: "invalid_request" } });
 
-    // Nothing billed or held, and the books hold (the refusal records are in no rollup, posting or feed).
+    // Nothing billed or held, and the books hold (the refusal records are in the rollups, in no posting or feed).
     expect((await get(org, "/credits")).body).toEqual(before.body);
     const books = await stack.ledgerClient.CheckBooks({});
     expect(books.violations).toEqual([]);
     const held = await stack.ledgerClient.GetCredits({ org_id: org.orgId });
     expect(held.held_minor).toBe(0);
+  });
+
+  it("the console's requests and errors by model count them: a model admission resolved by its name, an unknown one or a body refused before it under one label", async () => {
+    // No credit: a known model is refused at the credit gate, after it was resolved.
+    const org = await createOrg(stack, { balanceMinor: 0 });
+    const openai = new OpenAI({ baseURL: stack.baseUrl(), apiKey: org.secret, maxRetries: 0 });
+    const anthropic = new Anthropic({ baseURL: stack.baseUrl().replace(/\/v1$/, ""), apiKey: org.secret, maxRetries: 0 });
+    expect(await refusedWith(openai.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: "hi" }] }))).toMatchObject({ status: 402 });
+    expect(await refusedWith(openai.chat.completions.create({ model: "gw-typo", messages: [{ role: "user", content: "hi" }] }))).toMatchObject({ status: 404 });
+    expect(await refusedWith(anthropic.messages.create({ model: "gw-chat-mini", max_tokens: 16, messages: "not a list" as unknown as Anthropic.MessageParam[] }))).toMatchObject({ status: 400 });
+
+    const user = consoleUser(stack, console_);
+    const { cookie } = await user.signIn(org.orgId, "viewer");
+    const byModel = await eventually(
+      async () => {
+        const points = (await user.get("/api/overview?days=1", cookie)).body.points as AnyBody[];
+        const sums: Record<string, { requests: number; errors: number }> = {};
+        for (const p of points) {
+          const s = (sums[p.group] ??= { requests: 0, errors: 0 });
+          s.requests += p.requests;
+          s.errors += p.errors;
+        }
+        return Object.values(sums).reduce((n, s) => n + s.requests, 0) >= 3 ? sums : undefined;
+      },
+      10_000,
+      "the refusals in the rollups",
+    );
+    expect(byModel).toEqual({ "gw-chat-mini": { requests: 1, errors: 1 }, "(unknown model)": { requests: 2, errors: 2 } });
+    // The label is no model to filter the request log by: the records keep the names sent.
+    const options = (await user.get("/api/log-options", cookie)).body;
+    expect(options.models).toContain("gw-chat-mini");
+    expect(options.models).not.toContain("(unknown model)");
+    expect((await stack.ledgerClient.CheckBooks({})).violations).toEqual([]);
   });
 
   it("records at most the key's burst and rate; the rest are answered alike and counted as rate_limited", async () => {

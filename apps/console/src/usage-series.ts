@@ -17,6 +17,14 @@ export function chartWindow(query: Record<string, unknown>, defaultDays = 7): Ch
   return { days, from_ms: to - days * DAY_MS, to_ms: to, bucket: days <= 7 ? "hour" : "day", group_by: query.group === "key" ? "key" : "model" };
 }
 
+/**
+ * The model the ledger's hourly rollups count a refused request under when the gateway had not
+ * resolved its model (an unknown name, none, a body refused before it was read): one group, whatever
+ * the callers sent (apps/ledger/src/rollups/refusals.ts, UNRESOLVED_MODEL). A chart shows it as it is;
+ * it is no model to filter the request log by (the records keep the names sent).
+ */
+export const UNRESOLVED_MODEL = "(unknown model)";
+
 /** What a key is called on a page: its name, or its prefix when it has none. */
 export const keyLabel = (k: Pick<ApiKey, "name" | "prefix">) => k.name || `${k.prefix}… (unnamed)`;
 

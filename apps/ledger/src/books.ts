@@ -3,6 +3,7 @@ import type { CheckBooksResponseInput } from "@gateway/proto";
 import type { LedgerContext } from "./context.js";
 import type { LedgerDb } from "./db/schema.js";
 import { histogramOf, LATENCY_BOUNDS_SQL } from "./rollups/latency.js";
+import { rollupModelOf } from "./rollups/refusals.js";
 
 /**
  * What the billing team relies on, checked over every account: balance = top-ups + refunds and
@@ -12,7 +13,8 @@ import { histogramOf, LATENCY_BOUNDS_SQL } from "./rollups/latency.js";
  * promotional credit and its promotional account to that credit, the account's adjustment totals
  * are its adjustments summed, no request is refunded more than it cost, and the hourly rollups (the
  * console's charts) from where the records begin are exactly the usage records summed (their error
- * counts and latency histograms too). Returns the violations (empty when the books hold).
+ * counts and latency histograms too; refusal records counted as requests and errors under their
+ * rollup model, in no histogram). Returns the violations (empty when the books hold).
  */
 export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
   const r = await sql<{ problem: string }>`
@@ -58,12 +60,14 @@ export async function bookViolations(db: Kysely<LedgerDb>): Promise<string[]> {
     SELECT 'rollup ' || coalesce(r.org_id, u.org_id) || ' ' || coalesce(r.hour, u.hour) || ' ' || coalesce(r.key_id, u.key_id) || ' ' || coalesce(r.model, u.model)
     FROM (SELECT r.* FROM usage_rollups r, usage_partitioning p WHERE p.retained_from IS NULL OR r.hour >= p.retained_from) r
     FULL JOIN (
-      SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, model, count(*) AS requests, sum(input_tokens) AS input_tokens,
+      SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, key_id, rollup_model AS model, count(*) AS requests, sum(input_tokens) AS input_tokens,
         sum(output_tokens) AS output_tokens, sum(cached_input_tokens) AS cached, sum(cache_creation_input_tokens) AS cache_writes,
         sum(reasoning_tokens) AS reasoning, sum(cost_minor) AS cost, sum(absorbed_minor) AS absorbed,
         count(*) FILTER (WHERE status NOT BETWEEN 200 AND 299) AS errors, ${sql.raw(histogramOf("latency_bucket"))} AS latency_counts
-      -- Refusal records (cost 0, error_code set) are kept out of the rollups (docs/billing.md, "Refusal records").
-      FROM (SELECT *, width_bucket(duration_ms, ${sql.raw(LATENCY_BOUNDS_SQL)}) AS latency_bucket FROM usage_records WHERE error_code IS NULL) x GROUP BY 1, 2, 3, 4
+      -- A refusal record (cost 0, error_code set) is a request and an error under its rollup model, in no latency bucket: it reached no provider (docs/billing.md, "Refusal records").
+      FROM (SELECT *, ${sql.raw(rollupModelOf("usage_records"))} AS rollup_model,
+              CASE WHEN error_code IS NULL THEN width_bucket(duration_ms, ${sql.raw(LATENCY_BOUNDS_SQL)}) END AS latency_bucket
+            FROM usage_records) x GROUP BY 1, 2, 3, 4
     ) u USING (org_id, hour, key_id, model)
     WHERE (r.requests, r.input_tokens, r.output_tokens, r.cached_input_tokens, r.cache_creation_input_tokens, r.reasoning_tokens, r.cost_minor, r.absorbed_minor, r.errors, r.latency_counts)
       IS DISTINCT FROM (u.requests, u.input_tokens, u.output_tokens, u.cached, u.cache_writes, u.reasoning, u.cost, u.absorbed, u.errors, u.latency_counts)`.execute(db);

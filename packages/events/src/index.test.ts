@@ -162,6 +162,7 @@ describe("usage.v1.refused", () => {
       route: "x".repeat(64),
       error_code: "c".repeat(64),
       message: "e".repeat(REFUSAL_MESSAGE_MAX),
+      model_resolved: false,
     };
     expect(decodeEvent(RefusalEventV1, encodeEvent(largest))).toBeDefined();
     expect(encodeEvent(largest).length).toBeLessThan(1_300);

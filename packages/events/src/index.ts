@@ -278,7 +278,8 @@ export type UsageEventV1 = z.infer<typeof UsageEventV1>;
  * limit's 429), so its trace id leads to a record (docs/billing.md, "Refusal records"). Never
  * spooled and rate-limited per key at the data-plane: a refusal that could not be published is
  * dropped and counted, never retried. The ledger stores it as a usage record with cost 0, its status
- * and error code, and touches no balance, lease, budget or rollup. NATS message id = request_id.
+ * and error code, counts it in the hourly rollups (a request and an error), and touches no balance,
+ * lease or budget. NATS message id = request_id.
  * Ledgers read it before data-planes send it (DATA_PLANE_REFUSAL_RECORDS_PER_S=0 keeps a data-plane
  * from sending while older ledgers run); an older ledger sets it aside as `invalid`.
  */
@@ -310,6 +311,13 @@ export const RefusalEventV1 = z.object({
   created_at_ms: z.number().int().nonnegative(),
   /** Milliseconds from receipt to the refusal. */
   duration_ms: z.number().int().nonnegative(),
+  /**
+   * True when the data-plane had resolved `model` for the key before refusing (a catalog model the
+   * key can see, or a tool call's target): the hourly rollups count the refusal under its model then,
+   * and under one fixed label otherwise, since an unresolved name is whatever the caller sent. Added
+   * in place (ledgers that predate it drop the unknown field; its absence reads as false).
+   */
+  model_resolved: z.boolean().optional(),
 });
 export type RefusalEventV1 = z.infer<typeof RefusalEventV1>;
 

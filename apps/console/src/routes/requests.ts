@@ -4,7 +4,7 @@ import { DAY_MS, endOfThisHour, pageLimit } from "../params.js";
 import { signed, type Routes } from "../middleware.js";
 import { csvHeaders } from "../csv.js";
 import { CSV_COLUMNS, csvRow, memberRecord } from "../usage-view.js";
-import { keyLabel } from "../usage-series.js";
+import { keyLabel, UNRESOLVED_MODEL } from "../usage-series.js";
 
 /** The log's filters from the query string (key id, model, route, status, from/to as Unix ms), in organization `orgId`. */
 const logFilters = (req: Request, orgId: string) => {
@@ -31,7 +31,8 @@ export function requestRoutes({ ctx, read, download }: Routes): void {
     ]);
     return { data: logRows(page.records, keys), next_cursor: page.next_cursor || null };
   });
-  // What the log's dropdowns offer: the organization's keys by name, and the models it may use or used in the last 31 days.
+  // What the log's dropdowns offer: the organization's keys by name, and the models it may use or used in the last 31 days
+  // (not the rollups' group of refused requests with unresolved models: no record is named so).
   read("/api/log-options", async (_req, res) => {
     const to = endOfThisHour();
     const [{ keys }, { models }, used] = await Promise.all([
@@ -39,7 +40,7 @@ export function requestRoutes({ ctx, read, download }: Routes): void {
       control.ConsoleListModels({ token: signed(res).token }),
       ledger.SpendSeries({ org_id: orgOf(res), from_ms: to - 31 * DAY_MS, to_ms: to, bucket: "day", group_by: "model" }),
     ]);
-    const modelIds = [...new Set([...models.map((m) => m.id), ...used.points.map((p) => p.group)])].sort();
+    const modelIds = [...new Set([...models.map((m) => m.id), ...used.points.map((p) => p.group)])].filter((m) => m !== UNRESOLVED_MODEL).sort();
     return { models: modelIds, keys: keys.map((k) => ({ id: k.id, name: keyLabel(k), revoked: k.revoked })) };
   });
   // The current filter as CSV, newest first, streamed a keyset page at a time as the client reads it.

@@ -181,6 +181,7 @@ export async function admit<C extends Capability, B>(ctx: DataPlaneContext, l: A
     // The version whose prices the request is billed at (its usage event names it).
     l.catalogVersion = ctx.catalog.current.version;
     const m = resolveModel(key, ctx.catalog.current, ctx.catalog.trialPolicy, req.route, req.modelId);
+    l.modelResolved = true;
     if (req.requestedOutput !== undefined && m.max_output_tokens > 0 && req.requestedOutput > m.max_output_tokens) {
       const field = req.outputParam ?? "max_tokens";
       // An agent's limit is a ceiling, not a need: the answer cannot be longer than the model
@@ -308,6 +309,7 @@ export async function admitCall<T, B>(ctx: DataPlaneContext, l: Authenticated, p
   l.catalogVersion = ctx.catalog.current.version;
   const { target, name, price } = await stage(l, "plan", req.plan);
   l.model = name;
+  l.modelResolved = true;
   stage(l, "rate_limit", () => applyRateLimit(ctx, l));
   const ran = runStage(ctx, l, req.route, "input", () => req.guard(parsed));
   const body = (ran instanceof Promise ? await ran : ran) ?? parsed;

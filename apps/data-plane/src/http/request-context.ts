@@ -33,6 +33,11 @@ export class RequestContext {
   keyHash: string | undefined = undefined;
   /** Model and route, for the access log. */
   model: string | undefined = undefined;
+  /**
+   * `model` was resolved for the key (a catalog model it can see, or a tool call's target): a refusal
+   * record names it as a model then, not as whatever the caller sent (usage/refusals.ts).
+   */
+  modelResolved = false;
   /** The catalog version the model was resolved from: its prices are the request's (its usage event names it). */
   catalogVersion: number | undefined = undefined;
   /** Size of the request body after Content-Encoding was undone, bytes (the basis of the prompt bound). */

@@ -62,10 +62,25 @@ describe("the recorder", () => {
     acks = false;
     expect(await r.record(state(), "chat", err, { model: "x" })).toBe(false);
     expect(r.record(state(), "chat", err, { model: "x" })).toBeUndefined();
-    expect(sent[0]).toMatchObject({ org_id: "org_a", key_id: "key_a", model: "x", route: "chat", status: 404, error_code: "model_not_found", stream: true, created_at_ms: 1_000 });
+    expect(sent[0]).toMatchObject({
+      org_id: "org_a",
+      key_id: "key_a",
+      model: "x",
+      route: "chat",
+      status: 404,
+      error_code: "model_not_found",
+      stream: true,
+      created_at_ms: 1_000,
+      model_resolved: false,
+    });
     expect([await count("published"), await count("dropped"), await count("rate_limited")]).toEqual([1, 1, 1]);
     // Another key has a bucket of its own.
     expect(r.record(state("key_b"), "chat", err, {})).toBeDefined();
+    // A model admission had resolved (a refusal after it: the credit gate) is said to be one: the rollups name it.
+    const resolved = state("key_c", "gw-chat-mini");
+    resolved.modelResolved = true;
+    await r.record(resolved, "chat", new GatewayError("insufficient_credits", "Top up."), { model: "gw-chat-mini" });
+    expect(sent.at(-1)).toMatchObject({ model: "gw-chat-mini", model_resolved: true });
   });
 
   it('keeps what the caller sent storable: bounded, no NUL, no half of a character pair; "" when the body named no model', async () => {

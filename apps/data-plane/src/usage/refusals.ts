@@ -120,6 +120,7 @@ export class RefusalRecorder {
       stream: body !== null && typeof body === "object" && (body as { stream?: unknown }).stream === true,
       created_at_ms: state.startedAt,
       duration_ms: Math.max(0, now - state.startedAt),
+      model_resolved: state.modelResolved,
     };
     this.inFlight++;
     return this.sink.publishRefusal(event).then((acked) => {

@@ -6,8 +6,10 @@ import { pgText } from "./delivery.js";
 /**
  * Stores refusal records (`usage.v1.refused`) as usage records of cost 0 with their status, error
  * code and message, each request id once (usage_dedup decides, as for billed records), in one
- * statement (apply_refusals, migration 20261223000000-refusal-records) that touches no balance,
- * lease, budget, journal, feed or rollup. Returns the request ids it stored (the rest were there).
+ * statement (apply_refusals, migrations 20261223000000-refusal-records and
+ * 20261229000000-refusal-rollups) that counts each record it stores in its hourly rollup (a request
+ * and an error, under its model or UNRESOLVED_MODEL: src/rollups/refusals.ts) and touches no
+ * balance, lease, budget, journal or feed. Returns the request ids it stored (the rest were there).
  */
 export async function applyRefusals(db: Kysely<LedgerDb>, events: readonly RefusalEventV1[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
@@ -24,6 +26,8 @@ export async function applyRefusals(db: Kysely<LedgerDb>, events: readonly Refus
     stream: ev.stream,
     created_at_ms: ev.created_at_ms,
     duration_ms: ev.duration_ms,
+    // Absent from data-planes before it: NULL, rolled up as unresolved (what such a data-plane sent may be any name).
+    model_resolved: ev.model_resolved ?? null,
   }));
   const r = await sql<{ applied: string[] }>`SELECT apply_refusals(${JSON.stringify(records)}::jsonb) AS applied`.execute(db);
   return new Set(r.rows[0]!.applied);

@@ -370,7 +370,7 @@ export class UsageConsumer {
   }
 
   /**
-   * Stores a batch's refusal records (apply-refusals.ts: cost 0, nothing else touched), each request
+   * Stores a batch's refusal records (apply-refusals.ts: cost 0, counted in their rollups, no money touched), each request
    * id once; a record Postgres refuses for good is isolated by halves and set aside like a usage
    * event. Throws for passing failures (the whole batch is redelivered; what was stored is a duplicate then).
    */

@@ -180,6 +180,8 @@ export interface UsageRecordsTable {
   /** A refusal record's (a request refused before routing): the error code and message the caller got; NULL on every other record. */
   error_code: ColumnType<string | null, string | null | undefined, string | null>;
   error_message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A refusal record's: whether the data-plane had resolved its model (its rollups name the model, else UNRESOLVED_MODEL); NULL on every other record and on refusals before it. */
+  model_resolved: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
 }
 
 export interface TopUpsTable {

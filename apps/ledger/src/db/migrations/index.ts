@@ -27,6 +27,7 @@ import { feed } from "./20261221010000-feed.js";
 import { attemptSplit } from "./20261221020000-attempt-split.js";
 import { rollupErrorsLatency } from "./20261222000000-rollup-errors-latency.js";
 import { refusalRecords } from "./20261223000000-refusal-records.js";
+import { refusalRollups } from "./20261229000000-refusal-rollups.js";
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "20261221020000-attempt-split": attemptSplit,
   "20261222000000-rollup-errors-latency": rollupErrorsLatency,
   "20261223000000-refusal-records": refusalRecords,
+  "20261229000000-refusal-rollups": refusalRollups,
 };
