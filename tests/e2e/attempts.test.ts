@@ -223,9 +223,11 @@ describe("attempt records", () => {
     // Other suites' requests do not reach this stack: the fake provider's row is this org's.
     expect(fake).toEqual({ day: today, provider: "fake", attempts: 4, unserved: 2, provider_cost_minor: total("providerCost"), absorbed_minor: total("absorbed") });
 
-    // The same requests in the ledger's rollups, as the console's charts read them.
+    // The same requests in the ledger's rollups, as the console's charts read them: the refused ones
+    // count as requests too (at no cost: docs/billing.md, "Refusal records").
+    const refused = lines.length - rows.length;
     const spend = JSON.parse(await ctl("usage", "spend", "--org", org.orgId, "--from", from, "--to", to, "--by", "hour", "--json")) as AnyBody;
-    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.requests, 0)).toBe(3);
+    expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.requests, 0)).toBe(3 + refused);
     expect((spend.points as AnyBody[]).reduce((n: number, p: AnyBody) => n + p.cost_minor, 0)).toBe(total("billed"));
 
     // Per token class (docs/billing.md, "Reconciliation"): every attempt's tokens at the deployment's cost price for the class, exact.
