@@ -208,7 +208,11 @@ describe("budgets", () => {
           const stream = openai(org, i % 2, { "x-gateway-end-user": user }).chat.completions.create({
             model: MODEL,
             stream: true,
-            messages: [{ role: "user", content: `[[fake:words=${50 + ((i * 37) % 200)},chunk_delay=1]] go` }],
+            // A word every 3 ms: the half tranche held ahead lasts ~100 ms of output, longer than an
+            // extension's round trip even on a loaded machine, so the round trip's own output (the
+            // other part of the documented margin) stays inside the one tranche checked below. At a
+            // word a millisecond, a 3-worker run overran it by 4,564 (a round trip past 32 ms).
+            messages: [{ role: "user", content: `[[fake:words=${50 + ((i * 37) % 200)},chunk_delay=3]] go` }],
           });
           const { data, response } = await stream.withResponse();
           let chunks = 0;
