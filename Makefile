@@ -27,7 +27,7 @@ down: bootstrap
 test: build
 	@node packages/proto/gen-types.mjs --check
 	@pnpm exec biome format --reporter=summary
-	@log=$$(mktemp); ( pnpm exec tsc -p tsconfig.test.json && pnpm exec biome lint --error-on-warnings . ) > $$log 2>&1 & check=$$!; \
+	@log=$$(mktemp); ( pnpm exec tsc -p tsconfig.test.json && pnpm exec tsc -p apps/console/tsconfig.web.json --noEmit && pnpm exec biome lint --error-on-warnings . ) > $$log 2>&1 & check=$$!; \
 	  pnpm exec vitest run; tests=$$?; \
 	  wait $$check; checked=$$?; cat $$log; rm -f $$log; \
 	  if [ $$checked -ne 0 ]; then echo "make test: the typecheck or the linter failed (above)"; fi; \
@@ -43,10 +43,12 @@ check: build
 	@node packages/proto/gen-types.mjs --check
 	@pnpm exec biome format --reporter=summary
 	@pnpm exec tsc -p tsconfig.test.json
+	@pnpm exec tsc -p apps/console/tsconfig.web.json --noEmit
 	@pnpm exec biome lint --error-on-warnings .
 
 typecheck: build
 	@pnpm exec tsc -p tsconfig.test.json
+	@pnpm exec tsc -p apps/console/tsconfig.web.json --noEmit
 
 lint: install
 	@pnpm exec biome lint --error-on-warnings .

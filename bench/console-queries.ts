@@ -29,7 +29,7 @@ import pg from "pg";
 import { chromium } from "playwright-core";
 import { adminService, bearer, createClient, ledgerService } from "@gateway/proto";
 import { createDatabase, freePort, startNats, startPostgres } from "@gateway/testing";
-import { histogramOf, LATENCY_BOUNDS_SQL } from "../apps/ledger/dist/rollups/latency.js";
+import { histogramOf, LATENCY_BOUNDS_SQL } from "@gateway/ledger";
 import { ledgerEnv, pct, spawnNode, step, stopChild, waitReady } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 10_000_000);

@@ -275,7 +275,7 @@ for (const t of [direct, viaBare, gateway]) {
 }
 // The floor under "added": the acknowledgement every answer waits for (the usage event stored by
 // JetStream), timed alone with the data-plane's own publish on a scratch stream of the same server.
-const { JetStreamPublish } = await import("../apps/data-plane/dist/usage/jetstream-publish.js");
+const { JetStreamPublish } = (await import("../apps/data-plane/dist/usage/jetstream-publish.js")) as unknown as typeof import("../apps/data-plane/src/usage/jetstream-publish.js");
 const floorNc = await connect({ servers: nats.url });
 await (await jetstreamManager(floorNc)).streams.add({ name: "BENCH_FLOOR", subjects: ["benchfloor.>"] });
 const floorPublish = new JetStreamPublish(floorNc);

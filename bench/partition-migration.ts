@@ -12,8 +12,7 @@ import { createDb, migrate, sql, type Kysely } from "@gateway/db";
 import type { UsageEventV1 } from "@gateway/events";
 import { createDatabase, startPostgres } from "@gateway/testing";
 import { applyUsageBatch } from "@gateway/ledger";
-import { migrations } from "../apps/ledger/dist/db/migrations/index.js";
-import type { LedgerDb } from "../apps/ledger/dist/db/schema.js";
+import { ledgerMigrations as migrations, type LedgerDb } from "@gateway/ledger";
 import { pct, step } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 1_000_000);

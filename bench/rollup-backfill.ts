@@ -7,7 +7,7 @@
  */
 import { createDb, migrate, sql, type Kysely } from "@gateway/db";
 import { createDatabase, startPostgres } from "@gateway/testing";
-import { migrations } from "../apps/ledger/dist/db/migrations/index.js";
+import { ledgerMigrations as migrations } from "@gateway/ledger";
 import { step } from "./ledger-common.ts";
 
 const N = Number(process.argv[2] ?? 1_000_000);

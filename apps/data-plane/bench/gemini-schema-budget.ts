@@ -12,8 +12,10 @@
  *   make build && node apps/data-plane/bench/gemini-schema-budget.ts [iterations=200]
  */
 import { GatewayError } from "@gateway/errors";
-import { geminiChat } from "../dist/providers/gemini/chat.js";
-import type { ChatRequestBody, UpstreamTarget } from "../dist/providers/types.js";
+import type { ChatRequestBody, UpstreamTarget } from "../src/providers/types.js";
+
+// The built module (what runs in production), typed as its source (the build writes no declarations).
+const { geminiChat } = (await import("../dist/providers/gemini/chat.js")) as unknown as typeof import("../src/providers/gemini/chat.js");
 
 const N = Number(process.argv[2] ?? 200);
 

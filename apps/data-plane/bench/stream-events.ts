@@ -10,11 +10,12 @@
  *
  *   make build && node apps/data-plane/bench/stream-events.ts [iterations=2000] [rounds=5]
  */
-import { openAICompatibleChat } from "../dist/providers/openai-compatible/chat.js";
-import { anthropicChat } from "../dist/providers/anthropic/chat.js";
-import { PassthroughScanner, SseParser } from "../dist/providers/sse.js";
-import { Outbox } from "../dist/pipeline/stream.js";
-import { openAIShape } from "../dist/translate/client-shape.js";
+// The built modules (what runs in production), typed as their sources (the build writes no declarations).
+const { openAICompatibleChat } = (await import("../dist/providers/openai-compatible/chat.js")) as unknown as typeof import("../src/providers/openai-compatible/chat.js");
+const { anthropicChat } = (await import("../dist/providers/anthropic/chat.js")) as unknown as typeof import("../src/providers/anthropic/chat.js");
+const { PassthroughScanner, SseParser } = (await import("../dist/providers/sse.js")) as unknown as typeof import("../src/providers/sse.js");
+const { Outbox } = (await import("../dist/pipeline/stream.js")) as unknown as typeof import("../src/pipeline/stream.js");
+const { openAIShape } = (await import("../dist/translate/client-shape.js")) as unknown as typeof import("../src/translate/client-shape.js");
 
 const N = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 5);

@@ -45,6 +45,10 @@ import { usageStatement } from "./rpc/usage-statement.js";
 export { loadConfig, type LedgerConfig } from "./config.js";
 export type { LedgerContext, LedgerOverrides } from "./context.js";
 export { applyUsage, applyUsageBatch } from "./consumer/apply-usage.js";
+/** For the benches that migrate or query a ledger schema themselves (bench/). */
+export { migrations as ledgerMigrations } from "./db/migrations/index.js";
+export type { LedgerDb } from "./db/schema.js";
+export { histogramOf, LATENCY_BOUNDS_SQL } from "./rollups/latency.js";
 
 /** The migrate step: applies this release's migrations to the configured schema (`node dist/main.js migrate`). */
 export function migrateLedgerSchema(config: LedgerConfig): Promise<void> {
