@@ -41,6 +41,7 @@ class Load {
   private stopped = false;
   private workers: Promise<void>[] = [];
   private n = 0;
+  private readonly inflight = new Map<string, number>();
 
   constructor(private readonly secret: string) {}
 
@@ -57,11 +58,14 @@ class Load {
       const n = this.n++;
       const t = this.targets[n % this.targets.length]!;
       const phase = this.phase;
+      this.inflight.set(t.name, (this.inflight.get(t.name) ?? 0) + 1);
       try {
         const { response } = await t.client.chat.completions.create({ model: "gw-chat-mini", messages: [{ role: "user", content: `rolling ${n}` }] }).withResponse();
         this.results.push({ ok: true, dp: t.name, phase, id: response.headers.get("x-gateway-trace-id") ?? undefined });
       } catch (err) {
         this.results.push({ ok: false, dp: t.name, phase, error: String(err) });
+      } finally {
+        this.inflight.set(t.name, this.inflight.get(t.name)! - 1);
       }
     }
   }
@@ -71,6 +75,15 @@ class Load {
     const phase = this.phase;
     const answered = (dp: string) => this.results.filter((r) => r.ok && r.phase === phase && r.dp === dp).length;
     await eventually(() => (dps.every((dp) => answered(dp) >= n) || this.results.some((r) => !r.ok) ? true : undefined), 30_000, `${n} answers from each of ${dps.join(", ")} in "${phase}"`);
+  }
+
+  /**
+   * Until `dp`, out of rotation, has answered what it was sent: its connections are then idle, and
+   * a stop closes them at once (as endpoints are dropped before a pod is told to stop). A stop
+   * called earlier waits for the keep-alive connections of the requests it finished, up to 10 s.
+   */
+  async idle(dp: string): Promise<void> {
+    await eventually(() => ((this.inflight.get(dp) ?? 0) === 0 ? true : undefined), 30_000, `${dp} idle`);
   }
 
   async stop(): Promise<void> {
@@ -155,7 +168,15 @@ const CURRENT: Record<Service, Record<string, string>> = {
   "control-plane": { CONTROL_PLANE_DATA_PLANE_TOKEN: DP_TOKEN, CONTROL_PLANE_UNAUTHENTICATED_CALLERS: "data-plane" },
   // Signed usage (docs/security.md): the current ledger checks signatures but still takes the previous
   // data-plane's unsigned messages while the upgrade runs (LEDGER_ACCEPT_UNSIGNED_USAGE).
-  ledger: { LEDGER_DATA_PLANE_TOKEN: DP_TOKEN, LEDGER_UNAUTHENTICATED_CALLERS: "data-plane", LEDGER_USAGE_SIGNING_KEYS: USAGE_KEY, LEDGER_ACCEPT_UNSIGNED_USAGE: "true" },
+  // Its durable's ack wait at 3 s: the previous ledger stops with events pulled and not applied, which
+  // come back after it (docs/operations.md, "It pulls in rounds"), 30 s otherwise.
+  ledger: {
+    LEDGER_DATA_PLANE_TOKEN: DP_TOKEN,
+    LEDGER_UNAUTHENTICATED_CALLERS: "data-plane",
+    LEDGER_USAGE_SIGNING_KEYS: USAGE_KEY,
+    LEDGER_ACCEPT_UNSIGNED_USAGE: "true",
+    LEDGER_ACK_WAIT_MS: "3000",
+  },
   // Provider keys come from their own namespace now (docs/security.md): the previous release read FAKE_UPSTREAM_API_KEY as is.
   "data-plane": { DATA_PLANE_CONTROL_PLANE_TOKEN: DP_TOKEN, DATA_PLANE_LEDGER_TOKEN: DP_TOKEN, DATA_PLANE_PROVIDER_KEY_FAKE_UPSTREAM_API_KEY: FAKE_KEY, DATA_PLANE_USAGE_SIGNING_KEY: USAGE_KEY },
 };
@@ -228,6 +249,7 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     // The previous data-plane and control-plane go (out of rotation first, as endpoints are).
     load.route([newUrl]);
     load.phase = "current alone";
+    await load.idle("dp-old");
     await oldDp.proc.stop();
     controlLb.set([newControl.grpc]);
     await oldControl.proc.stop();
@@ -244,8 +266,8 @@ describe(`a rolling upgrade from the previous release (${previousReleaseCommit()
     expect(new Set(ids).size).toBe(ids.length);
 
     // Every answered request has its usage record, and the org was charged the sum of them, once.
-    // Events a stopped ledger had already pulled but not applied come back after the durable's ack
-    // wait (30 s), to whichever ledger runs: late, never lost.
+    // Events the previous ledger had already pulled but not applied when it stopped come back after
+    // the durable's ack wait (3 s here), to whichever ledger runs: late, never lost.
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     try {

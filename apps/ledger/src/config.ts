@@ -68,6 +68,13 @@ const Schema = z.object({
   LEDGER_BATCH_LINGER_MS: int(10, 0),
   /** Deliveries not yet acknowledged, across every ledger replica on the durable. */
   LEDGER_MAX_ACK_PENDING: int(20_000, 1),
+  /**
+   * How long the durable waits for a delivery's acknowledgement before sending it again, ms: what a
+   * ledger that stopped with events pulled but not applied (a previous release's, which does not
+   * hand them back) delays them by. Above the slowest batch's apply (a redelivery of an event being
+   * applied is a duplicate, applied once all the same); the ledger that starts sets it on the durable.
+   */
+  LEDGER_ACK_WAIT_MS: int(30_000, 1_000),
   /** Copies of the USAGE and LEDGER streams (3 on a three-node NATS cluster). */
   LEDGER_STREAM_REPLICAS: int(1, 1),
   /**
@@ -172,6 +179,7 @@ export interface LedgerConfig extends ServerCallerSettings {
   applyConcurrency: number;
   batchLingerMs: number;
   maxAckPending: number;
+  ackWaitMs: number;
   streamReplicas: number;
   usageArrivalMs: number;
   settleSkewMs: number;
@@ -264,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): LedgerConfi
     applyConcurrency: e.LEDGER_APPLY_CONCURRENCY,
     batchLingerMs: e.LEDGER_BATCH_LINGER_MS,
     maxAckPending: e.LEDGER_MAX_ACK_PENDING,
+    ackWaitMs: e.LEDGER_ACK_WAIT_MS,
     streamReplicas: e.LEDGER_STREAM_REPLICAS,
     usageArrivalMs: e.LEDGER_USAGE_ARRIVAL_MS,
     settleSkewMs: e.LEDGER_SETTLE_SKEW_MS,

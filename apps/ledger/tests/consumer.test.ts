@@ -6,6 +6,7 @@ import { createClient, ledgerService, type LedgerServiceMethods, type TypedClien
 import { eventually, startNats, type NatsHandle } from "@gateway/testing";
 import { sql } from "@gateway/db";
 import { createLedger, loadConfig, type Ledger } from "../src/index.js";
+import { ensureUsageStream } from "../src/consumer/ensure-stream.js";
 import { bookViolations, usageEvent, migratedDatabase } from "./support.js";
 
 /**
@@ -80,6 +81,12 @@ describe("usage consumer", () => {
     expect(s.config.max_bytes).toBeGreaterThan(6 * 1024 ** 3);
     const c = await jsm.consumers.info(USAGE_STREAM, "ledger");
     expect(c.config).toMatchObject({ ack_wait: 30 * SECOND_NS, max_ack_pending: 20_000 });
+    // LEDGER_ACK_WAIT_MS, as a ledger started with it sets it on the durable; then back to the default.
+    const log = ledgers[0]!.ctx.log;
+    await ensureUsageStream(jsm, { ...ledgers[0]!.ctx.config, ackWaitMs: loadConfig({ ...env, LEDGER_ACK_WAIT_MS: "3000" }).ackWaitMs }, log);
+    expect((await jsm.consumers.info(USAGE_STREAM, "ledger")).config.ack_wait).toBe(3 * SECOND_NS);
+    await ensureUsageStream(jsm, ledgers[0]!.ctx.config, log);
+    expect((await jsm.consumers.info(USAGE_STREAM, "ledger")).config.ack_wait).toBe(30 * SECOND_NS);
   });
 
   it("reports health, readiness and metrics", async () => {

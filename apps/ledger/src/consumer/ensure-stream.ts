@@ -17,6 +17,8 @@ export interface StreamOptions {
   consumerDurable: string;
   /** Unacknowledged deliveries allowed across every ledger replica on the durable. */
   maxAckPending: number;
+  /** The durable's acknowledgement wait, ms (LEDGER_ACK_WAIT_MS). */
+  ackWaitMs: number;
   /** Copies of USAGE and LEDGER in a NATS cluster (1 on a single server, 3 on the three-node cluster). */
   streamReplicas: number;
   /** Each stream's replay window and byte limit (stream-sizing.ts). */
@@ -55,12 +57,12 @@ export const LEDGER_STREAM_CONFIG: StreamSettings = {
 const limits = (l: StreamSizes["usage"]) => ({ max_age: l.maxAgeNs, max_bytes: l.maxBytes });
 
 /** The ledger's durable pull consumer; every ledger replica pulls from the same one. */
-export function usageConsumerConfig(durable: string, maxAckPending: number, replicas: number) {
+export function usageConsumerConfig(durable: string, maxAckPending: number, replicas: number, ackWaitMs: number) {
   return {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: 30 * SECOND_NS,
+    ack_wait: ackWaitMs * 1_000_000,
     max_ack_pending: maxAckPending,
     // Explicit: a durable made while its stream was still moving to more replicas would otherwise
     // keep the old count, and die with the one node it lives on.
@@ -86,7 +88,7 @@ const apiCode = (err: unknown): number | undefined => (err instanceof JetStreamA
 export async function ensureUsageStream(jsm: JetStreamManager, o: StreamOptions, log: Logger): Promise<void> {
   await ensureStream(jsm, { ...USAGE_STREAM_CONFIG, ...limits(o.streams.usage), num_replicas: o.streamReplicas }, log);
   const durable = o.consumerDurable;
-  const want = usageConsumerConfig(durable, o.maxAckPending, o.streamReplicas);
+  const want = usageConsumerConfig(durable, o.maxAckPending, o.streamReplicas, o.ackWaitMs);
   const existing = await jsm.consumers.info(USAGE_STREAM, durable).catch((err: unknown) => {
     if (apiCode(err) === CONSUMER_NOT_FOUND) return undefined;
     throw err;
