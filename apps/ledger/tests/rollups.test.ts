@@ -80,6 +80,10 @@ it("sums every applied record once, by hour or UTC day, per model or key", async
     ["key_b", 30],
     ["key_b", 70],
   ]);
+  // The same without the latency histograms (a key list's spend and last use): every other figure as it was.
+  const byKeyLean = await f.client.SpendSeries({ org_id: org, from_ms: T0, to_ms: T0 + 3 * HOUR, bucket: "day", group_by: "key", without_latency: true });
+  expect(byKey.points.every((p) => p.latency_counts.some((n) => n > 0))).toBe(true);
+  expect(byKeyLean.points).toEqual(byKey.points.map((p) => ({ ...p, latency_counts: [] })));
   // One key's usage, by model (a key's page).
   const ofKeyB = await f.client.SpendSeries({ org_id: org, from_ms: T0, to_ms: T0 + 3 * HOUR, bucket: "day", group_by: "model", key_id: "key_b" });
   expect(ofKeyB.points.map((p) => [p.group, p.requests, p.errors, p.cost_minor])).toEqual([

@@ -19,7 +19,7 @@ export function keyRoutes({ ctx, read, write }: Routes): void {
     const to = endOfThisHour();
     const [{ keys }, series] = await Promise.all([
       control.ConsoleListKeys({ token: signed(res).token }),
-      ledger.SpendSeries({ org_id: signed(res).member.org_id, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "hour", group_by: "key" }),
+      ledger.SpendSeries({ org_id: signed(res).member.org_id, from_ms: to - 30 * DAY_MS, to_ms: to, bucket: "hour", group_by: "key", without_latency: true }),
     ]);
     const use = new Map<string, { spent: number; last: number }>();
     for (const p of series.points) {

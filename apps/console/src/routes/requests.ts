@@ -38,7 +38,7 @@ export function requestRoutes({ ctx, read, download }: Routes): void {
     const [{ keys }, { models }, used] = await Promise.all([
       control.ConsoleListKeys({ token: signed(res).token }),
       control.ConsoleListModels({ token: signed(res).token }),
-      ledger.SpendSeries({ org_id: orgOf(res), from_ms: to - 31 * DAY_MS, to_ms: to, bucket: "day", group_by: "model" }),
+      ledger.SpendSeries({ org_id: orgOf(res), from_ms: to - 31 * DAY_MS, to_ms: to, bucket: "day", group_by: "model", without_latency: true }),
     ]);
     const modelIds = [...new Set([...models.map((m) => m.id), ...used.points.map((p) => p.group)])].filter((m) => m !== UNRESOLVED_MODEL).sort();
     return { models: modelIds, keys: keys.map((k) => ({ id: k.id, name: keyLabel(k), revoked: k.revoked })) };

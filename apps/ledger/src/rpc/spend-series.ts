@@ -15,12 +15,15 @@ const isGroup = (g: string): g is keyof typeof GROUP_COLUMN => Object.hasOwn(GRO
 
 /** The latency histograms of a bucket's rows, summed (src/rollups/latency.ts). */
 const LATENCY_TOTAL = sql.raw(histogramTotal("latency_counts"));
+/** What a point carries instead when the caller charts no latency (`without_latency`): 29 sums a row saved. */
+const NO_LATENCY = sql.raw("'{}'::bigint[]");
 
 /**
  * One organization's usage per UTC hour or day, from usage_rollups (written by apply_usage_batch in
  * the same statement as the usage records, so as right as the ledger): one index range scan on
  * (org_id, hour), whatever the number of records behind it (with `key_id`, one key's). Each point carries its error count and
- * its rows' latency histograms summed, over the bounds the answer names (a p95 is read from them).
+ * its rows' latency histograms summed, over the bounds the answer names (a p95 is read from them),
+ * unless the caller asked `without_latency`.
  */
 export function spendSeries(ctx: LedgerContext) {
   return async (req: SpendSeriesRequest): Promise<SpendSeriesResponse> => {
@@ -36,7 +39,7 @@ export function spendSeries(ctx: LedgerContext) {
         sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens, sum(output_tokens)::bigint AS output_tokens,
         sum(cached_input_tokens)::bigint AS cached_input_tokens, sum(cache_creation_input_tokens)::bigint AS cache_creation_input_tokens,
         sum(reasoning_tokens)::bigint AS reasoning_tokens, sum(cost_minor)::bigint AS cost_minor, sum(absorbed_minor)::bigint AS absorbed_minor,
-        sum(errors)::bigint AS errors, ${LATENCY_TOTAL} AS latency_counts
+        sum(errors)::bigint AS errors, ${req.without_latency ? NO_LATENCY : LATENCY_TOTAL} AS latency_counts
       FROM usage_rollups
       WHERE org_id = ${req.org_id} AND hour >= ${from} AND hour < ${to}${req.key_id ? sql` AND key_id = ${req.key_id}` : sql``}
       GROUP BY 1, 2 ORDER BY 1, 2`.execute(ctx.db);

@@ -9,6 +9,7 @@ export interface SpendSeriesRequest {
   'bucket'?: (string);
   'group_by'?: (string);
   'key_id'?: (string);
+  'without_latency'?: (boolean);
 }
 
 export interface SpendSeriesRequest__Output {
@@ -18,4 +19,5 @@ export interface SpendSeriesRequest__Output {
   'bucket': (string);
   'group_by': (string);
   'key_id': (string);
+  'without_latency': (boolean);
 }
