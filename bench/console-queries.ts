@@ -127,6 +127,14 @@ for (const [who, orgFor] of [
       async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 90 * DAY, to_ms: hourAligned, bucket: "day", group_by: "key" })).points.length,
     ],
     [
+      "SpendSeries 30 d by hour per key (the keys list), with latency",
+      async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 30 * DAY, to_ms: hourAligned, bucket: "hour", group_by: "key" })).points.length,
+    ],
+    [
+      "SpendSeries 30 d by hour per key (the keys list), without_latency",
+      async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 30 * DAY, to_ms: hourAligned, bucket: "hour", group_by: "key", without_latency: true })).points.length,
+    ],
+    [
       "SpendSeries 30 d by day per model, one key",
       async () => (await client.SpendSeries({ org_id: orgFor(), from_ms: hourAligned - 30 * DAY, to_ms: hourAligned, bucket: "day", group_by: "model", key_id: "key_3" })).points.length,
     ],
