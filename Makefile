@@ -1,6 +1,10 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 export NODE_OPTIONS := --disable-warning=ExperimentalWarning
+# Node's compiled-code cache for every node process a target starts (the tests start hundreds:
+# gatewayctl, the drain, services in their own processes): each loads its modules' code compiled
+# before instead of compiling it again (~10 % of a gatewayctl run). Keyed by each file's contents.
+export NODE_COMPILE_CACHE ?= $(CURDIR)/.tools/node-compile-cache
 
 .PHONY: bootstrap install build up down test test-fast check typecheck lint bench clean
 
