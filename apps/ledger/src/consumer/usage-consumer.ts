@@ -338,25 +338,14 @@ export class UsageConsumer {
   }
 
   /**
-   * Applies a batch; when Postgres refuses it for a reason retrying cannot fix, splits it in halves
-   * until the refused event is alone, and dead-letters that one. Throws for passing failures.
+   * Runs `store` on `items`; when Postgres refuses them for a reason retrying cannot fix, splits
+   * them in halves until the refused one is alone, and dead-letters that one. Throws for passing
+   * failures (the whole batch is redelivered; what was stored is a duplicate then).
    */
-  private async applyIsolating(items: Item[], records = batchRecords(items.map((i) => i.ev!))): Promise<void> {
+  private async isolating(items: Item[], store: (items: Item[]) => Promise<void>): Promise<void> {
     if (items.length === 0) return;
-    const { metrics } = this.ctx;
     try {
-      const { applied } = await applyRecords(this.ctx.db, records);
-      for (const i of items) i.delivery.settled();
-      this.counts.applied += applied.size;
-      this.counts.duplicates += items.length - applied.size;
-      if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
-      // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
-      if (applied.size > 0) {
-        this.ctx.onApplied?.(new Set(items.filter((i) => applied.has(i.ev!.request_id)).map((i) => i.ev!.org_id)));
-        metrics.usageEvents.inc({ result: "applied" }, applied.size);
-        countAttempts(metrics, items, applied);
-      }
-      if (items.length > applied.size) metrics.usageEvents.inc({ result: "duplicate" }, items.length - applied.size);
+      await store(items);
     } catch (err) {
       if (!permanent(err)) throw err;
       if (items.length === 1) {
@@ -364,38 +353,50 @@ export class UsageConsumer {
         return;
       }
       const half = Math.ceil(items.length / 2);
-      await this.applyIsolating(items.slice(0, half));
-      await this.applyIsolating(items.slice(half));
+      await this.isolating(items.slice(0, half), store);
+      await this.isolating(items.slice(half), store);
     }
   }
 
+  /** Applies a batch's usage events (`records`: the whole batch's, written ahead), isolating one Postgres refuses for good. */
+  private applyIsolating(items: Item[], records?: BatchRecords): Promise<void> {
+    return this.isolating(items, (part) => this.applyBilled(part, part === items && records ? records : batchRecords(part.map((i) => i.ev!))));
+  }
+
+  /** One transaction of usage events (apply_usage_batch), then their acks and counts. */
+  private async applyBilled(items: Item[], records: BatchRecords): Promise<void> {
+    const { metrics } = this.ctx;
+    const { applied } = await applyRecords(this.ctx.db, records);
+    for (const i of items) i.delivery.settled();
+    this.counts.applied += applied.size;
+    this.counts.duplicates += items.length - applied.size;
+    if (this.ctx.tracing) for (const i of items) i.outcome = applied.has(i.ev!.request_id) ? "applied" : "duplicate";
+    // Each applied id once; the rest of the batch (repeats inside it, ids applied before) are duplicates.
+    if (applied.size > 0) {
+      this.ctx.onApplied?.(new Set(items.filter((i) => applied.has(i.ev!.request_id)).map((i) => i.ev!.org_id)));
+      metrics.usageEvents.inc({ result: "applied" }, applied.size);
+      countAttempts(metrics, items, applied);
+    }
+    if (items.length > applied.size) metrics.usageEvents.inc({ result: "duplicate" }, items.length - applied.size);
+  }
+
   /**
-   * Stores a batch's refusal records (apply-refusals.ts: cost 0, counted in their rollups, no money touched), each request
-   * id once; a record Postgres refuses for good is isolated by halves and set aside like a usage
-   * event. Throws for passing failures (the whole batch is redelivered; what was stored is a duplicate then).
+   * Stores a batch's refusal records (apply-refusals.ts: cost 0, counted in their rollups, no money
+   * touched), each request id once; one Postgres refuses for good is isolated and set aside like a
+   * usage event.
    */
-  private async storeRefusals(items: Item[]): Promise<void> {
-    if (items.length === 0) return;
-    try {
+  private storeRefusals(items: Item[]): Promise<void> {
+    return this.isolating(items, async (part) => {
       const stored = await applyRefusals(
         this.ctx.db,
-        items.map((i) => i.refusal!),
+        part.map((i) => i.refusal!),
       );
-      for (const i of items) i.delivery.settled();
+      for (const i of part) i.delivery.settled();
       this.counts.applied += stored.size;
-      this.counts.duplicates += items.length - stored.size;
+      this.counts.duplicates += part.length - stored.size;
       this.ctx.metrics.refusalRecords.inc({ result: "applied" }, stored.size);
-      if (items.length > stored.size) this.ctx.metrics.refusalRecords.inc({ result: "duplicate" }, items.length - stored.size);
-    } catch (err) {
-      if (!permanent(err)) throw err;
-      if (items.length === 1) {
-        await this.deadLetter(items[0]!, "rejected", `${(err as { code?: string }).code ?? ""} ${err instanceof Error ? err.message : String(err)}`.trim());
-        return;
-      }
-      const half = Math.ceil(items.length / 2);
-      await this.storeRefusals(items.slice(0, half));
-      await this.storeRefusals(items.slice(half));
-    }
+      if (part.length > stored.size) this.ctx.metrics.refusalRecords.inc({ result: "duplicate" }, part.length - stored.size);
+    });
   }
 
   /** Keeps a message that can never be applied where the billing team reads it, then acks it. */
